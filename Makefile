@@ -1,0 +1,51 @@
+# The README's commands. Everything a machine needs is installed from here.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# Workers for pytest: the development machine and CI have two cores.
+JOBS   ?= 2
+
+.PHONY: run test lint typecheck pytest bench playthroughs serve clean
+
+# The main job: a terminal game of Obonto against the computer.
+run: $(VENV)/.run-installed
+	$(BIN)/boneyard play obonto --vs random
+
+# Every check: lint, types, tests (conformance, golden playthroughs, rules, interfaces).
+test: $(VENV)/.dev-installed
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest -n $(JOBS) -q
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(VENV)/.dev-installed
+	$(BIN)/mypy
+
+pytest: $(VENV)/.dev-installed
+	$(BIN)/pytest -n $(JOBS) -q
+
+bench: $(VENV)/.run-installed
+	$(BIN)/boneyard bench
+
+# Rewrite the golden playthrough files after an intended rules change.
+playthroughs: $(VENV)/.dev-installed
+	$(BIN)/python -m boneyard.testing.playthroughs --write tests/playthroughs
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e ".[web]"
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@ $(VENV)/.run-installed
+
+clean:
+	rm -rf $(VENV) build dist .mypy_cache .pytest_cache .ruff_cache

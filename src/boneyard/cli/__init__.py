@@ -1,0 +1,14 @@
+"""The ``boneyard`` command line: a click group; each command lives in its own module."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="boneyard")
+def main() -> None:
+    """Play, solve and study five tabletop games: Obonto, OYNO, Bones, Bond O Cones, Bon-Bon."""
+
+
+# Commands register below, one line each.

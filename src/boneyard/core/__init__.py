@@ -1,0 +1,1 @@
+"""The engine contract, the registry, board geometry and errors, shared by every game."""

@@ -1,0 +1,394 @@
+"""The engine contract every game implements: ``Game``, ``State`` and ``GameInfo``.
+
+The names follow OpenSpiel's on purpose. A game subclasses ``Game`` and ``State`` and fills in
+small hooks (``_legal_actions``, ``_apply_action``, ...); the base classes do the shared work once,
+like pgx's ``Env.step``: refusing actions in finished states, refusing illegal actions without
+touching the state, caching legal actions, keeping the history, validating seats, and the JSON
+round trip.
+
+Action ids: player actions are ``0 .. num_distinct_actions - 1`` and chance outcomes are
+``0 .. max_chance_outcomes - 1``; which one an id means depends on whose turn it is, as in
+OpenSpiel. Every game documents its ids, and they never change meaning between releases.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from boneyard.core.errors import (
+    IllegalActionError,
+    InvalidActionStringError,
+    InvalidStateError,
+)
+from boneyard.core.parameters import Parameter, ParameterValue, resolve_parameters
+
+CHANCE = -1
+"""``current_player()`` at a chance node (a die roll, a shuffle, a draw)."""
+
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+Observation = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a loaded game is, as data (like OpenSpiel's ``_GAME_TYPE`` and ``_GAME_INFO``)."""
+
+    name: str
+    title: str
+    num_players: int
+    min_players: int
+    max_players: int
+    chance: bool
+    perfect_information: bool
+    max_game_length: int
+    """The most actions (chance outcomes included) one game can take."""
+    min_utility: float
+    max_utility: float
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    parameters: Mapping[str, ParameterValue | None] = field(default_factory=dict)
+    parameter_specs: tuple[Parameter, ...] = ()
+    seat_names: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe description, for the web app and the command line."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "num_players": self.num_players,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "chance": self.chance,
+            "perfect_information": self.perfect_information,
+            "max_game_length": self.max_game_length,
+            "min_utility": self.min_utility,
+            "max_utility": self.max_utility,
+            "num_distinct_actions": self.num_distinct_actions,
+            "max_chance_outcomes": self.max_chance_outcomes,
+            "parameters": dict(self.parameters),
+            "parameter_specs": [spec.to_json() for spec in self.parameter_specs],
+            "seat_names": list(self.seat_names),
+        }
+
+
+class Game(ABC):
+    """A game with its parameters fixed; it makes states.
+
+    A subclass declares the class attributes below, implements ``new_initial_state`` and the
+    sizing hooks (``num_players``, ``max_game_length``, ``utility_range``,
+    ``num_distinct_actions``, ``max_chance_outcomes``), and may override the optional hooks
+    (``evaluate``, ``render_text``, ``render_svg``, ``observation_tensor``).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    chance: ClassVar[bool] = False
+    perfect_information: ClassVar[bool] = True
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    seat_names: ClassVar[tuple[str, ...]] = ()
+    rules_page: ClassVar[str | None] = None
+    """The file name (without ``.md``) of the rules page in docs/rules; defaults to ``name``."""
+    conformance_variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Parameter sets the conformance suite and the golden playthroughs cover."""
+
+    def __init__(self, **params: Any) -> None:
+        self.params: dict[str, ParameterValue | None] = resolve_parameters(
+            self.name, self.parameters, params
+        )
+        self._configure()
+        self.info = GameInfo(
+            name=self.name,
+            title=self.title,
+            num_players=self.num_players(),
+            min_players=self.min_players,
+            max_players=self.max_players,
+            chance=self.chance,
+            perfect_information=self.perfect_information,
+            max_game_length=self.max_game_length(),
+            min_utility=self.utility_range()[0],
+            max_utility=self.utility_range()[1],
+            num_distinct_actions=self.num_distinct_actions(),
+            max_chance_outcomes=self.max_chance_outcomes(),
+            parameters=dict(self.params),
+            parameter_specs=self.parameters,
+            seat_names=self.seat_names,
+        )
+
+    def _configure(self) -> None:
+        """Derive whatever the game needs from ``self.params`` (boards, tables)."""
+
+    # ----- sizing hooks -------------------------------------------------------------------
+
+    def num_players(self) -> int:
+        return self.min_players
+
+    @abstractmethod
+    def max_game_length(self) -> int: ...
+
+    @abstractmethod
+    def utility_range(self) -> tuple[float, float]: ...
+
+    @abstractmethod
+    def num_distinct_actions(self) -> int: ...
+
+    def max_chance_outcomes(self) -> int:
+        return 0
+
+    # ----- states -------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_initial_state(self) -> State: ...
+
+    def state_from_json(self, doc: Mapping[str, Any]) -> State:
+        """Rebuild a state from ``State.to_json()``; a bad document raises InvalidStateError."""
+        if not isinstance(doc, Mapping):
+            raise InvalidStateError(f"a state document is a JSON object, not {type(doc).__name__}")
+        if doc.get("game") != self.name:
+            raise InvalidStateError(
+                f"state document is for game {doc.get('game')!r}, not '{self.name}'"
+            )
+        if doc.get("params") != self.params:
+            raise InvalidStateError(
+                f"state document has parameters {doc.get('params')!r}; "
+                f"this game has {self.params!r}"
+            )
+        history = doc.get("history")
+        if not isinstance(history, list) or not all(
+            isinstance(a, int) and not isinstance(a, bool) for a in history
+        ):
+            raise InvalidStateError("state document needs 'history', a list of integer actions")
+        return self._state_from_json(doc)
+
+    def _state_from_json(self, doc: Mapping[str, Any]) -> State:
+        """Default: replay the history. Games whose state is more than params + history override."""
+        state = self.new_initial_state()
+        for number, action in enumerate(doc["history"]):
+            try:
+                state.apply_action(action)
+            except IllegalActionError as error:
+                raise InvalidStateError(
+                    f"state document's action {number} ({action}) is illegal: {error}"
+                ) from None
+        return state
+
+    # ----- optional hooks for bots and interfaces ------------------------------------------
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """A heuristic value of ``state`` for ``seat``, inside the utility range.
+
+        Bots call it on states they may look at (their own, or resampled ones). The default knows
+        only the end of the game.
+        """
+        if state.is_terminal():
+            return state.returns()[seat]
+        return 0.0
+
+    def render_text(self, observation: Observation) -> str:
+        """The board as text, drawn from what one seat may see."""
+        raise NotImplementedError(f"{self.name} has no text drawing")
+
+    def render_svg(self, observation: Observation, **options: Any) -> str:
+        """The board as an SVG document, drawn from what one seat may see."""
+        raise NotImplementedError(f"{self.name} has no SVG drawing")
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        raise NotImplementedError(f"{self.name} has no observation tensor")
+
+    def observation_tensor(self, observation: Observation) -> list[float]:
+        """A fixed-size numeric encoding of an observation (for learning interfaces)."""
+        raise NotImplementedError(f"{self.name} has no observation tensor")
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.params.items() if v != self._default(k)}
+        args = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"boneyard.load_game({self.name!r}{args})"
+
+    def _default(self, name: str) -> ParameterValue | None:
+        return next(p.default for p in self.parameters if p.name == name)
+
+
+class State(ABC):
+    """One position of a game, with its history. Mutable: ``apply_action`` changes it in place.
+
+    A subclass implements ``current_player``, ``_legal_actions``, ``_apply_action``,
+    ``returns``, ``_action_to_string``, ``_string_to_action``, ``_observation`` and
+    ``__str__``; a game with chance implements ``_chance_outcomes``; a game with hidden
+    information implements ``_resample`` (and ``action_string_for`` where an action is secret).
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._history: list[int] = []
+        self._legal_cache: list[int] | None = None
+
+    # ----- hooks ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """A seat, ``CHANCE`` or ``TERMINAL``."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[int]:
+        """Sorted legal action ids at a player node (never called at chance or terminal)."""
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node."""
+        raise NotImplementedError(f"{self.game.name} has no chance nodes")
+
+    @abstractmethod
+    def _apply_action(self, action: int) -> None:
+        """Play a legal action (already checked) or chance outcome."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """One value per seat: the result at the end, zeros before it."""
+
+    @abstractmethod
+    def _action_to_string(self, action: int) -> str:
+        """The notation of ``action`` played from this state."""
+
+    @abstractmethod
+    def _string_to_action(self, text: str) -> int:
+        """Parse notation (already stripped and lower-cased); raise InvalidActionStringError."""
+
+    @abstractmethod
+    def _observation(self, seat: int | None) -> Observation:
+        """All that ``seat`` may know (``None``: a spectator), as JSON-safe data."""
+
+    def _resample(self, seat: int, rng: random.Random) -> State:
+        raise NotImplementedError(f"{self.game.name} does not resample")
+
+    def _why_illegal(self, action: int) -> str | None:
+        """Optionally, the rule an illegal action breaks (for error messages)."""
+        return None
+
+    @abstractmethod
+    def __str__(self) -> str: ...
+
+    # ----- the contract -------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids; at a chance node the outcomes; empty once the game is over."""
+        if self._legal_cache is None:
+            player = self.current_player()
+            if player == TERMINAL:
+                self._legal_cache = []
+            elif player == CHANCE:
+                self._legal_cache = sorted(outcome for outcome, _ in self._chance_outcomes())
+            else:
+                self._legal_cache = self._legal_actions()
+        return list(self._legal_cache)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``[(outcome, probability)]`` sorted by outcome at a chance node, else empty."""
+        if self.current_player() != CHANCE:
+            return []
+        return sorted(self._chance_outcomes())
+
+    def apply_action(self, action: int) -> None:
+        """Play ``action``. An illegal one raises IllegalActionError and changes nothing."""
+        if self._legal_cache is None:
+            self.legal_actions()
+        assert self._legal_cache is not None
+        if action not in self._legal_cache or isinstance(action, bool):
+            raise IllegalActionError(self._illegal_message(action))
+        self._apply_action(action)
+        self._history.append(action)
+        self._legal_cache = None
+
+    def _illegal_message(self, action: object) -> str:
+        if self.is_terminal():
+            return f"the {self.game.name} game is over: no action is legal (got {action!r})"
+        shown = repr(action)
+        reason = None
+        if isinstance(action, int) and not isinstance(action, bool):
+            try:
+                shown = repr(self._action_to_string(action))
+            except (ValueError, IndexError, KeyError):
+                shown = repr(action)
+            reason = self._why_illegal(action)
+        legal = ", ".join(self._action_to_string(a) for a in self.legal_actions())
+        because = f": {reason}" if reason else ""
+        return f"illegal action {shown} in {self.game.name}{because}; legal: {legal}"
+
+    def action_to_string(self, action: int) -> str:
+        """The notation of ``action`` played from this state (player action or chance outcome)."""
+        return self._action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The action id of ``text``; malformed notation raises InvalidActionStringError.
+
+        Case and surrounding spaces do not matter. A well-formed but illegal action still gets
+        its id; ``apply_action`` refuses it with the reason.
+        """
+        if not isinstance(text, str):
+            raise InvalidActionStringError(f"an action string is text, not {type(text).__name__}")
+        return self._string_to_action(" ".join(text.strip().lower().split()))
+
+    def action_string_for(self, seat: int | None, action: int) -> str:
+        """How ``action``, played from this state, looks to ``seat`` (a secret shows as ``?``)."""
+        return self._action_to_string(action)
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def move_number(self) -> int:
+        """How many actions (chance outcomes included) have been played."""
+        return len(self._history)
+
+    def observation(self, seat: int | None) -> Observation:
+        """All that ``seat`` may know, as a JSON-safe dict; ``seat=None`` is a spectator."""
+        self._check_seat(seat)
+        return self._observation(seat)
+
+    def resample(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with ``observation(seat)``, the unknowns drawn from ``rng``.
+
+        It depends on nothing but ``observation(seat)`` and ``rng``.
+        """
+        self._check_seat(seat)
+        if self.game.perfect_information:
+            return self.clone()
+        return self._resample(seat, rng)
+
+    def clone(self) -> State:
+        """An independent copy. Games override it with a faster field-by-field copy."""
+        new = object.__new__(type(self))
+        new.__dict__ = copy.deepcopy(self.__dict__, {id(self.game): self.game})
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-safe document that ``game.state_from_json`` turns back into this state."""
+        return {
+            "game": self.game.name,
+            "params": dict(self.game.params),
+            "history": list(self._history),
+        }
+
+    def _check_seat(self, seat: int | None) -> None:
+        players = self.game.info.num_players
+        if seat is None:
+            return
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise ValueError(
+                f"bad seat {seat!r} for {self.game.name}: seats are 0 to {players - 1}, "
+                "or None for a spectator"
+            )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.game!r} after {len(self._history)} actions>"

@@ -1,0 +1,152 @@
+"""Game parameters declared as data: type, default, allowed values and a one-line description.
+
+A game lists its parameters once; ``load_game``, the command line, the web form and the docs all
+read that list. Values arrive as Python objects (``load_game(games=3)``) or as text
+(``-p games=3`` on the command line, a web form field) and are checked the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from boneyard.core.errors import InvalidParameterError
+
+ParameterValue = int | float | bool | str
+
+_TRUE_WORDS = {"true", "yes", "on", "1"}
+_FALSE_WORDS = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One declared parameter of a game.
+
+    ``check`` is an extra rule beyond type and range (an odd board size, a well-formed start
+    position): it returns an error message, or ``None`` when the value is fine.
+    """
+
+    name: str
+    type: type
+    default: ParameterValue | None
+    description: str
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    choices: tuple[ParameterValue, ...] | None = None
+    check: Callable[[Any], str | None] | None = None
+
+    def allowed(self) -> str:
+        """What values are allowed, in words."""
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(choice) for choice in self.choices)
+        kind = {int: "an integer", float: "a number", bool: "true or false", str: "text"}.get(
+            self.type, self.type.__name__
+        )
+        if self.minimum is not None and self.maximum is not None:
+            return f"{kind} from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f"{kind} of at least {self.minimum}"
+        if self.maximum is not None:
+            return f"{kind} of at most {self.maximum}"
+        return kind
+
+    def validate(self, value: Any) -> ParameterValue | None:
+        """Return ``value`` converted to this parameter's type, or raise InvalidParameterError."""
+        if isinstance(value, str) and self.type is not str:
+            value = self._parse_text(value)
+        value = self._coerce(value)
+        if self.choices is not None and value not in self.choices:
+            self._reject(value)
+        if self.minimum is not None and value < self.minimum:  # type: ignore[operator]
+            self._reject(value)
+        if self.maximum is not None and value > self.maximum:  # type: ignore[operator]
+            self._reject(value)
+        if self.check is not None and value is not None:
+            problem = self.check(value)
+            if problem:
+                raise InvalidParameterError(f"bad value {value!r} for parameter '{self.name}': {problem}")
+        return value  # type: ignore[no-any-return]
+
+    def _parse_text(self, text: str) -> Any:
+        word = text.strip().lower()
+        if self.type is bool:
+            if word in _TRUE_WORDS:
+                return True
+            if word in _FALSE_WORDS:
+                return False
+            self._reject(text)
+        try:
+            return self.type(text.strip())
+        except ValueError:
+            self._reject(text)
+
+    def _coerce(self, value: Any) -> Any:
+        if value is None and self.default is None:
+            return None
+        if self.type is bool:
+            if isinstance(value, bool):
+                return value
+            self._reject(value)
+        if self.type is int:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            self._reject(value)
+        if self.type is float:
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return float(value)
+            self._reject(value)
+        if not isinstance(value, self.type):
+            self._reject(value)
+        return value
+
+    def _reject(self, value: Any) -> None:
+        raise InvalidParameterError(
+            f"bad value {value!r} for parameter '{self.name}': allowed is {self.allowed()}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The declaration as JSON-safe data (for the web form and the docs)."""
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "description": self.description,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "allowed": self.allowed(),
+        }
+
+
+def resolve_parameters(
+    game_name: str, declared: Iterable[Parameter], given: Mapping[str, Any]
+) -> dict[str, ParameterValue | None]:
+    """Check ``given`` against ``declared`` and fill in defaults.
+
+    Raises InvalidParameterError naming an unknown parameter (and the known ones) or a bad value.
+    """
+    by_name = {parameter.name: parameter for parameter in declared}
+    for name in given:
+        if name not in by_name:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise InvalidParameterError(
+                f"unknown parameter '{name}' for game '{game_name}'; parameters: {known}"
+            )
+    return {
+        name: parameter.validate(given[name]) if name in given else parameter.default
+        for name, parameter in by_name.items()
+    }
+
+
+def parse_assignments(assignments: Iterable[str]) -> dict[str, str]:
+    """Split ``["games=3", "start=..."]`` (command line ``-p`` options) into a dict of text."""
+    values: dict[str, str] = {}
+    for assignment in assignments:
+        name, sep, value = assignment.partition("=")
+        if not sep or not name.strip():
+            raise InvalidParameterError(
+                f"bad parameter {assignment!r}: write it as name=value, for example games=3"
+            )
+        values[name.strip()] = value
+    return values
