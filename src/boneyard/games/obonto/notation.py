@@ -188,7 +188,9 @@ def parse_position(text: str) -> tuple[int, tuple[int, ...], int]:
                     "'.' (light), '#' (dark), L Z C (seat 0), l z c (seat 1)"
                 )
     missing = [
-        f"seat {slot // 3}'s {KINDS[slot % 3]}" for slot, where in enumerate(animals) if where is None
+        f"seat {slot // 3}'s {KINDS[slot % 3]}"
+        for slot, where in enumerate(animals)
+        if where is None
     ]
     if missing:
         raise InvalidPositionError(f"bad position {text!r}: missing {', '.join(missing)}")

@@ -1,0 +1,427 @@
+"""Obonto: two players move a lion, a zebra and a camel over a 9x9 board that darkens behind them.
+
+The rules, as the project plays them (docs/rules/obonto.md tells them for people):
+
+* At the start of every game all 81 squares are light except c3, g3, c7 and g7.
+* A move takes one of the mover's animals exactly 1 (lion), 2 (zebra) or 3 (camel) orthogonal
+  steps. The path may turn corners, never visits a square twice (the start square included),
+  enters only light squares, may pass over animals of either side and ends on a square with no
+  animal. All paths to one square are the same move.
+* The square the animal left turns dark.
+* A player with no legal move on their turn has lost the game; the winner then moves alone (the
+  solo phase) until the winner is stuck too. The winner scores 1 + the number of solo moves; a
+  game's returns are +score / -score.
+* A match of ``games`` games (ended early once a total reaches ``target``) keeps the animals where
+  they stand, resets the squares, and lets the loser of a game move first in the next one. The
+  match returns are the difference of the totals.
+
+In the solo phase ``current_player()`` stays the winner: the stuck loser never gets a turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from boneyard.core.errors import InvalidStateError
+from boneyard.core.game import TERMINAL, Game, Observation, State
+from boneyard.core.parameters import Parameter
+from boneyard.core.registry import register
+from boneyard.games.obonto import notation
+from boneyard.games.obonto.notation import GRID, KINDS, NAMES, SQUARES, STEPS
+
+START_DARK_MASK = notation.start_dark_mask()
+LIGHT_AT_START = SQUARES - len(notation.START_DARK)
+MAX_MOVES_PER_GAME = LIGHT_AT_START - 6
+"""Every move darkens one square and needs a light empty one: 77 light - 6 animals = 71 moves."""
+MAX_SCORE_PER_GAME = MAX_MOVES_PER_GAME + 1
+"""1 + solo moves; the +1 covers a game whose first player is stuck before anyone moves."""
+
+Paths = tuple[tuple[int, tuple[int, ...]], ...]
+"""Per destination square, the bitmasks of the squares each path to it enters."""
+
+
+def _paths_from(start: int, steps: int) -> Paths:
+    by_target: dict[int, set[int]] = {}
+
+    def walk(square: int, visited: int, entered: int, left: int) -> None:
+        if left == 0:
+            by_target.setdefault(square, set()).add(entered)
+            return
+        for neighbour in GRID.orthogonal_neighbours[square]:
+            bit = 1 << neighbour
+            if not visited & bit:
+                walk(neighbour, visited | bit, entered | bit, left - 1)
+
+    walk(start, 1 << start, 0, steps)
+    return tuple((target, tuple(sorted(masks))) for target, masks in sorted(by_target.items()))
+
+
+PATHS: tuple[tuple[Paths, ...], ...] = tuple(
+    tuple(_paths_from(square, steps) for square in range(SQUARES)) for steps in STEPS
+)
+"""``PATHS[kind][square]``: where an animal of ``kind`` on ``square`` may go, by which squares."""
+
+
+def moves_of(
+    animals: list[int] | tuple[int, ...], seat: int, dark: int, occupied: int
+) -> list[int]:
+    """Sorted action ids of ``seat``'s legal moves, given bitmasks of dark and occupied squares."""
+    moves: list[int] = []
+    base_slot = seat * 3
+    for kind in (0, 1, 2):
+        origin = animals[base_slot + kind]
+        base = origin * SQUARES
+        for target, masks in PATHS[kind][origin]:
+            if occupied >> target & 1:
+                continue
+            for mask in masks:
+                if not mask & dark:
+                    moves.append(base + target)
+                    break
+    moves.sort()
+    return moves
+
+
+def _occupied_mask(animals: list[int] | tuple[int, ...]) -> int:
+    mask = 0
+    for square in animals:
+        mask |= 1 << square
+    return mask
+
+
+@register
+class ObontoGame(Game):
+    """Obonto for two players, as a match of one or more games."""
+
+    name = "obonto"
+    title = "Obonto"
+    min_players = 2
+    max_players = 2
+    chance = False
+    perfect_information = True
+    seat_names = ("South", "North")
+    rules_page = "obonto"
+    parameters = (
+        Parameter("games", int, 1, "games in the match", minimum=1, maximum=1000),
+        Parameter(
+            "target",
+            int,
+            0,
+            "end the match once a player's total reaches this many points (0: off)",
+            minimum=0,
+            maximum=100_000,
+        ),
+        Parameter(
+            "start",
+            str,
+            notation.START_PLACEMENT,
+            "the animals' squares: seat 0 lion,zebra,camel then seat 1 lion,zebra,camel",
+            check=notation.placement_problem,
+        ),
+        Parameter(
+            "first", int, 0, "the seat that moves first in the first game", minimum=0, maximum=1
+        ),
+    )
+    conformance_variants = (
+        {},
+        {"games": 3},
+        {"games": 6, "target": 12, "first": 1},
+        {"start": "e5,e4,e6,d5,f5,e3"},
+        {"start": "a1,b1,a2,i9,h9,i8", "games": 2},
+    )
+
+    def _configure(self) -> None:
+        self.games = int(self.params["games"])  # type: ignore[arg-type]
+        self.target = int(self.params["target"])  # type: ignore[arg-type]
+        self.first = int(self.params["first"])  # type: ignore[arg-type]
+        self.start_animals = notation.parse_placement(str(self.params["start"]))
+
+    def max_game_length(self) -> int:
+        return MAX_MOVES_PER_GAME * self.games
+
+    def utility_range(self) -> tuple[float, float]:
+        bound = MAX_SCORE_PER_GAME * self.games
+        if self.target:
+            # Before the last game both totals are below target.
+            bound = min(bound, self.target - 1 + MAX_SCORE_PER_GAME)
+        return (-float(bound), float(bound))
+
+    def num_distinct_actions(self) -> int:
+        return notation.NUM_ACTIONS
+
+    def new_initial_state(self) -> ObontoState:
+        return ObontoState(self, START_DARK_MASK, self.start_animals, self.first)
+
+    def new_state_from_position(self, position: str) -> ObontoState:
+        """A state at the start of the match's first game, from a position string.
+
+        The board may be any (``notation.parse_position``); when the seat to move is stuck there,
+        the state starts in the other seat's solo phase. The squares reset to the usual start
+        pattern between games. Raises InvalidPositionError for a malformed position.
+        """
+        dark, animals, to_move = notation.parse_position(position)
+        state = ObontoState(self, dark, animals, to_move)
+        state._origin = position
+        return state
+
+    def _state_from_json(self, doc: Mapping[str, Any]) -> State:
+        position = doc.get("position")
+        if position is None:
+            return super()._state_from_json(doc)
+        try:
+            state = self.new_state_from_position(position)
+        except ValueError as error:
+            raise InvalidStateError(f"state document's position is bad: {error}") from None
+        for number, action in enumerate(doc["history"]):
+            try:
+                state.apply_action(action)
+            except ValueError as error:
+                raise InvalidStateError(
+                    f"state document's action {number} ({action}) is illegal: {error}"
+                ) from None
+        return state
+
+    # ----- optional hooks ----------------------------------------------------------------------
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from boneyard.games.obonto.heuristic import evaluate
+
+        return evaluate(self, state.observation(seat), seat)
+
+    def render_text(self, observation: Observation) -> str:
+        from boneyard.games.obonto.draw import board_text
+
+        return board_text(observation)
+
+    def render_svg(self, observation: Observation, **options: Any) -> str:
+        from boneyard.games.obonto.draw import board_svg
+
+        return board_svg(observation, **options)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        from boneyard.games.obonto.features import TENSOR_SHAPE
+
+        return TENSOR_SHAPE
+
+    def observation_tensor(self, observation: Observation) -> list[float]:
+        from boneyard.games.obonto.features import observation_tensor
+
+        return observation_tensor(observation)
+
+
+class ObontoState(State):
+    """A position of an Obonto match: the board, whose turn, the phase and the scores."""
+
+    game: ObontoGame
+
+    def __init__(
+        self, game: ObontoGame, dark: int, animals: tuple[int, ...] | list[int], to_move: int
+    ) -> None:
+        super().__init__(game)
+        self._dark = dark
+        self._animals = list(animals)
+        self._occupied = _occupied_mask(self._animals)
+        self._to_move = to_move
+        self._first = to_move
+        self._loser: int | None = None
+        self._solo_moves = 0
+        self._game_index = 0
+        self._totals = [0, 0]
+        self._results: list[tuple[int, int]] = []
+        self._over = False
+        self._last_move: int | None = None
+        self._moves: list[int] = []
+        self._origin: str | None = None
+        self._begin_game()
+
+    # ----- the rules -----------------------------------------------------------------------------
+
+    def _begin_game(self) -> None:
+        """Find the first player's moves; a player stuck from the start has lost at once."""
+        moves = moves_of(self._animals, self._to_move, self._dark, self._occupied)
+        if moves:
+            self._moves = moves
+            return
+        self._loser = self._to_move
+        self._to_move = 1 - self._to_move
+        self._continue_alone()
+
+    def _continue_alone(self) -> None:
+        moves = moves_of(self._animals, self._to_move, self._dark, self._occupied)
+        if moves:
+            self._moves = moves
+        else:
+            self._end_game()
+
+    def _end_game(self) -> None:
+        loser = self._loser
+        assert loser is not None  # only called once someone is stuck
+        winner = 1 - loser
+        score = 1 + self._solo_moves
+        self._totals[winner] += score
+        self._results.append((winner, score))
+        game = self.game
+        if len(self._results) >= game.games or (game.target and max(self._totals) >= game.target):
+            self._over = True
+            self._moves = []
+            return
+        self._game_index += 1
+        self._dark = START_DARK_MASK
+        self._to_move = loser
+        self._first = loser
+        self._loser = None
+        self._solo_moves = 0
+        self._begin_game()
+
+    def current_player(self) -> int:
+        return TERMINAL if self._over else self._to_move
+
+    def _legal_actions(self) -> list[int]:
+        return self._moves
+
+    def _apply_action(self, action: int) -> None:
+        origin, target = divmod(action, SQUARES)
+        animals = self._animals
+        animals[animals.index(origin)] = target
+        self._dark |= 1 << origin
+        self._occupied ^= (1 << origin) | (1 << target)
+        self._last_move = action
+        mover = self._to_move
+        if self._loser is None:
+            opponent = 1 - mover
+            moves = moves_of(animals, opponent, self._dark, self._occupied)
+            if moves:
+                self._to_move = opponent
+                self._moves = moves
+                return
+            self._loser = opponent
+        else:
+            self._solo_moves += 1
+        self._continue_alone()
+
+    def returns(self) -> list[float]:
+        if not self._over:
+            return [0.0, 0.0]
+        difference = float(self._totals[0] - self._totals[1])
+        return [difference, -difference]
+
+    def _why_illegal(self, action: int) -> str | None:
+        if not 0 <= action < notation.NUM_ACTIONS:
+            return f"action ids are 0 to {notation.NUM_ACTIONS - 1}"
+        origin, target = divmod(action, SQUARES)
+        seat = self._to_move
+        if origin not in self._animals:
+            return f"no animal stands on {NAMES[origin]}"
+        slot = self._animals.index(origin)
+        if slot // 3 != seat:
+            return f"the animal on {NAMES[origin]} is seat {slot // 3}'s; seat {seat} is to move"
+        kind = slot % 3
+        if self._occupied >> target & 1:
+            return f"{NAMES[target]} is taken: a move must end on a square with no animal"
+        reachable = dict(PATHS[kind][origin])
+        steps = STEPS[kind]
+        if target not in reachable:
+            plural = "s" if steps > 1 else ""
+            return (
+                f"the {KINDS[kind]} moves exactly {steps} orthogonal step{plural} without "
+                f"visiting a square twice; {NAMES[target]} is not such a distance away"
+            )
+        return f"every path from {NAMES[origin]} to {NAMES[target]} enters a dark square"
+
+    # ----- notation ------------------------------------------------------------------------------
+
+    def _action_to_string(self, action: int) -> str:
+        return notation.action_to_string(action)
+
+    def _string_to_action(self, text: str) -> int:
+        return notation.string_to_action(text)
+
+    # ----- what the players see ------------------------------------------------------------------
+
+    def phase(self) -> str:
+        """``'play'`` (both move), ``'solo'`` (the winner moves alone) or ``'over'``."""
+        if self._over:
+            return "over"
+        return "play" if self._loser is None else "solo"
+
+    def placement(self) -> str:
+        """Where the animals stand, as a ``start`` parameter (to resume a match from here)."""
+        return notation.format_placement(self._animals)
+
+    def position(self) -> str:
+        """The board and the seat to move as a position string (``notation.parse_position``)."""
+        return notation.format_position(self._dark, self._animals, self._to_move)
+
+    def dark_mask(self) -> int:
+        """Bitmask (bit = square index) of the dark squares."""
+        return self._dark
+
+    def animal_squares(self) -> tuple[int, ...]:
+        """Square indices of seat 0's lion, zebra, camel, then seat 1's."""
+        return tuple(self._animals)
+
+    def solo_winner(self) -> int | None:
+        """The seat moving alone in the solo phase, else None."""
+        return None if self._loser is None or self._over else 1 - self._loser
+
+    def solo_moves(self) -> int:
+        """Solo moves made so far in the current game."""
+        return self._solo_moves
+
+    def _observation(self, seat: int | None) -> Observation:
+        animals = self._animals
+        return {
+            "seat": seat,
+            "current_player": self.current_player(),
+            "to_move": self._to_move,
+            "phase": self.phase(),
+            "loser": self._loser,
+            "solo_moves": self._solo_moves,
+            "dark": [NAMES[i] for i in range(SQUARES) if self._dark >> i & 1],
+            "animals": [
+                {kind: NAMES[animals[seat_ * 3 + k]] for k, kind in enumerate(KINDS)}
+                for seat_ in (0, 1)
+            ],
+            "game": self._game_index + 1,
+            "games": self.game.games,
+            "target": self.game.target,
+            "first": self._first,
+            "results": [{"winner": w, "score": s} for w, s in self._results],
+            "totals": list(self._totals),
+            "last_move": None
+            if self._last_move is None
+            else notation.action_to_string(self._last_move),
+        }
+
+    def __str__(self) -> str:
+        return self.game.render_text(self._observation(None))
+
+    # ----- copies --------------------------------------------------------------------------------
+
+    def clone(self) -> ObontoState:
+        new = object.__new__(ObontoState)
+        new.game = self.game
+        new._history = self._history.copy()
+        new._legal_cache = self._legal_cache
+        new._dark = self._dark
+        new._animals = self._animals.copy()
+        new._occupied = self._occupied
+        new._to_move = self._to_move
+        new._first = self._first
+        new._loser = self._loser
+        new._solo_moves = self._solo_moves
+        new._game_index = self._game_index
+        new._totals = self._totals.copy()
+        new._results = self._results.copy()
+        new._over = self._over
+        new._last_move = self._last_move
+        new._moves = self._moves
+        new._origin = self._origin
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        doc = super().to_json()
+        if self._origin is not None:
+            doc["position"] = self._origin
+        return doc
