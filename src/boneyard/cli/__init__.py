@@ -12,3 +12,9 @@ def main() -> None:
 
 
 # Commands register below, one line each.
+from boneyard.cli import bench, info, play  # noqa: E402
+
+main.add_command(info.games)
+main.add_command(info.rules)
+main.add_command(play.play)
+main.add_command(bench.bench)

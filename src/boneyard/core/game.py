@@ -99,6 +99,8 @@ class Game(ABC):
     """The file name (without ``.md``) of the rules page in docs/rules; defaults to ``name``."""
     conformance_variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Parameter sets the conformance suite and the golden playthroughs cover."""
+    text_styles: ClassVar[dict[str, str]] = {}
+    """Regular expression -> rich style, to colour the text board in the terminal."""
 
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, ParameterValue | None] = resolve_parameters(

@@ -58,15 +58,17 @@ class Parameter:
         value = self._coerce(value)
         if self.choices is not None and value not in self.choices:
             self._reject(value)
-        if self.minimum is not None and value < self.minimum:  # type: ignore[operator]
+        if self.minimum is not None and value < self.minimum:
             self._reject(value)
-        if self.maximum is not None and value > self.maximum:  # type: ignore[operator]
+        if self.maximum is not None and value > self.maximum:
             self._reject(value)
         if self.check is not None and value is not None:
             problem = self.check(value)
             if problem:
-                raise InvalidParameterError(f"bad value {value!r} for parameter '{self.name}': {problem}")
-        return value  # type: ignore[no-any-return]
+                raise InvalidParameterError(
+                    f"bad value {value!r} for parameter '{self.name}': {problem}"
+                )
+        return value
 
     def _parse_text(self, text: str) -> Any:
         word = text.strip().lower()

@@ -50,9 +50,7 @@ def game_class(name: str) -> type[Game]:
     if not isinstance(name, str) or name not in _GAMES:
         close = difflib.get_close_matches(str(name), _GAMES, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise UnknownGameError(
-            f"unknown game {name!r}{hint} games: {', '.join(sorted(_GAMES))}"
-        )
+        raise UnknownGameError(f"unknown game {name!r}{hint} games: {', '.join(sorted(_GAMES))}")
     return _GAMES[name]
 
 

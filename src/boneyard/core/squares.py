@@ -20,7 +20,9 @@ class Grid:
 
     def __init__(self, width: int, height: int) -> None:
         if not 1 <= width <= 26 or height < 1:
-            raise ValueError(f"a board is 1 to 26 files wide and at least 1 rank high, not {width}x{height}")
+            raise ValueError(
+                f"a board is 1 to 26 files wide and at least 1 rank high, not {width}x{height}"
+            )
         self.width = width
         self.height = height
         self.size = width * height
@@ -54,7 +56,7 @@ class Grid:
         return 0 <= file < self.width and 0 <= rank < self.height
 
     def step(self, index: int, direction: tuple[int, int]) -> int | None:
-        """The square one step from ``index`` in ``direction`` (file, rank), or None off the board."""
+        """The square one step from ``index`` in ``direction`` (file, rank); None off the board."""
         file, rank = index % self.width + direction[0], index // self.width + direction[1]
         return self.index(file, rank) if self.on_board(file, rank) else None
 

@@ -72,7 +72,7 @@ def check_info(game: Game) -> None:
     _expect(info.name == game.name, f"info.name {info.name!r} != {game.name!r}")
     _expect(
         info.min_players <= info.num_players <= info.max_players,
-        f"{game.name}: num_players {info.num_players} outside {info.min_players}..{info.max_players}",
+        f"{game.name}: {info.num_players} players, not {info.min_players}..{info.max_players}",
     )
     _expect(info.min_utility <= info.max_utility, f"{game.name}: utility range reversed")
     _expect(info.num_distinct_actions > 0, f"{game.name}: no distinct actions declared")
@@ -150,7 +150,7 @@ def _check_legal_actions(game: Game, state: State, where: str) -> list[int]:
         bound = game.info.num_distinct_actions
         _expect(state.chance_outcomes() == [], f"{where}: chance outcomes at a player node")
     _expect(
-        0 <= legal[0] and legal[-1] < bound,
+        legal[0] >= 0 and legal[-1] < bound,
         f"{where}: legal actions {legal[0]}..{legal[-1]} outside 0..{bound - 1}",
     )
     return legal

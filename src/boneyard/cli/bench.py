@@ -1,0 +1,80 @@
+"""``boneyard bench [GAME]``: random playouts per second through the public API.
+
+Each step is what any program using the engine pays: ``legal_actions`` (or ``chance_outcomes``),
+a random choice, ``apply_action``. One process, one core.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from boneyard.cli.common import GAME_NAME, fail_on_bad_input, game_from_options
+from boneyard.core.game import CHANCE, Game
+from boneyard.core.registry import list_games, load_game
+
+
+@dataclass
+class BenchResult:
+    game: str
+    steps: int
+    playouts: int
+    seconds: float
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds
+
+
+def bench_random_playouts(game: Game, seconds: float, seed: int = 0) -> BenchResult:
+    """Play random games for about ``seconds`` and count the steps (chance steps included)."""
+    rng = random.Random(seed)
+    steps = playouts = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            steps += 1
+        playouts += 1
+    return BenchResult(game.name, steps, playouts, time.perf_counter() - start)
+
+
+@click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("game", type=GAME_NAME, required=False)
+@click.option("--seconds", default=3.0, show_default=True, help="Time per game.")
+@click.option("-p", "--param", "params", multiple=True, help="A game parameter, name=value.")
+@click.option("--seed", default=0, show_default=True)
+@click.pass_context
+@fail_on_bad_input
+def bench(
+    ctx: click.Context, game: str | None, seconds: float, params: tuple[str, ...], seed: int
+) -> None:
+    """Measure random-playout speed of GAME (every game when none is named)."""
+    if game is not None:
+        games = [game_from_options(game, params, list(ctx.args))]
+    else:
+        games = [load_game(name) for name in list_games()]
+    table = Table(title="random playouts, one core")
+    for column in ("game", "steps/s", "playouts/s", "mean length"):
+        table.add_column(column, justify="right" if column != "game" else "left")
+    for loaded in games:
+        result = bench_random_playouts(loaded, seconds, seed)
+        table.add_row(
+            repr(loaded),
+            f"{result.steps_per_second:,.0f}",
+            f"{result.playouts / result.seconds:,.1f}",
+            f"{result.steps / max(result.playouts, 1):,.1f}",
+        )
+    Console().print(table)
