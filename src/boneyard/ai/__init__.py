@@ -1,0 +1,120 @@
+"""Computer opponents: named bots, levels per game, and a hint for the player to move.
+
+>>> import boneyard
+>>> from boneyard.ai import make_bot
+>>> game = boneyard.load_game("obonto")          # doctest: +SKIP
+>>> bot = make_bot("hard", game, seat=0, seed=1)  # doctest: +SKIP
+>>> action = bot.step(game.new_initial_state())   # doctest: +SKIP
+
+``make_bot`` takes a level (``easy``, ``medium``, ``hard``: what the interfaces offer) or a bot
+name (``random``, ``greedy``, ``mcts``, ``ismcts``, ``alphabeta``: for the arena and research).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from boneyard.ai.base import Bot, Budget
+from boneyard.ai.greedy import GreedyBot
+from boneyard.ai.levels import GAME_LEVELS, LEVEL_NAMES, Level, level_for
+from boneyard.ai.random_bot import RandomBot
+from boneyard.core.game import Game, State
+from boneyard.core.registry import load_game
+
+BOTS: dict[str, type[Bot]] = {
+    RandomBot.name: RandomBot,
+    GreedyBot.name: GreedyBot,
+}
+"""Bot name -> class. Every bot plays every registered game."""
+
+SOLVER_OFF_BY_DEFAULT = frozenset({RandomBot.name})
+
+
+def list_bots() -> list[str]:
+    """The bot names ``make_bot`` accepts besides the levels."""
+    return sorted(BOTS)
+
+
+def _accepted(cls: type[Bot]) -> set[str]:
+    return set(inspect.signature(cls.__init__).parameters) - {"self", "game", "seat"}
+
+
+def make_bot(
+    name_or_level: str,
+    game: Game | str,
+    seat: int,
+    *,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    **options: Any,
+) -> Bot:
+    """A bot for ``seat`` of ``game``: a level (easy/medium/hard) or a bot name.
+
+    ``time_limit`` (seconds a move) replaces the level's time budget for bots that have one.
+    Extra ``options`` (``iterations=...``, ``max_depth=...``) go to the bot. An unknown name
+    raises ValueError listing the levels and bots.
+    """
+    if isinstance(game, str):
+        game = load_game(game)
+    if not isinstance(name_or_level, str):
+        raise ValueError(f"a bot is named by a string, not {type(name_or_level).__name__}")
+    name = name_or_level.strip().lower()
+    if name in LEVEL_NAMES:
+        level = level_for(game.name, name)
+        bot_name = level.bot
+        settings: dict[str, Any] = dict(level.options)
+        settings["use_solver"] = level.use_solver
+    elif name in BOTS:
+        bot_name = name
+        settings = {"use_solver": name not in SOLVER_OFF_BY_DEFAULT}
+    else:
+        raise ValueError(
+            f"unknown bot or level {name_or_level!r}; levels: {', '.join(LEVEL_NAMES)}; "
+            f"bots: {', '.join(list_bots())}"
+        )
+    cls = BOTS[bot_name]
+    accepted = _accepted(cls)
+    if time_limit is not None and "time_limit" in accepted:
+        settings["time_limit"] = time_limit
+    settings.update(options)
+    unknown = sorted(set(settings) - accepted)
+    if unknown:
+        raise ValueError(
+            f"bot {bot_name!r} has no option {', '.join(map(repr, unknown))}; "
+            f"its options: {', '.join(sorted(accepted))}"
+        )
+    return cls(game, seat, seed=seed, **{k: v for k, v in settings.items() if k != "seed"})
+
+
+def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> int:
+    """The ``hard`` level's move (or the exact solver's) for ``seat``, by default the mover.
+
+    The state is not changed. It is an error to ask at a chance node, at the end, or for a seat
+    that is not to move.
+    """
+    player = state.current_player()
+    if state.is_terminal() or state.is_chance_node():
+        raise ValueError(
+            f"no hint in {state.game.name}: "
+            + ("the game is over" if state.is_terminal() else "chance is to move")
+        )
+    if seat is None:
+        seat = player
+    if seat != player:
+        raise ValueError(f"no hint for seat {seat}: seat {player} is to move")
+    return make_bot("hard", state.game, seat, seed=seed).step(state)
+
+
+__all__ = [
+    "BOTS",
+    "GAME_LEVELS",
+    "LEVEL_NAMES",
+    "Bot",
+    "Budget",
+    "Level",
+    "hint",
+    "level_for",
+    "list_bots",
+    "make_bot",
+]

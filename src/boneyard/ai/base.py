@@ -1,0 +1,112 @@
+"""The bot contract: ``Bot.step(state) -> action``.
+
+A bot plays one seat of one game. ``step`` chooses an action for the state it is given and never
+changes that state. In a hidden-information game a bot sees the game only through
+``state.observation(seat)`` and ``state.resample(seat, rng)``: it searches resampled states, never
+the true one, so it cannot cheat.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from boneyard import solvers
+from boneyard.core.game import Game, State
+
+
+class Bot(ABC):
+    """A computer player for one seat of one game.
+
+    ``seed`` makes its choices reproducible (with an iteration budget; a time budget depends on
+    the machine). ``use_solver`` lets an exact solver answer where one exists for the position
+    (the Obonto solo phase, the OYNO puzzle).
+    """
+
+    name: ClassVar[str] = "bot"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        *,
+        seed: int | None = None,
+        use_solver: bool = True,
+    ) -> None:
+        players = game.info.num_players
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise ValueError(f"bad seat {seat!r} for {game.name}: seats are 0 to {players - 1}")
+        self.game = game
+        self.seat = seat
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.use_solver = use_solver
+
+    def step(self, state: State) -> int:
+        """Choose an action for this bot's seat in ``state``; ``state`` is left unchanged."""
+        if state.game.name != self.game.name:
+            raise ValueError(f"this bot plays {self.game.name}, not {state.game.name}")
+        player = state.current_player()
+        if player != self.seat:
+            raise ValueError(
+                f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
+                f"asks for {'nobody (the game is over)' if state.is_terminal() else player}"
+            )
+        if self.use_solver and self.game.perfect_information:
+            action = solvers.best_action(state)
+            if action is not None:
+                return action
+        return self._choose(state)
+
+    @abstractmethod
+    def _choose(self, state: State) -> int:
+        """Choose for ``state`` (the bot's seat is to move); must not change ``state``."""
+
+    def reset(self) -> None:
+        """Forget whatever was kept between moves (a search tree); a new game starts."""
+
+    def view(self, state: State) -> State:
+        """A state the bot may look at: a copy, or a resample in a hidden-information game."""
+        if self.game.perfect_information:
+            return state.clone()
+        return state.resample(self.seat, self.rng)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} seat {self.seat} of {self.game!r}>"
+
+
+class Budget:
+    """An iteration budget, a time budget, or both (whichever ends first)."""
+
+    def __init__(self, iterations: int | None = None, time_limit: float | None = None) -> None:
+        if iterations is None and time_limit is None:
+            raise ValueError("a budget needs iterations, a time limit, or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self._deadline = 0.0
+        self.used = 0
+
+    def start(self) -> None:
+        self.used = 0
+        self._deadline = (
+            time.perf_counter() + self.time_limit if self.time_limit is not None else 0.0
+        )
+
+    def spent(self) -> bool:
+        """Count one iteration and say whether the budget is gone."""
+        self.used += 1
+        if self.iterations is not None and self.used >= self.iterations:
+            return True
+        return self.time_limit is not None and time.perf_counter() >= self._deadline
+
+    def out_of_time(self) -> bool:
+        return self.time_limit is not None and time.perf_counter() >= self._deadline
+
+    def __repr__(self) -> str:
+        return f"Budget(iterations={self.iterations}, time_limit={self.time_limit})"

@@ -1,0 +1,47 @@
+"""Levels as data: for each game, what ``easy``, ``medium`` and ``hard`` mean.
+
+The terminal and the web app offer these levels, not bot names. Each entry names a bot and its
+options (its budget). ``hard`` must answer within 2 seconds a move on the development machine:
+its time limit stays below that, and its iteration budget keeps it reproducible where the
+machine is fast enough. Games without an entry use ``DEFAULT_LEVELS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+LEVEL_NAMES: tuple[str, ...] = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level of one game: a bot name, its options, and whether exact solvers may answer."""
+
+    bot: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    use_solver: bool = True
+
+    def describe(self) -> str:
+        options = ", ".join(f"{key}={value}" for key, value in self.options.items())
+        solver = "" if self.use_solver else ", no solver"
+        return f"{self.bot}({options}{solver})"
+
+
+DEFAULT_LEVELS: Mapping[str, Level] = {
+    "easy": Level("greedy", use_solver=False),
+    "medium": Level("greedy"),
+    "hard": Level("greedy"),
+}
+
+GAME_LEVELS: dict[str, Mapping[str, Level]] = {}
+"""Game name -> level name -> Level; a game listed here may leave some levels to the default."""
+
+
+def level_for(game_name: str, level: str) -> Level:
+    """The Level ``level`` of ``game_name``; an unknown level raises ValueError."""
+    if level not in LEVEL_NAMES:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
+    table = GAME_LEVELS.get(game_name, {})
+    return table.get(level, DEFAULT_LEVELS[level])

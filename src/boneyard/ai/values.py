@@ -1,0 +1,77 @@
+"""How bots turn returns and heuristic estimates into values in [0, 1], one per seat.
+
+Search bots (MCTS, ISMCTS) average values, so values must share one scale across games: a game's
+utility range can be +-1 (Bones) or a match score (Obonto). A seat's value mixes its *outcome*
+(the share of the other seats it beats, ties counting half: win 1, draw 0.5, loss 0 in a
+two-player game) with its return scaled into [0, 1], so a search prefers winning first and
+winning by more second.
+"""
+
+from __future__ import annotations
+
+import math
+
+from boneyard.core.game import Game, State
+
+OUTCOME_WEIGHT = 0.8
+"""How much of a value is the outcome (who beats whom); the rest is the scaled return."""
+
+
+def _scaled(game: Game, value: float) -> float:
+    low, high = game.info.min_utility, game.info.max_utility
+    if high <= low:
+        return 0.5
+    return min(1.0, max(0.0, (value - low) / (high - low)))
+
+
+def values_from_returns(game: Game, returns: list[float]) -> list[float]:
+    """Values in [0, 1] for every seat from final returns."""
+    players = len(returns)
+    values = []
+    for seat, mine in enumerate(returns):
+        scaled = _scaled(game, mine)
+        if players == 1:
+            values.append(scaled)
+            continue
+        beaten = 0.0
+        for other, theirs in enumerate(returns):
+            if other != seat:
+                beaten += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        outcome = beaten / (players - 1)
+        values.append(OUTCOME_WEIGHT * outcome + (1.0 - OUTCOME_WEIGHT) * scaled)
+    return values
+
+
+def values_from_estimates(game: Game, estimates: list[float]) -> list[float]:
+    """Values in [0, 1] for every seat from heuristic estimates of their returns.
+
+    Like ``values_from_returns``, but "who beats whom" is soft: an estimate is a guess, so a
+    small lead is worth a little more than half, not a whole win.
+    """
+    players = len(estimates)
+    low, high = game.info.min_utility, game.info.max_utility
+    width = max(high - low, 1e-9)
+    # A lead of a tenth of the utility range counts as about three quarters of a win.
+    softness = 0.1 * width
+    values = []
+    for seat, mine in enumerate(estimates):
+        scaled = _scaled(game, mine)
+        if players == 1:
+            values.append(scaled)
+            continue
+        beaten = 0.0
+        for other, theirs in enumerate(estimates):
+            if other != seat:
+                beaten += 0.5 + 0.5 * math.tanh((mine - theirs) / softness)
+        outcome = beaten / (players - 1)
+        values.append(OUTCOME_WEIGHT * outcome + (1.0 - OUTCOME_WEIGHT) * scaled)
+    return values
+
+
+def state_values(state: State) -> list[float]:
+    """Values of ``state`` for every seat: exact at the end, the game's heuristic before it."""
+    game = state.game
+    if state.is_terminal():
+        return values_from_returns(game, list(state.returns()))
+    players = game.info.num_players
+    return values_from_estimates(game, [game.evaluate(state, seat) for seat in range(players)])
