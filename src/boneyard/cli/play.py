@@ -62,7 +62,6 @@ class TerminalGame:
 
     def run(self) -> None:
         self.console.print(f"[bold]{self.game.info.title}[/bold]: type [bold]help[/bold] for help.")
-        self.show_board()
         try:
             while not self.state.is_terminal():
                 self.play_one()
@@ -89,6 +88,7 @@ class TerminalGame:
         self.human_turn(player)
 
     def human_turn(self, seat: int) -> None:
+        self.show_board()
         while True:
             try:
                 line = self.ask(f"{self.seat_name(seat)} to move> ")
@@ -108,7 +108,6 @@ class TerminalGame:
             elif command == "hint":
                 self.console.print(f"hint: [bold]{self.hint()}[/bold]")
             elif self.try_move(command):
-                self.show_board()
                 return
 
     def try_move(self, text: str) -> bool:

@@ -1,0 +1,97 @@
+"""The terminal game: typed moves, commands, typos and a whole game as a person would play it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from boneyard import load_game
+from boneyard.cli import main
+from boneyard.cli.play import HUMAN, TerminalGame
+
+
+def _session(answers: Iterator[str], players: list[str], **params: object) -> TerminalGame:
+    console = Console(record=True, width=120, color_system=None)
+    return TerminalGame(
+        game=load_game("obonto", **params),
+        players=players,
+        console=console,
+        ask=lambda prompt: next(answers),
+        seed=5,
+    )
+
+
+def test_a_whole_game_against_the_computer_by_typing_moves() -> None:
+    rng = random.Random(1)
+    holder: list[TerminalGame] = []
+
+    def person() -> Iterator[str]:
+        # A new user: asks for help and the moves, makes a typo and an illegal move, then plays.
+        yield from ("help", "moves", "d1-d9", "zz", "board")
+        while True:
+            state = holder[0].state
+            yield state.action_to_string(rng.choice(state.legal_actions()))
+
+    session = _session(person(), [HUMAN, "random"])
+    holder.append(session)
+    session.run()
+    assert session.state.is_terminal()
+    out = session.console.export_text()
+    assert "moves" in out and "legal:" in out
+    assert "illegal action 'd1-d9'" in out
+    assert "no square" in out or "'zz'" in out
+    assert ("won." in out) and "(computer) plays" in out
+
+
+def test_two_people_at_one_screen_and_quit() -> None:
+    session = _session(iter(["e1-e3", "e9-e7", "quit"]), [HUMAN, HUMAN])
+    session.run()
+    assert len(session.state.history()) == 2
+    assert "Game abandoned." in session.console.export_text()
+
+
+def test_end_of_input_leaves_cleanly() -> None:
+    def nothing(prompt: str) -> str:
+        raise EOFError
+
+    session = _session(iter([]), [HUMAN, "random"])
+    session.ask = nothing
+    session.run()
+    assert session.state.history() == []
+
+
+def test_hint_suggests_a_legal_move() -> None:
+    session = _session(iter(["hint", "quit"]), [HUMAN, "random"])
+    session.run()
+    out = session.console.export_text()
+    hinted = out.split("hint: ")[1].split()[0]
+    state = load_game("obonto").new_initial_state()
+    assert state.string_to_action(hinted) in state.legal_actions()
+
+
+def test_play_command_with_parameters_and_bad_input() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["play", "obonto", "--games", "2", "--vs", "human"], input="quit\n"
+    )
+    assert result.exit_code == 0, result.output
+    bad = runner.invoke(main, ["play", "obonto", "--games", "zero"])
+    assert bad.exit_code == 2
+    assert "games" in bad.output and "integer" in bad.output
+    unknown = runner.invoke(main, ["play", "obontoo"])
+    assert unknown.exit_code == 2 and "unknown game 'obontoo'" in unknown.output
+    seat = runner.invoke(main, ["play", "obonto", "--seat", "5"])
+    assert seat.exit_code == 2 and "seats 0 to 1" in seat.output
+
+
+@pytest.mark.parametrize(
+    "command", [["games"], ["rules", "obonto"], ["bench", "obonto", "--seconds", "0.1"]]
+)
+def test_informational_commands(command: list[str]) -> None:
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 0, result.output
+    assert "obonto" in result.output.lower()
