@@ -15,16 +15,17 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from boneyard.ai.alphabeta import AlphaBetaBot
 from boneyard.ai.base import Bot, Budget
 from boneyard.ai.greedy import GreedyBot
 from boneyard.ai.levels import GAME_LEVELS, LEVEL_NAMES, Level, level_for
+from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.random_bot import RandomBot
 from boneyard.core.game import Game, State
 from boneyard.core.registry import load_game
 
 BOTS: dict[str, type[Bot]] = {
-    RandomBot.name: RandomBot,
-    GreedyBot.name: GreedyBot,
+    bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, ISMCTSBot, AlphaBetaBot)
 }
 """Bot name -> class. Every bot plays every registered game."""
 
