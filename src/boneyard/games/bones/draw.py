@@ -1,0 +1,338 @@
+"""Drawing Bones from an observation dict: the text board, the SVG board and the tensor.
+
+Standard library only, and nothing here imports the rules: everything is read from
+``state.observation(seat)``:
+
+* ``top``: one string per rank, rank 1 first, a character per square: ``.`` empty, ``W`` white on
+  top, ``B`` black on top;
+* ``heights``: one list per rank, rank 1 first, the number of pieces stacked on each square;
+* ``pieces``: every placed piece in order (``e5-f5``), piece ``k`` placed by seat ``k % 2``;
+* ``start_area``, ``supply``, ``current_player``, ``winner``, ``winning_squares``, ``seat``.
+
+The SVG gives every square ``data-square="e5"`` so the web app can make it clickable; overlays
+(pieces, marks) have ``pointer-events="none"`` so clicks reach the squares.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+SEAT_NAMES = ("white", "black")
+TERMINAL = -4
+
+TENSOR_PLANES = (
+    "own_top",
+    "opponent_top",
+    "height_1",
+    "height_2",
+    "height_3_or_more",
+    "joined_right",
+    "joined_up",
+    "start_area",
+    "own_supply",
+    "opponent_supply",
+    "own_turn",
+)
+"""The observation tensor's planes (each ``height`` x ``width``, rank 1 first), in order.
+
+``own``/``opponent`` are from the observing seat's side (a spectator sees white's side).
+``joined_right``/``joined_up``: the square and its right/upper neighbour show the same piece,
+which is therefore completely visible (the piece boundaries). ``start_area`` marks the start
+squares until the first piece is down. The supplies are the fraction of each player's pieces still
+to place, on every square; ``own_turn`` is all ones when the observing side is to move.
+"""
+
+
+def square_name(square: int, width: int) -> str:
+    return f"{chr(ord('a') + square % width)}{square // width + 1}"
+
+
+def _parse_square(name: str, width: int) -> int:
+    return (int(name[1:]) - 1) * width + ord(name[0]) - ord("a")
+
+
+def _placement_squares(text: str, width: int) -> tuple[int, int]:
+    one, two = text.split("-")
+    return _parse_square(one, width), _parse_square(two, width)
+
+
+def top_pieces(observation: dict[str, Any]) -> list[int]:
+    """The number of each square's top piece (placement order), or -1 for an empty square."""
+    width = observation["width"]
+    top = [-1] * (width * observation["height"])
+    for number, text in enumerate(observation["pieces"]):
+        one, two = _placement_squares(text, width)
+        top[one] = top[two] = number
+    return top
+
+
+def _flat_top(observation: dict[str, Any]) -> str:
+    return "".join(observation["top"])
+
+
+def _flat_heights(observation: dict[str, Any]) -> list[int]:
+    return [h for rank in observation["heights"] for h in rank]
+
+
+def status_line(observation: dict[str, Any]) -> str:
+    """Who is to move or how the game ended, and the supplies."""
+    white, black = observation["supply"]
+    supplies = f"supply: white {white}, black {black}"
+    winner = observation["winner"]
+    if winner is not None:
+        line = " ".join(observation["winning_squares"])
+        return f"{SEAT_NAMES[winner]} wins with five in a line ({line}); {supplies}"
+    if observation["current_player"] == TERMINAL:
+        return f"draw: both supplies are empty; {supplies}"
+    return f"{SEAT_NAMES[observation['current_player']]} to move; {supplies}"
+
+
+def render_text(observation: dict[str, Any]) -> str:
+    """The board as text: each square its top colour and stack height (``W2``), ``.`` empty.
+
+    ``+`` marks an empty start-area square and ``*`` the squares of the last piece placed.
+    """
+    width, height = observation["width"], observation["height"]
+    top = _flat_top(observation)
+    heights = _flat_heights(observation)
+    start = {_parse_square(name, width) for name in observation["start_area"]}
+    last: set[int] = set()
+    if observation["pieces"]:
+        last = set(_placement_squares(observation["pieces"][-1], width))
+    files = "    " + "".join(f"{chr(ord('a') + f):<4}" for f in range(width)).rstrip()
+    lines = [f"Bones {width}x{height}: {status_line(observation)}", files]
+    for rank in reversed(range(height)):
+        cells = []
+        for file in range(width):
+            square = rank * width + file
+            if top[square] == ".":
+                cell = "+" if square in start else "."
+            else:
+                cell = f"{top[square]}{heights[square]}"
+                if square in last:
+                    cell += "*"
+            cells.append(f"{cell:<4}")
+        lines.append(f"{rank + 1:>2}  {''.join(cells).rstrip()}")
+    lines.append(files)
+    lines.append("W/B: colour on top, digits: stack height, *: last piece, +: start area")
+    return "\n".join(lines)
+
+
+# ----- SVG -------------------------------------------------------------------------------------
+
+BOARD_FILL = "#e9dcb9"
+GRID_STROKE = "#b39b6b"
+PIECE_FILL = ("#fbf9f2", "#2b2b2b")
+PIECE_STROKE = ("#6b6b6b", "#000000")
+TEXT_FILL = ("#333333", "#f2f2f2")
+LAST_STROKE = "#d9731a"
+WIN_STROKE = "#e0b000"
+LEGAL_STROKE = "#2e8b57"
+ILLEGAL_STROKE = "#c0392b"
+
+
+def render_svg(
+    observation: dict[str, Any],
+    *,
+    square_size: int = 40,
+    placement: str | None = None,
+    legal: bool = True,
+    coordinates: bool = True,
+    show_last: bool = True,
+    caption: str | None = None,
+) -> str:
+    """The board as an SVG document.
+
+    ``placement`` (``"e5-f5"``) draws a proposed piece of the side to move over the board:
+    outlined green when ``legal``, red and crossed out when not (the rule pages use it).
+    """
+    width, height = observation["width"], observation["height"]
+    size = square_size
+    margin = round(size * 0.6) if coordinates else 4
+    caption_height = round(size * 0.7) if caption else 0
+    total_width = 2 * margin + width * size
+    total_height = 2 * margin + height * size + caption_height
+    top = _flat_top(observation)
+    heights = _flat_heights(observation)
+    owners = top_pieces(observation)
+
+    def corner(square: int) -> tuple[int, int]:
+        return margin + (square % width) * size, margin + (height - 1 - square // width) * size
+
+    def box(one: int, two: int, inset: float) -> tuple[float, float, float, float]:
+        (x1, y1), (x2, y2) = corner(one), corner(two)
+        left, upper = min(x1, x2), min(y1, y2)
+        right, lower = max(x1, x2) + size, max(y1, y2) + size
+        return left + inset, upper + inset, right - left - 2 * inset, lower - upper - 2 * inset
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bones-board" '
+        f'width="{total_width}" height="{total_height}" '
+        f'viewBox="0 0 {total_width} {total_height}">',
+        f'<rect class="background" x="0" y="0" width="{total_width}" height="{total_height}" '
+        f'fill="#f7f1e1"/>',
+    ]
+    for square in range(width * height):
+        left, upper = corner(square)
+        name = square_name(square, width)
+        out.append(
+            f'<rect class="square" data-square="{name}" x="{left}" y="{upper}" width="{size}" '
+            f'height="{size}" fill="{BOARD_FILL}" stroke="{GRID_STROKE}" stroke-width="1"/>'
+        )
+    start = [_parse_square(name, width) for name in observation["start_area"]]
+    x, y, w, h = box(start[0], start[1], size * 0.04)
+    out.append(
+        f'<rect class="start-area" x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" '
+        f'fill="none" stroke="#7a6a4a" stroke-width="1.5" stroke-dasharray="4 3" '
+        f'pointer-events="none"/>'
+    )
+    out.extend(_pieces_svg(observation, owners, top, heights, box, size))
+    if show_last and observation["pieces"]:
+        one, two = _placement_squares(observation["pieces"][-1], width)
+        x, y, w, h = box(one, two, 1.5)
+        out.append(
+            f'<rect class="last-piece" x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" '
+            f'fill="none" stroke="{LAST_STROKE}" stroke-width="3" pointer-events="none"/>'
+        )
+    for name in observation["winning_squares"]:
+        x0, y0 = corner(_parse_square(name, width))
+        out.append(
+            f'<circle class="winning-square" data-winning="{name}" cx="{x0 + size / 2:g}" '
+            f'cy="{y0 + size / 2:g}" r="{size * 0.4:g}" fill="none" stroke="{WIN_STROKE}" '
+            f'stroke-width="3" pointer-events="none"/>'
+        )
+    if placement is not None:
+        out.extend(_placement_svg(observation, placement, legal, box, size))
+    if coordinates:
+        out.extend(_coordinates_svg(width, height, margin, size))
+    if caption:
+        out.append(
+            f'<text class="caption" x="{total_width / 2:g}" '
+            f'y="{2 * margin + height * size + caption_height * 0.55:g}" text-anchor="middle" '
+            f'font-family="sans-serif" font-size="{size * 0.34:g}" fill="#333333">'
+            f"{escape(caption)}</text>"
+        )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _pieces_svg(
+    observation: dict[str, Any],
+    owners: list[int],
+    top: str,
+    heights: list[int],
+    box: Any,
+    size: int,
+) -> list[str]:
+    """Each top piece: a domino when completely visible, else its one visible square."""
+    width = observation["width"]
+    out: list[str] = []
+    visible: dict[int, list[int]] = {}
+    for square, owner in enumerate(owners):
+        if owner >= 0:
+            visible.setdefault(owner, []).append(square)
+    for number in sorted(visible):
+        squares = visible[number]
+        seat = number % 2
+        one, two = (squares[0], squares[-1])
+        x, y, w, h = box(one, two, size * 0.09)
+        names = " ".join(square_name(s, width) for s in squares)
+        out.append(
+            f'<rect class="piece {SEAT_NAMES[seat]}" data-piece="{number}" '
+            f"data-squares={quoteattr(names)} "
+            f'x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{size * 0.12:g}" '
+            f'fill="{PIECE_FILL[seat]}" stroke="{PIECE_STROKE[seat]}" stroke-width="1.5" '
+            f'pointer-events="none"/>'
+        )
+        for square in squares:
+            x0, y0 = box(square, square, 0)[:2]
+            out.append(
+                f'<text class="stack-height" x="{x0 + size / 2:g}" y="{y0 + size * 0.63:g}" '
+                f'text-anchor="middle" font-family="sans-serif" font-size="{size * 0.36:g}" '
+                f'fill="{TEXT_FILL[seat]}" pointer-events="none">{heights[square]}</text>'
+            )
+    return out
+
+
+def _placement_svg(
+    observation: dict[str, Any], placement: str, legal: bool, box: Any, size: int
+) -> list[str]:
+    width = observation["width"]
+    one, two = sorted(_placement_squares(placement, width))
+    player = observation["current_player"]
+    seat = player if player in (0, 1) else 0
+    stroke = LEGAL_STROKE if legal else ILLEGAL_STROKE
+    x, y, w, h = box(one, two, size * 0.16)
+    kind = "legal" if legal else "illegal"
+    out = [
+        f'<rect class="placement {kind}" data-placement="{escape(placement)}" x="{x:g}" '
+        f'y="{y:g}" width="{w:g}" height="{h:g}" rx="{size * 0.12:g}" '
+        f'fill="{PIECE_FILL[seat]}" fill-opacity="0.5" stroke="{stroke}" stroke-width="3.5" '
+        f'stroke-dasharray="7 3" pointer-events="none"/>'
+    ]
+    if not legal:
+        out.append(
+            f'<path class="cross" d="M{x:g} {y:g} L{x + w:g} {y + h:g} M{x + w:g} {y:g} '
+            f'L{x:g} {y + h:g}" stroke="{ILLEGAL_STROKE}" stroke-width="3.5" '
+            f'pointer-events="none"/>'
+        )
+    return out
+
+
+def _coordinates_svg(width: int, height: int, margin: int, size: int) -> list[str]:
+    out = []
+    font = f'font-family="sans-serif" font-size="{size * 0.32:g}" fill="#5a4a2a"'
+    for file in range(width):
+        x = margin + file * size + size / 2
+        letter = chr(ord("a") + file)
+        for y in (margin * 0.7, margin + height * size + margin * 0.65):
+            out.append(f'<text x="{x:g}" y="{y:g}" text-anchor="middle" {font}>{letter}</text>')
+    for rank in range(height):
+        y = margin + (height - 1 - rank) * size + size * 0.6
+        for x in (margin / 2, margin * 1.5 + width * size):
+            out.append(f'<text x="{x:g}" y="{y:g}" text-anchor="middle" {font}>{rank + 1}</text>')
+    return out
+
+
+# ----- tensor ----------------------------------------------------------------------------------
+
+
+def observation_tensor(observation: dict[str, Any]) -> list[float]:
+    """The planes of ``TENSOR_PLANES``, flattened (plane, rank from 1, file from a)."""
+    width, height = observation["width"], observation["height"]
+    size = width * height
+    seat = observation["seat"]
+    own = 0 if seat is None else seat
+    own_letter, opponent_letter = ("W", "B") if own == 0 else ("B", "W")
+    top = _flat_top(observation)
+    heights = _flat_heights(observation)
+    owners = top_pieces(observation)
+    pieces = observation["pieces"]
+    supply = observation["supply"]
+    placed = [(len(pieces) + 1) // 2, len(pieces) // 2]
+    planes: list[list[float]] = []
+    planes.append([1.0 if c == own_letter else 0.0 for c in top])
+    planes.append([1.0 if c == opponent_letter else 0.0 for c in top])
+    planes.append([1.0 if h == 1 else 0.0 for h in heights])
+    planes.append([1.0 if h == 2 else 0.0 for h in heights])
+    planes.append([1.0 if h >= 3 else 0.0 for h in heights])
+    planes.append(
+        [
+            1.0 if s % width < width - 1 and owners[s] >= 0 and owners[s] == owners[s + 1] else 0.0
+            for s in range(size)
+        ]
+    )
+    planes.append(
+        [
+            1.0 if s + width < size and owners[s] >= 0 and owners[s] == owners[s + width] else 0.0
+            for s in range(size)
+        ]
+    )
+    start = {_parse_square(name, width) for name in observation["start_area"]}
+    planes.append([1.0 if not pieces and s in start else 0.0 for s in range(size)])
+    for side in (own, 1 - own):
+        total = supply[side] + placed[side]
+        planes.append([supply[side] / total if total else 0.0] * size)
+    planes.append([1.0 if observation["current_player"] == own else 0.0] * size)
+    return [value for plane in planes for value in plane]

@@ -1,0 +1,135 @@
+"""The greedy Bones heuristic behind ``BonesGame.evaluate``, for the bots.
+
+It reads nothing but what every seat sees (Bones has no secrets): the top colours, the stacks and
+the pieces.
+
+* **Windows.** Every five consecutive squares of a rank or file is a *window* (the places a win can
+  happen). A window scores for a colour by how many of its squares show that colour
+  (``WEIGHTS``); squares of the other colour in it cut that score by ``MIXED`` each, not to zero,
+  because in Bones any square can be covered again. A placement that extends its own line raises
+  its windows; one that covers opponent squares cuts the opponent's.
+* **Immediate wins.** ``winning_placements(state, seat)`` finds every legal placement that would
+  give ``seat`` five in a line: a window whose other squares already show ``seat``'s colour and
+  whose one or two missing squares a single piece covers. The side to move with such a placement
+  is valued ``WIN_SOON``; the side not to move loses value for each threat it leaves.
+* ``evaluate(state, seat)`` is the value for ``seat`` in ``(-1, 1)``; at the end, the result.
+* ``score_placement(state, action)`` is what a greedy player maximises: the value, for the side to
+  move, of the position after ``action``. ``best_placements(state)`` lists its best placements: an
+  immediate win when there is one, otherwise a placement after which the opponent cannot win at
+  once when there is one, otherwise the strongest lines.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import TYPE_CHECKING
+
+from boneyard.core.game import TERMINAL
+
+if TYPE_CHECKING:
+    from boneyard.games.bones.rules import BonesState
+
+LINE = 5
+WEIGHTS = (0.0, 1.0, 4.0, 16.0, 64.0, 256.0)
+"""A window's worth to a colour by how many of its five squares show that colour."""
+MIXED = 0.25
+"""Factor per square of the other colour inside a window."""
+THREAT = 40.0
+"""What each immediate win the side not to move holds costs the side to move."""
+TEMPO = 2.0
+"""The side to move is a little better off."""
+SCALE = 60.0
+WIN_SOON = 0.95
+"""The value of being to move with an immediate win."""
+SPREAD = 0.9
+"""Other positions are valued ``SPREAD * tanh(score / SCALE)``, below ``WIN_SOON``."""
+
+
+@cache
+def line_windows(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """Every five consecutive squares of a rank or file, as square indices."""
+    windows: list[tuple[int, ...]] = []
+    for rank in range(height):
+        for file in range(width - LINE + 1):
+            start = rank * width + file
+            windows.append(tuple(range(start, start + LINE)))
+    for file in range(width):
+        for rank in range(height - LINE + 1):
+            start = rank * width + file
+            windows.append(tuple(range(start, start + LINE * width, width)))
+    return tuple(windows)
+
+
+def _scan(state: BonesState) -> tuple[list[float], list[set[int]]]:
+    """Window scores of both colours and the placements that would win at once for each."""
+    table = state.game.table
+    top = state.top_colours()
+    scores = [0.0, 0.0]
+    wins: list[set[int]] = [set(), set()]
+    for window in line_windows(table.width, table.height):
+        colours = [top[s] for s in window]
+        white = colours.count(0)
+        black = colours.count(1)
+        scores[0] += WEIGHTS[white] * MIXED**black
+        scores[1] += WEIGHTS[black] * MIXED**white
+        for seat, count in ((0, white), (1, black)):
+            if count < LINE - 2:
+                continue
+            missing = [s for s, c in zip(window, colours) if c != seat]
+            if len(missing) == 1:
+                wins[seat].update(table.touching[missing[0]])
+            elif len(missing) == 2:
+                action = table.by_pair.get((missing[0], missing[1]))
+                if action is not None:
+                    wins[seat].add(action)
+    for seat in (0, 1):
+        wins[seat] = {a for a in wins[seat] if state.is_legal_placement(a)}
+    return scores, wins
+
+
+def winning_placements(state: BonesState, seat: int) -> list[int]:
+    """The legal placements that would give ``seat`` five in a line now, sorted."""
+    if state.current_player() == TERMINAL:
+        return []
+    return sorted(_scan(state)[1][seat])
+
+
+def line_score(state: BonesState, seat: int) -> float:
+    """``seat``'s window score minus the opponent's (no threats, no tempo)."""
+    scores = _scan(state)[0]
+    return scores[seat] - scores[1 - seat]
+
+
+def evaluate(state: BonesState, seat: int) -> float:
+    """The value of ``state`` for ``seat``, inside (-1, 1); the result once the game is over."""
+    if state.current_player() == TERMINAL:
+        return state.returns()[seat]
+    mover = state.current_player()
+    scores, wins = _scan(state)
+    if wins[mover]:
+        return WIN_SOON if seat == mover else -WIN_SOON
+    score = scores[mover] - scores[1 - mover] + TEMPO - THREAT * min(len(wins[1 - mover]), 3)
+    value = SPREAD * math.tanh(score / SCALE)
+    return value if seat == mover else -value
+
+
+def score_placement(state: BonesState, action: int) -> float:
+    """The value, for the side to move, of the position after it places ``action``."""
+    mover = state.current_player()
+    child = state.clone()
+    child.apply_action(action)
+    return evaluate(child, mover)
+
+
+def best_placements(state: BonesState) -> list[int]:
+    """The legal placements with the highest ``score_placement`` (sorted; ties all listed)."""
+    best: list[int] = []
+    top = -math.inf
+    for action in state.legal_actions():
+        value = score_placement(state, action)
+        if value > top + 1e-12:
+            top, best = value, [action]
+        elif abs(value - top) <= 1e-12:
+            best.append(action)
+    return best

@@ -1,0 +1,353 @@
+"""Bones: two players lay dominoes of their colour, overlapping, until one shows five in a line.
+
+The rules, as RULINGS.md states them (the page ``docs/rules/bones.md`` explains them in full):
+
+* The board is ``width`` x ``height`` (default 10 x 9). Each player has ``pieces`` dominoes
+  (default 30). Seat 0 is white and places first; the players alternate.
+* A turn places one piece on two orthogonally adjacent squares of the board.
+* The first piece of the game covers at least one square of the start area (see
+  ``notation.start_area``: ``e5`` and ``f5`` on the default board).
+* A piece may cover empty squares and earlier pieces of either colour at any height, except
+  that it may not lie exactly on one earlier piece that is still completely visible. On top of a
+  piece that is already partly covered, or across two pieces, is fine.
+* A square shows the colour of its top piece. If, after a placement, the *mover's* colour shows on
+  five or more consecutive squares of one rank or one file, the mover wins. (A placement turns
+  only the squares it covers, and only to the mover's colour, so it can never give the opponent
+  a new line: the opponent's lines can only shrink.)
+* When both players have placed all their pieces without a win, the game is a draw.
+
+How the state keeps it fast: per square the top piece, top colour and stack height; per piece its
+placement and the stack heights it lay at. A piece is completely visible exactly when it is the top
+piece of both its squares, and then the one forbidden placement is the one on its own two squares:
+so a square pair ``(a, b)`` is forbidden iff ``top_piece[a] == top_piece[b] != -1``. The state keeps
+an ``allowed`` byte per action id, cleared for each completely visible piece's own placement and
+set again as soon as a later piece covers one of its squares.
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from typing import Any
+
+from boneyard.core.game import TERMINAL, Game, Observation, State
+from boneyard.core.parameters import Parameter
+from boneyard.core.registry import register
+from boneyard.games.bones import notation
+from boneyard.games.bones.notation import DominoTable, domino_table
+
+WHITE = 0
+BLACK = 1
+EMPTY = -1
+LINE = 5
+"""How many consecutive squares of one colour in a rank or file win."""
+COLOUR_LETTERS = ("W", "B")
+
+
+@register
+class BonesGame(Game):
+    """Bones, by Joshua Howard (BoneGames, 1995)."""
+
+    name = "bones"
+    title = "Bones"
+    parameters = (
+        Parameter("width", int, 10, "files of the board (a, b, ...)", minimum=2, maximum=26),
+        Parameter("height", int, 9, "ranks of the board", minimum=2, maximum=26),
+        Parameter("pieces", int, 30, "pieces (dominoes) each player has", minimum=1, maximum=500),
+    )
+    seat_names = ("white", "black")
+    conformance_variants = (
+        {},
+        {"width": 6, "height": 5},
+        {"width": 5, "height": 5, "pieces": 5},
+        {"width": 7, "height": 4, "pieces": 9},
+        {"width": 2, "height": 2, "pieces": 3},
+    )
+
+    def _configure(self) -> None:
+        self.width = int(self.params["width"])  # type: ignore[arg-type]
+        self.height = int(self.params["height"])  # type: ignore[arg-type]
+        self.pieces = int(self.params["pieces"])  # type: ignore[arg-type]
+        self.table: DominoTable = domino_table(self.width, self.height)
+
+    def max_game_length(self) -> int:
+        return 2 * self.pieces
+
+    def utility_range(self) -> tuple[float, float]:
+        return (-1.0, 1.0)
+
+    def num_distinct_actions(self) -> int:
+        return domino_table(self.width, self.height).count
+
+    def new_initial_state(self) -> BonesState:
+        return BonesState(self)
+
+    # ----- optional hooks -------------------------------------------------------------------
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from boneyard.games.bones.heuristic import evaluate
+
+        if not isinstance(state, BonesState):
+            raise TypeError(f"not a bones state: {state!r}")
+        return evaluate(state, seat)
+
+    def render_text(self, observation: Observation) -> str:
+        from boneyard.games.bones.draw import render_text
+
+        return render_text(observation)
+
+    def render_svg(self, observation: Observation, **options: Any) -> str:
+        from boneyard.games.bones.draw import render_svg
+
+        return render_svg(observation, **options)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        from boneyard.games.bones.draw import TENSOR_PLANES
+
+        return (len(TENSOR_PLANES), self.height, self.width)
+
+    def observation_tensor(self, observation: Observation) -> list[float]:
+        from boneyard.games.bones.draw import observation_tensor
+
+        return observation_tensor(observation)
+
+
+class BonesState(State):
+    """A Bones position. Fields are plain lists so that ``clone`` is a handful of copies."""
+
+    game: BonesGame
+
+    def __init__(self, game: BonesGame) -> None:
+        super().__init__(game)
+        size = game.width * game.height
+        self._table = game.table
+        self._player = WHITE
+        self._winner = EMPTY
+        self._top_piece: list[int] = [EMPTY] * size
+        """Index into ``_pieces`` of each square's top piece, or -1."""
+        self._top_colour: list[int] = [EMPTY] * size
+        self._heights: list[int] = [0] * size
+        self._pieces: list[tuple[int, int, int]] = []
+        """Each placed piece: (action id, stack height of its first square, of its second)."""
+        self._allowed = bytearray(b"\x01") * game.table.count
+        """1 where a placement is legal after the first move (0: on a completely visible piece)."""
+
+    # ----- rules ------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self._player
+
+    def _legal_actions(self) -> list[int]:
+        if not self._pieces:
+            return list(self._table.start_actions)
+        return list(compress(self._table.actions, self._allowed))
+
+    def _apply_action(self, action: int) -> None:
+        table = self._table
+        first = table.first[action]
+        second = table.second[action]
+        top_piece = self._top_piece
+        pieces = self._pieces
+        allowed = self._allowed
+        # The pieces under this one are no longer completely visible: their own placement is
+        # allowed again (setting it twice is harmless; the two are different by legality).
+        under = top_piece[first]
+        if under >= 0:
+            allowed[pieces[under][0]] = 1
+        under = top_piece[second]
+        if under >= 0:
+            allowed[pieces[under][0]] = 1
+        allowed[action] = 0
+        number = len(pieces)
+        heights = self._heights
+        heights[first] += 1
+        heights[second] += 1
+        pieces.append((action, heights[first], heights[second]))
+        top_piece[first] = number
+        top_piece[second] = number
+        colour = self._player
+        top_colour = self._top_colour
+        top_colour[first] = colour
+        top_colour[second] = colour
+        if self._makes_line(first, second, action < table.horizontal, colour):
+            self._winner = colour
+            self._player = TERMINAL
+        elif number + 1 >= 2 * self.game.pieces:
+            self._player = TERMINAL
+        else:
+            self._player = 1 - colour
+
+    def _makes_line(self, first: int, second: int, horizontal: bool, colour: int) -> bool:
+        """Whether ``colour`` now shows five in a line through the placement's squares."""
+        width = self._table.width
+        if horizontal:
+            return (
+                self._run(first, colour, 1, width) >= LINE
+                or self._run(first, colour, width, width) >= LINE
+                or self._run(second, colour, width, width) >= LINE
+            )
+        return (
+            self._run(first, colour, width, width) >= LINE
+            or self._run(first, colour, 1, width) >= LINE
+            or self._run(second, colour, 1, width) >= LINE
+        )
+
+    def _run(self, square: int, colour: int, step: int, width: int) -> int:
+        """Length of the ``colour`` line through ``square`` along ``step`` (1 or width)."""
+        top = self._top_colour
+        size = len(top)
+        count = 1
+        if step == 1:
+            low = square - square % width
+            high = low + width
+        else:
+            low, high = 0, size
+        at = square - step
+        while at >= low and top[at] == colour:
+            count += 1
+            at -= step
+        at = square + step
+        while at < high and top[at] == colour:
+            count += 1
+            at += step
+        return count
+
+    def returns(self) -> list[float]:
+        if self._player != TERMINAL or self._winner == EMPTY:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self._winner == WHITE else [-1.0, 1.0]
+
+    def _why_illegal(self, action: int) -> str | None:
+        table = self._table
+        if not isinstance(action, int) or not 0 <= action < table.count:
+            return f"placement ids on this board are 0 to {table.count - 1}"
+        names = table.grid.names
+        if not self._pieces:
+            area = " and ".join(names[s] for s in table.start_squares)
+            return f"the first piece must cover at least one start-area square ({area})"
+        piece = self._top_piece[table.first[action]]
+        if piece >= 0 and piece == self._top_piece[table.second[action]]:
+            return (
+                f"it would lie exactly on the piece at {table.strings[action]}, "
+                "which is still completely visible"
+            )
+        return None
+
+    # ----- notation ---------------------------------------------------------------------------
+
+    def _action_to_string(self, action: int) -> str:
+        return notation.action_to_string(self._table, action)
+
+    def _string_to_action(self, text: str) -> int:
+        return notation.string_to_action(self._table, text)
+
+    # ----- what the players see ---------------------------------------------------------------
+
+    def winner(self) -> int | None:
+        """The winning seat, or None (game running, or drawn)."""
+        return None if self._winner == EMPTY else self._winner
+
+    def supply(self, seat: int) -> int:
+        """How many pieces ``seat`` still has to place."""
+        placed = (len(self._pieces) + 1 - seat) // 2
+        return self.game.pieces - placed
+
+    def top_colour(self, square: int) -> int:
+        """The colour (seat) the square shows, or -1 when empty."""
+        return self._top_colour[square]
+
+    def top_colours(self) -> list[int]:
+        """Every square's colour (seat) on top, or -1 when empty, a1 first (a copy)."""
+        return self._top_colour[:]
+
+    def is_legal_placement(self, action: int) -> bool:
+        """Whether ``action`` may be placed now by whichever side is to move."""
+        if self._player == TERMINAL or not 0 <= action < self._table.count:
+            return False
+        if not self._pieces:
+            return action in self._table.start_actions
+        return bool(self._allowed[action])
+
+    def stack_height(self, square: int) -> int:
+        """How many pieces cover the square."""
+        return self._heights[square]
+
+    def is_completely_visible(self, piece: int) -> bool:
+        """Whether no square of piece number ``piece`` (placement order) is covered yet."""
+        action = self._pieces[piece][0]
+        table = self._table
+        return (
+            self._top_piece[table.first[action]] == piece
+            and self._top_piece[table.second[action]] == piece
+        )
+
+    def winning_squares(self) -> list[int]:
+        """The squares of every line of five or more of the winner's colour (empty if none)."""
+        if self._winner == EMPTY:
+            return []
+        width, height = self._table.width, self._table.height
+        top = self._top_colour
+        found: set[int] = set()
+        lines = [[r * width + f for f in range(width)] for r in range(height)]
+        lines += [[r * width + f for r in range(height)] for f in range(width)]
+        for line in lines:
+            run: list[int] = []
+            for square in [*line, -1]:
+                if square >= 0 and top[square] == self._winner:
+                    run.append(square)
+                    continue
+                if len(run) >= LINE:
+                    found.update(run)
+                run = []
+        return sorted(found)
+
+    def _observation(self, seat: int | None) -> Observation:
+        table = self._table
+        width = table.width
+        names = table.grid.names
+        letters = ".WB"
+        top = self._top_colour
+        heights = self._heights
+        return {
+            "current_player": self._player,
+            "seat": seat,
+            "width": width,
+            "height": table.height,
+            "start_area": [names[s] for s in table.start_squares],
+            "supply": [self.supply(WHITE), self.supply(BLACK)],
+            "pieces": [table.strings[action] for action, _, _ in self._pieces],
+            "top": [
+                "".join(letters[c + 1] for c in top[r * width : (r + 1) * width])
+                for r in range(table.height)
+            ],
+            "heights": [heights[r * width : (r + 1) * width] for r in range(table.height)],
+            "winner": self.winner(),
+            "winning_squares": [names[s] for s in self.winning_squares()],
+        }
+
+    def __str__(self) -> str:
+        from boneyard.games.bones.draw import render_text
+
+        return render_text(self._observation(None))
+
+    def clone(self) -> BonesState:
+        new = object.__new__(BonesState)
+        new.game = self.game
+        new._history = self._history[:]
+        new._legal_cache = self._legal_cache  # never mutated in place, so it can be shared
+        new._table = self._table
+        new._player = self._player
+        new._winner = self._winner
+        new._top_piece = self._top_piece[:]
+        new._top_colour = self._top_colour[:]
+        new._heights = self._heights[:]
+        new._pieces = self._pieces[:]
+        new._allowed = self._allowed[:]
+        return new
+
+
+def parse_placements(game: BonesGame, text: str) -> BonesState:
+    """A state after the placements in ``text`` (``"e5-f5 f5-f6 ..."``), for examples and tests."""
+    state = game.new_initial_state()
+    for word in text.split():
+        state.apply_action(state.string_to_action(word))
+    return state
