@@ -1,0 +1,86 @@
+"""Research interfaces: every boneyard game as a PettingZoo, Gymnasium and OpenSpiel game.
+
+The adapters live in their own modules and import their framework only when used, so
+``import boneyard`` never needs the ``[rl]`` extra::
+
+    from boneyard.interop import pettingzoo, gymnasium, openspiel
+
+    env = pettingzoo.env("obonto")                            # AEC environment, all seats
+    env = gymnasium.make("oyno_puzzle")                       # one learning agent
+    openspiel.register(); pyspiel.load_game("boneyard_bones")  # OpenSpiel Python games
+
+Everything here goes through the engine contract (``boneyard.core.game``) only: a seat sees
+``state.observation(seat)`` and nothing else, encoded by the game's own
+``observation_tensor`` hook. This module holds the few helpers the three adapters share.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from boneyard.core.game import Game
+from boneyard.core.registry import load_game
+
+__all__ = [
+    "agent_name",
+    "env_id",
+    "observation_array",
+    "observation_shape",
+    "require_observation_shape",
+    "resolve_game",
+]
+
+
+def resolve_game(game: str | Game, params: dict[str, Any]) -> Game:
+    """A loaded game from a registry name and parameters, or an already loaded ``Game``."""
+    if isinstance(game, Game):
+        if params:
+            raise ValueError(
+                f"parameters {sorted(params)} given with an already loaded game {game!r}; "
+                "pass the game's name instead, or load it with those parameters"
+            )
+        return game
+    return load_game(game, **params)
+
+
+def observation_shape(game: Game) -> tuple[int, ...] | None:
+    """The game's observation tensor shape, or ``None`` when the game has no tensor hook."""
+    try:
+        shape = tuple(int(n) for n in game.observation_tensor_shape())
+    except NotImplementedError:
+        return None
+    return shape
+
+
+def require_observation_shape(game: Game, interface: str) -> tuple[int, ...]:
+    """The observation tensor shape; a game without one cannot be used by ``interface``."""
+    shape = observation_shape(game)
+    if shape is None:
+        raise NotImplementedError(
+            f"{game.name} has no observation tensor (Game.observation_tensor_shape / "
+            f"observation_tensor), which {interface} needs"
+        )
+    return shape
+
+
+def observation_array(game: Game, observation: dict[str, Any], shape: tuple[int, ...]) -> Any:
+    """``game.observation_tensor(observation)`` as a float32 array of ``shape``."""
+    values = np.asarray(game.observation_tensor(observation), dtype=np.float32)
+    if values.size != int(np.prod(shape)):
+        raise ValueError(
+            f"{game.name}.observation_tensor gave {values.size} numbers; "
+            f"observation_tensor_shape() is {shape}"
+        )
+    return values.reshape(shape)
+
+
+def agent_name(seat: int) -> str:
+    """PettingZoo's name of a seat: ``player_0``, ``player_1``, ..."""
+    return f"player_{seat}"
+
+
+def env_id(name: str) -> str:
+    """The Gymnasium id of a game: ``obonto`` -> ``boneyard/Obonto-v0``."""
+    return "boneyard/" + "".join(part.capitalize() for part in name.split("_")) + "-v0"

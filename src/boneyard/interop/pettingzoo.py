@@ -1,0 +1,201 @@
+"""Every boneyard game as a PettingZoo AEC environment.
+
+>>> from boneyard.interop import pettingzoo
+>>> env = pettingzoo.env("obonto")                                    # doctest: +SKIP
+>>> env.reset(seed=1)                                                 # doctest: +SKIP
+>>> for agent in env.agent_iter():                                    # doctest: +SKIP
+...     observation, reward, termination, truncation, info = env.last()
+...     mask = observation["action_mask"]
+...     action = None if termination or truncation else env.action_space(agent).sample(mask)
+...     env.step(action)
+
+- Agents are ``player_0``, ``player_1``, ... (seat ``i`` is ``player_i``).
+- An observation is ``{"observation": float32 array, "action_mask": int8 array}``: the array is
+  the game's ``observation_tensor`` of ``state.observation(seat)``, so an agent sees exactly what
+  its seat may know; the mask has one entry per action id (``num_distinct_actions``), ones for
+  the legal actions of the agent to move and all zeros for everyone else.
+- Chance nodes (dice, shuffles, draws) never reach the agents: the environment samples them
+  with its own ``random.Random``, seeded by ``reset(seed=...)``.
+- Rewards come at the end: each agent's game return (``state.returns()``).
+- An illegal action raises ``boneyard.IllegalActionError`` and changes nothing; use the mask.
+  (Wrap the environment in PettingZoo's ``TerminateIllegalWrapper`` for a penalty instead.)
+- Render modes: ``"ansi"`` (the game's text drawing) and ``"rgb_array"`` (its SVG drawing,
+  rasterised by CairoSVG); both draw the spectator's view, which shows no secret.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+
+from boneyard.core.game import CHANCE, TERMINAL, Game, State
+from boneyard.interop import (
+    agent_name,
+    observation_array,
+    require_observation_shape,
+    resolve_game,
+)
+
+__all__ = ["BoneyardAECEnv", "env", "raw_env", "sample_chance", "svg_to_rgb_array"]
+
+
+def env(game: str | Game, render_mode: str | None = None, **params: Any) -> BoneyardAECEnv:
+    """The AEC environment of ``game`` (a registry name or a loaded game) with ``params``."""
+    return BoneyardAECEnv(game, render_mode=render_mode, **params)
+
+
+raw_env = env
+"""PettingZoo's conventional name; this environment needs no wrappers."""
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """One chance outcome of ``state``, drawn from its probabilities with ``rng``."""
+    outcomes = state.chance_outcomes()
+    draw = rng.random()
+    total = 0.0
+    for outcome, probability in outcomes:
+        total += probability
+        if draw < total:
+            return outcome
+    return outcomes[-1][0]
+
+
+def svg_to_rgb_array(svg: str) -> Any:
+    """An SVG document as an ``(height, width, 3)`` uint8 array, through CairoSVG."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as error:
+        raise RuntimeError(
+            "render_mode 'rgb_array' needs CairoSVG and the cairo library "
+            "(pip install 'boneyard[rl]'; on Debian/Ubuntu: apt-get install libcairo2); "
+            f"import failed: {error}"
+        ) from error
+    from PIL import Image
+
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    with Image.open(io.BytesIO(png)) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.uint8)
+
+
+class BoneyardAECEnv(AECEnv):
+    """A boneyard game as an agent-environment-cycle (turn-based) environment."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "is_parallelizable": False}
+
+    def __init__(self, game: str | Game, render_mode: str | None = None, **params: Any) -> None:
+        super().__init__()
+        self.game = resolve_game(game, params)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; allowed: None, "
+                + ", ".join(repr(mode) for mode in self.metadata["render_modes"])
+            )
+        self.render_mode = render_mode
+        self.metadata = {**type(self).metadata, "name": f"boneyard_{self.game.name}_v0"}
+        info = self.game.info
+        self._shape = require_observation_shape(self.game, "the PettingZoo environment")
+        self._num_actions = info.num_distinct_actions
+        self.possible_agents = [agent_name(seat) for seat in range(info.num_players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(-np.inf, np.inf, self._shape, np.float32),
+                    "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.game_state: State = self.game.new_initial_state()
+        EzPickle.__init__(self, game, render_mode, **params)
+
+    # ----- spaces ---------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ----- the cycle ----------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game_state = self.game.new_initial_state()
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._resolve_chance()
+        self._select_next(previous=0)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        self.game_state.apply_action(int(action))
+        self._resolve_chance()
+        if self.game_state.is_terminal():
+            returns = self.game_state.returns()
+            for other in self.agents:
+                self.rewards[other] = float(returns[self._seat[other]])
+                self.terminations[other] = True
+        else:
+            for other in self.agents:
+                self.rewards[other] = 0.0
+        self._select_next(previous=seat)
+        self._accumulate_rewards()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        state = self.game_state
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if state.current_player() == seat:
+            mask[state.legal_actions()] = 1
+        return {
+            "observation": observation_array(self.game, state.observation(seat), self._shape),
+            "action_mask": mask,
+        }
+
+    def _resolve_chance(self) -> None:
+        state = self.game_state
+        while state.current_player() == CHANCE:
+            state.apply_action(sample_chance(state, self._rng))
+
+    def _select_next(self, previous: int) -> None:
+        player = self.game_state.current_player()
+        if player == TERMINAL:
+            player = (previous + 1) % len(self.possible_agents)
+        self.agent_selection = agent_name(player)
+
+    # ----- drawing --------------------------------------------------------------------------------
+
+    def render(self) -> Any:
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            return None
+        observation = self.game_state.observation(None)
+        if self.render_mode == "ansi":
+            return self.game.render_text(observation)
+        return svg_to_rgb_array(self.game.render_svg(observation))
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window or process."""
