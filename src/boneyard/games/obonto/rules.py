@@ -20,7 +20,7 @@ In the solo phase ``current_player()`` stays the winner: the stuck loser never g
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from boneyard.core.errors import InvalidStateError
@@ -57,10 +57,41 @@ def _paths_from(start: int, steps: int) -> Paths:
     return tuple((target, tuple(sorted(masks))) for target, masks in sorted(by_target.items()))
 
 
+def _union(masks: Iterable[int]) -> int:
+    union = 0
+    for mask in masks:
+        union |= mask
+    return union
+
+
 PATHS: tuple[tuple[Paths, ...], ...] = tuple(
     tuple(_paths_from(square, steps) for square in range(SQUARES)) for steps in STEPS
 )
 """``PATHS[kind][square]``: where an animal of ``kind`` on ``square`` may go, by which squares."""
+
+
+REGIONS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        (1 << square) | _union(mask for _, masks in PATHS[kind][square] for mask in masks)
+        for square in range(SQUARES)
+    )
+    for kind in range(len(STEPS))
+)
+"""``REGIONS[kind][square]``: the squares whose darkness or animals can change its moves."""
+
+
+def animal_moves(kind: int, origin: int, dark: int, occupied: int) -> list[int]:
+    """Sorted action ids of the animal of ``kind`` on ``origin`` (bitmasks of dark/occupied)."""
+    moves: list[int] = []
+    base = origin * SQUARES
+    for target, masks in PATHS[kind][origin]:
+        if occupied >> target & 1:
+            continue
+        for mask in masks:
+            if not mask & dark:
+                moves.append(base + target)
+                break
+    return moves
 
 
 def moves_of(
@@ -68,17 +99,8 @@ def moves_of(
 ) -> list[int]:
     """Sorted action ids of ``seat``'s legal moves, given bitmasks of dark and occupied squares."""
     moves: list[int] = []
-    base_slot = seat * 3
     for kind in (0, 1, 2):
-        origin = animals[base_slot + kind]
-        base = origin * SQUARES
-        for target, masks in PATHS[kind][origin]:
-            if occupied >> target & 1:
-                continue
-            for mask in masks:
-                if not mask & dark:
-                    moves.append(base + target)
-                    break
+        moves += animal_moves(kind, animals[seat * 3 + kind], dark, occupied)
     moves.sort()
     return moves
 
@@ -232,6 +254,8 @@ class ObontoState(State):
         self._over = False
         self._last_move: int | None = None
         self._moves: list[int] = []
+        self._animal_moves: list[list[int] | None] = [None] * 6
+        # Per animal slot: its moves on the current board, or None when they may have changed.
         self._origin: str | None = None
         self._begin_game()
 
@@ -239,7 +263,7 @@ class ObontoState(State):
 
     def _begin_game(self) -> None:
         """Find the first player's moves; a player stuck from the start has lost at once."""
-        moves = moves_of(self._animals, self._to_move, self._dark, self._occupied)
+        moves = self._moves_of(self._to_move)
         if moves:
             self._moves = moves
             return
@@ -248,7 +272,7 @@ class ObontoState(State):
         self._continue_alone()
 
     def _continue_alone(self) -> None:
-        moves = moves_of(self._animals, self._to_move, self._dark, self._occupied)
+        moves = self._moves_of(self._to_move)
         if moves:
             self._moves = moves
         else:
@@ -268,11 +292,27 @@ class ObontoState(State):
             return
         self._game_index += 1
         self._dark = START_DARK_MASK
+        self._animal_moves = [None] * 6
         self._to_move = loser
         self._first = loser
         self._loser = None
         self._solo_moves = 0
         self._begin_game()
+
+    def _moves_of(self, seat: int) -> list[int]:
+        """``moves_of`` for the current board, reusing each animal's moves while they still hold."""
+        cached = self._animal_moves
+        animals = self._animals
+        moves: list[int] = []
+        for slot in (seat * 3, seat * 3 + 1, seat * 3 + 2):
+            own = cached[slot]
+            if own is None:
+                own = cached[slot] = animal_moves(
+                    slot % 3, animals[slot], self._dark, self._occupied
+                )
+            moves += own
+        moves.sort()
+        return moves
 
     def current_player(self) -> int:
         return TERMINAL if self._over else self._to_move
@@ -287,10 +327,25 @@ class ObontoState(State):
         self._dark |= 1 << origin
         self._occupied ^= (1 << origin) | (1 << target)
         self._last_move = action
+        changed = (1 << origin) | (1 << target)
+        cached = self._animal_moves
+        lion, zebra, camel = REGIONS
+        if lion[animals[0]] & changed:
+            cached[0] = None
+        if zebra[animals[1]] & changed:
+            cached[1] = None
+        if camel[animals[2]] & changed:
+            cached[2] = None
+        if lion[animals[3]] & changed:
+            cached[3] = None
+        if zebra[animals[4]] & changed:
+            cached[4] = None
+        if camel[animals[5]] & changed:
+            cached[5] = None
         mover = self._to_move
         if self._loser is None:
             opponent = 1 - mover
-            moves = moves_of(animals, opponent, self._dark, self._occupied)
+            moves = self._moves_of(opponent)
             if moves:
                 self._to_move = opponent
                 self._moves = moves
@@ -417,6 +472,7 @@ class ObontoState(State):
         new._over = self._over
         new._last_move = self._last_move
         new._moves = self._moves
+        new._animal_moves = self._animal_moves.copy()
         new._origin = self._origin
         return new
 
