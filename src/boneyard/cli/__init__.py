@@ -12,9 +12,11 @@ def main() -> None:
 
 
 # Commands register below, one line each.
-from boneyard.cli import bench, info, play  # noqa: E402
+from boneyard.cli import bench, info, play, serve  # noqa: E402
 
 main.add_command(info.games)
 main.add_command(info.rules)
 main.add_command(play.play)
 main.add_command(bench.bench)
+main.add_command(serve.serve)
+main.add_command(__import__("boneyard.cli.arena", fromlist=["arena"]).arena)

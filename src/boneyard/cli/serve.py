@@ -1,0 +1,49 @@
+"""``boneyard serve``: the web app on a local address (the database is a SQLite file by default)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    default="sqlite:///boneyard.db",
+    show_default=True,
+    help="SQLAlchemy URL: sqlite:///path.db or postgresql+psycopg://user:pass@host/db.",
+)
+@click.option(
+    "--bot-delay",
+    default=0.8,
+    show_default=True,
+    type=click.FloatRange(0, 30),
+    help="Seconds a computer seat waits before moving, so people can follow.",
+)
+@click.option(
+    "--bot-time",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.01, 60),
+    help="Thinking time limit of a computer seat, in seconds.",
+)
+def serve(host: str, port: int, db: str, bot_delay: float, bot_time: float) -> None:
+    """Serve the web app: play every game in the browser."""
+    try:
+        import uvicorn
+
+        from boneyard.web.app import create_app
+        from boneyard.web.live import Settings
+    except ImportError as error:
+        raise click.ClickException(
+            f"the web app needs the 'web' extra ({error.name} is missing): "
+            "pip install 'boneyard[web]'"
+        ) from None
+    try:
+        app = create_app(db, settings=Settings(bot_delay=bot_delay, bot_time_limit=bot_time))
+    except Exception as error:  # a bad URL or an unreachable database
+        raise click.ClickException(f"cannot open the database {db!r}: {error}") from None
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"boneyard is serving at http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

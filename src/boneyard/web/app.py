@@ -1,0 +1,97 @@
+"""The web app: ``create_app(db_url)`` builds the FastAPI app that ``boneyard serve`` runs."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from boneyard.web import pages, realtime, routes
+from boneyard.web.live import Catalog, GameManager, Settings, WebError
+from boneyard.web.store import Store
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DB = "sqlite:///boneyard.db"
+
+
+def rules_dir() -> Path:
+    """docs/rules of a source checkout, or the copy a wheel ships as boneyard/rules_docs."""
+    checkout = HERE.parents[2] / "docs" / "rules"
+    if checkout.is_dir():
+        return checkout
+    return HERE.parent / "rules_docs"
+
+
+def create_app(
+    db_url: str = DEFAULT_DB,
+    *,
+    catalog: Catalog | None = None,
+    settings: Settings | None = None,
+    manager: GameManager | None = None,
+) -> FastAPI:
+    """A new app on the database at ``db_url`` (created if missing)."""
+    store = Store(db_url)
+    game_manager = manager or GameManager(store, catalog=catalog, settings=settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        game_manager.shutdown()
+        store.close()
+
+    app = FastAPI(
+        title="boneyard",
+        summary="Play Obonto, OYNO, Bones, Bond O Cones and Bon-Bon in the browser.",
+        description=(
+            "Create a game (`POST /api/games`), then act for a seat with its secret token, by "
+            "HTTP (`POST /api/games/{id}/actions`) or over the seat's WebSocket "
+            "(`/ws/games/{id}?token=...`, messages described in `boneyard.web.realtime`). "
+            "Every action names the move number (`seq`) it is played on; a stale one is refused "
+            "with 409. A seat only ever receives its own observation."
+        ),
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.manager = game_manager
+    app.state.rules_dir = rules_dir()
+
+    @app.exception_handler(WebError)
+    async def web_error(request: Request, error: WebError) -> JSONResponse:
+        if pages.wants_html(request):
+            return pages.error_page(request, error.status, error.detail)
+        return JSONResponse({"error": error.code, "detail": error.detail}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+            problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+        detail = "bad request: " + "; ".join(problems)
+        return JSONResponse({"error": "bad_request", "detail": detail}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        if pages.wants_html(request):
+            return pages.error_page(request, error.status_code, str(error.detail))
+        return JSONResponse(
+            {"error": "http", "detail": str(error.detail)}, status_code=error.status_code
+        )
+
+    app.include_router(routes.router)
+    app.include_router(realtime.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """For ``uvicorn --factory boneyard.web.app:app_from_environment`` (reads BONEYARD_DB)."""
+    return create_app(os.environ.get("BONEYARD_DB", DEFAULT_DB))

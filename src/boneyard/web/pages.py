@@ -1,0 +1,170 @@
+"""Server-rendered pages: home, new game, game, replay, rules. Small ES modules do the rest."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from boneyard.web.live import LEVELS, GameManager, WebError, parse_params
+from boneyard.web.markdown import to_html
+from boneyard.web.routes import created_json, kind_json
+
+HERE = Path(__file__).resolve().parent
+templates = Jinja2Templates(directory=HERE / "templates")
+router = APIRouter(include_in_schema=False)
+
+
+def wants_html(request: Request) -> bool:
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/", "/static/")):
+        return False
+    return "text/html" in request.headers.get("accept", "") or not path.startswith("/api")
+
+
+def error_page(request: Request, status: int, detail: str) -> Any:
+    return templates.TemplateResponse(
+        request, "error.html", {"status": status, "detail": detail}, status_code=status
+    )
+
+
+def _manager(request: Request) -> GameManager:
+    manager: GameManager = request.app.state.manager
+    return manager
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> Any:
+    manager = _manager(request)
+    kinds = [kind_json(manager, name) for name in manager.catalog.names()]
+    return templates.TemplateResponse(request, "home.html", {"kinds": kinds})
+
+
+def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
+    kind = kind_json(manager, name)
+    info = kind["info"]
+    players_spec = next((p for p in info["parameter_specs"] if p["name"] == "players"), None)
+    return {
+        "kind": kind,
+        "specs": info["parameter_specs"],
+        "max_seats": info["max_players"],
+        "seats_from_players": players_spec is not None,
+        "default_seats": info["num_players"],
+        "seat_names": info["seat_names"],
+        "levels": LEVELS,
+        "values": {},
+        "choices": {},
+        "error": None,
+    }
+
+
+@router.get("/new/{name}", response_class=HTMLResponse)
+async def new_game_form(name: str, request: Request) -> Any:
+    return templates.TemplateResponse(request, "new.html", _form_context(_manager(request), name))
+
+
+@router.post("/new/{name}", response_class=HTMLResponse)
+async def new_game(name: str, request: Request) -> Any:
+    manager = _manager(request)
+    game_cls = manager.catalog.game_class(name)
+    fields = {
+        key: values[-1]
+        for key, values in parse_qs(
+            (await request.body()).decode("utf-8", "replace"), keep_blank_values=True
+        ).items()
+    }
+    given = {key[2:]: value for key, value in fields.items() if key.startswith("p_")}
+    context = _form_context(manager, name)
+    context["values"] = given
+    context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat")}
+    try:
+        params = parse_params(game_cls, given)
+        count = game_cls(**params).info.num_players
+        seats = []
+        for seat in range(count):
+            choice = fields.get(f"seat{seat}", "human")
+            if choice == "human":
+                seats.append({"kind": "human"})
+            elif choice in LEVELS:
+                seats.append({"kind": "computer", "level": choice})
+            else:
+                raise WebError(400, "bad_seats", f"seat {seat}: human or a level, not {choice!r}")
+        live = await manager.create(name, given, seats)
+    except WebError as error:
+        context["error"] = error.detail
+        return templates.TemplateResponse(request, "new.html", context, status_code=error.status)
+    created = created_json(live)
+    humans = [seat for seat in created["seats"] if seat["url"]]
+    if len(humans) == 1:
+        # One person against the computer: straight to the board.
+        return RedirectResponse(humans[0]["url"], status_code=303)
+    return templates.TemplateResponse(request, "created.html", {"created": created})
+
+
+@router.get("/game/{game_id}", response_class=HTMLResponse)
+async def game_page(game_id: str, request: Request, t: str = "") -> Any:
+    live = await _manager(request).get(game_id)
+    tokens = [token for token in t.split(",") if token]
+    seats = [live.seat_of(token) for token in tokens]
+    return templates.TemplateResponse(
+        request,
+        "game.html",
+        {
+            "game_id": game_id,
+            "title": live.game.title,
+            "name": live.game.name,
+            "tokens": tokens,
+            "seats": seats,
+            "hidden_information": not live.game.perfect_information,
+        },
+    )
+
+
+@router.get("/game/{game_id}/replay", response_class=HTMLResponse)
+async def replay_page(game_id: str, request: Request) -> Any:
+    live = await _manager(request).get(game_id)
+    return templates.TemplateResponse(
+        request,
+        "replay.html",
+        {
+            "game_id": game_id,
+            "title": live.game.title,
+            "name": live.game.name,
+            "finished": live.state.is_terminal(),
+            "steps": live.seq,
+        },
+    )
+
+
+@router.get("/rules/img/{filename}")
+async def rules_image(filename: str, request: Request) -> Response:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", filename) or filename.startswith("."):
+        raise WebError(404, "not_found", f"no image {filename!r}")
+    path: Path = request.app.state.rules_dir / "img" / filename
+    if not path.is_file():
+        raise WebError(404, "not_found", f"no image {filename!r}")
+    return FileResponse(path)
+
+
+@router.get("/rules/{name}", response_class=HTMLResponse)
+async def rules_page(name: str, request: Request) -> Any:
+    manager = _manager(request)
+    game_cls = manager.catalog.game_class(name)
+    page = game_cls.rules_page or name
+    path: Path = request.app.state.rules_dir / f"{page}.md"
+    body = (
+        to_html(path.read_text(encoding="utf-8"))
+        if path.is_file()
+        else f"<p>The rules page of {game_cls.title} is not written yet.</p>"
+    )
+    info = game_cls().info.to_json()
+    return templates.TemplateResponse(
+        request,
+        "rules.html",
+        {"title": game_cls.title, "name": name, "body": body, "specs": info["parameter_specs"]},
+    )

@@ -1,0 +1,160 @@
+"""The JSON API (OpenAPI at /docs): game kinds, new games, views, actions, hints, replays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from boneyard.web.live import GameManager, LiveGame, WebError, render
+from boneyard.web.schemas import (
+    Act,
+    CreatedGame,
+    CreateGame,
+    ErrorBody,
+    Frame,
+    GameKind,
+    Hint,
+    HintRequest,
+    SeatLink,
+    View,
+)
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 403, 404, 409, 422)
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+def manager_of(request: Request) -> GameManager:
+    manager: GameManager = request.app.state.manager
+    return manager
+
+
+def kind_json(manager: GameManager, name: str) -> dict[str, Any]:
+    game_cls = manager.catalog.game_class(name)
+    info = game_cls().info.to_json()
+    return {
+        "name": name,
+        "title": game_cls.title,
+        "info": info,
+        "rules_url": f"/rules/{name}",
+        "new_url": f"/new/{name}",
+    }
+
+
+def created_json(live: LiveGame) -> dict[str, Any]:
+    base = f"/game/{live.id}"
+    seats = []
+    human_tokens = []
+    for seat, info in enumerate(live.stored.seats):
+        human = info["kind"] == "human"
+        if human:
+            human_tokens.append(info["token"])
+        seats.append(
+            SeatLink(
+                seat=seat,
+                label=live.seat_label(seat),
+                kind=info["kind"],
+                level=info["level"],
+                token=info["token"] if human else None,
+                url=f"{base}?t={info['token']}" if human else None,
+            )
+        )
+    together = f"{base}?t={','.join(human_tokens)}" if len(human_tokens) > 1 else None
+    return CreatedGame(
+        id=live.id,
+        game=live.game.name,
+        params=dict(live.game.params),
+        seed_hash=live.stored.seed_hash,
+        seats=seats,
+        spectator_url=base,
+        replay_url=f"{base}/replay",
+        together_url=together,
+    ).model_dump()
+
+
+@router.get("/kinds", response_model=list[GameKind], summary="The games this server offers")
+async def kinds(request: Request) -> list[dict[str, Any]]:
+    manager = manager_of(request)
+    return [kind_json(manager, name) for name in manager.catalog.names()]
+
+
+@router.get("/kinds/{name}", response_model=GameKind, summary="One game: parameters, seats")
+async def kind(name: str, request: Request) -> dict[str, Any]:
+    return kind_json(manager_of(request), name)
+
+
+@router.post("/games", response_model=CreatedGame, status_code=201, summary="Create a game")
+async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+    manager = manager_of(request)
+    game_cls = manager.catalog.game_class(body.game)
+    seats: list[dict[str, Any]]
+    if body.seats is None:
+        from boneyard.web.live import parse_params
+
+        count = game_cls(**parse_params(game_cls, dict(body.params))).info.num_players
+        seats = [{"kind": "human"} for _ in range(count)]
+    else:
+        seats = [seat.model_dump() for seat in body.seats]
+    live = await manager.create(body.game, dict(body.params), seats)
+    return created_json(live)
+
+
+@router.get("/games/{game_id}", response_model=View, summary="What one seat sees")
+async def view(game_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
+    """With a seat's ``token``: that seat's view; without: a spectator's."""
+    live = await manager_of(request).get(game_id)
+    return live.view(live.seat_of(token))
+
+
+@router.post("/games/{game_id}/actions", response_model=View, summary="Play an action")
+async def act(game_id: str, body: Act, request: Request) -> dict[str, Any]:
+    """Refused (nothing changes) when the token is wrong, ``seq`` is stale (409), it is not the
+    seat's turn (409) or the action is malformed or illegal (422)."""
+    manager = manager_of(request)
+    live = await manager.get(game_id)
+    seat = live.seat_of(body.token)
+    if (body.action is None) == (body.action_string is None):
+        raise WebError(422, "bad_action", "send exactly one of 'action' (id) or 'action_string'")
+    action: int | str = body.action if body.action is not None else str(body.action_string)
+    await manager.act(live, seat, body.seq, action)
+    return live.view(seat)
+
+
+@router.post("/games/{game_id}/hint", response_model=Hint, summary="Ask the computer for a move")
+async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
+    manager = manager_of(request)
+    live = await manager.get(game_id)
+    return await manager.hint(live, live.seat_of(body.token))
+
+
+@router.get("/games/{game_id}/replay/{step}", response_model=Frame, summary="A replay step")
+async def replay_frame(game_id: str, step: int, request: Request) -> dict[str, Any]:
+    """The position after ``step`` actions, as a spectator saw it (finished games only)."""
+    manager = manager_of(request)
+    live = await manager.get(game_id)
+    if manager.settings.replay_finished_only and not live.state.is_terminal():
+        raise WebError(409, "not_finished", "a game can be replayed once it is over")
+    steps = live.seq
+    if not 0 <= step <= steps:
+        raise WebError(404, "bad_step", f"step is 0 to {steps}, not {step}")
+    state = manager.state_at(live, step)
+    observation = state.observation(None)
+    svg, text = render(live.game, observation)
+    spectator = live.num_seats
+    return {
+        "step": step,
+        "steps": steps,
+        "status": f"after {step} of {steps} actions",
+        "observation": observation,
+        "svg": svg,
+        "text": text,
+        "log": [
+            {"seq": e.seq, "player": e.player, "string": e.strings[spectator]}
+            for e in live.log[:step]
+        ],
+        "seed": live.stored.seed if live.state.is_terminal() else None,
+        "seed_hash": live.stored.seed_hash,
+    }

@@ -1,0 +1,141 @@
+"""Pydantic models at the web boundary: what the API accepts and what it answers."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+
+ParamValue = StrictBool | StrictInt | StrictFloat | StrictStr
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "computer"] = "human"
+    level: Literal["easy", "medium", "hard"] | None = Field(
+        default=None, description="The computer's level; only for kind 'computer'."
+    )
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(description="A registered game name, e.g. 'obonto'.")
+    params: dict[str, ParamValue] = Field(
+        default_factory=dict,
+        description="Game parameters by name; text is parsed as a form field would be.",
+    )
+    seats: list[SeatSpec] | None = Field(
+        default=None, description="One entry per seat; default: every seat human."
+    )
+
+
+class SeatLink(BaseModel):
+    seat: int
+    label: str
+    kind: str
+    level: str | None
+    token: str | None = Field(description="The seat's secret; only for human seats.")
+    url: str | None = Field(description="The invite link of a human seat.")
+
+
+class CreatedGame(BaseModel):
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed_hash: str = Field(description="SHA-256 of the seed; the seed is revealed at the end.")
+    seats: list[SeatLink]
+    spectator_url: str
+    replay_url: str
+    together_url: str | None = Field(
+        description="One page that plays every human seat (friends at the same screen)."
+    )
+
+
+class Act(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: StrictStr = Field(description="The acting seat's secret token.")
+    seq: StrictInt = Field(description="The move number the action is played on (the view's seq).")
+    action: StrictInt | None = Field(default=None, description="An action id.")
+    action_string: StrictStr | None = Field(default=None, description="Or its notation.")
+
+
+class HintRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: StrictStr
+
+
+class Hint(BaseModel):
+    seq: int
+    action: int
+    string: str
+
+
+class LegalAction(BaseModel):
+    id: int
+    string: str
+
+
+class LogLine(BaseModel):
+    seq: int
+    player: int = Field(description="The seat that played it, or -1 for chance.")
+    string: str = Field(description="The action as this seat sees it (secrets show as '?').")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    label: str
+    kind: str
+
+
+class View(BaseModel):
+    """All that one seat (or a spectator) is sent: never the full state or another's secrets."""
+
+    game_id: str
+    game: str
+    title: str
+    params: dict[str, Any]
+    seq: int = Field(description="How many actions are stored; act on this number.")
+    seat: int | None
+    seats: list[SeatInfo]
+    current_player: int | None
+    terminal: bool
+    returns: list[float] | None
+    status: str
+    observation: dict[str, Any]
+    legal: list[LegalAction]
+    log: list[LogLine]
+    svg: str | None
+    text: str
+    seed_hash: str
+    seed: str | None = Field(description="Revealed once the game is over.")
+
+
+class Frame(BaseModel):
+    """One step of a replay, as a spectator saw it."""
+
+    step: int
+    steps: int
+    status: str
+    observation: dict[str, Any]
+    svg: str | None
+    text: str
+    log: list[LogLine]
+    seed: str | None
+    seed_hash: str
+
+
+class GameKind(BaseModel):
+    name: str
+    title: str
+    info: dict[str, Any]
+    rules_url: str
+    new_url: str
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="A short code: stale, illegal, wrong_token, ...")
+    detail: str = Field(description="What was wrong, in words.")

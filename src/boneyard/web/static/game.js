@@ -1,0 +1,198 @@
+// The game page: one WebSocket per seat this page plays (or one spectator socket).
+import { squaresOf, el, showBoard, mark, clearMarks, showLog, lastMoveSquares } from "./board.js";
+
+const root = document.getElementById("game");
+const gameId = root.dataset.gameId;
+const tokens = root.dataset.tokens ? root.dataset.tokens.split(",") : [""];
+const $ = (id) => document.getElementById(id);
+
+const views = new Map(); // token -> latest view
+const sockets = new Map(); // token -> WebSocket
+let shown = tokens[0]; // the token whose view is on screen
+let selected = null; // a picked square
+let requestNumber = 0;
+
+function connect(token) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}${query}`);
+  sockets.set(token, socket);
+  socket.onmessage = (event) => receive(token, JSON.parse(event.data));
+  socket.onclose = (event) => {
+    if (event.code >= 4000) return; // refused: the message says why
+    setTimeout(() => connect(token), 1000);
+  };
+}
+
+function receive(token, message) {
+  if (message.type === "view") {
+    const before = views.get(token);
+    views.set(token, message);
+    if (!before || before.seq !== message.seq) {
+      selected = null;
+      if (token === shown || tokens.length > 1) $("message").textContent = "";
+      $("hint-text").textContent = "";
+    }
+    pickShown();
+    render();
+  } else if (message.type === "error") {
+    $("message").textContent = message.detail;
+    if (message.error === "stale") sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
+  } else if (message.type === "hint") {
+    $("hint-text").textContent = `Hint: ${message.string}`;
+    mark($("board"), squaresOf(message.string), "hint");
+  }
+}
+
+/** At one screen with several seats, show the seat to move. */
+function pickShown() {
+  for (const [token, view] of views) {
+    if (view.seat !== null && view.current_player === view.seat && !view.terminal) {
+      shown = token;
+      return;
+    }
+  }
+}
+
+function view() {
+  return views.get(shown);
+}
+
+function myTurn(v) {
+  return v && v.seat !== null && v.current_player === v.seat && !v.terminal;
+}
+
+function render() {
+  const v = view();
+  if (!v) return;
+  const mine = myTurn(v);
+  let status = v.status;
+  if (v.seat !== null) {
+    const me = v.seats[v.seat].label;
+    status += mine ? ` — your move, ${me}` : ` — you play ${me}`;
+  } else {
+    status += " — watching";
+  }
+  $("status").textContent = status;
+  $("status").classList.toggle("your-turn", mine);
+  showBoard($("board"), v);
+  mark($("board"), lastMoveSquares(v.log), "last");
+  if (selected) {
+    mark($("board"), [selected], "sel");
+    mark($("board"), destinations(selected).map((a) => squaresOf(a.string)[1]), "dest");
+  }
+  showLog($("log"), v.log, v.seats);
+  const seats = $("seats");
+  seats.replaceChildren();
+  for (const seat of v.seats) {
+    const item = el("li", { "data-seat": seat.seat }, seat.label);
+    if (seat.seat === v.current_player) item.classList.add("to-move");
+    if (seat.seat === v.seat) item.classList.add("me");
+    seats.appendChild(item);
+  }
+  $("seed-hash").textContent = v.seed_hash;
+  $("seed").textContent = v.seed ? `Seed: ${v.seed}` : "";
+  $("replay-link").hidden = !v.terminal;
+  $("hint").hidden = !mine;
+  renderActions(v, mine);
+}
+
+function button(action, cls = "action") {
+  const b = el("button", { type: "button", class: cls, "data-action": action.id }, action.string);
+  b.addEventListener("click", () => send(action.id));
+  return b;
+}
+
+function renderActions(v, mine) {
+  const actions = $("actions");
+  const all = $("all-actions");
+  actions.replaceChildren();
+  all.replaceChildren();
+  $("all-moves").hidden = !mine || v.legal.length === 0;
+  if (!mine) return;
+  for (const action of v.legal) {
+    if (squaresOf(action.string).length === 0) actions.appendChild(button(action));
+    all.appendChild(button(action, "action small"));
+  }
+}
+
+function destinations(square) {
+  const v = view();
+  return (v?.legal ?? []).filter((a) => {
+    const s = squaresOf(a.string);
+    return s.length === 2 && s[0] === square;
+  });
+}
+
+function showChoices(actions) {
+  const box = $("choices");
+  box.replaceChildren();
+  for (const action of actions) box.appendChild(button(action, "action choice"));
+}
+
+function send(action) {
+  const v = view();
+  if (!v) return;
+  const message = { type: "act", seq: v.seq, request: ++requestNumber };
+  if (typeof action === "number") message.action = action;
+  else message.action_string = action;
+  $("choices").replaceChildren();
+  sockets.get(shown)?.send(JSON.stringify(message));
+}
+
+function clickSquare(square) {
+  const v = view();
+  if (!v) return;
+  if (v.seat === null) {
+    $("message").textContent = "You are watching: open an invite link to play.";
+    return;
+  }
+  if (!myTurn(v)) {
+    $("message").textContent = v.terminal ? "The game is over." : `It is not your move: ${v.status}.`;
+    return;
+  }
+  $("message").textContent = "";
+  if (selected && square !== selected) {
+    const moves = destinations(selected).filter((a) => squaresOf(a.string)[1] === square);
+    if (moves.length === 1) return send(moves[0].id);
+    if (moves.length > 1) return showChoices(moves);
+    if (destinations(square).length === 0) {
+      // Not a legal destination: let the server say which rule it breaks.
+      const sample = destinations(selected)[0].string;
+      const to = squaresOf(sample)[1];
+      return send(sample.replace(new RegExp(`(?<![a-z0-9])${to}(?![0-9])`), square));
+    }
+  }
+  if (selected === square) {
+    selected = null;
+    $("choices").replaceChildren();
+    return render();
+  }
+  const singles = v.legal.filter((a) => {
+    const s = squaresOf(a.string);
+    return s.length === 1 && s[0] === square;
+  });
+  if (destinations(square).length > 0) {
+    selected = square;
+    render();
+    showChoices(singles);
+    return;
+  }
+  selected = null;
+  render();
+  if (singles.length === 1) return send(singles[0].id);
+  if (singles.length > 1) return showChoices(singles);
+  $("message").textContent = `No legal move with ${square}.`;
+}
+
+$("board").addEventListener("click", (event) => {
+  const target = event.target.closest("[data-square]");
+  if (target) clickSquare(target.getAttribute("data-square"));
+});
+
+$("hint").addEventListener("click", () => {
+  $("hint-text").textContent = "Thinking…";
+  sockets.get(shown)?.send(JSON.stringify({ type: "hint", request: ++requestNumber }));
+});
+
+for (const token of tokens) connect(token);

@@ -1,0 +1,186 @@
+"""Storage for the web app: a game is its name, parameters, seed, seats and numbered actions.
+
+The stored action log is the truth: a live game is rebuilt by replaying it. SQLAlchemy 2 keeps the
+code the same for SQLite (the default, an embedded file) and PostgreSQL (by URL). Storage knows
+nothing about rules; ``live.py`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(128))
+    seed_hash: Mapped[str] = mapped_column(String(64))
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """One ``{"token", "kind", "level"}`` per seat; ``kind`` is "human" or "computer"."""
+    created: Mapped[float] = mapped_column(Float)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    returns: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[int] = mapped_column(Integer)
+    player: Mapped[int] = mapped_column(Integer)
+    """Who played it: a seat, or -1 for a chance outcome drawn by the server."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    name: str
+    params: dict[str, Any]
+    seed: str
+    seed_hash: str
+    seats: list[dict[str, Any]]
+    created: float
+    finished: bool
+    actions: list[tuple[int, int]]
+    """``(action, player)`` in sequence order; the index is the sequence number."""
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL + NORMAL: a commit survives the server process being killed (what the app promises);
+    # only a power cut may lose the last commits.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+class Store:
+    """Synchronous storage; the app calls it from one worker thread (``Store.executor`` use)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        connect_args: dict[str, Any] = {}
+        if self.is_sqlite:
+            connect_args = {"check_same_thread": False, "timeout": 30}
+        self.engine: Engine = create_engine(url, connect_args=connect_args)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def create_game(
+        self,
+        game_id: str,
+        name: str,
+        params: dict[str, Any],
+        seed: str,
+        seed_hash: str,
+        seats: list[dict[str, Any]],
+    ) -> None:
+        with self._sessions.begin() as session:
+            session.add(
+                GameRow(
+                    id=game_id,
+                    name=name,
+                    params=params,
+                    seed=seed,
+                    seed_hash=seed_hash,
+                    seats=seats,
+                    created=time.time(),
+                    finished=False,
+                )
+            )
+
+    def append_actions(
+        self,
+        game_id: str,
+        first_seq: int,
+        actions: Sequence[tuple[int, int]],
+        returns: list[float] | None = None,
+    ) -> None:
+        """Store ``actions`` as ``first_seq, first_seq + 1, ...`` in one transaction.
+
+        A sequence number already taken violates the primary key: nothing is stored.
+        ``returns`` marks the game finished.
+        """
+        with self._sessions.begin() as session:
+            for offset, (action, player) in enumerate(actions):
+                session.add(
+                    ActionRow(game_id=game_id, seq=first_seq + offset, action=action, player=player)
+                )
+            if returns is not None:
+                row = session.get(GameRow, game_id)
+                if row is not None:
+                    row.finished = True
+                    row.returns = json.dumps(returns)
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self._sessions() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            actions = session.execute(
+                select(ActionRow.action, ActionRow.player)
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.seq)
+            ).all()
+            return StoredGame(
+                id=row.id,
+                name=row.name,
+                params=dict(row.params),
+                seed=row.seed,
+                seed_hash=row.seed_hash,
+                seats=[dict(seat) for seat in row.seats],
+                created=row.created,
+                finished=row.finished,
+                actions=[(int(a), int(p)) for a, p in actions],
+            )
+
+    def recent_games(self, limit: int = 20) -> list[tuple[str, str, bool, float]]:
+        """``(id, name, finished, created)`` of the newest games (for the home page)."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(GameRow.id, GameRow.name, GameRow.finished, GameRow.created)
+                .order_by(GameRow.created.desc())
+                .limit(limit)
+            ).all()
+            return [(r[0], r[1], bool(r[2]), float(r[3])) for r in rows]
+
+    def game_ids(self) -> list[str]:
+        with self._sessions() as session:
+            return [r[0] for r in session.execute(select(GameRow.id)).all()]
+
+    def close(self) -> None:
+        self.engine.dispose()
