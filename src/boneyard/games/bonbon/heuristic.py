@@ -1,0 +1,163 @@
+"""What the bots know of Bon-Bon: a greedy heuristic and a numeric observation, both computed
+from an observation dict alone (so they can never use what the seat may not see).
+
+The greedy measure is :func:`bust_probability`: the chance that the next card the seat plays face
+up breaks one of its limits. A greedy bot draws while it is low and passes when it is high.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+WINS_TO_WIN = 3
+PHASES = ("tiles", "turn", "draw", "place", "gift", "catch", "wrapper", "peek", "over")
+STATUSES = ("in play", "passed", "eliminated")
+
+
+def _trailing_face_down(run: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    trailing: list[dict[str, Any]] = []
+    for card in reversed(run):
+        if card["up"]:
+            break
+        trailing.append(card)
+    return trailing
+
+
+def bust_probability(observation: dict[str, Any], seat: int) -> float:
+    """The probability that the next card ``seat`` draws and plays face up breaks a limit.
+
+    The card is taken to be drawn from the cards ``seat`` has not seen (``observation["unseen"]``;
+    a card the seat peeked at is the next card for certain). It breaks a limit if its face-up
+    value, plus the seat's trailing face-down cards for an empty wrapper, takes the collective
+    marker above the collective limit or the seat's face-up total above its personal limit. A gift
+    goes to another player while one is in play, so it then breaks nothing of the seat's.
+    """
+    values: dict[str, int] = observation["values"]
+    peek = observation["peek"]
+    if peek is not None and peek["by"] == seat and peek["card"] is not None:
+        chances = {peek["card"]: 1}
+    else:
+        chances = {label: count for label, count in observation["unseen"].items() if count}
+    total = sum(chances.values())
+    if total == 0:
+        return 0.0
+    room_personal = observation["personal_limits"][seat] - observation["up_totals"][seat]
+    room_collective = observation["collective_limit"] - observation["marker"]
+    room = min(room_personal, room_collective)
+    status = observation["status"]
+    others_in_play = any(s == "in play" for i, s in enumerate(status) if i != seat)
+    hidden = _trailing_face_down(observation["runs"][seat])
+    trailing = sum(values[c["card"]] for c in hidden if c["card"] is not None)
+    breaking = 0
+    for label, count in chances.items():
+        added = values[label]
+        if label == "wrapper":
+            added += trailing
+        elif label == "gift" and others_in_play:
+            added = 0
+        if added > room:
+            breaking += count
+    return breaking / total
+
+
+def estimated_score(observation: dict[str, Any], seat: int) -> float:
+    """The seat's round score as the observer can estimate it (unknown cards at the unseen mean)."""
+    values: dict[str, int] = observation["values"]
+    unseen = observation["unseen"]
+    cards = sum(unseen.values())
+    mean = sum(values[label] * n for label, n in unseen.items()) / cards if cards else 0.0
+    total = 0.0
+    group = 0
+    for card in observation["runs"][seat]:
+        total += values[card["card"]] if card["card"] is not None else mean
+        if card["up"]:
+            total += max(group - 1, 0)
+            group = 0
+        else:
+            group += 1
+    taken = observation["tile_taken"][seat]
+    return total + max(group - 1, 0) + (taken or 0)
+
+
+def evaluate_observation(observation: dict[str, Any], seat: int) -> float:
+    """A value in [0, 1] for ``seat``: chocolates won plus its share of the round in progress.
+
+    The round share is the seat's estimated score against the best other player still scoring,
+    times the chance of not breaking a limit with the next face-up card while it is in play.
+    """
+    status = observation["status"]
+    wins = observation["wins"][seat]
+    share = 0.0
+    if status[seat] != "eliminated":
+        mine = estimated_score(observation, seat)
+        best = max(
+            (
+                estimated_score(observation, s)
+                for s in range(len(status))
+                if s != seat and status[s] != "eliminated"
+            ),
+            default=0.0,
+        )
+        share = mine / (mine + best) if mine + best > 0 else 0.5
+        if status[seat] == "in play":
+            share *= 1.0 - bust_probability(observation, seat)
+    return max(0.0, min(1.0, (wins + share) / WINS_TO_WIN))
+
+
+def tensor_size(players: int, kinds: int) -> int:
+    """The length of :func:`tensor` for a player count and a deck with ``kinds`` kinds."""
+    return 13 * players + 28 + 4 * kinds
+
+
+def tensor(observation: dict[str, Any], labels: list[str], deck_size: int) -> list[float]:
+    """A fixed-size numeric encoding of an observation.
+
+    In order: the observing seat (one-hot; zeros for a spectator), the player to act (one-hot,
+    then chance, terminal), the phase (one-hot); per seat its status (one-hot), wins / 3,
+    personal limit / 10, face-up total / 10, run length, face-down cards and trailing face-down
+    cards (each / 20), bonus tile taken (flag, value / 9); the marker / collective limit, the
+    collective limit / 36, cards left / deck size, round / max rounds; the tiles on offer (a count
+    per value 0..9, / 3) and whether they are open; then per kind of card: unseen count / 10, the
+    drawn card (one-hot, then "hidden"), the peeked card (one-hot, then "hidden") and the kinds
+    in the observing seat's own run (count / 10).
+    """
+    players = observation["players"]
+    kinds = len(labels)
+    out: list[float] = []
+    seat = observation["seat"]
+    out += [1.0 if seat == s else 0.0 for s in range(players)]
+    player = observation["current_player"]
+    out += [1.0 if player == s else 0.0 for s in range(players)]
+    out += [1.0 if player == -1 else 0.0, 1.0 if player == -4 else 0.0]
+    out += [1.0 if observation["phase"] == p else 0.0 for p in PHASES]
+    for s in range(players):
+        run = observation["runs"][s]
+        out += [1.0 if observation["status"][s] == name else 0.0 for name in STATUSES]
+        taken = observation["tile_taken"][s]
+        out += [
+            observation["wins"][s] / WINS_TO_WIN,
+            observation["personal_limits"][s] / 10,
+            observation["up_totals"][s] / 10,
+            len(run) / 20,
+            sum(1 for c in run if not c["up"]) / 20,
+            len(_trailing_face_down(run)) / 20,
+            0.0 if taken is None else 1.0,
+            0.0 if taken is None else taken / 9,
+        ]
+    out += [
+        observation["marker"] / observation["collective_limit"],
+        observation["collective_limit"] / 36,
+        observation["deck_left"] / max(deck_size, 1),
+        observation["round"] / observation["max_rounds"],
+    ]
+    out += [observation["tiles"].count(v) / 3 for v in range(10)]
+    out.append(1.0 if observation["tiles_open"] else 0.0)
+    out += [observation["unseen"][label] / 10 for label in labels]
+    for secret in (observation["drawn"], observation["peek"]):
+        card = None if secret is None else secret["card"]
+        out += [1.0 if card == label else 0.0 for label in labels]
+        out.append(1.0 if secret is not None and card is None else 0.0)
+    own = observation["runs"][seat] if seat is not None else []
+    out += [sum(1 for c in own if c["card"] == label) / 10 for label in labels]
+    assert len(out) == tensor_size(players, kinds)
+    return out

@@ -1,0 +1,833 @@
+"""Bon-Bon: push-your-luck chocolates for 2 to 6 players (RULINGS.md, "Bon-Bon").
+
+A round: three bonus tiles are drawn (chance); in turn each player in play passes or draws a card
+(chance, seen by the drawer alone) and plays it face up or face down at the right end of its run.
+Face-up values move the collective marker and count toward the player's personal limit
+(10 minus rounds won); breaking the collective limit ends the round. Round winners take a
+chocolate; the first to three wins the game. Ids and strings: ``notation.py``; decks: ``deck.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from boneyard.core.errors import InvalidActionStringError, InvalidStateError
+from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
+from boneyard.core.parameters import Parameter
+from boneyard.core.registry import register
+from boneyard.games.bonbon import notation as nt
+from boneyard.games.bonbon.deck import DEFAULT_DECK, EFFECTS, Deck, check_deck, load_deck
+
+PERSONAL_LIMIT = 10
+WINS_TO_WIN = 3
+COLLECTIVE_LIMITS = {2: 10, 3: 15, 4: 20, 5: 30, 6: 36}
+
+# Effect codes (index into EFFECTS, plus one; 0 is a plain chocolate).
+NONE, WRAPPER, PEEK, SECOND, GIFT, CAUGHT = range(6)
+
+# Phases of a state.
+TILES, TURN, DRAWING, PLACE, GIFTING, CATCHING, WRAPPED, PEEKING, OVER = range(9)
+PHASE_NAMES = ("tiles", "turn", "draw", "place", "gift", "catch", "wrapper", "peek", "over")
+
+IN_PLAY, PASSED, ELIMINATED = range(3)
+STATUS_NAMES = ("in play", "passed", "eliminated")
+
+Card = tuple[int, bool, int]
+"""A card in a run: (kind index, face up?, bit mask of the seats that know its kind)."""
+
+
+@register
+class BonBonGame(Game):
+    """Bon-Bon for 2 to 6 players, with its deck and bonus tiles as parameters."""
+
+    name = "bonbon"
+    title = "Bon-Bon"
+    min_players = 2
+    max_players = 6
+    chance = True
+    perfect_information = False
+    parameters = (
+        Parameter("players", int, 2, "number of players", minimum=2, maximum=6),
+        Parameter(
+            "deck",
+            str,
+            DEFAULT_DECK,
+            "path to a TOML deck file, or 'default' for the packaged deck",
+            check=check_deck,
+        ),
+        Parameter(
+            "tiles",
+            str,
+            "1,1,2,2,3,3",
+            "values of the passing bonus tiles, comma-separated (three drawn each round)",
+            check=nt.check_tiles,
+        ),
+        Parameter("max_rounds", int, 40, "rounds after which the most chocolates win", 1, 1000),
+    )
+    seat_names = ("first", "second", "third", "fourth", "fifth", "sixth")
+    conformance_variants = (
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+        {"players": 5},
+        {"players": 6},
+    )
+
+    def _configure(self) -> None:
+        self.players = int(self.params["players"])  # type: ignore[arg-type]
+        self.deck: Deck = load_deck(str(self.params["deck"]))
+        self.max_rounds = int(self.params["max_rounds"])  # type: ignore[arg-type]
+        self.collective_limit = COLLECTIVE_LIMITS[self.players]
+        kinds = self.deck.kinds
+        self.labels = [k.label for k in kinds]
+        self.values = [k.value for k in kinds]
+        self.face_up_only = [k.face_up_only for k in kinds]
+        self.effects = [0 if k.effect == "none" else EFFECTS.index(k.effect) + 1 for k in kinds]
+        self.full_counts = [k.count for k in kinds]
+        self.kind_outcome = [self.deck.outcome_id(k) for k in kinds]
+        self.outcome_kind = {o: i for i, o in enumerate(self.kind_outcome)}
+        self.label_kind = {label: i for i, label in enumerate(self.labels)}
+        tiles = nt.parse_tiles(str(self.params["tiles"]))
+        assert tiles is not None  # the parameter's check has passed
+        self.tile_values = tuple(sorted(tiles))
+        self.tile_base = self.deck.outcome_space
+        self.triples = nt.tile_triples(max(self.tile_values))
+        self.triple_id = {t: self.tile_base + i for i, t in enumerate(self.triples)}
+        have = Counter(self.tile_values)
+        total = math.comb(len(self.tile_values), 3)
+        outcomes = []
+        for triple in sorted(set(self._triples_of(self.tile_values))):
+            ways = math.prod(math.comb(have[v], c) for v, c in Counter(triple).items())
+            outcomes.append((self.triple_id[triple], ways / total))
+        self.tile_outcomes = outcomes
+        self.all_seats = (1 << self.players) - 1
+
+    @staticmethod
+    def _triples_of(values: tuple[int, ...]) -> list[tuple[int, int, int]]:
+        return [
+            (values[i], values[j], values[k])
+            for i in range(len(values))
+            for j in range(i + 1, len(values))
+            for k in range(j + 1, len(values))
+        ]
+
+    def num_players(self) -> int:
+        return self.players
+
+    def max_game_length(self) -> int:
+        # Per round: the tile draw, at most four actions per card (draw, outcome, placing,
+        # peek or a choice after it) and one pass per player.
+        return self.max_rounds * (1 + 4 * self.deck.size + self.players)
+
+    def utility_range(self) -> tuple[float, float]:
+        return (0.0, 1.0)
+
+    def num_distinct_actions(self) -> int:
+        return nt.NUM_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return self.tile_base + len(self.triples)
+
+    def new_initial_state(self) -> BonBonState:
+        return BonBonState(self)
+
+    def _state_from_json(self, doc: Mapping[str, Any]) -> State:
+        snapshot = doc.get("snapshot")
+        if snapshot is None:
+            return super()._state_from_json(doc)
+        try:
+            state = BonBonState.from_snapshot(self, snapshot)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise InvalidStateError(f"bad bonbon state snapshot: {error!r}") from None
+        state._history = list(doc["history"])
+        return state
+
+    # ----- optional hooks -------------------------------------------------------------------
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from boneyard.games.bonbon.heuristic import evaluate_observation
+
+        if state.is_terminal():
+            return state.returns()[seat]
+        return evaluate_observation(state.observation(seat), seat)
+
+    def render_text(self, observation: Observation) -> str:
+        from boneyard.games.bonbon.draw import text
+
+        return text(observation)
+
+    def render_svg(self, observation: Observation, **options: Any) -> str:
+        from boneyard.games.bonbon.draw import svg
+
+        return svg(observation, **options)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        from boneyard.games.bonbon.heuristic import tensor_size
+
+        return (tensor_size(self.players, len(self.labels)),)
+
+    def observation_tensor(self, observation: Observation) -> list[float]:
+        from boneyard.games.bonbon.heuristic import tensor
+
+        return tensor(observation, self.labels, self.deck.size)
+
+
+class BonBonState(State):
+    """A Bon-Bon position. The deck is a count per kind: its order is a chance event."""
+
+    game: BonBonGame
+
+    def __init__(self, game: BonBonGame) -> None:
+        super().__init__(game)
+        n = game.players
+        self.wins = [0] * n
+        self.rounds_played = 0
+        self.round_starter = 0
+        self.last_drawer = -1
+        self.last_scores: list[int | None] = [None] * n
+        self.last_cards = [0] * n
+        self.last_winners: list[int] = []
+        self.winners: list[int] = []
+        self._start_round()
+
+    def _start_round(self) -> None:
+        g = self.game
+        n = g.players
+        self.phase = TILES
+        self.turn = self.round_starter
+        self.tiles: list[int] = []
+        self.tiles_open = True
+        self.tile_taken = [-1] * n
+        self.status = [IN_PLAY] * n
+        self.runs: list[list[Card]] = [[] for _ in range(n)]
+        self.up_total = [0] * n
+        self.marker = 0
+        self.counts = list(g.full_counts)
+        self.deck_left = g.deck.size
+        self.drawn = -1
+        self.drawn_mask = 0
+        self.peek_kind = -1
+        self.peeker = -1
+
+    # ----- the contract ---------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase in (TILES, DRAWING, PEEKING):
+            return CHANCE
+        if phase == OVER:
+            return TERMINAL
+        return self.turn
+
+    def legal_actions(self) -> list[int]:
+        # The base class's, without its sorting: outcomes come in id order already.
+        cache = self._legal_cache
+        if cache is None:
+            phase = self.phase
+            if phase == OVER:
+                cache = []
+            elif phase in (TILES, DRAWING, PEEKING):
+                cache = [outcome for outcome, _ in self._chance_outcomes()]
+            else:
+                cache = self._legal_actions()
+            self._legal_cache = cache
+        return list(cache)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase in (TILES, DRAWING, PEEKING):
+            return self._chance_outcomes()
+        return []
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        g = self.game
+        if self.phase == TILES:
+            return list(g.tile_outcomes)
+        if self.phase == DRAWING and self.peek_kind >= 0:
+            return [(g.kind_outcome[self.peek_kind], 1.0)]
+        left = self.deck_left
+        outcome = g.kind_outcome
+        return [(outcome[k], c / left) for k, c in enumerate(self.counts) if c]
+
+    def _legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == TURN:
+            passes = sorted({nt.BONUS + v for v in self.tiles}) if self.tiles_open else [nt.PASS]
+            return sorted([nt.DRAW, *passes]) if self.deck_left else passes
+        if phase == PLACE:
+            return [nt.UP, nt.DOWN]
+        if phase == WRAPPED:
+            return [nt.DRAW, nt.END]
+        base = nt.GIFT if phase == GIFTING else nt.CATCH
+        return [base + s for s in self._others_in_play()]
+
+    def _others_in_play(self) -> list[int]:
+        turn, status = self.turn, self.status
+        return [s for s in range(len(status)) if s != turn and status[s] == IN_PLAY]
+
+    def _apply_action(self, action: int) -> None:
+        g = self.game
+        phase = self.phase
+        if phase == TURN:
+            if action == nt.DRAW:
+                self.phase = DRAWING
+                return
+            self.status[self.turn] = PASSED
+            if action >= nt.BONUS:
+                self.tile_taken[self.turn] = action - nt.BONUS
+                self.tiles_open = False
+            self._end_turn()
+        elif phase == DRAWING:
+            kind = g.outcome_kind[action]
+            self.counts[kind] -= 1
+            self.deck_left -= 1
+            mask = 1 << self.turn
+            if self.peek_kind >= 0:
+                mask |= 1 << self.peeker
+                self.peek_kind = -1
+                self.peeker = -1
+            self.last_drawer = self.turn
+            self.drawn = kind
+            self.drawn_mask = mask
+            if not g.face_up_only[kind]:
+                self.phase = PLACE
+            elif g.effects[kind] == GIFT:
+                if self._others_in_play():
+                    self.phase = GIFTING
+                else:
+                    self._place_up(self.turn)
+                    self._after_placing(kind)
+            else:
+                self._place_up(self.turn)
+                self._after_placing(kind)
+        elif phase == PLACE:
+            kind = self.drawn
+            if action == nt.UP:
+                self._place_up(self.turn)
+            else:
+                self.runs[self.turn].append((kind, False, self.drawn_mask))
+                self.drawn = -1
+            self._after_placing(kind)
+        elif phase == GIFTING:
+            self._place_up(action - nt.GIFT)
+            if self.phase == GIFTING:
+                self._end_turn()
+        elif phase == CATCHING:
+            target = action - nt.CATCH
+            added = self._reveal_trailing(target)
+            if not self._check_limits(target, added):
+                self._end_turn()
+        elif phase == WRAPPED:
+            if action == nt.DRAW:
+                self.phase = DRAWING
+            else:
+                self._end_turn()
+        elif phase == PEEKING:
+            self.peek_kind = g.outcome_kind[action]
+            self.peeker = self.turn
+            self._end_turn()
+        else:  # TILES
+            self.tiles = list(g.triples[action - g.tile_base])
+            self.phase = TURN
+            self.turn = self.round_starter
+
+    # ----- the rules --------------------------------------------------------------------------
+
+    def _place_up(self, owner: int) -> None:
+        """The drawn card goes face up at the end of ``owner``'s run; limits are checked."""
+        g = self.game
+        kind = self.drawn
+        added = g.values[kind]
+        if g.effects[kind] == WRAPPER:
+            added += self._reveal_trailing(owner)
+        self.runs[owner].append((kind, True, g.all_seats))
+        self.drawn = -1
+        self._check_limits(owner, added)
+
+    def _reveal_trailing(self, owner: int) -> int:
+        """Turn face up the face-down cards after ``owner``'s last face-up card; their sum."""
+        run = self.runs[owner]
+        values = self.game.values
+        everyone = self.game.all_seats
+        total = 0
+        i = len(run) - 1
+        while i >= 0 and not run[i][1]:
+            kind = run[i][0]
+            total += values[kind]
+            run[i] = (kind, True, everyone)
+            i -= 1
+        return total
+
+    def _check_limits(self, owner: int, added: int) -> bool:
+        """Add ``added`` face-up value to ``owner``; True if the round ended."""
+        self.marker += added
+        self.up_total[owner] += added
+        if self.marker > self.game.collective_limit:
+            self.status[owner] = ELIMINATED
+            for seat, status in enumerate(self.status):
+                if status == IN_PLAY:
+                    run = self.runs[seat]
+                    while run and not run[-1][1]:
+                        run.pop()
+            self._end_round()
+            return True
+        if self.up_total[owner] > PERSONAL_LIMIT - self.wins[owner]:
+            self.status[owner] = ELIMINATED
+        return False
+
+    def _after_placing(self, kind: int) -> None:
+        """The card's effect, if its drawer is still in play and the round goes on."""
+        if self.phase == TILES or self.phase == OVER:
+            return
+        if self.status[self.turn] != IN_PLAY:
+            self._end_turn()
+            return
+        effect = self.game.effects[kind]
+        if effect in (NONE, GIFT):
+            self._end_turn()
+        elif effect == CAUGHT:
+            if self._others_in_play():
+                self.phase = CATCHING
+            else:
+                self._end_turn()
+        elif not self.deck_left:
+            self._end_turn()
+        elif effect == WRAPPER:
+            self.phase = WRAPPED
+        elif effect == SECOND:
+            self.phase = DRAWING
+        else:
+            self.phase = PEEKING
+
+    def _end_turn(self) -> None:
+        status = self.status
+        n = len(status)
+        for step in range(1, n + 1):
+            seat = (self.turn + step) % n
+            if status[seat] == IN_PLAY:
+                self.turn = seat
+                self.phase = TURN
+                return
+        self._end_round()
+
+    def round_scores(self) -> list[int | None]:
+        """Each player's score as the round stands (None: eliminated)."""
+        values = self.game.values
+        scores: list[int | None] = []
+        for seat, run in enumerate(self.runs):
+            if self.status[seat] == ELIMINATED:
+                scores.append(None)
+                continue
+            scores.append(score_run([(values[k], up) for k, up, _ in run], self.tile_taken[seat]))
+        return scores
+
+    def _end_round(self) -> None:
+        n = len(self.status)
+        scores = self.round_scores()
+        cards = [len(run) for run in self.runs]
+        ranked = sorted(
+            (s for s in range(n) if scores[s] is not None),
+            key=lambda s: (scores[s], cards[s]),
+            reverse=True,
+        )
+        places = 2 if n >= 5 else 1
+        winners = ranked[:places]
+        if winners:
+            last = (scores[winners[-1]], cards[winners[-1]])
+            winners += [s for s in ranked[places:] if (scores[s], cards[s]) == last]
+        everyone = self.game.all_seats
+        for seat in range(n):
+            if scores[seat] is not None:
+                self.runs[seat] = [(k, up, everyone) for k, up, _ in self.runs[seat]]
+        for seat in winners:
+            self.wins[seat] += 1
+        self.rounds_played += 1
+        self.last_scores = scores
+        self.last_cards = cards
+        self.last_winners = sorted(winners)
+        self.drawn = -1
+        self.peek_kind = -1
+        self.peeker = -1
+        champions = [s for s in winners if self.wins[s] >= WINS_TO_WIN]
+        if champions:
+            best = max((scores[s], cards[s]) for s in champions)
+            self.winners = sorted(s for s in champions if (scores[s], cards[s]) == best)
+            self.phase = OVER
+        elif self.rounds_played >= self.game.max_rounds:
+            most = max(self.wins)
+            self.winners = [s for s in range(n) if self.wins[s] == most]
+            self.phase = OVER
+        else:
+            if self.last_drawer >= 0:
+                self.round_starter = (self.last_drawer + 1) % n
+            else:
+                self.round_starter = (self.round_starter + 1) % n
+            self._start_round()
+
+    def returns(self) -> list[float]:
+        if self.phase != OVER:
+            return [0.0] * len(self.wins)
+        return [1.0 if s in self.winners else 0.0 for s in range(len(self.wins))]
+
+    # ----- notation ---------------------------------------------------------------------------
+
+    def _action_to_string(self, action: int) -> str:
+        g = self.game
+        if self.current_player() == CHANCE:
+            if self.phase == TILES:
+                if not g.tile_base <= action < g.tile_base + len(g.triples):
+                    raise ValueError(f"no tile draw has id {action}")
+                return "tiles " + " ".join(map(str, g.triples[action - g.tile_base]))
+            if action not in g.outcome_kind:
+                raise ValueError(f"no card of this deck has id {action}")
+            return "card " + g.labels[g.outcome_kind[action]]
+        return nt.player_action_to_string(action)
+
+    def _string_to_action(self, text: str) -> int:
+        g = self.game
+        action = nt.parse_player_action(text)
+        if action is not None:
+            return action
+        word, _, rest = text.partition(" ")
+        if word == "card" and rest in g.label_kind:
+            return g.kind_outcome[g.label_kind[rest]]
+        if word == "tiles":
+            parts = rest.split(" ")
+            if len(parts) == 3 and all(p.isdigit() for p in parts):
+                triple = tuple(int(p) for p in parts)
+                if triple in g.triple_id:
+                    return g.triple_id[triple]
+        raise InvalidActionStringError(
+            f"not a bonbon action: {text!r}; actions: pass, bonus V, draw, up, down, end, "
+            f"gift S, catch S; chance: tiles A B C (ascending, values 0 to "
+            f"{max(g.tile_values)}), card L with L one of "
+            f"{', '.join(g.labels)}"
+        )
+
+    def action_string_for(self, seat: int | None, action: int) -> str:
+        if self.phase == DRAWING:
+            mask = 1 << self.turn
+            if self.peek_kind >= 0:
+                mask |= 1 << self.peeker
+            if seat is None or not mask >> seat & 1:
+                return "card ?"
+        elif self.phase == PEEKING and seat != self.turn:
+            return "card ?"
+        return self._action_to_string(action)
+
+    def _why_illegal(self, action: int) -> str | None:
+        phase = self.phase
+        if phase == TURN:
+            if action == nt.DRAW:
+                return "the deck is empty: only passing is left"
+            if action == nt.PASS and self.tiles_open:
+                return "the first to pass takes a bonus tile: bonus V"
+            if nt.BONUS <= action < nt.NUM_ACTIONS:
+                if not self.tiles_open:
+                    return "only the first player to pass takes a bonus tile"
+                return f"no bonus tile worth {action - nt.BONUS}: tiles {self.tiles}"
+            return "pass or draw"
+        if phase == PLACE:
+            return "play the drawn card: up or down"
+        if phase == WRAPPED:
+            return "after an empty wrapper: draw another card or end"
+        if phase in (GIFTING, CATCHING):
+            return "choose another seat still in play"
+        return None
+
+    # ----- what each seat sees ----------------------------------------------------------------
+
+    def _observation(self, seat: int | None) -> Observation:
+        g = self.game
+        labels = g.labels
+        bit = 0 if seat is None else 1 << seat
+        unseen = list(self.counts)
+        runs = []
+        for run in self.runs:
+            shown = []
+            for kind, up, mask in run:
+                known = up or bool(mask & bit)
+                if not known:
+                    unseen[kind] += 1
+                shown.append(
+                    {
+                        "card": labels[kind] if known else None,
+                        "up": up,
+                        "seen_by": [s for s in range(g.players) if mask >> s & 1],
+                    }
+                )
+            runs.append(shown)
+        drawn: dict[str, Any] | None = None
+        if self.drawn >= 0:
+            known = bool(self.drawn_mask & bit)
+            if not known:
+                unseen[self.drawn] += 1
+            drawn = {
+                "by": self.turn,
+                "card": labels[self.drawn] if known else None,
+                "seen_by": [s for s in range(g.players) if self.drawn_mask >> s & 1],
+            }
+        peek: dict[str, Any] | None = None
+        if self.peek_kind >= 0:
+            known = seat == self.peeker
+            if known:
+                unseen[self.peek_kind] -= 1
+            peek = {"by": self.peeker, "card": labels[self.peek_kind] if known else None}
+        over = self.phase == OVER
+        return {
+            "seat": seat,
+            "players": g.players,
+            "current_player": self.current_player(),
+            "phase": PHASE_NAMES[self.phase],
+            "turn": None if self.phase in (TILES, OVER) else self.turn,
+            "round": self.rounds_played + (0 if over else 1),
+            "max_rounds": g.max_rounds,
+            "wins": list(self.wins),
+            "personal_limits": [PERSONAL_LIMIT - w for w in self.wins],
+            "collective_limit": g.collective_limit,
+            "marker": self.marker,
+            "up_totals": list(self.up_total),
+            "status": [STATUS_NAMES[s] for s in self.status],
+            "tiles": list(self.tiles),
+            "tiles_open": self.tiles_open,
+            "tile_taken": [None if t < 0 else t for t in self.tile_taken],
+            "runs": runs,
+            "drawn": drawn,
+            "peek": peek,
+            "deck_left": self.deck_left,
+            "values": dict(zip(labels, g.values)),
+            "unseen": {labels[k]: unseen[k] for k in range(len(labels))},
+            "round_starter": self.round_starter,
+            "last_drawer": None if self.last_drawer < 0 else self.last_drawer,
+            "last_round": {
+                "scores": list(self.last_scores),
+                "cards": list(self.last_cards),
+                "winners": list(self.last_winners),
+            },
+            "winners": list(self.winners),
+        }
+
+    def _resample(self, seat: int, rng: random.Random) -> State:
+        return resample_observation(self.game, self.observation(seat), seat, rng)
+
+    def __str__(self) -> str:
+        from boneyard.games.bonbon.draw import text
+
+        return text(self._observation(None))
+
+    # ----- copies and snapshots ---------------------------------------------------------------
+
+    def clone(self) -> BonBonState:
+        new = object.__new__(BonBonState)
+        new.game = self.game
+        new._history = list(self._history)
+        new._legal_cache = self._legal_cache
+        new.wins = list(self.wins)
+        new.rounds_played = self.rounds_played
+        new.round_starter = self.round_starter
+        new.last_drawer = self.last_drawer
+        new.last_scores = list(self.last_scores)
+        new.last_cards = list(self.last_cards)
+        new.last_winners = list(self.last_winners)
+        new.winners = list(self.winners)
+        new.phase = self.phase
+        new.turn = self.turn
+        new.tiles = list(self.tiles)
+        new.tiles_open = self.tiles_open
+        new.tile_taken = list(self.tile_taken)
+        new.status = list(self.status)
+        new.runs = [list(run) for run in self.runs]
+        new.up_total = list(self.up_total)
+        new.marker = self.marker
+        new.counts = list(self.counts)
+        new.deck_left = self.deck_left
+        new.drawn = self.drawn
+        new.drawn_mask = self.drawn_mask
+        new.peek_kind = self.peek_kind
+        new.peeker = self.peeker
+        return new
+
+    _FIELDS = (
+        "wins",
+        "rounds_played",
+        "round_starter",
+        "last_drawer",
+        "last_scores",
+        "last_cards",
+        "last_winners",
+        "winners",
+        "phase",
+        "turn",
+        "tiles",
+        "tiles_open",
+        "tile_taken",
+        "status",
+        "up_total",
+        "marker",
+        "counts",
+        "deck_left",
+        "drawn",
+        "drawn_mask",
+        "peek_kind",
+        "peeker",
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        doc = super().to_json()
+        snapshot: dict[str, Any] = {}
+        for name in self._FIELDS:
+            value = getattr(self, name)
+            snapshot[name] = list(value) if isinstance(value, list) else value
+        snapshot["runs"] = [[[k, up, mask] for k, up, mask in run] for run in self.runs]
+        doc["snapshot"] = snapshot
+        return doc
+
+    @classmethod
+    def from_snapshot(cls, game: BonBonGame, snapshot: Mapping[str, Any]) -> BonBonState:
+        """A state from ``to_json()["snapshot"]``, checked for shape and coherence."""
+        state = object.__new__(cls)
+        state.game = game
+        state._history = []
+        state._legal_cache = None
+        n = game.players
+        kinds = len(game.labels)
+        for name in cls._FIELDS:
+            value = snapshot[name]
+            if isinstance(value, list):
+                if not all(isinstance(x, int) or x is None for x in value):
+                    raise ValueError(f"field {name} holds non-integers")
+                value = list(value)
+            elif not isinstance(value, int):
+                raise TypeError(f"field {name} is {type(value).__name__}")
+            setattr(state, name, value)
+        runs = snapshot["runs"]
+        if not isinstance(runs, list) or len(runs) != n:
+            raise ValueError("runs: one list per seat")
+        state.runs = []
+        for run in runs:
+            cards: list[Card] = []
+            for kind, up, mask in run:
+                if not (isinstance(kind, int) and 0 <= kind < kinds and isinstance(up, bool)):
+                    raise ValueError(f"bad card {[kind, up, mask]}")
+                if not isinstance(mask, int) or not 0 <= mask <= game.all_seats:
+                    raise ValueError(f"bad card mask {mask}")
+                cards.append((kind, up, mask))
+            state.runs.append(cards)
+        state.tiles_open = bool(state.tiles_open)
+        per_seat = ("wins", "last_scores", "last_cards", "tile_taken", "status", "up_total")
+        for name in per_seat:
+            if len(getattr(state, name)) != n:
+                raise ValueError(f"field {name} needs {n} entries")
+        if len(state.counts) != kinds or min(state.counts) < 0:
+            raise ValueError("counts: one non-negative count per kind")
+        if sum(state.counts) != state.deck_left:
+            raise ValueError("deck_left differs from the counts")
+        if not 0 <= state.phase <= OVER or not 0 <= state.turn < n:
+            raise ValueError("bad phase or turn")
+        if state.phase != TILES and len(state.tiles) != 3:
+            raise ValueError("three bonus tiles")
+        if any(not 0 <= s <= ELIMINATED for s in state.status):
+            raise ValueError("bad status")
+        if state.drawn >= kinds or state.peek_kind >= kinds:
+            raise ValueError("bad drawn or peeked card")
+        if state.phase in (PLACE, GIFTING) and state.drawn < 0:
+            raise ValueError("no drawn card to play")
+        return state
+
+
+def score_run(cards: list[tuple[int, bool]], tile: int = -1) -> int:
+    """A run's score: printed values, the bonus tile, and (size - 1) per face-down group.
+
+    ``cards`` lists (value, face up?) from left to right; ``tile`` is the bonus tile taken (-1:
+    none). The rule text's example: face-down groups of one and three cards add 2.
+    """
+    total = sum(value for value, _ in cards) + max(tile, 0)
+    group = 0
+    for _, up in cards:
+        if up:
+            total += max(group - 1, 0)
+            group = 0
+        else:
+            group += 1
+    return total + max(group - 1, 0)
+
+
+def resample_observation(
+    game: BonBonGame, observation: Observation, seat: int, rng: random.Random
+) -> BonBonState:
+    """A full state that ``seat`` cannot tell from the observed one, unknowns dealt by ``rng``.
+
+    Every card the seat has not seen (face-down cards of others, another's drawn card, another's
+    peek, the deck) is dealt from the unseen counts in ``observation["unseen"]``. The new state's
+    history is empty: its snapshot, not a replay, is the state.
+    """
+    labels = game.labels
+    kind_of = game.label_kind
+    pool = [k for k, label in enumerate(labels) for _ in range(observation["unseen"][label])]
+    rng.shuffle(pool)
+    counts = [observation["unseen"][label] for label in labels]
+
+    def deal() -> int:
+        kind = pool.pop()
+        counts[kind] -= 1
+        return kind
+
+    state = object.__new__(BonBonState)
+    state.game = game
+    state._history = []
+    state._legal_cache = None
+    everyone = game.all_seats
+    runs: list[list[Card]] = []
+    for run in observation["runs"]:
+        cards: list[Card] = []
+        for card in run:
+            mask = sum(1 << s for s in card["seen_by"])
+            kind = kind_of[card["card"]] if card["card"] is not None else deal()
+            cards.append((kind, card["up"], everyone if card["up"] else mask))
+        runs.append(cards)
+    state.runs = runs
+    drawn = observation["drawn"]
+    state.drawn = -1
+    state.drawn_mask = 0
+    if drawn is not None:
+        state.drawn = kind_of[drawn["card"]] if drawn["card"] is not None else deal()
+        state.drawn_mask = sum(1 << s for s in drawn["seen_by"])
+    peek = observation["peek"]
+    state.peek_kind = -1
+    state.peeker = -1
+    if peek is not None:
+        state.peeker = peek["by"]
+        if peek["card"] is not None:
+            state.peek_kind = kind_of[peek["card"]]
+            counts[state.peek_kind] += 1
+        else:
+            # The peeked card is still in the deck: deal it, then put it back in the counts.
+            state.peek_kind = deal()
+            counts[state.peek_kind] += 1
+    state.counts = counts
+    state.deck_left = observation["deck_left"]
+    phase = PHASE_NAMES.index(observation["phase"])
+    state.phase = phase
+    turn = observation["turn"]
+    state.turn = observation["round_starter"] if turn is None else turn
+    state.wins = list(observation["wins"])
+    state.rounds_played = observation["round"] - (0 if phase == OVER else 1)
+    state.round_starter = observation["round_starter"]
+    last = observation["last_drawer"]
+    state.last_drawer = -1 if last is None else last
+    state.last_scores = list(observation["last_round"]["scores"])
+    state.last_cards = list(observation["last_round"]["cards"])
+    state.last_winners = list(observation["last_round"]["winners"])
+    state.winners = list(observation["winners"])
+    state.tiles = list(observation["tiles"])
+    state.tiles_open = observation["tiles_open"]
+    state.tile_taken = [-1 if t is None else t for t in observation["tile_taken"]]
+    state.status = [STATUS_NAMES.index(s) for s in observation["status"]]
+    state.up_total = list(observation["up_totals"])
+    state.marker = observation["marker"]
+    if phase == OVER and observation["turn"] is None:
+        state.turn = observation["round_starter"]
+    return state
