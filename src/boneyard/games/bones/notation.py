@@ -32,6 +32,9 @@ from functools import cache
 from boneyard.core.errors import InvalidActionStringError
 from boneyard.core.squares import Grid, grid
 
+LINE = 5
+"""How many consecutive squares of one colour in a rank or file win."""
+
 _PLACEMENT = re.compile(r"^([a-z][0-9]+)\s*-\s*([a-z][0-9]+)$")
 
 
@@ -69,6 +72,42 @@ class DominoTable:
     """``touching[square]``: the placements covering that square, sorted."""
     strings: tuple[str, ...]
     """``strings[action]``: the placement's notation."""
+    lines: tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], ...]
+    """``lines[action]``: the three lines a placement can complete (its own direction, and across
+    it at each square), each as (squares it covers in that line, the squares before them nearest
+    first, the squares after them nearest first), the rays cut to what a line of five needs."""
+
+
+def _ray(
+    width: int, height: int, square: int, step: tuple[int, int], length: int
+) -> tuple[int, ...]:
+    """Up to ``length`` squares from ``square`` (excluded) in direction ``step``, nearest first."""
+    file, rank = square % width, square // width
+    ray = []
+    for _ in range(length):
+        file, rank = file + step[0], rank + step[1]
+        if not (0 <= file < width and 0 <= rank < height):
+            break
+        ray.append(rank * width + file)
+    return tuple(ray)
+
+
+def _lines(
+    width: int, height: int, first: int, second: int, horizontal: bool
+) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+    along, across = ((1, 0), (0, 1)) if horizontal else ((0, 1), (1, 0))
+    back = (-along[0], -along[1])
+    down = (-across[0], -across[1])
+    need = LINE - 1
+    return (
+        (
+            2,
+            _ray(width, height, first, back, need - 1),
+            _ray(width, height, second, along, need - 1),
+        ),
+        (1, _ray(width, height, first, down, need), _ray(width, height, first, across, need)),
+        (1, _ray(width, height, second, down, need), _ray(width, height, second, across, need)),
+    )
 
 
 @cache
@@ -108,6 +147,9 @@ def domino_table(width: int, height: int) -> DominoTable:
         by_pair={(first[a], second[a]): a for a in range(count)},
         touching=tuple(tuple(sorted(t)) for t in touching),
         strings=tuple(f"{board.names[first[a]]}-{board.names[second[a]]}" for a in range(count)),
+        lines=tuple(
+            _lines(width, height, first[a], second[a], a < horizontal) for a in range(count)
+        ),
     )
 
 

@@ -26,20 +26,18 @@ set again as soon as a later piece covers one of its squares.
 
 from __future__ import annotations
 
-from itertools import compress
+from bisect import bisect_left, insort
 from typing import Any
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.registry import register
 from boneyard.games.bones import notation
-from boneyard.games.bones.notation import DominoTable, domino_table
+from boneyard.games.bones.notation import LINE, DominoTable, domino_table
 
 WHITE = 0
 BLACK = 1
 EMPTY = -1
-LINE = 5
-"""How many consecutive squares of one colour in a rank or file win."""
 COLOUR_LETTERS = ("W", "B")
 
 
@@ -130,6 +128,8 @@ class BonesState(State):
         """Each placed piece: (action id, stack height of its first square, of its second)."""
         self._allowed = bytearray(b"\x01") * game.table.count
         """1 where a placement is legal after the first move (0: on a completely visible piece)."""
+        self._legal: list[int] = list(game.table.start_actions)
+        """The legal placements, sorted, kept up to date with ``_allowed``."""
 
     # ----- rules ------------------------------------------------------------------------------
 
@@ -137,9 +137,7 @@ class BonesState(State):
         return self._player
 
     def _legal_actions(self) -> list[int]:
-        if not self._pieces:
-            return list(self._table.start_actions)
-        return list(compress(self._table.actions, self._allowed))
+        return self._legal[:]
 
     def _apply_action(self, action: int) -> None:
         table = self._table
@@ -148,16 +146,22 @@ class BonesState(State):
         top_piece = self._top_piece
         pieces = self._pieces
         allowed = self._allowed
-        # The pieces under this one are no longer completely visible: their own placement is
-        # allowed again (setting it twice is harmless; the two are different by legality).
-        under = top_piece[first]
-        if under >= 0:
-            allowed[pieces[under][0]] = 1
-        under = top_piece[second]
-        if under >= 0:
-            allowed[pieces[under][0]] = 1
-        allowed[action] = 0
         number = len(pieces)
+        if number == 0:
+            legal = self._legal = list(table.actions)
+            del legal[action]
+        else:
+            legal = self._legal
+            # The pieces under this one are no longer completely visible: their own placement
+            # becomes legal again.
+            for under in (top_piece[first], top_piece[second]):
+                if under >= 0:
+                    freed = pieces[under][0]
+                    if not allowed[freed]:
+                        allowed[freed] = 1
+                        insort(legal, freed)
+            del legal[bisect_left(legal, action)]
+        allowed[action] = 0
         heights = self._heights
         heights[first] += 1
         heights[second] += 1
@@ -165,51 +169,26 @@ class BonesState(State):
         top_piece[first] = number
         top_piece[second] = number
         colour = self._player
-        top_colour = self._top_colour
-        top_colour[first] = colour
-        top_colour[second] = colour
-        if self._makes_line(first, second, action < table.horizontal, colour):
-            self._winner = colour
-            self._player = TERMINAL
-        elif number + 1 >= 2 * self.game.pieces:
+        top = self._top_colour
+        top[first] = colour
+        top[second] = colour
+        for count, back, forward in table.lines[action]:
+            for square in back:
+                if top[square] != colour:
+                    break
+                count += 1
+            for square in forward:
+                if top[square] != colour:
+                    break
+                count += 1
+            if count >= LINE:
+                self._winner = colour
+                self._player = TERMINAL
+                return
+        if number + 1 >= 2 * self.game.pieces:
             self._player = TERMINAL
         else:
             self._player = 1 - colour
-
-    def _makes_line(self, first: int, second: int, horizontal: bool, colour: int) -> bool:
-        """Whether ``colour`` now shows five in a line through the placement's squares."""
-        width = self._table.width
-        if horizontal:
-            return (
-                self._run(first, colour, 1, width) >= LINE
-                or self._run(first, colour, width, width) >= LINE
-                or self._run(second, colour, width, width) >= LINE
-            )
-        return (
-            self._run(first, colour, width, width) >= LINE
-            or self._run(first, colour, 1, width) >= LINE
-            or self._run(second, colour, 1, width) >= LINE
-        )
-
-    def _run(self, square: int, colour: int, step: int, width: int) -> int:
-        """Length of the ``colour`` line through ``square`` along ``step`` (1 or width)."""
-        top = self._top_colour
-        size = len(top)
-        count = 1
-        if step == 1:
-            low = square - square % width
-            high = low + width
-        else:
-            low, high = 0, size
-        at = square - step
-        while at >= low and top[at] == colour:
-            count += 1
-            at -= step
-        at = square + step
-        while at < high and top[at] == colour:
-            count += 1
-            at += step
-        return count
 
     def returns(self) -> list[float]:
         if self._player != TERMINAL or self._winner == EMPTY:
@@ -342,6 +321,7 @@ class BonesState(State):
         new._heights = self._heights[:]
         new._pieces = self._pieces[:]
         new._allowed = self._allowed[:]
+        new._legal = self._legal[:]
         return new
 
 
