@@ -1,0 +1,435 @@
+"""The two-player OYNO game (``oyno``): place all your bones and make them all up first.
+
+Rules (RULINGS.md, "OYNO board" and "OYNO two-player"): seat 0 plays red and moves first, seat 1
+white; each has ``bones_per_player`` bones in supply and the board starts empty. One action a turn:
+
+- ``place b2``: a bone from supply goes up on an empty resting cell; the adjacent bones (either
+  colour) are reversed. Allowed only when every own bone on the board is up and the supply is not
+  empty, and then it is the only action allowed.
+- ``move b2-d4``: an own bone (up or down) goes to the center, the bones adjacent to the cell it
+  left are reversed, it goes up on another empty resting cell, the bones adjacent to that cell are
+  reversed.
+- ``flip b2``: an own down bone turns up; nothing else changes.
+- Wild variant: ``place b2 wild`` / ``move b2-d4 wild`` roll the bone instead of putting it up: a
+  chance event (``up``/``down``, 1/2 each) gives its side, then its neighbours are reversed.
+
+After every action the mover wins if all its bones are on the board and up; otherwise the opponent
+wins if that holds for the opponent. The third occurrence of a position (board, supplies, player
+to move) is a draw, and so is reaching ``max_moves`` actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boneyard.core.errors import InvalidParameterError, InvalidPositionError
+from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
+from boneyard.core.parameters import Parameter
+from boneyard.core.registry import register
+from boneyard.games.oyno import notation
+from boneyard.games.oyno.board import Board, board, check_size, format_position, parse_position
+
+DUEL_PIECES = "RrWw"
+SEAT_COLOURS = ("red", "white")
+
+
+def parse_duel_start(text: str) -> tuple[int, int, int, int, int]:
+    """``(size, red, white, up, player)`` of a start: position notation, then optionally ``w``
+    (white to move) or ``r`` (red to move, the default) after a space."""
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"a position is text, not {type(text).__name__}")
+    words = text.split()
+    player = 0
+    if len(words) == 2:
+        if words[1] not in ("r", "w"):
+            raise InvalidPositionError(
+                f"bad position {text!r}: after the board comes 'r' (red to move) or 'w' "
+                f"(white to move), not {words[1]!r}"
+            )
+        player = 0 if words[1] == "r" else 1
+    elif len(words) != 1:
+        raise InvalidPositionError(
+            f"bad position {text!r}: write the board, then optionally 'r' or 'w' for the "
+            "player to move"
+        )
+    size, bones = parse_position(words[0], DUEL_PIECES)
+    red = sum(1 << c for c, char in bones.items() if char in "Rr")
+    white = sum(1 << c for c, char in bones.items() if char in "Ww")
+    up = sum(1 << c for c, char in bones.items() if char in "RW")
+    return size, red, white, up, player
+
+
+def _check_start(text: str) -> str | None:
+    try:
+        parse_duel_start(text)
+    except InvalidPositionError as error:
+        return str(error)
+    return None
+
+
+@register
+class Oyno(Game):
+    """Two-player OYNO, with the wild variant as a parameter."""
+
+    name = "oyno"
+    title = "OYNO"
+    min_players = 2
+    max_players = 2
+    chance = True
+    perfect_information = True
+    rules_page = "oyno"
+    seat_names = ("red", "white")
+    parameters = (
+        Parameter(
+            "size",
+            int,
+            5,
+            "board size (odd); the middle cell is the center",
+            3,
+            25,
+            check=check_size,
+        ),
+        Parameter("bones_per_player", int, 8, "bones each player has in supply", 1, 311),
+        Parameter("wild", bool, False, "players may roll a bone instead of putting it up"),
+        Parameter("max_moves", int, 300, "actions after which the game is a draw", 1),
+        Parameter(
+            "start",
+            str,
+            None,
+            "a position to start from (supplies: bones_per_player "
+            "minus the bones on the board), then optionally r or w for the player to move",
+            check=_check_start,
+        ),
+    )
+    conformance_variants = (
+        {},
+        {"wild": True},
+        {"size": 3, "bones_per_player": 1},
+        {"size": 3, "bones_per_player": 3, "wild": True},
+        {"size": 7, "bones_per_player": 12, "max_moves": 120},
+        {"size": 5, "bones_per_player": 4, "start": "R...w/.W.../..o../...r./....."},
+    )
+
+    def _configure(self) -> None:
+        size = int(self.params["size"])  # type: ignore[arg-type]
+        self.size = size
+        self.geometry: Board = board(size)
+        resting = len(self.geometry.resting)
+        self.bones_per_player = int(self.params["bones_per_player"])  # type: ignore[arg-type]
+        most = (resting - 1) // 2
+        if self.bones_per_player > most:
+            raise InvalidParameterError(
+                f"bad value {self.bones_per_player} for parameter 'bones_per_player': on "
+                f"{size}x{size} both supplies must fit with a cell to spare; allowed is 1 to "
+                f"{most}"
+            )
+        self.wild = bool(self.params["wild"])
+        self.max_moves = int(self.params["max_moves"])  # type: ignore[arg-type]
+        self.start: tuple[int, int, int, int] | None = None
+        start = self.params["start"]
+        if start is not None:
+            start_size, red, white, up, player = parse_duel_start(str(start))
+            if start_size != size:
+                raise InvalidParameterError(
+                    f"bad value {start!r} for parameter 'start': it is a "
+                    f"{start_size}x{start_size} board but size is {size}"
+                )
+            for colour, mask in zip(SEAT_COLOURS, (red, white)):
+                if bin(mask).count("1") > self.bones_per_player:
+                    raise InvalidParameterError(
+                        f"bad value {start!r} for parameter 'start': {colour} has more than "
+                        f"bones_per_player={self.bones_per_player} bones on the board"
+                    )
+            self.start = (red, white, up, player)
+
+    def max_game_length(self) -> int:
+        return self.max_moves * (2 if self.wild else 1)
+
+    def utility_range(self) -> tuple[float, float]:
+        return (-1.0, 1.0)
+
+    def num_distinct_actions(self) -> int:
+        n = self.geometry.cells
+        return 3 * n + 2 * n * n
+
+    def max_chance_outcomes(self) -> int:
+        return 2
+
+    def new_initial_state(self) -> DuelState:
+        return DuelState(self)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from boneyard.games.oyno.heuristic import duel_value
+
+        return duel_value(state.observation(seat), seat)
+
+    def render_text(self, observation: Observation) -> str:
+        from boneyard.games.oyno.draw import duel_text
+
+        return duel_text(observation)
+
+    def render_svg(self, observation: Observation, **options: Any) -> str:
+        from boneyard.games.oyno.draw import board_svg
+
+        return board_svg(observation, **options)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return (5 * self.size * self.size + 3,)
+
+    def observation_tensor(self, observation: Observation) -> list[float]:
+        from boneyard.games.oyno.heuristic import duel_tensor
+
+        return duel_tensor(observation)
+
+
+class DuelState(State):
+    """Two-player position: one occupied mask per colour, one mask of up bones."""
+
+    game: Oyno
+
+    def __init__(self, game: Oyno) -> None:
+        super().__init__(game)
+        self.occupied = [0, 0]
+        self.up = 0
+        self.supply = [game.bones_per_player, game.bones_per_player]
+        self.player = 0
+        self.moves = 0
+        self.winner = -1
+        self.draw = False
+        self.rolling = -1
+        """The cell of a wild bone whose side is being rolled, or -1."""
+        self.seen: dict[tuple[int, int, int, int, int, int], int] = {}
+        if game.start is not None:
+            red, white, up, player = game.start
+            self.occupied = [red, white]
+            self.up = up
+            self.supply = [
+                game.bones_per_player - bin(red).count("1"),
+                game.bones_per_player - bin(white).count("1"),
+            ]
+            self.player = player
+            self._check_win(1 - player)
+        if self.winner < 0:
+            self.seen[self._key()] = 1
+
+    def clone(self) -> DuelState:
+        new = object.__new__(DuelState)
+        new.game = self.game
+        new._history = list(self._history)
+        new._legal_cache = self._legal_cache
+        new.occupied = list(self.occupied)
+        new.up = self.up
+        new.supply = list(self.supply)
+        new.player = self.player
+        new.moves = self.moves
+        new.winner = self.winner
+        new.draw = self.draw
+        new.rolling = self.rolling
+        new.seen = dict(self.seen)
+        return new
+
+    def _key(self) -> tuple[int, int, int, int, int, int]:
+        return (
+            self.occupied[0],
+            self.occupied[1],
+            self.up,
+            self.supply[0],
+            self.supply[1],
+            self.player,
+        )
+
+    # ----- contract hooks ---------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.winner >= 0 or self.draw:
+            return TERMINAL
+        if self.rolling >= 0:
+            return CHANCE
+        return self.player
+
+    def must_place(self) -> bool:
+        """Every own bone on the board is up and the supply is not empty: placing is forced."""
+        p = self.player
+        return self.supply[p] > 0 and not (self.occupied[p] & ~self.up)
+
+    def _legal_actions(self) -> list[int]:
+        game = self.game
+        geometry = game.geometry
+        n = geometry.cells
+        empty = geometry.cells_of(geometry.resting_mask & ~(self.occupied[0] | self.occupied[1]))
+        if self.must_place():
+            if game.wild:
+                return [*empty, *(n + c for c in empty)]
+            return list(empty)
+        own = geometry.cells_of(self.occupied[self.player])
+        base = 2 * n
+        actions = [base + x * n + y for x in own for y in empty]
+        if game.wild:
+            actions += [m + n * n for m in actions]
+        flip_base = base + 2 * n * n
+        down = geometry.cells_of(self.occupied[self.player] & ~self.up)
+        actions.extend(flip_base + c for c in down)
+        return actions
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(notation.ROLL_DOWN, 0.5), (notation.ROLL_UP, 0.5)]
+
+    def _apply_action(self, action: int) -> None:
+        geometry = self.game.geometry
+        neighbours = geometry.neighbours
+        n = geometry.cells
+        p = self.player
+        if self.rolling >= 0:
+            cell = self.rolling
+            if action == notation.ROLL_UP:
+                self.up |= 1 << cell
+            everything = self.occupied[0] | self.occupied[1]
+            self.up ^= neighbours[cell] & everything
+            self.rolling = -1
+            self._finish(p)
+            return
+        if action < 2 * n:
+            wild, cell = divmod(action, n)
+            self.supply[p] -= 1
+            self._put(p, cell, bool(wild))
+            return
+        base = 2 * n
+        if action < base + 2 * n * n:
+            wild, code = divmod(action - base, n * n)
+            start, end = divmod(code, n)
+            bit = 1 << start
+            self.occupied[p] &= ~bit
+            self.up &= ~bit
+            everything = self.occupied[0] | self.occupied[1]
+            self.up ^= neighbours[start] & everything
+            self._put(p, end, bool(wild))
+            return
+        cell = action - base - 2 * n * n
+        self.up |= 1 << cell
+        self._finish(p)
+
+    def _put(self, p: int, cell: int, wild: bool) -> None:
+        """A bone of ``p`` comes down on ``cell``: up, or rolled (a chance event) when wild."""
+        bit = 1 << cell
+        everything = self.occupied[0] | self.occupied[1]
+        self.occupied[p] |= bit
+        if wild:
+            self.rolling = cell
+            return
+        self.up = (self.up | bit) ^ (self.game.geometry.neighbours[cell] & everything)
+        self._finish(p)
+
+    def _has_won(self, seat: int) -> bool:
+        return self.supply[seat] == 0 and not (self.occupied[seat] & ~self.up)
+
+    def _check_win(self, mover: int) -> None:
+        if self._has_won(mover):
+            self.winner = mover
+        elif self._has_won(1 - mover):
+            self.winner = 1 - mover
+
+    def _finish(self, mover: int) -> None:
+        self.moves += 1
+        self._check_win(mover)
+        if self.winner >= 0:
+            return
+        self.player = 1 - mover
+        key = self._key()
+        count = self.seen.get(key, 0) + 1
+        self.seen[key] = count
+        if count >= 3 or self.moves >= self.game.max_moves:
+            self.draw = True
+
+    def returns(self) -> list[float]:
+        if self.winner == 0:
+            return [1.0, -1.0]
+        if self.winner == 1:
+            return [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    def _action_to_string(self, action: int) -> str:
+        if self.rolling >= 0:
+            return notation.roll_to_string(action)
+        return notation.duel_action_to_string(self.game.geometry, action)
+
+    def _string_to_action(self, text: str) -> int:
+        if self.rolling >= 0:
+            return notation.string_to_roll(text)
+        return notation.duel_string_to_action(self.game.geometry, text)
+
+    def _why_illegal(self, action: int) -> str | None:
+        if self.current_player() not in (0, 1):
+            return None
+        geometry = self.game.geometry
+        n = geometry.cells
+        name = geometry.name
+        p = self.player
+        colour = SEAT_COLOURS[p]
+        everything = self.occupied[0] | self.occupied[1]
+        if action >= 3 * n + 2 * n * n or action < 0:
+            return None
+        if (n <= action < 2 * n or 2 * n + n * n <= action < 2 * n + 2 * n * n) and not (
+            self.game.wild
+        ):
+            return "rolling a bone (wild) is only allowed with the wild variant"
+        if action < 2 * n:
+            cell = action % n
+            if not self.must_place():
+                if self.supply[p] == 0:
+                    return f"{colour} has no bone left in supply"
+                return f"{colour} has a down bone on the board: no place until all are up"
+            if cell == geometry.center:
+                return f"{name(cell)} is the center: no bone rests there"
+            if (everything >> cell) & 1:
+                return f"{name(cell)} is not empty"
+            return None
+        if self.must_place():
+            return f"every {colour} bone on the board is up: {colour} must place a new bone"
+        if action >= 2 * n + 2 * n * n:
+            cell = action - 2 * n - 2 * n * n
+            if not (self.occupied[p] >> cell) & 1:
+                return f"{name(cell)} holds no {colour} bone"
+            return f"the bone on {name(cell)} is already up"
+        start, end = divmod((action - 2 * n) % (n * n), n)
+        if not (self.occupied[p] >> start) & 1:
+            return f"{name(start)} holds no {colour} bone"
+        if end == geometry.center:
+            return f"{name(end)} is the center: no bone rests there"
+        if start == end:
+            return "the bone must go to another cell"
+        if (everything >> end) & 1:
+            return f"{name(end)} is not empty"
+        return None
+
+    def position(self) -> str:
+        """The board in notation (a bone being rolled is left out)."""
+        symbols: dict[int, str] = {}
+        cells_of = self.game.geometry.cells_of
+        for seat, (up_char, down_char) in enumerate((("R", "r"), ("W", "w"))):
+            for cell in cells_of(self.occupied[seat]):
+                if cell != self.rolling:
+                    symbols[cell] = up_char if (self.up >> cell) & 1 else down_char
+        return format_position(self.game.size, symbols)
+
+    def _observation(self, seat: int | None) -> Observation:
+        geometry = self.game.geometry
+        return {
+            "game": "oyno",
+            "current_player": self.current_player(),
+            "player": self.player,
+            "size": self.game.size,
+            "position": self.position(),
+            "supply": list(self.supply),
+            "bones_per_player": self.game.bones_per_player,
+            "rolling": geometry.name(self.rolling) if self.rolling >= 0 else None,
+            "moves": self.moves,
+            "max_moves": self.game.max_moves,
+            "winner": self.winner if self.winner >= 0 else None,
+            "draw": self.draw,
+            "repetitions": self.seen.get(self._key(), 0) if self.rolling < 0 else 0,
+        }
+
+    def __str__(self) -> str:
+        from boneyard.games.oyno.draw import duel_text
+
+        return duel_text(self._observation(None))

@@ -1,0 +1,267 @@
+"""Fewest-move search for the OYNO puzzle on bit masks (numpy, no game objects).
+
+``boneyard.solvers.oyno_puzzle`` wraps it for any puzzle state; the difficulty generator of the
+puzzle uses it to measure the set-ups it deals. A position is a pair of masks over the grid cells
+(``occupied``, ``up``), as in :mod:`boneyard.games.oyno.board`.
+
+The search is a breadth-first search forward from the position, level by level, with every level
+held as numpy arrays and duplicates removed by sorting. Before a level is expanded, each of its
+positions is tested for a finish in one move, which needs no expansion: picking up an up bone X
+leaves some bones down, and one put-down on an empty cell Y solves the puzzle exactly when the
+bones adjacent to Y are those down bones (so Y is a neighbour of the lowest down bone, or, with no
+bone down, an empty cell with no neighbour). Because the move graph is undirected (every move can
+be undone by one move), the neighbours of a level lie in the level before, the level itself or the
+next, so only two levels are kept for removing repeats. The first level with a one-move finish
+gives an optimal solution; a level that adds nothing new proves the position unsolvable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from boneyard.games.oyno.board import board
+
+Masks = npt.NDArray[np.int64]
+
+
+class SearchLimitError(RuntimeError):
+    """The search needed more positions than it was allowed to hold."""
+
+
+def _tables(size: int) -> tuple[Masks, Masks, Masks]:
+    geometry = board(size)
+    neighbours = np.array(geometry.neighbours, dtype=np.int64)
+    # up to four neighbouring resting cells of each cell, -1 padded
+    adjacent = np.full((geometry.cells, 4), -1, dtype=np.int64)
+    for cell in range(geometry.cells):
+        for slot, other in enumerate(geometry.cells_of(geometry.neighbours[cell])):
+            adjacent[cell, slot] = other
+    resting = np.array(geometry.resting, dtype=np.int64)
+    return neighbours, adjacent, resting
+
+
+def _lowest_cell(mask: Masks) -> Masks:
+    low = mask & -mask
+    return np.round(np.log2(np.maximum(low, 1).astype(np.float64))).astype(np.int64)
+
+
+def one_move_finishes(
+    size: int, occupied: Masks, up: Masks
+) -> tuple[npt.NDArray[np.intp], Masks, Masks]:
+    """Positions (by index) solved by one move, with that move's cells ``(index, X, Y)``."""
+    neighbours, adjacent, resting = _tables(size)
+    found_index: list[npt.NDArray[np.intp]] = []
+    found_from: list[Masks] = []
+    found_to: list[Masks] = []
+    for x in resting.tolist():
+        bit = np.int64(1) << np.int64(x)
+        rows = np.flatnonzero(up & bit)
+        if rows.size == 0:
+            continue
+        occ = occupied[rows] & ~bit
+        sides = (up[rows] & ~bit) ^ (neighbours[x] & occ)
+        down = occ & ~sides
+        has_down = down != 0
+        # some bone down: the put-down cell is a neighbour of the lowest down bone
+        sub = np.flatnonzero(has_down)
+        if sub.size:
+            lowest = _lowest_cell(down[sub])
+            for slot in range(4):
+                y = adjacent[lowest, slot]
+                ok = y >= 0
+                y_safe = np.where(ok, y, 0)
+                ybit = np.int64(1) << y_safe
+                o = occ[sub]
+                ok &= (o & ybit) == 0
+                ok &= y_safe != x
+                ok &= (neighbours[y_safe] & o) == down[sub]
+                hit = np.flatnonzero(ok)
+                if hit.size:
+                    found_index.append(rows[sub[hit]])
+                    found_from.append(np.full(hit.size, x, dtype=np.int64))
+                    found_to.append(y_safe[hit])
+        # nothing down: any empty cell other than X with no bone beside it
+        sub = np.flatnonzero(~has_down)
+        if sub.size:
+            o = occ[sub]
+            for y in resting.tolist():
+                if y == x:
+                    continue
+                free_y = (o & (np.int64(1) << np.int64(y))) == 0
+                hit = np.flatnonzero(free_y & ((neighbours[y] & o) == 0))
+                if hit.size:
+                    found_index.append(rows[sub[hit]])
+                    found_from.append(np.full(hit.size, x, dtype=np.int64))
+                    found_to.append(np.full(hit.size, y, dtype=np.int64))
+    if not found_index:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.intp), empty, empty
+    return (
+        np.concatenate(found_index),
+        np.concatenate(found_from),
+        np.concatenate(found_to),
+    )
+
+
+def _expand(size: int, occupied: Masks, up: Masks) -> tuple[Masks, Masks, Masks, Masks]:
+    """Every move from every position: (new occupied, new up, parent index, move X*cells+Y)."""
+    neighbours, _, resting = _tables(size)
+    cells = size * size
+    out_occ: list[Masks] = []
+    out_up: list[Masks] = []
+    out_parent: list[Masks] = []
+    out_move: list[Masks] = []
+    for x in resting.tolist():
+        bit = np.int64(1) << np.int64(x)
+        rows = np.flatnonzero(up & bit)
+        if rows.size == 0:
+            continue
+        occ = occupied[rows] & ~bit
+        sides = (up[rows] & ~bit) ^ (neighbours[x] & occ)
+        for y in resting.tolist():
+            if y == x:
+                continue
+            ybit = np.int64(1) << np.int64(y)
+            free = np.flatnonzero((occ & ybit) == 0)
+            if free.size == 0:
+                continue
+            o = occ[free]
+            out_occ.append(o | ybit)
+            out_up.append((sides[free] | ybit) ^ (neighbours[y] & o))
+            out_parent.append(rows[free].astype(np.int64))
+            out_move.append(np.full(free.size, x * cells + y, dtype=np.int64))
+    if not out_occ:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    return (
+        np.concatenate(out_occ),
+        np.concatenate(out_up),
+        np.concatenate(out_parent),
+        np.concatenate(out_move),
+    )
+
+
+def _keys(size: int, occupied: Masks, up: Masks) -> Masks:
+    return (up << np.int64(size * size)) | occupied
+
+
+def solve_masks(
+    size: int,
+    occupied: int,
+    up: int,
+    max_length: int | None = None,
+    max_positions: int = 60_000_000,
+) -> list[tuple[int, int]] | None:
+    """Fewest moves ``[(from_cell, to_cell), ...]`` that make every bone up, or None.
+
+    None means unsolvable, or, with ``max_length``, no solution of at most that many moves.
+    ``max_positions`` bounds the positions one level may hold (memory); past it the search
+    raises SearchLimitError rather than swap.
+    """
+    geometry = board(size)
+    if 2 * geometry.cells > 62:
+        return _solve_python(size, occupied, up, max_length)
+    if up == occupied:
+        return []
+    if up == 0:
+        return None
+    cells = size * size
+    levels_parent: list[Masks] = []
+    levels_move: list[Masks] = []
+    occ = np.array([occupied], dtype=np.int64)
+    ups = np.array([up], dtype=np.int64)
+    previous_keys = np.zeros(0, dtype=np.int64)
+    while True:
+        if max_length is not None and len(levels_parent) >= max_length:
+            return None
+        index, from_cells, to_cells = one_move_finishes(size, occ, ups)
+        if index.size:
+            moves = [(int(from_cells[0]), int(to_cells[0]))]
+            row = int(index[0])
+            for parent, move in zip(reversed(levels_parent), reversed(levels_move)):
+                code = int(move[row])
+                moves.append((code // cells, code % cells))
+                row = int(parent[row])
+            moves.reverse()
+            return moves
+        new_occ, new_up, parent, move = _expand(size, occ, ups)
+        keys = _keys(size, new_occ, new_up)
+        keys, first = np.unique(keys, return_index=True)
+        current_keys = np.sort(_keys(size, occ, ups))
+        fresh = ~(np.isin(keys, current_keys, assume_unique=True))
+        if previous_keys.size:
+            fresh &= ~np.isin(keys, previous_keys, assume_unique=True)
+        chosen = first[fresh]
+        if chosen.size == 0:
+            return None
+        if chosen.size > max_positions:
+            raise SearchLimitError(
+                f"the search needs more than {max_positions} positions in one level"
+            )
+        levels_parent.append(parent[chosen])
+        levels_move.append(move[chosen])
+        previous_keys = current_keys
+        occ = new_occ[chosen]
+        ups = new_up[chosen]
+
+
+def apply_move(size: int, occupied: int, up: int, start: int, end: int) -> tuple[int, int]:
+    """The masks after moving the (up) bone on ``start`` to the empty cell ``end``."""
+    neighbours = board(size).neighbours
+    occ = occupied & ~(1 << start)
+    up = (up & ~(1 << start)) ^ (neighbours[start] & occ)
+    up = (up | (1 << end)) ^ (neighbours[end] & occ)
+    return occ | (1 << end), up
+
+
+def moves_from(size: int, occupied: int, up: int) -> list[tuple[int, int]]:
+    """Every legal move ``(from, to)`` of a puzzle position."""
+    geometry = board(size)
+    empty = geometry.resting_mask & ~occupied
+    targets = geometry.cells_of(empty)
+    return [(x, y) for x in geometry.cells_of(up) for y in targets]
+
+
+def _solve_python(
+    size: int, occupied: int, up: int, max_length: int | None
+) -> list[tuple[int, int]] | None:
+    """Plain breadth-first search (boards too large for packed numpy keys)."""
+    return bfs_masks(size, occupied, up, max_length)
+
+
+def bfs_masks(
+    size: int, occupied: int, up: int, max_length: int | None = None
+) -> list[tuple[int, int]] | None:
+    """Plain breadth-first search over positions: the reference the fast search is tested on."""
+    start = (occupied, up)
+    if up == occupied:
+        return []
+    parents: dict[tuple[int, int], tuple[tuple[int, int], tuple[int, int]] | None] = {start: None}
+    frontier = [start]
+    depth = 0
+    while frontier:
+        depth += 1
+        if max_length is not None and depth > max_length:
+            return None
+        following = []
+        for position in frontier:
+            for move in moves_from(size, *position):
+                after = apply_move(size, *position, *move)
+                if after in parents:
+                    continue
+                parents[after] = (position, move)
+                if after[0] == after[1]:
+                    path = []
+                    node: tuple[int, int] = after
+                    while True:
+                        link = parents[node]
+                        if link is None:
+                            break
+                        node, step = link
+                        path.append(step)
+                    path.reverse()
+                    return path
+                following.append(after)
+        frontier = following
+    return None
