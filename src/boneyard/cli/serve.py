@@ -23,12 +23,20 @@ import click
 )
 @click.option(
     "--bot-time",
-    default=1.0,
-    show_default=True,
+    default=None,
     type=click.FloatRange(0.01, 60),
-    help="Thinking time limit of a computer seat, in seconds.",
+    help="Thinking time limit of a computer move, in seconds (default: the level's own).",
 )
-def serve(host: str, port: int, db: str, bot_delay: float, bot_time: float) -> None:
+@click.option(
+    "--bot-processes",
+    default=2,
+    show_default=True,
+    type=click.IntRange(0, 16),
+    help="Worker processes for computer seats and hints (0: threads in the server).",
+)
+def serve(
+    host: str, port: int, db: str, bot_delay: float, bot_time: float | None, bot_processes: int
+) -> None:
     """Serve the web app: play every game in the browser."""
     try:
         import uvicorn
@@ -41,7 +49,12 @@ def serve(host: str, port: int, db: str, bot_delay: float, bot_time: float) -> N
             "pip install 'boneyard[web]'"
         ) from None
     try:
-        app = create_app(db, settings=Settings(bot_delay=bot_delay, bot_time_limit=bot_time))
+        app = create_app(
+            db,
+            settings=Settings(
+                bot_delay=bot_delay, bot_time_limit=bot_time, bot_processes=bot_processes
+            ),
+        )
     except Exception as error:  # a bad URL or an unreachable database
         raise click.ClickException(f"cannot open the database {db!r}: {error}") from None
     shown = f"[{host}]" if ":" in host else host

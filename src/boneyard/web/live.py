@@ -17,8 +17,9 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any, Protocol
 
 from boneyard.core.errors import BoneyardError, IllegalActionError, InvalidParameterError
@@ -139,18 +140,53 @@ class LogEntry:
 class Settings:
     bot_delay: float = 0.8
     """Seconds a computer seat waits before it moves, so a person can follow."""
-    bot_time_limit: float = 1.0
+    bot_time_limit: float | None = None
+    """Seconds a computer move may take; ``None``: the level's own budget."""
+    bot_processes: int = 0
+    """Worker processes for computer seats and hints (0: threads, as the tests use)."""
     replay_finished_only: bool = True
 
 
-BotChooser = Callable[[str, Game, int, int, State, float], int]
+BotChooser = Callable[[str, Game, int, int, State, "float | None"], int]
 
 
-def _bot_choose(level: str, game: Game, seat: int, seed: int, state: State, limit: float) -> int:
+def _bot_choose(
+    level: str, game: Game, seat: int, seed: int, state: State, limit: float | None
+) -> int:
     from boneyard.ai import make_bot
 
     bot = make_bot(level, game, seat, seed=seed, time_limit=limit)
     return int(bot.step(state))
+
+
+def _bot_in_process(
+    level: str,
+    name: str,
+    params: dict[str, Any],
+    seat: int,
+    seed: int,
+    document: dict[str, Any],
+    limit: float | None,
+) -> int:
+    """A computer move in a worker process: the state travels as its ``to_json`` document."""
+    from boneyard.core.registry import load_game
+
+    game = load_game(name, **params)
+    return _bot_choose(level, game, seat, seed, game.state_from_json(document), limit)
+
+
+def _hint_in_process(name: str, params: dict[str, Any], document: dict[str, Any]) -> int:
+    from boneyard.ai import hint
+    from boneyard.core.registry import load_game
+
+    game = load_game(name, **params)
+    return int(hint(game.state_from_json(document)))
+
+
+def _hint(state: State) -> int:
+    from boneyard.ai import hint
+
+    return int(hint(state))
 
 
 @dataclass
@@ -284,7 +320,14 @@ class GameManager:
         self.store_executor = ThreadPoolExecutor(
             max_workers=1 if store.is_sqlite else 4, thread_name_prefix="store"
         )
-        self.bot_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+        self.bot_executor: Executor
+        if self.settings.bot_processes > 0:
+            # Bots are pure Python: in processes they never hold the server's GIL.
+            self.bot_executor = ProcessPoolExecutor(
+                max_workers=self.settings.bot_processes, mp_context=get_context("spawn")
+            )
+        else:
+            self.bot_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
 
     async def _in_store(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.store_executor, fn, *args)
@@ -342,6 +385,7 @@ class GameManager:
         self.games[game_id] = live
         async with live.lock:
             await self._commit(live, [])  # chance nodes at the start (a shuffle, a set-up)
+        self._schedule_bot(live)
         return live
 
     async def get(self, game_id: str) -> LiveGame:
@@ -407,9 +451,7 @@ class GameManager:
             )
         player = live.state.current_player()
         if player != seat:
-            raise WebError(
-                409, "not_your_turn", f"it is not your turn: {live.status_text().lower()}"
-            )
+            raise WebError(409, "not_your_turn", f"it is not your turn: {live.status_text()}")
 
     def _action_id(self, state: State, action: int | str) -> int:
         if isinstance(action, bool):
@@ -494,17 +536,31 @@ class GameManager:
         digest = hashlib.sha256(f"{live.stored.seed}:bot:{seat}:{seq}".encode()).digest()
         bot_seed = int.from_bytes(digest[:8], "big")
         loop = asyncio.get_running_loop()
+        limit = self.settings.bot_time_limit
         try:
-            action = await loop.run_in_executor(
-                self.bot_executor,
-                self.bot_choose,
-                level,
-                live.game,
-                seat,
-                bot_seed,
-                state,
-                self.settings.bot_time_limit,
-            )
+            if isinstance(self.bot_executor, ProcessPoolExecutor):
+                action = await loop.run_in_executor(
+                    self.bot_executor,
+                    _bot_in_process,
+                    level,
+                    live.game.name,
+                    dict(live.game.params),
+                    seat,
+                    bot_seed,
+                    state.to_json(),
+                    limit,
+                )
+            else:
+                action = await loop.run_in_executor(
+                    self.bot_executor,
+                    self.bot_choose,
+                    level,
+                    live.game,
+                    seat,
+                    bot_seed,
+                    state,
+                    limit,
+                )
         except Exception:
             log.exception(
                 "the %s bot failed in game %s; it plays its first legal move", level, live.id
@@ -525,15 +581,20 @@ class GameManager:
         state = live.state.clone()
         seq = live.seq
 
-        def choose() -> int:
-            from boneyard.ai import hint
-
-            return int(hint(state))
-
+        loop = asyncio.get_running_loop()
         try:
-            action = await asyncio.get_running_loop().run_in_executor(self.bot_executor, choose)
+            if isinstance(self.bot_executor, ProcessPoolExecutor):
+                action = await loop.run_in_executor(
+                    self.bot_executor,
+                    _hint_in_process,
+                    live.game.name,
+                    dict(live.game.params),
+                    state.to_json(),
+                )
+            else:
+                action = await loop.run_in_executor(self.bot_executor, _hint, state)
         except ImportError:
-            raise WebError(503, "no_hints", "hints are not available yet") from None
+            raise WebError(503, "no_hints", "hints are not available") from None
         return {"seq": seq, "action": action, "string": state.action_to_string(action)}
 
 

@@ -76,6 +76,7 @@ function render() {
   $("status").textContent = status;
   $("status").classList.toggle("your-turn", mine);
   showBoard($("board"), v);
+  applyMemoryMode(v);
   mark($("board"), lastMoveSquares(v.log), "last");
   if (selected) {
     mark($("board"), [selected], "sel");
@@ -185,10 +186,47 @@ function clickSquare(square) {
   $("message").textContent = `No legal move with ${square}.`;
 }
 
+/** The square under a click: the element's own data-square, a piece's, or one beneath it. */
+function squareAt(event) {
+  const own = event.target.closest?.("[data-square]");
+  if (own) return own.getAttribute("data-square");
+  for (const node of document.elementsFromPoint(event.clientX, event.clientY)) {
+    const square = node.getAttribute?.("data-square");
+    if (square) return square;
+  }
+  return event.target.closest?.("[data-cone]")?.getAttribute("data-cone") ?? null;
+}
+
 $("board").addEventListener("click", (event) => {
-  const target = event.target.closest("[data-square]");
-  if (target) clickSquare(target.getAttribute("data-square"));
+  const square = squareAt(event);
+  if (square) clickSquare(square);
 });
+
+// Memory mode (Bond O Cones): hide the values of one's own pieces except the peeked ones.
+// Offered when the observation lists pieces with a "peeked" flag; purely a display choice.
+function memoryPieces(v) {
+  const pieces = v?.observation?.cones;
+  if (!pieces || typeof pieces !== "object" || v.seat === null) return null;
+  const values = Object.values(pieces);
+  return values.length && values.every((p) => "peeked" in p && "seat" in p) ? pieces : null;
+}
+
+function applyMemoryMode(v) {
+  const pieces = memoryPieces(v);
+  $("memory-mode").hidden = !pieces;
+  if (!pieces || !$("memory").checked) return;
+  for (const node of $("board").querySelectorAll("[data-cone]")) {
+    const piece = pieces[node.getAttribute("data-cone")];
+    if (!piece || piece.seat !== v.seat || piece.peeked) continue;
+    node.setAttribute("data-value", "");
+    for (const text of node.querySelectorAll("text")) text.textContent = "?";
+    for (const title of node.querySelectorAll("title")) title.textContent = "your cone (hidden: memory mode)";
+  }
+  const pre = $("board").querySelector("pre");
+  if (pre) pre.textContent = "(text view hidden in memory mode)";
+}
+
+$("memory").addEventListener("change", () => render());
 
 $("hint").addEventListener("click", () => {
   $("hint-text").textContent = "Thinking…";

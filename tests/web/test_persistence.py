@@ -1,0 +1,118 @@
+"""The stored action log is the truth: games survive a restart, chance replays from the seed."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boneyard.web.live import chance_outcome, seed_hash
+from tests.web.conftest import all_games, create, make_app, token
+
+
+def play_random(client: TestClient, created: dict[str, Any], moves: int, seed: int) -> None:
+    rng = random.Random(seed)
+    tokens = [s["token"] for s in created["seats"]]
+    for _ in range(moves):
+        spectator = client.get(f"/api/games/{created['id']}").json()
+        if spectator["terminal"]:
+            return
+        mover = spectator["current_player"]
+        mine = client.get(f"/api/games/{created['id']}", params={"token": tokens[mover]}).json()
+        action = rng.choice(mine["legal"])["id"]
+        response = client.post(
+            f"/api/games/{created['id']}/actions",
+            json={"token": tokens[mover], "seq": mine["seq"], "action": action},
+        )
+        assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_a_game_survives_a_restart(db_path: Path, name: str) -> None:
+    with TestClient(make_app(db_path)) as first:
+        created = create(first, name)
+        play_random(first, created, 8, seed=3)
+        views = [
+            first.get(f"/api/games/{created['id']}", params={"token": s["token"]}).json()
+            for s in created["seats"]
+        ]
+    with TestClient(make_app(db_path)) as second:
+        again = [
+            second.get(f"/api/games/{created['id']}", params={"token": s["token"]}).json()
+            for s in created["seats"]
+        ]
+        assert again == views
+        play_random(second, created, 4, seed=4)
+        assert second.get(f"/api/games/{created['id']}").json()["seq"] >= views[0]["seq"]
+
+
+def test_chance_outcomes_are_drawn_from_the_committed_seed(client: TestClient) -> None:
+    created = create(client, "toy_secret", params={"players": 3})
+    game_id = created["id"]
+    spectator = client.get(f"/api/games/{game_id}").json()
+    assert spectator["seed"] is None and spectator["seed_hash"] == created["seed_hash"]
+    assert [line["string"] for line in spectator["log"]] == ["deal ?"] * 3
+    for seat in range(3):
+        client.post(
+            f"/api/games/{game_id}/actions",
+            json={"token": token(created, seat), "seq": 3 + seat, "action": 0},
+        )
+    final = client.get(f"/api/games/{game_id}").json()
+    assert final["terminal"]
+    seed = final["seed"]
+    assert seed_hash(seed) == created["seed_hash"], "the revealed seed matches its commitment"
+    # Anyone can redo the deals from the seed.
+    game = all_games()["toy_secret"](players=3)
+    state = game.new_initial_state()
+    for seq, secret in enumerate(final["observation"]["secrets"]):
+        assert chance_outcome(state, seed, seq) == secret
+        state.apply_action(secret)
+
+
+def test_computer_seats_move_by_themselves(client: TestClient) -> None:
+    created = create(
+        client, "toy_walk", seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    )
+    assert created["seats"][1]["token"] is None, "a computer seat has no invite link"
+    response = client.post(
+        f"/api/games/{created['id']}/actions",
+        json={"token": token(created, 0), "seq": 0, "action_string": "a1-a2"},
+    )
+    assert response.status_code == 200
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if client.get(f"/api/games/{created['id']}").json()["seq"] >= 2:
+            break
+        time.sleep(0.02)
+    spectator = client.get(f"/api/games/{created['id']}").json()
+    assert spectator["seq"] == 2 and spectator["log"][1]["player"] == 1
+    assert spectator["current_player"] == 0
+
+
+def test_a_game_of_computers_alone_finishes(client: TestClient) -> None:
+    created = create(
+        client,
+        "toy_walk",
+        seats=[{"kind": "computer", "level": "easy"}, {"kind": "computer", "level": "medium"}],
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if client.get(f"/api/games/{created['id']}").json()["terminal"]:
+            break
+        time.sleep(0.05)
+    final = client.get(f"/api/games/{created['id']}").json()
+    assert final["terminal"] and final["seed"] is not None
+    frame = client.get(f"/api/games/{created['id']}/replay/{final['seq']}").json()
+    assert frame["observation"] == final["observation"]
+    assert client.get(f"/api/games/{created['id']}/replay/0").json()["log"] == []
+    assert client.get(f"/api/games/{created['id']}/replay/{final['seq'] + 1}").status_code == 404
+
+
+def test_an_unfinished_game_has_no_replay(client: TestClient) -> None:
+    created = create(client, "toy_walk")
+    response = client.get(f"/api/games/{created['id']}/replay/0")
+    assert response.status_code == 409 and response.json()["error"] == "not_finished"
