@@ -41,12 +41,14 @@ def test_text_shows_top_colour_and_stack_height() -> None:
     assert "black to move" in board.splitlines()[0]
 
 
-def test_text_marks_the_start_area_until_it_is_covered() -> None:
+def test_text_marks_the_start_area_before_the_first_piece() -> None:
     board = str(play(""))
     assert text_cell(board, "e5") == "+" and text_cell(board, "f5") == "+"
     assert text_cell(board, "d5") == "."
+    assert "+: start area" in board
     board = str(play("e5-e6"))
-    assert text_cell(board, "f5") == "+" and text_cell(board, "e5") == "W1*"
+    assert text_cell(board, "f5") == "." and text_cell(board, "e5") == "W1*"
+    assert "+" not in board
 
 
 def test_text_status_for_win_and_draw() -> None:

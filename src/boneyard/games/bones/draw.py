@@ -91,12 +91,14 @@ def status_line(observation: dict[str, Any]) -> str:
 def render_text(observation: dict[str, Any]) -> str:
     """The board as text: each square its top colour and stack height (``W2``), ``.`` empty.
 
-    ``+`` marks an empty start-area square and ``*`` the squares of the last piece placed.
+    ``+`` marks the start area before the first piece, ``*`` the squares of the last piece placed.
     """
     width, height = observation["width"], observation["height"]
     top = _flat_top(observation)
     heights = _flat_heights(observation)
-    start = {_parse_square(name, width) for name in observation["start_area"]}
+    start: set[int] = set()
+    if not observation["pieces"]:
+        start = {_parse_square(name, width) for name in observation["start_area"]}
     last: set[int] = set()
     if observation["pieces"]:
         last = set(_placement_squares(observation["pieces"][-1], width))
@@ -115,7 +117,8 @@ def render_text(observation: dict[str, Any]) -> str:
             cells.append(f"{cell:<4}")
         lines.append(f"{rank + 1:>2}  {''.join(cells).rstrip()}")
     lines.append(files)
-    lines.append("W/B: colour on top, digits: stack height, *: last piece, +: start area")
+    legend = "W/B: colour on top, digits: stack height, *: last piece"
+    lines.append(legend + (", +: start area" if start else ""))
     return "\n".join(lines)
 
 
