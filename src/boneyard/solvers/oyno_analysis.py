@@ -34,8 +34,15 @@ import numpy.typing as npt
 
 UNREACHED = 255
 _CHUNK = 1 << 22
+MAX_POSITIONS = 1 << 31
+"""The most positions one analysis holds (one byte each, plus the hand layer)."""
 
 IntArray = npt.NDArray[np.int64]
+
+
+def position_count(size: int, bones: int) -> int:
+    """Positions with ``bones`` bones: cell sets times side patterns."""
+    return math.comb(size * size - 1, bones) << bones
 
 
 def resting_cells(size: int) -> list[int]:

@@ -20,7 +20,7 @@ from boneyard.core.errors import BoneyardError
 from boneyard.core.game import State
 from boneyard.games.oyno.board import board
 from boneyard.games.oyno.puzzle import parse_puzzle_position
-from boneyard.games.oyno.search import apply_move, bfs_masks, solve_masks
+from boneyard.games.oyno.search import SearchLimitError, apply_move, bfs_masks, solve_masks
 
 Move = tuple[int, int]
 
@@ -67,14 +67,32 @@ def solve(state: State) -> list[int] | None:
     return actions
 
 
+BOT_POSITION_LIMIT = 2_000_000
+"""Positions one search level may hold when a bot asks (beyond it the bot gets no answer)."""
+
+
 def best_action(state: State) -> int | None:
-    """The first move of an optimal solution, or None (solved, unsolvable, or not a player turn)."""
+    """The first move of an optimal solution, or None.
+
+    None: solved, unsolvable, not a player turn, or a search too large for a bot's move (a board
+    larger than 5x5 with a distant solution, or very many bones); bots then fall back to their
+    own search.
+    """
     if state.is_terminal() or state.is_chance_node():
         return None
-    actions = solve(state)
-    if not actions:
+    size, occupied, up = _masks(state)
+    try:
+        if size > 5:
+            moves = bfs_masks(size, occupied, up, max_positions=BOT_POSITION_LIMIT)
+        else:
+            moves = solve_masks(size, occupied, up, max_positions=BOT_POSITION_LIMIT)
+    except SearchLimitError:
         return None
-    return actions[0]
+    if not moves:
+        return None
+    name = board(size).name
+    a, b = moves[0]
+    return state.string_to_action(f"{name(a)}-{name(b)}")
 
 
 def optimal_length(state: State) -> int | None:

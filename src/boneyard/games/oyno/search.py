@@ -185,25 +185,45 @@ def solve_masks(
                 row = int(parent[row])
             moves.reverse()
             return moves
-        new_occ, new_up, parent, move = _expand(size, occ, ups)
-        keys = _keys(size, new_occ, new_up)
-        keys, first = np.unique(keys, return_index=True)
+        keys, parent, move = _next_level(size, occ, ups)
         current_keys = np.sort(_keys(size, occ, ups))
         fresh = ~(np.isin(keys, current_keys, assume_unique=True))
         if previous_keys.size:
             fresh &= ~np.isin(keys, previous_keys, assume_unique=True)
-        chosen = first[fresh]
-        if chosen.size == 0:
+        if not fresh.any():
             return None
-        if chosen.size > max_positions:
+        keys = keys[fresh]
+        if keys.size > max_positions:
             raise SearchLimitError(
                 f"the search needs more than {max_positions} positions in one level"
             )
-        levels_parent.append(parent[chosen])
-        levels_move.append(move[chosen])
+        levels_parent.append(parent[fresh])
+        levels_move.append(move[fresh])
         previous_keys = current_keys
-        occ = new_occ[chosen]
-        ups = new_up[chosen]
+        occ = keys & np.int64((1 << cells) - 1)
+        ups = keys >> np.int64(cells)
+
+
+_EXPAND_ROWS = 100_000
+
+
+def _next_level(size: int, occ: Masks, ups: Masks) -> tuple[Masks, Masks, Masks]:
+    """Distinct positions one move away (sorted keys), each with a parent row and its move."""
+    keys_parts: list[Masks] = []
+    parent_parts: list[Masks] = []
+    move_parts: list[Masks] = []
+    for start in range(0, occ.size, _EXPAND_ROWS):
+        new_occ, new_up, parent, move = _expand(
+            size, occ[start : start + _EXPAND_ROWS], ups[start : start + _EXPAND_ROWS]
+        )
+        keys, first = np.unique(_keys(size, new_occ, new_up), return_index=True)
+        keys_parts.append(keys)
+        parent_parts.append(parent[first] + start)
+        move_parts.append(move[first])
+    if len(keys_parts) == 1:
+        return keys_parts[0], parent_parts[0], move_parts[0]
+    keys, first = np.unique(np.concatenate(keys_parts), return_index=True)
+    return keys, np.concatenate(parent_parts)[first], np.concatenate(move_parts)[first]
 
 
 def apply_move(size: int, occupied: int, up: int, start: int, end: int) -> tuple[int, int]:
@@ -231,9 +251,16 @@ def _solve_python(
 
 
 def bfs_masks(
-    size: int, occupied: int, up: int, max_length: int | None = None
+    size: int,
+    occupied: int,
+    up: int,
+    max_length: int | None = None,
+    max_positions: int | None = None,
 ) -> list[tuple[int, int]] | None:
-    """Plain breadth-first search over positions: the reference the fast search is tested on."""
+    """Plain breadth-first search over positions: the reference the fast search is tested on.
+
+    Past ``max_positions`` positions seen it raises SearchLimitError.
+    """
     start = (occupied, up)
     if up == occupied:
         return []
@@ -251,6 +278,8 @@ def bfs_masks(
                 if after in parents:
                     continue
                 parents[after] = (position, move)
+                if max_positions is not None and len(parents) > max_positions:
+                    raise SearchLimitError(f"the search saw more than {max_positions} positions")
                 if after[0] == after[1]:
                     path = []
                     node: tuple[int, int] = after
