@@ -1,0 +1,159 @@
+"""No message to a seat carries more than ``observation(seat)`` allows (HTTP and WebSocket).
+
+Every payload a seat receives is compared, field by field, with what the engine says that seat
+may know at that move number: its observation, the board drawn from it, its own legal actions
+when it is to move, and the move log as ``action_string_for(seat, ...)`` shows it. Then the
+hidden-information games get a direct check that another seat's secrets never appear.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boneyard.core.game import Game, State
+from boneyard.core.registry import list_games
+from boneyard.web.live import render
+from tests.web.conftest import all_games, create
+
+VIEW_KEYS = {
+    "game_id", "game", "title", "params", "seq", "seat", "seats", "current_player", "terminal",
+    "returns", "status", "observation", "legal", "log", "svg", "text", "seed_hash", "seed",
+}  # fmt: skip
+
+CASES = [
+    ("bondo_cones", {"setup": "random"}, 120),
+    ("bondo_cones", {}, 60),
+    ("bonbon", {"players": 3}, 160),
+    ("toy_secret", {"players": 3}, 10),
+]
+
+
+def states_along(game: Game, actions: list[int]) -> list[State]:
+    state = game.new_initial_state()
+    states = [state.clone()]
+    for action in actions:
+        state.apply_action(action)
+        states.append(state.clone())
+    return states
+
+
+def check_payload(
+    game: Game,
+    states: list[State],
+    log: dict[int | None, list[str]],
+    seat: int | None,
+    view: dict[str, Any],
+) -> None:
+    assert set(view) == VIEW_KEYS
+    seq = view["seq"]
+    truth = states[seq]
+    observation = truth.observation(seat)
+    assert view["seat"] == seat
+    assert view["observation"] == observation
+    svg, text = render(game, observation)
+    assert view["svg"] == svg and view["text"] == text
+    if seat is not None and truth.current_player() == seat:
+        expected = [{"id": a, "string": truth.action_to_string(a)} for a in truth.legal_actions()]
+    else:
+        expected = []
+    assert view["legal"] == expected
+    assert [line["string"] for line in view["log"]] == log[seat][:seq]
+    assert (view["seed"] is not None) == truth.is_terminal()
+
+
+def check_hidden_values(name: str, truth: State, seat: int | None, view: dict[str, Any]) -> None:
+    """Game by game: the other seats' secrets are absent from what ``seat`` was sent."""
+    observation = view["observation"]
+    if name == "bondo_cones":
+        for square, cone in observation["cones"].items():
+            if cone["seat"] != seat and not cone["spied"]:
+                assert cone["value"] is None, f"a hidden value of {square} reached seat {seat}"
+    elif name == "bonbon":
+        for owner, run in enumerate(observation["runs"]):
+            for card in run:
+                if owner != seat and not card["up"] and seat not in card["seen_by"]:
+                    assert card["card"] is None, f"seat {owner}'s face-down card reached {seat}"
+    elif name == "toy_secret" and not truth.is_terminal():
+        assert observation["secrets"] is None
+        own = observation["my_secret"]
+        assert seat is not None or own is None
+
+
+@pytest.mark.parametrize(("name", "params", "moves"), CASES)
+def test_every_payload_to_a_seat_is_its_observation(
+    client: TestClient, name: str, params: dict[str, Any], moves: int
+) -> None:
+    if name not in list_games() and name not in all_games():
+        pytest.skip(f"{name} is not registered yet")
+    created = create(client, name, params=params)
+    game_id = created["id"]
+    seats = len(created["seats"])
+    tokens = [s["token"] for s in created["seats"]]
+    received: list[tuple[int | None, dict[str, Any]]] = []
+    rng = random.Random(11)
+    sockets = [
+        client.websocket_connect(f"/ws/games/{game_id}" + (f"?token={t}" if t else ""))
+        for t in [*tokens, None]
+    ]
+    entered = [socket.__enter__() for socket in sockets]
+    try:
+        for socket, seat in zip(entered, [*range(seats), None]):
+            message = socket.receive_json()
+            assert message["type"] == "view"
+            received.append((seat, {k: v for k, v in message.items() if k != "type"}))
+        latest = {seat: view for seat, view in received}
+        for move in range(moves):
+            spectator = latest[None]
+            if spectator["terminal"]:
+                break
+            mover = spectator["current_player"]
+            mine = latest[mover]
+            action = rng.choice(mine["legal"])["id"]
+            if move % 4 == 3:  # now and then by HTTP, whose answer is a payload too
+                response = client.post(
+                    f"/api/games/{game_id}/actions",
+                    json={"token": tokens[mover], "seq": mine["seq"], "action": action},
+                )
+                assert response.status_code == 200, response.text
+                received.append((mover, response.json()))
+            else:
+                entered[mover].send_json({"type": "act", "seq": mine["seq"], "action": action})
+            for socket, seat in zip(entered, [*range(seats), None]):
+                message = socket.receive_json()
+                assert message["type"] == "view", message
+                view = {k: v for k, v in message.items() if k != "type"}
+                received.append((seat, view))
+                latest[seat] = view
+            if move % 4 != 3:
+                assert entered[mover].receive_json()["type"] == "ack"
+        for seat in range(seats):
+            response = client.get(f"/api/games/{game_id}", params={"token": tokens[seat]})
+            received.append((seat, response.json()))
+    finally:
+        for socket in sockets:
+            socket.__exit__(None, None, None)
+
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    stored = manager.store.load(game_id)
+    actions = [action for action, _player in stored.actions]
+    game = all_games()[name](**created["params"])
+    states = states_along(game, actions)
+    log = {
+        seat: [states[k].action_string_for(seat, a) for k, a in enumerate(actions)]
+        for seat in [*range(seats), None]
+    }
+    assert len(received) > 2 * seats
+    for seat, view in received:
+        check_payload(game, states, log, seat, view)
+        truth = states[view["seq"]]
+        check_hidden_values(name, truth, seat, view)
+        text = json.dumps(view)
+        for other, other_token in enumerate(tokens):
+            assert other_token not in text, f"seat {other}'s token was sent to seat {seat}"
+        if not truth.is_terminal():
+            assert stored.seed not in text, "the seed is secret until the end"
