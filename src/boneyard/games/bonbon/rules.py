@@ -296,6 +296,8 @@ class BonBonState(State):
                 self.phase = PLACE
             elif g.effects[kind] == GIFT:
                 if self._others_in_play():
+                    # A gift waits face up for its receiver: everyone sees it.
+                    self.drawn_mask = g.all_seats
                     self.phase = GIFTING
                 else:
                     self._place_up(self.turn)
@@ -397,10 +399,11 @@ class BonBonState(State):
             self._end_turn()
         elif effect == WRAPPER:
             self.phase = WRAPPED
-        elif effect == SECOND:
-            self.phase = DRAWING
         else:
-            self.phase = PEEKING
+            # The effect shows what the card is, even when it was played face down.
+            run = self.runs[self.turn]
+            run[-1] = (kind, run[-1][1], self.game.all_seats)
+            self.phase = DRAWING if effect == SECOND else PEEKING
 
     def _end_turn(self) -> None:
         status = self.status
@@ -761,52 +764,74 @@ def resample_observation(
     """A full state that ``seat`` cannot tell from the observed one, unknowns dealt by ``rng``.
 
     Every card the seat has not seen (face-down cards of others, another's drawn card, another's
-    peek, the deck) is dealt from the unseen counts in ``observation["unseen"]``. The new state's
-    history is empty: its snapshot, not a replay, is the state.
+    peek, the deck) is dealt from the unseen counts in ``observation["unseen"]``, keeping to what
+    the seat can infer: a face-down card is a plain chocolate that may be played face down (an
+    effect card shows itself by its effect, unless it was the card that emptied the deck), and a
+    card still being placed may be played face down. The new state's history is empty: its
+    snapshot, not a replay, is the state.
     """
     labels = game.labels
     kind_of = game.label_kind
-    pool = [k for k, label in enumerate(labels) for _ in range(observation["unseen"][label])]
+    unseen = [observation["unseen"][label] for label in labels]
+    pool = [k for k in range(len(labels)) for _ in range(unseen[k])]
     rng.shuffle(pool)
-    counts = [observation["unseen"][label] for label in labels]
+    counts = list(unseen)
+    anything = [True] * len(labels)
+    choosable = [not up_only for up_only in game.face_up_only]
+    plain = [c and e == NONE for c, e in zip(choosable, game.effects)]
 
-    def deal() -> int:
-        kind = pool.pop()
-        counts[kind] -= 1
-        return kind
+    def deal(allowed: list[bool]) -> int:
+        for i in range(len(pool) - 1, -1, -1):
+            if allowed[pool[i]]:
+                kind = pool.pop(i)
+                counts[kind] -= 1
+                return kind
+        raise InvalidStateError(f"no unseen card fits observation {observation!r}")
 
     state = object.__new__(BonBonState)
     state.game = game
     state._history = []
     state._legal_cache = None
     everyone = game.all_seats
-    runs: list[list[Card]] = []
-    for run in observation["runs"]:
-        cards: list[Card] = []
-        for card in run:
-            mask = sum(1 << s for s in card["seen_by"])
-            kind = kind_of[card["card"]] if card["card"] is not None else deal()
-            cards.append((kind, card["up"], everyone if card["up"] else mask))
-        runs.append(cards)
-    state.runs = runs
+    runs = observation["runs"]
+    last = observation["last_drawer"]
+    special = None
+    tail = runs[last][-1:] if observation["deck_left"] == 0 and last is not None else []
+    if tail and tail[0]["card"] is None:
+        special = (last, len(runs[last]) - 1)
+    dealt: dict[tuple[int, int], int] = {}
+    for owner, run in enumerate(runs):
+        for index, card in enumerate(run):
+            if card["card"] is None and (owner, index) != special:
+                dealt[owner, index] = deal(plain)
+    if special is not None:
+        dealt[special] = deal(choosable)
+    state.runs = [
+        [
+            (
+                kind_of[card["card"]] if card["card"] is not None else dealt[owner, index],
+                card["up"],
+                everyone if card["up"] else sum(1 << s for s in card["seen_by"]),
+            )
+            for index, card in enumerate(run)
+        ]
+        for owner, run in enumerate(runs)
+    ]
     drawn = observation["drawn"]
     state.drawn = -1
     state.drawn_mask = 0
     if drawn is not None:
-        state.drawn = kind_of[drawn["card"]] if drawn["card"] is not None else deal()
+        # A card still being placed (hidden only then) is one its drawer may play face down.
+        state.drawn = kind_of[drawn["card"]] if drawn["card"] is not None else deal(choosable)
         state.drawn_mask = sum(1 << s for s in drawn["seen_by"])
     peek = observation["peek"]
     state.peek_kind = -1
     state.peeker = -1
     if peek is not None:
         state.peeker = peek["by"]
-        if peek["card"] is not None:
-            state.peek_kind = kind_of[peek["card"]]
-            counts[state.peek_kind] += 1
-        else:
-            # The peeked card is still in the deck: deal it, then put it back in the counts.
-            state.peek_kind = deal()
-            counts[state.peek_kind] += 1
+        # The peeked card is still in the deck: it stays in the counts.
+        state.peek_kind = kind_of[peek["card"]] if peek["card"] is not None else deal(anything)
+        counts[state.peek_kind] += 1
     state.counts = counts
     state.deck_left = observation["deck_left"]
     phase = PHASE_NAMES.index(observation["phase"])
