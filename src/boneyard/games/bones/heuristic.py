@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from boneyard.core.game import TERMINAL
@@ -61,31 +62,45 @@ def line_windows(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     return tuple(windows)
 
 
+@cache
+def _window_readers(width: int, height: int) -> tuple[tuple[tuple[int, ...], itemgetter], ...]:
+    """Each window with a getter that reads its five squares' colours in one C call."""
+    return tuple((window, itemgetter(*window)) for window in line_windows(width, height))
+
+
+_FACTORS = tuple(
+    tuple(WEIGHTS[own] * MIXED**other for other in range(LINE + 1)) for own in range(LINE + 1)
+)
+
+
 def _scan(state: BonesState) -> tuple[list[float], list[set[int]]]:
     """Window scores of both colours and the placements that would win at once for each."""
     table = state.game.table
     top = state.top_colours()
-    scores = [0.0, 0.0]
+    white_score = black_score = 0.0
     wins: list[set[int]] = [set(), set()]
-    for window in line_windows(table.width, table.height):
-        colours = [top[s] for s in window]
+    factors = _FACTORS
+    for window, read in _window_readers(table.width, table.height):
+        colours = read(top)
         white = colours.count(0)
         black = colours.count(1)
-        scores[0] += WEIGHTS[white] * MIXED**black
-        scores[1] += WEIGHTS[black] * MIXED**white
-        for seat, count in ((0, white), (1, black)):
-            if count < LINE - 2:
-                continue
-            missing = [s for s, c in zip(window, colours) if c != seat]
-            if len(missing) == 1:
-                wins[seat].update(table.touching[missing[0]])
-            elif len(missing) == 2:
-                action = table.by_pair.get((missing[0], missing[1]))
-                if action is not None:
-                    wins[seat].add(action)
+        white_score += factors[white][black]
+        black_score += factors[black][white]
+        if white >= LINE - 2 or black >= LINE - 2:
+            for seat, count in ((0, white), (1, black)):
+                if count < LINE - 2:
+                    continue
+                missing = [s for s, c in zip(window, colours) if c != seat]
+                if len(missing) == 1:
+                    wins[seat].update(table.touching[missing[0]])
+                elif len(missing) == 2:
+                    action = table.by_pair.get((missing[0], missing[1]))
+                    if action is not None:
+                        wins[seat].add(action)
     for seat in (0, 1):
-        wins[seat] = {a for a in wins[seat] if state.is_legal_placement(a)}
-    return scores, wins
+        if wins[seat]:
+            wins[seat] = {a for a in wins[seat] if state.is_legal_placement(a)}
+    return [white_score, black_score], wins
 
 
 def winning_placements(state: BonesState, seat: int) -> list[int]:
