@@ -9,8 +9,8 @@ Standard library only, and nothing here imports the rules: everything is read fr
 * ``pieces``: every placed piece in order (``e5-f5``), piece ``k`` placed by seat ``k % 2``;
 * ``start_area``, ``supply``, ``current_player``, ``winner``, ``winning_squares``, ``seat``.
 
-The SVG gives every square ``data-square="e5"`` so the web app can make it clickable; overlays
-(pieces, marks) have ``pointer-events="none"`` so clicks reach the squares.
+The SVG gives every square ``data-square="e5"`` (a transparent square over the pieces) so the web
+app can make it clickable and mark it; the other overlays have ``pointer-events="none"``.
 """
 
 from __future__ import annotations
@@ -178,10 +178,9 @@ def render_svg(
     ]
     for square in range(width * height):
         left, upper = corner(square)
-        name = square_name(square, width)
         out.append(
-            f'<rect class="square" data-square="{name}" x="{left}" y="{upper}" width="{size}" '
-            f'height="{size}" fill="{BOARD_FILL}" stroke="{GRID_STROKE}" stroke-width="1"/>'
+            f'<rect class="cell" x="{left}" y="{upper}" width="{size}" height="{size}" '
+            f'fill="{BOARD_FILL}" stroke="{GRID_STROKE}" stroke-width="1"/>'
         )
     start = [_parse_square(name, width) for name in observation["start_area"]]
     x, y, w, h = box(start[0], start[1], size * 0.04)
@@ -191,6 +190,15 @@ def render_svg(
         f'pointer-events="none"/>'
     )
     out.extend(_pieces_svg(observation, owners, top, heights, box, size))
+    # The clickable squares lie over the pieces (transparent), so that marks the web app adds
+    # right after a square show above the pieces, and every click lands on a square.
+    for square in range(width * height):
+        left, upper = corner(square)
+        name = square_name(square, width)
+        out.append(
+            f'<rect class="square" data-square="{name}" x="{left}" y="{upper}" width="{size}" '
+            f'height="{size}" fill="#000000" fill-opacity="0" pointer-events="all"/>'
+        )
     if show_last and observation["pieces"]:
         one, two = _placement_squares(observation["pieces"][-1], width)
         x, y, w, h = box(one, two, 1.5)
