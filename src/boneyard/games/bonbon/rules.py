@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from boneyard.core.errors import InvalidActionStringError, InvalidStateError
+from boneyard.core.errors import IllegalActionError, InvalidActionStringError, InvalidStateError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.registry import register
@@ -91,6 +91,10 @@ class BonBonGame(Game):
         self.kind_outcome = [self.deck.outcome_id(k) for k in kinds]
         self.outcome_kind = {o: i for i, o in enumerate(self.kind_outcome)}
         self.label_kind = {label: i for i, label in enumerate(self.labels)}
+        size = self.deck.size
+        self.full_deck_outcomes = [
+            (o, c / size) for o, c in zip(self.kind_outcome, self.full_counts)
+        ]
         tiles = nt.parse_tiles(str(self.params["tiles"]))
         assert tiles is not None  # the parameter's check has passed
         self.tile_values = tuple(sorted(tiles))
@@ -104,6 +108,14 @@ class BonBonGame(Game):
             ways = math.prod(math.comb(have[v], c) for v, c in Counter(triple).items())
             outcomes.append((self.triple_id[triple], ways / total))
         self.tile_outcomes = outcomes
+        # The first pass of a round, by the tiles on offer: [without draw, with draw].
+        self.bonus_actions: dict[tuple[int, ...], tuple[list[int], list[int]]] = {
+            triple: (
+                sorted({nt.BONUS + v for v in triple}),
+                sorted({nt.DRAW, *(nt.BONUS + v for v in triple)}),
+            )
+            for triple in self.triples
+        }
         self.all_seats = (1 << self.players) - 1
 
     @staticmethod
@@ -224,18 +236,28 @@ class BonBonState(State):
         return self.turn
 
     def legal_actions(self) -> list[int]:
+        return list(self._legal_cache or self._compute_legal())
+
+    def _compute_legal(self) -> list[int]:
         # The base class's, without its sorting: outcomes come in id order already.
-        cache = self._legal_cache
-        if cache is None:
-            phase = self.phase
-            if phase == OVER:
-                cache = []
-            elif phase in (TILES, DRAWING, PEEKING):
-                cache = [outcome for outcome, _ in self._chance_outcomes()]
-            else:
-                cache = self._legal_actions()
-            self._legal_cache = cache
-        return list(cache)
+        phase = self.phase
+        if phase == OVER:
+            cache = []
+        elif phase in (TILES, DRAWING, PEEKING):
+            cache = [outcome for outcome, _ in self._chance_outcomes()]
+        else:
+            cache = self._legal_actions()
+        self._legal_cache = cache
+        return cache
+
+    def apply_action(self, action: int) -> None:
+        # The base class's, inlined: random playouts spend most of their time here.
+        legal = self._legal_cache or self._compute_legal()
+        if action not in legal or isinstance(action, bool):
+            raise IllegalActionError(self._illegal_message(action))
+        self._apply_action(action)
+        self._history.append(action)
+        self._legal_cache = None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase in (TILES, DRAWING, PEEKING):
@@ -249,14 +271,16 @@ class BonBonState(State):
         if self.phase == DRAWING and self.peek_kind >= 0:
             return [(g.kind_outcome[self.peek_kind], 1.0)]
         left = self.deck_left
-        outcome = g.kind_outcome
-        return [(outcome[k], c / left) for k, c in enumerate(self.counts) if c]
+        if left == g.deck.size:
+            return list(g.full_deck_outcomes)
+        return [(o, c / left) for o, c in zip(g.kind_outcome, self.counts) if c]
 
     def _legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == TURN:
-            passes = sorted({nt.BONUS + v for v in self.tiles}) if self.tiles_open else [nt.PASS]
-            return sorted([nt.DRAW, *passes]) if self.deck_left else passes
+            if self.tiles_open:
+                return list(self.game.bonus_actions[tuple(self.tiles)][self.deck_left > 0])
+            return [nt.PASS, nt.DRAW] if self.deck_left else [nt.PASS]
         if phase == PLACE:
             return [nt.UP, nt.DOWN]
         if phase == WRAPPED:
@@ -417,14 +441,25 @@ class BonBonState(State):
         self._end_round()
 
     def round_scores(self) -> list[int | None]:
-        """Each player's score as the round stands (None: eliminated)."""
+        """Each player's score as the round stands (None: eliminated); see ``score_run``."""
         values = self.game.values
         scores: list[int | None] = []
         for seat, run in enumerate(self.runs):
             if self.status[seat] == ELIMINATED:
                 scores.append(None)
                 continue
-            scores.append(score_run([(values[k], up) for k, up, _ in run], self.tile_taken[seat]))
+            tile = self.tile_taken[seat]
+            total = tile if tile > 0 else 0
+            group = 0
+            for kind, up, _ in run:
+                total += values[kind]
+                if up:
+                    if group > 1:
+                        total += group - 1
+                    group = 0
+                else:
+                    group += 1
+            scores.append(total + group - 1 if group > 1 else total)
         return scores
 
     def _end_round(self) -> None:
@@ -432,43 +467,46 @@ class BonBonState(State):
         scores = self.round_scores()
         cards = [len(run) for run in self.runs]
         ranked = sorted(
-            (s for s in range(n) if scores[s] is not None),
-            key=lambda s: (scores[s], cards[s]),
+            ((score, cards[s], s) for s, score in enumerate(scores) if score is not None),
             reverse=True,
         )
         places = 2 if n >= 5 else 1
-        winners = ranked[:places]
-        if winners:
-            last = (scores[winners[-1]], cards[winners[-1]])
-            winners += [s for s in ranked[places:] if (scores[s], cards[s]) == last]
-        everyone = self.game.all_seats
-        for seat in range(n):
-            if scores[seat] is not None:
-                self.runs[seat] = [(k, up, everyone) for k, up, _ in self.runs[seat]]
+        winners = [s for _, _, s in ranked[:places]]
+        if ranked[places:]:
+            last = ranked[:places][-1][:2]
+            winners += [s for score, count, s in ranked[places:] if (score, count) == last]
         for seat in winners:
             self.wins[seat] += 1
         self.rounds_played += 1
         self.last_scores = scores
         self.last_cards = cards
         self.last_winners = sorted(winners)
+        champions = [s for s in winners if self.wins[s] >= WINS_TO_WIN]
+        if champions or self.rounds_played >= self.game.max_rounds:
+            self._end_game(scores, cards, champions)
+            return
+        if self.last_drawer >= 0:
+            self.round_starter = (self.last_drawer + 1) % n
+        else:
+            self.round_starter = (self.round_starter + 1) % n
+        self._start_round()
+
+    def _end_game(self, scores: list[int | None], cards: list[int], champions: list[int]) -> None:
+        if champions:
+            # Simultaneous third wins: the best score of the last round, then the most cards.
+            best = max((scores[s], cards[s]) for s in champions)
+            self.winners = sorted(s for s in champions if (scores[s], cards[s]) == best)
+        else:
+            most = max(self.wins)
+            self.winners = [s for s, wins in enumerate(self.wins) if wins == most]
+        everyone = self.game.all_seats
+        for seat, score in enumerate(scores):
+            if score is not None:  # the scored runs were shown to all
+                self.runs[seat] = [(k, up, everyone) for k, up, _ in self.runs[seat]]
         self.drawn = -1
         self.peek_kind = -1
         self.peeker = -1
-        champions = [s for s in winners if self.wins[s] >= WINS_TO_WIN]
-        if champions:
-            best = max((scores[s], cards[s]) for s in champions)
-            self.winners = sorted(s for s in champions if (scores[s], cards[s]) == best)
-            self.phase = OVER
-        elif self.rounds_played >= self.game.max_rounds:
-            most = max(self.wins)
-            self.winners = [s for s in range(n) if self.wins[s] == most]
-            self.phase = OVER
-        else:
-            if self.last_drawer >= 0:
-                self.round_starter = (self.last_drawer + 1) % n
-            else:
-                self.round_starter = (self.round_starter + 1) % n
-            self._start_round()
+        self.phase = OVER
 
     def returns(self) -> list[float]:
         if self.phase != OVER:
