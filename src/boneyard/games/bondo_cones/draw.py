@@ -1,0 +1,213 @@
+"""Bond O Cones as text and as SVG, drawn from an observation dict (standard library only).
+
+Both drawings show exactly what the observation shows: a cone's value where the observation
+has one, ``?`` elsewhere; rings as ``+`` (one) and ``#`` (two, a Double BondO) in text, and as red
+circles around the cone in SVG. Every SVG square carries ``data-square="d4"`` so a web page can
+make it clickable, and cones carry ``data-cone``/``data-seat``/``data-value``/``data-rings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from xml.sax.saxutils import escape
+
+from boneyard.games.bondo_cones.board import RED_FIELDS, START_FIELDS
+from boneyard.games.bondo_cones.notation import HEIGHT, INDEX, NAMES, SQUARES, WIDTH, cone_token
+
+SEAT_WORDS = ("black", "white")
+_RED = {sq for pair in RED_FIELDS for sq in pair}
+_START = (set(START_FIELDS[0]), set(START_FIELDS[1]))
+
+
+def status_line(observation: dict[str, Any]) -> str:
+    """One line: the turn, who acts, the die, the scores and the rings' news."""
+    phase = observation["phase"]
+    scores = observation["scores"]
+    parts = [f"turn {observation['turn']}/{observation['max_turns']}"]
+    winner = observation["winner"]
+    if phase == "over":
+        parts.append("draw" if winner == "draw" else f"{SEAT_WORDS[winner]} wins")
+    elif observation["current_player"] == -1:
+        parts.append(f"chance ({phase})")
+    else:
+        parts.append(f"{SEAT_WORDS[observation['current_player']]} to {phase.replace('_', ' ')}")
+    if observation["die"] is not None:
+        parts.append(f"die {observation['die']}")
+    parts.append(f"score {scores[0]}-{scores[1]} of {observation['target']}")
+    windows = observation["battle_windows"]
+    if any(windows):
+        parts.append(f"battle windows {windows[0]}/{windows[1]}")
+    if observation["set_aside_ring"]:
+        parts.append("a ring is set aside")
+    return ", ".join(parts)
+
+
+def text_board(observation: dict[str, Any]) -> str:
+    """The board, rank 12 at the top: ``b8`` black 8, ``w?`` white unknown, ``+``/``#`` rings,
+    ``.`` an empty square, ``*`` an empty red field; then a status line."""
+    cells = [""] * SQUARES
+    for name, cone in observation["cones"].items():
+        cells[INDEX[name]] = cone_token(cone["seat"], cone["value"], cone["rings"])
+    lines = board_lines(cells)
+    lines.append(status_line(observation))
+    return "\n".join(lines)
+
+
+_FILES = "    " + "".join(f"{chr(ord('a') + f):<4}" for f in range(WIDTH)).rstrip()
+_EMPTY = ["*" if sq in _RED else "." for sq in range(SQUARES)]
+
+
+def board_lines(cells: list[str]) -> list[str]:
+    """The board's text lines from one token per square (``""``: empty)."""
+    lines = [_FILES]
+    for rank in range(HEIGHT - 1, -1, -1):
+        row = [cells[sq] or _EMPTY[sq] for sq in range(rank * WIDTH, rank * WIDTH + WIDTH)]
+        lines.append(f"{rank + 1:>2}  " + "".join(f"{cell:<4}" for cell in row).rstrip())
+    return lines
+
+
+# ----- SVG -------------------------------------------------------------------------------------
+
+SIZE = 40
+MARGIN = 22
+COLOURS = {
+    "square": "#efe4cf",
+    "start0": "#d9cdb4",
+    "start1": "#e6dcc6",
+    "red": "#d9534f",
+    "grid": "#8a7a5c",
+    "black": "#1f1f1f",
+    "white": "#fbfbf7",
+    "ring": "#c8102e",
+    "highlight": "#f4d03f",
+    "path": "#1f6fb2",
+}
+
+
+def _centre(square: int, flipped: bool) -> tuple[int, int]:
+    file, rank = square % WIDTH, square // WIDTH
+    if flipped:
+        file, rank = WIDTH - 1 - file, HEIGHT - 1 - rank
+    x = MARGIN + file * SIZE + SIZE // 2
+    y = MARGIN + (HEIGHT - 1 - rank) * SIZE + SIZE // 2
+    return x, y
+
+
+def svg_board(
+    observation: dict[str, Any],
+    *,
+    flipped: bool | None = None,
+    highlight: Iterable[str] = (),
+    path: Iterable[str] = (),
+    show_last_move: bool = True,
+) -> str:
+    """The board as an SVG document.
+
+    ``flipped`` turns the board so white sits at the bottom (default: when the observation is
+    white's); ``highlight`` marks squares; ``path`` draws a line through squares (a BondO walk);
+    the last move is marked unless ``show_last_move`` is false.
+    """
+    if flipped is None:
+        flipped = observation.get("seat") == 1
+    width = 2 * MARGIN + WIDTH * SIZE
+    height = 2 * MARGIN + HEIGHT * SIZE
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" class="bondo-cones-board">',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fffdf7"/>',
+    ]
+    marked = set(highlight)
+    last = observation.get("last_move") if show_last_move else None
+    if last:
+        marked.update(last)
+    for square in range(SQUARES):
+        x, y = _centre(square, flipped)
+        name = NAMES[square]
+        if square in _RED:
+            fill, kind = COLOURS["red"], "red-field"
+        elif square in _START[0]:
+            fill, kind = COLOURS["start0"], "start-field"
+        elif square in _START[1]:
+            fill, kind = COLOURS["start1"], "start-field"
+        else:
+            fill, kind = COLOURS["square"], "field"
+        half = SIZE // 2
+        out.append(
+            f'<rect data-square="{name}" class="{kind}" x="{x - half}" y="{y - half}" '
+            f'width="{SIZE}" height="{SIZE}" fill="{fill}" stroke="{COLOURS["grid"]}" '
+            'stroke-width="0.5"/>'
+        )
+        if name in marked:
+            out.append(
+                f'<rect x="{x - half + 2}" y="{y - half + 2}" width="{SIZE - 4}" '
+                f'height="{SIZE - 4}" fill="none" stroke="{COLOURS["highlight"]}" '
+                'stroke-width="3" pointer-events="none"/>'
+            )
+    out.extend(_coordinates(flipped))
+    route = [name for name in path]
+    if len(route) > 1:
+        points = " ".join("{},{}".format(*_centre(INDEX[n], flipped)) for n in route)
+        out.append(
+            f'<polyline points="{points}" fill="none" stroke="{COLOURS["path"]}" '
+            'stroke-width="4" stroke-linecap="round" stroke-linejoin="round" opacity="0.75" '
+            'pointer-events="none"/>'
+        )
+        end_x, end_y = _centre(INDEX[route[-1]], flipped)
+        out.append(
+            f'<circle cx="{end_x}" cy="{end_y}" r="5" fill="{COLOURS["path"]}" '
+            'pointer-events="none"/>'
+        )
+    for name, cone in sorted(observation["cones"].items()):
+        out.extend(_cone(name, cone, flipped))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _coordinates(flipped: bool) -> list[str]:
+    labels = []
+    style = 'font-family="sans-serif" font-size="11" fill="#5a4c32" text-anchor="middle"'
+    for file in range(WIDTH):
+        x, _ = _centre(file, flipped)
+        bottom = MARGIN + HEIGHT * SIZE + 15
+        labels.append(f'<text x="{x}" y="{bottom}" {style}>{chr(ord("a") + file)}</text>')
+    for rank in range(HEIGHT):
+        _, y = _centre(rank * WIDTH, flipped)
+        labels.append(f'<text x="{MARGIN // 2}" y="{y + 4}" {style}>{rank + 1}</text>')
+    return labels
+
+
+def _cone(name: str, cone: dict[str, Any], flipped: bool) -> list[str]:
+    square = INDEX[name]
+    x, y = _centre(square, flipped)
+    seat, value, rings = cone["seat"], cone["value"], cone["rings"]
+    body, ink = (COLOURS["black"], "#ffffff") if seat == 0 else (COLOURS["white"], "#1f1f1f")
+    shown = "?" if value is None else str(value)
+    words = [SEAT_WORDS[seat], "cone", name, f"value {shown}"]
+    if rings:
+        words.append("Double BondO" if rings == 2 else "BondO")
+    if cone.get("peeked"):
+        words.append("peeked")
+    if cone.get("spied"):
+        words.append("spied")
+    data_value = "" if value is None else str(value)
+    parts = [
+        f'<g data-cone="{name}" data-seat="{seat}" data-value="{data_value}" '
+        f'data-rings="{rings}" class="cone">',
+        f"<title>{escape(' '.join(words))}</title>",
+        f'<circle cx="{x}" cy="{y}" r="12" fill="{body}" stroke="#444" stroke-width="1.2"/>',
+    ]
+    for ring in range(rings):
+        parts.append(
+            f'<circle cx="{x}" cy="{y}" r="{15 + 3 * ring}" fill="none" '
+            f'stroke="{COLOURS["ring"]}" stroke-width="2.5"/>'
+        )
+    opacity = ' opacity="0.45"' if value is None else ""
+    parts.append(
+        f'<text x="{x}" y="{y + 4}" font-family="sans-serif" font-size="12" '
+        f'font-weight="bold" fill="{ink}" text-anchor="middle"{opacity}>{shown}</text>'
+    )
+    if cone.get("spied"):
+        parts.append(f'<circle cx="{x + 11}" cy="{y - 11}" r="3" fill="{COLOURS["path"]}"/>')
+    parts.append("</g>")
+    return parts

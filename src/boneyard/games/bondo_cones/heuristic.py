@@ -1,0 +1,188 @@
+"""The greedy heuristic of Bond O Cones, for the bots: reads nothing but one seat's observation.
+
+Two ideas, both priced in points:
+
+* capture the most valuable target: an opponent cone is worth its value where the observation
+  shows it (captured-and-known or spied), else the expected value of what the opponent has left
+  hidden (``expected_hidden_value``);
+* keep the BondO cone out of reach: a cone the opponent can hit with some die roll next turn is
+  at risk with probability (number of such rolls) / 6 (``capture_rolls``, ``risk``); a ring cone
+  at risk also risks the ring.
+
+``evaluate(game, observation)`` turns these into a number in (-1, 1); ``action_values(game,
+observation)`` prices each move of the die just rolled, so a one-ply bot can pick the best
+without looking at any state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boneyard.games.bondo_cones.board import BOARD, RAYS, bondo_destinations
+from boneyard.games.bondo_cones.notation import INDEX, SQUARES
+from boneyard.games.bondo_cones.rules import VALUES
+
+RING_WORTH = 3.0
+"""How many points a ring is worth to its holder, in the heuristic's eyes."""
+
+
+def remaining_values(observation: dict[str, Any]) -> list[int]:
+    """The opponent's values the observing seat has not seen: its 26 values minus those captured
+    from it and those shown on the board (spied)."""
+    seat = _seat(observation)
+    left = list(VALUES)
+    for value in observation["captured"][seat]:
+        left.remove(value)
+    for cone in observation["cones"].values():
+        if cone["seat"] != seat and cone["value"] is not None:
+            left.remove(cone["value"])
+    return left
+
+
+def expected_hidden_value(observation: dict[str, Any]) -> float:
+    """The mean of ``remaining_values``: what an unknown opponent cone is worth on average."""
+    left = remaining_values(observation)
+    return sum(left) / len(left) if left else 0.0
+
+
+def cone_worth(observation: dict[str, Any], square: str, hidden: float | None = None) -> float:
+    """The value of the cone on ``square`` as the observing seat sees it (expected if unknown)."""
+    value = observation["cones"][square]["value"]
+    if value is not None:
+        return float(value)
+    return expected_hidden_value(observation) if hidden is None else hidden
+
+
+def _boards(observation: dict[str, Any]) -> tuple[list[int], list[int], list[int]]:
+    occupancy = [0, 0]
+    rings = [0] * SQUARES
+    owner = [-1] * SQUARES
+    for name, cone in observation["cones"].items():
+        square = INDEX[name]
+        occupancy[cone["seat"]] |= 1 << square
+        rings[square] = cone["rings"]
+        owner[square] = cone["seat"]
+    return occupancy, rings, owner
+
+
+def capture_rolls(observation: dict[str, Any], attacker: int, square: str) -> set[int]:
+    """The die rolls (1-4) with which ``attacker`` could capture the cone on ``square``."""
+    occupancy, rings, owner = _boards(observation)
+    return _capture_rolls(occupancy, rings, owner, attacker, INDEX[square])
+
+
+def _capture_rolls(
+    occupancy: list[int], rings: list[int], owner: list[int], attacker: int, target: int
+) -> set[int]:
+    rolls: set[int] = set()
+    for ray in RAYS[target]:
+        for distance, square in enumerate(ray[:4], start=1):
+            if owner[square] >= 0:
+                if owner[square] == attacker and rings[square] == 0:
+                    rolls.add(distance)
+                break
+    empty = BOARD & ~(occupancy[0] | occupancy[1])
+    land = empty | (1 << target)
+    ringed = 0
+    for square in range(SQUARES):
+        if rings[square] and owner[square] == attacker:
+            ringed |= 1 << square
+    while ringed and len(rolls) < 4:
+        low = ringed & -ringed
+        square = low.bit_length() - 1
+        ringed ^= low
+        for roll in range(1, 5):
+            if roll in rolls:
+                continue
+            steps = roll * (2 if rings[square] == 2 else 1)
+            if bondo_destinations(square, steps, empty, land) >> target & 1:
+                rolls.add(roll)
+    return rolls
+
+
+def risk(observation: dict[str, Any], square: str) -> float:
+    """The chance that the opponent can capture the cone on ``square`` with its next roll."""
+    owner = observation["cones"][square]["seat"]
+    return len(capture_rolls(observation, 1 - owner, square)) / 6
+
+
+def material(observation: dict[str, Any]) -> float:
+    """Points ahead (scores) plus the heuristic worth of the rings each side holds, for the
+    observing seat."""
+    seat = _seat(observation)
+    scores = observation["scores"]
+    rings = [0, 0]
+    for cone in observation["cones"].values():
+        rings[cone["seat"]] += cone["rings"]
+    return scores[seat] - scores[1 - seat] + RING_WORTH * (rings[seat] - rings[1 - seat])
+
+
+def exposure(observation: dict[str, Any]) -> float:
+    """Expected points the observing seat stands to lose to the opponent's next roll: for each
+    of its ring cones and valuable cones, the chance it can be hit times what it is worth."""
+    seat = _seat(observation)
+    occupancy, rings, owner = _boards(observation)
+    lost_by_roll = [0.0] * 5
+    for name, cone in observation["cones"].items():
+        if cone["seat"] != seat:
+            continue
+        worth = float(cone["value"] or 0) + RING_WORTH * cone["rings"]
+        if worth < 2:
+            continue
+        for roll in _capture_rolls(occupancy, rings, owner, 1 - seat, INDEX[name]):
+            lost_by_roll[roll] = max(lost_by_roll[roll], worth)
+    return sum(lost_by_roll) / 6
+
+
+def evaluate(game: Any, observation: dict[str, Any]) -> float:
+    """A value in (-1, 1) for the observing seat: material minus exposure, against the target."""
+    winner = observation["winner"]
+    seat = _seat(observation)
+    if winner is not None:
+        return 0.0 if winner == "draw" else (1.0 if winner == seat else -1.0)
+    target = observation["target"]
+    points = material(observation)
+    if observation["current_player"] != 1 - seat:
+        # The opponent's next roll only threatens once it is (nearly) the opponent's turn.
+        points -= 0.5 * exposure(observation)
+    else:
+        points -= exposure(observation)
+    value = points / (target + 2 * RING_WORTH)
+    return max(-0.99, min(0.99, value))
+
+
+def action_values(observation: dict[str, Any], actions: list[tuple[int, str]]) -> dict[int, float]:
+    """Price moves of a rolled die from the observation alone: a capture gains what the target
+    is worth (expected if unknown); any move loses what the moved cone then risks."""
+    seat = _seat(observation)
+    hidden = expected_hidden_value(observation)
+    occupancy, rings, owner = _boards(observation)
+    prices: dict[int, float] = {}
+    for action, text in actions:
+        if "-" not in text or " " in text:
+            prices[action] = 0.0
+            continue
+        origin_name, target_name = text.split("-")
+        origin, target = INDEX[origin_name], INDEX[target_name]
+        gain = 0.0
+        board_occ = occupancy[:]
+        board_rings = rings[:]
+        board_owner = owner[:]
+        if board_owner[target] == 1 - seat:
+            gain = cone_worth(observation, target_name, hidden)
+            gain += RING_WORTH * board_rings[target]
+            board_occ[1 - seat] &= ~(1 << target)
+        moved = observation["cones"][origin_name]
+        board_occ[seat] = (board_occ[seat] & ~(1 << origin)) | (1 << target)
+        board_rings[target] = board_rings[origin] + (board_rings[target] if gain else 0)
+        board_rings[origin] = 0
+        board_owner[target], board_owner[origin] = seat, -1
+        worth = float(moved["value"] or 0) + RING_WORTH * board_rings[target]
+        hit = _capture_rolls(board_occ, board_rings, board_owner, 1 - seat, target)
+        prices[action] = gain - worth * len(hit) / 6
+    return prices
+
+
+def _seat(observation: dict[str, Any]) -> int:
+    seat = observation["seat"]
+    return 0 if seat is None else int(seat)

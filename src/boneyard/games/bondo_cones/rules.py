@@ -1,0 +1,805 @@
+"""Bond O Cones: dice, hidden cone values, BondO rings and battles (RULINGS.md, "Bond O Cones").
+
+Two players, 26 cones each on a 10x12 board. Under each cone is a value only its owner knows.
+Every turn a die decides what the player does: move a cone 1-4 steps, peek at an own cone, or move
+a ring. A cone carrying a ring (a BondO cone) walks king steps and may turn; a cone carrying both
+rings (a Double BondO) walks twice as far. Capturing a cone scores its value; the first player to
+``target`` points wins. A player who lost its rings may fight a BondO battle to win one back.
+
+Action ids and strings are documented in ``notation.py`` and ``docs/rules/bondo_cones.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from boneyard.core.errors import (
+    InvalidStateError,
+)
+from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
+from boneyard.core.parameters import Parameter
+from boneyard.core.registry import register
+from boneyard.games.bondo_cones import notation as nt
+from boneyard.games.bondo_cones.board import (
+    BOARD,
+    RED_FIELDS,
+    START_FIELDS,
+    bondo_destinations,
+    ordinary_moves,
+    squares_of,
+)
+
+SQUARES = nt.SQUARES
+NAMES = nt.NAMES
+
+SETUP_ORDER = (8, 4, 4, 4, 4, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1)
+"""The values a player places one by one, in value order; the ten 0s fill the fields left."""
+VALUES = (*SETUP_ORDER, *([0] * 10))
+"""All 26 values of one side (41 points)."""
+PUTS = len(SETUP_ORDER)
+SETUP_DONE = PUTS + 1
+"""``setup_progress`` of a seat that has placed all its cones and its ring."""
+WINDOW = 3
+"""Turns a battle window stays open."""
+
+PEEKED = 1
+"""Cone flag: its owner has looked at it (public: the peek is seen)."""
+SPIED = 2
+"""Cone flag: the opponent learned its value after a lost battle (public; the value is not)."""
+
+PHASES = (
+    "setup_put",
+    "setup_ring",
+    "first",
+    "decide",
+    "battle",
+    "take",
+    "punish",
+    "roll",
+    "act",
+    "over",
+)
+SETUP_PUT, SETUP_RING, FIRST, DECIDE, BATTLE, TAKE, PUNISH, ROLL, ACT, OVER = range(len(PHASES))
+_CHANCE_PHASES = (FIRST, BATTLE, ROLL)
+DRAW = 2
+"""``winner`` of a game ended by the turn cap."""
+
+
+def _empty_list() -> list[int]:
+    return [-1] * SQUARES
+
+
+@register
+class BondoConesGame(Game):
+    """Bond O Cones for two players; seat 0 black at ranks 1-4, seat 1 white at ranks 9-12."""
+
+    name = "bondo_cones"
+    title = "Bond O Cones"
+    min_players = 2
+    max_players = 2
+    chance = True
+    perfect_information = False
+    seat_names = ("black", "white")
+    parameters = (
+        Parameter("target", int, 28, "points a player must capture to win", minimum=1, maximum=41),
+        Parameter(
+            "max_turns",
+            int,
+            1000,
+            "turns after which the game ends as a draw",
+            minimum=1,
+            maximum=100_000,
+        ),
+        Parameter(
+            "setup",
+            str,
+            "choose",
+            "choose: each player places its cones; random: a chance event places them",
+            choices=("choose", "random"),
+        ),
+    )
+    conformance_variants = (
+        {},
+        {"setup": "random"},
+        {"target": 10},
+        {"target": 10, "setup": "random"},
+    )
+
+    def _configure(self) -> None:
+        self.target = int(self.params["target"])  # type: ignore[arg-type]
+        self.max_turns = int(self.params["max_turns"])  # type: ignore[arg-type]
+        self.random_setup = self.params["setup"] == "random"
+
+    def max_game_length(self) -> int:
+        # Set-up: 16 puts and a ring per seat; who starts; then at most 5 actions a turn
+        # (battle, its result, take, roll, act).
+        return 2 * SETUP_DONE + 1 + 5 * self.max_turns
+
+    def utility_range(self) -> tuple[float, float]:
+        return (-1.0, 1.0)
+
+    def num_distinct_actions(self) -> int:
+        return nt.NUM_DISTINCT_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return nt.MAX_CHANCE_OUTCOMES
+
+    def new_initial_state(self) -> BondoConesState:
+        return BondoConesState(self)
+
+    def position(
+        self,
+        cones: Mapping[str, str],
+        *,
+        to_move: int = 0,
+        die: str | None = None,
+        scores: tuple[int, int] = (0, 0),
+        windows: tuple[int, int] = (0, 0),
+        set_aside: bool = False,
+        turns: int = 1,
+    ) -> BondoConesState:
+        """A state mid-game from a hand-built position (tests, docs, analysis).
+
+        ``cones`` maps squares to tokens such as ``"b8"`` or ``"w4+"`` (see
+        ``notation.parse_cone_token``). The state is at the start of ``to_move``'s turn (before
+        its battle choice), or with ``die`` (``"3"``, ``"eye"``, ``"ring"``) just after the roll.
+        """
+        state = BondoConesState(self)
+        for name, token in cones.items():
+            seat, value, rings = nt.parse_cone_token(token)
+            state._place(nt.GRID.parse(name), seat, value, rings)
+        state.setup_progress = [SETUP_DONE, SETUP_DONE]
+        state.scores = list(scores)
+        state.first = 0
+        state.windows = list(windows)
+        state.set_aside = set_aside
+        state.turns = turns - 1
+        state._start_turn(to_move)
+        if die is not None:
+            state.phase = ACT
+            state.die = nt.FACES.index(die)
+        return state
+
+    # ----- JSON -----------------------------------------------------------------------------
+
+    def _state_from_json(self, doc: Mapping[str, Any]) -> State:
+        snapshot = doc.get("snapshot")
+        if snapshot is None:
+            return super()._state_from_json(doc)
+        try:
+            return BondoConesState.from_snapshot(self, snapshot, list(doc["history"]))
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise InvalidStateError(f"bad bondo_cones state snapshot: {error}") from None
+
+    # ----- hooks for bots and interfaces -------------------------------------------------------
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from boneyard.games.bondo_cones.heuristic import evaluate
+
+        return evaluate(self, state.observation(seat))
+
+    def render_text(self, observation: Observation) -> str:
+        from boneyard.games.bondo_cones.draw import text_board
+
+        return text_board(observation)
+
+    def render_svg(self, observation: Observation, **options: Any) -> str:
+        from boneyard.games.bondo_cones.draw import svg_board
+
+        return svg_board(observation, **options)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        from boneyard.games.bondo_cones.tensor import TENSOR_SIZE
+
+        return (TENSOR_SIZE,)
+
+    def observation_tensor(self, observation: Observation) -> list[float]:
+        from boneyard.games.bondo_cones.tensor import observation_tensor
+
+        return observation_tensor(self, observation)
+
+
+class BondoConesState(State):
+    """A Bond O Cones position. Cones live in per-square lists; bitboards speed up moves."""
+
+    game: BondoConesGame
+    _SNAPSHOT_LISTS: ClassVar[tuple[str, ...]] = ("owner", "value", "rings", "flags")
+
+    def __init__(self, game: BondoConesGame) -> None:
+        super().__init__(game)
+        self.owner = _empty_list()
+        self.value = _empty_list()
+        self.rings = [0] * SQUARES
+        self.flags = [0] * SQUARES
+        self.occ = [0, 0]
+        self.ringmask = [0, 0]
+        self.scores = [0, 0]
+        self.captured: list[list[int]] = [[], []]
+        self.phase = SETUP_PUT
+        self.actor = 0
+        """Who acts at a player node; during set-up the seat setting up; else the turn's player,
+        except in ``punish`` where the opponent of the turn's player chooses."""
+        self.turn_player = 0
+        self.setup_progress = [0, 0]
+        self.die = -1
+        self.windows = [0, 0]
+        self.set_aside = False
+        self.turns = 0
+        self.first = -1
+        self.winner = -1
+        self.last_move: tuple[int, int] | None = None
+        self.last_peek = -1
+
+    # ----- board helpers -----------------------------------------------------------------------
+
+    def _place(self, square: int, seat: int, value: int, rings: int = 0) -> None:
+        self.owner[square] = seat
+        self.value[square] = value
+        self.rings[square] = rings
+        self.flags[square] = 0
+        self.occ[seat] |= 1 << square
+        if rings:
+            self.ringmask[seat] |= 1 << square
+
+    def _remove(self, square: int) -> None:
+        seat = self.owner[square]
+        bit = 1 << square
+        self.occ[seat] &= ~bit
+        self.ringmask[seat] &= ~bit
+        self.owner[square] = -1
+        self.value[square] = -1
+        self.rings[square] = 0
+        self.flags[square] = 0
+
+    def _set_rings(self, square: int, rings: int) -> None:
+        self.rings[square] = rings
+        seat = self.owner[square]
+        if rings:
+            self.ringmask[seat] |= 1 << square
+        else:
+            self.ringmask[seat] &= ~(1 << square)
+
+    def rings_held(self, seat: int) -> int:
+        """How many rings ``seat``'s cones carry."""
+        return sum(self.rings[sq] for sq in squares_of(self.ringmask[seat]))
+
+    def _has_double(self, seat: int) -> bool:
+        return any(self.rings[sq] == 2 for sq in squares_of(self.ringmask[seat]))
+
+    # ----- the contract ----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == OVER:
+            return TERMINAL
+        if phase in _CHANCE_PHASES or (phase < FIRST and self.game.random_setup):
+            return CHANCE
+        return self.actor
+
+    def _free_start_fields(self, seat: int) -> list[int]:
+        owner = self.owner
+        return [sq for sq in START_FIELDS[seat] if owner[sq] < 0]
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        phase = self.phase
+        if phase == ROLL:
+            return [(face, 1 / 6) for face in range(6)]
+        if phase == BATTLE:
+            return [(nt.BATTLE_WON, 0.5), (nt.BATTLE_LOST, 0.5)]
+        if phase == FIRST:
+            return [(nt.FIRST_BASE, 0.5), (nt.FIRST_BASE + 1, 0.5)]
+        if phase == SETUP_PUT:
+            free = self._free_start_fields(self.actor)
+            return [(nt.CHANCE_PUT_BASE + sq, 1 / len(free)) for sq in free]
+        return [(nt.CHANCE_RING_BASE + sq, 0.5) for sq in RED_FIELDS[self.actor]]
+
+    def _legal_actions(self) -> list[int]:
+        phase = self.phase
+        me = self.actor
+        if phase == ACT:
+            return self._act_actions(me)
+        if phase == DECIDE:
+            return [nt.BATTLE, nt.ROLL]
+        if phase == SETUP_PUT:
+            return [nt.PUT_BASE + sq for sq in self._free_start_fields(me)]
+        if phase == SETUP_RING:
+            return [nt.SETUP_RING_BASE + sq for sq in RED_FIELDS[me]]
+        if phase == TAKE:
+            theirs = squares_of(self.ringmask[1 - me])
+            mine = squares_of(self.occ[me])
+            return [nt.TAKE_BASE + x * SQUARES + y for x in theirs for y in mine]
+        # PUNISH: the actor picks one cone of the player who lost the battle.
+        base = nt.SEIZE_BASE if self._has_double(me) else nt.SPY_BASE
+        victims = squares_of(self.occ[1 - me])
+        return [base + sq for sq in victims] or [nt.PASS]
+
+    def _act_actions(self, me: int) -> list[int]:
+        die = self.die
+        if die < nt.FACE_EYE:
+            steps = die + 1
+            occ = self.occ
+            empty = BOARD & ~(occ[0] | occ[1])
+            target = empty | occ[1 - me]
+            moves: list[int] = []
+            ringed = self.ringmask[me]
+            ordinary_moves(occ[me] & ~ringed, empty, target, steps, moves)
+            rings = self.rings
+            for sq in squares_of(ringed):
+                walk = steps * 2 if rings[sq] == 2 else steps
+                base = sq * SQUARES
+                dests = bondo_destinations(sq, walk, empty, target)
+                while dests:
+                    low = dests & -dests
+                    moves.append(base + low.bit_length() - 1)
+                    dests ^= low
+            if not moves:
+                return [nt.PASS]
+            moves.sort()
+            return moves
+        if die == nt.FACE_EYE:
+            return [nt.PEEK_BASE + sq for sq in squares_of(self.occ[me])] or [nt.PASS]
+        ringed = self.ringmask[me]
+        plain = squares_of(self.occ[me] & ~ringed)
+        if self.set_aside:
+            return [nt.SET_ASIDE_BASE + sq for sq in plain] or [nt.PASS]
+        return [nt.RING_MOVE_BASE + x * SQUARES + y for x in squares_of(ringed) for y in plain] or [
+            nt.PASS
+        ]
+
+    # ----- playing -----------------------------------------------------------------------------
+
+    def _apply_action(self, action: int) -> None:
+        phase = self.phase
+        if phase == ROLL:
+            self.die = action
+            self.phase = ACT
+        elif phase == ACT:
+            self._act(action)
+        elif phase == DECIDE:
+            self.phase = BATTLE if action == nt.BATTLE else ROLL
+        elif phase == BATTLE:
+            self._battle_result(action == nt.BATTLE_WON)
+        elif phase == TAKE:
+            self._take(*divmod(action - nt.TAKE_BASE, SQUARES))
+        elif phase == PUNISH:
+            self._punish(action)
+        elif phase == SETUP_PUT:
+            base = nt.CHANCE_PUT_BASE if self.game.random_setup else nt.PUT_BASE
+            self._put(action - base)
+        elif phase == SETUP_RING:
+            base = nt.CHANCE_RING_BASE if self.game.random_setup else nt.SETUP_RING_BASE
+            self._setup_ring(action - base)
+        else:  # FIRST
+            self.first = action - nt.FIRST_BASE
+            self._start_turn(self.first)
+
+    def _put(self, square: int) -> None:
+        seat = self.actor
+        done = self.setup_progress[seat]
+        self._place(square, seat, SETUP_ORDER[done])
+        done += 1
+        self.setup_progress[seat] = done
+        if done == PUTS:
+            for free in self._free_start_fields(seat):
+                self._place(free, seat, 0)
+            self.phase = SETUP_RING
+
+    def _setup_ring(self, square: int) -> None:
+        seat = self.actor
+        self._set_rings(square, 1)
+        self.setup_progress[seat] = SETUP_DONE
+        if seat == 0:
+            self.actor = 1
+            self.phase = SETUP_PUT
+        else:
+            self.phase = FIRST
+
+    def _start_turn(self, seat: int) -> None:
+        self.turns += 1
+        self.turn_player = seat
+        self.actor = seat
+        self.die = -1
+        may_battle = (
+            self.windows[seat] > 0 and not self.ringmask[seat] and self.ringmask[1 - seat] != 0
+        )
+        if self.windows[seat] > 0:
+            self.windows[seat] -= 1
+        self.phase = DECIDE if may_battle else ROLL
+
+    def _end_turn(self) -> None:
+        if self.winner >= 0:
+            self.phase = OVER
+        elif self.turns >= self.game.max_turns:
+            self.winner = DRAW
+            self.phase = OVER
+        else:
+            self._start_turn(1 - self.turn_player)
+
+    def _score(self, seat: int, value: int) -> None:
+        self.scores[seat] += value
+        self.captured[seat].append(value)
+        if self.scores[seat] >= self.game.target:
+            self.winner = seat
+
+    def _act(self, action: int) -> None:
+        if action < nt.RING_MOVE_BASE:
+            self._move(*divmod(action, SQUARES))
+        elif action < nt.TAKE_BASE:
+            origin, target = divmod(action - nt.RING_MOVE_BASE, SQUARES)
+            self._set_rings(target, self.rings[origin])
+            self._set_rings(origin, 0)
+        elif action == nt.PASS:
+            pass
+        elif action >= nt.PEEK_BASE:
+            square = action - nt.PEEK_BASE
+            self.flags[square] |= PEEKED
+            self.last_peek = square
+        else:  # the set-aside ring
+            self._set_rings(action - nt.SET_ASIDE_BASE, 1)
+            self.set_aside = False
+        self._end_turn()
+
+    def _move(self, origin: int, target: int) -> None:
+        me = self.owner[origin]
+        rings = self.rings[origin]
+        if self.owner[target] >= 0:
+            them = self.owner[target]
+            had_rings = self.ringmask[them] != 0
+            rings += self.rings[target]
+            self._score(me, self.value[target])
+            self._remove(target)
+            if had_rings and not self.ringmask[them]:
+                self.windows[them] = WINDOW
+        value, flags = self.value[origin], self.flags[origin]
+        self._remove(origin)
+        self._place(target, me, value, rings)
+        self.flags[target] = flags
+        self.last_move = (origin, target)
+
+    def _battle_result(self, won: bool) -> None:
+        me = self.turn_player
+        if won:
+            self.windows[me] = 0
+            self.phase = TAKE
+        else:
+            self.windows[me] = WINDOW
+            self.actor = 1 - me
+            self.phase = PUNISH
+
+    def _take(self, origin: int, target: int) -> None:
+        me = self.actor
+        them = 1 - me
+        if self.rings[origin] == 2:
+            self.set_aside = True
+        self._set_rings(origin, 0)
+        self._set_rings(target, 1)
+        if not self.ringmask[them]:
+            self.windows[them] = WINDOW
+        self.phase = ROLL
+
+    def _punish(self, action: int) -> None:
+        if action >= nt.SEIZE_BASE and action < nt.BATTLE:
+            square = action - nt.SEIZE_BASE
+            self._score(self.actor, self.value[square])
+            self._remove(square)
+        elif action >= nt.SPY_BASE and action < nt.SEIZE_BASE:
+            self.flags[action - nt.SPY_BASE] |= SPIED
+        self._end_turn()
+
+    def returns(self) -> list[float]:
+        if self.winner in (0, 1):
+            return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    # ----- notation ---------------------------------------------------------------------------
+
+    def _action_to_string(self, action: int) -> str:
+        if self.current_player() == CHANCE:
+            return nt.chance_outcome_to_string(action)
+        return nt.player_action_to_string(action)
+
+    def _string_to_action(self, text: str) -> int:
+        if self.current_player() == CHANCE:
+            return nt.string_to_chance_outcome(text)
+        return nt.string_to_player_action(text)
+
+    def action_string_for(self, seat: int | None, action: int) -> str:
+        if self.phase == SETUP_PUT and seat != self.actor:
+            text = self._action_to_string(action)
+            if text.startswith("put "):
+                return "put ?"
+            return text
+        return self._action_to_string(action)
+
+    def _why_illegal(self, action: int) -> str | None:
+        phase = self.phase
+        if phase == SETUP_PUT:
+            value = SETUP_ORDER[self.setup_progress[self.actor]]
+            return f"set-up: put the next cone (value {value}) on a free start field"
+        if phase == SETUP_RING:
+            return "set-up: put the ring on a cone on one of your red fields"
+        if phase == DECIDE:
+            return "declare a BondO battle or roll"
+        if phase == TAKE:
+            return "the battle is won: take an opponent ring and put it on one of your cones"
+        if phase == PUNISH:
+            return "the battle is lost: pick one of the loser's cones"
+        if phase == ACT:
+            face = nt.FACES[self.die]
+            if self.die < nt.FACE_EYE:
+                return (
+                    f"the die shows {face}: move one cone exactly {face} steps in a straight line "
+                    "(a BondO cone may turn; a Double BondO goes twice as far), no jumping"
+                )
+            if self.die == nt.FACE_EYE:
+                return "the die shows the eye: peek at one of your cones"
+            return "the die shows the ring: move a ring to one of your cones without a ring"
+        return None
+
+    # ----- what each seat knows --------------------------------------------------------------
+
+    def _observation(self, seat: int | None) -> Observation:
+        cones: dict[str, dict[str, Any]] = {}
+        progress = self.setup_progress
+        owner, value, rings, flags = self.owner, self.value, self.rings, self.flags
+        for sq in squares_of(self.occ[0] | self.occ[1]):
+            who = owner[sq]
+            if who != seat and progress[who] < PUTS:
+                continue
+            flag = flags[sq]
+            known = who == seat or (flag & SPIED and seat == 1 - who)
+            cones[NAMES[sq]] = {
+                "seat": who,
+                "value": value[sq] if known else None,
+                "rings": rings[sq],
+                "peeked": bool(flag & PEEKED),
+                "spied": bool(flag & SPIED),
+            }
+        player = self.current_player()
+        return {
+            "seat": seat,
+            "current_player": player,
+            "phase": PHASES[self.phase],
+            "actor": self.actor,
+            "turn_player": self.turn_player,
+            "turn": self.turns,
+            "max_turns": self.game.max_turns,
+            "target": self.game.target,
+            "setup": self.game.params["setup"],
+            "setup_progress": list(progress),
+            "next_value": (SETUP_ORDER[progress[self.actor]] if self.phase == SETUP_PUT else None),
+            "first_player": self.first if self.first >= 0 else None,
+            "die": nt.FACES[self.die] if self.die >= 0 else None,
+            "scores": list(self.scores),
+            "captured": [list(self.captured[0]), list(self.captured[1])],
+            "battle_windows": list(self.windows),
+            "set_aside_ring": self.set_aside,
+            "cones": cones,
+            "last_move": (
+                [NAMES[self.last_move[0]], NAMES[self.last_move[1]]] if self.last_move else None
+            ),
+            "last_peek": NAMES[self.last_peek] if self.last_peek >= 0 else None,
+            "winner": None if self.winner < 0 else ("draw" if self.winner == DRAW else self.winner),
+        }
+
+    def _resample(self, seat: int, rng: random.Random) -> State:
+        return resample_from_observation(self.game, self.observation(seat), rng)
+
+    def __str__(self) -> str:
+        from boneyard.games.bondo_cones.draw import board_lines, status_line
+
+        cells = [
+            nt.cone_token(who, self.value[sq], self.rings[sq]) if who >= 0 else ""
+            for sq, who in enumerate(self.owner)
+        ]
+        lines = board_lines(cells)
+        lines.append(status_line(self._public_status()))
+        return "\n".join(lines)
+
+    def _public_status(self) -> Observation:
+        return {
+            "phase": PHASES[self.phase],
+            "turn": self.turns,
+            "max_turns": self.game.max_turns,
+            "winner": None if self.winner < 0 else ("draw" if self.winner == DRAW else self.winner),
+            "current_player": self.current_player(),
+            "die": nt.FACES[self.die] if self.die >= 0 else None,
+            "scores": self.scores,
+            "target": self.game.target,
+            "battle_windows": self.windows,
+            "set_aside_ring": self.set_aside,
+        }
+
+    # ----- copies and snapshots ----------------------------------------------------------------
+
+    def clone(self) -> BondoConesState:
+        new = object.__new__(BondoConesState)
+        new.game = self.game
+        new._history = self._history[:]
+        new._legal_cache = self._legal_cache
+        new.owner = self.owner[:]
+        new.value = self.value[:]
+        new.rings = self.rings[:]
+        new.flags = self.flags[:]
+        new.occ = self.occ[:]
+        new.ringmask = self.ringmask[:]
+        new.scores = self.scores[:]
+        new.captured = [self.captured[0][:], self.captured[1][:]]
+        new.phase = self.phase
+        new.actor = self.actor
+        new.turn_player = self.turn_player
+        new.setup_progress = self.setup_progress[:]
+        new.die = self.die
+        new.windows = self.windows[:]
+        new.set_aside = self.set_aside
+        new.turns = self.turns
+        new.first = self.first
+        new.winner = self.winner
+        new.last_move = self.last_move
+        new.last_peek = self.last_peek
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        doc = super().to_json()
+        doc["snapshot"] = {
+            "owner": self.owner[:],
+            "value": self.value[:],
+            "rings": self.rings[:],
+            "flags": self.flags[:],
+            "scores": self.scores[:],
+            "captured": [self.captured[0][:], self.captured[1][:]],
+            "phase": PHASES[self.phase],
+            "actor": self.actor,
+            "turn_player": self.turn_player,
+            "setup_progress": self.setup_progress[:],
+            "die": self.die,
+            "windows": self.windows[:],
+            "set_aside": self.set_aside,
+            "turns": self.turns,
+            "first": self.first,
+            "winner": self.winner,
+            "last_move": list(self.last_move) if self.last_move else None,
+            "last_peek": self.last_peek,
+        }
+        return doc
+
+    @classmethod
+    def from_snapshot(
+        cls, game: BondoConesGame, snap: Mapping[str, Any], history: list[int]
+    ) -> BondoConesState:
+        """Rebuild a state from ``to_json()["snapshot"]``; raises ValueError when it is bad."""
+        state = cls(game)
+        state._history = history
+
+        def ints(name: str, length: int, low: int, high: int) -> list[int]:
+            items = snap[name]
+            if not isinstance(items, list) or len(items) != length:
+                raise ValueError(f"'{name}' must be a list of {length} integers")
+            for item in items:
+                if not isinstance(item, int) or isinstance(item, bool) or not low <= item <= high:
+                    raise ValueError(f"'{name}' holds {item!r}; allowed are {low} to {high}")
+            return list(items)
+
+        def integer(name: str, low: int, high: int) -> int:
+            return ints_single(snap[name], name, low, high)
+
+        owner = ints("owner", SQUARES, -1, 1)
+        value = ints("value", SQUARES, -1, 8)
+        rings = ints("rings", SQUARES, 0, 2)
+        flags = ints("flags", SQUARES, 0, PEEKED | SPIED)
+        for sq in range(SQUARES):
+            if owner[sq] >= 0:
+                if value[sq] not in VALUES:
+                    raise ValueError(f"cone on {NAMES[sq]} has value {value[sq]}")
+                state._place(sq, owner[sq], value[sq], rings[sq])
+                state.flags[sq] = flags[sq]
+            elif value[sq] != -1 or rings[sq] or flags[sq]:
+                raise ValueError(f"empty square {NAMES[sq]} has cone data")
+        state.scores = ints("scores", 2, 0, 41)
+        captured = snap["captured"]
+        if not isinstance(captured, list) or len(captured) != 2:
+            raise ValueError("'captured' must be two lists of values")
+        state.captured = [
+            ints_list(captured[0], "captured"),
+            ints_list(captured[1], "captured"),
+        ]
+        phase = snap["phase"]
+        if phase not in PHASES:
+            raise ValueError(f"unknown phase {phase!r}; phases: {', '.join(PHASES)}")
+        state.phase = PHASES.index(phase)
+        state.actor = integer("actor", 0, 1)
+        state.turn_player = integer("turn_player", 0, 1)
+        state.setup_progress = ints("setup_progress", 2, 0, SETUP_DONE)
+        state.die = integer("die", -1, 5)
+        state.windows = ints("windows", 2, 0, WINDOW)
+        if not isinstance(snap["set_aside"], bool):
+            raise ValueError("'set_aside' must be true or false")
+        state.set_aside = snap["set_aside"]
+        state.turns = integer("turns", 0, game.max_turns)
+        state.first = integer("first", -1, 1)
+        state.winner = integer("winner", -1, DRAW)
+        last = snap["last_move"]
+        if last is None:
+            state.last_move = None
+        else:
+            if not isinstance(last, list) or len(last) != 2:
+                raise ValueError("'last_move' must be null or two squares")
+            state.last_move = (
+                ints_single(last[0], "last_move", 0, SQUARES - 1),
+                ints_single(last[1], "last_move", 0, SQUARES - 1),
+            )
+        state.last_peek = integer("last_peek", -1, SQUARES - 1)
+        if state.phase == ACT and state.die < 0:
+            raise ValueError("phase 'act' needs a die")
+        return state
+
+
+def ints_single(item: Any, name: str, low: int, high: int) -> int:
+    if not isinstance(item, int) or isinstance(item, bool) or not low <= item <= high:
+        raise ValueError(f"'{name}' is {item!r}; allowed are {low} to {high}")
+    return item
+
+
+def ints_list(items: Any, name: str) -> list[int]:
+    if not isinstance(items, list):
+        raise ValueError(f"'{name}' must hold lists of values")
+    return [ints_single(item, name, 0, 8) for item in items]
+
+
+def resample_from_observation(
+    game: BondoConesGame, observation: Observation, rng: random.Random
+) -> BondoConesState:
+    """A full state that looks exactly like ``observation`` to its seat, unknown values drawn
+    from ``rng``: the opponent's hidden values are a random arrangement of the values it has
+    left (its 26 values minus those captured from it and those the seat has spied), and during
+    the opponent's secret set-up its placed cones go on random start fields."""
+    seat = observation["seat"]
+    them = 1 - seat
+    state = BondoConesState(game)
+    state.phase = PHASES.index(observation["phase"])
+    state.actor = observation["actor"]
+    state.turn_player = observation["turn_player"]
+    state.turns = observation["turn"]
+    state.setup_progress = list(observation["setup_progress"])
+    first = observation["first_player"]
+    state.first = -1 if first is None else first
+    die = observation["die"]
+    state.die = -1 if die is None else nt.FACES.index(die)
+    state.scores = list(observation["scores"])
+    state.captured = [list(observation["captured"][0]), list(observation["captured"][1])]
+    state.windows = list(observation["battle_windows"])
+    state.set_aside = observation["set_aside_ring"]
+    winner = observation["winner"]
+    state.winner = -1 if winner is None else (DRAW if winner == "draw" else winner)
+    last = observation["last_move"]
+    state.last_move = (nt.INDEX[last[0]], nt.INDEX[last[1]]) if last else None
+    peek = observation["last_peek"]
+    state.last_peek = -1 if peek is None else nt.INDEX[peek]
+
+    left = list(VALUES)
+    for taken in state.captured[seat]:
+        left.remove(taken)
+    hidden: list[int] = []
+    for name, cone in sorted(observation["cones"].items(), key=lambda item: nt.INDEX[item[0]]):
+        square = nt.INDEX[name]
+        known = cone["value"]
+        state._place(square, cone["seat"], 0 if known is None else known, cone["rings"])
+        state.flags[square] = (PEEKED if cone["peeked"] else 0) | (SPIED if cone["spied"] else 0)
+        if cone["seat"] == them:
+            if known is None:
+                hidden.append(square)
+            else:
+                left.remove(known)
+    placed = state.setup_progress[them]
+    if placed < PUTS:
+        # The opponent's set-up is under way and secret: its first cones are somewhere.
+        fields = rng.sample(list(START_FIELDS[them]), placed)
+        for square, cone_value in zip(fields, SETUP_ORDER):
+            state._place(square, them, cone_value)
+    else:
+        rng.shuffle(left)
+        for square, cone_value in zip(hidden, left):
+            state.value[square] = cone_value
+    return state
