@@ -157,3 +157,19 @@ def test_tensor_is_built_from_the_observation_alone() -> None:
     assert observation_tensor(state.observation(1)) == state.game.observation_tensor(
         state.clone().observation(1)
     )
+
+
+def test_text_columns_widen_for_tall_stacks() -> None:
+    moves = ["e5-f5", "e4-e5", "d5-e5", "e5-e6"] * 3  # every placement covers e5
+    state = play(" ".join(moves))
+    board = str(state)
+    assert state.stack_height(44) == 12
+    assert text_cell(board, "e5").startswith("B12")
+    for line in board.splitlines()[2:11]:
+        assert len(line.split()) == 1 + 10, f"cells run together: {line!r}"
+    # Every cell still starts under its file letter.
+    header = board.splitlines()[1]
+    row5 = next(line for line in board.splitlines() if line.startswith(" 5"))
+    for name, letter in (("f5", "f"), ("e5", "e"), ("d5", "d")):
+        position = header.index(letter)
+        assert row5[position] in "WB", name

@@ -102,10 +102,9 @@ def render_text(observation: dict[str, Any]) -> str:
     last: set[int] = set()
     if observation["pieces"]:
         last = set(_placement_squares(observation["pieces"][-1], width))
-    files = "    " + "".join(f"{chr(ord('a') + f):<4}" for f in range(width)).rstrip()
-    lines = [f"Bones {width}x{height}: {status_line(observation)}", files]
+    grid: list[list[str]] = []
     for rank in reversed(range(height)):
-        cells = []
+        row = []
         for file in range(width):
             square = rank * width + file
             if top[square] == ".":
@@ -114,8 +113,14 @@ def render_text(observation: dict[str, Any]) -> str:
                 cell = f"{top[square]}{heights[square]}"
                 if square in last:
                     cell += "*"
-            cells.append(f"{cell:<4}")
-        lines.append(f"{rank + 1:>2}  {''.join(cells).rstrip()}")
+            row.append(cell)
+        grid.append(row)
+    # Columns are one wider than the widest cell (four characters until a stack reaches 10).
+    column = max(3, *(len(cell) for row in grid for cell in row)) + 1
+    files = "    " + "".join(f"{chr(ord('a') + f):<{column}}" for f in range(width)).rstrip()
+    lines = [f"Bones {width}x{height}: {status_line(observation)}", files]
+    for rank, row in zip(reversed(range(height)), grid):
+        lines.append(f"{rank + 1:>2}  {''.join(f'{cell:<{column}}' for cell in row).rstrip()}")
     lines.append(files)
     legend = "W/B: colour on top, digits: stack height, *: last piece"
     lines.append(legend + (", +: start area" if start else ""))
