@@ -100,28 +100,28 @@ def svg(observation: dict[str, Any], **options: Any) -> str:
 
 
 def _track(observation: dict[str, Any], width: int) -> list[str]:
+    """The collective track: one cell per point up to the limit, the marker on its cell."""
     limit = observation["collective_limit"]
     marker = observation["marker"]
-    x0, x1, y = 10, width - 20, 44
-    step = (x1 - x0) / (limit + 1)
+    x0, x1, y = 10, width - 30, 44
+    step = (x1 - x0) / limit
     out = [
         f'<g data-track="collective"><text x="{x0}" y="{y - 4}" fill="{INK}">'
-        "collective limit</text>"
+        f"collective limit: {marker} of {limit}</text>"
     ]
-    for value in range(limit + 1):
-        x = x0 + value * step
+    for value in range(1, limit + 1):
+        x = x0 + (value - 1) * step
         fill = "#e8c9a0" if value <= marker else "#ffffff"
         out.append(
             f'<rect x="{x:.1f}" y="{y}" width="{step - 2:.1f}" height="16" fill="{fill}" '
-            f'stroke="{INK}" stroke-width="0.5"/>'
+            f'stroke="{INK}" stroke-width="0.5" data-value="{value}"/>'
         )
-    x = x0 + (limit + 1) * step - 2
+    x = x0 + limit * step
     out.append(
         f'<line x1="{x:.1f}" y1="{y - 4}" x2="{x:.1f}" y2="{y + 20}" stroke="{MARK}" '
         'stroke-width="2"/>'
     )
-    shown = min(marker, limit + 1)
-    cx = x0 + shown * step + (step - 2) / 2
+    cx = x0 - 2 + (min(marker, limit + 1) - 0.5) * step if marker else x0 - 4
     out.append(
         f'<circle cx="{cx:.1f}" cy="{y + 8}" r="6" fill="{MARK}" data-marker="{marker}"/></g>'
     )

@@ -585,12 +585,13 @@ class BonBonState(State):
         g = self.game
         labels = g.labels
         bit = 0 if seat is None else 1 << seat
+        everyone = g.all_seats
         unseen = list(self.counts)
         runs = []
         for run in self.runs:
             shown = []
             for kind, up, mask in run:
-                known = up or bool(mask & bit)
+                known = up or bool(mask & bit) or mask == everyone
                 if not known:
                     unseen[kind] += 1
                 shown.append(
@@ -603,7 +604,7 @@ class BonBonState(State):
             runs.append(shown)
         drawn: dict[str, Any] | None = None
         if self.drawn >= 0:
-            known = bool(self.drawn_mask & bit)
+            known = bool(self.drawn_mask & bit) or self.drawn_mask == everyone
             if not known:
                 unseen[self.drawn] += 1
             drawn = {
