@@ -38,6 +38,11 @@ def _manager(request: Request) -> GameManager:
     return manager
 
 
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    return Response(status_code=204)
+
+
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> Any:
     manager = _manager(request)

@@ -66,6 +66,10 @@ function render() {
   const v = view();
   if (!v) return;
   const mine = myTurn(v);
+  root.dataset.seq = v.seq; // for tests and scripts: the move number on screen
+  root.dataset.seat = v.seat ?? "";
+  root.dataset.mine = mine ? "yes" : "no";
+  root.dataset.terminal = v.terminal ? "yes" : "no";
   let status = v.status;
   if (v.seat !== null) {
     const me = v.seats[v.seat].label;

@@ -1,0 +1,234 @@
+"""The web app in a real browser: Playwright driving Debian's Chromium (headless).
+
+Skipped, with the reason, where /usr/bin/chromium or Playwright is missing (CI installs it).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boneyard.core.registry import list_games
+from tests.web.conftest import make_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="no Chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+TIMEOUT_MS = 15_000
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    app = make_app(tmp_path_factory.mktemp("browser") / "web.db", bot_delay=0.05)
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    uvicorn_server = uvicorn.Server(config)
+    thread = threading.Thread(target=uvicorn_server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not uvicorn_server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    uvicorn_server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser: Any, url: str) -> Any:
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.wait_for_selector("#game[data-seq]")
+    return page
+
+
+def seq_of(page: Any) -> int:
+    return int(page.get_attribute("#game", "data-seq"))
+
+
+def wait_for_seq_above(page: Any, seq: int) -> None:
+    page.wait_for_function(
+        f"Number(document.getElementById('game').dataset.seq) > {seq}", timeout=TIMEOUT_MS
+    )
+
+
+def legal_strings(page: Any) -> list[str]:
+    strings: list[str] = page.eval_on_selector_all(
+        "#all-actions button", "buttons => buttons.map(b => b.textContent)"
+    )
+    return strings
+
+
+SQUARE = re.compile(r"(?<![a-z0-9])([a-z]\d{1,2})(?![0-9])")
+
+
+def click_square(page: Any, square: str) -> None:
+    target = page.locator(f'#board svg [data-square="{square}"]').first
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None, f"no square {square} on the board"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def play_by_clicking(page: Any, action: str) -> None:
+    """Play ``action`` the way a person would: click its squares, or its button."""
+    squares = SQUARE.findall(action)
+    has_svg = page.locator("#board svg").count() > 0
+    if squares and has_svg:
+        for square in squares[:2]:
+            click_square(page, square)
+        choices = page.locator("#choices button", has_text=re.compile(f"^{re.escape(action)}$"))
+        if choices.count():
+            choices.first.click()
+    elif squares:
+        page.click("#all-moves summary")
+        page.locator("#all-actions button", has_text=re.compile(f"^{re.escape(action)}$")).click()
+    else:
+        page.locator("#actions button", has_text=re.compile(f"^{re.escape(action)}$")).click()
+
+
+def create(server: str, name: str, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    import httpx
+
+    body: dict[str, Any] = {"game": name}
+    if seats is not None:
+        body["seats"] = seats
+    response = httpx.post(f"{server}/api/games", json=body, timeout=30)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+@pytest.mark.parametrize("name", [*list_games(), "toy_walk"])
+def test_two_seats_play_by_clicking_and_see_each_other(
+    server: str, browser: Any, name: str
+) -> None:
+    created = create(server, name)
+    pages = [open_page(browser, server + seat["url"]) for seat in created["seats"][:2]]
+    more = [open_page(browser, server + s["url"]) for s in created["seats"][2:]]
+    everyone = pages + more
+    for _ in range(3):
+        seq = seq_of(everyone[0])
+        if everyone[0].get_attribute("#game", "data-terminal") == "yes":
+            break
+        mover = next(p for p in everyone if p.get_attribute("#game", "data-mine") == "yes")
+        action = legal_strings(mover)[0]
+        play_by_clicking(mover, action)
+        for page in everyone:
+            wait_for_seq_above(page, seq)  # every seat's board follows
+        assert action in everyone[0].inner_text("#log")
+    for page in everyone:
+        page.context.close()
+
+
+def test_illegal_click_is_refused_with_a_message(server: str, browser: Any) -> None:
+    created = create(server, "toy_walk")
+    page = open_page(browser, server + created["seats"][0]["url"])
+    click_square(page, "a1")
+    assert page.locator("rect.mark-dest").count() == 2, "the two steps are highlighted"
+    click_square(page, "c3")
+    page.wait_for_selector("#message:has-text('illegal')")
+    assert "a1-c3" in page.inner_text("#message")
+    assert seq_of(page) == 0
+    click_square(page, "b2")
+    assert "No legal move" in page.inner_text("#message") or "illegal" in page.inner_text(
+        "#message"
+    )
+    other = open_page(browser, server + created["seats"][1]["url"])
+    click_square(other, "c3")
+    assert "not your move" in other.inner_text("#message")
+    page.context.close()
+    other.context.close()
+
+
+def test_reload_mid_game_and_continue(server: str, browser: Any) -> None:
+    created = create(server, "toy_walk")
+    north = open_page(browser, server + created["seats"][0]["url"])
+    south = open_page(browser, server + created["seats"][1]["url"])
+    play_by_clicking(north, "a1-a2")
+    wait_for_seq_above(south, 0)
+    north.reload()
+    north.wait_for_selector("#game[data-seq='1']")
+    assert "a1-a2" in north.inner_text("#log")
+    play_by_clicking(south, "c3-c2")
+    wait_for_seq_above(north, 1)
+    play_by_clicking(north, "a2-a3")
+    wait_for_seq_above(south, 2)
+    assert "a2-a3" in south.inner_text("#log")
+    north.context.close()
+    south.context.close()
+
+
+@pytest.mark.skipif("obonto" not in list_games(), reason="obonto is not registered")
+def test_a_full_game_of_obonto_against_easy_by_clicking(server: str, browser: Any) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.click("li[data-game=obonto] a.button")
+    page.select_option("select[name=seat0]", "human")
+    page.select_option("select[name=seat1]", "easy")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#game[data-seq]")
+    for _ in range(400):
+        page.wait_for_function(
+            "['yes'].includes(document.getElementById('game').dataset.mine)"
+            " || document.getElementById('game').dataset.terminal === 'yes'",
+            timeout=30_000,
+        )
+        if page.get_attribute("#game", "data-terminal") == "yes":
+            break
+        seq = seq_of(page)
+        play_by_clicking(page, legal_strings(page)[0])
+        wait_for_seq_above(page, seq)
+    assert page.get_attribute("#game", "data-terminal") == "yes"
+    assert "Game over" in page.inner_text("#status")
+    assert page.inner_text("#seed"), "the seed is revealed at the end"
+    page.click("#replay-link")
+    page.wait_for_selector("#where:has-text('0 /')")
+    page.click("#last")
+    page.wait_for_selector("#board svg")
+    context.close()
