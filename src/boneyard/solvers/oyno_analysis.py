@@ -244,7 +244,6 @@ def distance_table(
                 reached_hand += int(new.sum())
         if reached_hand == 0:
             break
-        reached_board = 0
         for index in _frontier(hand, level):
             rank = index >> (k - 1)
             sides = index & ((1 << (k - 1)) - 1)
@@ -255,9 +254,8 @@ def distance_table(
                 new_sides ^= put_flip[rank, e]
                 target = (put_rank[rank, e] << k) | new_sides
                 new = board[target] == UNREACHED
-                fresh = np.unique(target[new])
-                board[fresh] = level + 1
-                reached_board += int(fresh.size)
+                board[target[new]] = level + 1
+        reached_board = int(np.count_nonzero(board == level + 1))
         done += reached_board
         level += 1
         if reached_board == 0:

@@ -116,8 +116,8 @@ class OynoPuzzle(Game):
         {},
         {"size": 3, "bones": 1},
         {"size": 3, "bones": 4},
-        {"size": 3, "bones": 7},
-        {"size": 5, "bones": 12},
+        {"size": 3, "bones": 7, "max_moves": 60},
+        {"size": 5, "bones": 12, "max_moves": 40},
         {"size": 7, "bones": 5, "max_moves": 60},
         {"start": "U...D/.D.../..o../...U./D...U"},
         {"size": 3, "bones": 5, "difficulty": 2},
@@ -252,6 +252,7 @@ KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {
     (5, 5): 5,
     (5, 6): 5,
     (5, 7): 6,
+    (5, 8): 6,
 }
 
 
