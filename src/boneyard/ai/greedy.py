@@ -3,28 +3,32 @@
 from __future__ import annotations
 
 from boneyard.ai.base import Bot
-from boneyard.ai.values import state_values
 from boneyard.core.game import Game, State
 
-MAX_CHANCE_LEAVES = 64
-"""Beyond this many chance leaves below one action, greedy samples instead of enumerating."""
+EVALUATIONS = 150
+"""About how many positions greedy evaluates a move; beyond it, chance outcomes are sampled."""
 
 
 def action_value(state: State, seat: int) -> float:
-    """The value of ``state`` for ``seat``: a won end above everything, a lost end below."""
-    values = state_values(state)
-    value = values[seat]
-    if state.is_terminal():
-        returns = state.returns()
-        others = [r for other, r in enumerate(returns) if other != seat]
-        if others:
-            best_other = max(others)
-            if returns[seat] > best_other:
-                value += 2.0
-            elif returns[seat] < best_other:
-                value -= 2.0
-        elif returns[seat] >= state.game.info.max_utility:
-            value += 2.0
+    """The heuristic value of ``state`` for ``seat``; a won end above everything, a lost below.
+
+    Values are in the game's utility range, shifted by its width for a won or lost end.
+    """
+    game = state.game
+    if not state.is_terminal():
+        return game.evaluate(state, seat)
+    returns = state.returns()
+    width = game.info.max_utility - game.info.min_utility
+    value = returns[seat]
+    others = [r for other, r in enumerate(returns) if other != seat]
+    if others:
+        best_other = max(others)
+        if returns[seat] > best_other:
+            value += width
+        elif returns[seat] < best_other:
+            value -= width
+    elif returns[seat] >= game.info.max_utility:
+        value += width
     return value
 
 
@@ -32,7 +36,8 @@ class GreedyBot(Bot):
     """Tries every action, averages over the chance outcomes right after it, and plays the best.
 
     In a hidden-information game it does this on ``samples`` resampled states and sums the
-    values, so it sees only what its seat may know.
+    values, so it sees only what its seat may know. Where the chance outcomes are too many for
+    its budget of about ``EVALUATIONS`` positions a move, it samples them by their probabilities.
     """
 
     name = "greedy"
@@ -44,16 +49,21 @@ class GreedyBot(Bot):
         *,
         seed: int | None = None,
         use_solver: bool = True,
-        samples: int = 8,
+        samples: int = 4,
+        evaluations: int = EVALUATIONS,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
+        if samples < 1 or evaluations < 1:
+            raise ValueError("samples and evaluations must be at least 1")
         self.samples = samples if not game.perfect_information else 1
+        self.evaluations = evaluations
 
     def _choose(self, state: State) -> int:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
         totals = dict.fromkeys(actions, 0.0)
+        leaves = max(1, self.evaluations // (len(actions) * self.samples))
         for _ in range(self.samples):
             view = self.view(state)
             for action in view.legal_actions():
@@ -61,7 +71,7 @@ class GreedyBot(Bot):
                     continue
                 child = view.clone()
                 child.apply_action(action)
-                totals[action] += self._expected(child, MAX_CHANCE_LEAVES)
+                totals[action] += self._expected(child, leaves)
         best = max(totals.values())
         # Ties are broken at random, so greedy is not predictable where the heuristic is blind.
         tied = [action for action in actions if totals[action] >= best - 1e-12]
@@ -72,13 +82,15 @@ class GreedyBot(Bot):
             return action_value(state, self.seat)
         outcomes = state.chance_outcomes()
         if len(outcomes) > leaves:
-            # Too many outcomes to enumerate: one sample by their probabilities.
+            # Too many outcomes to enumerate: the mean of ``leaves`` samples.
             actions = [a for a, _ in outcomes]
             weights = [p for _, p in outcomes]
-            outcome = self.rng.choices(actions, weights)[0]
-            child = state.clone()
-            child.apply_action(outcome)
-            return self._expected(child, 1)
+            total = 0.0
+            for outcome in self.rng.choices(actions, weights, k=leaves):
+                child = state.clone()
+                child.apply_action(outcome)
+                total += self._expected(child, 1)
+            return total / leaves
         total = 0.0
         share = max(1, leaves // len(outcomes))
         for outcome, probability in outcomes:

@@ -203,7 +203,7 @@ class MCTSBot(Bot):
                     action = rng.choice(legal)
                 depth += 1
             state.apply_action(action)
-        return state_values(state)
+        return state_values(state, self.seat)
 
     def _heuristic_pick(self, state: State, legal: list[int]) -> int:
         player = state.current_player()

@@ -68,10 +68,27 @@ def values_from_estimates(game: Game, estimates: list[float]) -> list[float]:
     return values
 
 
-def state_values(state: State) -> list[float]:
+def is_zero_sum_pair(game: Game) -> bool:
+    """Two players and a symmetric utility range: one seat's estimate is minus the other's."""
+    return game.info.num_players == 2 and abs(game.info.min_utility + game.info.max_utility) < 1e-12
+
+
+def estimates(state: State, perspective: int | None = None) -> list[float]:
+    """The game's heuristic estimate for every seat.
+
+    In a two-player zero-sum game only ``perspective``'s estimate is computed (heuristics can be
+    slow, and searches call this at every leaf); the other seat gets its negation.
+    """
+    game = state.game
+    if perspective is not None and is_zero_sum_pair(game):
+        mine = game.evaluate(state, perspective)
+        return [mine, -mine] if perspective == 0 else [-mine, mine]
+    return [game.evaluate(state, seat) for seat in range(game.info.num_players)]
+
+
+def state_values(state: State, perspective: int | None = None) -> list[float]:
     """Values of ``state`` for every seat: exact at the end, the game's heuristic before it."""
     game = state.game
     if state.is_terminal():
         return values_from_returns(game, list(state.returns()))
-    players = game.info.num_players
-    return values_from_estimates(game, [game.evaluate(state, seat) for seat in range(players)])
+    return values_from_estimates(game, estimates(state, perspective))
