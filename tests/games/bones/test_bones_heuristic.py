@@ -7,7 +7,9 @@ import random
 import pytest
 
 from boneyard.games.bones.heuristic import (
+    UNSTOPPABLE,
     best_placements,
+    blocking_placements,
     evaluate,
     line_score,
     score_placement,
@@ -162,3 +164,62 @@ def test_evaluate_is_zero_sum_and_inside_the_range() -> None:
 def test_game_evaluate_is_the_heuristic() -> None:
     state = play("e5-f5 a1-b1 c5-d5")
     assert state.game.evaluate(state, 1) == evaluate(state, 1)
+
+
+def _states_with_threats(game: BonesGame, games: int, seed: int) -> list[BonesState]:
+    """States from random games where the side not to move holds an immediate win."""
+    rng = random.Random(seed)
+    found = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if winning_placements(state, 1 - state.current_player()):
+                found.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+def test_blocking_placements_agree_with_trying_every_reply() -> None:
+    game = BonesGame(width=7, height=6, pieces=21)
+    states = _states_with_threats(game, games=6, seed=11)
+    assert len(states) > 10
+    for state in states[::2]:
+        attacker = 1 - state.current_player()
+        expected = []
+        for reply in state.legal_actions():
+            child = state.clone()
+            child.apply_action(reply)
+            if child.is_terminal() or not winning_placements(child, attacker):
+                expected.append(reply)
+        assert blocking_placements(state) == expected
+        unstoppable = evaluate(state, attacker) == UNSTOPPABLE
+        assert unstoppable == (not expected)
+
+
+def test_prefers_a_threat_the_opponent_cannot_stop() -> None:
+    rng = random.Random(2)
+    game = BonesGame(width=7, height=6, pieces=21)
+    seen = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal() and seen < 3:
+            mover = state.current_player()
+            quiet = not winning_placements(state, mover) and not winning_placements(
+                state, 1 - mover
+            )
+            if quiet:
+                killers = [
+                    a for a in state.legal_actions() if score_placement(state, a) == UNSTOPPABLE
+                ]
+                if killers:
+                    seen += 1
+                    assert set(best_placements(state)) <= set(killers)
+                    for killer in killers:  # and no reply stops the win
+                        child = state.clone()
+                        child.apply_action(killer)
+                        for reply in child.legal_actions():
+                            grandchild = child.clone()
+                            grandchild.apply_action(reply)
+                            assert winning_placements(grandchild, mover)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen == 3
