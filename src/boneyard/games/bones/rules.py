@@ -21,7 +21,9 @@ placement and the stack heights it lay at. A piece is completely visible exactly
 piece of both its squares, and then the one forbidden placement is the one on its own two squares:
 so a square pair ``(a, b)`` is forbidden iff ``top_piece[a] == top_piece[b] != -1``. The state keeps
 an ``allowed`` byte per action id, cleared for each completely visible piece's own placement and
-set again as soon as a later piece covers one of its squares.
+set again as soon as a later piece covers one of its squares, and beside it the sorted list of
+legal placements, patched the same way (one deletion and at most two insertions a move). A win
+is looked for only along the three lines through the new piece (``DominoTable.lines``).
 """
 
 from __future__ import annotations
