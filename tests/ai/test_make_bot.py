@@ -88,13 +88,29 @@ def fake_solver(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSolver]:
     yield fake
 
 
-@pytest.mark.parametrize("bot_name", ["medium", "hard", "greedy", "mcts", "ismcts", "alphabeta"])
-def test_every_level_but_random_and_easy_plays_the_solver_move(
-    fake_solver: FakeSolver, bot_name: str
-) -> None:
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_and_hard_play_the_solver_move(fake_solver: FakeSolver, level: str) -> None:
     game = boneyard.load_game("obonto")
     state = game.new_initial_state()
-    assert make_bot(bot_name, game, 0, seed=1).step(state) == state.legal_actions()[-1]
+    assert make_bot(level, game, 0, seed=1).step(state) == state.legal_actions()[-1]
+    assert fake_solver.calls == 1
+
+
+@pytest.mark.parametrize("bot_name", ["greedy", "mcts", "ismcts", "alphabeta"])
+def test_a_bot_name_asks_the_solver_only_when_told(fake_solver: FakeSolver, bot_name: str) -> None:
+    game = boneyard.load_game("obonto")
+    state = game.new_initial_state()
+    options = (
+        {"iterations": 5}
+        if "mcts" in bot_name
+        else {"max_depth": 1}
+        if bot_name == "alphabeta"
+        else {}
+    )
+    make_bot(bot_name, game, 0, seed=1, **options).step(state)
+    assert fake_solver.calls == 0
+    chosen = make_bot(bot_name, game, 0, seed=1, use_solver=True, **options).step(state)
+    assert chosen == state.legal_actions()[-1]
     assert fake_solver.calls == 1
 
 
@@ -111,7 +127,7 @@ def test_an_illegal_solver_answer_is_ignored(monkeypatch: pytest.MonkeyPatch) ->
     game = boneyard.load_game("obonto")
     state = game.new_initial_state()
     assert solvers.best_action(state) is None
-    action = make_bot("greedy", game, 0, seed=1).step(state)
+    action = make_bot("greedy", game, 0, seed=1, use_solver=True).step(state)
     assert action in state.legal_actions()
     assert fake.calls == 2
 

@@ -29,8 +29,6 @@ BOTS: dict[str, type[Bot]] = {
 }
 """Bot name -> class. Every bot plays every registered game."""
 
-SOLVER_OFF_BY_DEFAULT = frozenset({RandomBot.name})
-
 
 def list_bots() -> list[str]:
     """The bot names ``make_bot`` accepts besides the levels."""
@@ -53,6 +51,9 @@ def make_bot(
     """A bot for ``seat`` of ``game``: a level (easy/medium/hard) or a bot name.
 
     ``time_limit`` (seconds a move) replaces the level's time budget for bots that have one.
+    The levels ``medium`` and ``hard`` let an exact solver answer where one decides the position
+    (the Obonto solo phase, the OYNO puzzle); a bot name is the algorithm alone unless
+    ``use_solver=True`` is given.
     Extra ``options`` (``iterations=...``, ``max_depth=...``) go to the bot. An unknown name
     raises ValueError listing the levels and bots.
     """
@@ -68,7 +69,8 @@ def make_bot(
         settings["use_solver"] = level.use_solver
     elif name in BOTS:
         bot_name = name
-        settings = {"use_solver": name not in SOLVER_OFF_BY_DEFAULT}
+        # A bot name means the algorithm alone; the levels add the exact solvers.
+        settings = {"use_solver": False}
     else:
         raise ValueError(
             f"unknown bot or level {name_or_level!r}; levels: {', '.join(LEVEL_NAMES)}; "

@@ -12,7 +12,8 @@ A bot is named by a level or bot name, optionally with options:
 Seats: in a two-player game A sits at seat 0 in even-numbered games and at seat 1 in odd ones.
 With more seats they alternate A, B, A, ... starting with A in even games and B in odd ones, and
 A's result compares the mean return of A's seats with B's. In a one-player game (the OYNO
-puzzle) both bots play the same deal and the better return wins.
+puzzle) both bots play the same deal: the better return wins, and between equal returns the
+shorter game (a puzzle solved in fewer moves).
 """
 
 from __future__ import annotations
@@ -297,8 +298,17 @@ class PairResult:
 def _outcome_for_a(records: list[GameRecord], bot_a: str) -> float:
     """1, 0.5 or 0: how A fared in one game (or, in a one-player game, in the pair of plays)."""
     if len(records) == 2:  # one-player game: A's play and B's play of the same deal
-        a_return = next(r.returns[0] for r in records if r.seats[0] == bot_a)
-        b_return = next(r.returns[0] for r in records if r.seats[0] != bot_a)
+        a_record = next(r for r in records if r.seats[0] == bot_a)
+        b_record = next(r for r in records if r.seats[0] != bot_a)
+        a_return, b_return = a_record.returns[0], b_record.returns[0]
+        if a_return == b_return:  # a puzzle solved (or not) by both: fewer actions is better
+            return (
+                1.0
+                if a_record.length < b_record.length
+                else 0.5
+                if a_record.length == b_record.length
+                else 0.0
+            )
     else:
         record = records[0]
         a_seats = [s for s, spec in enumerate(record.seats) if spec == bot_a]

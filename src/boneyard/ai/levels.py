@@ -29,13 +29,40 @@ class Level:
         return f"{self.bot}({options}{solver})"
 
 
+HARD_SECONDS = 1.5
+"""The hard levels' time cap a move: with the bot's overhead it answers within 2 seconds."""
+
 DEFAULT_LEVELS: Mapping[str, Level] = {
     "easy": Level("greedy", use_solver=False),
-    "medium": Level("greedy"),
-    "hard": Level("greedy"),
+    "medium": Level("mcts", {"iterations": 300, "time_limit": 0.5}),
+    "hard": Level("mcts", {"iterations": 5000, "time_limit": HARD_SECONDS}),
 }
 
-GAME_LEVELS: dict[str, Mapping[str, Level]] = {}
+_PERFECT_TWO_PLAYER: Mapping[str, Level] = {
+    "easy": Level("greedy", use_solver=False),
+    "medium": Level("alphabeta", {"max_depth": 2, "time_limit": 0.5}),
+    "hard": Level("alphabeta", {"time_limit": HARD_SECONDS}),
+}
+
+_HIDDEN: Mapping[str, Level] = {
+    "easy": Level("greedy", use_solver=False),
+    "medium": Level("ismcts", {"iterations": 200, "time_limit": 0.5}),
+    "hard": Level("ismcts", {"iterations": 5000, "time_limit": HARD_SECONDS}),
+}
+
+GAME_LEVELS: dict[str, Mapping[str, Level]] = {
+    "obonto": _PERFECT_TWO_PLAYER,
+    "bones": _PERFECT_TWO_PLAYER,
+    "oyno": _PERFECT_TWO_PLAYER,
+    # The puzzle solver answers every solvable deal; greedy covers anything it cannot.
+    "oyno_puzzle": {
+        "easy": Level("greedy", use_solver=False),
+        "medium": Level("greedy"),
+        "hard": Level("greedy"),
+    },
+    "bondo_cones": _HIDDEN,
+    "bonbon": _HIDDEN,
+}
 """Game name -> level name -> Level; a game listed here may leave some levels to the default."""
 
 
