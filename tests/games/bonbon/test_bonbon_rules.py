@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -549,3 +550,24 @@ def test_the_deck_is_whole_again_each_round() -> None:
 def test_max_game_length_bounds_a_round_of_every_card() -> None:
     g = game(players=6)
     assert g.info.max_game_length == 40 * (1 + 4 * 77 + 6)
+
+
+@pytest.mark.parametrize("effect", ["peek", "second"])
+def test_peek_and_second_helping_do_nothing_once_the_deck_is_empty(
+    tmp_path: Path, effect: str
+) -> None:
+    deck = write_deck(
+        tmp_path / "d.toml", ("one", 1, 1, False, "none"), (effect, 1, 1, False, effect)
+    )
+    state = new(
+        "tiles 1 2 3", "draw", "card 1", "down", "draw", f"card {effect}", "down", deck=deck
+    )
+    assert state.deck_left == 0
+    assert state.current_player() == 0  # no peek, no second draw: seat 0's turn
+    assert state.observation(0)["runs"][1] == [{"card": None, "up": False, "seen_by": [1]}]
+    # Seat 0 can tell that the hidden card is the effect card: it is the only one unseen.
+    sampled = state.resample(0, random.Random(0))
+    assert sampled.runs[1][0][0] == state.game.label_kind[effect]
+    state = new("tiles 1 2 3", "draw", f"card {effect}", "down", deck=deck)
+    assert state.current_player() == CHANCE  # with a card left, the effect happens
+    assert state.observation(1)["runs"][0][0]["card"] == effect
