@@ -22,6 +22,28 @@ GAME_CASES: list[Any] = [pytest.param(name, id=name) for name in boneyard.list_g
 ]
 
 
+def quick_params(name: str) -> dict[str, Any]:
+    """A small variant of a registered game, so a whole random game is quick on shared cores.
+
+    Generic, no per-game table: the conformance variant with the shortest ``max_game_length``,
+    with every move cap (a parameter named ``max_...``, see RULINGS: every game has one) set
+    down to 30 where the parameter allows it.
+    """
+    from boneyard.core.registry import game_class
+
+    cls = game_class(name)
+    variants = [dict(variant) for variant in cls.conformance_variants]
+    params = min(variants, key=lambda v: boneyard.load_game(name, **v).info.max_game_length)
+    for parameter in cls.parameters:
+        if parameter.name.startswith("max_") and parameter.type is int:
+            try:
+                boneyard.load_game(name, **{**params, parameter.name: 30})
+            except ValueError:
+                continue
+            params[parameter.name] = 30
+    return params
+
+
 def load(case: str | Game) -> Game:
     """The game of a case; skip when it has no observation tensor (the adapters need one)."""
     game = boneyard.load_game(case) if isinstance(case, str) else case

@@ -1,0 +1,406 @@
+"""Every boneyard game as an OpenSpiel Python game (``boneyard_obonto``, ``boneyard_bones``, ...).
+
+>>> import pyspiel                                                         # doctest: +SKIP
+>>> from boneyard.interop import openspiel
+>>> openspiel.register()                                                   # doctest: +SKIP
+>>> game = pyspiel.load_game("boneyard_obonto")                           # doctest: +SKIP
+>>> pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)  # doctest: +SKIP
+
+The adapter is thin, because boneyard's contract follows OpenSpiel's names: a
+``BoneyardSpielState`` wraps one boneyard ``State`` and forwards ``current_player``,
+``legal_actions``, ``chance_outcomes``, ``apply_action``, ``returns`` and action strings to it.
+What OpenSpiel gets:
+
+- Game type: sequential; chance mode explicit stochastic when the game has chance nodes, else
+  deterministic; perfect or imperfect information as the game declares; terminal rewards.
+  Utility: a game may declare ``utility_sum`` (a number: constant-sum, 0.0: zero-sum; ``None``:
+  general-sum); otherwise a two-player game whose utility range is symmetric (``-u .. u``) is
+  zero-sum, and every other game general-sum. OpenSpiel's ``random_sim_test`` checks the claim.
+- Game parameters: the boneyard parameters with their defaults (``pyspiel.load_game(
+  "boneyard_obonto(games=3)")``, or ``openspiel.load_game("obonto", games=3)``); a text
+  parameter whose default is none is written ``""``, and ``,``, ``(``, ``)``, ``%`` in text
+  values as ``%2C``, ``%28``, ``%29``, ``%25`` (game strings split on commas).
+- Observation string: the JSON of ``state.observation(player)``; observation tensor: the game's
+  ``observation_tensor`` of it (where the game has one). With ``private_info=NONE`` the observer
+  shows the spectator's view, ``observation(None)``.
+- Information-state string: the player's observation plus its action history as that player saw
+  it (``action_string_for(player, action)`` at every step, chance outcomes included; a secret
+  shows as ``?``), so two histories a player cannot tell apart give the same string (what CFR and
+  ISMCTS key their tables on). No information-state tensor (histories have no fixed size).
+- ``resample_from_infostate(player, sampler)`` draws a state consistent with what ``player``
+  knows, through ``state.resample`` seeded from the sampler (OpenSpiel's ISMCTS uses it).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from boneyard.core.game import Game, State
+from boneyard.core.registry import game_class, list_games
+from boneyard.interop import observation_shape
+
+__all__ = [
+    "PREFIX",
+    "BoneyardSpielGame",
+    "BoneyardSpielState",
+    "boneyard_state",
+    "game_type",
+    "load_game",
+    "register",
+    "register_game_class",
+    "spiel_name",
+]
+
+PREFIX = "boneyard_"
+
+_registered: dict[str, type[Game]] = {}
+
+
+def spiel_name(name: str) -> str:
+    """OpenSpiel's short name of a boneyard game: ``obonto`` -> ``boneyard_obonto``."""
+    return PREFIX + name
+
+
+def register(games: list[str] | None = None) -> list[str]:
+    """Register ``games`` (default: every boneyard game) with pyspiel; return their short names.
+
+    Registering again is harmless.
+    """
+    return [register_game_class(game_class(name)) for name in (games or list_games())]
+
+
+def register_game_class(cls: type[Game]) -> str:
+    """Register one boneyard ``Game`` subclass with pyspiel as ``boneyard_<name>``."""
+    short_name = spiel_name(cls.name)
+    if short_name in _registered:
+        return short_name
+    spiel_type = game_type(cls)
+    # The creator pyspiel keeps must be a class, like OpenSpiel's own Python games: pyspiel
+    # drops its reference after the interpreter has shut down, and a class (which refers to
+    # itself) is never freed by that, where a plain function would crash the exit.
+    creator = type(
+        f"BoneyardSpielGame_{cls.name}",
+        (BoneyardSpielGame,),
+        {"boneyard_class": cls, "spiel_type": spiel_type, "__module__": __name__},
+    )
+    pyspiel.register_game(spiel_type, creator)
+    _registered[short_name] = cls
+    return short_name
+
+
+def load_game(name: str, **params: Any) -> BoneyardSpielGame:
+    """``pyspiel.load_game`` of boneyard game ``name`` with boneyard parameters.
+
+    Registers the game first if needed, and writes text values the way game strings need them.
+    """
+    short_name = spiel_name(name)
+    if short_name not in _registered:
+        register([name])
+    spiel_params: dict[str, Any] = {}
+    for key, value in params.items():
+        if value is None:
+            value = ""
+        spiel_params[key] = _escape(value) if isinstance(value, str) else value
+    game: BoneyardSpielGame = pyspiel.load_game(short_name, spiel_params)
+    return game
+
+
+def _utility_sum(game: Game) -> float | None:
+    """The constant sum of the returns, or ``None`` for a general-sum game (see module doc)."""
+    declared = getattr(game, "utility_sum", _UNSET)
+    if declared is not _UNSET:
+        return None if declared is None else float(declared)  # type: ignore[arg-type]
+    info = game.info
+    if info.num_players == 2 and info.min_utility == -info.max_utility:
+        return 0.0
+    return None
+
+
+_UNSET = object()
+
+
+def game_type(cls: type[Game]) -> pyspiel.GameType:
+    """The pyspiel ``GameType`` of a boneyard game class (read from its default variant)."""
+    game = cls()
+    utility_sum = _utility_sum(game)
+    if utility_sum is None:
+        utility = pyspiel.GameType.Utility.GENERAL_SUM
+    elif utility_sum == 0.0:
+        utility = pyspiel.GameType.Utility.ZERO_SUM
+    else:
+        utility = pyspiel.GameType.Utility.CONSTANT_SUM
+    return pyspiel.GameType(
+        short_name=spiel_name(cls.name),
+        long_name=f"boneyard {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if cls.chance
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
+        ),
+        information=(
+            pyspiel.GameType.Information.PERFECT_INFORMATION
+            if cls.perfect_information
+            else pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        ),
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=observation_shape(game) is not None,
+        parameter_specification=_parameter_specification(cls),
+        default_loadable=True,
+    )
+
+
+# OpenSpiel's game strings ("boneyard_obonto(games=3,start=...)") split on commas and nest on
+# parentheses, so text values travel with those characters percent-escaped.
+_ESCAPES = (("%", "%25"), (",", "%2C"), ("(", "%28"), (")", "%29"))
+
+
+def _escape(text: str) -> str:
+    for raw, escaped in _ESCAPES:
+        text = text.replace(raw, escaped)
+    return text
+
+
+def _unescape(text: str) -> str:
+    for raw, escaped in reversed(_ESCAPES):
+        text = text.replace(escaped, raw)
+    return text
+
+
+def _parameter_specification(cls: type[Game]) -> dict[str, Any]:
+    spec: dict[str, Any] = {}
+    for parameter in cls.parameters:
+        if parameter.type is str:
+            spec[parameter.name] = _escape(str(parameter.default or ""))
+        elif parameter.default is not None:
+            spec[parameter.name] = parameter.default
+    return spec
+
+
+def _boneyard_params(cls: type[Game], params: Mapping[str, Any]) -> dict[str, Any]:
+    """pyspiel parameters back to boneyard ones (``""`` for a text default of none)."""
+    declared = {parameter.name: parameter for parameter in cls.parameters}
+    result: dict[str, Any] = {}
+    for name, value in params.items():
+        parameter = declared.get(name)
+        if parameter is not None and parameter.type is str and isinstance(value, str):
+            value = _unescape(value)
+            if parameter.default is None and value == "":
+                value = None
+        result[name] = value
+    return result
+
+
+class BoneyardSpielGame(pyspiel.Game):
+    """A loaded boneyard game as a pyspiel game (one subclass per game, made by ``register``)."""
+
+    boneyard_class: type[Game]
+    spiel_type: pyspiel.GameType
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        cls = self.boneyard_class
+        self.boneyard_game = cls(**_boneyard_params(cls, dict(params or {})))
+        info = self.boneyard_game.info
+        self._shape = observation_shape(self.boneyard_game)
+        spiel_info = pyspiel.GameInfo(
+            num_distinct_actions=info.num_distinct_actions,
+            max_chance_outcomes=info.max_chance_outcomes,
+            num_players=info.num_players,
+            min_utility=float(info.min_utility),
+            max_utility=float(info.max_utility),
+            utility_sum=_utility_sum(self.boneyard_game),
+            max_game_length=info.max_game_length,
+        )
+        super().__init__(self.spiel_type, spiel_info, dict(params or {}))
+
+    def new_initial_state(self) -> BoneyardSpielState:
+        return BoneyardSpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> _Observer:
+        if params:
+            raise ValueError(f"boneyard observers take no parameters; got {params!r}")
+        return _Observer(self.boneyard_game, self._shape, iig_obs_type)
+
+
+class _Inner:
+    """The wrapped boneyard state, kept in one attribute so pyspiel's clone stays fast.
+
+    pyspiel clones a Python state by deep-copying its attributes, and serialises it by pickling
+    them: this holder turns the first into ``State.clone`` and the second into ``to_json``.
+    ``views`` holds, per seat, the action strings that seat saw (hidden-information games only).
+    """
+
+    __slots__ = ("state", "views")
+
+    def __init__(self, state: State, views: list[list[str]] | None) -> None:
+        self.state = state
+        self.views = views
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
+        views = None if self.views is None else [list(view) for view in self.views]
+        return _Inner(self.state.clone(), views)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        game = self.state.game
+        return (_restore, (type(game), dict(game.params), self.state.to_json(), self.views))
+
+
+def _restore(
+    cls: type[Game], params: dict[str, Any], doc: dict[str, Any], views: list[list[str]] | None
+) -> _Inner:
+    return _Inner(cls(**params).state_from_json(doc), views)
+
+
+class BoneyardSpielState(pyspiel.State):
+    """One boneyard state as a pyspiel state."""
+
+    def __init__(self, game: BoneyardSpielGame) -> None:
+        super().__init__(game)
+        bgame = game.boneyard_game
+        views: list[list[str]] | None = None
+        if not bgame.perfect_information:
+            views = [[] for _ in range(bgame.info.num_players + 1)]  # the seats, then spectator
+        self._inner = _Inner(bgame.new_initial_state(), views)
+
+    # ----- the pyspiel hooks ------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self._inner.state.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._inner.state.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._inner.state.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        inner = self._inner
+        if inner.views is not None:
+            state, views = inner.state, inner.views
+            for seat in range(len(views) - 1):
+                views[seat].append(state.action_string_for(seat, action))
+            views[-1].append(state.action_string_for(None, action))
+        inner.state.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._inner.state.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self._inner.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        return [float(value) for value in self._inner.state.returns()]
+
+    def __str__(self) -> str:
+        return str(self._inner.state)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state ``player_id`` cannot tell from this one, drawn with ``state.resample``."""
+        seed = int(float(probability_sampler()) * 2**32)
+        resampled = self._inner.state.resample(player_id, random.Random(seed))
+        new = self.get_game().new_initial_state()
+        new._inner = _Inner(resampled, self._views_for(resampled, player_id))
+        return new
+
+    # ----- for callers that want the boneyard state ----------------------------------------------
+
+    @property
+    def boneyard_state(self) -> State:
+        """The wrapped boneyard state (read it; changing it bypasses pyspiel's history)."""
+        return self._inner.state
+
+    def information_history(self, player: int | None) -> list[str]:
+        """The actions so far as ``player`` (``None``: a spectator) saw them."""
+        views = self._inner.views
+        if views is not None:
+            return list(views[-1 if player is None else player])
+        state = self._inner.state
+        return [str(action) for action in state.history()]
+
+    def _views_for(self, resampled: State, player: int) -> list[list[str]] | None:
+        """Every seat's view of a resampled state's history.
+
+        Replays the history when it leads to the resampled state; otherwise every seat gets
+        ``player``'s own view (which is what the resampling seat knows of it).
+        """
+        if self._inner.views is None:
+            return None
+        seats = resampled.game.info.num_players
+        replay = resampled.game.new_initial_state()
+        views: list[list[str]] = [[] for _ in range(seats + 1)]
+        try:
+            for action in resampled.history():
+                for seat in range(seats):
+                    views[seat].append(replay.action_string_for(seat, action))
+                views[-1].append(replay.action_string_for(None, action))
+                replay.apply_action(action)
+        except ValueError:
+            replay = None  # type: ignore[assignment]
+        if replay is not None and replay.to_json() == resampled.to_json():
+            views[player] = list(self._inner.views[player])
+            return views
+        return [list(self._inner.views[player]) for _ in range(seats + 1)]
+
+
+def boneyard_state(state: Any) -> State:
+    """The boneyard state inside a pyspiel state made by this adapter."""
+    inner: State = state.boneyard_state
+    return inner
+
+
+class _Observer:
+    """pyspiel's Python observer protocol: ``tensor``, ``dict``, ``set_from``, ``string_from``."""
+
+    def __init__(
+        self,
+        game: Game,
+        shape: tuple[int, ...] | None,
+        iig_obs_type: pyspiel.IIGObservationType | None,
+    ) -> None:
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        private = (
+            pyspiel.PrivateInfoType.SINGLE_PLAYER
+            if iig_obs_type is None
+            else iig_obs_type.private_info
+        )
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS and not game.perfect_information:
+            raise ValueError(
+                f"{game.name} has hidden information: boneyard observers show one seat's view "
+                "(private_info SINGLE_PLAYER) or the spectator's (NONE), not all players'"
+            )
+        self.spectator = private == pyspiel.PrivateInfoType.NONE
+        self.shape = shape
+        self.tensor: Any = None
+        self.dict: dict[str, Any] = {}
+        if shape is not None and not self.perfect_recall:
+            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def _observation(self, state: BoneyardSpielState, player: int) -> dict[str, Any]:
+        return state.boneyard_state.observation(None if self.spectator else player)
+
+    def set_from(self, state: BoneyardSpielState, player: int) -> None:
+        if self.tensor is not None:
+            self.tensor[:] = self.game.observation_tensor(self._observation(state, player))
+
+    def string_from(self, state: BoneyardSpielState, player: int) -> str:
+        text = json.dumps(self._observation(state, player), sort_keys=True, separators=(",", ":"))
+        if not self.perfect_recall:
+            return text
+        history = state.information_history(None if self.spectator else player)
+        return text + " | " + " ".join(history)

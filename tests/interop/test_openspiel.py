@@ -1,0 +1,202 @@
+"""The OpenSpiel adapter: OpenSpiel's own random simulation test, game types, observers, and
+OpenSpiel's algorithms (MCTS, ISMCTS, CFR) running on boneyard games."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, ismcts, mcts
+
+import boneyard
+from boneyard import Game
+from boneyard.interop import openspiel
+
+from .cases import quick_params
+from .toygames import TOY_GAMES
+
+for _toy in TOY_GAMES:
+    openspiel.register_game_class(type(_toy))
+openspiel.register()
+
+GAMES = boneyard.list_games()
+ALL_CASES = [pytest.param(name, id=name) for name in GAMES] + [
+    pytest.param(toy.name, id=toy.name) for toy in TOY_GAMES
+]
+
+
+def _load(name: str, **params: Any) -> Any:
+    if name in GAMES:
+        params = {**quick_params(name), **params}
+    return openspiel.load_game(name, **params)
+
+
+@pytest.mark.parametrize("name", ALL_CASES)
+def test_openspiel_random_sim_test_passes(name: str) -> None:
+    pyspiel.random_sim_test(_load(name), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ALL_CASES)
+def test_game_type_and_info_follow_the_boneyard_game(name: str) -> None:
+    spiel = _load(name)
+    game: Game = spiel.boneyard_game
+    kind = spiel.get_type()
+    assert kind.short_name == f"boneyard_{name}"
+    assert (kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC) == game.chance
+    perfect = kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert perfect == game.perfect_information
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert spiel.num_players() == game.info.num_players
+    assert spiel.num_distinct_actions() == game.info.num_distinct_actions
+    assert spiel.max_chance_outcomes() == game.info.max_chance_outcomes
+    assert (spiel.min_utility(), spiel.max_utility()) == (
+        game.info.min_utility,
+        game.info.max_utility,
+    )
+    assert spiel.max_game_length() == game.info.max_game_length
+
+
+@pytest.mark.parametrize("name", ALL_CASES)
+def test_the_utility_claim_holds_over_random_games(name: str) -> None:
+    spiel = _load(name)
+    kind = spiel.get_type().utility
+    rng = random.Random(7)
+    for _ in range(3):
+        state = spiel.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        total = sum(state.returns())
+        if kind == pyspiel.GameType.Utility.ZERO_SUM:
+            assert total == pytest.approx(0.0)
+        elif kind == pyspiel.GameType.Utility.CONSTANT_SUM:
+            assert total == pytest.approx(spiel.utility_sum())
+
+
+@pytest.mark.parametrize("name", ALL_CASES)
+def test_observations_show_each_player_its_own_view(name: str) -> None:
+    spiel = _load(name)
+    game: Game = spiel.boneyard_game
+    rng = random.Random(3)
+    state = spiel.new_initial_state()
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        inner = openspiel.boneyard_state(state)
+        for player in range(spiel.num_players()):
+            seen = inner.observation(player)
+            assert json.loads(state.observation_string(player)) == seen
+            assert state.information_state_string(player).startswith(
+                state.observation_string(player) + " | "
+            )
+            if spiel.get_type().provides_observation_tensor:
+                expected = np.asarray(game.observation_tensor(seen), np.float32)
+                assert np.array_equal(np.asarray(state.observation_tensor(player)), expected)
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_information_state_hides_what_a_player_cannot_see() -> None:
+    spiel = openspiel.load_game("toy_poker")
+
+    def dealt(first: int, second: int) -> Any:
+        state = spiel.new_initial_state()
+        state.apply_action(first)
+        state.apply_action(second)
+        return state
+
+    a, b = dealt(0, 1), dealt(0, 2)
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    assert "deal ?" in a.information_state_string(0)
+    assert "deal ?" in a.information_state_string(1)
+
+
+def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
+    spiel = openspiel.load_game("toy_poker", cards=6)
+    state = spiel.new_initial_state()
+    for action in (4, 2, 1):  # deal 4 to seat 0, 2 to seat 1; seat 0 bets
+        state.apply_action(action)
+    seen = set()
+    for seed in range(40):
+        sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+        world = state.resample_from_infostate(1, sampler)
+        assert world.information_state_string(1) == state.information_state_string(1)
+        assert openspiel.boneyard_state(world).cards[1] == 2
+        seen.add(openspiel.boneyard_state(world).cards[0])
+    assert seen == {0, 1, 3, 4, 5}  # every card seat 1 cannot rule out, and only those
+
+
+def test_game_strings_round_trip_parameters_with_commas() -> None:
+    for name in GAMES:
+        cls = type(boneyard.load_game(name))
+        for variant in cls.conformance_variants:
+            spiel = openspiel.load_game(name, **variant)
+            again = pyspiel.load_game(str(spiel))
+            assert again.boneyard_game.params == boneyard.load_game(name, **variant).params
+    assert str(openspiel.load_game("toy_race", goal=9)) == "boneyard_toy_race(goal=9)"
+
+
+def test_register_is_idempotent_and_names_every_game() -> None:
+    assert openspiel.register() == [f"boneyard_{name}" for name in GAMES]
+    registered = set(pyspiel.registered_names())
+    assert {f"boneyard_{name}" for name in GAMES} <= registered
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n for n in GAMES if boneyard.load_game(n).perfect_information] + ["toy_race"],
+)
+def test_openspiel_mcts_plays_perfect_information_games(name: str) -> None:
+    spiel = _load(name)
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(spiel, 1.4, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = spiel.new_initial_state()
+    for _ in range(3):
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        if state.is_terminal():
+            break
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n for n in GAMES if not boneyard.load_game(n).perfect_information] + ["toy_poker"],
+)
+def test_openspiel_ismcts_plays_hidden_information_games(name: str) -> None:
+    spiel = _load(name)
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bot = ismcts.ISMCTSBot(spiel, evaluator, 2.0, 6, random_state=rng)
+    state = spiel.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    action = bot.step(state)
+    assert action in state.legal_actions()
+
+
+def test_cfr_finds_the_known_value_of_the_poker_toy() -> None:
+    # Kuhn poker's value for the first player is -1/18 (Kuhn 1950); the toy is Kuhn poker.
+    spiel = openspiel.load_game("toy_poker")
+    solver = cfr.CFRPlusSolver(spiel)
+    for _ in range(40):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    value = expected_game_score.policy_value(spiel.new_initial_state(), [policy, policy])
+    assert value[0] == pytest.approx(-1 / 18, abs=1e-3)
+    assert exploitability.exploitability(spiel, policy) < 0.01
+
+
+def test_cfr_runs_on_a_tiny_oyno_and_lowers_exploitability() -> None:
+    spiel = openspiel.load_game("oyno", size=3, bones_per_player=2, max_moves=3)
+    solver = cfr.CFRSolver(spiel)
+    uniform = exploitability.exploitability(spiel, solver.average_policy())
+    for _ in range(8):
+        solver.evaluate_and_update_policy()
+    assert exploitability.exploitability(spiel, solver.average_policy()) < uniform
