@@ -85,10 +85,11 @@ def start_dark_mask() -> int:
     return mask
 
 
-def parse_placement(text: str) -> tuple[int, ...]:
+def parse_placement(text: str, *, start_squares_only: bool = True) -> tuple[int, ...]:
     """Parse a placement into six square indices (seat 0 L, Z, C, seat 1 L, Z, C).
 
-    Raises InvalidPositionError naming what is wrong.
+    Raises InvalidPositionError naming what is wrong. With ``start_squares_only`` (the ``start``
+    parameter) no animal may stand on a square that is dark at the start of a game.
     """
     if not isinstance(text, str):
         raise InvalidPositionError(f"a placement is text, not {type(text).__name__}")
@@ -107,7 +108,7 @@ def parse_placement(text: str) -> tuple[int, ...]:
             raise InvalidPositionError(
                 f"bad placement {text!r}: {word!r} ({who}) is not a square; squares are a1 to i9"
             ) from None
-        if NAMES[index] in START_DARK:
+        if start_squares_only and NAMES[index] in START_DARK:
             raise InvalidPositionError(
                 f"bad placement {text!r}: {who} stands on {word}, which is dark at the start "
                 f"(dark squares: {', '.join(START_DARK)})"
