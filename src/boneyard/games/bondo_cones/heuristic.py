@@ -142,11 +142,10 @@ def evaluate(game: Any, observation: dict[str, Any]) -> float:
         return 0.0 if winner == "draw" else (1.0 if winner == seat else -1.0)
     target = observation["target"]
     points = material(observation)
-    if observation["current_player"] != 1 - seat:
-        # The opponent's next roll only threatens once it is (nearly) the opponent's turn.
-        points -= 0.5 * exposure(observation)
-    else:
-        points -= exposure(observation)
+    # The opponent's next roll threatens fully on its turn, and half as much from ours (we may
+    # still move away).
+    weight = 1.0 if observation["turn_player"] == 1 - seat else 0.5
+    points -= weight * exposure(observation)
     value = points / (target + 2 * RING_WORTH)
     return max(-0.99, min(0.99, value))
 

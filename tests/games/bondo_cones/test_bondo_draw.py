@@ -1,0 +1,79 @@
+"""Bond O Cones drawings: text and SVG show what the observation shows, and the docs pictures."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.games.bondo_cones.bondo_helpers import new_game, play, set_up
+
+from boneyard.games.bondo_cones.pictures import PICTURES
+
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
+
+
+def test_docs_pictures_are_what_the_code_draws() -> None:
+    for name, draw in PICTURES.items():
+        committed = (DOCS / "img" / name).read_text(encoding="utf-8")
+        assert committed == draw(), (
+            f"{name} is stale: python -m boneyard.games.bondo_cones.pictures"
+        )
+
+
+def test_docs_page_shows_every_picture_and_parameter() -> None:
+    page = (DOCS / "bondo_cones.md").read_text(encoding="utf-8")
+    for name in PICTURES:
+        assert f"img/{name}" in page
+    for parameter in new_game().parameters:
+        assert f"`{parameter.name}`" in page
+
+
+def test_svg_has_every_square_and_shows_only_visible_values() -> None:
+    game = new_game()
+    state = play(set_up(game), "first 0")
+    svg = game.render_svg(state.observation(0))
+    squares = re.findall(r'data-square="([a-j]\d+)"', svg)
+    assert len(squares) == 120 and len(set(squares)) == 120
+    values = re.findall(r'data-seat="(\d)" data-value="(\d?)"', svg)
+    assert len(values) == 52
+    assert all(value != "" for seat, value in values if seat == "0")
+    assert all(value == "" for seat, value in values if seat == "1")
+    spectator = game.render_svg(state.observation(None))
+    assert all(
+        value == "" for _, value in re.findall(r'data-seat="(\d)" data-value="(\d?)"', spectator)
+    )
+
+
+def test_svg_draws_rings_and_double_rings() -> None:
+    game = new_game()
+    state = game.position({"d4": "b0#", "e5": "b1", "g9": "w4+"})
+    svg = game.render_svg(state.observation(0))
+    assert svg.count('data-rings="2"') == 1 and svg.count('data-rings="1"') == 1
+    assert svg.count('stroke="#c8102e"') == 3
+
+
+def test_svg_turns_the_board_for_white() -> None:
+    game = new_game()
+    state = game.position({"a1": "b0", "j12": "w0"})
+    for seat, a1_on_top in ((0, False), (1, True)):
+        svg = game.render_svg(state.observation(seat))
+        a1 = re.search(r'data-square="a1" class="[a-z-]+" x="\d+" y="(\d+)"', svg)
+        j12 = re.search(r'data-square="j12" class="[a-z-]+" x="\d+" y="(\d+)"', svg)
+        assert a1 and j12
+        assert (int(a1.group(1)) < int(j12.group(1))) == a1_on_top
+
+
+def test_text_board() -> None:
+    game = new_game()
+    state = game.position({"d4": "b4+", "e5": "b1", "g9": "w2#"}, die="3")
+    black = game.render_text(state.observation(0))
+    white = game.render_text(state.observation(1))
+    assert "b4+" in black and "w?#" in black
+    assert "b?+" in white and "w2#" in white
+    assert "die 3" in black and "black to act" in black
+    rows = black.splitlines()
+    assert rows[0].split() == list("abcdefghij")
+    assert rows[1].startswith("12") and rows[12].startswith(" 1")
+    assert "*" in rows[1 + 12 - 4]  # the empty red field g4
+    # the referee's board (str) shows every value
+    assert "w2#" in str(state) and "b4+" in str(state)
