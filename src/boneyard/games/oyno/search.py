@@ -17,6 +17,8 @@ gives an optimal solution; a level that adds nothing new proves the position uns
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import numpy.typing as npt
 
@@ -29,6 +31,7 @@ class SearchLimitError(RuntimeError):
     """The search needed more positions than it was allowed to hold."""
 
 
+@cache
 def _tables(size: int) -> tuple[Masks, Masks, Masks]:
     geometry = board(size)
     neighbours = np.array(geometry.neighbours, dtype=np.int64)
@@ -46,7 +49,7 @@ def _lowest_cell(mask: Masks) -> Masks:
     return np.round(np.log2(np.maximum(low, 1).astype(np.float64))).astype(np.int64)
 
 
-def one_move_finishes(
+def _finishes_loop(
     size: int, occupied: Masks, up: Masks
 ) -> tuple[npt.NDArray[np.intp], Masks, Masks]:
     """Positions (by index) solved by one move, with that move's cells ``(index, X, Y)``."""
@@ -104,7 +107,7 @@ def one_move_finishes(
     )
 
 
-def _expand(size: int, occupied: Masks, up: Masks) -> tuple[Masks, Masks, Masks, Masks]:
+def _expand_loop(size: int, occupied: Masks, up: Masks) -> tuple[Masks, Masks, Masks, Masks]:
     """Every move from every position: (new occupied, new up, parent index, move X*cells+Y)."""
     neighbours, _, resting = _tables(size)
     cells = size * size
@@ -140,6 +143,69 @@ def _expand(size: int, occupied: Masks, up: Masks) -> tuple[Masks, Masks, Masks,
         np.concatenate(out_parent),
         np.concatenate(out_move),
     )
+
+
+_BROADCAST_LIMIT = 1 << 21
+"""Positions x cells x cells up to which a level is handled in one broadcast (few numpy calls)."""
+
+
+def one_move_finishes(
+    size: int, occupied: Masks, up: Masks
+) -> tuple[npt.NDArray[np.intp], Masks, Masks]:
+    """Positions (by index) solved by one move, with that move's cells ``(index, X, Y)``."""
+    cells = len(board(size).resting)
+    if occupied.size * cells * cells > _BROADCAST_LIMIT:
+        return _finishes_loop(size, occupied, up)
+    neighbours, adjacent, resting = _tables(size)
+    x_bits = np.int64(1) << resting
+    taken = (up[:, None] & x_bits) != 0
+    occ = occupied[:, None] & ~x_bits
+    sides = (up[:, None] & ~x_bits) ^ (neighbours[resting] & occ)
+    down = occ & ~sides
+    has_down = down != 0
+    # some bone down: the put-down cell is a neighbour of the lowest down bone
+    y = adjacent[_lowest_cell(down)]
+    y_safe = np.where(y >= 0, y, 0)
+    ok = (y >= 0) & (taken & has_down)[:, :, None]
+    ok &= (occ[:, :, None] & (np.int64(1) << y_safe)) == 0
+    ok &= y_safe != resting[None, :, None]
+    ok &= (neighbours[y_safe] & occ[:, :, None]) == down[:, :, None]
+    rows, xi, slot = np.nonzero(ok)
+    found_from = [resting[xi]]
+    found_to = [y_safe[rows, xi, slot]]
+    found_index = [rows]
+    # nothing down: an empty cell other than X with no bone beside it
+    clear = (taken & ~has_down)[:, :, None] & ~np.eye(cells, dtype=bool)[None, :, :]
+    clear &= (occ[:, :, None] & x_bits[None, None, :]) == 0
+    clear &= (neighbours[resting][None, None, :] & occ[:, :, None]) == 0
+    rows2, xi2, yi2 = np.nonzero(clear)
+    found_index.append(rows2)
+    found_from.append(resting[xi2])
+    found_to.append(resting[yi2])
+    return (
+        np.concatenate(found_index).astype(np.intp),
+        np.concatenate(found_from),
+        np.concatenate(found_to),
+    )
+
+
+def _expand(size: int, occupied: Masks, up: Masks) -> tuple[Masks, Masks, Masks, Masks]:
+    """Every move from every position: (new occupied, new up, parent index, move X*cells+Y)."""
+    count = len(board(size).resting)
+    if occupied.size * count * count > _BROADCAST_LIMIT:
+        return _expand_loop(size, occupied, up)
+    neighbours, _, resting = _tables(size)
+    bits = np.int64(1) << resting
+    occ = occupied[:, None] & ~bits
+    sides = (up[:, None] & ~bits) ^ (neighbours[resting] & occ)
+    ok = ((up[:, None] & bits) != 0)[:, :, None] & ~np.eye(count, dtype=bool)[None, :, :]
+    ok &= (occ[:, :, None] & bits[None, None, :]) == 0
+    rows, xi, yi = np.nonzero(ok)
+    o = occ[rows, xi]
+    y_bits = bits[yi]
+    new_up = (sides[rows, xi] | y_bits) ^ (neighbours[resting[yi]] & o)
+    cells = size * size
+    return o | y_bits, new_up, rows.astype(np.int64), resting[xi] * cells + resting[yi]
 
 
 def _keys(size: int, occupied: Masks, up: Masks) -> Masks:
