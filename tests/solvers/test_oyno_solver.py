@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import deque
 
 import pytest
+from tests.solvers.oyno_reference import reference_distances
 
 import boneyard
 from boneyard.games.oyno.board import board
@@ -14,26 +14,6 @@ from boneyard.games.oyno.generator import random_setup
 from boneyard.games.oyno.puzzle import format_puzzle_position
 from boneyard.games.oyno.search import apply_move, bfs_masks, moves_from, solve_masks
 from boneyard.solvers import oyno_puzzle
-
-
-def reference_distances(size: int, bones: int) -> dict[tuple[int, int], int]:
-    """Plain BFS from every solved position (the move graph is undirected: every move can be
-    undone), on tuples of masks: the distance to solved of every solvable position."""
-    geometry = board(size)
-    distance: dict[tuple[int, int], int] = {}
-    queue: deque[tuple[int, int]] = deque()
-    for cells in itertools.combinations(geometry.resting, bones):
-        occupied = sum(1 << c for c in cells)
-        distance[(occupied, occupied)] = 0
-        queue.append((occupied, occupied))
-    while queue:
-        position = queue.popleft()
-        for move in moves_from(size, *position):
-            after = apply_move(size, *position, *move)
-            if after not in distance:
-                distance[after] = distance[position] + 1
-                queue.append(after)
-    return distance
 
 
 def all_positions(size: int, bones: int) -> list[tuple[int, int]]:
