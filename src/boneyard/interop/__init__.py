@@ -16,6 +16,7 @@ Everything here goes through the engine contract (``boneyard.core.game``) only: 
 
 from __future__ import annotations
 
+import array
 from typing import Any
 
 import numpy as np
@@ -67,7 +68,11 @@ def require_observation_shape(game: Game, interface: str) -> tuple[int, ...]:
 
 def observation_array(game: Game, observation: dict[str, Any], shape: tuple[int, ...]) -> Any:
     """``game.observation_tensor(observation)`` as a float32 array of ``shape``."""
-    values = np.asarray(game.observation_tensor(observation), dtype=np.float32)
+    raw = game.observation_tensor(observation)
+    if isinstance(raw, np.ndarray):
+        values = raw.astype(np.float32, copy=False)
+    else:  # a list of numbers: array.array converts it faster than numpy does
+        values = np.frombuffer(array.array("f", raw), dtype=np.float32)
     if values.size != int(np.prod(shape)):
         raise ValueError(
             f"{game.name}.observation_tensor gave {values.size} numbers; "
