@@ -11,7 +11,7 @@ from tests.games.bondo_cones.bondo_helpers import new_game, play, set_up, setup_
 
 from boneyard import InvalidStateError
 from boneyard.games.bondo_cones.board import START_FIELDS
-from boneyard.games.bondo_cones.notation import INDEX, NAMES
+from boneyard.games.bondo_cones.notation import INDEX, NAMES, observed_cones
 from boneyard.games.bondo_cones.rules import VALUES, BondoConesState
 
 PUBLIC_LINE = ["first 0", "roll 3", "c3-c6", "roll eye", "peek e12", "roll 2", "c6-c8"]
@@ -53,8 +53,8 @@ def test_states_differing_in_white_secrets_look_the_same_to_black() -> None:
 def test_black_sees_nothing_of_whites_setup_until_the_zeros_fill() -> None:
     game = new_game()
     state = play(game.new_initial_state(), *setup_puts(0), "ring d4", "put d9", "put g9")
-    assert not [c for c in state.observation(0)["cones"].values() if c["seat"] == 1]
-    assert len([c for c in state.observation(1)["cones"].values() if c["seat"] == 1]) == 2
+    assert not [c for c in observed_cones(state.observation(0)).values() if c["seat"] == 1]
+    assert len([c for c in observed_cones(state.observation(1)).values() if c["seat"] == 1]) == 2
     assert state.observation(0)["setup_progress"] == [17, 2]
     assert state.observation(0)["next_value"] == 4  # which value comes next is public
 
@@ -71,12 +71,12 @@ def test_random_setup_hides_the_draws_from_the_other_seat() -> None:
 def test_own_values_always_shown_opponent_values_only_when_known() -> None:
     state = play(set_up(new_game()), *PUBLIC_LINE)
     black, white = state.observation(0), state.observation(1)
-    for name, cone in black["cones"].items():
+    for name, cone in observed_cones(black).items():
         if cone["seat"] == 0:
             assert cone["value"] == state.value[INDEX[name]]
         else:
             assert cone["value"] is None
-    for cone in white["cones"].values():
+    for cone in observed_cones(white).values():
         if cone["seat"] == 0:
             assert cone["value"] is None
 
@@ -106,8 +106,8 @@ def _mid_game() -> BondoConesState:
 def test_resample_keeps_the_view_and_deals_the_values_left() -> None:
     state = _mid_game()
     view = state.observation(0)
-    assert view["cones"]["f7"]["value"] == 2
-    assert view["cones"]["e7"]["value"] is None
+    assert observed_cones(view)["f7"]["value"] == 2
+    assert observed_cones(view)["e7"]["value"] is None
     seen: set[tuple[int, ...]] = set()
     for seed in range(30):
         sample = state.resample(0, random.Random(seed))

@@ -70,3 +70,18 @@ def test_cone_tokens() -> None:
     for bad in ("x4", "b3", "b", "b4++"):
         with pytest.raises(ValueError):
             nt.parse_cone_token(bad)
+
+
+def test_observed_tokens() -> None:
+    assert nt.observed_token(0, 8, 1, peeked=True) == "b8+p"
+    assert nt.observed_token(1, None, 0, spied=True) == "w?s"
+    assert nt.parse_observed_token("w?+s") == {
+        "seat": 1,
+        "value": None,
+        "rings": 1,
+        "peeked": False,
+        "spied": True,
+    }
+    with pytest.raises(ValueError):
+        nt.parse_observed_token("b3")
+    assert nt.observed_cones({"cones": {"a1": "b0#p"}})["a1"]["rings"] == 2

@@ -9,7 +9,7 @@ from tests.games.bondo_cones.bondo_helpers import legal, new_game, play, set_up,
 
 from boneyard import CHANCE, TERMINAL, IllegalActionError, InvalidParameterError
 from boneyard.games.bondo_cones.board import RED_FIELDS, START_FIELDS, bondo_destinations
-from boneyard.games.bondo_cones.notation import INDEX, NAMES
+from boneyard.games.bondo_cones.notation import INDEX, NAMES, observed_cones
 from boneyard.games.bondo_cones.rules import (
     SETUP_ORDER,
     VALUES,
@@ -160,7 +160,9 @@ def test_capture_only_on_the_last_step_and_scores_the_value() -> None:
     assert state.owner[INDEX["e8"]] == 0 and state.value[INDEX["e8"]] == 1
     assert state.scores == [4, 0]
     assert state.observation(1)["captured"] == [[4], []]
-    assert state.observation(None)["cones"]["e8"]["value"] is None  # the capturer's value stays
+    assert (
+        observed_cones(state.observation(None))["e8"]["value"] is None
+    )  # the capturer's value stays
 
 
 def test_bondo_cone_turns_and_never_revisits() -> None:
@@ -240,7 +242,7 @@ def test_rings_pass_to_the_capturer() -> None:
     state = game.position({"e5": "b1+", "e7": "w4+", "j12": "w0"}, die="2")
     play(state, "e5-e7")
     assert state.rings[INDEX["e7"]] == 2
-    assert state.observation(1)["cones"]["e7"]["rings"] == 2
+    assert observed_cones(state.observation(1))["e7"]["rings"] == 2
 
 
 def test_two_bondo_cones_for_one_player() -> None:
@@ -272,8 +274,8 @@ def test_eye_peeks_at_an_own_cone() -> None:
     play(state, "peek c3")
     for seat in (0, 1, None):
         view = state.observation(seat)
-        assert view["last_peek"] == "c3" and view["cones"]["c3"]["peeked"]
-    assert state.observation(1)["cones"]["c3"]["value"] is None
+        assert view["last_peek"] == "c3" and observed_cones(view)["c3"]["peeked"]
+    assert observed_cones(state.observation(1))["c3"]["value"] is None
     assert state.turn_player == 1
 
 
@@ -373,9 +375,9 @@ def test_lost_battle_lets_the_opponent_spy() -> None:
     assert state.current_player() == 1
     assert legal(state) == {"spy a1", "spy b1"}
     play(state, "spy a1")
-    assert state.observation(1)["cones"]["a1"]["value"] == 4
-    assert state.observation(None)["cones"]["a1"]["value"] is None
-    assert state.observation(0)["cones"]["a1"]["spied"]
+    assert observed_cones(state.observation(1))["a1"]["value"] == 4
+    assert observed_cones(state.observation(None))["a1"]["value"] is None
+    assert observed_cones(state.observation(0))["a1"]["spied"]
     assert state.turn_player == 1  # the loser's turn is over
     assert state.windows[0] == 3  # a new window of three turns
 

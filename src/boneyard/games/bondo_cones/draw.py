@@ -13,7 +13,15 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from boneyard.games.bondo_cones.board import RED_FIELDS, START_FIELDS
-from boneyard.games.bondo_cones.notation import HEIGHT, INDEX, NAMES, SQUARES, WIDTH, cone_token
+from boneyard.games.bondo_cones.notation import (
+    HEIGHT,
+    INDEX,
+    NAMES,
+    SQUARES,
+    WIDTH,
+    cone_token,
+    observed_cones,
+)
 
 SEAT_WORDS = ("black", "white")
 _RED = {sq for pair in RED_FIELDS for sq in pair}
@@ -46,9 +54,9 @@ def status_line(observation: dict[str, Any]) -> str:
 def text_board(observation: dict[str, Any]) -> str:
     """The board, rank 12 at the top: ``b8`` black 8, ``w?`` white unknown, ``+``/``#`` rings,
     ``.`` an empty square, ``*`` an empty red field; then a status line."""
-    cells = [""] * SQUARES
-    for name, cone in observation["cones"].items():
-        cells[INDEX[name]] = cone_token(cone["seat"], cone["value"], cone["rings"])
+    cells = EMPTY_CELLS[:]
+    for name, cone in observed_cones(observation).items():
+        cells[INDEX[name]] = f"{cone_token(cone['seat'], cone['value'], cone['rings']):<4}"
     lines = board_lines(cells)
     lines.append(status_line(observation))
     return "\n".join(lines)
@@ -59,12 +67,16 @@ _EMPTY = ["*" if sq in _RED else "." for sq in range(SQUARES)]
 
 
 def board_lines(cells: list[str]) -> list[str]:
-    """The board's text lines from one token per square (``""``: empty)."""
+    """The board's text lines from one token per square, each padded to 4 characters
+    (``EMPTY_CELLS`` holds the empty squares' cells)."""
     lines = [_FILES]
     for rank in range(HEIGHT - 1, -1, -1):
-        row = [cells[sq] or _EMPTY[sq] for sq in range(rank * WIDTH, rank * WIDTH + WIDTH)]
-        lines.append(f"{rank + 1:>2}  " + "".join(f"{cell:<4}" for cell in row).rstrip())
+        first = rank * WIDTH
+        lines.append(f"{rank + 1:>2}  " + "".join(cells[first : first + WIDTH]).rstrip())
     return lines
+
+
+EMPTY_CELLS = [f"{cell:<4}" for cell in _EMPTY]
 
 
 # ----- SVG -------------------------------------------------------------------------------------
@@ -158,7 +170,7 @@ def svg_board(
             f'<circle cx="{end_x}" cy="{end_y}" r="5" fill="{COLOURS["path"]}" '
             'pointer-events="none"/>'
         )
-    for name, cone in sorted(observation["cones"].items()):
+    for name, cone in sorted(observed_cones(observation).items()):
         out.extend(_cone(name, cone, flipped))
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from boneyard.games.bondo_cones.board import BOARD, RAYS, bondo_destinations
-from boneyard.games.bondo_cones.notation import INDEX, SQUARES
+from boneyard.games.bondo_cones.notation import INDEX, SQUARES, observed_cones
 from boneyard.games.bondo_cones.rules import VALUES
 
 RING_WORTH = 3.0
@@ -33,7 +33,7 @@ def remaining_values(observation: dict[str, Any]) -> list[int]:
     left = list(VALUES)
     for value in observation["captured"][seat]:
         left.remove(value)
-    for cone in observation["cones"].values():
+    for cone in observed_cones(observation).values():
         if cone["seat"] != seat and cone["value"] is not None:
             left.remove(cone["value"])
     return left
@@ -47,7 +47,7 @@ def expected_hidden_value(observation: dict[str, Any]) -> float:
 
 def cone_worth(observation: dict[str, Any], square: str, hidden: float | None = None) -> float:
     """The value of the cone on ``square`` as the observing seat sees it (expected if unknown)."""
-    value = observation["cones"][square]["value"]
+    value = observed_cones(observation)[square]["value"]
     if value is not None:
         return float(value)
     return expected_hidden_value(observation) if hidden is None else hidden
@@ -57,7 +57,7 @@ def _boards(observation: dict[str, Any]) -> tuple[list[int], list[int], list[int
     occupancy = [0, 0]
     rings = [0] * SQUARES
     owner = [-1] * SQUARES
-    for name, cone in observation["cones"].items():
+    for name, cone in observed_cones(observation).items():
         square = INDEX[name]
         occupancy[cone["seat"]] |= 1 << square
         rings[square] = cone["rings"]
@@ -102,7 +102,7 @@ def _capture_rolls(
 
 def risk(observation: dict[str, Any], square: str) -> float:
     """The chance that the opponent can capture the cone on ``square`` with its next roll."""
-    owner = observation["cones"][square]["seat"]
+    owner = observed_cones(observation)[square]["seat"]
     return len(capture_rolls(observation, 1 - owner, square)) / 6
 
 
@@ -112,7 +112,7 @@ def material(observation: dict[str, Any]) -> float:
     seat = _seat(observation)
     scores = observation["scores"]
     rings = [0, 0]
-    for cone in observation["cones"].values():
+    for cone in observed_cones(observation).values():
         rings[cone["seat"]] += cone["rings"]
     return scores[seat] - scores[1 - seat] + RING_WORTH * (rings[seat] - rings[1 - seat])
 
@@ -123,7 +123,7 @@ def exposure(observation: dict[str, Any]) -> float:
     seat = _seat(observation)
     occupancy, rings, owner = _boards(observation)
     lost_by_roll = [0.0] * 5
-    for name, cone in observation["cones"].items():
+    for name, cone in observed_cones(observation).items():
         if cone["seat"] != seat:
             continue
         worth = float(cone["value"] or 0) + RING_WORTH * cone["rings"]
@@ -156,6 +156,7 @@ def action_values(observation: dict[str, Any], actions: list[tuple[int, str]]) -
     seat = _seat(observation)
     hidden = expected_hidden_value(observation)
     occupancy, rings, owner = _boards(observation)
+    cones = observed_cones(observation)
     prices: dict[int, float] = {}
     for action, text in actions:
         if "-" not in text or " " in text:
@@ -171,7 +172,7 @@ def action_values(observation: dict[str, Any], actions: list[tuple[int, str]]) -
             gain = cone_worth(observation, target_name, hidden)
             gain += RING_WORTH * board_rings[target]
             board_occ[1 - seat] &= ~(1 << target)
-        moved = observation["cones"][origin_name]
+        moved = cones[origin_name]
         board_occ[seat] = (board_occ[seat] & ~(1 << origin)) | (1 << target)
         board_rings[target] = board_rings[origin] + (board_rings[target] if gain else 0)
         board_rings[origin] = 0

@@ -39,6 +39,9 @@ ids       string              meaning
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from boneyard.core.errors import InvalidActionStringError
 from boneyard.core.squares import grid
 
@@ -219,3 +222,48 @@ def parse_cone_token(token: str) -> tuple[int, int, int]:
     if value not in (0, 1, 2, 4, 8):
         raise ValueError(f"bad cone {token!r}: values are 0, 1, 2, 4 and 8")
     return COLOURS.index(text[0]), value, rings
+
+
+# ----- cones as an observation shows them ------------------------------------------------------
+
+
+def observed_token(
+    seat: int, value: int | None, rings: int, peeked: bool = False, spied: bool = False
+) -> str:
+    """A cone in an observation: ``cone_token`` plus ``p`` if its owner has peeked at it and
+    ``s`` if the opponent has spied it: ``b8+p``, ``w?s``."""
+    return cone_token(seat, value, rings) + ("p" if peeked else "") + ("s" if spied else "")
+
+
+_OBSERVED: dict[str, dict[str, Any]] = {
+    observed_token(seat, value, rings, peeked, spied): {
+        "seat": seat,
+        "value": value,
+        "rings": rings,
+        "peeked": peeked,
+        "spied": spied,
+    }
+    for seat in (0, 1)
+    for value in (None, 0, 1, 2, 4, 8)
+    for rings in (0, 1, 2)
+    for peeked in (False, True)
+    for spied in (False, True)
+}
+
+
+def parse_observed_token(token: str) -> dict[str, Any]:
+    """``'w?+s'`` -> ``{"seat": 1, "value": None, "rings": 1, "peeked": False, "spied": True}``.
+
+    The dicts are shared: do not change them.
+    """
+    try:
+        return _OBSERVED[token]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"bad observed cone {token!r}: b or w, a value or ?, then + or #, p, s"
+        ) from None
+
+
+def observed_cones(observation: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The cones of an observation, square -> ``parse_observed_token`` of its token."""
+    return {name: _OBSERVED[token] for name, token in observation["cones"].items()}

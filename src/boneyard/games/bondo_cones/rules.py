@@ -67,6 +67,31 @@ DRAW = 2
 """``winner`` of a game ended by the turn cap."""
 
 
+_TOKENS = [
+    [[f"{nt.cone_token(seat, value, rings):<4}" for rings in range(3)] for value in range(9)]
+    for seat in range(2)
+]
+"""``_TOKENS[seat][value][rings]``: the cone's padded text token, precomputed for ``__str__``."""
+
+
+_OBSERVED_TOKENS = [
+    [
+        [
+            [
+                nt.observed_token(
+                    seat, None if value == 9 else value, rings, bool(f & PEEKED), bool(f & SPIED)
+                )
+                for f in range(4)
+            ]
+            for rings in range(3)
+        ]
+        for value in range(10)
+    ]
+    for seat in range(2)
+]
+"""``_OBSERVED_TOKENS[seat][value or 9 if unknown][rings][flags]``: the observation's token."""
+
+
 def _empty_list() -> list[int]:
     return [-1] * SQUARES
 
@@ -541,22 +566,17 @@ class BondoConesState(State):
     # ----- what each seat knows --------------------------------------------------------------
 
     def _observation(self, seat: int | None) -> Observation:
-        cones: dict[str, dict[str, Any]] = {}
+        cones: dict[str, str] = {}
         progress = self.setup_progress
         owner, value, rings, flags = self.owner, self.value, self.rings, self.flags
+        tokens = _OBSERVED_TOKENS
         for sq in squares_of(self.occ[0] | self.occ[1]):
             who = owner[sq]
             if who != seat and progress[who] < PUTS:
                 continue
             flag = flags[sq]
             known = who == seat or (flag & SPIED and seat == 1 - who)
-            cones[NAMES[sq]] = {
-                "seat": who,
-                "value": value[sq] if known else None,
-                "rings": rings[sq],
-                "peeked": bool(flag & PEEKED),
-                "spied": bool(flag & SPIED),
-            }
+            cones[NAMES[sq]] = tokens[who][value[sq] if known else 9][rings[sq]][flag]
         player = self.current_player()
         return {
             "seat": seat,
@@ -588,12 +608,13 @@ class BondoConesState(State):
         return resample_from_observation(self.game, self.observation(seat), rng)
 
     def __str__(self) -> str:
-        from boneyard.games.bondo_cones.draw import board_lines, status_line
+        from boneyard.games.bondo_cones.draw import EMPTY_CELLS, board_lines, status_line
 
-        cells = [
-            nt.cone_token(who, self.value[sq], self.rings[sq]) if who >= 0 else ""
-            for sq, who in enumerate(self.owner)
-        ]
+        tokens = _TOKENS
+        value, rings = self.value, self.rings
+        cells = EMPTY_CELLS[:]
+        for sq in squares_of(self.occ[0] | self.occ[1]):
+            cells[sq] = tokens[self.owner[sq]][value[sq]][rings[sq]]
         lines = board_lines(cells)
         lines.append(status_line(self._public_status()))
         return "\n".join(lines)
@@ -782,7 +803,8 @@ def resample_from_observation(
     for taken in state.captured[seat]:
         left.remove(taken)
     hidden: list[int] = []
-    for name, cone in sorted(observation["cones"].items(), key=lambda item: nt.INDEX[item[0]]):
+    cones = nt.observed_cones(observation)
+    for name, cone in sorted(cones.items(), key=lambda item: nt.INDEX[item[0]]):
         square = nt.INDEX[name]
         known = cone["value"]
         state._place(square, cone["seat"], 0 if known is None else known, cone["rings"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.games.bondo_cones.notation import FACES, INDEX, SQUARES
+from boneyard.games.bondo_cones.notation import FACES, INDEX, SQUARES, observed_cones
 
 PLANES = 13
 GLOBALS = 26
@@ -39,7 +39,7 @@ def observation_tensor(game: Any, observation: dict[str, Any]) -> list[float]:
     me = 0 if seat is None else seat
     them = 1 - me
     tensor = [0.0] * TENSOR_SIZE
-    for name, cone in observation["cones"].items():
+    for name, cone in observed_cones(observation).items():
         square = INDEX[name]
         mine = cone["seat"] == me
         tensor[(0 if mine else 1) * SQUARES + square] = 1.0
