@@ -146,26 +146,28 @@ def ordinary_moves(movers: int, empty: int, target: int, steps: int, out: list[i
 
     Every square before the last must be in ``empty``; the last must be in ``target``.
     """
+    ids = _TO_ID
     for delta, wrap in SHIFTS:
         through = wrap & empty
-        land = wrap & target
         front = movers
         if delta > 0:
             for _ in range(steps - 1):
                 front = (front << delta) & through
-            front = (front << delta) & land
+            front = (front << delta) & wrap & target
         else:
             back = -delta
             for _ in range(steps - 1):
                 front = (front >> back) & through
-            front = (front >> back) & land
+            front = (front >> back) & wrap & target
         # from * 120 + to, with from = to - delta * steps
         shift = delta * steps * SQUARES
         while front:
-            low = front & -front
-            to = low.bit_length() - 1
-            out.append(to * (SQUARES + 1) - shift)
-            front ^= low
+            to = front.bit_length() - 1
+            out.append(ids[to] - shift)
+            front ^= 1 << to
+
+
+_TO_ID = [to * (SQUARES + 1) for to in range(SQUARES)]
 
 
 def reachable(start: int, steps: int, empty: int) -> int:
