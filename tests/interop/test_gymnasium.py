@@ -44,6 +44,8 @@ def test_every_game_is_registered_as_a_gymnasium_id(name: str) -> None:
     assert env.observation_space.contains(observation)
     assert isinstance(env.render(), str)
     env.close()
+    # Made through the registry, the checker also renders in every mode (ansi, rgb_array).
+    check_env(gymnasium.make(ident, opponent="random").unwrapped, skip_render_check=False)
 
 
 def test_ids_are_camel_case() -> None:

@@ -16,7 +16,7 @@ Everything here goes through the engine contract (``boneyard.core.game``) only: 
 
 from __future__ import annotations
 
-import array
+import struct
 from typing import Any
 
 import numpy as np
@@ -66,13 +66,22 @@ def require_observation_shape(game: Game, interface: str) -> tuple[int, ...]:
     return shape
 
 
+_PACKERS: dict[int, struct.Struct] = {}
+
+
 def observation_array(game: Game, observation: dict[str, Any], shape: tuple[int, ...]) -> Any:
     """``game.observation_tensor(observation)`` as a float32 array of ``shape``."""
     raw = game.observation_tensor(observation)
     if isinstance(raw, np.ndarray):
         values = raw.astype(np.float32, copy=False)
-    else:  # a list of numbers: array.array converts it faster than numpy does
-        values = np.frombuffer(array.array("f", raw), dtype=np.float32)
+    else:
+        # A list of numbers: struct packs it about three times faster than numpy converts it,
+        # and observations are made at every step.
+        size = len(raw)
+        packer = _PACKERS.get(size)
+        if packer is None:
+            packer = _PACKERS[size] = struct.Struct(f"{size}f")
+        values = np.frombuffer(bytearray(packer.pack(*raw)), dtype=np.float32)
     if values.size != int(np.prod(shape)):
         raise ValueError(
             f"{game.name}.observation_tensor gave {values.size} numbers; "

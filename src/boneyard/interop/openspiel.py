@@ -43,7 +43,7 @@ import pyspiel
 
 from boneyard.core.game import Game, State
 from boneyard.core.registry import game_class, list_games
-from boneyard.interop import observation_shape
+from boneyard.interop import observation_array, observation_shape
 
 __all__ = [
     "PREFIX",
@@ -396,7 +396,8 @@ class _Observer:
 
     def set_from(self, state: BoneyardSpielState, player: int) -> None:
         if self.tensor is not None:
-            self.tensor[:] = self.game.observation_tensor(self._observation(state, player))
+            observation = self._observation(state, player)
+            self.tensor[:] = observation_array(self.game, observation, self.tensor.shape)
 
     def string_from(self, state: BoneyardSpielState, player: int) -> str:
         text = json.dumps(self._observation(state, player), sort_keys=True, separators=(",", ":"))
