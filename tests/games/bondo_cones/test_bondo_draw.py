@@ -70,7 +70,7 @@ def test_text_board() -> None:
     white = game.render_text(state.observation(1))
     assert "b4+" in black and "w?#" in black
     assert "b?+" in white and "w2#" in white
-    assert "die 3" in black and "black to act" in black
+    assert "die 3" in black and "black to act on the die" in black
     rows = black.splitlines()
     assert rows[0].split() == list("abcdefghij")
     assert rows[1].startswith("12") and rows[12].startswith(" 1")

@@ -28,6 +28,16 @@ _RED = {sq for pair in RED_FIELDS for sq in pair}
 _START = (set(START_FIELDS[0]), set(START_FIELDS[1]))
 
 
+_TASKS = {
+    "setup_put": "place a cone",
+    "setup_ring": "place the ring",
+    "decide": "battle or roll",
+    "take": "take a ring",
+    "punish": "pick a cone of the loser",
+    "act": "act on the die",
+}
+
+
 def status_line(observation: dict[str, Any]) -> str:
     """One line: the turn, who acts, the die, the scores and the rings' news."""
     phase = observation["phase"]
@@ -39,7 +49,7 @@ def status_line(observation: dict[str, Any]) -> str:
     elif observation["current_player"] == -1:
         parts.append(f"chance ({phase})")
     else:
-        parts.append(f"{SEAT_WORDS[observation['current_player']]} to {phase.replace('_', ' ')}")
+        parts.append(f"{SEAT_WORDS[observation['current_player']]} to {_TASKS[phase]}")
     if observation["die"] is not None:
         parts.append(f"die {observation['die']}")
     parts.append(f"score {scores[0]}-{scores[1]} of {observation['target']}")
