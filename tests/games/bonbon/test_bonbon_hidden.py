@@ -81,6 +81,17 @@ def test_an_effect_shows_its_card_even_face_down() -> None:
     assert state.observation(1)["runs"][0][0]["card"] == "second"
     state = new("tiles 1 2 3", "draw", "card peek", "down", players=3)
     assert state.observation(2)["runs"][0][0]["card"] == "peek"
+    assert state.observation(2)["runs"][0][0]["seen_by"] == [0, 1, 2]
+
+
+def test_a_spectator_sees_the_face_up_cards_only() -> None:
+    state = new("tiles 1 2 3", "draw", "card peek", "down", "card 3", "draw", "card 3", "up")
+    play(state, "draw", "card gift")
+    spectator = state.observation(None)
+    assert [card["card"] for card in spectator["runs"][0]] == [None]
+    assert [card["card"] for card in spectator["runs"][1]] == ["3"]
+    assert spectator["drawn"] == {"by": 0, "card": None, "seen_by": [0, 1]}
+    assert spectator["peek"] is None
 
 
 def eager_playout(g: BonBonGame, rng: random.Random) -> Iterator[BonBonState]:

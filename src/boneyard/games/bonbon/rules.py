@@ -584,14 +584,14 @@ class BonBonState(State):
     def _observation(self, seat: int | None) -> Observation:
         g = self.game
         labels = g.labels
+        # A spectator (no seat) sees the face-up cards only.
         bit = 0 if seat is None else 1 << seat
-        everyone = g.all_seats
         unseen = list(self.counts)
         runs = []
         for run in self.runs:
             shown = []
             for kind, up, mask in run:
-                known = up or bool(mask & bit) or mask == everyone
+                known = up or bool(mask & bit)
                 if not known:
                     unseen[kind] += 1
                 shown.append(
@@ -604,7 +604,7 @@ class BonBonState(State):
             runs.append(shown)
         drawn: dict[str, Any] | None = None
         if self.drawn >= 0:
-            known = bool(self.drawn_mask & bit) or self.drawn_mask == everyone
+            known = bool(self.drawn_mask & bit)
             if not known:
                 unseen[self.drawn] += 1
             drawn = {
