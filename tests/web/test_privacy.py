@@ -70,7 +70,9 @@ def check_hidden_values(name: str, truth: State, seat: int | None, view: dict[st
     """Game by game: the other seats' secrets are absent from what ``seat`` was sent."""
     observation = view["observation"]
     if name == "bondo_cones":
-        for square, cone in observation["cones"].items():
+        from boneyard.games.bondo_cones.notation import observed_cones
+
+        for square, cone in observed_cones(observation).items():
             if cone["seat"] != seat and not cone["spied"]:
                 assert cone["value"] is None, f"a hidden value of {square} reached seat {seat}"
     elif name == "bonbon":

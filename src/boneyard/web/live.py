@@ -124,8 +124,13 @@ def seed_hash(seed: str) -> str:
 
 class Subscriber(Protocol):
     seat: int | None
+    draw: bool
 
     async def send(self, message: dict[str, Any]) -> None: ...
+
+    async def send_text(self, text: str) -> None:
+        """Send a message already encoded as JSON (one encoding per seat, not per socket)."""
+        ...
 
 
 @dataclass
@@ -242,8 +247,11 @@ class LiveGame:
             return "Chance to move"
         return f"{self.seat_label(player)} to move"
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` (``None``: a spectator) may be sent, as JSON-safe data."""
+    def view(self, seat: int | None, draw: bool = True) -> dict[str, Any]:
+        """Everything ``seat`` (``None``: a spectator) may be sent, as JSON-safe data.
+
+        ``draw=False`` leaves out the board drawing (programs that read the observation).
+        """
         state = self.state
         observation = state.observation(seat)
         player = state.current_player()
@@ -252,7 +260,7 @@ class LiveGame:
             legal = [{"id": a, "string": state.action_to_string(a)} for a in state.legal_actions()]
         column = seat if seat is not None else self.num_seats
         terminal = state.is_terminal()
-        svg, text = render(self.game, observation)
+        svg, text = render(self.game, observation) if draw else (None, "")
         return {
             "game_id": self.id,
             "game": self.game.name,
@@ -281,7 +289,11 @@ class LiveGame:
 
 
 def render(game: Game, observation: dict[str, Any], **options: Any) -> tuple[str | None, str]:
-    """The board drawn from an observation: SVG when the game draws one, and always text."""
+    """The board drawn from an observation: SVG when the game draws one, else text.
+
+    The text is empty when there is an SVG (it is drawn on every move for every seat: the
+    time matters).
+    """
     svg: str | None
     try:
         svg = game.render_svg(observation, **options)
@@ -290,6 +302,8 @@ def render(game: Game, observation: dict[str, Any], **options: Any) -> tuple[str
     except Exception:  # a drawing bug must not take the game page down
         log.exception("render_svg failed for %s", game.name)
         svg = None
+    if svg is not None:
+        return svg, ""
     try:
         text = game.render_text(observation)
     except NotImplementedError:
@@ -499,20 +513,20 @@ class GameManager:
         self._schedule_bot(live)
 
     async def _announce(self, live: LiveGame) -> None:
-        views: dict[int | None, dict[str, Any]] = {}
+        views: dict[tuple[int | None, bool], str] = {}
         sends: list[Awaitable[None]] = []
         for subscriber in list(live.subscribers):
-            if subscriber.seat not in views:
-                views[subscriber.seat] = {"type": "view", **live.view(subscriber.seat)}
-            sends.append(self._send_safely(live, subscriber, views[subscriber.seat]))
+            key = (subscriber.seat, subscriber.draw)
+            if key not in views:
+                view = {"type": "view", **live.view(*key)}
+                views[key] = json.dumps(view, separators=(",", ":"))
+            sends.append(self._send_safely(live, subscriber, views[key]))
         if sends:
             await asyncio.gather(*sends)
 
-    async def _send_safely(
-        self, live: LiveGame, subscriber: Subscriber, message: dict[str, Any]
-    ) -> None:
+    async def _send_safely(self, live: LiveGame, subscriber: Subscriber, text: str) -> None:
         try:
-            await subscriber.send(message)
+            await subscriber.send_text(text)
         except Exception:
             live.subscribers.discard(subscriber)
 

@@ -2,6 +2,7 @@
 
 Client to server (JSON): ``{"type": "act", "seq": 12, "action": 34}`` (or ``"action_string"``),
 ``{"type": "hint"}``, ``{"type": "sync"}``; an optional ``"request"`` value is echoed back.
+``?draw=false`` in the socket's address leaves the board drawings out of its views.
 Server to client: ``{"type": "view", ...}`` after every change (the same fields as
 ``GET /api/games/{id}``), ``{"type": "ack", "seq": n}`` when an action was stored,
 ``{"type": "hint", ...}`` and ``{"type": "error", "status": 409, "error": "stale", "detail": ...}``.
@@ -21,14 +22,18 @@ router = APIRouter()
 
 
 class SocketSubscriber:
-    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
+    def __init__(self, websocket: WebSocket, seat: int | None, draw: bool = True) -> None:
         self.websocket = websocket
         self.seat = seat
+        self.draw = draw
         self._lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def send_text(self, text: str) -> None:
         async with self._lock:
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await self.websocket.send_text(text)
 
 
 def _error(error: WebError, request: Any) -> dict[str, Any]:
@@ -42,7 +47,10 @@ def _error(error: WebError, request: Any) -> dict[str, Any]:
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+async def game_socket(
+    websocket: WebSocket, game_id: str, token: str | None = None, draw: bool = True
+) -> None:
+    """``draw=false`` leaves the board drawings out of the views (for programs)."""
     manager: GameManager = websocket.app.state.manager
     await websocket.accept()
     try:
@@ -52,10 +60,10 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         await websocket.send_text(json.dumps(_error(error, None)))
         await websocket.close(code=4000 + error.status)
         return
-    subscriber = SocketSubscriber(websocket, seat)
+    subscriber = SocketSubscriber(websocket, seat, draw)
     live.subscribers.add(subscriber)
     try:
-        await subscriber.send({"type": "view", **live.view(seat)})
+        await subscriber.send({"type": "view", **live.view(seat, draw)})
         while True:
             text = await websocket.receive_text()
             await _handle(manager, live, subscriber, text)
@@ -91,7 +99,7 @@ async def _handle(
             hint = await manager.hint(live, subscriber.seat)
             await subscriber.send({"type": "hint", "request": request, **hint})
         elif kind == "sync":
-            await subscriber.send({"type": "view", **live.view(subscriber.seat)})
+            await subscriber.send({"type": "view", **live.view(subscriber.seat, subscriber.draw)})
         else:
             raise WebError(400, "bad_request", f"unknown message type {kind!r}: act, hint, sync")
     except WebError as error:

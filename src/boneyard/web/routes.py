@@ -103,10 +103,13 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}", response_model=View, summary="What one seat sees")
-async def view(game_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
-    """With a seat's ``token``: that seat's view; without: a spectator's."""
+async def view(
+    game_id: str, request: Request, token: str | None = None, draw: bool = True
+) -> dict[str, Any]:
+    """With a seat's ``token``: that seat's view; without: a spectator's. ``draw=false``
+    leaves out the board drawing."""
     live = await manager_of(request).get(game_id)
-    return live.view(live.seat_of(token))
+    return live.view(live.seat_of(token), draw)
 
 
 @router.post("/games/{game_id}/actions", response_model=View, summary="Play an action")

@@ -23,7 +23,9 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -135,16 +137,19 @@ class Store:
         A sequence number already taken violates the primary key: nothing is stored.
         ``returns`` marks the game finished.
         """
-        with self._sessions.begin() as session:
-            for offset, (action, player) in enumerate(actions):
-                session.add(
-                    ActionRow(game_id=game_id, seq=first_seq + offset, action=action, player=player)
-                )
+        rows = [
+            {"game_id": game_id, "seq": first_seq + offset, "action": action, "player": player}
+            for offset, (action, player) in enumerate(actions)
+        ]
+        # Core statements, not the ORM: this is the one write on every move.
+        with self.engine.begin() as connection:
+            connection.execute(insert(ActionRow), rows)
             if returns is not None:
-                row = session.get(GameRow, game_id)
-                if row is not None:
-                    row.finished = True
-                    row.returns = json.dumps(returns)
+                connection.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(finished=True, returns=json.dumps(returns))
+                )
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._sessions() as session:

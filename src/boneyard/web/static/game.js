@@ -207,12 +207,26 @@ $("board").addEventListener("click", (event) => {
 });
 
 // Memory mode (Bond O Cones): hide the values of one's own pieces except the peeked ones.
-// Offered when the observation lists pieces with a "peeked" flag; purely a display choice.
+// Offered when the observation lists cones (as {seat, peeked} objects or as tokens like
+// "b8+p": colour, value or ?, rings, p when peeked, s when spied); purely a display choice.
+const CONE_TOKEN = /^([bw])([0-9]+|\?)([+#]?)(p?)(s?)$/;
+
 function memoryPieces(v) {
-  const pieces = v?.observation?.cones;
-  if (!pieces || typeof pieces !== "object" || v.seat === null) return null;
-  const values = Object.values(pieces);
-  return values.length && values.every((p) => "peeked" in p && "seat" in p) ? pieces : null;
+  const cones = v?.observation?.cones;
+  if (!cones || typeof cones !== "object" || v.seat === null) return null;
+  const pieces = {};
+  for (const [square, cone] of Object.entries(cones)) {
+    if (typeof cone === "string") {
+      const m = CONE_TOKEN.exec(cone);
+      if (!m) return null;
+      pieces[square] = { seat: m[1] === "b" ? 0 : 1, peeked: m[4] === "p" };
+    } else if (cone && typeof cone === "object" && "peeked" in cone && "seat" in cone) {
+      pieces[square] = cone;
+    } else {
+      return null;
+    }
+  }
+  return Object.keys(pieces).length ? pieces : null;
 }
 
 function applyMemoryMode(v) {

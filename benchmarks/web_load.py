@@ -1,0 +1,272 @@
+"""Load benchmark of the web app: many concurrent games of random moves over WebSockets.
+
+    .venv/bin/python benchmarks/web_load.py [--games 200] [--moves 40] [--game obonto]
+
+It starts ``boneyard serve`` in its own process on 127.0.0.1 (a fresh SQLite file), creates the
+games by HTTP, opens one WebSocket per seat, and lets every game play random legal moves with a
+person-like pause between moves (``--think``, seconds, uniform). For each move it measures the
+round trip from sending ``act`` to receiving ``ack`` (the server has validated, stored and
+broadcast the move by then). At the end it kills the server with SIGKILL and replays every
+stored game from the database file: each must hold exactly the acknowledged moves and reach the
+position every seat was last shown. Bars: every move answered, median < 20 ms, p99 < 100 ms,
+nothing lost. Exit status 1 when a bar is missed. Loopback only; bounded by --moves and --timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+import boneyard
+from boneyard.web.store import Store
+
+HOST = "127.0.0.1"
+
+
+@dataclass
+class Result:
+    round_trips: list[float] = field(default_factory=list)
+    sent: int = 0
+    answered: int = 0
+    errors: list[str] = field(default_factory=list)
+    last_views: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    acked: dict[str, int] = field(default_factory=dict)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable,
+        "-c",
+        "from boneyard.cli import main; main()",
+        "serve",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--db",
+        db_url,
+        "--bot-processes",
+        "0",
+    ]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+async def wait_until_up(base: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    async with httpx.AsyncClient() as client:
+        while True:
+            try:
+                if (await client.get(f"{base}/api/kinds")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            await asyncio.sleep(0.1)
+
+
+async def play_seat(
+    base: str,
+    game_id: str,
+    seat: int,
+    token: str,
+    moves: int,
+    think: tuple[float, float],
+    rng: random.Random,
+    result: Result,
+    stop_at: float,
+    draw: bool,
+) -> None:
+    url = f"ws://{base.removeprefix('http://')}/ws/games/{game_id}?token={token}"
+    if not draw:
+        url += "&draw=false"
+    async with websockets.connect(url, max_size=None) as ws:
+        made = 0
+        while made < moves and time.monotonic() < stop_at:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=5))
+            except TimeoutError:
+                break  # the other seat has played its share
+            if message["type"] != "view":
+                continue
+            result.last_views[(game_id, seat)] = message
+            if message["terminal"]:
+                break
+            if message["current_player"] != seat:
+                continue
+            await asyncio.sleep(rng.uniform(*think))
+            action = rng.choice(message["legal"])["id"]
+            started = time.perf_counter()
+            result.sent += 1
+            await ws.send(json.dumps({"type": "act", "seq": message["seq"], "action": action}))
+            while True:
+                reply = json.loads(await ws.recv())
+                if reply["type"] != "view":
+                    break
+                result.last_views[(game_id, seat)] = reply
+            result.answered += 1
+            if reply["type"] != "ack":
+                result.errors.append(f"{game_id}: {reply}")
+                break
+            result.round_trips.append(time.perf_counter() - started)
+            result.acked[game_id] = result.acked.get(game_id, 0) + 1
+            made += 1
+
+
+async def _drain(ws: Any, game_id: str, seat: int, result: Result) -> None:
+    while True:
+        message = json.loads(await ws.recv())
+        if message["type"] == "view":
+            result.last_views[(game_id, seat)] = message
+
+
+async def run(args: argparse.Namespace) -> int:
+    workdir = Path(tempfile.mkdtemp(prefix="boneyard-load-"))
+    db_url = f"sqlite:///{workdir / 'load.db'}"
+    port = free_port()
+    base = f"http://{HOST}:{port}"
+    server = start_server(db_url, port)
+    result = Result()
+    try:
+        await wait_until_up(base)
+        limits = httpx.Limits(max_connections=50)
+        async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
+            created = []
+            for _ in range(args.games):
+                response = await client.post("/api/games", json={"game": args.game})
+                response.raise_for_status()
+                created.append(response.json())
+        rng = random.Random(args.seed)
+        stop_at = time.monotonic() + args.timeout
+        tasks = []
+        for game in created:
+            for seat in game["seats"]:
+                tasks.append(
+                    play_seat(
+                        base,
+                        game["id"],
+                        seat["seat"],
+                        seat["token"],
+                        args.moves,
+                        (args.think_min, args.think_max),
+                        random.Random(rng.random()),
+                        result,
+                        stop_at,
+                        not args.no_draw,
+                    )
+                )
+        started = time.monotonic()
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.timeout + 60)
+        elapsed = time.monotonic() - started
+    finally:
+        # SIGKILL: nothing acknowledged may depend on a clean shutdown.
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait()
+
+    lost = check_replay(db_url, created, result)
+    trips = sorted(result.round_trips)
+    median = statistics.median(trips) * 1000 if trips else float("nan")
+    p99 = trips[min(len(trips) - 1, int(0.99 * len(trips)))] * 1000 if trips else float("nan")
+    drawn = "without" if args.no_draw else "with"
+    print(
+        f"games: {len(created)} of {args.game}, concurrent; seats: {len(tasks)} WebSockets; "
+        f"views {drawn} SVG boards; think {args.think_min}-{args.think_max} s"
+    )
+    print(f"moves sent: {result.sent}, answered: {result.answered}, refused: {len(result.errors)}")
+    print(f"duration: {elapsed:.1f} s, throughput: {result.answered / elapsed:.0f} moves/s")
+    print(
+        f"round trip: median {median:.2f} ms, p90 {trips[int(0.9 * len(trips))] * 1000:.2f} ms, "
+        f"p99 {p99:.2f} ms, max {trips[-1] * 1000:.2f} ms"
+    )
+    print(f"replayed after SIGKILL: {len(created)} games, mismatches: {len(lost)}")
+    for problem in (result.errors + lost)[:10]:
+        print("  ", problem)
+    ok = (
+        result.sent == result.answered
+        and not result.errors
+        and not lost
+        and median < 20
+        and p99 < 100
+    )
+    print("bars:", "met" if ok else "MISSED")
+    return 0 if ok else 1
+
+
+def check_replay(db_url: str, created: list[dict[str, Any]], result: Result) -> list[str]:
+    """Every stored game replays to the position its seats were last shown, with every ack."""
+    store = Store(db_url)
+    problems = []
+    try:
+        for game_info in created:
+            stored = store.load(game_info["id"])
+            if stored is None:
+                problems.append(f"{game_info['id']}: not stored")
+                continue
+            game = boneyard.load_game(stored.name, **stored.params)
+            played = sum(1 for _a, player in stored.actions if player >= 0)
+            if played != result.acked.get(game_info["id"], 0):
+                problems.append(
+                    f"{game_info['id']}: {result.acked.get(game_info['id'], 0)} moves "
+                    f"acknowledged, {played} stored"
+                )
+            states = [game.new_initial_state()]
+            for action, _player in stored.actions:
+                states.append(states[-1].clone())
+                states[-1].apply_action(action)
+            shown = [
+                result.last_views[(game_info["id"], seat)]
+                for seat in range(game.info.num_players)
+                if (game_info["id"], seat) in result.last_views
+            ]
+            if max((view["seq"] for view in shown), default=-1) != len(stored.actions):
+                problems.append(f"{game_info['id']}: the last position shown is not the stored one")
+            for view in shown:
+                if view["seq"] >= len(states):
+                    problems.append(f"{game_info['id']}: move {view['seq']} shown, not stored")
+                elif view["observation"] != states[view["seq"]].observation(view["seat"]):
+                    problems.append(f"{game_info['id']} seat {view['seat']}: position differs")
+    finally:
+        store.close()
+    return problems
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--game", default="obonto")
+    parser.add_argument("--moves", type=int, default=40, help="moves per seat at most")
+    parser.add_argument("--think-min", type=float, default=0.5)
+    parser.add_argument("--think-max", type=float, default=1.5)
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds of play at most")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--no-draw", action="store_true", help="sockets ask for views without board drawings"
+    )
+    sys.exit(asyncio.run(run(parser.parse_args())))
+
+
+if __name__ == "__main__":
+    main()
