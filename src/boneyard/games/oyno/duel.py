@@ -20,6 +20,7 @@ to move) is a draw, and so is reaching ``max_moves`` actions.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
@@ -142,6 +143,10 @@ class Oyno(Game):
                         f"bones_per_player={self.bones_per_player} bones on the board"
                     )
             self.start = (red, white, up, player)
+        n = self.geometry.cells
+        # rows[x][y]: the id of move x-y (and its wild twin), gathered into legal lists in C
+        self.move_rows = [[2 * n + x * n + y for y in range(n)] for x in range(n)]
+        self.wild_rows = [[2 * n + n * n + x * n + y for y in range(n)] for x in range(n)]
 
     def max_game_length(self) -> int:
         return self.max_moves * (2 if self.wild else 1)
@@ -263,13 +268,23 @@ class DuelState(State):
                 return [*empty, *(n + c for c in empty)]
             return list(empty)
         own = geometry.cells_of(self.occupied[self.player])
-        base = 2 * n
-        actions = [base + x * n + y for x in own for y in empty]
-        if game.wild:
-            actions += [m + n * n for m in actions]
-        flip_base = base + 2 * n * n
-        down = geometry.cells_of(self.occupied[self.player] & ~self.up)
-        actions.extend(flip_base + c for c in down)
+        actions: list[int] = []
+        if len(empty) == 1:
+            actions = [game.move_rows[x][empty[0]] for x in own]
+            if game.wild:
+                actions += [game.wild_rows[x][empty[0]] for x in own]
+        else:
+            gather = itemgetter(*empty)
+            for x in own:
+                actions.extend(gather(game.move_rows[x]))
+            if game.wild:
+                for x in own:
+                    actions.extend(gather(game.wild_rows[x]))
+        flip_base = 2 * n + 2 * n * n
+        if self.occupied[self.player] & ~self.up:
+            actions.extend(
+                flip_base + c for c in geometry.cells_of(self.occupied[self.player] & ~self.up)
+            )
         return actions
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:

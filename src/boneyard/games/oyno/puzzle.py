@@ -17,6 +17,7 @@ Rules (RULINGS.md, "OYNO board" and "OYNO puzzle"):
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
@@ -164,6 +165,9 @@ class OynoPuzzle(Game):
         if self.difficulty:
             self._check_difficulty()
         self.max_moves = int(self.params["max_moves"])  # type: ignore[arg-type]
+        n = self.geometry.cells
+        # move_rows[x][y] is the id of x-y: legal lists are gathered from these rows in C
+        self.move_rows = [[x * n + y for y in range(n)] for x in range(n)]
 
     def _check_difficulty(self) -> None:
         from boneyard.games.oyno.generator import DifficultyError, ticket_setup
@@ -308,9 +312,15 @@ class PuzzleState(State):
 
     def _legal_actions(self) -> list[int]:
         geometry = self.game.geometry
-        n = geometry.cells
         targets = geometry.cells_of(geometry.resting_mask & ~self.occupied)
-        return [x * n + y for x in geometry.cells_of(self.up) for y in targets]
+        rows = self.game.move_rows
+        if len(targets) == 1:
+            return [rows[x][targets[0]] for x in geometry.cells_of(self.up)]
+        gather = itemgetter(*targets)
+        actions: list[int] = []
+        for x in geometry.cells_of(self.up):
+            actions.extend(gather(rows[x]))
+        return actions
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         game = self.game
