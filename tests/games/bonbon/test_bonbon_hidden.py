@@ -235,6 +235,9 @@ def test_a_document_with_only_the_history_replays() -> None:
         {"runs": [[["x", True, 3]], []]},
         {"status": [0]},
         {"wins": "many"},
+        {"tiles": [3, 2, 1]},
+        {"tile_taken": [12, -1]},
+        {"winners": [5]},
     ],
 )
 def test_a_bad_snapshot_is_refused(change: dict[str, object]) -> None:

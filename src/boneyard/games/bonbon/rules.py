@@ -15,7 +15,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from boneyard.core.errors import IllegalActionError, InvalidActionStringError, InvalidStateError
+from boneyard.core.errors import (
+    IllegalActionError,
+    InvalidActionStringError,
+    InvalidParameterError,
+    InvalidStateError,
+)
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.registry import register
@@ -96,7 +101,8 @@ class BonBonGame(Game):
             (o, c / size) for o, c in zip(self.kind_outcome, self.full_counts)
         ]
         tiles = nt.parse_tiles(str(self.params["tiles"]))
-        assert tiles is not None  # the parameter's check has passed
+        if tiles is None:  # the parameter's check has already refused it
+            raise InvalidParameterError(f"bad value for parameter 'tiles': {self.params['tiles']}")
         self.tile_values = tuple(sorted(tiles))
         self.tile_base = self.deck.outcome_space
         self.triples = nt.tile_triples(max(self.tile_values))
@@ -769,8 +775,15 @@ class BonBonState(State):
             raise ValueError("deck_left differs from the counts")
         if not 0 <= state.phase <= OVER or not 0 <= state.turn < n:
             raise ValueError("bad phase or turn")
-        if state.phase != TILES and len(state.tiles) != 3:
-            raise ValueError("three bonus tiles")
+        if state.phase != TILES and tuple(state.tiles) not in game.bonus_actions:
+            raise ValueError("three bonus tiles, ascending")
+        if state.peek_kind >= 0 and not 0 <= state.peeker < n:
+            raise ValueError("a peek needs its peeker")
+        if any(not -1 <= t <= nt.MAX_TILE_VALUE for t in state.tile_taken):
+            raise ValueError("bad bonus tile taken")
+        seats = state.winners + state.last_winners
+        if any(not 0 <= s < n for s in seats) or not 0 <= state.drawn_mask <= game.all_seats:
+            raise ValueError("bad seats")
         if any(not 0 <= s <= ELIMINATED for s in state.status):
             raise ValueError("bad status")
         if state.drawn >= kinds or state.peek_kind >= kinds:
