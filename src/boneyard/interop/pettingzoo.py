@@ -140,27 +140,30 @@ class BoneyardAECEnv(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._resolve_chance()
-        self._select_next(previous=0)
+        self.agent_selection = self.possible_agents[max(self.game_state.current_player(), 0)]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        self.game_state.apply_action(int(action))
-        self._resolve_chance()
-        if self.game_state.is_terminal():
-            returns = self.game_state.returns()
+        state = self.game_state
+        state.apply_action(int(action))
+        player = state.current_player()
+        while player == CHANCE:
+            state.apply_action(sample_chance(state, self._rng))
+            player = state.current_player()
+        if player == TERMINAL:
+            # Returns are zero until the end, so rewards stay zero (and need no accumulating)
+            # on every step before this one.
+            returns = state.returns()
             for other in self.agents:
                 self.rewards[other] = float(returns[self._seat[other]])
                 self.terminations[other] = True
-        else:
-            for other in self.agents:
-                self.rewards[other] = 0.0
-        self._select_next(previous=seat)
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+            player = (self._seat[agent] + 1) % len(self.possible_agents)
+        self.agent_selection = self.possible_agents[player]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
@@ -177,12 +180,6 @@ class BoneyardAECEnv(AECEnv):
         state = self.game_state
         while state.current_player() == CHANCE:
             state.apply_action(sample_chance(state, self._rng))
-
-    def _select_next(self, previous: int) -> None:
-        player = self.game_state.current_player()
-        if player == TERMINAL:
-            player = (previous + 1) % len(self.possible_agents)
-        self.agent_selection = agent_name(player)
 
     # ----- drawing --------------------------------------------------------------------------------
 
