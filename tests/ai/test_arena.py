@@ -12,6 +12,7 @@ from click.testing import CliRunner
 import boneyard
 from boneyard.ai.arena import (
     GameTask,
+    build_bot,
     head_to_head,
     parse_bot_spec,
     play_game,
@@ -27,6 +28,8 @@ def test_bot_specs_carry_options() -> None:
         {"iterations": 50, "rollout_depth": None, "rollout": "heuristic"},
     )
     assert parse_bot_spec("Hard") == ("hard", {})
+    bot = build_bot("mcts:time_limit=0.2", boneyard.load_game("bones"), 0, 1, 0.7)
+    assert bot.budget.time_limit == 0.2  # the spec's own limit wins over the arena's
     with pytest.raises(ValueError, match="name=value"):
         parse_bot_spec("mcts:iterations")
 

@@ -55,6 +55,8 @@ class AlphaBetaBot(Bot):
         self._softness = max(0.1 * (high - low), 1e-9)
         self._table: dict[tuple[str, int, int], tuple[int, float, int, int | None]] = {}
         self._deadline = math.inf
+        self._killers: dict[int, list[int]] = {}
+        self._history: dict[tuple[int, int], int] = {}
         self.nodes = 0
         self.last_depth = 0
         self.last_value = 0.0
@@ -93,6 +95,8 @@ class AlphaBetaBot(Bot):
             time.perf_counter() + self.time_limit if self.time_limit is not None else math.inf
         )
         self._table.clear()
+        self._killers.clear()
+        self._history.clear()
         self.nodes = 0
         order = list(legal)
         self.rng.shuffle(order)
@@ -100,9 +104,16 @@ class AlphaBetaBot(Bot):
         depth = 0
         while self.max_depth is None or depth < self.max_depth:
             depth += 1
+            partial: dict[int, float] = {}
             try:
-                scores = self._root_scores(root, order, depth)
+                scores = self._root_scores(root, order, depth, partial)
             except _OutOfTime:
+                # The unfinished iteration searched the previous best move first; any move it
+                # proved better at this depth is better, so it is used.
+                if order[0] in partial:
+                    top = max(partial.values())
+                    if top > partial[order[0]]:
+                        best = next(a for a in order if partial.get(a) == top)
                 break
             top = max(scores.values())
             best = next(a for a in order if scores[a] == top)
@@ -113,8 +124,9 @@ class AlphaBetaBot(Bot):
                 break  # a forced result is known, or there is no time for another iteration
         return best
 
-    def _root_scores(self, root: State, order: list[int], depth: int) -> dict[int, float]:
-        scores: dict[int, float] = {}
+    def _root_scores(
+        self, root: State, order: list[int], depth: int, scores: dict[int, float]
+    ) -> dict[int, float]:
         alpha = -math.inf
         for action in order:
             child = root.clone()
@@ -126,9 +138,34 @@ class AlphaBetaBot(Bot):
             alpha = max(alpha, value)
         return scores
 
+    def _ordered(self, actions: list[int], player: int, first: int | None, ply: int) -> list[int]:
+        """The table's best move first, then this ply's killer moves, then by history score.
+
+        A move that refuted one line often refutes its siblings (the killer and history
+        heuristics), so alpha-beta cuts early without any game knowledge.
+        """
+        history = self._history
+        if history:
+            actions.sort(key=lambda a: -history.get((player, a), 0))
+        front = [first] if first is not None else []
+        front += [k for k in self._killers.get(ply, ()) if k != first]
+        for move in reversed(front):
+            if move in actions:
+                actions.remove(move)
+                actions.insert(0, move)
+        return actions
+
+    def _remember_cutoff(self, action: int, player: int, depth: int, ply: int) -> None:
+        killers = self._killers.setdefault(ply, [])
+        if action not in killers:
+            killers.insert(0, action)
+            del killers[2:]
+        key = (player, action)
+        self._history[key] = self._history.get(key, 0) + depth * depth
+
     def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() >= self._deadline:
+        if time.perf_counter() >= self._deadline:
             raise _OutOfTime
         if state.is_terminal() or depth <= 0:
             return self._value(state, ply)
@@ -155,10 +192,7 @@ class AlphaBetaBot(Bot):
                     beta = min(beta, stored_value)
                 if alpha >= beta:
                     return stored_value
-        actions = state.legal_actions()
-        if first is not None and first in actions:
-            actions.remove(first)
-            actions.insert(0, first)
+        actions = self._ordered(state.legal_actions(), player, first, ply)
         original_alpha, original_beta = alpha, beta
         best_value = -math.inf if maximizing else math.inf
         best_action = actions[0]
@@ -175,7 +209,14 @@ class AlphaBetaBot(Bot):
                     best_value, best_action = value, action
                 beta = min(beta, value)
             if alpha >= beta:
+                self._remember_cutoff(action, player, depth, ply)
                 break
+        else:
+            # No cutoff: the best move here is still the likeliest refutation in sibling nodes.
+            killers = self._killers.setdefault(ply, [])
+            if best_action not in killers:
+                killers.insert(0, best_action)
+                del killers[2:]
         if best_value <= original_alpha:
             flag = _UPPER
         elif best_value >= original_beta:

@@ -71,7 +71,9 @@ def build_bot(spec: str, game: Any, seat: int, seed: int, time_limit: float | No
     from boneyard.ai import make_bot
 
     name, options = parse_bot_spec(spec)
-    return make_bot(name, game, seat, seed=seed, time_limit=time_limit, **options)
+    # A time limit in the spec wins over the arena-wide one.
+    limit = options.pop("time_limit", time_limit)
+    return make_bot(name, game, seat, seed=seed, time_limit=limit, **options)
 
 
 # ----- one game ---------------------------------------------------------------------------
