@@ -11,7 +11,7 @@ from tests.games.bonbon.bonbon_helpers import game, new, play
 
 from boneyard.games.bonbon import bust_probability
 from boneyard.games.bonbon.examples import PICTURE_SEAT, picture_state, pictures
-from boneyard.games.bonbon.heuristic import estimated_score, evaluate_observation
+from boneyard.games.bonbon.heuristic import TRAILING_RISK, estimated_score, evaluate_observation
 from boneyard.games.bonbon.rules import BonBonGame
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
@@ -115,15 +115,35 @@ def test_evaluate_reads_the_observation_and_stays_in_range() -> None:
     three = new("tiles 1 2 3", "draw", "card 3", "down", players=3)
     four = new("tiles 1 2 3", "draw", "card 4", "down", players=3)
     assert g.evaluate(three, 1) == g.evaluate(four, 1)
-    assert estimated_score(three.observation(0), 0) == 3
-    assert estimated_score(four.observation(0), 0) == 4
+    # A trailing face-down card counts at 1 - TRAILING_RISK of its value.
+    assert estimated_score(three.observation(0), 0) == 3 * (1 - TRAILING_RISK)
+    assert estimated_score(four.observation(0), 0) == 4 * (1 - TRAILING_RISK)
     unseen = three.observation(1)["unseen"]
     mean = sum(three.observation(1)["values"][k] * n for k, n in unseen.items()) / 77
-    assert estimated_score(three.observation(1), 0) == pytest.approx(mean)
+    assert estimated_score(three.observation(1), 0) == pytest.approx(mean * (1 - TRAILING_RISK))
+    play(three, "draw", "card 2", "up")  # seat 1
+    play(three, "draw", "card 1", "up")  # seat 2
+    play(three, "draw", "card 2", "down")  # seat 0: (3) (2), one group: a bonus of 1
+    assert estimated_score(three.observation(0), 0) == (3 + 2) * (1 - TRAILING_RISK) + 1
     assert 0.0 <= evaluate_observation(three.observation(0), 0) <= 1.0
     won = new("tiles 1 2 3", "draw", "card 3", "up", "bonus 1", "pass", max_rounds=1)
     assert won.game.evaluate(won, 0) == 1.0
     assert won.game.evaluate(won, 1) == 0.0
+
+
+def test_evaluate_values_the_choices_of_a_turn() -> None:
+    g = game()
+    start = new("tiles 1 2 3", "draw", "card 1", "up", "draw", "card 4", "up")
+    # Passing first with the tile worth 3 beats the tile worth 1.
+    best = g.evaluate(play(start.clone(), "bonus 3"), 0)
+    assert best > g.evaluate(play(start.clone(), "bonus 1"), 0)
+    # With the marker near the limit, taking a card is worth less than passing.
+    risky = new("tiles 1 2 3", "draw", "card 6!", "draw", "card 3!")
+    assert g.evaluate(play(risky.clone(), "draw"), 0) < g.evaluate(
+        play(risky.clone(), "bonus 3"), 0
+    )
+    # A seat in play is worth at least what its best choice is worth.
+    assert g.evaluate(risky, 0) >= g.evaluate(play(risky.clone(), "draw"), 0)
 
 
 def test_evaluate_prefers_chocolates_and_a_winning_round() -> None:

@@ -60,30 +60,67 @@ def bust_probability(observation: dict[str, Any], seat: int) -> float:
     return breaking / total
 
 
-def estimated_score(observation: dict[str, Any], seat: int) -> float:
-    """The seat's round score as the observer can estimate it (unknown cards at the unseen mean)."""
+TRAILING_RISK = 0.25
+"""The share of a trailing face-down card's value the estimate gives up: such cards are lost if
+the collective limit breaks and are turned up by wrappers and caught! cards."""
+
+
+def _unseen_mean(observation: dict[str, Any]) -> float:
     values: dict[str, int] = observation["values"]
     unseen = observation["unseen"]
     cards = sum(unseen.values())
-    mean = sum(values[label] * n for label, n in unseen.items()) / cards if cards else 0.0
+    return sum(values[label] * n for label, n in unseen.items()) / cards if cards else 0.0
+
+
+def estimated_score(observation: dict[str, Any], seat: int) -> float:
+    """The seat's round score as the observer can estimate it.
+
+    Cards the observer has not seen count at the mean value of its unseen cards; face-down cards
+    after the seat's last face-up card count at ``1 - TRAILING_RISK`` of their value (their group
+    bonus in full); a card the seat holds (drawn, not yet placed) counts if the observer knows it.
+    """
+    values: dict[str, int] = observation["values"]
+    mean = _unseen_mean(observation)
+    run = observation["runs"][seat]
+    trailing = len(_trailing_face_down(run))
     total = 0.0
     group = 0
-    for card in observation["runs"][seat]:
-        total += values[card["card"]] if card["card"] is not None else mean
+    for index, card in enumerate(run):
+        value = values[card["card"]] if card["card"] is not None else mean
+        total += value * (1 - TRAILING_RISK) if index >= len(run) - trailing else value
         if card["up"]:
             total += max(group - 1, 0)
             group = 0
         else:
             group += 1
+    drawn = observation["drawn"]
+    if drawn is not None and drawn["by"] == seat and drawn["card"] is not None:
+        total += values[drawn["card"]]
     taken = observation["tile_taken"][seat]
     return total + max(group - 1, 0) + (taken or 0)
 
 
-def evaluate_observation(observation: dict[str, Any], seat: int) -> float:
-    """A value in [0, 1] for ``seat``: chocolates won plus its share of the round in progress.
+def _safe_gain(observation: dict[str, Any], seat: int) -> float:
+    """The mean value of the unseen cards that would not break a limit for ``seat``."""
+    values: dict[str, int] = observation["values"]
+    room = min(
+        observation["personal_limits"][seat] - observation["up_totals"][seat],
+        observation["collective_limit"] - observation["marker"],
+    )
+    safe = [(values[label], n) for label, n in observation["unseen"].items() if n]
+    safe = [(value, n) for value, n in safe if value <= room]
+    count = sum(n for _, n in safe)
+    return sum(value * n for value, n in safe) / count if count else 0.0
 
-    The round share is the seat's estimated score against the best other player still scoring,
-    times the chance of not breaking a limit with the next face-up card while it is in play.
+
+def evaluate_observation(observation: dict[str, Any], seat: int) -> float:
+    """A value in [0, 1] for ``seat``: (chocolates won + its share of the round) / 3.
+
+    The round share compares the seat's estimated score with the best other player still
+    scoring: ``mine / (mine + best)``, 0 once eliminated. A seat in play may still pass (with the
+    best tile on offer if nobody has passed yet) or take a card, which adds the mean safe value
+    with probability ``1 - bust_probability`` and eliminates it otherwise; its share is the better
+    of the two, or the second alone while it is drawing.
     """
     status = observation["status"]
     wins = observation["wins"][seat]
@@ -98,9 +135,20 @@ def evaluate_observation(observation: dict[str, Any], seat: int) -> float:
             ),
             default=0.0,
         )
-        share = mine / (mine + best) if mine + best > 0 else 0.5
-        if status[seat] == "in play":
-            share *= 1.0 - bust_probability(observation, seat)
+
+        def part(score: float) -> float:
+            return score / (score + best) if score + best > 0 else 0.5
+
+        if status[seat] == "passed":
+            share = part(mine)
+        else:
+            gain = _safe_gain(observation, seat)
+            draw = (1.0 - bust_probability(observation, seat)) * part(mine + gain)
+            if observation["phase"] == "draw" and observation["turn"] == seat:
+                share = draw
+            else:
+                tiles = observation["tiles"] if observation["tiles_open"] else []
+                share = max(part(mine + max(tiles, default=0)), draw)
     return max(0.0, min(1.0, (wins + share) / WINS_TO_WIN))
 
 
