@@ -442,3 +442,13 @@ def test_setup_helper_is_a_chosen_setup() -> None:
     state = set_up(new_game())
     assert state.value[INDEX["a1"]] == 8 and state.value[INDEX["d9"]] == 8
     assert setup_puts(0)[0] == "put a1"
+
+
+def test_losing_the_last_ring_to_a_won_battle_opens_a_window() -> None:
+    game = new_game()
+    state = game.position({"a1": "b4", "j12": "w8+", "i12": "w0"}, windows=(3, 0))
+    play(state, "battle", "battle won", "take j12>a1", "roll eye", "peek a1")
+    assert state.turn_player == 1
+    assert legal(state) == {"battle", "roll"}  # white may fight for its ring at once
+    play(state, "battle", "battle lost")
+    assert legal(state) == {"spy j12", "spy i12"}  # black holds a single ring: a spy

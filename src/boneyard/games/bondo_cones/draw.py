@@ -49,7 +49,10 @@ def status_line(observation: dict[str, Any]) -> str:
     elif observation["current_player"] == -1:
         parts.append(f"chance ({phase})")
     else:
-        parts.append(f"{SEAT_WORDS[observation['current_player']]} to {_TASKS[phase]}")
+        task = _TASKS[phase]
+        if phase == "setup_put":
+            task = f"place its {observation['next_value']}"
+        parts.append(f"{SEAT_WORDS[observation['current_player']]} to {task}")
     if observation["die"] is not None:
         parts.append(f"die {observation['die']}")
     parts.append(f"score {scores[0]}-{scores[1]} of {observation['target']}")

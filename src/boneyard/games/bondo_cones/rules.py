@@ -125,6 +125,12 @@ class BondoConesGame(Game):
             choices=("choose", "random"),
         ),
     )
+    text_styles = {
+        r"\bb[\d?]": "bold bright_white on grey23",
+        r"\bw[\d?]": "bold black on grey93",
+        r"(?<=[\d?])[+#]": "bold red",
+        r"(?<= )\*(?= |$)": "red",
+    }
     conformance_variants = (
         {},
         {"setup": "random"},
@@ -622,6 +628,9 @@ class BondoConesState(State):
     def _public_status(self) -> Observation:
         return {
             "phase": PHASES[self.phase],
+            "next_value": (
+                SETUP_ORDER[self.setup_progress[self.actor]] if self.phase == SETUP_PUT else None
+            ),
             "turn": self.turns,
             "max_turns": self.game.max_turns,
             "winner": None if self.winner < 0 else ("draw" if self.winner == DRAW else self.winner),
