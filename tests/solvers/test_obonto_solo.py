@@ -75,6 +75,7 @@ def check_line(state: ObontoState, solution: obonto_solo.SoloSolution) -> None:
 @pytest.mark.parametrize("number", range(len(ENDGAMES)))
 def test_solver_matches_brute_force_on_small_endgames(number: int) -> None:
     state = ENDGAMES[number]
+    obonto_solo.clear_memo()
     solution = obonto_solo.solve(state)
     assert solution is not None and solution.exact
     assert solution.moves == brute_force(state)
@@ -105,6 +106,7 @@ HAND_BUILT = [
 def test_solver_on_hand_built_positions(animals: str, light: str, expected: int | None) -> None:
     state = state_at(animals, dark=all_but(*light.split()), to_move=1)
     assert state.phase() == "solo" and state.solo_winner() == 0
+    obonto_solo.clear_memo()
     solution = obonto_solo.solve(state)
     assert solution is not None and solution.exact
     assert solution.moves == brute_force(state)
@@ -155,7 +157,87 @@ def test_the_solver_registry_finds_it() -> None:
 
 def test_a_node_limit_gives_a_legal_line_marked_inexact() -> None:
     state = max(ENDGAMES, key=brute_force)
+    obonto_solo.clear_memo()
     solution = obonto_solo.solve(state, node_limit=1)
     assert solution is not None and not solution.exact
     assert 1 <= solution.moves <= brute_force(state)
     check_line(state, solution)
+
+
+def test_values_kept_from_earlier_solves_stay_exact() -> None:
+    obonto_solo.clear_memo()
+    for state in ENDGAMES[:10]:
+        first = obonto_solo.solve(state)
+        assert first is not None and first.line  # the solo phase always has a move
+        child = state.clone()
+        child.apply_action(first.line[0])
+        if child.phase() == "solo":
+            again = obonto_solo.solve(child)
+            assert again is not None and again.exact
+            assert again.moves == first.moves - 1 == brute_force(child)
+
+
+def _region_squares(region: int) -> list[int]:
+    return [square for square in range(81) if region >> square & 1]
+
+
+def test_local_split_test_never_misses_a_split() -> None:
+    rng = random.Random(9)
+    for _ in range(400):
+        light = 0
+        for square in range(81):
+            if rng.random() < 0.6:
+                light |= 1 << square
+        squares = _region_squares(light)
+        if not squares:
+            continue
+        start = rng.choice(squares)
+        region = obonto_solo.flood(1 << start, light)
+        for removed in _region_squares(region):
+            rest = region & ~(1 << removed)
+            pattern = 0
+            for bit, neighbour in obonto_solo.RINGS[removed]:
+                if rest >> neighbour & 1:
+                    pattern |= bit
+            if obonto_solo.LOCALLY_CONNECTED[pattern] and rest:
+                seed = _region_squares(rest)[0]
+                assert obonto_solo.flood(1 << seed, rest) == rest
+
+
+def _mask(*names: str) -> int:
+    mask = 0
+    for name in names:
+        mask |= 1 << boneyard.games.obonto.notation.square_index(name)
+    return mask
+
+
+def test_lone_animal_bounds() -> None:
+    search = obonto_solo._Search(obstacles=0)
+    square = boneyard.games.obonto.notation.square_index
+    room = _mask("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+    # A zebra lands only on its own colour: a1, c1, a3, c3 share b2's.
+    assert search.bound(room, (-1, square("b2"), -1)) == 4
+    # A lion alternates colours; in the open 3x3 room it can visit all eight other squares.
+    assert search.bound(room, (square("b2"), -1, -1)) == 8
+    # A lone lion ends its path in at most one of the dead ends of a T.
+    tee = _mask("e5", "e4", "e3", "d5", "c5", "f5", "g5")
+    assert search.bound(tee, (square("e5"), -1, -1)) == 6 - (3 - 1)
+    # With two animals the bound is the empty squares.
+    assert search.bound(room, (square("a1"), square("c3"), -1)) == 7
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bounds_never_undercut_the_true_value(seed: int) -> None:
+    for state in small_endgames(3, max_bound=11, seed=100 + seed):
+        winner = state.solo_winner()
+        assert winner is not None
+        squares = state.animal_squares()
+        obstacles = 0
+        for other in squares[3 - 3 * winner : 6 - 3 * winner]:
+            obstacles |= 1 << other
+        search = obonto_solo._Search(obstacles)
+        mine = squares[3 * winner : 3 * winner + 3]
+        animals = (mine[0], mine[1], mine[2])
+        light = FULL & ~state.dark_mask()
+        bound = sum(search.bound(part, members) for part, members in search.groups(light, animals))
+        assert bound >= brute_force(state)

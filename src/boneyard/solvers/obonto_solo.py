@@ -301,6 +301,11 @@ _searches: dict[int, _Search] = {}
 _MEMO_LIMIT = 2_000_000
 
 
+def clear_memo() -> None:
+    """Forget the values kept from earlier solves (they stay correct; this only frees memory)."""
+    _searches.clear()
+
+
 def _search_for(obstacles: int) -> _Search:
     search = _searches.get(obstacles)
     if search is None or len(search.memo) > _MEMO_LIMIT:
