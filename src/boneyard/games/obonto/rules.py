@@ -377,12 +377,17 @@ class ObontoState(State):
         reachable = dict(PATHS[kind][origin])
         steps = STEPS[kind]
         if target not in reachable:
-            plural = "s" if steps > 1 else ""
+            if steps == 1:
+                return (
+                    f"the lion moves exactly 1 step, up, down, left or right; "
+                    f"{NAMES[target]} is not next to {NAMES[origin]}"
+                )
             return (
-                f"the {KINDS[kind]} moves exactly {steps} orthogonal step{plural} without "
-                f"visiting a square twice; {NAMES[target]} is not such a distance away"
+                f"the {KINDS[kind]} moves exactly {steps} steps, up, down, left or right, "
+                f"turning if it likes but never visiting a square twice; {NAMES[target]} "
+                f"cannot be reached from {NAMES[origin]} that way"
             )
-        return f"every path from {NAMES[origin]} to {NAMES[target]} enters a dark square"
+        return f"every way from {NAMES[origin]} to {NAMES[target]} steps on a dark square"
 
     # ----- notation ------------------------------------------------------------------------------
 
