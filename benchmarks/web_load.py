@@ -49,6 +49,15 @@ class Result:
     acked: dict[str, int] = field(default_factory=dict)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), or NaN elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
@@ -179,8 +188,10 @@ async def run(args: argparse.Namespace) -> int:
                     )
                 )
         started = time.monotonic()
+        cpu_before = cpu_seconds(server.pid)
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.timeout + 60)
         elapsed = time.monotonic() - started
+        server_cpu = cpu_seconds(server.pid) - cpu_before
     finally:
         # SIGKILL: nothing acknowledged may depend on a clean shutdown.
         os.kill(server.pid, signal.SIGKILL)
@@ -197,6 +208,11 @@ async def run(args: argparse.Namespace) -> int:
     )
     print(f"moves sent: {result.sent}, answered: {result.answered}, refused: {len(result.errors)}")
     print(f"duration: {elapsed:.1f} s, throughput: {result.answered / elapsed:.0f} moves/s")
+    per_move = server_cpu / max(1, result.answered) * 1000
+    print(
+        f"server CPU: {server_cpu:.1f} s ({per_move:.2f} ms a move); "
+        f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     print(
         f"round trip: median {median:.2f} ms, p90 {trips[int(0.9 * len(trips))] * 1000:.2f} ms, "
         f"p99 {p99:.2f} ms, max {trips[-1] * 1000:.2f} ms"

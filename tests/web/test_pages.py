@@ -1,0 +1,127 @@
+"""The server-rendered pages: home, new-game form, invite links, game, replay, rules."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from boneyard.cli import main
+from boneyard.core.registry import list_games
+from boneyard.web.markdown import to_html
+from tests.web.conftest import all_games, create
+
+FORM = {"content-type": "application/x-www-form-urlencoded"}
+
+
+def test_home_lists_every_game(client: TestClient) -> None:
+    page = client.get("/").text
+    for name in all_games():
+        assert f'data-game="{name}"' in page
+        assert f'href="/new/{name}"' in page and f'href="/rules/{name}"' in page
+
+
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_new_game_form_shows_parameters_with_descriptions(client: TestClient, name: str) -> None:
+    page = client.get(f"/new/{name}").text
+    game_cls = all_games()[name]
+    for spec in game_cls.parameters:
+        assert f'name="p_{spec.name}"' in page
+        assert spec.description.replace("'", "&#39;").replace('"', "&#34;") in page
+    assert page.count('<label class="seat"') == game_cls.max_players
+
+
+def test_form_creates_a_game_against_the_computer(client: TestClient) -> None:
+    response = client.post(
+        "/new/toy_walk",
+        content="p_max_moves=30&seat0=human&seat1=easy",
+        headers=FORM,
+        follow_redirects=False,
+    )
+    assert response.status_code == 303
+    assert re.fullmatch(r"/game/[\w-]+\?t=[\w-]{32}", response.headers["location"])
+    game_page = client.get(response.headers["location"])
+    assert game_page.status_code == 200 and 'id="board"' in game_page.text
+
+
+def test_form_with_several_people_shows_invite_links(client: TestClient) -> None:
+    response = client.post(
+        "/new/toy_secret", content="p_players=3&seat0=human&seat1=human&seat2=hard", headers=FORM
+    )
+    assert response.status_code == 200
+    assert response.text.count('class="invite"') == 2
+    assert "Play every seat at this screen" in response.text
+
+
+def test_form_errors_are_shown_and_nothing_is_created(client: TestClient) -> None:
+    response = client.post("/new/toy_secret", content="p_players=9&seat0=human", headers=FORM)
+    assert response.status_code == 400
+    assert "players" in response.text and 'role="alert"' in response.text
+    assert 'value="9"' in response.text, "the form keeps what was typed"
+    response = client.post("/new/toy_walk", content="seat1=genius", headers=FORM)
+    assert response.status_code == 400 and "genius" in response.text
+    assert client.app.state.manager.store.game_ids() == []  # type: ignore[attr-defined]
+
+
+def test_game_page_refuses_a_wrong_token(client: TestClient) -> None:
+    created = create(client, "toy_walk")
+    assert client.get(f"/game/{created['id']}?t=wrong").status_code == 403
+    assert client.get(f"/game/{created['id']}").status_code == 200, "spectators are welcome"
+
+
+def test_replay_page(client: TestClient) -> None:
+    created = create(client, "toy_walk")
+    page = client.get(f"/game/{created['id']}/replay").text
+    assert "not over yet" in page
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_rules_page_of_each_registered_game(client: TestClient, name: str) -> None:
+    response = client.get(f"/rules/{name}")
+    assert response.status_code == 200
+    assert "<h2>Parameters</h2>" in response.text
+
+
+def test_rules_images_are_served_and_paths_are_checked(client: TestClient) -> None:
+    images = Path(client.app.state.rules_dir) / "img"  # type: ignore[attr-defined]
+    found = sorted(images.glob("*")) if images.is_dir() else []
+    if found:
+        assert client.get(f"/rules/img/{found[0].name}").status_code == 200
+    assert client.get("/rules/img/..%2F..%2Fpyproject.toml").status_code == 404
+    assert client.get("/rules/img/nothing.svg").status_code == 404
+
+
+def test_markdown_is_converted_safely() -> None:
+    html = to_html(
+        "# Title\n\nSome *words* and **bold** `code <b>`.\n\n- one\n- two\n\n"
+        "1. first\n2. second\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        "![board](img/board.svg) [next](obonto.md) [bad](javascript:alert(1))\n\n"
+        "<script>alert(1)</script>\n\n```\nx < y\n```\n"
+    )
+    assert "<h1>Title</h1>" in html
+    assert "<em>words</em>" in html and "<strong>bold</strong>" in html
+    assert "<code>code &lt;b&gt;</code>" in html
+    assert "<ul><li>one</li><li>two</li></ul>" in html
+    assert "<ol><li>first</li><li>second</li></ol>" in html
+    assert "<th>a</th>" in html and "<td>2</td>" in html
+    assert '<img src="/rules/img/board.svg" alt="board">' in html
+    assert '<a href="obonto">next</a>' in html
+    assert "javascript" not in html.replace("javascript:alert(1)", "")  # shown as text only
+    assert 'href="javascript' not in html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<pre><code>x &lt; y</code></pre>" in html
+
+
+def test_serve_command_is_registered() -> None:
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    assert "--db" in result.output and "--port" in result.output
+
+
+def test_serve_refuses_a_bad_database_url() -> None:
+    result = CliRunner().invoke(main, ["serve", "--db", "nosuchdb://x"])
+    assert result.exit_code != 0
+    assert "cannot open the database" in result.output
