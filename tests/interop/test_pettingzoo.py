@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+import boneyard
 from boneyard import TERMINAL, Game, IllegalActionError
 from boneyard.interop import pettingzoo
 
@@ -133,3 +134,27 @@ def test_bad_render_mode_and_parameters_are_refused() -> None:
         pettingzoo.env(Race(), render_mode="human")
     with pytest.raises(ValueError, match="already loaded"):
         pettingzoo.env(Race(), goal=3)
+
+
+def _most_players_variants() -> list[Any]:
+    """For games with a player-count parameter, the conformance variant with the most seats."""
+    cases = []
+    for name in boneyard.list_games():
+        cls = type(boneyard.load_game(name))
+        if cls.max_players > cls.min_players:
+            variant = max(
+                cls.conformance_variants,
+                key=lambda v: boneyard.load_game(name, **v).info.num_players,
+            )
+            cases.append(pytest.param(name, dict(variant), id=f"{name}-{variant}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "variant"), _most_players_variants())
+def test_pettingzoo_api_test_passes_with_the_most_players(
+    name: str, variant: dict[str, Any]
+) -> None:
+    env = pettingzoo.env(name, **variant)
+    assert env.possible_agents == [f"player_{seat}" for seat in range(env.game.info.num_players)]
+    api_test(env, num_cycles=CYCLES)
+    seed_test(lambda: pettingzoo.env(name, **variant), num_cycles=CYCLES)
