@@ -452,3 +452,26 @@ def test_losing_the_last_ring_to_a_won_battle_opens_a_window() -> None:
     assert legal(state) == {"battle", "roll"}  # white may fight for its ring at once
     play(state, "battle", "battle lost")
     assert legal(state) == {"spy j12", "spy i12"}  # black holds a single ring: a spy
+
+
+def test_random_games_keep_the_invariants() -> None:
+    """Values and rings are never created or lost; scores are what was captured."""
+    from boneyard.testing import random_action
+
+    rng = random.Random(11)
+    for params in ({"target": 10}, {"target": 10, "setup": "random"}):
+        game = new_game(**params)
+        for _ in range(3):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(random_action(state, rng))
+                if state.phase <= 1:  # still setting up
+                    continue
+                for seat in (0, 1):
+                    on_board = [state.value[sq] for sq in range(120) if state.owner[sq] == seat]
+                    taken = state.captured[1 - seat]
+                    assert sorted(on_board + taken) == sorted(VALUES)
+                    assert state.scores[seat] == sum(state.captured[seat])
+                    assert 0 <= state.windows[seat] <= 3
+                assert sum(state.rings) + state.set_aside == 2
+            assert max(state.scores) >= 10 or state.turns == game.max_turns

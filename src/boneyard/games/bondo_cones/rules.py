@@ -176,6 +176,8 @@ class BondoConesGame(Game):
         ``cones`` maps squares to tokens such as ``"b8"`` or ``"w4+"`` (see
         ``notation.parse_cone_token``). The state is at the start of ``to_move``'s turn (before
         its battle choice), or with ``die`` (``"3"``, ``"eye"``, ``"ring"``) just after the roll.
+        ``windows`` are the battle windows before that turn starts (the turn uses one), and
+        ``turns`` is the number of the turn.
         """
         state = BondoConesState(self)
         for name, token in cones.items():
