@@ -77,3 +77,14 @@ def test_text_board() -> None:
     assert "*" in rows[1 + 12 - 4]  # the empty red field g4
     # the referee's board (str) shows every value
     assert "w2#" in str(state) and "b4+" in str(state)
+
+
+def test_svg_marks_peeked_and_spied_cones() -> None:
+    game = new_game()
+    state = game.position({"c3": "b4", "e5": "b0", "j12": "w2"}, die="eye")
+    play(state, "peek c3")
+    state.flags[119] |= 2  # black spied j12
+    svg = game.render_svg(state.observation(0))
+    assert 'data-cone="c3" data-seat="0" data-value="4" data-rings="0" data-peeked="1"' in svg
+    assert 'data-cone="j12" data-seat="1" data-value="2" data-rings="0" data-peeked="0" ' in svg
+    assert 'data-spied="1"' in svg

@@ -3,7 +3,9 @@
 Both drawings show exactly what the observation shows: a cone's value where the observation
 has one, ``?`` elsewhere; rings as ``+`` (one) and ``#`` (two, a Double BondO) in text, and as red
 circles around the cone in SVG. Every SVG square carries ``data-square="d4"`` so a web page can
-make it clickable, and cones carry ``data-cone``/``data-seat``/``data-value``/``data-rings``.
+make it clickable, and cones carry ``data-cone``, ``data-seat``, ``data-value`` (empty when
+hidden), ``data-rings``, ``data-peeked`` and ``data-spied``. A green dot marks a peeked cone, a
+blue dot a spied one.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ COLOURS = {
     "ring": "#c8102e",
     "highlight": "#f4d03f",
     "path": "#1f6fb2",
+    "peek": "#2e8b57",
 }
 
 
@@ -211,14 +214,15 @@ def _cone(name: str, cone: dict[str, Any], flipped: bool) -> list[str]:
     words = [SEAT_WORDS[seat], "cone", name, f"value {shown}"]
     if rings:
         words.append("Double BondO" if rings == 2 else "BondO")
-    if cone.get("peeked"):
+    if cone["peeked"]:
         words.append("peeked")
-    if cone.get("spied"):
+    if cone["spied"]:
         words.append("spied")
     data_value = "" if value is None else str(value)
     parts = [
         f'<g data-cone="{name}" data-seat="{seat}" data-value="{data_value}" '
-        f'data-rings="{rings}" class="cone">',
+        f'data-rings="{rings}" data-peeked="{int(bool(cone["peeked"]))}" '
+        f'data-spied="{int(bool(cone["spied"]))}" class="cone">',
         f"<title>{escape(' '.join(words))}</title>",
         f'<circle cx="{x}" cy="{y}" r="12" fill="{body}" stroke="#444" stroke-width="1.2"/>',
     ]
@@ -232,7 +236,9 @@ def _cone(name: str, cone: dict[str, Any], flipped: bool) -> list[str]:
         f'<text x="{x}" y="{y + 4}" font-family="sans-serif" font-size="12" '
         f'font-weight="bold" fill="{ink}" text-anchor="middle"{opacity}>{shown}</text>'
     )
-    if cone.get("spied"):
+    if cone["spied"]:
         parts.append(f'<circle cx="{x + 11}" cy="{y - 11}" r="3" fill="{COLOURS["path"]}"/>')
+    if cone["peeked"]:
+        parts.append(f'<circle cx="{x - 11}" cy="{y - 11}" r="3" fill="{COLOURS["peek"]}"/>')
     parts.append("</g>")
     return parts
