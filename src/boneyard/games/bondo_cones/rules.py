@@ -377,9 +377,8 @@ class BondoConesState(State):
         plain = squares_of(self.occ[me] & ~ringed)
         if self.set_aside:
             return [nt.SET_ASIDE_BASE + sq for sq in plain] or [nt.PASS]
-        return [nt.RING_MOVE_BASE + x * SQUARES + y for x in squares_of(ringed) for y in plain] or [
-            nt.PASS
-        ]
+        moves = [nt.RING_MOVE_BASE + x * SQUARES + y for x in squares_of(ringed) for y in plain]
+        return moves or [nt.PASS]
 
     # ----- playing -----------------------------------------------------------------------------
 
