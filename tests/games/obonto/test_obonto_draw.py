@@ -137,3 +137,29 @@ def test_evaluate_favours_the_solo_winner_and_the_freer_side() -> None:
     # Seat 1's animals boxed into a corner region have fewer moves than seat 0's.
     cramped = state_at("d1,e1,f1,a9,b9,a8", dark=("c3", "g3", "c7", "g7", "c9", "c8", "b7", "a7"))
     assert game.evaluate(cramped, 0) > 0 > game.evaluate(cramped, 1)
+
+
+def test_evaluate_reads_the_same_as_from_the_observation() -> None:
+    from boneyard.games.obonto.heuristic import evaluate
+
+    game = boneyard.load_game("obonto", games=2)
+    rng = random.Random(12)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        for seat in (0, 1):
+            assert game.evaluate(state, seat) == evaluate(game, state.observation(seat), seat)
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_room_counts_the_squares_each_side_reaches_first() -> None:
+    from boneyard.games.obonto.heuristic import board_from_observation, room_difference
+
+    state = played()
+    dark, animals = board_from_observation(state.observation(None))
+    assert room_difference(dark, animals, 0) == 0 == room_difference(dark, animals, 1)
+    # Seat 1 walled into the corner a9 b9 a8 b8: seat 0 reaches every other light empty square
+    # first (81 - 8 dark - 4 in the corner - 3 animals), seat 1 only b8.
+    cramped = state_at("d1,e1,f1,a9,b9,a8", dark=("c3", "g3", "c7", "g7", "c9", "c8", "b7", "a7"))
+    dark, animals = board_from_observation(cramped.observation(None))
+    expected = (81 - 8 - 4 - 3) - 1
+    assert room_difference(dark, animals, 0) == expected == -room_difference(dark, animals, 1)

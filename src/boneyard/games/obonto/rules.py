@@ -207,6 +207,9 @@ class ObontoGame(Game):
     # ----- optional hooks ----------------------------------------------------------------------
 
     def evaluate(self, state: State, seat: int) -> float:
+        if isinstance(state, ObontoState):
+            # Everything is public: the fields are what the observation shows, only faster.
+            return state.evaluate_for(seat)
         from boneyard.games.obonto.heuristic import evaluate
 
         return evaluate(self, state.observation(seat), seat)
@@ -428,6 +431,29 @@ class ObontoState(State):
     def solo_moves(self) -> int:
         """Solo moves made so far in the current game."""
         return self._solo_moves
+
+    def evaluate_for(self, seat: int) -> float:
+        """``Game.evaluate`` of this state for ``seat`` (heuristic.py), without an observation."""
+        from boneyard.games.obonto.heuristic import evaluate_board
+
+        phase = self.phase()
+        own = other = 0
+        if phase == "play":
+            mover = len(self._moves)
+            waiting = len(self._moves_of(1 - self._to_move))
+            own, other = (mover, waiting) if seat == self._to_move else (waiting, mover)
+        return evaluate_board(
+            self.game,
+            seat,
+            self._dark,
+            self._animals,
+            phase,
+            self._loser,
+            self._solo_moves,
+            self._totals,
+            own,
+            other,
+        )
 
     def _observation(self, seat: int | None) -> Observation:
         animals = self._animals
