@@ -200,3 +200,26 @@ def test_cfr_runs_on_a_tiny_oyno_and_lowers_exploitability() -> None:
     for _ in range(8):
         solver.evaluate_and_update_policy()
     assert exploitability.exploitability(spiel, solver.average_policy()) < uniform
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n for n in GAMES if not boneyard.load_game(n).perfect_information] + ["toy_poker"],
+)
+def test_a_resampled_world_gives_the_player_the_same_information_state(name: str) -> None:
+    spiel = _load(name)
+    rng = random.Random(11)
+    state = spiel.new_initial_state()
+    checked = 0
+    for step in range(60):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        if player >= 0 and (step % 4 == 0 or checked == 0):
+            sampler = pyspiel.UniformProbabilitySampler(step, 0.0, 1.0)
+            world = state.resample_from_infostate(player, sampler)
+            assert world.information_state_string(player) == state.information_state_string(player)
+            assert world.legal_actions() == state.legal_actions()
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 0
