@@ -40,6 +40,12 @@ def test_openspiel_random_sim_test_passes(name: str) -> None:
     pyspiel.random_sim_test(_load(name), num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_random_sim_test_passes_with_default_parameters(name: str) -> None:
+    game = pyspiel.load_game(openspiel.spiel_name(name))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 @pytest.mark.parametrize("name", ALL_CASES)
 def test_game_type_and_info_follow_the_boneyard_game(name: str) -> None:
     spiel = _load(name)
