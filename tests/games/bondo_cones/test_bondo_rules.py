@@ -475,3 +475,20 @@ def test_random_games_keep_the_invariants() -> None:
                     assert 0 <= state.windows[seat] <= 3
                 assert sum(state.rings) + state.set_aside == 2
             assert max(state.scores) >= 10 or state.turns == game.max_turns
+
+
+def test_worked_example_bondo_two_forward_then_two_aside() -> None:
+    """The rule text: with a 4, a BondO cone may go two steps forward, then two to the side."""
+    game = new_game()
+    state = game.position({"e3": "b2+", "j12": "w0"}, die="4")
+    assert "e3-g5" in legal(state)  # e4, e5, then f5, g5
+    plain = game.position({"e3": "b2", "j12": "w0"}, die="4")
+    assert "e3-g5" not in legal(plain)  # an ordinary cone keeps its direction
+
+
+def test_worked_example_the_edge_is_a_barrier() -> None:
+    """The rule text: a cone two steps from the right border cannot go four steps right."""
+    game = new_game()
+    state = game.position({"h5": "b2", "a12": "w0"}, die="4")
+    assert not any(move.startswith("h5-") and move[4] > "h" for move in legal(state))
+    assert "h5-d5" in legal(state)
