@@ -309,15 +309,18 @@ def write_results(summary: dict[str, Any], out_dir: Path) -> tuple[Path, Path | 
         return json_path, None
     lengths = [int(x) for x in summary["distribution"]]
     values = [summary["distribution"][str(x)] for x in lengths]
-    figure, axes = plt.subplots(figsize=(6, 3.5))
-    axes.bar(lengths, values, color="#8a6d3b")
+    figure, axes = plt.subplots(figsize=(6.4, 3.8))
+    bars = axes.bar(lengths, values, color="#8a6d3b")
+    axes.bar_label(bars, labels=[f"{v:,}" for v in values], fontsize=7, padding=2)
     axes.set_xlabel("optimal solution length (moves)")
     axes.set_ylabel("legal set-ups")
     axes.set_title(
-        f"OYNO puzzle {summary['size']}x{summary['size']}, {summary['bones']} bones: "
-        f"{summary['solvable']:,} of {summary['setups']:,} solvable"
+        f"OYNO puzzle {summary['size']}x{summary['size']}, {summary['bones']} bones\n"
+        f"{summary['solvable']:,} of {summary['setups']:,} legal set-ups solvable",
+        fontsize=10,
     )
     axes.set_xticks(lengths)
+    axes.margins(y=0.12)
     figure.tight_layout()
     png_path = out_dir / f"{stem}.png"
     figure.savefig(png_path, dpi=100, metadata={"Software": None})
@@ -328,3 +331,30 @@ def write_results(summary: dict[str, Any], out_dir: Path) -> tuple[Path, Path | 
 def analyze(size: int, bones: int, progress: Progress | None = None) -> dict[str, Any]:
     """Distance table and summary in one call."""
     return summarize(size, bones, distance_table(size, bones, progress))
+
+
+RARE_FRACTION = 1 / 200
+"""Difficulties rarer than this among legal set-ups get their set-ups listed (see below)."""
+
+
+def rare_setups(
+    size: int, bones: int, progress: Progress | None = None
+) -> dict[int, npt.NDArray[np.int32]]:
+    """Optimal length -> position indices of every set-up with that length, for the lengths
+    rarer than ``RARE_FRACTION`` (rejection sampling would take too long to deal them)."""
+    table = distance_table(size, bones, progress)
+    summary = summarize(size, bones, table)
+    found = {}
+    for length, count in summary["distribution"].items():
+        if count < RARE_FRACTION * summary["setups"]:
+            found[int(length)] = np.flatnonzero(table == int(length)).astype(np.int32)
+    return found
+
+
+def write_rare_setups(path: Path, size: int, bone_counts: range) -> None:
+    """Save the rare set-ups of several bone counts as ``b{bones}_k{length}`` arrays (npz)."""
+    arrays: dict[str, npt.NDArray[np.int32]] = {}
+    for bones in bone_counts:
+        for length, indices in rare_setups(size, bones).items():
+            arrays[f"b{bones}_k{length}"] = indices
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]

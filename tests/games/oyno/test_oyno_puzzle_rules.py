@@ -283,3 +283,48 @@ def test_observation_tensor_has_the_declared_shape() -> None:
     tensor = game.observation_tensor(game.new_initial_state().observation(0))
     assert len(tensor) == 3 * 25 == 3 * 5 * 5
     assert sum(tensor[:25]) == 3 and sum(tensor[25:50]) == 3 and sum(tensor[50:]) == 18
+
+
+def test_colex_unrank_inverts_the_analysis_ranking() -> None:
+    from boneyard.games.oyno.generator import colex_unrank
+    from boneyard.solvers.oyno_analysis import subsets
+
+    rows = subsets(24, 4)
+    for rank in (0, 1, 2, 500, len(rows) - 1):
+        assert colex_unrank(rank, 4) == rows[rank].tolist()
+
+
+def test_rare_difficulties_come_from_the_complete_lists() -> None:
+    from boneyard.games.oyno.generator import decode_position, rare_setups
+
+    listed = rare_setups(5, 3, 7)
+    assert listed is not None and len(listed) == 36  # all 36 three-bone set-ups needing 7 moves
+    for index in listed[:6].tolist():
+        occupied, up = decode_position(5, 3, index)
+        assert len(solve_masks(5, occupied, up) or []) == 7
+    assert rare_setups(5, 8, 2) is None  # common difficulties are found by rejection sampling
+
+
+def test_hardest_default_puzzle_can_be_dealt() -> None:
+    game = boneyard.load_game("oyno_puzzle", difficulty=6)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    occupied, up = ticket_setup(5, 8, 6, 0)
+    assert state.observation(0)["position"].count("U") == bin(up).count("1")
+    assert len(solve_masks(5, occupied, up) or []) == 6
+
+
+def test_every_rare_list_holds_set_ups_of_its_length() -> None:
+    import random
+
+    from boneyard.games.oyno.generator import _rare_lists, decode_position
+
+    lists = _rare_lists(5)
+    assert set(lists) >= {"b3_k7", "b8_k5", "b8_k6"}
+    rng = random.Random(3)
+    for key, indices in lists.items():
+        bones, length = (int(part[1:]) for part in key.split("_"))
+        for index in rng.sample(indices.tolist(), 2):
+            occupied, up = decode_position(5, bones, index)
+            assert bin(occupied).count("1") == bones and 0 < up != occupied
+            assert len(solve_masks(5, occupied, up) or []) == length, key
