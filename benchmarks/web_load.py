@@ -189,9 +189,11 @@ async def run(args: argparse.Namespace) -> int:
                 )
         started = time.monotonic()
         cpu_before = cpu_seconds(server.pid)
+        client_before = time.process_time()
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.timeout + 60)
         elapsed = time.monotonic() - started
         server_cpu = cpu_seconds(server.pid) - cpu_before
+        client_cpu = time.process_time() - client_before
     finally:
         # SIGKILL: nothing acknowledged may depend on a clean shutdown.
         os.kill(server.pid, signal.SIGKILL)
@@ -210,7 +212,8 @@ async def run(args: argparse.Namespace) -> int:
     print(f"duration: {elapsed:.1f} s, throughput: {result.answered / elapsed:.0f} moves/s")
     per_move = server_cpu / max(1, result.answered) * 1000
     print(
-        f"server CPU: {server_cpu:.1f} s ({per_move:.2f} ms a move); "
+        f"server CPU: {server_cpu:.1f} s ({per_move:.2f} ms a move), client CPU: "
+        f"{client_cpu:.1f} s; "
         f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
     print(

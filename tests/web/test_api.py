@@ -210,3 +210,62 @@ def test_hint_for_the_seat_to_move_only(client: TestClient) -> None:
     hint = response.json()
     assert hint["string"] in ("a1-a2", "a1-b1") and hint["seq"] == 0
     assert stored_count(client, game_id) == 0, "a hint plays nothing"
+
+
+def test_websocket_refuses_bad_messages_and_keeps_the_connection(client: TestClient) -> None:
+    created = create(client, "toy_walk")
+    game_id = created["id"]
+    with client.websocket_connect(f"/ws/games/{game_id}?token={token(created, 0)}") as ws:
+        assert ws.receive_json()["type"] == "view"
+        for text, code in (
+            ("{nope", "bad_json"),
+            ("[1, 2]", "bad_json"),
+            ('{"type": "dance"}', "bad_request"),
+            ('{"type": "act", "action": 3}', "bad_request"),
+            ('{"type": "act", "seq": 0, "action": [3]}', "bad_action"),
+            ('{"type": "act", "seq": 4, "action": 3, "request": 9}', "stale"),
+            ('{"type": "act", "seq": 0, "action_string": "a1-c3"}', "illegal"),
+        ):
+            ws.send_text(text)
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["error"] == code, (text, answer)
+            assert answer["detail"]
+        assert answer["status"] == 422
+        ws.send_text('{"type": "act", "seq": 0, "action_string": "a1-a2", "request": 5}')
+        assert ws.receive_json()["seq"] == 1  # the new view
+        assert ws.receive_json() == {"type": "ack", "request": 5, "seq": 1}
+        ws.send_text('{"type": "act", "seq": 1, "action_string": "a2-a3"}')
+        assert ws.receive_json()["error"] == "not_your_turn"
+        ws.send_text('{"type": "sync"}')
+        assert ws.receive_json()["seq"] == 1
+    assert stored_count(client, game_id) == 1
+
+
+def test_websocket_with_a_wrong_token_is_closed_with_a_reason(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    created = create(client, "toy_walk")
+    with client.websocket_connect(f"/ws/games/{created['id']}?token=wrong") as ws:
+        answer = ws.receive_json()
+        assert answer["type"] == "error" and answer["error"] == "wrong_token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect("/ws/games/none-such") as ws:
+        assert ws.receive_json()["error"] == "unknown_game_id"
+
+
+def test_spectator_socket_sees_moves_but_cannot_act(client: TestClient) -> None:
+    created = create(client, "toy_walk")
+    game_id = created["id"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        first = ws.receive_json()
+        assert first["seat"] is None and first["legal"] == []
+        ws.send_text('{"type": "act", "seq": 0, "action": 3}')
+        assert ws.receive_json()["error"] == "spectator"
+        client.post(
+            f"/api/games/{game_id}/actions",
+            json={"token": token(created, 0), "seq": 0, "action_string": "a1-a2"},
+        )
+        update = ws.receive_json()
+        assert update["type"] == "view" and update["log"][0]["string"] == "a1-a2"

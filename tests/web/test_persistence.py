@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from boneyard.core.registry import list_games
 from boneyard.web.live import chance_outcome, seed_hash
 from tests.web.conftest import all_games, create, make_app, token
 
@@ -116,3 +117,26 @@ def test_an_unfinished_game_has_no_replay(client: TestClient) -> None:
     created = create(client, "toy_walk")
     response = client.get(f"/api/games/{created['id']}/replay/0")
     assert response.status_code == 409 and response.json()["error"] == "not_finished"
+
+
+@pytest.mark.skipif("obonto" not in list_games(), reason="obonto is not registered")
+def test_computer_seats_in_worker_processes(db_path: Path) -> None:
+    """What ``boneyard serve`` does: bots in spawned processes, the state sent as its document."""
+    with TestClient(make_app(db_path, bot_processes=1)) as client:
+        created = create(
+            client, "obonto", seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+        )
+        mine = client.get(f"/api/games/{created['id']}", params={"token": token(created, 0)})
+        first = mine.json()["legal"][0]["id"]
+        client.post(
+            f"/api/games/{created['id']}/actions",
+            json={"token": token(created, 0), "seq": 0, "action": first},
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if client.get(f"/api/games/{created['id']}").json()["seq"] >= 2:
+                break
+            time.sleep(0.05)
+        assert client.get(f"/api/games/{created['id']}").json()["log"][1]["player"] == 1
+        hint = client.post(f"/api/games/{created['id']}/hint", json={"token": token(created, 0)})
+        assert hint.status_code == 200, hint.text

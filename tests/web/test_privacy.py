@@ -92,6 +92,8 @@ def test_every_payload_to_a_seat_is_its_observation(
 ) -> None:
     if name not in list_games() and name not in all_games():
         pytest.skip(f"{name} is not registered yet")
+    seeds = iter(f"privacy-seed-{n}" for n in range(100))
+    client.app.state.manager.new_seed = lambda: next(seeds)  # type: ignore[attr-defined]
     created = create(client, name, params=params)
     game_id = created["id"]
     seats = len(created["seats"])

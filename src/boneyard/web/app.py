@@ -42,6 +42,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        game_manager.warm_up()
         yield
         game_manager.shutdown()
         store.close()

@@ -188,6 +188,14 @@ def _hint_in_process(name: str, params: dict[str, Any], document: dict[str, Any]
     return int(hint(game.state_from_json(document)))
 
 
+def _warm_up() -> int:
+    """Import the games and bots in a fresh worker process, before the first computer move."""
+    from boneyard.ai import make_bot  # noqa: F401
+    from boneyard.core.registry import list_games
+
+    return len(list_games())
+
+
 def _hint(state: State) -> int:
     from boneyard.ai import hint
 
@@ -329,6 +337,8 @@ class GameManager:
         self.settings = settings or Settings()
         self.bot_choose: BotChooser = bot_choose or _bot_choose
         self.games: dict[str, LiveGame] = {}
+        self.new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
+        """Where game seeds come from (tests may fix it; the server never should)."""
         self._loading: dict[str, asyncio.Lock] = {}
         # SQLite takes one writer at a time: one storage thread keeps commits in order.
         self.store_executor = ThreadPoolExecutor(
@@ -345,6 +355,12 @@ class GameManager:
 
     async def _in_store(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.store_executor, fn, *args)
+
+    def warm_up(self) -> None:
+        """Start the worker processes now (spawning and importing takes seconds)."""
+        if isinstance(self.bot_executor, ProcessPoolExecutor):
+            for _ in range(self.settings.bot_processes):
+                self.bot_executor.submit(_warm_up)
 
     def shutdown(self) -> None:
         for live in self.games.values():
@@ -390,7 +406,7 @@ class GameManager:
                 }
             )
         game_id = secrets.token_urlsafe(9)
-        seed = secrets.token_hex(32)
+        seed = self.new_seed()
         await self._in_store(
             self.store.create_game, game_id, name, resolved, seed, seed_hash(seed), seat_rows
         )
