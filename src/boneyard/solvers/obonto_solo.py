@@ -46,7 +46,7 @@ FULL = (1 << SQUARES) - 1
 _NOT_FILE_A = FULL & ~sum(1 << (rank * SIZE) for rank in range(SIZE))
 _NOT_FILE_I = FULL & ~sum(1 << (rank * SIZE + SIZE - 1) for rank in range(SIZE))
 
-BEST_ACTION_TIME_LIMIT = 1.0
+BEST_ACTION_TIME_LIMIT = 0.6
 """Seconds ``best_action`` searches before it settles for the greedy line."""
 
 Animals = tuple[int, int, int]
@@ -298,7 +298,7 @@ class _Search:
 
 _searches: dict[int, _Search] = {}
 """The search of the last obstacle set: its exact values serve the next moves of a solo phase."""
-_MEMO_LIMIT = 2_000_000
+_MEMO_LIMIT = 250_000
 
 
 def clear_memo() -> None:
