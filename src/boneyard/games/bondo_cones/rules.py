@@ -714,7 +714,7 @@ class BondoConesState(State):
             return list(items)
 
         def integer(name: str, low: int, high: int) -> int:
-            return ints_single(snap[name], name, low, high)
+            return _checked_int(snap[name], name, low, high)
 
         owner = ints("owner", SQUARES, -1, 1)
         value = ints("value", SQUARES, -1, 8)
@@ -733,8 +733,8 @@ class BondoConesState(State):
         if not isinstance(captured, list) or len(captured) != 2:
             raise ValueError("'captured' must be two lists of values")
         state.captured = [
-            ints_list(captured[0], "captured"),
-            ints_list(captured[1], "captured"),
+            _checked_values(captured[0], "captured"),
+            _checked_values(captured[1], "captured"),
         ]
         phase = snap["phase"]
         if phase not in PHASES:
@@ -758,8 +758,8 @@ class BondoConesState(State):
             if not isinstance(last, list) or len(last) != 2:
                 raise ValueError("'last_move' must be null or two squares")
             state.last_move = (
-                ints_single(last[0], "last_move", 0, SQUARES - 1),
-                ints_single(last[1], "last_move", 0, SQUARES - 1),
+                _checked_int(last[0], "last_move", 0, SQUARES - 1),
+                _checked_int(last[1], "last_move", 0, SQUARES - 1),
             )
         state.last_peek = integer("last_peek", -1, SQUARES - 1)
         if state.phase == ACT and state.die < 0:
@@ -767,16 +767,18 @@ class BondoConesState(State):
         return state
 
 
-def ints_single(item: Any, name: str, low: int, high: int) -> int:
+def _checked_int(item: Any, name: str, low: int, high: int) -> int:
+    """``item`` if it is an integer from ``low`` to ``high``; else ValueError naming ``name``."""
     if not isinstance(item, int) or isinstance(item, bool) or not low <= item <= high:
         raise ValueError(f"'{name}' is {item!r}; allowed are {low} to {high}")
     return item
 
 
-def ints_list(items: Any, name: str) -> list[int]:
+def _checked_values(items: Any, name: str) -> list[int]:
+    """``items`` if it is a list of cone values; else ValueError naming ``name``."""
     if not isinstance(items, list):
         raise ValueError(f"'{name}' must hold lists of values")
-    return [ints_single(item, name, 0, 8) for item in items]
+    return [_checked_int(item, name, 0, 8) for item in items]
 
 
 def resample_from_observation(
