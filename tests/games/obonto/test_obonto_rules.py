@@ -218,6 +218,16 @@ def test_a_player_stuck_before_any_move_loses_and_the_winner_still_scores_one() 
     assert state.returns() == [1.0, -1.0]
 
 
+def test_a_game_over_before_any_move_leads_straight_into_the_next_one() -> None:
+    both_stuck = dict(animals="e5,a1,i1,a9,i9,e9", dark=all_but("e5", "a1", "i1", "a9", "i9", "e9"))
+    state = state_at(**both_stuck, to_move=1, games=3)  # type: ignore[arg-type]
+    observation = state.observation(None)
+    assert observation["results"] == [{"winner": 0, "score": 1}]
+    assert observation["game"] == 2 and state.current_player() == 1 == observation["first"]
+    assert observation["dark"] == ["c3", "g3", "c7", "g7"]
+    assert state.move_number() == 0
+
+
 def test_every_game_ends_within_max_game_length() -> None:
     game = boneyard.load_game("obonto", games=3)
     assert game.info.max_game_length == 3 * MAX_MOVES_PER_GAME == 213

@@ -257,31 +257,34 @@ class ObontoState(State):
         self._over = False
         self._last_move: int | None = None
         self._moves: list[int] = []
-        self._animal_moves: list[list[int] | None] = [None] * 6
         # Per animal slot: its moves on the current board, or None when they may have changed.
+        self._animal_moves: list[list[int] | None] = [None] * 6
         self._origin: str | None = None
-        self._begin_game()
+        self._settle()
 
     # ----- the rules -----------------------------------------------------------------------------
 
-    def _begin_game(self) -> None:
-        """Find the first player's moves; a player stuck from the start has lost at once."""
-        moves = self._moves_of(self._to_move)
-        if moves:
-            self._moves = moves
-            return
-        self._loser = self._to_move
-        self._to_move = 1 - self._to_move
-        self._continue_alone()
+    def _settle(self) -> None:
+        """Make sure the player to move has a move: a stuck player loses, a stuck winner ends the
+        game, and a game that ends starts the next one (or ends the match).
 
-    def _continue_alone(self) -> None:
-        moves = self._moves_of(self._to_move)
-        if moves:
-            self._moves = moves
-        else:
-            self._end_game()
+        A loop rather than recursion, so that a long match of games that end at once (both sides
+        stuck from the start) cannot overflow the stack.
+        """
+        while True:
+            moves = self._moves_of(self._to_move)
+            if moves:
+                self._moves = moves
+                return
+            if self._loser is None:
+                self._loser = self._to_move
+                self._to_move = 1 - self._to_move
+                continue
+            if self._end_game():
+                return
 
-    def _end_game(self) -> None:
+    def _end_game(self) -> bool:
+        """Score the game that just ended; start the next one. True when the match is over."""
         loser = self._loser
         assert loser is not None  # only called once someone is stuck
         winner = 1 - loser
@@ -292,7 +295,7 @@ class ObontoState(State):
         if len(self._results) >= game.games or (game.target and max(self._totals) >= game.target):
             self._over = True
             self._moves = []
-            return
+            return True
         self._game_index += 1
         self._dark = START_DARK_MASK
         self._animal_moves = [None] * 6
@@ -300,7 +303,7 @@ class ObontoState(State):
         self._first = loser
         self._loser = None
         self._solo_moves = 0
-        self._begin_game()
+        return False
 
     def _moves_of(self, seat: int) -> list[int]:
         """``moves_of`` for the current board, reusing each animal's moves while they still hold."""
@@ -345,18 +348,11 @@ class ObontoState(State):
             cached[4] = None
         if camel[animals[5]] & changed:
             cached[5] = None
-        mover = self._to_move
         if self._loser is None:
-            opponent = 1 - mover
-            moves = self._moves_of(opponent)
-            if moves:
-                self._to_move = opponent
-                self._moves = moves
-                return
-            self._loser = opponent
+            self._to_move = 1 - self._to_move
         else:
             self._solo_moves += 1
-        self._continue_alone()
+        self._settle()
 
     def returns(self) -> list[float]:
         if not self._over:
