@@ -12,6 +12,7 @@ Action ids and strings are documented in ``notation.py`` and ``docs/rules/bondo_
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -764,7 +765,26 @@ class BondoConesState(State):
         state.last_peek = integer("last_peek", -1, SQUARES - 1)
         if state.phase == ACT and state.die < 0:
             raise ValueError("phase 'act' needs a die")
+        state._check_coherent()
         return state
+
+    def _check_coherent(self) -> None:
+        """Raise ValueError where a restored snapshot breaks what the rules keep true."""
+        progress = self.setup_progress
+        if self.phase == SETUP_PUT and progress[self.actor] >= PUTS:
+            raise ValueError("phase 'setup_put' for a seat that has placed its cones")
+        if self.phase == SETUP_RING and progress[self.actor] != PUTS:
+            raise ValueError("phase 'setup_ring' before the cones are placed")
+        if self.phase > SETUP_RING and progress != [SETUP_DONE, SETUP_DONE]:
+            raise ValueError(f"phase '{PHASES[self.phase]}' before both set-ups are done")
+        for seat in (0, 1):
+            if self.scores[seat] != sum(self.captured[seat]):
+                raise ValueError(f"seat {seat}'s score is not the sum of what it captured")
+            mine = [v for v, o in zip(self.value, self.owner) if o == seat]
+            if Counter(mine + self.captured[1 - seat]) - Counter(VALUES):
+                raise ValueError(f"seat {seat} has cones beyond its 26 values")
+        if sum(self.rings) + self.set_aside > 2:
+            raise ValueError("more than two rings")
 
 
 def _checked_int(item: Any, name: str, low: int, high: int) -> int:
