@@ -159,7 +159,7 @@ def test_snapshot_round_trip_and_bad_documents() -> None:
         {"value": "none"},
         {"scores": [1]},
         {"last_move": [1, 2, 3]},
-        {"scores": [5, 0]},
+        {"scores": [5, 99]},
         {"phase": "setup_put"},
         {"rings": [2] * 120},
         {"value": [8] * 120},
@@ -174,6 +174,6 @@ def test_snapshot_round_trip_and_bad_documents() -> None:
 
 def test_hand_built_positions_round_trip() -> None:
     game = new_game()
-    state = game.position({"d4": "b4+", "e7": "w2"}, die="2", scores=(0, 0))
+    state = game.position({"d4": "b4+", "e7": "w2"}, die="2", scores=(3, 5))
     again = game.state_from_json(json.loads(json.dumps(state.to_json())))
     assert again.to_json() == state.to_json() and str(again) == str(state)

@@ -778,8 +778,6 @@ class BondoConesState(State):
         if self.phase > SETUP_RING and progress != [SETUP_DONE, SETUP_DONE]:
             raise ValueError(f"phase '{PHASES[self.phase]}' before both set-ups are done")
         for seat in (0, 1):
-            if self.scores[seat] != sum(self.captured[seat]):
-                raise ValueError(f"seat {seat}'s score is not the sum of what it captured")
             mine = [v for v, o in zip(self.value, self.owner) if o == seat]
             if Counter(mine + self.captured[1 - seat]) - Counter(VALUES):
                 raise ValueError(f"seat {seat} has cones beyond its 26 values")
