@@ -181,6 +181,8 @@ class ObontoGame(Game):
         The board may be any (``notation.parse_position``); when the seat to move is stuck there,
         the state starts in the other seat's solo phase. The squares reset to the usual start
         pattern between games. Raises InvalidPositionError for a malformed position.
+        A board with more light squares than the usual start can make the first game longer
+        than ``max_game_length`` allows for (that bound is for ``new_initial_state``).
         """
         dark, animals, to_move = notation.parse_position(position)
         state = ObontoState(self, dark, animals, to_move)
