@@ -458,3 +458,24 @@ def test_str_draws_the_board_with_dark_squares_and_animals() -> None:
     rank1 = next(line for line in text.splitlines() if line.startswith("1 "))
     assert rank1.split()[1:10] == [".", ".", ".", "#", "Z", "C", ".", ".", "."]
     assert "seat 1 to move" in text
+
+
+def test_bad_position_documents_are_refused() -> None:
+    state = state_at(**BOXED, to_move=1)  # type: ignore[arg-type]
+    doc = state.to_json()
+    game = state.game
+    with pytest.raises(boneyard.InvalidStateError, match="position"):
+        game.state_from_json({**doc, "position": "not a board"})
+    with pytest.raises(boneyard.InvalidStateError, match="illegal"):
+        game.state_from_json({**doc, "history": [0]})
+
+
+def test_placement_resumes_a_match_where_it_stopped() -> None:
+    state = new_state(games=2)
+    rng = random.Random(21)
+    while len(state.observation(None)["results"]) < 1:
+        state.apply_action(rng.choice(state.legal_actions()))
+    first = state.observation(None)["first"]
+    resumed = new_state(start=state.placement(), first=first)
+    assert resumed.observation(None)["animals"] == state.observation(None)["animals"]
+    assert resumed.legal_actions() == state.legal_actions()
