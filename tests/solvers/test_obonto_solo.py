@@ -241,3 +241,19 @@ def test_bounds_never_undercut_the_true_value(seed: int) -> None:
         light = FULL & ~state.dark_mask()
         bound = sum(search.bound(part, members) for part, members in search.groups(light, animals))
         assert bound >= brute_force(state)
+
+
+@pytest.mark.parametrize(
+    ("winner", "obstacles", "dark"),
+    [
+        ([0, 1], [80], 0),
+        ([0, 1, 81], [80], 0),
+        ([0, 1, 2], [2], 0),
+        ([0, 1, 2], [80], 1),
+    ],
+)
+def test_solve_board_refuses_impossible_boards(
+    winner: list[int], obstacles: list[int], dark: int
+) -> None:
+    with pytest.raises(ValueError, match="solve_board"):
+        obonto_solo.solve_board(dark, winner, obstacles)

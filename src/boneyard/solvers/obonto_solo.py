@@ -328,6 +328,16 @@ def solve_board(
     the loser's animals. With ``node_limit`` (positions) or ``time_limit`` (seconds) the exact
     search may give up; the line is then a good one found by look-ahead (``exact=False``).
     """
+    squares = [*winner_animals, *obstacles]
+    if len(winner_animals) != 3 or not all(
+        isinstance(square, int) and 0 <= square < SQUARES for square in squares
+    ):
+        raise ValueError(
+            f"solve_board needs the winner's 3 animal squares and the obstacles' squares as "
+            f"indices 0 to {SQUARES - 1}; got {list(winner_animals)!r} and {list(obstacles)!r}"
+        )
+    if len(set(squares)) != len(squares) or any(dark >> square & 1 for square in squares):
+        raise ValueError("solve_board: the animals stand on different squares, all of them light")
     animals: Animals = (winner_animals[0], winner_animals[1], winner_animals[2])
     obstacle_mask = 0
     for square in obstacles:
