@@ -232,3 +232,36 @@ def test_a_full_game_of_obonto_against_easy_by_clicking(server: str, browser: An
     page.click("#last")
     page.wait_for_selector("#board svg")
     context.close()
+
+
+def test_friends_at_one_screen_take_turns(server: str, browser: Any) -> None:
+    created = create(server, "toy_walk")
+    page = open_page(browser, server + created["together_url"])
+    assert page.get_attribute("#game", "data-seat") == "0"
+    play_by_clicking(page, "a1-a2")
+    page.wait_for_selector("#game[data-seat='1'][data-seq='1']")
+    play_by_clicking(page, "c3-c2")
+    page.wait_for_selector("#game[data-seat='0'][data-seq='2']")
+    page.context.close()
+
+
+@pytest.mark.skipif("bondo_cones" not in list_games(), reason="bondo_cones is not registered")
+def test_bond_o_cones_memory_mode_hides_own_values(server: str, browser: Any) -> None:
+    import httpx
+
+    response = httpx.post(
+        f"{server}/api/games", json={"game": "bondo_cones", "params": {"setup": "random"}}
+    )
+    created = response.json()
+    page = open_page(browser, server + created["seats"][0]["url"])
+    shown = "els => els.map(e => e.textContent)"
+    own = '#board [data-cone][data-seat="0"] text'
+    values = page.eval_on_selector_all(own, shown)
+    assert values and all(v != "?" for v in values), "own values show by default"
+    theirs = page.eval_on_selector_all('#board [data-cone][data-seat="1"] text', shown)
+    assert set(theirs) == {"?"}
+    page.check("#memory")
+    assert set(page.eval_on_selector_all(own, shown)) == {"?"}
+    page.uncheck("#memory")
+    assert page.eval_on_selector_all(own, shown) == values
+    page.context.close()

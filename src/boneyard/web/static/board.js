@@ -69,3 +69,19 @@ export function lastMoveSquares(log) {
   }
   return [];
 }
+
+const SKIP = new Set(["seat", "current_player"]);
+
+/** The observation's short facts (the die, scores, phase, ...): whatever is a plain value. */
+export function showFacts(list, observation) {
+  list.replaceChildren();
+  for (const [key, value] of Object.entries(observation ?? {})) {
+    if (SKIP.has(key) || value === null || value === "") continue;
+    let shown;
+    if (["string", "number", "boolean"].includes(typeof value)) shown = String(value);
+    else if (Array.isArray(value) && value.length <= 8 && value.every((x) => x === null || typeof x !== "object"))
+      shown = value.map((x) => (x === null ? "–" : String(x))).join(" ");
+    else continue;
+    list.append(el("dt", {}, key.replaceAll("_", " ")), el("dd", { "data-fact": key }, shown));
+  }
+}

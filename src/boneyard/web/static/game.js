@@ -1,5 +1,5 @@
 // The game page: one WebSocket per seat this page plays (or one spectator socket).
-import { squaresOf, el, showBoard, mark, clearMarks, showLog, lastMoveSquares } from "./board.js";
+import { squaresOf, el, showBoard, mark, showLog, lastMoveSquares, showFacts } from "./board.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -86,6 +86,7 @@ function render() {
     mark($("board"), [selected], "sel");
     mark($("board"), destinations(selected).map((a) => squaresOf(a.string)[1]), "dest");
   }
+  showFacts($("facts"), v.observation);
   showLog($("log"), v.log, v.seats);
   const seats = $("seats");
   seats.replaceChildren();
