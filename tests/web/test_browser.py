@@ -265,3 +265,21 @@ def test_bond_o_cones_memory_mode_hides_own_values(server: str, browser: Any) ->
     page.uncheck("#memory")
     assert page.eval_on_selector_all(own, shown) == values
     page.context.close()
+
+
+def test_one_screen_with_hidden_information_covers_each_turn(server: str, browser: Any) -> None:
+    created = create(server, "toy_secret")
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + created["together_url"])
+    page.wait_for_selector("#game[data-covered='yes']")
+    assert "pass the screen to" in page.inner_text("#status")
+    assert "deal" not in page.inner_text("#log") and page.locator("#board svg, pre").count() == 0
+    page.click("#uncover")
+    page.wait_for_selector("#game[data-covered='no']")
+    page.locator("#actions button", has_text="guess 3").click()
+    page.wait_for_selector("#game[data-covered='yes']")
+    page.click("#uncover")
+    page.wait_for_selector("#game[data-covered='no'][data-seat='1']")
+    context.close()

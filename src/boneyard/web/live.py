@@ -423,15 +423,19 @@ class GameManager:
         if live is not None:
             return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self.games.get(game_id)
-            if live is not None:
-                return live
-            stored: StoredGame | None = await self._in_store(self.store.load, game_id)
-            if stored is None:
-                raise WebError(404, "unknown_game_id", f"no game with id {game_id!r}")
-            live = self._replay(stored)
-            self.games[game_id] = live
+        try:
+            async with lock:
+                live = self.games.get(game_id)
+                if live is not None:
+                    return live
+                stored: StoredGame | None = await self._in_store(self.store.load, game_id)
+                if stored is None:
+                    raise WebError(404, "unknown_game_id", f"no game with id {game_id!r}")
+                live = self._replay(stored)
+                self.games[game_id] = live
+        finally:
+            if not lock.locked():
+                self._loading.pop(game_id, None)
         self._schedule_bot(live)
         return live
 

@@ -48,10 +48,33 @@ function receive(token, message) {
 function pickShown() {
   for (const [token, view] of views) {
     if (view.seat !== null && view.current_player === view.seat && !view.terminal) {
+      if (token !== shown || coveredSeat === undefined) cover(view.seat);
       shown = token;
       return;
     }
   }
+  if (coveredSeat === undefined) coveredSeat = null;
+}
+
+// With hidden information and several seats at one screen, a cover hides the next seat's view
+// until that person clicks, so the others do not see its secrets.
+let coveredSeat; // undefined: nothing shown yet; null: no cover; else the seat behind the cover
+
+function cover(seat) {
+  coveredSeat = tokens.length > 1 && root.dataset.hidden === "yes" ? seat : null;
+}
+
+function renderCover(v) {
+  const label = v.seats[v.seat].label;
+  $("status").textContent = `${v.status} — pass the screen to ${label}`;
+  const button = el("button", { type: "button", id: "uncover" }, `I am ${label}: show my view`);
+  button.addEventListener("click", () => {
+    coveredSeat = null;
+    render();
+  });
+  $("board").replaceChildren(button);
+  for (const id of ["facts", "log", "actions", "all-actions", "choices"]) $(id).replaceChildren();
+  $("hint").hidden = true;
 }
 
 function view() {
@@ -65,6 +88,11 @@ function myTurn(v) {
 function render() {
   const v = view();
   if (!v) return;
+  if (coveredSeat !== null && coveredSeat !== undefined && v.seat === coveredSeat) {
+    root.dataset.covered = "yes";
+    return renderCover(v);
+  }
+  root.dataset.covered = "no";
   const mine = myTurn(v);
   root.dataset.seq = v.seq; // for tests and scripts: the move number on screen
   root.dataset.seat = v.seat ?? "";
