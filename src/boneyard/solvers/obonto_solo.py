@@ -17,8 +17,9 @@ The search is a depth-first search over positions with three speed-ups that keep
   square left turns dark), so a region with ``n`` light empty squares allows at most ``n`` more
   moves. A lone animal has sharper bounds: a zebra lands only on squares of its own colour, a
   lion or camel on the two colours in turn, and a lone lion's path passes no dead end before
-  its last square. A move whose bound cannot beat the best found is skipped, and the search of a
-  position stops as soon as a move reaches the bound.
+  its last square. A move whose bound cannot beat the best found is skipped, the search of a
+  position stops as soon as a move reaches the bound, and a move is searched only as far as it
+  takes to show it cannot beat the best found so far (such a result is kept as an upper bound).
 * **Cheap split test.** Whether the square left behind cuts a region in two is first decided from
   its eight neighbours; only a possible cut costs a flood fill.
 
@@ -153,8 +154,9 @@ class _Search:
         self.node_limit: int | None = None
         self.deadline: float | None = None
         self.nodes = 0
-        # (region, animals) -> (best count, best action or -1); values are exact.
-        self.memo: dict[tuple[int, Animals], tuple[int, int]] = {}
+        # (region, animals) -> (best count, best action or -1, exact?); an inexact count is an
+        # upper bound, enough to refute a move that needs more.
+        self.memo: dict[tuple[int, Animals], tuple[int, int, bool]] = {}
 
     def limit(self, node_limit: int | None, time_limit: float | None) -> None:
         self.nodes = 0
@@ -213,17 +215,24 @@ class _Search:
             bound = min(bound, reachable - max(0, dead_ends - 1))
         return bound
 
-    def solve_group(self, region: int, members: Animals) -> int:
+    def solve_group(self, region: int, members: Animals, alpha: int = -1) -> int:
+        """The most moves in one group, exact whenever it is more than ``alpha``.
+
+        When the answer is ``alpha`` or less, the value returned is only an upper bound that is
+        itself at most ``alpha`` (all the caller needs to know: this group cannot beat it).
+        """
         key = (region, members)
         known = self.memo.get(key)
-        if known is not None:
+        if known is not None and (known[2] or known[0] <= alpha):
             return known[0]
+        limit = self.bound(region, members)
+        if limit <= alpha:
+            return limit
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise _NodeLimitReached
         if self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline:
             raise _NodeLimitReached
-        limit = self.bound(region, members)
         best, best_action = 0, -1
         if limit > 0:
             dark = FULL & ~region
@@ -258,17 +267,24 @@ class _Search:
             # Most promising first: the largest bound.
             children.sort(key=lambda item: -item[0])
             for child_bound, action, parts in children:
-                if 1 + child_bound <= best:
+                floor = max(best, alpha)
+                if 1 + child_bound <= floor:
                     break
-                value = 1 + sum(
-                    self.solve_group(part, part_members) for part, part_members in parts
-                )
+                if len(parts) == 1:
+                    # Only a child worth more than floor - 1 matters; it answers exactly then.
+                    value = 1 + self.solve_group(parts[0][0], parts[0][1], floor - 1)
+                else:
+                    value = 1 + sum(self.solve_group(part, animals) for part, animals in parts)
                 if value > best:
                     best, best_action = value, action
                     if best >= limit:
                         break
-        self.memo[key] = (best, best_action)
-        return best
+        if best > alpha:
+            self.memo[key] = (best, best_action, True)
+            return best
+        # Every move was shown to be worth at most alpha: remember that bound only.
+        self.memo[key] = (alpha, -1, False)
+        return alpha
 
     def line(self, light: int, animals: Animals) -> list[int]:
         """One best line from a solved position (groups one after the other)."""
@@ -276,7 +292,7 @@ class _Search:
         for region, members in self.groups(light, animals):
             current_region, current = region, members
             while True:
-                _, action = self.memo[(current_region, current)]
+                _, action, _ = self.memo[(current_region, current)]
                 if action < 0:
                     break
                 actions.append(action)
