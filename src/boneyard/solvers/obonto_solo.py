@@ -314,7 +314,7 @@ class _Search:
 
 _searches: dict[int, _Search] = {}
 """The search of the last obstacle set: its exact values serve the next moves of a solo phase."""
-_MEMO_LIMIT = 250_000
+_MEMO_LIMIT = 100_000
 
 
 def clear_memo() -> None:
