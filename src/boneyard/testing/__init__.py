@@ -255,6 +255,7 @@ def _check_observations(game: Game, state: State, where: str) -> None:
             f"{where}: observation({seat}) changes through JSON (tuples? non-str keys?)",
         )
         _check_optional_views(game, observation, where)
+        _check_fast_tensor(game, state, seat, observation, where)
     _expect(state.to_json() == before, f"{where}: observing changed the state")
 
 
@@ -272,6 +273,21 @@ def _check_optional_views(game: Game, observation: dict[str, Any], where: str) -
         pass
     else:
         _expect(isinstance(text, str) and text, f"{where}: render_text gave no text")
+
+
+def _check_fast_tensor(
+    game: Game, state: State, seat: int | None, observation: dict[str, Any], where: str
+) -> None:
+    try:
+        slow = [float(x) for x in game.observation_tensor(observation)]
+    except NotImplementedError:
+        return
+    fast = [float(x) for x in game.state_observation_tensor(state, seat)]
+    _expect(
+        fast == slow,
+        f"{where}: state_observation_tensor({seat}) differs from observation_tensor of "
+        f"observation({seat})",
+    )
 
 
 def _check_evaluate(game: Game, state: State, where: str) -> None:
