@@ -1,15 +1,16 @@
 """Load benchmark of the web app: many concurrent games of random moves over WebSockets.
 
-    .venv/bin/python benchmarks/web_load.py [--games 200] [--moves 40] [--game obonto]
+    .venv/bin/python benchmarks/web_load.py [--games 200] [--moves 15] [--game obonto] [--draw]
 
 It starts ``boneyard serve`` in its own process on 127.0.0.1 (a fresh SQLite file), creates the
 games by HTTP, opens one WebSocket per seat, and lets every game play random legal moves with a
-person-like pause between moves (``--think``, seconds, uniform). For each move it measures the
-round trip from sending ``act`` to receiving ``ack`` (the server has validated, stored and
-broadcast the move by then). At the end it kills the server with SIGKILL and replays every
-stored game from the database file: each must hold exactly the acknowledged moves and reach the
-position every seat was last shown. Bars: every move answered, median < 20 ms, p99 < 100 ms,
-nothing lost. Exit status 1 when a bar is missed. Loopback only; bounded by --moves and --timeout.
+person-like pause between moves (``--think-min`` to ``--think-max`` seconds). For each move it
+measures the round trip from sending ``act`` to receiving ``ack`` (the server has validated,
+stored and broadcast the move by then). At the end it kills the server with SIGKILL and replays
+every stored game from the database file: each must hold exactly the acknowledged moves and
+reach the position every seat was last shown. Bars: every move answered, median < 20 ms,
+p99 < 100 ms, nothing lost; exit status 1 when one is missed. Loopback only; bounded by
+``--moves`` and ``--timeout``.
 """
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ async def run(args: argparse.Namespace) -> int:
                         random.Random(rng.random()),
                         result,
                         stop_at,
-                        not args.no_draw,
+                        args.draw,
                     )
                 )
         started = time.monotonic()
@@ -203,7 +204,7 @@ async def run(args: argparse.Namespace) -> int:
     trips = sorted(result.round_trips)
     median = statistics.median(trips) * 1000 if trips else float("nan")
     p99 = trips[min(len(trips) - 1, int(0.99 * len(trips)))] * 1000 if trips else float("nan")
-    drawn = "without" if args.no_draw else "with"
+    drawn = "with" if args.draw else "without"
     print(
         f"games: {len(created)} of {args.game}, concurrent; seats: {len(tasks)} WebSockets; "
         f"views {drawn} SVG boards; think {args.think_min}-{args.think_max} s"
@@ -276,13 +277,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--game", default="obonto")
-    parser.add_argument("--moves", type=int, default=40, help="moves per seat at most")
-    parser.add_argument("--think-min", type=float, default=0.5)
-    parser.add_argument("--think-max", type=float, default=1.5)
+    parser.add_argument("--moves", type=int, default=15, help="moves per seat at most")
+    parser.add_argument("--think-min", type=float, default=1.0)
+    parser.add_argument("--think-max", type=float, default=3.0)
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds of play at most")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--no-draw", action="store_true", help="sockets ask for views without board drawings"
+        "--draw",
+        action="store_true",
+        help="sockets ask for views with the SVG board drawings, as a browser does "
+        "(random-move programs do not need them, so by default they ask for draw=false)",
     )
     sys.exit(asyncio.run(run(parser.parse_args())))
 

@@ -111,6 +111,7 @@ def test_wrong_token_and_spectators_cannot_act(client: TestClient) -> None:
     other = create(client, "toy_walk")
     game_id = created["id"]
     refused(client, game_id, 403, "wrong_token", token="guess", seq=0, action_string="a1-a2")
+    refused(client, game_id, 403, "wrong_token", token="jeton-éè", seq=0, action=3)
     # A seat of another game is no seat here.
     refused(client, game_id, 403, "wrong_token", token=token(other, 0), seq=0, action=3)
     response = client.get(f"/api/games/{game_id}", params={"token": "nope"})

@@ -226,8 +226,11 @@ class LiveGame:
         """The seat a token stands for; ``None`` (no token) is a spectator; a wrong one: 403."""
         if token is None or token == "":
             return None
+        given = token.encode("utf-8", "replace")
         for seat, info in enumerate(self.stored.seats):
-            if secrets.compare_digest(str(info["token"]), token):
+            if info["token"] is not None and secrets.compare_digest(
+                str(info["token"]).encode(), given
+            ):
                 return seat
         raise WebError(403, "wrong_token", f"that token is not a seat of game {self.id}")
 

@@ -21,10 +21,8 @@ router = APIRouter(include_in_schema=False)
 
 
 def wants_html(request: Request) -> bool:
-    path = request.url.path
-    if path.startswith(("/api/", "/ws/", "/static/")):
-        return False
-    return "text/html" in request.headers.get("accept", "") or not path.startswith("/api")
+    """Errors on pages are pages; errors of the API (and anything else) are JSON."""
+    return not request.url.path.startswith(("/api/", "/ws/", "/static/", "/openapi", "/docs"))
 
 
 def error_page(request: Request, status: int, detail: str) -> Any:

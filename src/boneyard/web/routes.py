@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from boneyard.web.live import GameManager, LiveGame, WebError, render
+from boneyard.web.live import GameManager, LiveGame, WebError, parse_params, render
 from boneyard.web.schemas import (
     Act,
     CreatedGame,
@@ -92,8 +92,6 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     game_cls = manager.catalog.game_class(body.game)
     seats: list[dict[str, Any]]
     if body.seats is None:
-        from boneyard.web.live import parse_params
-
         count = game_cls(**parse_params(game_cls, dict(body.params))).info.num_players
         seats = [{"kind": "human"} for _ in range(count)]
     else:
