@@ -7,8 +7,8 @@ game and a Markdown table on standard output (the tables of docs/ai.md).
     .venv/bin/python benchmarks/strength.py -n 200 --workers 16 --out benchmarks/results
     .venv/bin/python benchmarks/strength.py --games obonto --pairs hard-random,hard-easy -n 40
 
-``easy`` is the greedy bot (one ply, the game's heuristic, no solver), so ``hard`` against
-``easy`` is the bar's "hard against greedy".
+The bar's pairings come first: ``hard`` against ``random`` and against the ``greedy`` bot (one
+ply, the game's heuristic, no solver; in most games that is also the ``easy`` level).
 """
 
 from __future__ import annotations
@@ -29,7 +29,10 @@ LEVELS = ("random", "easy", "medium", "hard")
 
 def _pairs(text: str | None) -> list[tuple[str, str]]:
     if not text:
-        return [(b, a) for a, b in combinations(LEVELS, 2)]  # the stronger level first
+        # The bar's pairings first, then every level against every other, stronger first.
+        pairs = [("hard", "random"), ("hard", "greedy")]
+        pairs += [(b, a) for a, b in combinations(LEVELS, 2) if (b, a) not in pairs]
+        return pairs
     pairs = []
     for item in text.split(","):
         a, sep, b = item.strip().partition("-")

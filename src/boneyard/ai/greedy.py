@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import time
+
 from boneyard.ai.base import Bot
 from boneyard.core.game import Game, State
 
-EVALUATIONS = 150
-"""About how many positions greedy evaluates a move; beyond it, chance outcomes are sampled."""
+EVALUATIONS = 60
+"""About how many positions greedy evaluates a resample; beyond it, chance outcomes are sampled."""
 
 
 def action_value(state: State, seat: int) -> float:
@@ -35,9 +38,10 @@ def action_value(state: State, seat: int) -> float:
 class GreedyBot(Bot):
     """Tries every action, averages over the chance outcomes right after it, and plays the best.
 
-    In a hidden-information game it does this on ``samples`` resampled states and sums the
-    values, so it sees only what its seat may know. Where the chance outcomes are too many for
-    its budget of about ``EVALUATIONS`` positions a move, it samples them by their probabilities.
+    In a hidden-information game it does this on ``samples`` resampled states (fewer when
+    ``time_limit`` runs out; never none) and sums the values, so it sees only what its seat may
+    know. Where the chance outcomes are too many for its budget of about ``evaluations``
+    positions a resample, it samples them by their probabilities.
     """
 
     name = "greedy"
@@ -51,20 +55,27 @@ class GreedyBot(Bot):
         use_solver: bool = True,
         samples: int = 4,
         evaluations: int = EVALUATIONS,
+        time_limit: float | None = None,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
         if samples < 1 or evaluations < 1:
             raise ValueError("samples and evaluations must be at least 1")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
         self.samples = samples if not game.perfect_information else 1
         self.evaluations = evaluations
+        self.time_limit = time_limit
 
     def _choose(self, state: State) -> int:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
         totals = dict.fromkeys(actions, 0.0)
-        leaves = max(1, self.evaluations // (len(actions) * self.samples))
-        for _ in range(self.samples):
+        leaves = max(1, self.evaluations // len(actions))
+        deadline = time.perf_counter() + self.time_limit if self.time_limit else math.inf
+        for sample in range(self.samples):
+            if sample and time.perf_counter() >= deadline:
+                break  # at least one resample is always done; then as many as time allows
             view = self.view(state)
             for action in view.legal_actions():
                 if action not in totals:

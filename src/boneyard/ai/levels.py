@@ -68,7 +68,13 @@ GAME_LEVELS: dict[str, Mapping[str, Level]] = {
         "medium": Level("greedy"),
         "hard": Level("greedy"),
     },
-    "bondo_cones": _HIDDEN,
+    # Bond O Cones' heuristic is slow enough that a search gets few iterations in a second:
+    # hard is greedy over as many resamples as a second allows (arena, docs/ai.md).
+    "bondo_cones": {
+        "easy": Level("greedy", {"samples": 1}, use_solver=False),
+        "medium": Level("greedy", {"samples": 4}),
+        "hard": Level("greedy", {"samples": 32, "time_limit": HARD_SECONDS}),
+    },
     "bonbon": _HIDDEN,
 }
 """Game name -> level name -> Level; a game listed here may leave some levels to the default."""
