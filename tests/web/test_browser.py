@@ -283,3 +283,22 @@ def test_one_screen_with_hidden_information_covers_each_turn(server: str, browse
     page.click("#uncover")
     page.wait_for_selector("#game[data-covered='no'][data-seat='1']")
     context.close()
+
+
+@pytest.mark.skipif("bonbon" not in list_games(), reason="bonbon is not registered")
+def test_bon_bon_form_follows_the_number_of_players(server: str, browser: Any) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/new/bonbon")
+    visible = "label.seat:not([hidden])"
+    assert page.locator(visible).count() == 2
+    page.fill("input[name=p_players]", "5")
+    assert page.locator(visible).count() == 5
+    page.select_option("select[name=seat1]", "human")
+    page.select_option("select[name=seat4]", "medium")
+    page.click("button[type=submit]")
+    page.wait_for_selector("ul.invites")
+    assert page.locator("li[data-seat]").count() == 5
+    assert page.locator("a.invite").count() == 2, "seats 0 and 1 are people, the rest computers"
+    context.close()
