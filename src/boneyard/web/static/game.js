@@ -158,6 +158,14 @@ function destinations(square) {
   });
 }
 
+/** Legal actions that name ``square`` alone: "put e3", "flip b2", "peek c3". */
+function singlesAt(square) {
+  return (view()?.legal ?? []).filter((a) => {
+    const s = squaresOf(a.string);
+    return s.length === 1 && s[0] === square;
+  });
+}
+
 function showChoices(actions) {
   const box = $("choices");
   box.replaceChildren();
@@ -190,7 +198,7 @@ function clickSquare(square) {
     const moves = destinations(selected).filter((a) => squaresOf(a.string)[1] === square);
     if (moves.length === 1) return send(moves[0].id);
     if (moves.length > 1) return showChoices(moves);
-    if (destinations(square).length === 0) {
+    if (destinations(square).length === 0 && singlesAt(square).length === 0) {
       // Not a legal destination: let the server say which rule it breaks.
       const sample = destinations(selected)[0].string;
       const to = squaresOf(sample)[1];
@@ -202,10 +210,7 @@ function clickSquare(square) {
     $("choices").replaceChildren();
     return render();
   }
-  const singles = v.legal.filter((a) => {
-    const s = squaresOf(a.string);
-    return s.length === 1 && s[0] === square;
-  });
+  const singles = singlesAt(square);
   if (destinations(square).length > 0) {
     selected = square;
     render();
