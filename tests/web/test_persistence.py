@@ -140,3 +140,65 @@ def test_computer_seats_in_worker_processes(db_path: Path) -> None:
         assert client.get(f"/api/games/{created['id']}").json()["log"][1]["player"] == 1
         hint = client.post(f"/api/games/{created['id']}/hint", json={"token": token(created, 0)})
         assert hint.status_code == 200, hint.text
+
+
+@pytest.mark.skipif("obonto" not in list_games(), reason="obonto is not registered")
+def test_a_killed_server_loses_no_acknowledged_move(db_path: Path) -> None:
+    """SIGKILL right after the answers: every acknowledged move is in the database."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from boneyard.cli import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{db_path}",
+            "--bot-processes",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/api/kinds", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        created = httpx.post(base + "/api/games", json={"game": "obonto"}, timeout=10).json()
+        tokens = [seat["token"] for seat in created["seats"]]
+        played = []
+        for seq in range(6):
+            view = httpx.get(
+                f"{base}/api/games/{created['id']}", params={"token": tokens[seq % 2]}
+            ).json()
+            action = view["legal"][-1]
+            answer = httpx.post(
+                f"{base}/api/games/{created['id']}/actions",
+                json={"token": tokens[seq % 2], "seq": seq, "action": action["id"]},
+            )
+            assert answer.status_code == 200
+            played.append(action["string"])
+    finally:
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait()
+    with TestClient(make_app(db_path)) as client:
+        after = client.get(f"/api/games/{created['id']}").json()
+        assert [line["string"] for line in after["log"]] == played

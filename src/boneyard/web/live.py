@@ -31,6 +31,8 @@ from boneyard.web.store import Store, StoredGame
 log = logging.getLogger("boneyard.web")
 
 LEVELS = ("easy", "medium", "hard")
+SEND_TIMEOUT = 5.0
+"""Seconds a socket may take to accept one message before it is dropped."""
 
 
 class WebError(Exception):
@@ -553,8 +555,10 @@ class GameManager:
             await asyncio.gather(*sends)
 
     async def _send_safely(self, live: LiveGame, subscriber: Subscriber, text: str) -> None:
+        # Sent under the game's lock (so every socket sees the moves in order): a client that
+        # stops reading is dropped after a while rather than holding up the game.
         try:
-            await subscriber.send_text(text)
+            await asyncio.wait_for(subscriber.send_text(text), timeout=SEND_TIMEOUT)
         except Exception:
             live.subscribers.discard(subscriber)
 
