@@ -251,6 +251,8 @@ class LiveGame:
             best = max(returns)
             winners = [s for s, r in enumerate(returns) if r == best]
             shown = ", ".join(f"{self.seat_label(s)} {r:g}" for s, r in enumerate(returns))
+            if len(returns) == 1:
+                return f"Game over: {shown}"
             if len(winners) == len(returns):
                 return f"Game over: a draw ({shown})"
             names = " and ".join(self.seat_label(s) for s in winners)
