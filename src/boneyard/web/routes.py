@@ -156,6 +156,10 @@ async def replay_frame(game_id: str, step: int, request: Request) -> dict[str, A
             {"seq": e.seq, "player": e.player, "string": e.strings[spectator]}
             for e in live.log[:step]
         ],
+        "seats": [
+            {"seat": s, "label": live.seat_label(s), "kind": live.stored.seats[s]["kind"]}
+            for s in range(live.num_seats)
+        ],
         "seed": live.stored.seed if live.state.is_terminal() else None,
         "seed_hash": live.stored.seed_hash,
     }

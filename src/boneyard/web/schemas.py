@@ -124,6 +124,7 @@ class Frame(BaseModel):
     svg: str | None
     text: str
     log: list[LogLine]
+    seats: list[SeatInfo]
     seed: str | None
     seed_hash: str
 

@@ -18,7 +18,7 @@ async function show(n) {
   }
   showBoard(document.getElementById("board"), frame);
   mark(document.getElementById("board"), lastMoveSquares(frame.log), "last");
-  showLog(document.getElementById("log"), frame.log, []);
+  showLog(document.getElementById("log"), frame.log, frame.seats);
   document.getElementById("where").textContent = `${frame.step} / ${frame.steps}`;
   document.getElementById("seed").textContent = frame.seed ?? "";
   document.getElementById("seed-hash").textContent = frame.seed_hash;
