@@ -202,3 +202,25 @@ def test_a_killed_server_loses_no_acknowledged_move(db_path: Path) -> None:
     with TestClient(make_app(db_path)) as client:
         after = client.get(f"/api/games/{created['id']}").json()
         assert [line["string"] for line in after["log"]] == played
+
+
+def test_chance_draws_follow_the_probabilities() -> None:
+    from collections import Counter
+
+    from boneyard.core.game import State
+
+    class Weighted:
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return [(2, 0.5), (5, 0.0), (7, 0.25), (9, 0.25)]
+
+    state: State = Weighted()  # type: ignore[assignment]
+    draws = Counter(chance_outcome(state, "seed", seq) for seq in range(4000))
+    assert set(draws) == {2, 7, 9}, "an outcome of probability 0 is never drawn"
+    assert abs(draws[2] / 4000 - 0.5) < 0.04
+    assert abs(draws[7] / 4000 - 0.25) < 0.04
+    assert [chance_outcome(state, "seed", n) for n in range(20)] == [
+        chance_outcome(state, "seed", n) for n in range(20)
+    ], "the same seed and number always draw the same outcome"
+    assert [chance_outcome(state, "other", n) for n in range(20)] != [
+        chance_outcome(state, "seed", n) for n in range(20)
+    ]
