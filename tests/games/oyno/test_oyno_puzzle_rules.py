@@ -245,6 +245,11 @@ def test_difficulty_beyond_gods_number_is_refused() -> None:
         boneyard.load_game("oyno_puzzle", difficulty=7)
 
 
+def test_too_rare_unlisted_difficulty_is_refused() -> None:
+    with pytest.raises(InvalidParameterError, match="too rare to deal"):
+        boneyard.load_game("oyno_puzzle", bones=9, difficulty=6)
+
+
 def test_difficulty_excludes_start_and_single_bones() -> None:
     with pytest.raises(InvalidParameterError, match="exclude each other"):
         boneyard.load_game("oyno_puzzle", start="U.D/.o./...", difficulty=1)

@@ -96,6 +96,11 @@ def ticket_setup(size: int, bones: int, difficulty: int, ticket: int) -> tuple[i
         solution = solve_masks(size, occupied, up, max_length=difficulty)
         if solution is not None and len(solution) == difficulty:
             return occupied, up
+    if ticket != 0:
+        # The game checked ticket 0 when it was loaded; a ticket that found nothing (only
+        # possible for very rare difficulties on boards without lists) deals ticket 0's set-up
+        # rather than fail in the middle of a game.
+        return ticket_setup(size, bones, difficulty, 0)
     raise DifficultyError(
         f"no set-up of {bones} bones on {size}x{size} solved in exactly {difficulty} moves "
         f"was found in {MAX_DRAWS} random set-ups; choose a smaller difficulty"

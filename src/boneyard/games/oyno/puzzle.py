@@ -184,6 +184,13 @@ class OynoPuzzle(Game):
                 f"bones on {self.size}x{self.size} every solvable set-up takes at most {known} "
                 f"moves; allowed is 1 to {known}"
             )
+        rarity = KNOWN_RARE_UNLISTED.get((self.size, self.bones, self.difficulty))
+        if rarity is not None:
+            raise InvalidParameterError(
+                f"bad value {self.difficulty} for parameter 'difficulty': with {self.bones} bones "
+                f"on {self.size}x{self.size} only about 1 set-up in {rarity:,} needs exactly "
+                f"{self.difficulty} moves, too rare to deal; choose 1 to {self.difficulty - 1}"
+            )
         try:
             ticket_setup(self.size, self.bones, self.difficulty, 0)
         except DifficultyError as error:
@@ -257,6 +264,14 @@ KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {
     (5, 6): 5,
     (5, 7): 6,
     (5, 8): 6,
+    (5, 9): 6,
+}
+
+KNOWN_RARE_UNLISTED: dict[tuple[int, int, int], int] = {
+    # (size, bones, K) -> about 1 in how many legal set-ups has difficulty K, for difficulties
+    # too rare for rejection sampling that have no complete list in data/rare_5x5.npz
+    (5, 9, 5): 5_003,
+    (5, 9, 6): 7_248_120,
 }
 
 
