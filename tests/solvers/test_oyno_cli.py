@@ -74,3 +74,8 @@ def test_analyze_refuses_bad_bone_counts() -> None:
     assert code == 2 and "1 to 7" in output
     code, output = run("analyze", "oyno_puzzle", "--bones", "3", "--size", "4")
     assert code == 2 and "odd" in output
+
+
+def test_analyze_refuses_what_does_not_fit_in_memory() -> None:
+    code, output = run("analyze", "oyno_puzzle", "--bones", "12")
+    assert code == 2 and "positions" in output and "at most" in output
