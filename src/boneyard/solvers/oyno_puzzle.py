@@ -12,6 +12,8 @@ the position string) and ``string_to_action``. The search itself is
 :func:`boneyard.games.oyno.search.solve_masks`: a breadth-first search forward from the position
 over numpy arrays of bit masks, with a one-move finish test instead of the last expansion (see that
 module). A ``None`` answer is a proof: the search exhausted every position reachable from this one.
+Boards larger than 5x5 (whose two masks no longer fit one 64-bit key) use a plain breadth-first
+search in Python instead: exact, but slow for many bones.
 """
 
 from __future__ import annotations
