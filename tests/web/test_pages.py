@@ -125,3 +125,17 @@ def test_serve_refuses_a_bad_database_url() -> None:
     result = CliRunner().invoke(main, ["serve", "--db", "nosuchdb://x"])
     assert result.exit_code != 0
     assert "cannot open the database" in result.output
+
+
+def test_serve_refuses_a_taken_port(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(
+            main, ["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.db'}"]
+        )
+    assert result.exit_code != 0
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output

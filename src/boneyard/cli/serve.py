@@ -5,6 +5,22 @@ from __future__ import annotations
 import click
 
 
+def _check_free(host: str, port: int) -> None:
+    """Refuse early, in words, when the address is taken (before worker processes start)."""
+    import socket
+
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot listen on {host}:{port}: {error.strerror or error}; "
+            "is another server running there? Choose another --port."
+        ) from None
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
@@ -57,6 +73,15 @@ def serve(
         )
     except Exception as error:  # a bad URL or an unreachable database
         raise click.ClickException(f"cannot open the database {db!r}: {error}") from None
+    try:
+        _check_free(host, port)
+    except click.ClickException:
+        app.state.manager.shutdown()
+        raise
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"boneyard is serving at http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+    finally:
+        # Also when uvicorn gives up after the app started: the worker processes must end.
+        app.state.manager.shutdown()
