@@ -51,11 +51,11 @@ _HIDDEN: Mapping[str, Level] = {
 }
 
 GAME_LEVELS: dict[str, Mapping[str, Level]] = {
-    # In Obonto short random rollouts judged by the mobility heuristic beat a deeper alpha-beta
-    # over the same heuristic (arena, docs/ai.md).
+    # In Obonto short random rollouts judged by the mobility heuristic beat alpha-beta over the
+    # same heuristic, which lost to greedy at depth 2 (arena, docs/ai.md).
     "obonto": {
         "easy": Level("greedy", use_solver=False),
-        "medium": Level("alphabeta", {"max_depth": 2, "time_limit": 0.3}),
+        "medium": Level("mcts", {"iterations": 300, "rollout_depth": 6, "time_limit": 0.3}),
         "hard": Level(
             "mcts", {"iterations": 20000, "rollout_depth": 6, "time_limit": HARD_SECONDS}
         ),
