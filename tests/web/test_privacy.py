@@ -22,7 +22,8 @@ from tests.web.conftest import all_games, create
 
 VIEW_KEYS = {
     "game_id", "game", "title", "params", "seq", "seat", "seats", "current_player", "terminal",
-    "returns", "status", "observation", "legal", "log", "svg", "text", "seed_hash", "seed",
+    "returns", "status", "observation", "legal", "log_from", "log", "svg", "text", "seed_hash",
+    "seed",
 }  # fmt: skip
 
 CASES = [
@@ -62,7 +63,9 @@ def check_payload(
     else:
         expected = []
     assert view["legal"] == expected
-    assert [line["string"] for line in view["log"]] == log[seat][:seq]
+    start = view["log_from"]
+    assert [line["seq"] for line in view["log"]] == list(range(start, seq))
+    assert [line["string"] for line in view["log"]] == log[seat][start:seq]
     assert (view["seed"] is not None) == truth.is_terminal()
 
 

@@ -262,10 +262,12 @@ class LiveGame:
             return "Chance to move"
         return f"{self.seat_label(player)} to move"
 
-    def view(self, seat: int | None, draw: bool = True) -> dict[str, Any]:
+    def view(self, seat: int | None, draw: bool = True, log_from: int = 0) -> dict[str, Any]:
         """Everything ``seat`` (``None``: a spectator) may be sent, as JSON-safe data.
 
-        ``draw=False`` leaves out the board drawing (programs that read the observation).
+        ``draw=False`` leaves out the board drawing (programs that read the observation);
+        ``log_from`` sends only the move log from that sequence number on (live updates: the
+        client already has the rest).
         """
         state = self.state
         observation = state.observation(seat)
@@ -293,8 +295,10 @@ class LiveGame:
             "status": self.status_text(),
             "observation": observation,
             "legal": legal,
+            "log_from": log_from,
             "log": [
-                {"seq": e.seq, "player": e.player, "string": e.strings[column]} for e in self.log
+                {"seq": e.seq, "player": e.player, "string": e.strings[column]}
+                for e in self.log[log_from:]
             ],
             "svg": svg,
             "text": text,
@@ -541,16 +545,17 @@ class GameManager:
         live.state = state
         live.log.extend(entries)
         live.stored.actions.extend(applied)
-        await self._announce(live)
+        await self._announce(live, first)
         self._schedule_bot(live)
 
-    async def _announce(self, live: LiveGame) -> None:
+    async def _announce(self, live: LiveGame, log_from: int) -> None:
+        """Send every subscriber its new view, with the log entries from ``log_from`` on."""
         views: dict[tuple[int | None, bool], str] = {}
         sends: list[Awaitable[None]] = []
         for subscriber in list(live.subscribers):
             key = (subscriber.seat, subscriber.draw)
             if key not in views:
-                view = {"type": "view", **live.view(*key)}
+                view = {"type": "view", **live.view(*key, log_from=log_from)}
                 views[key] = json.dumps(view, separators=(",", ":"))
             sends.append(self._send_safely(live, subscriber, views[key]))
         if sends:

@@ -3,9 +3,11 @@
 Client to server (JSON): ``{"type": "act", "seq": 12, "action": 34}`` (or ``"action_string"``),
 ``{"type": "hint"}``, ``{"type": "sync"}``; an optional ``"request"`` value is echoed back.
 ``?draw=false`` in the socket's address leaves the board drawings out of its views.
-Server to client: ``{"type": "view", ...}`` after every change (the same fields as
-``GET /api/games/{id}``), ``{"type": "ack", "seq": n}`` when an action was stored,
-``{"type": "hint", ...}`` and ``{"type": "error", "status": 409, "error": "stale", "detail": ...}``.
+
+Server to client: ``{"type": "view", ...}`` on connecting, on ``sync`` and after every change
+(the fields of ``GET /api/games/{id}``; after a change ``log`` holds only the lines from
+``log_from`` on), ``{"type": "ack", "seq": n}`` once an action is stored, ``{"type": "hint",
+...}``, and ``{"type": "error", "status": 409, "error": "stale", "detail": ...}``.
 """
 
 from __future__ import annotations

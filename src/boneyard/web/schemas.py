@@ -107,6 +107,10 @@ class View(BaseModel):
     status: str
     observation: dict[str, Any]
     legal: list[LegalAction]
+    log_from: int = Field(
+        description="The sequence number of the first log line sent: 0 here; a live update "
+        "over a WebSocket sends only the new lines"
+    )
     log: list[LogLine]
     svg: str | None
     text: str

@@ -27,6 +27,14 @@ function connect(token) {
 function receive(token, message) {
   if (message.type === "view") {
     const before = views.get(token);
+    if (message.log_from > 0) {
+      // A live update carries only the new log lines: join them to what this socket has.
+      if (!before || before.log.length < message.log_from) {
+        sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
+        return;
+      }
+      message.log = before.log.slice(0, message.log_from).concat(message.log);
+    }
     views.set(token, message);
     if (!before || before.seq !== message.seq) {
       selected = null;
