@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, Protocol
 
-from boneyard.core.errors import BoneyardError, IllegalActionError, InvalidParameterError
-from boneyard.core.game import CHANCE, TERMINAL, Game, State
+from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.game import CHANCE, Game, State
 from boneyard.core.registry import game_class as registry_game_class
 from boneyard.core.registry import list_games as registry_list_games
 from boneyard.web.store import Store, StoredGame
@@ -653,10 +653,8 @@ class GameManager:
 
 __all__ = [
     "LEVELS",
-    "TERMINAL",
     "Catalog",
     "GameManager",
-    "InvalidParameterError",
     "LiveGame",
     "Settings",
     "WebError",

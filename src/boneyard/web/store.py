@@ -173,16 +173,6 @@ class Store:
                 actions=[(int(a), int(p)) for a, p in actions],
             )
 
-    def recent_games(self, limit: int = 20) -> list[tuple[str, str, bool, float]]:
-        """``(id, name, finished, created)`` of the newest games (for the home page)."""
-        with self._sessions() as session:
-            rows = session.execute(
-                select(GameRow.id, GameRow.name, GameRow.finished, GameRow.created)
-                .order_by(GameRow.created.desc())
-                .limit(limit)
-            ).all()
-            return [(r[0], r[1], bool(r[2]), float(r[3])) for r in rows]
-
     def game_ids(self) -> list[str]:
         with self._sessions() as session:
             return [r[0] for r in session.execute(select(GameRow.id)).all()]
