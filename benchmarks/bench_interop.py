@@ -24,8 +24,6 @@ import random
 import sys
 import time
 
-import numpy as np
-
 import boneyard
 from boneyard.cli.bench import bench_random_playouts
 from boneyard.interop import pettingzoo
@@ -54,10 +52,11 @@ def bench_pettingzoo(name: str, seconds: float, observe: bool, seed: int = 0) ->
                 env.step(None)
                 continue
             if observe:
-                legal = np.flatnonzero(observation["action_mask"]).tolist()
+                legal = observation["action_mask"].nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
             else:
-                legal = env.game_state.legal_actions()
-            env.step(legal[rng.randrange(len(legal))])
+                choices = env.game_state.legal_actions()
+                env.step(choices[rng.randrange(len(choices))])
         actions += env.game_state.move_number()
         episode += 1
     return actions, time.perf_counter() - start

@@ -11,26 +11,33 @@ The adapters live in their own modules and import their framework only when used
 
 Everything here goes through the engine contract (``boneyard.core.game``) only: a seat sees
 ``state.observation(seat)`` and nothing else, encoded by the game's own
-``observation_tensor`` hook. This module holds the few helpers the three adapters share.
+``observation_tensor`` hook (through ``Game.state_observation_tensor``, its fast road to the
+same numbers, which the conformance suite checks equal at every step). This module holds the few
+helpers the three adapters share.
 """
 
 from __future__ import annotations
 
+import math
 import struct
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from boneyard.core.game import Game
+from boneyard.core.game import Game, State
 from boneyard.core.registry import load_game
 
 __all__ = [
+    "action_mask",
     "agent_name",
     "env_id",
     "observation_array",
     "observation_shape",
     "require_observation_shape",
     "resolve_game",
+    "state_observation_array",
+    "tensor_array",
 ]
 
 
@@ -67,13 +74,14 @@ def require_observation_shape(game: Game, interface: str) -> tuple[int, ...]:
 
 
 _PACKERS: dict[int, struct.Struct] = {}
+_INDEX_PACKERS: dict[int, struct.Struct] = {}
 
 
-def observation_array(game: Game, observation: dict[str, Any], shape: tuple[int, ...]) -> Any:
-    """``game.observation_tensor(observation)`` as a float32 array of ``shape``."""
-    raw = game.observation_tensor(observation)
+def tensor_array(game: Game, raw: Sequence[float], shape: tuple[int, ...]) -> Any:
+    """A game's tensor (a new numpy array, or a sequence of numbers) as float32 of ``shape``."""
     if isinstance(raw, np.ndarray):
-        values = raw.astype(np.float32, copy=False)
+        # A game's tensor hook returns a new array each call, so a float32 one is used as is.
+        values = raw.ravel() if raw.dtype == np.float32 else raw.astype(np.float32).ravel()
     else:
         # A list of numbers: struct packs it about three times faster than numpy converts it,
         # and observations are made at every step.
@@ -82,12 +90,43 @@ def observation_array(game: Game, observation: dict[str, Any], shape: tuple[int,
         if packer is None:
             packer = _PACKERS[size] = struct.Struct(f"{size}f")
         values = np.frombuffer(bytearray(packer.pack(*raw)), dtype=np.float32)
-    if values.size != int(np.prod(shape)):
+    if values.size != math.prod(shape):
         raise ValueError(
-            f"{game.name}.observation_tensor gave {values.size} numbers; "
+            f"{game.name}'s observation tensor has {values.size} numbers; "
             f"observation_tensor_shape() is {shape}"
         )
     return values.reshape(shape)
+
+
+def observation_array(game: Game, observation: dict[str, Any], shape: tuple[int, ...]) -> Any:
+    """``game.observation_tensor(observation)`` as a float32 array of ``shape``."""
+    return tensor_array(game, game.observation_tensor(observation), shape)
+
+
+def state_observation_array(
+    game: Game, state: State, seat: int | None, shape: tuple[int, ...]
+) -> Any:
+    """What ``seat`` sees of ``state`` as a float32 array of ``shape``.
+
+    The same numbers as ``observation_array(game, state.observation(seat), shape)``, by the
+    game's fast road (``Game.state_observation_tensor``, which the conformance suite checks
+    against the observation dict at every step), so no observation dict is built.
+    """
+    return tensor_array(game, game.state_observation_tensor(state, seat), shape)
+
+
+def action_mask(legal: list[int], num_actions: int) -> Any:
+    """An int8 array of ``num_actions`` entries: 1 at the ids in ``legal``, 0 elsewhere."""
+    mask = np.zeros(num_actions, dtype=np.int8)
+    count = len(legal)
+    if count:
+        # Packing the ids with struct and indexing once is several times faster than letting
+        # numpy convert a list of Python ints.
+        packer = _INDEX_PACKERS.get(count)
+        if packer is None:
+            packer = _INDEX_PACKERS[count] = struct.Struct(f"{count}q")
+        mask[np.frombuffer(packer.pack(*legal), dtype=np.int64)] = 1
+    return mask
 
 
 def agent_name(seat: int) -> str:

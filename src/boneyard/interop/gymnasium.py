@@ -40,7 +40,13 @@ from gymnasium import spaces
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, State
 from boneyard.core.registry import list_games
-from boneyard.interop import env_id, observation_array, require_observation_shape, resolve_game
+from boneyard.interop import (
+    action_mask,
+    env_id,
+    require_observation_shape,
+    resolve_game,
+    state_observation_array,
+)
 from boneyard.interop.pettingzoo import sample_chance, svg_to_rgb_array
 
 __all__ = ["BoneyardEnv", "make", "register"]
@@ -197,13 +203,13 @@ class BoneyardEnv(gymnasium.Env):
                 state.apply_action(self._bots[player].step(state))
 
     def _observe(self) -> Any:
-        return observation_array(self.game, self.game_state.observation(self.seat), self._shape)
+        return state_observation_array(self.game, self.game_state, self.seat, self._shape)
 
     def _info(self) -> dict[str, Any]:
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        if self.game_state.current_player() == self.seat:
-            mask[self.game_state.legal_actions()] = 1
-        return {"action_mask": mask}
+        state = self.game_state
+        if state.current_player() == self.seat:
+            return {"action_mask": action_mask(state.legal_actions(), self._num_actions)}
+        return {"action_mask": np.zeros(self._num_actions, dtype=np.int8)}
 
 
 def register(games: list[str] | None = None) -> list[str]:

@@ -43,7 +43,7 @@ import pyspiel
 
 from boneyard.core.game import Game, State
 from boneyard.core.registry import game_class, list_games
-from boneyard.interop import observation_array, observation_shape
+from boneyard.interop import observation_shape, state_observation_array
 
 __all__ = [
     "PREFIX",
@@ -396,8 +396,10 @@ class _Observer:
 
     def set_from(self, state: BoneyardSpielState, player: int) -> None:
         if self.tensor is not None:
-            observation = self._observation(state, player)
-            self.tensor[:] = observation_array(self.game, observation, self.tensor.shape)
+            seat = None if self.spectator else player
+            self.tensor[:] = state_observation_array(
+                self.game, state.boneyard_state, seat, self.tensor.shape
+            )
 
     def string_from(self, state: BoneyardSpielState, player: int) -> str:
         text = json.dumps(self._observation(state, player), sort_keys=True, separators=(",", ":"))

@@ -11,8 +11,9 @@
 
 - Agents are ``player_0``, ``player_1``, ... (seat ``i`` is ``player_i``).
 - An observation is ``{"observation": float32 array, "action_mask": int8 array}``: the array is
-  the game's ``observation_tensor`` of ``state.observation(seat)``, so an agent sees exactly what
-  its seat may know; the mask has one entry per action id (``num_distinct_actions``), ones for
+  the game's ``observation_tensor`` of ``state.observation(seat)`` (built by the game's fast road,
+  ``state_observation_tensor``, which gives the same numbers), so an agent sees exactly what its
+  seat may know; the mask has one entry per action id (``num_distinct_actions``), ones for
   the legal actions of the agent to move and all zeros for everyone else.
 - Chance nodes (dice, shuffles, draws) never reach the agents: the environment samples them
   with its own ``random.Random``, seeded by ``reset(seed=...)``.
@@ -36,10 +37,11 @@ from pettingzoo import AECEnv
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, State
 from boneyard.interop import (
+    action_mask,
     agent_name,
-    observation_array,
     require_observation_shape,
     resolve_game,
+    state_observation_array,
 )
 
 __all__ = ["BoneyardAECEnv", "env", "raw_env", "sample_chance", "svg_to_rgb_array"]
@@ -168,11 +170,12 @@ class BoneyardAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         state = self.game_state
-        mask = np.zeros(self._num_actions, dtype=np.int8)
         if state.current_player() == seat:
-            mask[state.legal_actions()] = 1
+            mask = action_mask(state.legal_actions(), self._num_actions)
+        else:
+            mask = np.zeros(self._num_actions, dtype=np.int8)
         return {
-            "observation": observation_array(self.game, state.observation(seat), self._shape),
+            "observation": state_observation_array(self.game, state, seat, self._shape),
             "action_mask": mask,
         }
 

@@ -123,6 +123,8 @@ class BonBonGame(Game):
             for triple in self.triples
         }
         self.all_seats = (1 << self.players) - 1
+        self._tensor_tables: Any = None
+        """What ``tensor.state_tensor`` shares between states, made at the first use."""
 
     @staticmethod
     def _triples_of(values: tuple[int, ...]) -> list[tuple[int, int, int]]:
@@ -192,6 +194,14 @@ class BonBonGame(Game):
         from boneyard.games.bonbon.heuristic import tensor
 
         return tensor(observation, self.labels, self.deck.size)
+
+    def state_observation_tensor(self, state: State, seat: int | None) -> list[float]:
+        from boneyard.games.bonbon.tensor import state_tensor
+
+        if not isinstance(state, BonBonState):
+            raise TypeError(f"not a bonbon state: {state!r}")
+        state._check_seat(seat)
+        return state_tensor(state, seat)
 
 
 class BonBonState(State):

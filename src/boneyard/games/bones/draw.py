@@ -15,6 +15,7 @@ app can make it clickable and mark it; the other overlays have ``pointer-events=
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -314,8 +315,20 @@ def _coordinates_svg(width: int, height: int, margin: int, size: int) -> list[st
 # ----- tensor ----------------------------------------------------------------------------------
 
 
+def _float32(value: float) -> float:
+    """``value`` rounded to the nearest float32 (the learning interfaces' precision), so that
+    ``tensor.state_tensor`` gives exactly these numbers as a float32 array."""
+    rounded: float = _FLOAT32.unpack(_FLOAT32.pack(value))[0]
+    return rounded
+
+
+_FLOAT32 = struct.Struct("f")
+
+
 def observation_tensor(observation: dict[str, Any]) -> list[float]:
-    """The planes of ``TENSOR_PLANES``, flattened (plane, rank from 1, file from a)."""
+    """The planes of ``TENSOR_PLANES``, flattened (plane, rank from 1, file from a).
+
+    Every number is a float32 value (the supplies are rounded to it)."""
     width, height = observation["width"], observation["height"]
     size = width * height
     seat = observation["seat"]
@@ -349,6 +362,6 @@ def observation_tensor(observation: dict[str, Any]) -> list[float]:
     planes.append([1.0 if not pieces and s in start else 0.0 for s in range(size)])
     for side in (own, 1 - own):
         total = supply[side] + placed[side]
-        planes.append([supply[side] / total if total else 0.0] * size)
+        planes.append([_float32(supply[side] / total) if total else 0.0] * size)
     planes.append([1.0 if observation["current_player"] == own else 0.0] * size)
     return [value for plane in planes for value in plane]

@@ -68,6 +68,8 @@ class BonesGame(Game):
         self.height = int(self.params["height"])  # type: ignore[arg-type]
         self.pieces = int(self.params["pieces"])  # type: ignore[arg-type]
         self.table: DominoTable = domino_table(self.width, self.height)
+        self._tensor_encoder: Any = None
+        """The fast observation tensor's tables (``tensor.py``), made at the first use."""
 
     def max_game_length(self) -> int:
         return 2 * self.pieces
@@ -110,6 +112,14 @@ class BonesGame(Game):
 
         return observation_tensor(observation)
 
+    def state_observation_tensor(self, state: State, seat: int | None) -> Any:
+        from boneyard.games.bones.tensor import state_tensor
+
+        if not isinstance(state, BonesState):
+            raise TypeError(f"not a bones state: {state!r}")
+        state._check_seat(seat)
+        return state_tensor(state, seat)
+
 
 class BonesState(State):
     """A Bones position. Fields are plain lists so that ``clone`` is a handful of copies."""
@@ -132,6 +142,8 @@ class BonesState(State):
         """1 where a placement is legal after the first move (0: on a completely visible piece)."""
         self._legal: list[int] = list(game.table.start_actions)
         """The legal placements, sorted, kept up to date with ``_allowed``."""
+        self._tensor_memo: list[Any] | None = None
+        """Kept by ``tensor.state_tensor`` between calls (never copied: a clone starts without)."""
 
     # ----- rules ------------------------------------------------------------------------------
 
@@ -324,6 +336,7 @@ class BonesState(State):
         new._pieces = self._pieces[:]
         new._allowed = self._allowed[:]
         new._legal = self._legal[:]
+        new._tensor_memo = None
         return new
 
 
