@@ -7,9 +7,9 @@ JOBS   ?= 2
 
 .PHONY: run test lint typecheck pytest bench playthroughs serve clean
 
-# The main job: a terminal game of Obonto against the computer.
+# The main job: the web app on http://127.0.0.1:8000 with an embedded SQLite database.
 run: $(VENV)/.run-installed
-	$(BIN)/boneyard play obonto --vs random
+	$(BIN)/boneyard serve
 
 # Every check: lint, types, tests (conformance, golden playthroughs, rules, interfaces).
 test: $(VENV)/.dev-installed

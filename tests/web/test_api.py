@@ -270,3 +270,14 @@ def test_spectator_socket_sees_moves_but_cannot_act(client: TestClient) -> None:
         )
         update = ws.receive_json()
         assert update["type"] == "view" and update["log"][0]["string"] == "a1-a2"
+
+
+def test_parameters_naming_server_files_are_refused(client: TestClient) -> None:
+    if "bonbon" not in client.get("/api/kinds").text:
+        pytest.skip("bonbon is not registered")
+    response = client.post("/api/games", json={"game": "bonbon", "params": {"deck": "/etc/passwd"}})
+    assert response.status_code == 400
+    assert "names a file on the server" in response.json()["detail"]
+    assert client.app.state.manager.store.game_ids() == []  # type: ignore[attr-defined]
+    form = client.get("/new/bonbon")
+    assert form.status_code == 200 and 'name="p_deck"' not in form.text

@@ -35,6 +35,8 @@ class Parameter:
     maximum: int | float | None = None
     choices: tuple[ParameterValue, ...] | None = None
     check: Callable[[Any], str | None] | None = None
+    local_only: bool = False
+    """The value names something on this machine (a file): remote users get only the default."""
 
     def allowed(self) -> str:
         """What values are allowed, in words."""
@@ -118,6 +120,7 @@ class Parameter:
             "maximum": self.maximum,
             "choices": list(self.choices) if self.choices is not None else None,
             "allowed": self.allowed(),
+            "local_only": self.local_only,
         }
 
 

@@ -90,6 +90,13 @@ def parse_params(game_cls: type[Game], given: dict[str, Any]) -> dict[str, Any]:
             )
         if isinstance(value, str) and value.strip() == "" and specs[name].type is not str:
             continue
+        if specs[name].local_only and value != specs[name].default:
+            raise WebError(
+                400,
+                "bad_parameter",
+                f"parameter '{name}' names a file on the server, which web players cannot choose; "
+                f"leave it at {specs[name].default!r}",
+            )
         try:
             params[name] = specs[name].validate(value)
         except BoneyardError as error:

@@ -63,6 +63,7 @@ class BonBonGame(Game):
             DEFAULT_DECK,
             "path to a TOML deck file, or 'default' for the packaged deck",
             check=check_deck,
+            local_only=True,
         ),
         Parameter(
             "tiles",
