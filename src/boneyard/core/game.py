@@ -172,8 +172,12 @@ class Game(ABC):
 
     def _state_from_json(self, doc: Mapping[str, Any]) -> State:
         """Default: replay the history. Games whose state is more than params + history override."""
-        state = self.new_initial_state()
-        for number, action in enumerate(doc["history"]):
+        return self.replay(self.new_initial_state(), doc["history"])
+
+    @staticmethod
+    def replay(state: State, history: list[int]) -> State:
+        """Play ``history`` on ``state``; an illegal action raises InvalidStateError naming it."""
+        for number, action in enumerate(history):
             try:
                 state.apply_action(action)
             except IllegalActionError as error:

@@ -197,14 +197,7 @@ class ObontoGame(Game):
             state = self.new_state_from_position(position)
         except ValueError as error:
             raise InvalidStateError(f"state document's position is bad: {error}") from None
-        for number, action in enumerate(doc["history"]):
-            try:
-                state.apply_action(action)
-            except ValueError as error:
-                raise InvalidStateError(
-                    f"state document's action {number} ({action}) is illegal: {error}"
-                ) from None
-        return state
+        return self.replay(state, doc["history"])
 
     # ----- optional hooks ----------------------------------------------------------------------
 
