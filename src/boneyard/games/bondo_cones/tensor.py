@@ -11,9 +11,15 @@ own and opponent set-up progress / 17.
 
 from __future__ import annotations
 
-from typing import Any
+import struct
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from boneyard.games.bondo_cones.notation import FACES, INDEX, SQUARES, observed_cones
+
+if TYPE_CHECKING:
+    from boneyard.games.bondo_cones.rules import BondoConesState
 
 PLANES = 13
 GLOBALS = 26
@@ -73,4 +79,94 @@ def observation_tensor(game: Any, observation: dict[str, Any]) -> list[float]:
     tensor[at + 23] = 1.0 if observation["set_aside_ring"] else 0.0
     tensor[at + 24] = progress[me] / 17
     tensor[at + 25] = progress[them] / 17
+    return tensor
+
+
+# ----- the fast road: straight from a state ------------------------------------------------------
+
+_FIELDS = struct.Struct(f"{4 * SQUARES}h")
+"""The state's owner, value, rings and flags lists, packed as bytes."""
+_KEYS = 3 * 10 * 12
+"""A square's key: ``((owner + 1) * 10 + value + 1) * 12 + rings * 4 + flags`` (-1: none)."""
+_TABLES: dict[tuple[int | None, bool, bool], Any] = {}
+
+
+def _square_table(seat: int | None, shown: tuple[bool, bool]) -> Any:
+    """Planes 0 to 11 of a square by its key, for ``seat`` (``shown[who]``: that seat's cones
+    are on the board for the others, its set-up puts done), as ``_observation`` decides."""
+    from boneyard.games.bondo_cones.rules import SPIED
+
+    me = 0 if seat is None else seat
+    table = np.zeros((12, _KEYS), dtype=np.float64)
+    for who in (0, 1):
+        if who != seat and not shown[who]:
+            continue
+        mine = who == me
+        for value in range(9):
+            for rings in range(3):
+                for flags in range(4):
+                    key = ((who + 1) * 10 + value + 1) * 12 + rings * 4 + flags
+                    known = who == seat or (flags & SPIED and seat == 1 - who)
+                    table[0 if mine else 1, key] = 1.0
+                    table[2 if mine else 3, key] = rings / 2
+                    if not known:
+                        if not mine:
+                            table[9, key] = 1.0
+                    elif value in _VALUE_PLANE:
+                        table[_VALUE_PLANE[value], key] = 1.0
+                    table[10, key] = 1.0 if flags & 1 else 0.0
+                    table[11, key] = 1.0 if flags & 2 else 0.0
+    return table
+
+
+def state_tensor(state: BondoConesState, seat: int | None) -> Any:
+    """``observation_tensor(game, state.observation(seat))`` as a flat float64 numpy array.
+
+    Read from the state's fields, deciding what the seat sees exactly as
+    ``BondoConesState._observation`` does: the opponent's cones only once its set-up puts are
+    done, a cone's value only for its owner, or for the other seat once it is spied. Every
+    square gets a key (owner, value, rings, flags), and a table per seat and set-up stage turns
+    the keys into the twelve cone planes in one gather.
+    """
+    from boneyard.games.bondo_cones.rules import PUTS
+
+    me = 0 if seat is None else seat
+    them = 1 - me
+    progress = state.setup_progress
+    shown = (progress[0] >= PUTS, progress[1] >= PUTS)
+    table = _TABLES.get((seat, *shown))
+    if table is None:
+        table = _TABLES[(seat, *shown)] = _square_table(seat, shown)
+    fields = np.frombuffer(
+        _FIELDS.pack(*state.owner, *state.value, *state.rings, *state.flags), dtype=np.int16
+    )
+    keys = fields[:SQUARES] * 120
+    keys += fields[SQUARES : 2 * SQUARES] * 12
+    keys += fields[2 * SQUARES : 3 * SQUARES] * 4
+    keys += fields[3 * SQUARES :]
+    keys += 132  # the +1s of owner and value
+    tensor = np.empty(TENSOR_SIZE, dtype=np.float64)
+    board = tensor[: PLANES * SQUARES].reshape(PLANES, SQUARES)
+    board[:12] = table[:, keys]
+    board[12] = 0.0
+    if state.last_move:
+        board[12, state.last_move[0]] = 1.0
+        board[12, state.last_move[1]] = 1.0
+    game = state.game
+    scores, windows = state.scores, state.windows
+    tail = [0.0] * GLOBALS
+    tail[0] = scores[me] / 41
+    tail[1] = scores[them] / 41
+    tail[2] = game.target / 41
+    tail[3] = state.turns / game.max_turns
+    tail[4 + state.phase] = 1.0
+    if state.die >= 0:
+        tail[14 + state.die] = 1.0
+    tail[20] = 1.0 if state.current_player() == me else 0.0
+    tail[21] = windows[me] / 3
+    tail[22] = windows[them] / 3
+    tail[23] = 1.0 if state.set_aside else 0.0
+    tail[24] = progress[me] / 17
+    tail[25] = progress[them] / 17
+    tensor[PLANES * SQUARES :] = tail
     return tensor
