@@ -1,19 +1,22 @@
 """What the PettingZoo environment costs over the engine's own random playout, for every game.
 
-Not a test (timings depend on the machine). For each game it plays random games for about
-``--seconds`` two ways, on one core, and compares the time per game action (chance actions
-included):
+Not a test (timings depend on the machine). For each game it plays random games in interleaved
+rounds, on one core, and compares the time per game action (chance actions included):
 
 - engine: ``boneyard bench``'s random playout (``new_initial_state``, ``legal_actions``, a random
   choice, ``apply_action``), the baseline;
-- pettingzoo: the standard AEC loop of a random agent, ``env.last()`` (the observation array
-  and the action mask of the agent to move), a random legal action from the mask, ``env.step``;
-  chance actions are sampled inside the environment.
+- step: the environment alone, ``env.last(observe=False)``, a random legal action from the
+  state, ``env.step`` (chance sampled inside, rewards, turn order);
+- agent: the honest loop of a random agent, ``env.last()`` (the observation array and the
+  action mask of the agent to move, built at every turn), a random legal action picked from
+  the mask, ``env.step``;
+- dict (``--dict-road``): the agent loop with the arrays built from observation dicts, as the
+  environment did before the games' fast roads (``Game.state_observation_tensor``).
 
-The bar (issue 9): ratio = pettingzoo / engine at most 2.0. The numbers in docs/interop.md come
-from this script::
+The bar (issue 9): agent / engine at most 2.0. The numbers in docs/interop.md come from this
+script::
 
-    .venv/bin/python benchmarks/bench_interop.py
+    .venv/bin/python benchmarks/bench_interop.py --dict-road
     .venv/bin/python benchmarks/bench_interop.py --games obonto bones --seconds 5
 """
 
@@ -23,6 +26,7 @@ import argparse
 import random
 import sys
 import time
+from typing import Any
 
 import boneyard
 from boneyard.cli.bench import bench_random_playouts
@@ -31,14 +35,20 @@ from boneyard.interop import pettingzoo
 BAR = 2.0
 
 
-def bench_pettingzoo(name: str, seconds: float, observe: bool, seed: int = 0) -> tuple[int, float]:
+def bench_pettingzoo(
+    name: str, seconds: float, observe: bool, seed: int = 0, dict_road: bool = False
+) -> tuple[int, float]:
     """Game actions played and seconds spent by a random agent in the AEC environment.
 
     ``observe``: the agent reads ``env.last()`` (observation array and action mask) before each
-    action, as a learning agent does; otherwise it calls ``env.last(observe=False)`` and takes
-    the legal actions from the state, which measures the environment's stepping alone.
+    action and picks from the mask, as a learning agent does; otherwise it calls
+    ``env.last(observe=False)`` and takes the legal actions from the state, which measures the
+    environment's stepping alone. ``dict_road``: the arrays are built from observation dicts
+    (``observation_tensor(state.observation(seat))``) instead of the game's fast road.
     """
     env = pettingzoo.env(name)
+    if dict_road:
+        _dict_road(env)
     rng = random.Random(seed)
     actions = 0
     episode = 0
@@ -62,40 +72,64 @@ def bench_pettingzoo(name: str, seconds: float, observe: bool, seed: int = 0) ->
     return actions, time.perf_counter() - start
 
 
+def _dict_road(env: pettingzoo.BoneyardAECEnv) -> None:
+    """Make ``env`` build its observation arrays by the dict road (for comparison only)."""
+    game = env.game
+
+    def slow(state: Any, seat: int | None) -> Any:
+        return game.observation_tensor(state.observation(seat))
+
+    vars(game)["state_observation_tensor"] = slow  # an instance attribute hides the method
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="*", default=None, help="games (default: all)")
     parser.add_argument("--seconds", type=float, default=6.0, help="seconds per game and way")
     parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds (min kept)")
+    parser.add_argument(
+        "--dict-road",
+        action="store_true",
+        help="also time the agent loop with tensors built from observation dicts",
+    )
     args = parser.parse_args(argv)
     names = args.games or boneyard.list_games()
-    print(
-        f"{'game':<12} {'engine':>9} {'step':>9} {'ratio':>6}  {'step+observe':>12} {'ratio':>6}"
-        "   (µs per game action; ratio to engine)"
-    )
-    worst = 0.0
+    header = f"{'game':<12} {'engine':>8} {'step':>8} {'ratio':>6} {'agent':>8} {'ratio':>6}"
+    if args.dict_road:
+        header += f" {'dict':>8} {'ratio':>6}"
+    print(header + "  bar   (µs per game action; ratio to engine)")
+    missed = []
     for name in names:
         game = boneyard.load_game(name)
         # Interleaved rounds, the fastest of each kept: on a shared machine the minimum is the
         # measurement least disturbed by other processes.
-        engine_cost = step_cost = observe_cost = float("inf")
+        costs = {"engine": float("inf"), "step": float("inf"), "agent": float("inf")}
+        if args.dict_road:
+            costs["dict"] = float("inf")
+        slice_seconds = args.seconds / args.rounds
         for round_number in range(args.rounds):
-            slice_seconds = args.seconds / args.rounds
             engine = bench_random_playouts(game, slice_seconds, seed=round_number)
-            engine_cost = min(engine_cost, engine.seconds / max(engine.steps, 1))
-            actions, spent = bench_pettingzoo(name, slice_seconds, False, seed=round_number)
-            step_cost = min(step_cost, spent / max(actions, 1))
-            actions, spent = bench_pettingzoo(name, slice_seconds, True, seed=round_number)
-            observe_cost = min(observe_cost, spent / max(actions, 1))
-        step_ratio, observe_ratio = step_cost / engine_cost, observe_cost / engine_cost
-        worst = max(worst, step_ratio)
-        print(
-            f"{name:<12} {engine_cost * 1e6:>9.1f} {step_cost * 1e6:>9.1f} {step_ratio:>6.2f}"
-            f"  {observe_cost * 1e6:>12.1f} {observe_ratio:>6.2f}"
-        )
-    verdict = "meets" if worst <= BAR else "misses"
-    print(f"worst step ratio {worst:.2f}: {verdict} the bar (at most {BAR})")
-    return 0 if worst <= BAR else 1
+            costs["engine"] = min(costs["engine"], engine.seconds / max(engine.steps, 1))
+            for way in costs:
+                if way == "engine":
+                    continue
+                actions, spent = bench_pettingzoo(
+                    name, slice_seconds, way != "step", seed=round_number, dict_road=way == "dict"
+                )
+                costs[way] = min(costs[way], spent / max(actions, 1))
+        line = f"{name:<12} {costs['engine'] * 1e6:>8.1f}"
+        for way in costs:
+            if way != "engine":
+                line += f" {costs[way] * 1e6:>8.1f} {costs[way] / costs['engine']:>6.2f}"
+        ratio = costs["agent"] / costs["engine"]
+        if ratio > BAR:
+            missed.append(name)
+        print(f"{line}  {'meets' if ratio <= BAR else 'MISSES'}")
+    print(
+        f"bar: the agent loop at most {BAR}x the engine's random playout; "
+        + (f"missed by {', '.join(missed)}" if missed else "met by every game")
+    )
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":

@@ -36,7 +36,18 @@ def test_the_example_refuses_hidden_information_games() -> None:
 
 def test_the_interop_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     bench = _load(ROOT / "benchmarks" / "bench_interop.py")
-    bench.main(["--games", "bones", "--seconds", "0.05", "--rounds", "1"])
+    bench.main(["--games", "bones", "--seconds", "0.05", "--rounds", "1", "--dict-road"])
     out = capsys.readouterr().out
-    assert out.splitlines()[1].startswith("bones")
-    assert "worst step ratio" in out
+    header, row = out.splitlines()[:2]
+    assert header.split()[:8] == [
+        "game",
+        "engine",
+        "step",
+        "ratio",
+        "agent",
+        "ratio",
+        "dict",
+        "ratio",
+    ]
+    assert row.startswith("bones") and row.split()[-1] in ("meets", "MISSES")
+    assert "bar: the agent loop at most 2.0x" in out

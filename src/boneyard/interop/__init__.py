@@ -75,6 +75,12 @@ def require_observation_shape(game: Game, interface: str) -> tuple[int, ...]:
 
 _PACKERS: dict[int, struct.Struct] = {}
 _INDEX_PACKERS: dict[int, struct.Struct] = {}
+_SIZES: dict[tuple[int, ...], int] = {}
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    size = _SIZES[shape] = math.prod(shape)
+    return size
 
 
 def tensor_array(game: Game, raw: Sequence[float], shape: tuple[int, ...]) -> Any:
@@ -89,8 +95,10 @@ def tensor_array(game: Game, raw: Sequence[float], shape: tuple[int, ...]) -> An
         packer = _PACKERS.get(size)
         if packer is None:
             packer = _PACKERS[size] = struct.Struct(f"{size}f")
-        values = np.frombuffer(bytearray(packer.pack(*raw)), dtype=np.float32)
-    if values.size != math.prod(shape):
+        values = np.empty(size, dtype=np.float32)
+        packer.pack_into(values, 0, *raw)
+    expected = _SIZES.get(shape) or _size(shape)
+    if values.size != expected:
         raise ValueError(
             f"{game.name}'s observation tensor has {values.size} numbers; "
             f"observation_tensor_shape() is {shape}"

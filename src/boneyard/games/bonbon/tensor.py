@@ -28,10 +28,12 @@ _THIRDS = tuple(count / 3 for count in range(4))
 
 
 class _Tables:
-    """What one game's tensors share: the one-hot rows, by kind, for its card labels."""
+    """What one game's tensors share: the one-hot rows, by kind, for its card labels, and the
+    deck size (a property that counts the deck)."""
 
-    def __init__(self, labels: list[str]) -> None:
+    def __init__(self, labels: list[str], deck_size: int) -> None:
         self.labels = labels
+        self.deck_size = max(deck_size, 1)
         # A card's one-hot row compares labels (as the dict road does), so that two kinds with
         # one label would light both; with distinct labels it is the kind's index.
         self.onehot = [[1.0 if label == other else 0.0 for other in labels] for label in labels]
@@ -47,7 +49,7 @@ def _tables(state: BonBonState) -> _Tables:
     game = state.game
     tables: _Tables | None = game._tensor_tables
     if tables is None:
-        tables = game._tensor_tables = _Tables(game.labels)
+        tables = game._tensor_tables = _Tables(game.labels, game.deck.size)
     return tables
 
 
@@ -114,7 +116,7 @@ def state_tensor(state: BonBonState, seat: int | None) -> list[float]:
     out += (
         state.marker / game.collective_limit,
         game.collective_limit / 36,
-        state.deck_left / max(game.deck.size, 1),
+        state.deck_left / tables.deck_size,
         (state.rounds_played + (0 if over else 1)) / game.max_rounds,
     )
     out += [_THIRDS[count] for count in tile_counts]
