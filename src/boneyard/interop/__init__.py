@@ -96,7 +96,7 @@ def tensor_array(game: Game, raw: Sequence[float], shape: tuple[int, ...]) -> An
         if packer is None:
             packer = _PACKERS[size] = struct.Struct(f"{size}f")
         values = np.empty(size, dtype=np.float32)
-        packer.pack_into(memoryview(values), 0, *raw)
+        packer.pack_into(values.data, 0, *raw)
     expected = _SIZES.get(shape) or _size(shape)
     if values.size != expected:
         raise ValueError(
