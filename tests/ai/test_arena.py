@@ -164,3 +164,39 @@ def test_a_small_ray_arena_runs_locally() -> None:
     assert [r.returns for r in result.pairs[0].records] == [
         r.returns for r in inline.pairs[0].records
     ]
+
+
+def test_the_arena_command_round_robin_prints_an_elo_table(tmp_path: Path) -> None:
+    out = tmp_path / "r.csv"
+    result = CliRunner().invoke(
+        main,
+        [
+            "arena",
+            "bones",
+            "--round-robin",
+            "random,greedy,easy",
+            "-n",
+            "1",
+            "--quiet",
+            "--csv",
+            str(out),
+            "-p",
+            "width=5",
+            "-p",
+            "height=5",
+            "-p",
+            "pieces=5",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "Elo" in result.output
+    assert len(list(csv.DictReader(out.open()))) == 3
+
+
+def test_greedy_with_a_time_limit_still_answers_from_one_resample() -> None:
+    game = boneyard.load_game("bonbon")
+    bot = build_bot("greedy:samples=50,time_limit=0.000001", game, 0, 1, None)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert bot.step(state) in state.legal_actions()
