@@ -28,6 +28,8 @@ import sys
 import time
 from typing import Any
 
+import numpy as np
+
 import boneyard
 from boneyard.cli.bench import bench_random_playouts
 from boneyard.interop import pettingzoo
@@ -62,7 +64,10 @@ def bench_pettingzoo(
                 env.step(None)
                 continue
             if observe:
-                legal = observation["action_mask"].nonzero()[0]
+                # The mask's ones, read as booleans: numpy finds the nonzero entries of a bool
+                # array about ten times faster than of an int8 one, which matters with Bond O
+                # Cones' 43,923 action ids (gymnasium's Discrete.sample(mask) takes longer still).
+                legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
                 env.step(int(legal[rng.randrange(len(legal))]))
             else:
                 choices = env.game_state.legal_actions()
