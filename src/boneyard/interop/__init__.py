@@ -125,16 +125,25 @@ def state_observation_array(
 
 def action_mask(legal: list[int], num_actions: int) -> Any:
     """An int8 array of ``num_actions`` entries: 1 at the ids in ``legal``, 0 elsewhere."""
-    mask = np.zeros(num_actions, dtype=np.int8)
     count = len(legal)
-    if count:
-        # Packing the ids with struct and indexing once is several times faster than letting
-        # numpy convert a list of Python ints.
-        packer = _INDEX_PACKERS.get(count)
-        if packer is None:
-            packer = _INDEX_PACKERS[count] = struct.Struct(f"{count}q")
-        mask[np.frombuffer(packer.pack(*legal), dtype=np.int64)] = 1
+    if count <= _FEW_LEGAL:
+        # A few ids: set bytes one by one, then one numpy call (numpy calls cost more than
+        # Python steps here).
+        marks = bytearray(num_actions)
+        for action in legal:
+            marks[action] = 1
+        return np.frombuffer(marks, dtype=np.int8)
+    # Many: pack the ids with struct and index once, several times faster than letting numpy
+    # convert a list of Python ints.
+    mask = np.zeros(num_actions, dtype=np.int8)
+    packer = _INDEX_PACKERS.get(count)
+    if packer is None:
+        packer = _INDEX_PACKERS[count] = struct.Struct(f"{count}q")
+    mask[np.frombuffer(packer.pack(*legal), dtype=np.int64)] = 1
     return mask
+
+
+_FEW_LEGAL = 48
 
 
 def agent_name(seat: int) -> str:
