@@ -265,6 +265,7 @@ KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {
     (5, 7): 6,
     (5, 8): 6,
     (5, 9): 6,
+    (5, 10): 6,
 }
 
 KNOWN_RARE_UNLISTED: dict[tuple[int, int, int], int] = {
@@ -272,6 +273,8 @@ KNOWN_RARE_UNLISTED: dict[tuple[int, int, int], int] = {
     # too rare for rejection sampling that have no complete list in data/rare_5x5.npz
     (5, 9, 5): 5_003,
     (5, 9, 6): 7_248_120,
+    (5, 10, 5): 4_122,
+    (5, 10, 6): 66_813_454,
 }
 
 
