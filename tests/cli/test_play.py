@@ -11,7 +11,7 @@ from rich.console import Console
 
 from boneyard import load_game
 from boneyard.cli import main
-from boneyard.cli.play import HUMAN, TerminalGame
+from boneyard.cli.play import HUMAN, TerminalGame, board_text
 
 
 def _session(answers: Iterator[str], players: list[str], **params: object) -> TerminalGame:
@@ -95,3 +95,13 @@ def test_informational_commands(command: list[str]) -> None:
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 0, result.output
     assert "obonto" in result.output.lower()
+
+
+def test_board_rows_are_coloured_but_not_the_file_letters() -> None:
+    game = load_game("obonto")
+    text = board_text(game, game.new_initial_state(), viewer=0)
+    styled = {text.plain[span.start : span.end] for span in text.spans}
+    assert styled == {"L", "Z", "C", "l", "z", "c", "#"}
+    for span in text.spans:
+        line_start = text.plain.rfind("\n", 0, span.start) + 1
+        assert text.plain[line_start:].lstrip()[0].isdigit(), "a file letter was coloured"

@@ -160,15 +160,23 @@ class TerminalGame:
 
 
 def board_text(game: Game, state: State, viewer: int | None) -> Text:
-    """The board as ``viewer`` may see it, coloured with the game's ``text_styles``."""
+    """The board as ``viewer`` may see it, coloured with the game's ``text_styles``.
+
+    Only board rows (lines that start with a rank number) are coloured, so that file letters and
+    status lines keep their plain look.
+    """
     if game.perfect_information:
         plain = str(state)
     else:
         plain = game.render_text(state.observation(viewer))
     text = Text(plain)
-    for pattern, style in game.text_styles.items():
-        for match in re.finditer(pattern, plain):
-            text.stylize(style, match.start(), match.end())
+    offset = 0
+    for line in plain.splitlines(keepends=True):
+        if line.lstrip()[:1].isdigit():
+            for pattern, style in game.text_styles.items():
+                for match in re.finditer(pattern, line):
+                    text.stylize(style, offset + match.start(), offset + match.end())
+        offset += len(line)
     return text
 
 

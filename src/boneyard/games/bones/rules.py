@@ -55,6 +55,7 @@ class BonesGame(Game):
         Parameter("pieces", int, 30, "pieces (dominoes) each player has", minimum=1, maximum=500),
     )
     seat_names = ("white", "black")
+    text_styles = {r"W\d+\*?": "bold black on grey93", r"B\d+\*?": "bold bright_white on grey23"}
     conformance_variants = (
         {},
         {"width": 6, "height": 5},

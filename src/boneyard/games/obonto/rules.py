@@ -123,6 +123,11 @@ class ObontoGame(Game):
     chance = False
     perfect_information = True
     seat_names = ("South", "North")
+    text_styles = {
+        "[LZC]": "bold bright_white on dark_green",
+        "[lzc]": "bold black on khaki1",
+        "#": "grey30",
+    }
     rules_page = "obonto"
     parameters = (
         Parameter("games", int, 1, "games in the match", minimum=1, maximum=1000),

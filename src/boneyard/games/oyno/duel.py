@@ -80,6 +80,13 @@ class Oyno(Game):
     perfect_information = True
     rules_page = "oyno"
     seat_names = ("red", "white")
+    text_styles = {
+        "R": "bold red",
+        "r": "red",
+        "W": "bold bright_white",
+        "w": "grey70",
+        "o": "grey50",
+    }
     parameters = (
         Parameter(
             "size",

@@ -84,6 +84,7 @@ class OynoPuzzle(Game):
     perfect_information = True
     rules_page = "oyno"
     seat_names = ("player",)
+    text_styles = {"U": "bold green", "D": "yellow", "o": "grey50"}
     parameters = (
         Parameter(
             "size",
