@@ -116,7 +116,11 @@ def _square_table(seat: int | None, shown: tuple[bool, bool]) -> Any:
                         table[_VALUE_PLANE[value], key] = 1.0
                     table[10, key] = 1.0 if flags & 1 else 0.0
                     table[11, key] = 1.0 if flags & 2 else 0.0
-    return table
+    # Column ``key - 132`` (from the end when negative) holds key ``key``.
+    return np.roll(table, -132, axis=1)
+
+
+_WEIGHTS = np.array([120, 12, 4, 1], dtype=np.int16)
 
 
 def state_tensor(state: BondoConesState, seat: int | None) -> Any:
@@ -140,11 +144,9 @@ def state_tensor(state: BondoConesState, seat: int | None) -> Any:
     fields = np.frombuffer(
         _FIELDS.pack(*state.owner, *state.value, *state.rings, *state.flags), dtype=np.int16
     )
-    keys = fields[:SQUARES] * 120
-    keys += fields[SQUARES : 2 * SQUARES] * 12
-    keys += fields[2 * SQUARES : 3 * SQUARES] * 4
-    keys += fields[3 * SQUARES :]
-    keys += 132  # the +1s of owner and value
+    # The keys less 132 (the +1s of owner and value), negative for empty squares: the table
+    # is rolled to match, as numpy counts negative indices from the end.
+    keys = _WEIGHTS @ fields.reshape(4, SQUARES)
     tensor = np.empty(TENSOR_SIZE, dtype=np.float64)
     board = tensor[: PLANES * SQUARES].reshape(PLANES, SQUARES)
     board[:12] = table[:, keys]
