@@ -174,6 +174,8 @@ def test_illegal_click_is_refused_with_a_message(server: str, browser: Any) -> N
     assert "a1-c3" in page.inner_text("#message")
     assert seq_of(page) == 0
     click_square(page, "b2")
+    # The refusal comes back from the server over the socket: wait for it.
+    page.wait_for_function("document.getElementById('message').textContent.length > 0")
     assert "No legal move" in page.inner_text("#message") or "illegal" in page.inner_text(
         "#message"
     )

@@ -29,8 +29,10 @@ def test_new_game_form_shows_parameters_with_descriptions(client: TestClient, na
     page = client.get(f"/new/{name}").text
     game_cls = all_games()[name]
     for spec in game_cls.parameters:
-        assert f'name="p_{spec.name}"' in page
-        assert spec.description.replace("'", "&#39;").replace('"', "&#34;") in page
+        shown = f'name="p_{spec.name}"' in page
+        assert shown != spec.local_only, f"{spec.name}: local-only parameters stay off the form"
+        if shown:
+            assert spec.description.replace("'", "&#39;").replace('"', "&#34;") in page
     assert page.count('<label class="seat"') == game_cls.max_players
 
 
