@@ -12,13 +12,13 @@ def main() -> None:
 
 
 # Commands register below, one line each.
-from boneyard.cli import bench, info, play, serve  # noqa: E402
+from boneyard.cli import analyze, arena, bench, info, play, serve, solve  # noqa: E402
 
 main.add_command(info.games)
 main.add_command(info.rules)
 main.add_command(play.play)
 main.add_command(bench.bench)
 main.add_command(serve.serve)
-main.add_command(__import__("boneyard.cli.arena", fromlist=["arena"]).arena)
-main.add_command(__import__("boneyard.cli.solve", fromlist=["solve"]).solve)
-main.add_command(__import__("boneyard.cli.analyze", fromlist=["analyze"]).analyze)
+main.add_command(arena.arena)
+main.add_command(solve.solve)
+main.add_command(analyze.analyze)
