@@ -249,6 +249,14 @@ class OynoPuzzle(Game):
 
         return puzzle_tensor(observation)
 
+    def state_observation_tensor(self, state: State, seat: int | None) -> Any:
+        from boneyard.games.oyno.tensor import puzzle_state_tensor
+
+        if not isinstance(state, PuzzleState):
+            raise TypeError(f"not an oyno_puzzle state: {state!r}")
+        state._check_seat(seat)
+        return puzzle_state_tensor(state, seat)
+
 
 KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {
     # (size, bones) -> the longest optimal solution, from ``boneyard analyze`` (docs/rules/oyno.md)
