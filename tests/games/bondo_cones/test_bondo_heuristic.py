@@ -4,11 +4,13 @@ the BondO cone out of reach."""
 from __future__ import annotations
 
 import math
+import random
 
 from tests.games.bondo_cones.bondo_helpers import new_game, play, set_up
 
 from boneyard.games.bondo_cones import heuristic
 from boneyard.games.bondo_cones.notation import INDEX
+from boneyard.games.bondo_cones.rules import BondoConesState
 from boneyard.games.bondo_cones.tensor import TENSOR_SIZE
 
 
@@ -82,3 +84,61 @@ def test_observation_tensor_size_and_content() -> None:
     assert len(tensor) == TENSOR_SIZE == game.observation_tensor_shape()[0]
     assert sum(tensor[:120]) == 26 and sum(tensor[120:240]) == 26  # own cones, opponent cones
     assert sum(tensor[9 * 120 : 10 * 120]) == 26  # every white value unknown to black
+
+
+def _random_positions(games: int, seed: int) -> list[BondoConesState]:
+    game = new_game(target=10)
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(
+                    rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                )
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            if rng.random() < 0.2:
+                positions.append(state.clone())
+    return positions
+
+
+def test_hit_masks_give_the_capture_rolls_of_every_cone() -> None:
+    for state in _random_positions(2, seed=5):
+        for seat in (0, 1):
+            view = state.observation(seat)
+            occupancy, rings, owner = heuristic._boards(view)
+            hits = heuristic.hit_masks(occupancy, rings, owner, 1 - seat)
+            for name, cone in heuristic.observed_cones(view).items():
+                if cone["seat"] != seat:
+                    continue
+                square = INDEX[name]
+                rolls = {roll for roll in range(1, 5) if hits[roll] >> square & 1}
+                assert rolls == heuristic._capture_rolls(occupancy, rings, owner, 1 - seat, square)
+
+
+def test_hit_masks_see_a_bondo_cone_turning_and_a_blocked_ray() -> None:
+    game = new_game()
+    state = game.position({"e5": "b4", "e8": "w0", "b5": "w1", "h8": "w0+", "a12": "b0"})
+    occupancy, rings, owner = heuristic._boards(state.observation(0))
+    hits = heuristic.hit_masks(occupancy, rings, owner, 1)
+    assert [roll for roll in range(1, 5) if hits[roll] >> INDEX["e5"] & 1] == [3, 4]
+    blocked = game.position({"e5": "b4", "e8": "w0", "e6": "b0", "a12": "b0"})
+    occupancy, rings, owner = heuristic._boards(blocked.observation(0))
+    hits = heuristic.hit_masks(occupancy, rings, owner, 1)
+    assert not any(hit >> INDEX["e5"] & 1 for hit in hits)
+    assert [roll for roll in range(1, 5) if hits[roll] >> INDEX["e6"] & 1] == [2]
+
+
+def test_the_evaluate_cache_answers_what_a_fresh_evaluation_does() -> None:
+    game = new_game(target=10)
+    positions = _random_positions(1, seed=8)
+    heuristic._CACHE.clear()
+    first = [game.evaluate(state, seat) for state in positions for seat in (0, 1)]
+    assert heuristic._CACHE
+    again = [game.evaluate(state, seat) for state in positions for seat in (0, 1)]
+    fresh = [heuristic._evaluate(state.observation(seat)) for state in positions for seat in (0, 1)]
+    assert first == again == fresh
+    assert len(set(fresh)) > 1
