@@ -13,6 +13,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from boneyard.core.errors import (
@@ -197,12 +198,10 @@ class BonBonGame(Game):
         return tensor(observation, self.labels, self.deck.size)
 
     def state_observation_tensor(self, state: State, seat: int | None) -> list[float]:
-        from boneyard.games.bonbon.tensor import state_tensor
-
         if not isinstance(state, BonBonState):
             raise TypeError(f"not a bonbon state: {state!r}")
         state._check_seat(seat)
-        return state_tensor(state, seat)
+        return _tensor_module().state_tensor(state, seat)
 
 
 class BonBonState(State):
@@ -919,3 +918,12 @@ def resample_observation(
     if phase == OVER and observation["turn"] is None:
         state.turn = observation["round_starter"]
     return state
+
+
+@cache
+def _tensor_module() -> Any:
+    """``bonbon.tensor``, imported at the first use and then kept: an import statement costs
+    microseconds, and agents read the tensor at every step."""
+    from boneyard.games.bonbon import tensor
+
+    return tensor

@@ -29,6 +29,7 @@ is looked for only along the three lines through the new piece (``DominoTable.li
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from functools import cache
 from typing import Any
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
@@ -114,12 +115,10 @@ class BonesGame(Game):
         return observation_tensor(observation)
 
     def state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        from boneyard.games.bones.tensor import state_tensor
-
         if not isinstance(state, BonesState):
             raise TypeError(f"not a bones state: {state!r}")
         state._check_seat(seat)
-        return state_tensor(state, seat)
+        return _tensor_module().state_tensor(state, seat)
 
 
 class BonesState(State):
@@ -347,3 +346,12 @@ def parse_placements(game: BonesGame, text: str) -> BonesState:
     for word in text.split():
         state.apply_action(state.string_to_action(word))
     return state
+
+
+@cache
+def _tensor_module() -> Any:
+    """``bones.tensor``, imported at the first use (it needs numpy) and then kept: an import
+    statement costs microseconds, and agents read the tensor at every step."""
+    from boneyard.games.bones import tensor
+
+    return tensor
