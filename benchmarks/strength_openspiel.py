@@ -1,8 +1,10 @@
 """Our ``mcts`` against OpenSpiel's Python ``MCTSBot``, both at about 1 second a move.
 
 Not a test. OpenSpiel's bot plays through the adapter (``boneyard.interop.openspiel``) with its
-usual settings: UCT constant 2, one random rollout to the end per leaf (``RandomRolloutEvaluator``),
-``solve=True``. OpenSpiel's Python ``MCTSBot`` takes only a simulation count (``max_simulations``),
+usual settings: UCT constant 2 for returns in [-1, 1] (scaled by the game's maximum utility,
+which is the same as normalising the returns: Obonto's returns are point margins up to 72, and
+an unscaled 2 would make its search nearly greedy), one random rollout to the end per leaf
+(``RandomRolloutEvaluator``), ``solve=True``. OpenSpiel's Python ``MCTSBot`` takes only a simulation count (``max_simulations``),
 no time limit, so its count is re-calibrated before every move: each move it runs
 ``seconds / (seconds a simulation took on its previous move)`` simulations (the first move of a
 game uses a probe of 200 simulations on the opening position; a move that ends early because
@@ -33,12 +35,19 @@ UCT_C = 2.0
 PROBE = 200
 
 
+def _uct_c(spiel_game: Any) -> float:
+    """OpenSpiel's usual UCT constant, scaled to the game's returns."""
+    return UCT_C * max(abs(spiel_game.max_utility()), abs(spiel_game.min_utility()), 1.0)
+
+
 def _opening_rate(spiel_game: Any) -> float:
     """Seconds a simulation of OpenSpiel's bot takes on the opening position."""
     from open_spiel.python.algorithms import mcts
 
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
-    bot = mcts.MCTSBot(spiel_game, UCT_C, PROBE, evaluator, random_state=np.random.RandomState(0))
+    bot = mcts.MCTSBot(
+        spiel_game, _uct_c(spiel_game), PROBE, evaluator, random_state=np.random.RandomState(0)
+    )
     state = spiel_game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
@@ -55,7 +64,11 @@ def play_one(spiel_game: Any, index: int, seconds: float, seed: int, rate: float
     rng = random.Random(seed + index)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + index))
     theirs = mcts.MCTSBot(
-        spiel_game, UCT_C, PROBE, evaluator, random_state=np.random.RandomState(seed + index)
+        spiel_game,
+        _uct_c(spiel_game),
+        PROBE,
+        evaluator,
+        random_state=np.random.RandomState(seed + index),
     )
     state = spiel_game.new_initial_state()
     bot = make_bot(
