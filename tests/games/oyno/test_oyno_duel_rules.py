@@ -214,11 +214,12 @@ def test_too_many_bones_for_the_board() -> None:
         boneyard.load_game("oyno", size=3, bones_per_player=4)
 
 
-def test_evaluate_compares_up_bones_on_the_board() -> None:
+def test_evaluate_compares_placed_and_up_bones() -> None:
+    # red: 3 placed, 2 up (2*3 + 2 = 8); white: 2 placed, 1 up (5); nobody must place
     game = boneyard.load_game("oyno", start="RR..w/.W.../..o../...r./.....", bones_per_player=4)
     state = game.new_initial_state()
-    assert game.evaluate(state, 0) == pytest.approx(0.9 * (2 - 1) / 4)
-    assert game.evaluate(state, 1) == pytest.approx(-0.9 * (2 - 1) / 4)
+    assert game.evaluate(state, 0) == pytest.approx(0.8 * (8 - 5) / (3 * 4 + 1))
+    assert game.evaluate(state, 1) == pytest.approx(-0.8 * (8 - 5) / (3 * 4 + 1))
 
 
 def test_observation_tensor_has_the_declared_shape() -> None:

@@ -172,9 +172,22 @@ class Oyno(Game):
         return DuelState(self)
 
     def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.oyno.heuristic import duel_value
+        from boneyard.games.oyno.heuristic import duel_score, duel_value
 
-        return duel_value(state.observation(seat), seat)
+        if not isinstance(state, DuelState) or state.rolling >= 0 or state.is_terminal():
+            return duel_value(state.observation(seat), seat)
+        # The same value as from the observation (every field is public), without building it.
+        geometry = self.geometry
+        return duel_score(
+            state.occupied,
+            state.up,
+            state.supply,
+            state.player,
+            self.bones_per_player,
+            geometry.neighbours,
+            geometry.resting_mask,
+            seat,
+        )
 
     def render_text(self, observation: Observation) -> str:
         from boneyard.games.oyno.draw import duel_text

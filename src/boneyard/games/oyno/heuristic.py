@@ -6,6 +6,7 @@ Both read only an observation dict (what the seat may see), never a state.
 from __future__ import annotations
 
 from boneyard.core.game import Observation
+from boneyard.games.oyno.board import board
 
 
 def _cells(position: str) -> list[str]:
@@ -32,27 +33,97 @@ def puzzle_tensor(observation: Observation) -> list[float]:
     return up + down + empty
 
 
-_OWN_CHARS = ("RrWw", "WwRr")
+def _duel_masks(observation: Observation) -> tuple[list[int], int]:
+    """The occupied mask of each colour and the mask of up bones, read from the position."""
+    occupied = [0, 0]
+    up = 0
+    for cell, char in enumerate(_cells(observation["position"])):
+        if char in "RW":
+            up |= 1 << cell
+        if char in "Rr":
+            occupied[0] |= 1 << cell
+        elif char in "Ww":
+            occupied[1] |= 1 << cell
+    return occupied, up
+
+
+def wins_next(
+    occupied: list[int],
+    up: int,
+    supply: list[int],
+    player: int,
+    neighbours: tuple[int, ...],
+    resting_mask: int,
+) -> bool:
+    """Whether ``player``, to move, has a winning action that needs no luck.
+
+    Two cases are seen: one own bone down and none left in supply (flip it), and one bone left
+    in supply with every own bone up (the forced place wins on an empty cell next to no own bone).
+    """
+    own = occupied[player]
+    down = own & ~up
+    if supply[player] == 0:
+        return down != 0 and not down & (down - 1)
+    if supply[player] == 1 and not down:
+        empty = resting_mask & ~(occupied[0] | occupied[1])
+        while empty:
+            low = empty & -empty
+            if not neighbours[low.bit_length() - 1] & own:
+                return True
+            empty ^= low
+    return False
+
+
+def duel_score(
+    occupied: list[int],
+    up: int,
+    supply: list[int],
+    player: int,
+    per_player: int,
+    neighbours: tuple[int, ...],
+    resting_mask: int,
+    seat: int,
+) -> float:
+    """The value of a running game for ``seat``, strictly inside (-1, 1).
+
+    A bone placed from the supply never goes back, while an up bone can be turned down by the
+    other player's next action, so each side's progress counts placed bones twice and up bones
+    once: ``(2 * placed + up) / (3 * bones_per_player)``. The difference is scaled by 0.8; a
+    player to move that wins next move (``wins_next``) is worth 0.9 to it instead.
+    """
+    if wins_next(occupied, up, supply, player, neighbours, resting_mask):
+        return 0.9 if player == seat else -0.9
+    other = 1 - seat
+    mine = 2 * (per_player - supply[seat]) + (occupied[seat] & up).bit_count()
+    theirs = 2 * (per_player - supply[other]) + (occupied[other] & up).bit_count()
+    if supply[player] and not occupied[player] & ~up:
+        # the player to move must place: a bone comes out of its supply next
+        if player == seat:
+            mine += 1
+        else:
+            theirs += 1
+    return 0.8 * (mine - theirs) / (3 * per_player + 1)
 
 
 def duel_value(observation: Observation, seat: int) -> float:
-    """A value in (-1, 1) for ``seat``: placed-and-up progress of its bones against the other's.
-
-    Each side's progress is (bones on the board and up) / bones_per_player; the difference is
-    scaled by 0.9 so a finished game (+-1) always counts more.
-    """
+    """``duel_score`` read from an observation; a finished game is +-1 (a draw 0)."""
     winner = observation.get("winner")
     if winner is not None:
         return 1.0 if winner == seat else -1.0
     if observation.get("draw"):
         return 0.0
-    chars = _OWN_CHARS[seat]
-    own_up, other_up = chars[0], chars[2]
-    cells = _cells(observation["position"])
-    per_player = observation["bones_per_player"]
-    mine = sum(1 for c in cells if c == own_up)
-    theirs = sum(1 for c in cells if c == other_up)
-    return 0.9 * (mine - theirs) / per_player
+    geometry = board(observation["size"])
+    occupied, up = _duel_masks(observation)
+    return duel_score(
+        occupied,
+        up,
+        list(observation["supply"]),
+        observation["player"],
+        observation["bones_per_player"],
+        geometry.neighbours,
+        geometry.resting_mask,
+        seat,
+    )
 
 
 def duel_tensor(observation: Observation) -> list[float]:
