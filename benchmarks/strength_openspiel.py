@@ -4,16 +4,19 @@ Not a test. OpenSpiel's bot plays through the adapter (``boneyard.interop.opensp
 usual settings: UCT constant 2 for returns in [-1, 1] (scaled by the game's maximum utility,
 which is the same as normalising the returns: Obonto's returns are point margins up to 72, and
 an unscaled 2 would make its search nearly greedy), one random rollout to the end per leaf
-(``RandomRolloutEvaluator``), ``solve=True``. OpenSpiel's Python ``MCTSBot`` takes only a simulation count (``max_simulations``),
-no time limit, so its count is re-calibrated before every move: each move it runs
-``seconds / (seconds a simulation took on its previous move)`` simulations (the first move of a
-game uses a probe of 200 simulations on the opening position; a move that ends early because
-``solve=True`` solved the root does not update the rate), so it spends about ``--seconds``
-wall-clock a move as the game's rollouts get shorter. Ours is ``make_bot("mcts", ...,
-time_limit=seconds)``: the plain ``mcts`` bot (not the level ``hard``), no solver. Seats
-alternate (our seat is the game index mod 2); chance is drawn from a ``random.Random`` seeded by
-the game index. The mean wall-clock seconds a move of each side is printed so the budget can be
-checked.
+(``RandomRolloutEvaluator``), ``solve=True``.
+
+OpenSpiel's Python ``MCTSBot`` takes only a simulation count (``max_simulations``), no time
+limit, so its count is re-calibrated before every move: it runs ``seconds / (seconds a
+simulation took on its previous move)`` simulations. The first move of a game uses a probe of
+200 simulations on the opening position; a move that ends early because ``solve=True`` solved
+the root does not update the rate. So it spends about ``--seconds`` wall-clock a move (a little
+less as the rollouts get shorter through the game).
+
+Ours is ``make_bot("mcts", ..., time_limit=seconds)``: the plain ``mcts`` bot with its default
+settings (not the level ``hard``), no solver. Seats alternate (our seat is the game index mod
+2); any chance is drawn from a ``random.Random`` seeded by the game index. The mean wall-clock
+seconds a move of each side is printed so the budget can be checked.
 
     .venv/bin/python benchmarks/strength_openspiel.py --games obonto,bones -n 20
 """
