@@ -111,6 +111,10 @@ def test_hit_masks_give_the_capture_rolls_of_every_cone() -> None:
             view = state.observation(seat)
             occupancy, rings, owner = heuristic._boards(view)
             hits = heuristic.hit_masks(occupancy, rings, owner, 1 - seat)
+            some = occupancy[seat] & 0x5555555555555555555555555555555
+            assert heuristic.hit_masks(occupancy, rings, owner, 1 - seat, some) == [
+                hit & some for hit in hits
+            ]
             for name, cone in heuristic.observed_cones(view).items():
                 if cone["seat"] != seat:
                     continue

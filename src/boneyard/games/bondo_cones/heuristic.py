@@ -117,11 +117,20 @@ def material(observation: dict[str, Any]) -> float:
     return scores[seat] - scores[1 - seat] + RING_WORTH * (rings[seat] - rings[1 - seat])
 
 
-def hit_masks(occupancy: list[int], rings: list[int], owner: list[int], attacker: int) -> list[int]:
+def hit_masks(
+    occupancy: list[int],
+    rings: list[int],
+    owner: list[int],
+    attacker: int,
+    targets: int | None = None,
+) -> list[int]:
     """For each die roll 1-4 (index 1-4; index 0 unused), the bitboard of the defender's cones
-    that ``attacker`` could capture with that roll: every attacker cone's reach worked out once,
-    instead of one walk search for each target (``_capture_rolls`` gives the same rolls)."""
+    (those in ``targets`` if given) that ``attacker`` could capture with that roll: every
+    attacker cone's reach worked out once, instead of one walk search for each target
+    (``_capture_rolls`` gives the same rolls). Fewer targets let the walk searches stop sooner."""
     defender = occupancy[1 - attacker]
+    if targets is not None:
+        defender &= targets
     empty = BOARD & ~(occupancy[0] | occupancy[1])
     land = empty | defender
     hits = [0] * 5
@@ -157,18 +166,23 @@ def exposure(observation: dict[str, Any]) -> float:
     """Expected points the observing seat stands to lose to the opponent's next roll: for each
     roll, the most its hit cones (ring cones and valuable cones) are worth, over six rolls."""
     seat = _seat(observation)
+    worths: list[tuple[int, float]] = []
+    valuable = 0
+    for name, cone in observed_cones(observation).items():
+        if cone["seat"] == seat:
+            worth = float(cone["value"] or 0) + RING_WORTH * cone["rings"]
+            if worth >= 2:
+                bit = 1 << INDEX[name]
+                worths.append((bit, worth))
+                valuable |= bit
+    if not valuable:
+        return 0.0
     occupancy, rings, owner = _boards(observation)
-    hits = hit_masks(occupancy, rings, owner, 1 - seat)
+    hits = hit_masks(occupancy, rings, owner, 1 - seat, valuable)
     if not (hits[1] | hits[2] | hits[3] | hits[4]):
         return 0.0
     lost_by_roll = [0.0] * 5
-    for name, cone in observed_cones(observation).items():
-        if cone["seat"] != seat:
-            continue
-        worth = float(cone["value"] or 0) + RING_WORTH * cone["rings"]
-        if worth < 2:
-            continue
-        bit = 1 << INDEX[name]
+    for bit, worth in worths:
         for roll in range(1, 5):
             if hits[roll] & bit and worth > lost_by_roll[roll]:
                 lost_by_roll[roll] = worth
