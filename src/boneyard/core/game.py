@@ -216,10 +216,14 @@ class Game(ABC):
     def state_observation_tensor(self, state: State, seat: int | None) -> Sequence[float]:
         """``observation_tensor(state.observation(seat))``, the same numbers by a faster road.
 
-        A game may override it to encode straight from its fields, skipping the observation
-        dict; the conformance suite checks at every step that both roads give equal numbers, so
-        the fast road shows a seat nothing more than its observation does.
+        A game may override ``_state_observation_tensor`` to encode straight from its fields,
+        skipping the observation dict; the conformance suite checks at every step that both roads
+        give equal numbers, so the fast road shows a seat nothing more than its observation does.
         """
+        state._check_seat(seat)
+        return self._state_observation_tensor(state, seat)
+
+    def _state_observation_tensor(self, state: State, seat: int | None) -> Sequence[float]:
         return self.observation_tensor(state.observation(seat))
 
     def __repr__(self) -> str:

@@ -197,10 +197,9 @@ class BonBonGame(Game):
 
         return tensor(observation, self.labels, self.deck.size)
 
-    def state_observation_tensor(self, state: State, seat: int | None) -> list[float]:
+    def _state_observation_tensor(self, state: State, seat: int | None) -> list[float]:
         if not isinstance(state, BonBonState):
             raise TypeError(f"not a bonbon state: {state!r}")
-        state._check_seat(seat)
         return _tensor_module().state_tensor(state, seat)
 
 

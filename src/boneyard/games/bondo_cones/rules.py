@@ -234,12 +234,11 @@ class BondoConesGame(Game):
 
         return observation_tensor(self, observation)
 
-    def state_observation_tensor(self, state: State, seat: int | None) -> Any:
+    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         from boneyard.games.bondo_cones.tensor import state_tensor
 
         if not isinstance(state, BondoConesState):
             raise TypeError(f"not a bondo_cones state: {state!r}")
-        state._check_seat(seat)
         return state_tensor(state, seat)
 
 

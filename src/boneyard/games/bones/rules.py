@@ -114,10 +114,9 @@ class BonesGame(Game):
 
         return observation_tensor(observation)
 
-    def state_observation_tensor(self, state: State, seat: int | None) -> Any:
+    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, BonesState):
             raise TypeError(f"not a bones state: {state!r}")
-        state._check_seat(seat)
         return _tensor_module().state_tensor(state, seat)
 
 

@@ -234,12 +234,11 @@ class ObontoGame(Game):
 
         return observation_tensor(observation)
 
-    def state_observation_tensor(self, state: State, seat: int | None) -> Any:
+    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         from boneyard.games.obonto.tensor import state_tensor
 
         if not isinstance(state, ObontoState):
             raise TypeError(f"not an obonto state: {state!r}")
-        state._check_seat(seat)
         return state_tensor(state, seat)
 
 

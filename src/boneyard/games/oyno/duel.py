@@ -207,12 +207,11 @@ class Oyno(Game):
 
         return duel_tensor(observation)
 
-    def state_observation_tensor(self, state: State, seat: int | None) -> Any:
+    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         from boneyard.games.oyno.tensor import duel_state_tensor
 
         if not isinstance(state, DuelState):
             raise TypeError(f"not an oyno state: {state!r}")
-        state._check_seat(seat)
         return duel_state_tensor(state, seat)
 
 

@@ -249,12 +249,11 @@ class OynoPuzzle(Game):
 
         return puzzle_tensor(observation)
 
-    def state_observation_tensor(self, state: State, seat: int | None) -> Any:
+    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         from boneyard.games.oyno.tensor import puzzle_state_tensor
 
         if not isinstance(state, PuzzleState):
             raise TypeError(f"not an oyno_puzzle state: {state!r}")
-        state._check_seat(seat)
         return puzzle_state_tensor(state, seat)
 
 
