@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boneyard.games.bondo_cones.notation import FACES, INDEX, SQUARES, observed_cones
+from boneyard.games.bondo_cones.rules import PHASES
 
 if TYPE_CHECKING:
     from boneyard.games.bondo_cones.rules import BondoConesState
@@ -25,18 +26,6 @@ PLANES = 13
 GLOBALS = 26
 TENSOR_SIZE = PLANES * SQUARES + GLOBALS
 _VALUE_PLANE = {0: 4, 1: 5, 2: 6, 4: 7, 8: 8}
-_PHASES = (
-    "setup_put",
-    "setup_ring",
-    "first",
-    "decide",
-    "battle",
-    "take",
-    "punish",
-    "roll",
-    "act",
-    "over",
-)
 
 
 def observation_tensor(game: Any, observation: dict[str, Any]) -> list[float]:
@@ -70,7 +59,7 @@ def observation_tensor(game: Any, observation: dict[str, Any]) -> list[float]:
     tensor[at + 1] = scores[them] / 41
     tensor[at + 2] = observation["target"] / 41
     tensor[at + 3] = observation["turn"] / observation["max_turns"]
-    tensor[at + 4 + _PHASES.index(observation["phase"])] = 1.0
+    tensor[at + 4 + PHASES.index(observation["phase"])] = 1.0
     if observation["die"] is not None:
         tensor[at + 14 + FACES.index(observation["die"])] = 1.0
     tensor[at + 20] = 1.0 if observation["current_player"] == me else 0.0

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from boneyard.core.errors import InvalidPositionError
+from boneyard.core.parameters import Parameter
 from boneyard.core.squares import Grid, grid
 
 CENTER_CHAR = "o"
@@ -60,6 +61,12 @@ def check_size(size: int) -> str | None:
     if size > 25:
         return "the board size is at most 25"
     return None
+
+
+SIZE_PARAMETER = Parameter(
+    "size", int, 5, "board size (odd); the middle cell is the center", 3, 25, check=check_size
+)
+"""The board-size parameter both OYNO games declare."""
 
 
 @cache

@@ -28,7 +28,7 @@ from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.registry import register
 from boneyard.games.oyno import notation
-from boneyard.games.oyno.board import Board, board, check_size, format_position, parse_position
+from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
 
 DUEL_PIECES = "RrWw"
 SEAT_COLOURS = ("red", "white")
@@ -88,15 +88,7 @@ class Oyno(Game):
         "o": "grey50",
     }
     parameters = (
-        Parameter(
-            "size",
-            int,
-            5,
-            "board size (odd); the middle cell is the center",
-            3,
-            25,
-            check=check_size,
-        ),
+        SIZE_PARAMETER,
         Parameter("bones_per_player", int, 8, "bones each player has in supply", 1, 311),
         Parameter("wild", bool, False, "players may roll a bone instead of putting it up"),
         Parameter("max_moves", int, 300, "actions after which the game is a draw", 1),

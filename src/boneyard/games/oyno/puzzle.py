@@ -25,7 +25,7 @@ from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.registry import register
 from boneyard.games.oyno import notation
-from boneyard.games.oyno.board import Board, board, check_size, format_position, parse_position
+from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
 
 PUZZLE_PIECES = "UD"
 
@@ -58,10 +58,6 @@ def _check_start(text: str) -> str | None:
     return None
 
 
-def _check_size(size: int) -> str | None:
-    return check_size(size)
-
-
 def _completions(has_up: bool, has_down: bool, remaining: int, need_down: bool) -> int:
     """Side patterns of the ``remaining`` bones that give an allowed set-up."""
     count = 1 << remaining
@@ -86,15 +82,7 @@ class OynoPuzzle(Game):
     seat_names = ("player",)
     text_styles = {"U": "bold green", "D": "yellow", "o": "grey50"}
     parameters = (
-        Parameter(
-            "size",
-            int,
-            5,
-            "board size (odd); the middle cell is the center",
-            3,
-            25,
-            check=_check_size,
-        ),
+        SIZE_PARAMETER,
         Parameter("bones", int, 8, "bones dealt (1 to the resting cells minus 1)", 1, 623),
         Parameter("max_moves", int, 200, "moves before an unsolved puzzle ends with 0", 1),
         Parameter(
