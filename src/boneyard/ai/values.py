@@ -10,6 +10,7 @@ winning by more second.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from boneyard.core.game import Game, State
 
@@ -26,20 +27,11 @@ def _scaled(game: Game, value: float) -> float:
 
 def values_from_returns(game: Game, returns: list[float]) -> list[float]:
     """Values in [0, 1] for every seat from final returns."""
-    players = len(returns)
-    values = []
-    for seat, mine in enumerate(returns):
-        scaled = _scaled(game, mine)
-        if players == 1:
-            values.append(scaled)
-            continue
-        beaten = 0.0
-        for other, theirs in enumerate(returns):
-            if other != seat:
-                beaten += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-        outcome = beaten / (players - 1)
-        values.append(OUTCOME_WEIGHT * outcome + (1.0 - OUTCOME_WEIGHT) * scaled)
-    return values
+
+    def share_beaten(mine: float, theirs: float) -> float:
+        return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+    return _values(game, returns, share_beaten)
 
 
 def values_from_estimates(game: Game, estimates: list[float]) -> list[float]:
@@ -48,21 +40,30 @@ def values_from_estimates(game: Game, estimates: list[float]) -> list[float]:
     Like ``values_from_returns``, but "who beats whom" is soft: an estimate is a guess, so a
     small lead is worth a little more than half, not a whole win.
     """
-    players = len(estimates)
-    low, high = game.info.min_utility, game.info.max_utility
-    width = max(high - low, 1e-9)
+    width = max(game.info.max_utility - game.info.min_utility, 1e-9)
     # A lead of a tenth of the utility range counts as about three quarters of a win.
     softness = 0.1 * width
+
+    def share_beaten(mine: float, theirs: float) -> float:
+        return 0.5 + 0.5 * math.tanh((mine - theirs) / softness)
+
+    return _values(game, estimates, share_beaten)
+
+
+def _values(
+    game: Game, numbers: list[float], share_beaten: Callable[[float, float], float]
+) -> list[float]:
+    """Each seat's blend of its outcome against the others and its own scaled number."""
+    players = len(numbers)
     values = []
-    for seat, mine in enumerate(estimates):
+    for seat, mine in enumerate(numbers):
         scaled = _scaled(game, mine)
         if players == 1:
             values.append(scaled)
             continue
-        beaten = 0.0
-        for other, theirs in enumerate(estimates):
-            if other != seat:
-                beaten += 0.5 + 0.5 * math.tanh((mine - theirs) / softness)
+        beaten = sum(
+            share_beaten(mine, theirs) for other, theirs in enumerate(numbers) if other != seat
+        )
         outcome = beaten / (players - 1)
         values.append(OUTCOME_WEIGHT * outcome + (1.0 - OUTCOME_WEIGHT) * scaled)
     return values

@@ -49,6 +49,21 @@ def _lowest_cell(mask: Masks) -> Masks:
     return np.round(np.log2(np.maximum(low, 1).astype(np.float64))).astype(np.int64)
 
 
+def _pick_up(
+    x: int, occupied: Masks, up: Masks, neighbours: Masks
+) -> tuple[npt.NDArray[np.intp], Masks, Masks]:
+    """The first half of a move from cell ``x``, for every position with an up bone there.
+
+    Returns the rows of those positions, their occupied cells without ``x``, and their sides
+    once the bones adjacent to ``x`` are reversed.
+    """
+    bit = np.int64(1) << np.int64(x)
+    rows = np.flatnonzero(up & bit)
+    occ = occupied[rows] & ~bit
+    sides = (up[rows] & ~bit) ^ (neighbours[x] & occ)
+    return rows, occ, sides
+
+
 def _finishes_loop(
     size: int, occupied: Masks, up: Masks
 ) -> tuple[npt.NDArray[np.intp], Masks, Masks]:
@@ -58,12 +73,9 @@ def _finishes_loop(
     found_from: list[Masks] = []
     found_to: list[Masks] = []
     for x in resting.tolist():
-        bit = np.int64(1) << np.int64(x)
-        rows = np.flatnonzero(up & bit)
+        rows, occ, sides = _pick_up(x, occupied, up, neighbours)
         if rows.size == 0:
             continue
-        occ = occupied[rows] & ~bit
-        sides = (up[rows] & ~bit) ^ (neighbours[x] & occ)
         down = occ & ~sides
         has_down = down != 0
         # some bone down: the put-down cell is a neighbour of the lowest down bone
@@ -116,12 +128,9 @@ def _expand_loop(size: int, occupied: Masks, up: Masks) -> tuple[Masks, Masks, M
     out_parent: list[Masks] = []
     out_move: list[Masks] = []
     for x in resting.tolist():
-        bit = np.int64(1) << np.int64(x)
-        rows = np.flatnonzero(up & bit)
+        rows, occ, sides = _pick_up(x, occupied, up, neighbours)
         if rows.size == 0:
             continue
-        occ = occupied[rows] & ~bit
-        sides = (up[rows] & ~bit) ^ (neighbours[x] & occ)
         for y in resting.tolist():
             if y == x:
                 continue
