@@ -18,9 +18,10 @@ helpers the three adapters share.
 
 from __future__ import annotations
 
+import importlib
 import math
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,12 +31,14 @@ from boneyard.core.registry import load_game
 
 __all__ = [
     "action_mask",
+    "action_mask_hook",
     "agent_name",
     "env_id",
     "observation_array",
     "observation_shape",
     "require_observation_shape",
     "resolve_game",
+    "state_action_mask",
     "state_observation_array",
     "tensor_array",
 ]
@@ -118,9 +121,19 @@ def state_observation_array(
 
     The same numbers as ``observation_array(game, state.observation(seat), shape)``, by the
     game's fast road (``Game.state_observation_tensor``, which the conformance suite checks
-    against the observation dict at every step), so no observation dict is built.
+    against the observation dict at every step), so no observation dict is built. ``seat`` must
+    be a seat of the game or ``None`` (the adapters pass only those, so the road is taken
+    without ``state_observation_tensor``'s check of the seat). A flat float32 array of the
+    right size from the game (a new one each call, which the game's hook promises) is only
+    reshaped.
     """
-    return tensor_array(game, game.state_observation_tensor(state, seat), shape)
+    raw = game._state_observation_tensor(state, seat)
+    if type(raw) is np.ndarray and raw.dtype == _FLOAT32 and raw.size == _SIZES.get(shape):
+        return raw.reshape(shape)
+    return tensor_array(game, raw, shape)
+
+
+_FLOAT32 = np.dtype(np.float32)
 
 
 def action_mask(legal: list[int], num_actions: int) -> Any:
@@ -144,6 +157,49 @@ def action_mask(legal: list[int], num_actions: int) -> Any:
 
 
 _FEW_LEGAL = 48
+
+MaskHook = Callable[[State], "bytearray | None"]
+"""A game's own road to the action mask: see ``action_mask_hook``."""
+_MASK_HOOKS: dict[type[Game], MaskHook | None] = {}
+
+
+def action_mask_hook(game: Game) -> MaskHook | None:
+    """The game's own road to the action mask of the player to move, or ``None``.
+
+    A game package's ``tensor`` module (``boneyard.games.<package>.tensor``, the module of its
+    fast observation road) may define ``state_action_mask(state) -> bytearray | None``: a new
+    bytearray of ``num_distinct_actions`` bytes, 1 at exactly the ids of
+    ``state.legal_actions()`` and 0 elsewhere, read from what the state keeps anyway (Bones keeps
+    a byte per placement), or ``None`` where it has no such road for this state. It is only
+    called where a seat is to move. tests/interop checks it against ``legal_actions()`` at every
+    step of random games.
+    """
+    cls = type(game)
+    if cls in _MASK_HOOKS:
+        return _MASK_HOOKS[cls]
+    hook: MaskHook | None = None
+    package = cls.__module__.rpartition(".")[0]
+    if package.startswith("boneyard.games."):
+        try:
+            module = importlib.import_module(package + ".tensor")
+        except ModuleNotFoundError:
+            module = None
+        hook = getattr(module, "state_action_mask", None)
+    _MASK_HOOKS[cls] = hook
+    return hook
+
+
+def state_action_mask(game: Game, state: State, hook: MaskHook | None = None) -> Any:
+    """The action mask of the player to move in ``state`` (int8, 1 at the legal ids).
+
+    ``hook``: ``action_mask_hook(game)``, looked up by the caller once; without it the mask is
+    made from ``state.legal_actions()``.
+    """
+    if hook is not None:
+        marks = hook(state)
+        if marks is not None:
+            return np.frombuffer(marks, dtype=np.int8)
+    return action_mask(state.legal_actions(), game.info.num_distinct_actions)
 
 
 def agent_name(seat: int) -> str:

@@ -37,10 +37,11 @@ from pettingzoo import AECEnv
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, State
 from boneyard.interop import (
-    action_mask,
+    action_mask_hook,
     agent_name,
     require_observation_shape,
     resolve_game,
+    state_action_mask,
     state_observation_array,
 )
 
@@ -103,6 +104,7 @@ class BoneyardAECEnv(AECEnv):
         info = self.game.info
         self._shape = require_observation_shape(self.game, "the PettingZoo environment")
         self._num_actions = info.num_distinct_actions
+        self._mask_hook = action_mask_hook(self.game)
         self.possible_agents = [agent_name(seat) for seat in range(info.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {
@@ -168,10 +170,12 @@ class BoneyardAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[player]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        # New arrays at every call: an agent may keep them (a replay buffer), so nothing the
+        # environment hands out is reused or changed later.
         seat = self._seat[agent]
         state = self.game_state
         if state.current_player() == seat:
-            mask = action_mask(state.legal_actions(), self._num_actions)
+            mask = state_action_mask(self.game, state, self._mask_hook)
         else:
             mask = np.zeros(self._num_actions, dtype=np.int8)
         return {

@@ -29,6 +29,8 @@ BOARD_PLANES = 7
 """own_top, opponent_top, height_1, height_2, height_3_or_more, joined_right, joined_up."""
 _REBUILD_AFTER = 8
 """More new moves than this since the last tensor: code the whole board again."""
+_CODES = 48
+"""Square codes: colour (3) * 16 + height (4) * 4 + joined right (2) * 2 + joined up (2)."""
 
 
 def _square_bytes(own: int, code: int) -> bytes:
@@ -56,17 +58,21 @@ class Encoder:
 
     def __init__(self, width: int, height: int, start: tuple[int, ...]) -> None:
         self.width = width
+        self.height = height
         self.size = size = width * height
         self.square_bytes = tuple(
             tuple(_square_bytes(own, code) for code in range(48)) for own in (0, 1)
         )
         self.start = np.zeros(size, dtype=np.float32)
         self.start[list(start)] = 1.0
-        self.empty = bytes(BOARD_PLANES * size)
-        """The plane bytes of the empty board (both sides' views)."""
-        self.tails: dict[tuple[int, int, bool], Any] = {}
-        """The last four planes (start area after the first move, supplies, own turn) as a
-        column per (moves, own seat, own turn)."""
+        self.tables: dict[tuple[int, int, bool], Any] = {}
+        """Every plane of a square by its code, per (moves, own seat, own turn)."""
+        self.starts: dict[tuple[int, int, bool], Any] = {}
+        """The whole tensor before the first move, per (0, own seat, own turn)."""
+        self.start_mask = b""
+        """The action mask before the first move (set by ``encoder``)."""
+        self.touched: tuple[tuple[int, ...], ...] | None = None
+        """Per placement, the squares whose code it may change (made at the first use)."""
 
     def code(self, state: BonesState, square: int) -> int:
         """The code of ``square``, from the state's fields."""
@@ -84,15 +90,6 @@ class Encoder:
             code += 1
         return code
 
-    def board(self, state: BonesState) -> tuple[bytearray, bytearray]:
-        """Every square's seven plane bytes, square after square, from each side's view."""
-        if not state._pieces:
-            return bytearray(self.empty), bytearray(self.empty)
-        codes = [self.code(state, square) for square in range(self.size)]
-        return tuple(  # type: ignore[return-value]
-            bytearray(b"".join(table[code] for code in codes)) for table in self.square_bytes
-        )
-
 
 def encoder(state: BonesState) -> Encoder:
     """The game's encoder, made at the first use."""
@@ -101,75 +98,135 @@ def encoder(state: BonesState) -> Encoder:
     if enc is None:
         table = state._table
         enc = game._tensor_encoder = Encoder(table.width, table.height, table.start_squares)
+        start_mask = bytearray(table.count)
+        for action in table.start_actions:
+            start_mask[action] = 1
+        enc.start_mask = bytes(start_mask)
     return enc
 
 
 def state_tensor(state: BonesState, seat: int | None) -> Any:
     """``draw.observation_tensor(state.observation(seat))`` as a new flat float32 numpy array.
 
-    The plane bytes live in ``state._tensor_memo`` (the number of moves they were made after,
-    both sides' bytes, and numpy views of them). ``clone`` does not copy the memo, and a Bones
-    state changes only by ``apply_action``, which adds to the history, so the move count tells
-    when the memo is stale. Every number is exact in float32 (the supplies are rounded to float32
-    on both roads), so the array holds the dict road's numbers exactly.
+    The square codes live in ``state._tensor_memo`` (the
+    number of moves they were made after, the codes as a bytearray, and a numpy view of it).
+    ``clone`` does not copy the memo, and a Bones state changes only by ``apply_action``, which
+    adds to the history, so the move count tells when the memo is stale. One gather from the
+    table of the position's (moves, own seat, own turn) makes the whole array. Every number is
+    exact in float32 (the supplies are rounded to float32 on both roads), so the array holds
+    the dict road's numbers exactly.
     """
-    enc = encoder(state)
-    history = state._history
-    moves = len(history)
+    enc = state.game._tensor_encoder
+    if enc is None:
+        enc = encoder(state)
+    moves = len(state._history)
+    own = 0 if seat is None else seat
+    key = (moves, own, state._player == own)
+    if not moves:
+        start = enc.starts.get(key)
+        if start is None:
+            start = enc.starts[key] = _start_tensor(state, enc, key)
+        return start.copy()
     memo = state._tensor_memo
     if memo is None or not 0 <= moves - memo[0] <= _REBUILD_AFTER:
-        boards = enc.board(state)
-        views = tuple(
-            np.frombuffer(board, dtype=np.uint8).reshape(enc.size, BOARD_PLANES).T
-            for board in boards
-        )
-        memo = state._tensor_memo = [moves, boards, views]
+        codes = bytearray(enc.code(state, square) for square in range(enc.size))
+        view = np.frombuffer(codes, dtype=np.uint8)
+        memo = state._tensor_memo = [moves, codes, view]
     elif memo[0] != moves:
-        table = state._table
-        width = enc.width
-        first, second = table.first, table.second
+        _update_codes(state, enc, memo)
+    table = enc.tables.get(key)
+    if table is None:
+        table = enc.tables[key] = _table(state, enc, key)
+    return table.take(memo[2], axis=1).reshape(-1)
+
+
+def _update_codes(state: BonesState, enc: Encoder, memo: list[Any]) -> None:
+    """Code again the squares the moves since the memo covered, and their left and lower
+    neighbours (whose "joined" planes look at them)."""
+    history = state._history
+    touched = enc.touched
+    if touched is None:
+        touched = enc.touched = _touched(state, enc)
+    done = memo[0]
+    if len(history) - done == 1:
+        squares: Any = touched[history[done]]
+    else:
+        squares = set()
+        for action in history[done:]:
+            squares.update(touched[action])
+    codes = memo[1]
+    owners, heights = state._top_piece, state._heights
+    width = enc.width
+    size = enc.size
+    for square in squares:
+        # Encoder.code, inlined: this runs a few times a move.
+        owner = owners[square]
+        stack = heights[square]
+        code = 12 if stack >= 3 else stack * 4
+        if owner >= 0:
+            code += 32 if owner & 1 else 16
+            if square % width < width - 1 and owners[square + 1] == owner:
+                code += 2
+            if square + width < size and owners[square + width] == owner:
+                code += 1
+        codes[square] = code
+    memo[0] = len(history)
+
+
+def _touched(state: BonesState, enc: Encoder) -> tuple[tuple[int, ...], ...]:
+    """Per placement: the squares whose code it may change (its two squares and their left and
+    lower neighbours)."""
+    table = state._table
+    width = enc.width
+    out = []
+    for action in range(table.count):
         squares: set[int] = set()
-        for action in history[memo[0] :]:
-            for square in (first[action], second[action]):
-                squares.add(square)
-                if square % width:
-                    squares.add(square - 1)
-                if square >= width:
-                    squares.add(square - width)
-        white, black = memo[1]
-        white_bytes, black_bytes = enc.square_bytes
-        owners, heights = state._top_piece, state._heights
-        size = enc.size
-        for square in squares:
-            # Encoder.code, inlined: this runs a few times a move.
-            owner = owners[square]
-            stack = heights[square]
-            code = 12 if stack >= 3 else stack * 4
-            if owner >= 0:
-                code += 32 if owner & 1 else 16
-                if square % width < width - 1 and owners[square + 1] == owner:
-                    code += 2
-                if square + width < size and owners[square + width] == owner:
-                    code += 1
-            at = square * BOARD_PLANES
-            white[at : at + BOARD_PLANES] = white_bytes[code]
-            black[at : at + BOARD_PLANES] = black_bytes[code]
-        memo[0] = moves
-    own = 0 if seat is None else seat
-    out = np.empty((PLANES, enc.size), dtype=np.float32)
-    out[:BOARD_PLANES] = memo[2][own]
-    key = (moves, own, state._player == own)
-    tail = enc.tails.get(key)
-    if tail is None:
-        pieces = state.game.pieces
-        # The supplies as the dict road computes them (pieces still to place / the player's
-        # pieces), rounded to float32 as it rounds them; then "own turn".
-        own_supply = (pieces - (moves + 1 - own) // 2) / pieces
-        opponent_supply = (pieces - (moves + own) // 2) / pieces
-        tail = enc.tails[key] = np.array(
-            [[0.0], [own_supply], [opponent_supply], [1.0 if key[2] else 0.0]], dtype=np.float32
-        )
-    out[BOARD_PLANES:] = tail
-    if not moves:
-        out[7] = enc.start
+        for square in (table.first[action], table.second[action]):
+            squares.add(square)
+            if square % width:
+                squares.add(square - 1)
+            if square >= width:
+                squares.add(square - width)
+        out.append(tuple(sorted(squares)))
+    return tuple(out)
+
+
+def _tail(state: BonesState, key: tuple[int, int, bool]) -> list[float]:
+    """Planes 7 to 10 after ``moves`` moves (start area: none), as one number each."""
+    moves, own, own_turn = key
+    pieces = state.game.pieces
+    # The supplies as the dict road computes them (pieces still to place / the player's
+    # pieces), rounded to float32 as it rounds them; then "own turn".
+    own_supply = (pieces - (moves + 1 - own) // 2) / pieces
+    opponent_supply = (pieces - (moves + own) // 2) / pieces
+    return [0.0, own_supply, opponent_supply, 1.0 if own_turn else 0.0]
+
+
+def _table(state: BonesState, enc: Encoder, key: tuple[int, int, bool]) -> Any:
+    """Every plane of a square by its code (a column per code), for one (moves, own seat, own
+    turn)."""
+    board = np.frombuffer(b"".join(enc.square_bytes[key[1]]), dtype=np.uint8)
+    table = np.empty((PLANES, _CODES), dtype=np.float32)
+    table[:BOARD_PLANES] = board.reshape(_CODES, BOARD_PLANES).T
+    table[BOARD_PLANES:] = np.array(_tail(state, key), dtype=np.float32)[:, None]
+    return table
+
+
+def _start_tensor(state: BonesState, enc: Encoder, key: tuple[int, int, bool]) -> Any:
+    """The tensor of the empty board (before the first move)."""
+    out = np.zeros((PLANES, enc.size), dtype=np.float32)
+    out[7] = enc.start
+    out[BOARD_PLANES + 1 :] = np.array(_tail(state, key)[1:], dtype=np.float32)[:, None]
     return out.reshape(-1)
+
+
+def state_action_mask(state: BonesState) -> bytearray:
+    """The action mask of the player to move, a byte per placement (see
+    ``boneyard.interop.action_mask_hook``): the state's ``_allowed`` bytes after the first move
+    (they mark exactly the placements of ``_legal``), the start placements before it."""
+    if state._pieces:
+        return bytearray(state._allowed)
+    enc = state.game._tensor_encoder
+    if enc is None:
+        enc = encoder(state)
+    return bytearray(enc.start_mask)

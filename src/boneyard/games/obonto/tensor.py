@@ -18,29 +18,38 @@ from boneyard.games.obonto.notation import SQUARES
 if TYPE_CHECKING:
     from boneyard.games.obonto.rules import ObontoState
 _DARK_BYTES = (SQUARES + 7) // 8
-_LIGHT_BITS = tuple(bytes(1 - (byte >> bit & 1) for bit in range(8)) for byte in range(256))
-"""Per byte of the dark squares' bitboard: its eight squares as light (1) or dark (0) bytes."""
-_ONES = b"\x01" * SQUARES
+_ONE = b"\x00\x00\x80\x3f"
+"""1.0 as the four bytes of a little-endian float32 (0.0 is four zero bytes)."""
+_ZERO = bytes(4)
+_FLOAT32 = np.dtype("<f4")
+_LIGHT = tuple(
+    b"".join(_ZERO if byte >> bit & 1 else _ONE for bit in range(8)) for byte in range(256)
+)
+"""Per byte of the dark squares' bitboard: its eight squares as light (1.0) or dark (0.0)
+float32 numbers, as bytes."""
+_PLANE = 4 * SQUARES
+"""Bytes of one float32 plane."""
+_ONES = _ONE * SQUARES
 
 
 def state_tensor(state: ObontoState, seat: int | None) -> Any:
     """``observation_tensor(state.observation(seat))`` as a new flat float32 numpy array.
 
-    Read from the state's fields (Obonto has perfect information): every number is 0 or 1, so
-    the planes are written as bytes (the dark squares' bitboard expanded by a table, the six
-    animals, the turn and phase planes) and cast to float32 in one go.
+    Read from the state's fields (Obonto has perfect information):
+    every number is 0 or 1, so the planes are written straight as the bytes of float32 numbers
+    (the dark squares' bitboard expanded by a table, the six animals, the turn and phase
+    planes) and the array is made on those bytes in one call.
     """
     observer = state._to_move if seat is None else seat
-    planes = bytearray(PLANES * SQUARES)
+    planes = bytearray(PLANES * _PLANE)
     dark = state._dark.to_bytes(_DARK_BYTES, "little")
-    planes[:SQUARES] = b"".join([_LIGHT_BITS[byte] for byte in dark])[:SQUARES]
-    animals = state._animals
-    for index in range(6):
+    planes[:_PLANE] = b"".join([_LIGHT[byte] for byte in dark])[:_PLANE]
+    for index, square in enumerate(state._animals):
         owner, kind = divmod(index, 3)
-        plane = (1 if owner == observer else 4) + kind
-        planes[plane * SQUARES + animals[index]] = 1
+        at = (((1 if owner == observer else 4) + kind) * SQUARES + square) * 4
+        planes[at : at + 4] = _ONE
     if state.current_player() == observer:
-        planes[7 * SQUARES : 8 * SQUARES] = _ONES
+        planes[7 * _PLANE : 8 * _PLANE] = _ONES
     if state._loser is not None and not state._over:
-        planes[8 * SQUARES :] = _ONES
-    return np.frombuffer(planes, dtype=np.uint8).astype(np.float32)
+        planes[8 * _PLANE :] = _ONES
+    return np.ndarray(PLANES * SQUARES, _FLOAT32, planes)

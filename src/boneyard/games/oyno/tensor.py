@@ -16,17 +16,37 @@ import numpy as np
 if TYPE_CHECKING:
     from boneyard.games.oyno.duel import DuelState
     from boneyard.games.oyno.puzzle import PuzzleState
-_BITS = tuple(bytes(byte >> bit & 1 for bit in range(8)) for byte in range(256))
-"""Per byte of a bit mask: its eight cells as bytes, 1 where the bit is set."""
+_ONE = struct.pack("<f", 1.0)
+"""1.0 as the four bytes of a little-endian float32 (0.0 is four zero bytes)."""
+_BITS = tuple(
+    b"".join(_ONE if byte >> bit & 1 else bytes(4) for bit in range(8)) for byte in range(256)
+)
+"""Per byte of a bit mask: its eight cells as float32 numbers, 1.0 where the bit is set."""
+_FLOAT32 = np.dtype("<f4")
+_EXACT: dict[tuple[int, int], bytes | None] = {}
+"""``supply / per_player`` as float32 bytes, or None where float32 cannot hold it exactly."""
 
 
 def _planes(masks: tuple[int, ...], cells: int) -> bytes:
-    """The bits of each mask (``cells`` of them, cell a1 first) as bytes, plane after plane."""
+    """The bits of each mask (``cells`` of them, cell a1 first) as float32 bytes, plane after
+    plane."""
     size = (cells + 7) // 8
+    width = 4 * cells
     bits = _BITS
     return b"".join(
-        [b"".join([bits[byte] for byte in mask.to_bytes(size, "little")])[:cells] for mask in masks]
+        [b"".join([bits[byte] for byte in mask.to_bytes(size, "little")])[:width] for mask in masks]
     )
+
+
+def _fraction(supply: int, per_player: int) -> bytes | None:
+    key = (supply, per_player)
+    if key in _EXACT:
+        return _EXACT[key]
+    value = supply / per_player
+    packed = struct.pack("<f", value)
+    exact = packed if struct.unpack("<f", packed)[0] == value else None
+    _EXACT[key] = exact
+    return exact
 
 
 def puzzle_state_tensor(state: PuzzleState, seat: int | None) -> Any:
@@ -34,7 +54,8 @@ def puzzle_state_tensor(state: PuzzleState, seat: int | None) -> Any:
 
     The planes from the state's bit masks (the puzzle has perfect information): up bones, down
     bones, empty resting cells, as ``position()`` shows them (the center is in no plane). Every
-    number is 0 or 1: the planes are written as bytes and cast to float32 in one go.
+    number is 0 or 1: the planes are written straight as float32 bytes, and the array is made
+    on them in one call.
     """
     geometry = state.game.geometry
     cells = geometry.cells
@@ -42,15 +63,17 @@ def puzzle_state_tensor(state: PuzzleState, seat: int | None) -> Any:
     occupied = state.occupied & rest
     up = state.up
     planes = _planes((occupied & up, occupied & ~up, rest & ~occupied), cells)
-    return np.frombuffer(planes, dtype=np.uint8).astype(np.float32)
+    return np.ndarray(3 * cells, _FLOAT32, bytearray(planes))
 
 
 def duel_state_tensor(state: DuelState, seat: int | None) -> Any:
-    """``duel_tensor(state.observation(seat))`` as a new flat float64 numpy array.
+    """``duel_tensor(state.observation(seat))`` as a new flat numpy array.
 
     The five planes from the state's bit masks as ``position()`` shows them (a bone being
     rolled is left out, so its cell shows empty; the center is in no plane), then the supplies
-    and the player to move by the dict road's arithmetic.
+    and the player to move by the dict road's arithmetic. Float32 (made on the bytes in one
+    call) where it holds the supplies' fractions exactly, as it does for the default eight bones
+    a player; float64 otherwise, so that the numbers are the dict road's.
     """
     game = state.game
     geometry = game.geometry
@@ -63,13 +86,17 @@ def duel_state_tensor(state: DuelState, seat: int | None) -> Any:
     planes = _planes((red & up, red & ~up, white & up, white & ~up, rest & ~(red | white)), cells)
     per_player = game.bones_per_player
     supply = state.supply
-    tail = struct.pack(
-        "3d",
+    red_supply = _fraction(supply[0], per_player)
+    white_supply = _fraction(supply[1], per_player)
+    white_moves = state.current_player() == 1
+    if red_supply is not None and white_supply is not None:
+        tail = red_supply + white_supply + (_ONE if white_moves else bytes(4))
+        return np.ndarray(5 * cells + 3, _FLOAT32, bytearray(planes + tail))
+    tensor = np.empty(5 * cells + 3, dtype=np.float64)
+    tensor[: 5 * cells] = np.frombuffer(planes, dtype=_FLOAT32)
+    tensor[5 * cells :] = (
         supply[0] / per_player,
         supply[1] / per_player,
-        1.0 if state.current_player() == 1 else 0.0,
+        1.0 if white_moves else 0.0,
     )
-    tensor = np.empty(5 * cells + 3, dtype=np.float64)
-    tensor[: 5 * cells] = np.frombuffer(planes, dtype=np.uint8)
-    tensor[5 * cells :] = np.frombuffer(tail, dtype=np.float64)
     return tensor
