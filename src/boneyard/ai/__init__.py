@@ -19,13 +19,14 @@ from boneyard.ai.alphabeta import AlphaBetaBot
 from boneyard.ai.base import Bot, Budget
 from boneyard.ai.greedy import GreedyBot
 from boneyard.ai.levels import GAME_LEVELS, LEVEL_NAMES, Level, level_for
+from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.random_bot import RandomBot
 from boneyard.core.game import Game, State
 from boneyard.core.registry import load_game
 
 BOTS: dict[str, type[Bot]] = {
-    bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, ISMCTSBot, AlphaBetaBot)
+    bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, ISMCTSBot, AlphaBetaBot, LookaheadBot)
 }
 """Bot name -> class. Every bot plays every registered game."""
 

@@ -68,14 +68,13 @@ GAME_LEVELS: dict[str, Mapping[str, Level]] = {
         "medium": Level("greedy"),
         "hard": Level("greedy"),
     },
-    # Bond O Cones: ISMCTS (leaf heuristic, heuristic rollouts, low exploration) and alpha-beta
-    # all scored about even with greedy in the second they have (the rules cost ~1 ms a node).
-    # hard is greedy over as many resamples as a second allows: with the cached heuristic that
-    # is ~100, so captures of unseen cones are priced near their expectation (docs/ai.md).
+    # Bond O Cones: ISMCTS and alpha-beta over the rules scored about even with greedy (the
+    # rules cost ~1 ms a node). hard plays the game's own three-ply lookahead on a compact
+    # model of its observation (games/bondo_cones/search.py, the ``lookahead`` bot; docs/ai.md).
     "bondo_cones": {
         "easy": Level("greedy", {"samples": 1}, use_solver=False),
         "medium": Level("greedy", {"samples": 4}),
-        "hard": Level("greedy", {"samples": 128, "time_limit": HARD_SECONDS}),
+        "hard": Level("lookahead", {"time_limit": HARD_SECONDS}),
     },
     # Bon-Bon rounds are long: rollouts of 30 moves scored hard's wins against random better
     # than 10 (19/20 against 18/20; docs/ai.md).

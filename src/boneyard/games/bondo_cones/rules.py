@@ -214,6 +214,16 @@ class BondoConesGame(Game):
 
         return evaluate(self, state.observation(seat))
 
+    def lookahead_values(
+        self, observation: Observation, actions: list[int], time_limit: float | None = None
+    ) -> dict[int, float]:
+        """Hook for the ``lookahead`` bot: a value for each of ``actions`` (the legal actions of
+        the seat whose ``observation`` this is), from that observation alone; higher is better.
+        A three-ply search on a compact model (``search.py``); ``time_limit`` seconds cut it."""
+        from boneyard.games.bondo_cones.search import lookahead_values
+
+        return lookahead_values(dict(observation), actions, time_limit=time_limit)
+
     def render_text(self, observation: Observation) -> str:
         from boneyard.games.bondo_cones.draw import text_board
 
