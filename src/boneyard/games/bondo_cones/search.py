@@ -42,6 +42,9 @@ THREAT_WEIGHT = 0.8
 """How much of the expected best capture of the seat's next roll counts at a leaf."""
 EXPOSURE_WEIGHT = 0.5
 """How much of the opponent's expected best capture counts at a leaf (the seat moves first)."""
+RING_BEARER = 0.25
+"""Points a leaf loses for each point of value the seat's ring cones carry: a ring draws the
+opponent's attacks, so it is better carried by a cone worth little."""
 MAX_TIED = 4
 """The most equally good opponent answers whose leaves are averaged (spread over the list)."""
 QUIET_ROLLS = 2
@@ -156,11 +159,22 @@ class Lookahead:
             return points + WIN
         return points
 
+    def bearer_cost(self, p: Position) -> float:
+        """``RING_BEARER`` times the value the seat's ring cones carry."""
+        ringed = p.ringed[self.me]
+        cost = 0.0
+        while ringed:
+            low = ringed & -ringed
+            ringed ^= low
+            cost += p.worth[low.bit_length() - 1]
+        return RING_BEARER * cost
+
     def quick_value(self, p: Position) -> float:
         """The seat's value of ``p`` at a glance, with the opponent to roll next (orders moves)."""
         points = self.material(p)
         if p.scores[self.them] >= p.target or p.scores[self.me] >= p.target:
             return points
+        points -= self.bearer_cost(p)
         return points - self.best_captures(p, self.them) + 0.5 * self.best_captures(p, self.me)
 
     def leaf_value(self, p: Position, threat: float | None = None) -> float:
@@ -171,6 +185,7 @@ class Lookahead:
         if threat is None:
             threat = self.best_captures(p, self.me)
         exposure = self.best_captures(p, self.them)
+        points -= self.bearer_cost(p)
         return points + THREAT_WEIGHT * threat - EXPOSURE_WEIGHT * exposure
 
     # ----- the three plies --------------------------------------------------------------------
