@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.games.bondo_cones.bondo_helpers import new_game
 
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.model import Position
 from boneyard.games.bondo_cones.rules import ACT, BondoConesState
-from tests.games.bondo_cones.bondo_helpers import new_game
 
 
 def _positions(seed: int, games: int = 2) -> list[BondoConesState]:

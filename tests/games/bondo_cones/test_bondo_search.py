@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from boneyard.games.bondo_cones.search import lookahead_values
 from tests.games.bondo_cones.bondo_helpers import legal, new_game, play
+
+from boneyard.games.bondo_cones.search import lookahead_values
 
 
 def _best(state: object, seat: int) -> list[str]:
