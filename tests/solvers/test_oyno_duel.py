@@ -1,0 +1,197 @@
+"""The two-player OYNO retrograde solver against plain minimax through the public rules, and its
+model of the greedy bot against the bot itself."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+import boneyard
+from boneyard.ai import make_bot
+from boneyard.ai.greedy import action_value
+from boneyard.games.oyno.board import board, format_position
+from boneyard.games.oyno.duel import DuelState, parse_duel_start
+from boneyard.solvers import oyno_duel
+from boneyard.solvers.oyno_duel import DRAW, LOSS, WIN, DuelSolution
+
+
+@cache
+def solved(size: int, bones: int, restrict: int | None = None) -> DuelSolution:
+    return oyno_duel.solve(size, bones, restrict)
+
+
+def duel(size: int, bones: int, start: str | None = None) -> DuelState:
+    params: dict[str, object] = {"size": size, "bones_per_player": bones, "max_moves": 10_000}
+    if start is not None:
+        params["start"] = start
+    state = boneyard.load_game("oyno", **params).new_initial_state()
+    assert isinstance(state, DuelState)
+    return state
+
+
+def minimax(state: DuelState, depth: int) -> int:
+    """WIN if the player to move forces a win within ``depth`` actions, LOSS if the other does,
+    else DRAW (not decided that soon). Repetitions are ignored, as the solver ignores them."""
+    memo: dict[tuple[tuple[int, ...], int], int] = {}
+
+    def search(node: DuelState, left: int) -> int:
+        key = (node._key(), left)
+        if key in memo:
+            return memo[key]
+        mover = node.current_player()
+        best = LOSS
+        for action in node.legal_actions():
+            child = node.clone()
+            child.seen = {}
+            child.apply_action(action)
+            if child.is_terminal():
+                value = WIN if child.winner == mover else LOSS
+            elif left <= 1:
+                value = DRAW
+            else:
+                value = -search(child, left - 1)
+            best = max(best, value)
+            if best == WIN:
+                break
+        memo[key] = best
+        return best
+
+    return search(state, depth)
+
+
+def random_position(size: int, bones: int, rng: random.Random) -> str:
+    cells = list(board(size).resting)
+    rng.shuffle(cells)
+    red, white = rng.randint(0, bones), rng.randint(0, bones)
+    symbols = {}
+    for cell in cells[:red]:
+        symbols[cell] = rng.choice("Rr")
+    for cell in cells[red : red + white]:
+        symbols[cell] = rng.choice("Ww")
+    return format_position(size, symbols) + rng.choice((" r", " w"))
+
+
+def live_positions(size: int, bones: int, count: int, seed: int) -> list[str]:
+    """``count`` random positions (with the player to move) where the game is not over."""
+    rng = random.Random(seed)
+    found: list[str] = []
+    while len(found) < count:
+        start = random_position(size, bones, rng)
+        if not duel(size, bones, start).is_terminal():
+            found.append(start)
+    return found
+
+
+def test_one_bone_each_red_wins_by_placing_it() -> None:
+    # the forced first place puts red's only bone up on an empty board: won in one action
+    assert solved(3, 1).value(0, 0, 0, 0) == (WIN, 1)
+
+
+@pytest.mark.parametrize("start", live_positions(3, 2, 40, seed=7))
+def test_values_agree_with_minimax(start: str) -> None:
+    state = duel(3, 2, start)
+    red, white = state.occupied
+    value, plies = solved(3, 2).value(red, white, state.up, state.player)
+    if value == DRAW:
+        assert minimax(state, 8) == DRAW
+    else:
+        assert minimax(state, plies) == value
+        if plies > 1:
+            assert minimax(state, plies - 1) == DRAW  # not decided any sooner
+
+
+@pytest.mark.parametrize(
+    ("start", "plies"),
+    [
+        ("RR./.o./... r", 1),  # red's last bone goes on a cell next to no red bone
+        ("..R/Ro./.WW r", 3),
+        (".wr/RoW/.rw r", 5),
+    ],
+)
+def test_forced_wins_are_found(start: str, plies: int) -> None:
+    state = duel(3, 3, start)
+    _, red, white, up, player = parse_duel_start(start)
+    solution = solved(3, 3)
+    assert solution.value(red, white, up, player) == (WIN, plies)
+    assert minimax(state, plies) == WIN
+    if plies > 2:
+        assert minimax(state, plies - 2) == DRAW
+    # following the solver's moves against every defence wins in exactly that many actions
+    for action in solution.best_actions(state):
+        child = state.clone()
+        child.apply_action(action)
+        if child.is_terminal():
+            assert plies == 1 and child.winner == player
+        else:
+            r, w = child.occupied
+            assert solution.value(r, w, child.up, child.player) == (LOSS, plies - 1)
+
+
+@pytest.mark.parametrize(("size", "bones"), [(3, 3), (5, 2), (5, 4)])
+def test_greedy_scores_are_the_greedy_bots(size: int, bones: int) -> None:
+    rng = random.Random(size * 10 + bones)
+    for start in live_positions(size, bones, 6, seed=rng.randrange(1000)):
+        state = duel(size, bones, start)
+        mover = state.player
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            red, white = child.occupied
+            ours = oyno_duel.greedy_scores(
+                size,
+                bones,
+                np.array([red], dtype=np.int64),
+                np.array([white], dtype=np.int64),
+                np.array([child.up], dtype=np.int64),
+                mover,
+            )[0]
+            assert ours == action_value(child, mover)
+
+
+def test_where_perfect_play_beats_greedy_for_sure_it_does() -> None:
+    solution = solved(3, 2, restrict=1)
+    rng = random.Random(3)
+    played = 0
+    for (red_count, white_count), layer in sorted(solution.layers.items()):
+        if red_count + white_count < 2:
+            continue
+        rows = np.flatnonzero((layer.chance[1] == 1.0) & ~solution._finished(layer))
+        for row in rng.sample(list(rows), min(3, rows.size)):
+            red, white, up = (int(m[row]) for m in (layer.red_mask, layer.white_mask, layer.up))
+            symbols = {}
+            for cell in range(9):
+                if (red | white) >> cell & 1:
+                    symbols[cell] = ("R" if red >> cell & 1 else "W").lower()
+                    if up >> cell & 1:
+                        symbols[cell] = symbols[cell].upper()
+            state = duel(3, 2, format_position(3, symbols) + " w")
+            greedy = make_bot("greedy", state.game, 1, seed=int(row))
+            while not state.is_terminal():
+                if state.player == 0:
+                    state.apply_action(rng.choice(solution.best_actions(state)))
+                else:
+                    state.apply_action(greedy.step(state))
+            assert state.winner == 0
+            played += 1
+    assert played >= 6
+
+
+def test_greedy_holds_the_smallest_duels() -> None:
+    # the finding of docs/ai.md on the smallest board: perfect play cannot beat greedy at all
+    for greedy_seat in (0, 1):
+        solution = solved(3, 2, restrict=greedy_seat)
+        assert solution.value(0, 0, 0, 0)[0] == DRAW
+        assert solution.win_chance(0, 0, 0, 0) == 0.0
+    assert solved(3, 2).value(0, 0, 0, 0) == (DRAW, 0)
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="at most 25 cells"):
+        oyno_duel.solve(7, 2)
+    with pytest.raises(ValueError, match="does not fit"):
+        oyno_duel.solve(3, 4)
+    with pytest.raises(ValueError, match="restrict"):
+        oyno_duel.solve(3, 2, restrict=2)
