@@ -245,11 +245,16 @@ class BondoConesGame(Game):
         return observation_tensor(self, observation)
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        from boneyard.games.bondo_cones.tensor import state_tensor
-
         if not isinstance(state, BondoConesState):
             raise TypeError(f"not a bondo_cones state: {state!r}")
-        return state_tensor(state, seat)
+        # The encoder is kept on the game after the first call: an import statement at every
+        # call would cost more than the rest of the dispatch, and agents read it every step.
+        encode: Any = self.__dict__.get("_fast_tensor")
+        if encode is None:
+            from boneyard.games.bondo_cones.tensor import state_tensor
+
+            encode = self.__dict__["_fast_tensor"] = state_tensor
+        return encode(state, seat)
 
 
 class BondoConesState(State):

@@ -235,11 +235,16 @@ class ObontoGame(Game):
         return observation_tensor(observation)
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        from boneyard.games.obonto.tensor import state_tensor
-
         if not isinstance(state, ObontoState):
             raise TypeError(f"not an obonto state: {state!r}")
-        return state_tensor(state, seat)
+        # The encoder is kept on the game after the first call: an import statement at every
+        # call would cost more than the rest of the dispatch, and agents read it every step.
+        encode: Any = self.__dict__.get("_fast_tensor")
+        if encode is None:
+            from boneyard.games.obonto.tensor import state_tensor
+
+            encode = self.__dict__["_fast_tensor"] = state_tensor
+        return encode(state, seat)
 
 
 class ObontoState(State):

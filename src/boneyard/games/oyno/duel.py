@@ -200,11 +200,16 @@ class Oyno(Game):
         return duel_tensor(observation)
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        from boneyard.games.oyno.tensor import duel_state_tensor
-
         if not isinstance(state, DuelState):
             raise TypeError(f"not an oyno state: {state!r}")
-        return duel_state_tensor(state, seat)
+        # The encoder is kept on the game after the first call: an import statement at every
+        # call would cost more than the rest of the dispatch, and agents read it every step.
+        encode: Any = self.__dict__.get("_fast_tensor")
+        if encode is None:
+            from boneyard.games.oyno.tensor import duel_state_tensor
+
+            encode = self.__dict__["_fast_tensor"] = duel_state_tensor
+        return encode(state, seat)
 
 
 class DuelState(State):
@@ -262,6 +267,11 @@ class DuelState(State):
             self.supply[1],
             self.player,
         )
+
+    def transposition_key(self) -> Any:
+        """Hook for search bots (``State.transposition_key``): the board, the supplies and the
+        player to move, as ``_key()``, and the cell of a wild bone being rolled."""
+        return (self._key(), self.rolling)
 
     # ----- contract hooks ---------------------------------------------------------------------
 

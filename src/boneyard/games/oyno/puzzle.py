@@ -238,11 +238,16 @@ class OynoPuzzle(Game):
         return puzzle_tensor(observation)
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        from boneyard.games.oyno.tensor import puzzle_state_tensor
-
         if not isinstance(state, PuzzleState):
             raise TypeError(f"not an oyno_puzzle state: {state!r}")
-        return puzzle_state_tensor(state, seat)
+        # The encoder is kept on the game after the first call: an import statement at every
+        # call would cost more than the rest of the dispatch, and agents read it every step.
+        encode: Any = self.__dict__.get("_fast_tensor")
+        if encode is None:
+            from boneyard.games.oyno.tensor import puzzle_state_tensor
+
+            encode = self.__dict__["_fast_tensor"] = puzzle_state_tensor
+        return encode(state, seat)
 
 
 KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {
