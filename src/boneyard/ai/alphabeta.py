@@ -53,7 +53,7 @@ class AlphaBetaBot(Bot):
         self.time_limit = time_limit
         low, high = game.info.min_utility, game.info.max_utility
         self._softness = max(0.1 * (high - low), 1e-9)
-        self._table: dict[tuple[str, int, int], tuple[int, float, int, int | None]] = {}
+        self._table: dict[tuple[object, int, int], tuple[int, float, int, int | None]] = {}
         self._deadline = math.inf
         self._killers: dict[int, list[int]] = {}
         self._history: dict[tuple[int, int], int] = {}
@@ -178,7 +178,7 @@ class AlphaBetaBot(Bot):
             return total
         player = state.current_player()
         maximizing = player == self.seat
-        key = (str(state), player, state.move_number())
+        key = (state.transposition_key(), player, state.move_number())
         entry = self._table.get(key)
         first: int | None = None
         if entry is not None:

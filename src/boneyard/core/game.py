@@ -370,6 +370,13 @@ class State(ABC):
         """How many actions (chance outcomes included) have been played."""
         return len(self._history)
 
+    def transposition_key(self) -> Any:
+        """A hashable key, equal for states that a search may treat as the same position with
+        the same player to move (search bots key their transposition tables on it, together with
+        ``move_number``). The text of the state by default; a game may return something cheaper
+        to build, such as a tuple of its fields."""
+        return str(self)
+
     def observation(self, seat: int | None) -> Observation:
         """All that ``seat`` may know, as a JSON-safe dict; ``seat=None`` is a spectator."""
         self._check_seat(seat)
