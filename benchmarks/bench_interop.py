@@ -11,7 +11,15 @@ rounds, on one core, and compares the time per game action (chance actions inclu
   action mask of the agent to move, built at every turn), a random legal action picked from
   the mask, ``env.step``;
 - dict (``--dict-road``): the agent loop with the arrays built from observation dicts, as the
-  environment did before the games' fast roads (``Game.state_observation_tensor``).
+  environment did before the games' fast roads (``Game.state_observation_tensor``);
+- floor (``--floor``): the agent loop with an observation that costs nothing (the same
+  all-zero array every turn; the mask is still built and read): what the environment's
+  stepping, the mask and the agent's own reading of it cost before any observation is made.
+  A diagnostic, not an agent anyone should train: it shows how far below the agent loop any
+  observation encoding could take it.
+
+Both the engine and the environment are timed in CPU time of this process (``boneyard bench``'s
+clock), so time the core spends on other processes counts for neither.
 
 The bar (issue 9): agent / engine at most 2.0. The numbers in docs/interop.md come from this
 script::
@@ -23,6 +31,7 @@ script::
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -38,19 +47,22 @@ BAR = 2.0
 
 
 def bench_pettingzoo(
-    name: str, seconds: float, observe: bool, seed: int = 0, dict_road: bool = False
+    name: str, seconds: float, observe: bool, seed: int = 0, road: str = "fast"
 ) -> tuple[int, float]:
     """Game actions played and seconds spent by a random agent in the AEC environment.
 
     ``observe``: the agent reads ``env.last()`` (observation array and action mask) before each
     action and picks from the mask, as a learning agent does; otherwise it calls
     ``env.last(observe=False)`` and takes the legal actions from the state, which measures the
-    environment's stepping alone. ``dict_road``: the arrays are built from observation dicts
-    (``observation_tensor(state.observation(seat))``) instead of the game's fast road.
+    environment's stepping alone. ``road``: ``"fast"``, the environment as it is; ``"dict"``, the
+    arrays built from observation dicts (``observation_tensor(state.observation(seat))``)
+    instead of the game's fast road; ``"floor"``, one constant observation array.
     """
     env = pettingzoo.env(name)
-    if dict_road:
+    if road == "dict":
         _dict_road(env)
+    elif road == "floor":
+        _constant_observation(env)
     rng = random.Random(seed)
     actions = 0
     episode = 0
@@ -89,6 +101,17 @@ def _dict_road(env: pettingzoo.BoneyardAECEnv) -> None:
     vars(game)["_state_observation_tensor"] = slow  # an instance attribute hides the method
 
 
+def _constant_observation(env: pettingzoo.BoneyardAECEnv) -> None:
+    """Make ``env``'s game hand out the same all-zero tensor every time (for the floor only)."""
+    game = env.game
+    zeros = np.zeros(math.prod(game.observation_tensor_shape()), dtype=np.float32)
+
+    def constant(state: Any, seat: int | None) -> Any:
+        return zeros
+
+    vars(game)["_state_observation_tensor"] = constant
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="*", default=None, help="games (default: all)")
@@ -99,11 +122,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also time the agent loop with tensors built from observation dicts",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time the agent loop with a constant observation array (a lower bound)",
+    )
     args = parser.parse_args(argv)
     names = args.games or boneyard.list_games()
     header = f"{'game':<12} {'engine':>8} {'step':>8} {'ratio':>6} {'agent':>8} {'ratio':>6}"
     if args.dict_road:
         header += f" {'dict':>8} {'ratio':>6}"
+    if args.floor:
+        header += f" {'floor':>8} {'ratio':>6}"
     print(header + "  bar   (µs per game action; ratio to engine)")
     missed = []
     for name in names:
@@ -113,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         costs = {"engine": float("inf"), "step": float("inf"), "agent": float("inf")}
         if args.dict_road:
             costs["dict"] = float("inf")
+        if args.floor:
+            costs["floor"] = float("inf")
         slice_seconds = args.seconds / args.rounds
         for round_number in range(args.rounds):
             engine = bench_random_playouts(game, slice_seconds, seed=round_number)
@@ -120,8 +152,9 @@ def main(argv: list[str] | None = None) -> int:
             for way in costs:
                 if way == "engine":
                     continue
+                road = way if way in ("dict", "floor") else "fast"
                 actions, spent = bench_pettingzoo(
-                    name, slice_seconds, way != "step", seed=round_number, dict_road=way == "dict"
+                    name, slice_seconds, way != "step", seed=round_number, road=road
                 )
                 costs[way] = min(costs[way], spent / max(actions, 1))
         line = f"{name:<12} {costs['engine'] * 1e6:>8.1f}"
