@@ -37,11 +37,11 @@ from pettingzoo import AECEnv
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, State
 from boneyard.interop import (
+    action_mask,
     action_mask_hook,
     agent_name,
     require_observation_shape,
     resolve_game,
-    state_action_mask,
     state_observation_array,
 )
 
@@ -175,7 +175,13 @@ class BoneyardAECEnv(AECEnv):
         seat = self._seat[agent]
         state = self.game_state
         if state.current_player() == seat:
-            mask = state_action_mask(self.game, state, self._mask_hook)
+            # state_action_mask, inlined (a Python call is a good part of a step's cost).
+            hook = self._mask_hook
+            marks = None if hook is None else hook(state)
+            if marks is None:
+                mask = action_mask(state.legal_actions(), self._num_actions)
+            else:
+                mask = np.frombuffer(marks, dtype=np.int8)
         else:
             mask = np.zeros(self._num_actions, dtype=np.int8)
         return {
