@@ -195,3 +195,35 @@ def test_bad_arguments_are_refused() -> None:
         oyno_duel.solve(3, 4)
     with pytest.raises(ValueError, match="restrict"):
         oyno_duel.solve(3, 2, restrict=2)
+
+
+def test_the_solver_registry_answers_small_duels_only() -> None:
+    from boneyard import solvers
+
+    state = duel(3, 3, "RR./.o./... r")  # red wins by placing its last bone away from its own
+    action = solvers.best_action(state)
+    assert action is not None
+    state.apply_action(action)
+    assert state.winner == 0
+    assert solvers.best_action(boneyard.load_game("oyno").new_initial_state()) is None
+    wild = boneyard.load_game("oyno", size=3, bones_per_player=2, wild=True).new_initial_state()
+    assert solvers.best_action(wild) is None
+    assert oyno_duel.position_count(5, 2) > oyno_duel.PLAY_LIMIT >= oyno_duel.position_count(3, 3)
+
+
+def test_the_solver_never_loses_a_drawn_start_to_random_play_and_wins_some() -> None:
+    # red (solver) against random on 3x3 with two bones: the start is a draw, so red never loses
+    rng = random.Random(5)
+    results = []
+    for seed in range(6):
+        state = duel(3, 2)
+        while not state.is_terminal() and state.moves < 200:
+            if state.player == 0:
+                action = oyno_duel.best_action(state)
+                assert action is not None
+                state.apply_action(action)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        results.append(state.winner)
+        assert state.winner != 1, seed
+    assert 0 in results

@@ -20,6 +20,7 @@ BestAction = Callable[["State"], "int | None"]
 SOLVER_MODULES: dict[str, str] = {
     "obonto": "boneyard.solvers.obonto_solo",
     "oyno_puzzle": "boneyard.solvers.oyno_puzzle",
+    "oyno": "boneyard.solvers.oyno_duel",  # small duels only (3x3 boards; 5x5 with one bone)
 }
 """Game name -> module exposing ``best_action(state)``."""
 

@@ -25,6 +25,7 @@ The wild variant is not modelled.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -35,6 +36,7 @@ import numpy.typing as npt
 from boneyard.games.oyno.board import board
 
 if TYPE_CHECKING:
+    from boneyard.core.game import State
     from boneyard.games.oyno.duel import DuelState
 
 Array = npt.NDArray[np.int64]
@@ -550,3 +552,45 @@ class DuelSolution:
 def solve(size: int, bones: int, restrict: int | None = None) -> DuelSolution:
     """Solve every position of the ``size`` x ``size`` duel with ``bones`` bones a side."""
     return DuelSolution(size, bones, restrict)
+
+
+PLAY_LIMIT = 300_000
+"""The most positions a duel may have for ``best_action`` to solve it during play (a fraction of
+a second: every 3x3 duel and the 5x5 duel with one bone a side; 5x5 with two has 1.3 million)."""
+
+
+def position_count(size: int, bones: int) -> int:
+    """How many positions (board and sides, without the player to move) the duel has."""
+    resting = len(board(size).resting)
+    return sum(
+        math.comb(resting, red) * math.comb(resting - red, white) * 2 ** (red + white)
+        for red in range(bones + 1)
+        for white in range(bones + 1)
+    )
+
+
+@cache
+def _solution_for_play(size: int, bones: int) -> DuelSolution:
+    return solve(size, bones)
+
+
+def best_action(state: State) -> int | None:
+    """The solver registry's entry (``boneyard.solvers``): for a duel small enough to solve at
+    once (``PLAY_LIMIT``; not the wild variant), an action of best play, preferring among equals
+    the one the game's heuristic values most; ``None`` for any other state."""
+    from boneyard.games.oyno.duel import DuelState
+
+    if not isinstance(state, DuelState) or state.game.wild or state.is_chance_node():
+        return None
+    game = state.game
+    if game.size * game.size > 25 or position_count(game.size, game.bones_per_player) > PLAY_LIMIT:
+        return None
+    best = _solution_for_play(game.size, game.bones_per_player).best_actions(state)
+    mover = state.current_player()
+
+    def estimate(action: int) -> float:
+        child = state.clone()
+        child.apply_action(action)
+        return 0.0 if child.is_terminal() else game.evaluate(child, mover)
+
+    return max(best, key=estimate)
