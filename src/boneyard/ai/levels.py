@@ -61,6 +61,8 @@ GAME_LEVELS: dict[str, Mapping[str, Level]] = {
         ),
     },
     "bones": _PERFECT_TWO_PLAYER,
+    # OYNO: exact solutions of the small duels (solvers/oyno_duel.py) show perfect play cannot
+    # beat greedy there at all, so hard stays alpha-beta (it beats random; docs/ai.md).
     "oyno": _PERFECT_TWO_PLAYER,
     # The puzzle solver answers every solvable deal; greedy covers anything it cannot.
     "oyno_puzzle": {
