@@ -52,10 +52,11 @@ _HIDDEN: Mapping[str, Level] = {
 
 GAME_LEVELS: dict[str, Mapping[str, Level]] = {
     # In Obonto short random rollouts judged by the mobility heuristic beat alpha-beta over the
-    # same heuristic, which lost to greedy at depth 2 (arena, docs/ai.md).
+    # same heuristic, which lost to greedy at depth 2 (arena, docs/ai.md). medium is hard's bot
+    # with a third of its time: capped at 300 iterations it lost to greedy (easy).
     "obonto": {
         "easy": Level("greedy", use_solver=False),
-        "medium": Level("mcts", {"iterations": 300, "rollout_depth": 6, "time_limit": 0.3}),
+        "medium": Level("mcts", {"iterations": 2000, "rollout_depth": 6, "time_limit": 0.3}),
         "hard": Level(
             "mcts", {"iterations": 20000, "rollout_depth": 6, "time_limit": HARD_SECONDS}
         ),
