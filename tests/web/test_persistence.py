@@ -224,3 +224,45 @@ def test_chance_draws_follow_the_probabilities() -> None:
     assert [chance_outcome(state, "other", n) for n in range(20)] != [
         chance_outcome(state, "seed", n) for n in range(20)
     ]
+
+
+def test_idle_games_leave_memory_and_come_back_from_the_store(db_path: Path) -> None:
+    with TestClient(make_app(db_path, max_live_games=1, live_idle_seconds=0.0)) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        first = create(client, "obonto")
+        play_random(client, first, 3, seed=5)
+        views = [
+            client.get(f"/api/games/{first['id']}", params={"token": s["token"]}).json()
+            for s in first["seats"]
+        ]
+        second = create(client, "bones")
+        assert list(manager.games) == [second["id"]], "the idle first game was dropped"
+        again = [
+            client.get(f"/api/games/{first['id']}", params={"token": s["token"]}).json()
+            for s in first["seats"]
+        ]
+        assert again == views, "replayed from the store, nothing lost"
+        assert list(manager.games) == [first["id"]]
+        play_random(client, first, 2, seed=6)
+        assert client.get(f"/api/games/{first['id']}").json()["seq"] == views[0]["seq"] + 2
+
+
+def test_a_watched_game_stays_in_memory(db_path: Path) -> None:
+    with TestClient(make_app(db_path, max_live_games=1, live_idle_seconds=0.0)) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        watched = create(client, "obonto")
+        with client.websocket_connect(f"/ws/games/{watched['id']}") as socket:
+            assert socket.receive_json()["type"] == "view"
+            other = create(client, "bones")
+            assert set(manager.games) == {watched["id"], other["id"]}
+        # once nobody watches, the next game to load pushes out the least recently used
+        create(client, "oyno")
+        assert watched["id"] not in manager.games
+
+
+def test_a_recently_used_game_is_not_dropped(db_path: Path) -> None:
+    with TestClient(make_app(db_path, max_live_games=1, live_idle_seconds=3600.0)) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        first = create(client, "obonto")
+        second = create(client, "bones")
+        assert set(manager.games) == {first["id"], second["id"]}

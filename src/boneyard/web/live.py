@@ -16,6 +16,7 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -159,6 +160,11 @@ class Settings:
     bot_processes: int = 0
     """Worker processes for computer seats and hints (0: threads, as the tests use)."""
     replay_finished_only: bool = True
+    max_live_games: int = 1000
+    """Games kept in memory. Beyond it the least recently used idle games are dropped: the store
+    holds every move, so a dropped game is replayed from it when next asked for."""
+    live_idle_seconds: float = 600.0
+    """How long a game must go unused (nobody watching, no computer move pending) to be dropped."""
 
 
 BotChooser = Callable[[str, Game, int, int, State, "float | None"], int]
@@ -222,6 +228,16 @@ class LiveGame:
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     last_by: str = ""
+    last_used: float = field(default_factory=time.monotonic)
+
+    def is_idle(self, now: float, idle_seconds: float) -> bool:
+        """Nobody watches it, nothing is moving in it, and it went unused for ``idle_seconds``."""
+        return (
+            not self.subscribers
+            and (self.bot_task is None or self.bot_task.done())
+            and not self.lock.locked()
+            and now - self.last_used >= idle_seconds
+        )
 
     @property
     def seq(self) -> int:
@@ -430,7 +446,7 @@ class GameManager:
         )
         stored = await self._in_store(self.store.load, game_id)
         live = LiveGame(game_id, stored, game, game.new_initial_state(), [])
-        self.games[game_id] = live
+        self._keep(live)
         async with live.lock:
             await self._commit(live, [])  # chance nodes at the start (a shuffle, a set-up)
         self._schedule_bot(live)
@@ -439,6 +455,7 @@ class GameManager:
     async def get(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)
         if live is not None:
+            self._touch(live)
             return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
@@ -450,12 +467,33 @@ class GameManager:
                 if stored is None:
                     raise WebError(404, "unknown_game_id", f"no game with id {game_id!r}")
                 live = self._replay(stored)
-                self.games[game_id] = live
+                self._keep(live)
         finally:
             if not lock.locked():
                 self._loading.pop(game_id, None)
         self._schedule_bot(live)
         return live
+
+    # ----- memory: the store is the truth, live games are a cache of it ------------------------
+
+    def _touch(self, live: LiveGame) -> None:
+        """Mark ``live`` as just used: the games dict runs from least to most recently used."""
+        live.last_used = time.monotonic()
+        self.games[live.id] = self.games.pop(live.id)
+
+    def _keep(self, live: LiveGame) -> None:
+        """Hold ``live`` in memory, dropping idle games beyond ``max_live_games`` first."""
+        self.games[live.id] = live
+        excess = len(self.games) - self.settings.max_live_games
+        if excess <= 0:
+            return
+        now = time.monotonic()
+        for game_id, other in list(self.games.items()):
+            if excess <= 0:
+                break
+            if other is not live and other.is_idle(now, self.settings.live_idle_seconds):
+                del self.games[game_id]
+                excess -= 1
 
     def _replay(self, stored: StoredGame) -> LiveGame:
         game = self.catalog.game_class(stored.name)(**stored.params)
