@@ -186,6 +186,28 @@ def test_illegal_click_is_refused_with_a_message(server: str, browser: Any) -> N
     other.context.close()
 
 
+def test_a_bones_piece_is_clicked_in_either_order(server: str, browser: Any) -> None:
+    created = create(server, "bones")
+    page = open_page(browser, server + created["seats"][0]["url"])
+    click_square(page, "f5")  # the upper square of e5-f5 first
+    assert page.locator('rect.mark-dest[data-mark="e5"]').count() == 1
+    click_square(page, "e5")
+    page.wait_for_selector("#game[data-seq='1']")
+    assert "e5-f5" in page.inner_text("#log")
+    page.context.close()
+
+
+def test_a_piece_is_fetched_by_clicking_its_destination_first(server: str, browser: Any) -> None:
+    created = create(server, "toy_walk")
+    page = open_page(browser, server + created["seats"][0]["url"])
+    click_square(page, "a2")  # empty: the piece on a1 can step there
+    assert page.locator('rect.mark-dest[data-mark="a1"]').count() == 1
+    click_square(page, "a1")
+    page.wait_for_selector("#game[data-seq='1']")
+    assert "a1-a2" in page.inner_text("#log")
+    page.context.close()
+
+
 def test_reload_mid_game_and_continue(server: str, browser: Any) -> None:
     created = create(server, "toy_walk")
     north = open_page(browser, server + created["seats"][0]["url"])

@@ -120,7 +120,7 @@ function render() {
   mark($("board"), lastMoveSquares(v.log), "last");
   if (selected) {
     mark($("board"), [selected], "sel");
-    mark($("board"), destinations(selected).map((a) => squaresOf(a.string)[1]), "dest");
+    mark($("board"), destinations(selected).map((d) => d.to), "dest");
   }
   showFacts($("facts"), v.observation);
   showLog($("log"), v.log, v.seats);
@@ -158,12 +158,22 @@ function renderActions(v, mine) {
   }
 }
 
+/** Legal two-square actions with ``square`` at one end: ``[{action, to}]``, those that start
+ * there first, then those that end there read backwards (to a square not reached forwards): a
+ * Bones domino may be clicked square by square in either order, and in the moving games a
+ * piece may be fetched by clicking its destination first. */
 function destinations(square) {
-  const v = view();
-  return (v?.legal ?? []).filter((a) => {
-    const s = squaresOf(a.string);
-    return s.length === 2 && s[0] === square;
-  });
+  const pairs = (view()?.legal ?? [])
+    .map((action) => ({ action, squares: squaresOf(action.string) }))
+    .filter(({ squares }) => squares.length === 2);
+  const found = pairs
+    .filter(({ squares }) => squares[0] === square)
+    .map(({ action, squares }) => ({ action, to: squares[1] }));
+  const forwards = new Set(found.map((d) => d.to));
+  for (const { action, squares } of pairs) {
+    if (squares[1] === square && !forwards.has(squares[0])) found.push({ action, to: squares[0] });
+  }
+  return found;
 }
 
 /** Legal actions that name ``square`` alone: "put e3", "flip b2", "peek c3". */
@@ -203,14 +213,13 @@ function clickSquare(square) {
   }
   $("message").textContent = "";
   if (selected && square !== selected) {
-    const moves = destinations(selected).filter((a) => squaresOf(a.string)[1] === square);
+    const moves = destinations(selected).filter((d) => d.to === square).map((d) => d.action);
     if (moves.length === 1) return send(moves[0].id);
     if (moves.length > 1) return showChoices(moves);
     if (destinations(square).length === 0 && singlesAt(square).length === 0) {
       // Not a legal destination: let the server say which rule it breaks.
-      const sample = destinations(selected)[0].string;
-      const to = squaresOf(sample)[1];
-      return send(sample.replace(new RegExp(`(?<![a-z0-9])${to}(?![0-9])`), square));
+      const { action, to } = destinations(selected)[0];
+      return send(action.string.replace(new RegExp(`(?<![a-z0-9])${to}(?![0-9])`), square));
     }
   }
   if (selected === square) {
