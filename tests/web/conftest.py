@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -53,3 +54,20 @@ def token(created: dict[str, Any], seat: int) -> str:
     value = created["seats"][seat]["token"]
     assert isinstance(value, str)
     return value
+
+
+def play_random(client: TestClient, created: dict[str, Any], moves: int, seed: int) -> None:
+    rng = random.Random(seed)
+    tokens = [s["token"] for s in created["seats"]]
+    for _ in range(moves):
+        spectator = client.get(f"/api/games/{created['id']}").json()
+        if spectator["terminal"]:
+            return
+        mover = spectator["current_player"]
+        mine = client.get(f"/api/games/{created['id']}", params={"token": tokens[mover]}).json()
+        action = rng.choice(mine["legal"])["id"]
+        response = client.post(
+            f"/api/games/{created['id']}/actions",
+            json={"token": tokens[mover], "seq": mine["seq"], "action": action},
+        )
+        assert response.status_code == 200, response.text

@@ -2,34 +2,15 @@
 
 from __future__ import annotations
 
-import random
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.core.registry import list_games
 from boneyard.web.live import chance_outcome, seed_hash
-from tests.web.conftest import all_games, create, make_app, token
-
-
-def play_random(client: TestClient, created: dict[str, Any], moves: int, seed: int) -> None:
-    rng = random.Random(seed)
-    tokens = [s["token"] for s in created["seats"]]
-    for _ in range(moves):
-        spectator = client.get(f"/api/games/{created['id']}").json()
-        if spectator["terminal"]:
-            return
-        mover = spectator["current_player"]
-        mine = client.get(f"/api/games/{created['id']}", params={"token": tokens[mover]}).json()
-        action = rng.choice(mine["legal"])["id"]
-        response = client.post(
-            f"/api/games/{created['id']}/actions",
-            json={"token": tokens[mover], "seq": mine["seq"], "action": action},
-        )
-        assert response.status_code == 200, response.text
+from tests.web.conftest import all_games, create, make_app, play_random, token
 
 
 @pytest.mark.parametrize("name", sorted(all_games()))
