@@ -79,6 +79,7 @@ def require_observation_shape(game: Game, interface: str) -> tuple[int, ...]:
 _PACKERS: dict[int, struct.Struct] = {}
 _INDEX_PACKERS: dict[int, struct.Struct] = {}
 _SIZES: dict[tuple[int, ...], int] = {}
+_FLOAT32 = np.dtype(np.float32)
 
 
 def _size(shape: tuple[int, ...]) -> int:
@@ -89,19 +90,16 @@ def _size(shape: tuple[int, ...]) -> int:
 def tensor_array(game: Game, raw: Sequence[float], shape: tuple[int, ...]) -> Any:
     """A game's tensor (a new numpy array, or a sequence of numbers) as float32 of ``shape``."""
     expected = _SIZES.get(shape) or _size(shape)
-    if isinstance(raw, np.ndarray):
-        # A game's tensor hook returns a new array each call, so a float32 one is used as is.
-        values = raw.ravel() if raw.dtype == np.float32 else raw.astype(np.float32).ravel()
-        size = values.size
-    else:
-        size = len(raw)
+    size = raw.size if isinstance(raw, np.ndarray) else len(raw)
     if size != expected:
         raise ValueError(
             f"{game.name}'s observation tensor has {size} numbers; "
             f"observation_tensor_shape() is {shape}"
         )
     if isinstance(raw, np.ndarray):
-        return values.reshape(shape)
+        # A game's tensor hook returns a new array each call, so a float32 one is used as is.
+        values = raw if raw.dtype == _FLOAT32 else raw.astype(np.float32)
+        return values if values.shape == shape else values.reshape(shape)
     # A list of numbers: struct packs it (rounding each to float32, as numpy would) about
     # three times faster than numpy converts it, and the array is made on the new bytes.
     packer = _PACKERS.get(size)
@@ -129,12 +127,12 @@ def state_observation_array(
     reshaped.
     """
     raw = game._state_observation_tensor(state, seat)
-    if type(raw) is np.ndarray and raw.dtype == _FLOAT32 and raw.size == _SIZES.get(shape):
-        return raw.reshape(shape)
+    if type(raw) is np.ndarray and raw.dtype == _FLOAT32:
+        if raw.shape == shape:
+            return raw
+        if raw.size == _SIZES.get(shape):
+            return raw.reshape(shape)
     return tensor_array(game, raw, shape)
-
-
-_FLOAT32 = np.dtype(np.float32)
 
 
 def action_mask(legal: list[int], num_actions: int) -> Any:
