@@ -179,9 +179,12 @@ def action_mask_hook(game: Game) -> MaskHook | None:
     hook: MaskHook | None = None
     package = cls.__module__.rpartition(".")[0]
     if package.startswith("boneyard.games."):
+        name = package + ".tensor"
         try:
-            module = importlib.import_module(package + ".tensor")
-        except ModuleNotFoundError:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise  # the tensor module exists but needs something missing: say so
             module = None
         hook = getattr(module, "state_action_mask", None)
     _MASK_HOOKS[cls] = hook
