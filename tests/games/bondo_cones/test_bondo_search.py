@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from tests.games.bondo_cones.bondo_helpers import legal, new_game, play
 
-from boneyard.games.bondo_cones.search import lookahead_values
+from boneyard.games.bondo_cones.search import Lookahead, lookahead_values
 
 
 def _best(state: object, seat: int) -> list[str]:
@@ -97,3 +98,20 @@ def test_a_seizure_removes_the_cone_that_threatens_the_double_bondo() -> None:
     play(state, "battle", "battle lost")
     assert state.current_player() == 1
     assert _best(state, 1) == ["seize c8"]
+
+
+def test_a_spent_clock_still_prices_every_action_by_its_quick_look() -> None:
+    game = new_game()
+    cones = {"c2": "b0", "a1": "b2+", "j2": "b8", "c7": "w1+", "j12": "w0", "a12": "w0"}
+    state = game.position(cones, die="1")
+    actions = state.legal_actions()
+    search = Lookahead(state.observation(0), time_limit=1e-9)
+    values = search.values(actions)
+    assert search.searched == 0
+    assert set(values) == set(actions)
+    assert all(math.isfinite(value) for value in values.values())
+    # With time, the full search runs and ranks the threat first.
+    full = Lookahead(state.observation(0))
+    full_values = full.values(actions)
+    assert full.searched == min(len(actions), full.width)
+    assert max(full_values, key=lambda a: full_values[a]) == state.string_to_action("c2-c3")

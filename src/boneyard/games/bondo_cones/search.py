@@ -45,6 +45,8 @@ EXPOSURE_WEIGHT = 0.5
 RING_BEARER = 0.25
 """Points a leaf loses for each point of value the seat's ring cones carry: a ring draws the
 opponent's attacks, so it is better carried by a cone worth little."""
+SOFT_SHARE = 0.7
+"""Share of the time limit after which no further action's search is started."""
 MAX_TIED = 4
 """The most equally good opponent answers whose leaves are averaged (spread over the list)."""
 QUIET_ROLLS = 2
@@ -75,17 +77,26 @@ def _mirror(name: str, seat: int) -> int:
     return nt.INDEX[f"{name[0]}{nt.HEIGHT + 1 - int(name[1:])}"]
 
 
+class _OutOfTime(Exception):
+    """The time limit passed in the middle of an action's search."""
+
+
 class Lookahead:
     """The search over one observation; ``values(actions)`` prices the seat's legal actions."""
 
     def __init__(
-        self, observation: dict[str, Any], deadline: float = math.inf, width: int = 10
+        self, observation: dict[str, Any], time_limit: float | None = None, width: int = 10
     ) -> None:
+        started = time.perf_counter()
+        limit = time_limit if time_limit else math.inf
+        self.soft_deadline = started + SOFT_SHARE * limit
+        """After it no further action's search is started."""
+        self.deadline = started + limit
+        """After it a search under way is dropped (its action keeps its quick value)."""
         self.observation = observation
         self.position = Position.from_observation(observation)
         self.me = self.position.me
         self.them = 1 - self.me
-        self.deadline = deadline
         self.width = width
         """How many of the seat's actions (the best at a glance) are searched in full."""
         unseen = self.position.unseen
@@ -201,6 +212,8 @@ class Lookahead:
 
     def answer(self, p: Position, roll: int) -> float:
         """The seat's value after the opponent's one-ply answer to ``roll``."""
+        if time.perf_counter() > self.deadline:
+            raise _OutOfTime
         them = self.them
         replies = p.moves(them, roll)
         if not replies:
@@ -297,11 +310,18 @@ class Lookahead:
             quick[action] = chance * WIN + self.quick_value(child)
         first = sorted(children, key=lambda item: -quick[item[0]])
         values: dict[int, float] = {}
+        out_of_time = False
         for rank, (action, child, chance) in enumerate(first):
-            if rank >= self.width or (values and time.perf_counter() > self.deadline):
+            out_of_time = out_of_time or time.perf_counter() > self.soft_deadline
+            if rank >= self.width or out_of_time:
                 values[action] = quick[action] - 10 * WIN
                 continue
-            value = self.after_own_action(child)
+            try:
+                value = self.after_own_action(child)
+            except _OutOfTime:
+                out_of_time = True
+                values[action] = quick[action] - 10 * WIN
+                continue
             values[action] = chance * (WIN + self.material(child)) + (1 - chance) * value
             self.searched += 1
         return values
@@ -346,8 +366,7 @@ def lookahead_values(
 ) -> dict[int, float]:
     """A value for each of ``actions`` (the legal actions of the observing seat, which is to
     act), from ``observation`` alone; higher is better. ``time_limit`` (seconds) cuts the search
-    short: the actions it had no time for get ``-inf``. ``rng`` is unused (the search is exact
-    on its model) and kept for callers that pass one."""
+    short: the actions it had no time for keep their quick value, below every searched one.
+    ``rng`` is unused (the search is exact on its model) and kept for callers that pass one."""
     del rng
-    deadline = time.perf_counter() + time_limit if time_limit else math.inf
-    return Lookahead(observation, deadline).values(actions)
+    return Lookahead(observation, time_limit).values(actions)
