@@ -226,6 +226,17 @@ class Game(ABC):
     def _state_observation_tensor(self, state: State, seat: int | None) -> Sequence[float]:
         return self.observation_tensor(state.observation(seat))
 
+    def state_action_mask(self, state: State) -> bytearray | None:
+        """The legal actions of the player to move as a mask, or ``None`` (the default).
+
+        A new bytearray of ``num_distinct_actions`` bytes, 1 at exactly the ids of
+        ``state.legal_actions()``: a game whose state keeps such bytes anyway (Bones keeps one
+        per placement) returns them here, and the interfaces that hand agents a mask every turn
+        use it instead of converting the legal list. tests/interop checks it against
+        ``legal_actions()`` at every step of random games.
+        """
+        return None
+
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if v != self._default(k)}
         args = "".join(f", {k}={v!r}" for k, v in changed.items())

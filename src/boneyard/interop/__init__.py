@@ -18,7 +18,6 @@ helpers the three adapters share.
 
 from __future__ import annotations
 
-import importlib
 import math
 import struct
 from collections.abc import Callable, Sequence
@@ -158,37 +157,15 @@ def action_mask(legal: list[int], num_actions: int) -> Any:
 _FEW_LEGAL = 48
 
 MaskHook = Callable[[State], "bytearray | None"]
-"""A game's own road to the action mask: see ``action_mask_hook``."""
-_MASK_HOOKS: dict[type[Game], MaskHook | None] = {}
+"""A game's own road to the action mask: ``Game.state_action_mask``."""
 
 
 def action_mask_hook(game: Game) -> MaskHook | None:
-    """The game's own road to the action mask of the player to move, or ``None``.
-
-    A game package's ``tensor`` module (``boneyard.games.<package>.tensor``, the module of its
-    fast observation road) may define ``state_action_mask(state) -> bytearray | None``: a new
-    bytearray of ``num_distinct_actions`` bytes, 1 at exactly the ids of
-    ``state.legal_actions()`` and 0 elsewhere, read from what the state keeps anyway (Bones keeps
-    a byte per placement), or ``None`` where it has no such road for this state. It is only
-    called where a seat is to move. tests/interop checks it against ``legal_actions()`` at every
-    step of random games.
-    """
-    cls = type(game)
-    if cls in _MASK_HOOKS:
-        return _MASK_HOOKS[cls]
-    hook: MaskHook | None = None
-    package = cls.__module__.rpartition(".")[0]
-    if package.startswith("boneyard.games."):
-        name = package + ".tensor"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise  # the tensor module exists but needs something missing: say so
-            module = None
-        hook = getattr(module, "state_action_mask", None)
-    _MASK_HOOKS[cls] = hook
-    return hook
+    """``game.state_action_mask`` where the game has that faster road to the action mask of the
+    player to move, else ``None`` (the mask is then made from ``state.legal_actions()``)."""
+    if type(game).state_action_mask is Game.state_action_mask:
+        return None
+    return game.state_action_mask
 
 
 def state_action_mask(game: Game, state: State, hook: MaskHook | None = None) -> Any:

@@ -119,6 +119,11 @@ class BonesGame(Game):
             raise TypeError(f"not a bones state: {state!r}")
         return _tensor_module().state_tensor(state, seat)
 
+    def state_action_mask(self, state: State) -> bytearray | None:
+        if not isinstance(state, BonesState):
+            raise TypeError(f"not a bones state: {state!r}")
+        return _tensor_module().state_action_mask(state)
+
 
 class BonesState(State):
     """A Bones position. Fields are plain lists so that ``clone`` is a handful of copies."""

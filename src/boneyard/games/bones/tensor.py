@@ -221,8 +221,8 @@ def _start_tensor(state: BonesState, enc: Encoder, key: tuple[int, int, bool]) -
 
 
 def state_action_mask(state: BonesState) -> bytearray:
-    """The action mask of the player to move, a byte per placement (see
-    ``boneyard.interop.action_mask_hook``): the state's ``_allowed`` bytes after the first move
+    """The action mask of the player to move, a byte per placement (``Game.state_action_mask``):
+    the state's ``_allowed`` bytes after the first move
     (they mark exactly the placements of ``_legal``), the start placements before it."""
     if state._pieces:
         return bytearray(state._allowed)
