@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,3 +72,11 @@ def play_random(client: TestClient, created: dict[str, Any], moves: int, seed: i
             json={"token": tokens[mover], "seq": mine["seq"], "action": action},
         )
         assert response.status_code == 200, response.text
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on now (for a server a test starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port

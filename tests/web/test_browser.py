@@ -6,7 +6,6 @@ Skipped, with the reason, where /usr/bin/chromium or Playwright is missing (CI i
 from __future__ import annotations
 
 import re
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 
 from boneyard.core.registry import list_games
-from tests.web.conftest import make_app
+from tests.web.conftest import free_port, make_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
@@ -37,13 +36,6 @@ ARGS = [
     "--disable-quic",
 ]
 TIMEOUT_MS = 15_000
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")

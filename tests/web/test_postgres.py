@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -25,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from boneyard.web.app import create_app
 from boneyard.web.live import Catalog, Settings
 from boneyard.web.store import Store
-from tests.web.conftest import all_games, create, play_random, token
+from tests.web.conftest import all_games, create, free_port, play_random, token
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
@@ -51,13 +50,6 @@ def _as_server_user() -> list[str]:
     return ["runuser", "-u", "postgres", "--"]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
     initdb, pg_ctl = _program("initdb"), _program("pg_ctl")
@@ -68,7 +60,7 @@ def postgres_url() -> Iterator[str]:
     if prefix:
         shutil.chown(folder, user="postgres")
     data = folder / "data"
-    port = _free_port()  # names the socket file; nothing listens on TCP
+    port = free_port()  # names the socket file; nothing listens on TCP
     run: dict[str, Any] = {"check": True, "capture_output": True}
     try:
         subprocess.run([*prefix, initdb, "-D", str(data), "-A", "trust", "-U", "boneyard"], **run)
