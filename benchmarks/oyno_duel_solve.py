@@ -64,7 +64,8 @@ def main() -> None:
         plain = oyno_duel.solve(size, bones)
         value, plies = plain.value(0, 0, 0, 0)
         print(
-            f"{size}x{size}, {bones} bones a side: the start is a {NAMES[value]} for red"
+            f"{size}x{size}, {bones} bone{'s' if bones != 1 else ''} a side: "
+            + f"the start is a {NAMES[value]} for red"
             + (f" in {plies} actions" if value != oyno_duel.DRAW else "")
             + f"; positions (win/draw/loss for the mover) {plain.counts()}"
             + f" [{time.perf_counter() - began:.1f} s]",
