@@ -64,7 +64,7 @@ def test_it_plays_a_legal_move_and_leaves_the_state_alone() -> None:
 @pytest.mark.parametrize("name", ["bones", "obonto"])
 def test_without_the_hook_it_plays_greedy(name: str) -> None:
     game = boneyard.load_game(name)
-    assert not hasattr(game, "lookahead_values")
+    assert game.lookahead_values(game.new_initial_state().observation(None), []) is None
     for state in _decision_states(game, 4, seed=1):
         seat = state.current_player()
         expected = make_bot("greedy", game, seat, seed=3).step(state)

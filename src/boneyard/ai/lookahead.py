@@ -3,10 +3,11 @@
 Some games know more about their own play than a generic search can find in a second: Bond O
 Cones' rules cost about a millisecond a node, so ISMCTS and alpha-beta over the contract stay
 near greedy, while a search on the game's compact model sees three plies. Such a game exports
-the hook ``Game.lookahead_values(observation, actions, time_limit=None) -> {action: value}``:
-a value for each legal action of the seat whose observation it is given (higher is better),
+the hook ``Game.lookahead_values(observation, actions, time_limit=None) -> {action: value}``: a
+value for each legal action of the seat whose observation it is given (higher is better),
 computed from that observation alone. This bot asks it and plays the best action (ties broken
-at random). A game without the hook gets the greedy bot's choice.
+at random). Where the game has no such search (the hook's default answers ``None``) it plays
+the greedy bot's choice.
 """
 
 from __future__ import annotations
@@ -47,10 +48,11 @@ class LookaheadBot(Bot):
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        hook = getattr(self.game, "lookahead_values", None)
-        if hook is None:
+        values = self.game.lookahead_values(
+            state.observation(self.seat), actions, time_limit=self.time_limit
+        )
+        if values is None:
             return self._fallback._choose(state)
-        values = hook(state.observation(self.seat), actions, time_limit=self.time_limit)
         best = max(values.get(action, -math.inf) for action in actions)
         tied = [action for action in actions if values.get(action, -math.inf) >= best - 1e-9]
         return self.rng.choice(tied)

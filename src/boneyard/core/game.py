@@ -198,6 +198,18 @@ class Game(ABC):
             return state.returns()[seat]
         return 0.0
 
+    def lookahead_values(
+        self, observation: Observation, actions: list[int], time_limit: float | None = None
+    ) -> dict[int, float] | None:
+        """The game's own search, for the ``lookahead`` bot, or ``None`` (the default).
+
+        A value for each of ``actions`` (the legal actions of the seat whose ``observation`` this
+        is; higher is better), computed from that observation alone, within ``time_limit``
+        seconds. A game whose rules are too slow for a generic search may export a search on a
+        compact model of its own here (Bond O Cones does).
+        """
+        return None
+
     def render_text(self, observation: Observation) -> str:
         """The board as text, drawn from what one seat may see."""
         raise NotImplementedError(f"{self.name} has no text drawing")
