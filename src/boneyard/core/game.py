@@ -9,6 +9,16 @@ round trip.
 Action ids: player actions are ``0 .. num_distinct_actions - 1`` and chance outcomes are
 ``0 .. max_chance_outcomes - 1``; which one an id means depends on whose turn it is, as in
 OpenSpiel. Every game documents its ids, and they never change meaning between releases.
+
+Optional hooks, each with a default that works, for what bots and interfaces need beyond the
+rules (a game overrides those it can do better): ``Game.evaluate`` (the heuristic bots use),
+``Game.render_text`` / ``Game.render_svg`` (drawings of an observation),
+``Game.observation_tensor_shape`` / ``Game.observation_tensor`` (fixed-size numbers for
+learning) with ``Game._state_observation_tensor`` (the same numbers straight from a state),
+``Game.state_action_mask`` (the legal actions as a byte mask), ``Game.lookahead_values`` (a
+game's own search) and ``State.transposition_key`` (a cheap key for search tables). A
+hidden-information game must also give ``State._resample``: a full state consistent with one
+seat's view, which is all its bots may search.
 """
 
 from __future__ import annotations
