@@ -143,7 +143,10 @@ def test_game_strings_round_trip_parameters_with_commas() -> None:
             spiel = openspiel.load_game(name, **variant)
             again = pyspiel.load_game(str(spiel))
             assert again.boneyard_game.params == boneyard.load_game(name, **variant).params
-    assert str(openspiel.load_game("toy_race", goal=9)) == "boneyard_toy_race(goal=9)"
+    assert (
+        str(openspiel.load_game("toy_race", goal=9))
+        == "boneyard_toy_race(coin=True,goal=9,label=race)"
+    )
 
 
 def test_register_is_idempotent_and_names_every_game() -> None:

@@ -95,7 +95,7 @@ def test_chance_comes_from_the_reset_seed() -> None:
         seen = []
         while not env.game_state.is_terminal():
             env.step(0)
-            seen.append(env.game_state.counter)  # type: ignore[attr-defined]
+            seen.append(env.game_state.total)  # type: ignore[attr-defined]
         return seen
 
     assert counters(1) == counters(1)

@@ -3,7 +3,7 @@
 They are never registered, so ``boneyard.list_games()`` does not see them; the adapters accept a
 ``Game`` object as well as a name. Each covers one kind the adapters must handle:
 
-- ``Race``: two players, chance, perfect information, zero-sum.
+- ``Race``: two players, chance, perfect information, zero-sum (the core tests' toy game).
 - ``MiniPoker``: two players, chance, hidden information (a Kuhn-poker-like game), zero-sum.
 - ``Countdown``: one player, deterministic, general-sum.
 """
@@ -15,6 +15,7 @@ from typing import Any
 
 from boneyard import CHANCE, TERMINAL, Game, Observation, Parameter, State
 from boneyard.core.errors import InvalidActionStringError
+from tests.core.toy import RaceGame
 
 _SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20">'
@@ -23,37 +24,18 @@ _SVG = (
 )
 
 
-class Race(Game):
-    """Players alternately add 1 or 2 to a shared counter; then a coin adds 0 or 1.
-
-    Whoever moves the counter to ``goal`` or beyond wins (+1 / -1).
-    """
+class Race(RaceGame):
+    """The core tests' race to a goal (``tests/core/toy.py``: add 1 or 2, then a coin), with the
+    drawings and the tensor the adapters need."""
 
     name = "toy_race"
     title = "Race"
-    chance = True
-    parameters = (Parameter("goal", int, 6, "the counter value that wins", minimum=2, maximum=20),)
-
-    def max_game_length(self) -> int:
-        return 2 * int(self.params["goal"])  # type: ignore[arg-type]
-
-    def utility_range(self) -> tuple[float, float]:
-        return (-1.0, 1.0)
-
-    def num_distinct_actions(self) -> int:
-        return 2
-
-    def max_chance_outcomes(self) -> int:
-        return 2
-
-    def new_initial_state(self) -> RaceState:
-        return RaceState(self)
 
     def render_text(self, observation: Observation) -> str:
-        return f"counter {observation['counter']} / {observation['goal']}"
+        return f"total {observation['total']} / {self.params['goal']}"
 
     def render_svg(self, observation: Observation, **options: Any) -> str:
-        return _SVG.format(observation["counter"])
+        return _SVG.format(observation["total"])
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (2, int(self.params["goal"]) + 2)  # type: ignore[arg-type]
@@ -61,77 +43,10 @@ class Race(Game):
     def observation_tensor(self, observation: Observation) -> list[float]:
         width = int(self.params["goal"]) + 2  # type: ignore[arg-type]
         rows = [[0.0] * width for _ in range(2)]
-        rows[0][min(observation["counter"], width - 1)] = 1.0
+        rows[0][min(observation["total"], width - 1)] = 1.0
         if observation["current_player"] >= 0:
             rows[1][observation["current_player"]] = 1.0
         return [value for row in rows for value in row]
-
-
-class RaceState(State):
-    game: Race
-
-    def __init__(self, game: Race) -> None:
-        super().__init__(game)
-        self.counter = 0
-        self.to_move = 0
-        self.coin_pending = False
-        self.winner: int | None = None
-
-    def current_player(self) -> int:
-        if self.winner is not None:
-            return TERMINAL
-        return CHANCE if self.coin_pending else self.to_move
-
-    def _legal_actions(self) -> list[int]:
-        return [0, 1]
-
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(0, 0.5), (1, 0.5)]
-
-    def _apply_action(self, action: int) -> None:
-        goal = int(self.game.params["goal"])  # type: ignore[arg-type]
-        if self.coin_pending:
-            self.counter += action
-            self.coin_pending = False
-            mover = self.to_move
-            self.to_move = 1 - self.to_move
-        else:
-            self.counter += action + 1
-            self.coin_pending = True
-            mover = self.to_move
-        if self.counter >= goal:
-            self.winner = mover
-
-    def returns(self) -> list[float]:
-        if self.winner is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
-
-    def _action_to_string(self, action: int) -> str:
-        return f"coin {action}" if self.coin_pending else f"add {action + 1}"
-
-    def _string_to_action(self, text: str) -> int:
-        for action in (0, 1):
-            if text == self._action_to_string(action):
-                return action
-        raise InvalidActionStringError(f"bad action {text!r}: 'add 1', 'add 2', 'coin 0', 'coin 1'")
-
-    def _observation(self, seat: int | None) -> Observation:
-        return {
-            "current_player": self.current_player(),
-            "counter": self.counter,
-            "goal": self.game.params["goal"],
-        }
-
-    def __str__(self) -> str:
-        return f"counter {self.counter}, to move {self.to_move}, coin {self.coin_pending}"
-
-    def clone(self) -> RaceState:
-        new = RaceState(self.game)
-        new.counter, new.to_move = self.counter, self.to_move
-        new.coin_pending, new.winner = self.coin_pending, self.winner
-        new._history = list(self._history)
-        return new
 
 
 class MiniPoker(Game):
