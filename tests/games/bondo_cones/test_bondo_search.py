@@ -63,10 +63,10 @@ def test_the_set_up_hides_the_eight_at_the_back_and_rings_a_zero() -> None:
     for _ in range(2):
         seat = state.current_player()
         while state.observation(seat)["phase"] == "setup_put":
-            values = lookahead_values(state.observation(seat), state.legal_actions(), rng)
+            values = lookahead_values(state.observation(seat), state.legal_actions())
             top = max(values.values())
             state.apply_action(rng.choice([a for a, v in values.items() if v == top]))
-        values = lookahead_values(state.observation(seat), state.legal_actions(), rng)
+        values = lookahead_values(state.observation(seat), state.legal_actions())
         ring = max(values, key=lambda a: values[a])
         state.apply_action(ring)
     black, white = state.observation(0)["cones"], state.observation(1)["cones"]

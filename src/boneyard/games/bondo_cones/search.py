@@ -28,7 +28,6 @@ valuable cone.
 from __future__ import annotations
 
 import math
-import random
 import time
 from typing import Any
 
@@ -359,14 +358,10 @@ class Lookahead:
 
 
 def lookahead_values(
-    observation: dict[str, Any],
-    actions: list[int],
-    rng: random.Random | None = None,
-    time_limit: float | None = None,
+    observation: dict[str, Any], actions: list[int], time_limit: float | None = None
 ) -> dict[int, float]:
     """A value for each of ``actions`` (the legal actions of the observing seat, which is to
     act), from ``observation`` alone; higher is better. ``time_limit`` (seconds) cuts the search
     short: the actions it had no time for keep their quick value, below every searched one.
-    ``rng`` is unused (the search is exact on its model) and kept for callers that pass one."""
-    del rng
+    The search is exact on its model, so it needs no random numbers."""
     return Lookahead(observation, time_limit).values(actions)
