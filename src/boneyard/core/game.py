@@ -24,6 +24,7 @@ seat's view, which is all its bots may search.
 from __future__ import annotations
 
 import copy
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -247,6 +248,19 @@ class Game(ABC):
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Sequence[float]:
         return self.observation_tensor(state.observation(seat))
+
+    def _lazy(self, module: str, name: str) -> Any:
+        """``name`` from ``module``, imported on first use and kept on the game.
+
+        For hooks on the hot path (a fast tensor is read at every step): the rules module need
+        not import the module up front, and an import statement at every call would cost more
+        than the rest of the dispatch.
+        """
+        cache: dict[tuple[str, str], Any] = self.__dict__.setdefault("_lazy_imports", {})
+        found = cache.get((module, name))
+        if found is None:
+            found = cache[(module, name)] = getattr(importlib.import_module(module), name)
+        return found
 
     def state_action_mask(self, state: State) -> bytearray | None:
         """The legal actions of the player to move as a mask, or ``None`` (the default).

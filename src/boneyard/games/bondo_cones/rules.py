@@ -247,14 +247,7 @@ class BondoConesGame(Game):
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, BondoConesState):
             raise TypeError(f"not a bondo_cones state: {state!r}")
-        # The encoder is kept on the game after the first call: an import statement at every
-        # call would cost more than the rest of the dispatch, and agents read it every step.
-        encode: Any = self.__dict__.get("_fast_tensor")
-        if encode is None:
-            from boneyard.games.bondo_cones.tensor import state_tensor
-
-            encode = self.__dict__["_fast_tensor"] = state_tensor
-        return encode(state, seat)
+        return self._lazy("boneyard.games.bondo_cones.tensor", "state_tensor")(state, seat)
 
 
 class BondoConesState(State):

@@ -237,14 +237,7 @@ class ObontoGame(Game):
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, ObontoState):
             raise TypeError(f"not an obonto state: {state!r}")
-        # The encoder is kept on the game after the first call: an import statement at every
-        # call would cost more than the rest of the dispatch, and agents read it every step.
-        encode: Any = self.__dict__.get("_fast_tensor")
-        if encode is None:
-            from boneyard.games.obonto.tensor import state_tensor
-
-            encode = self.__dict__["_fast_tensor"] = state_tensor
-        return encode(state, seat)
+        return self._lazy("boneyard.games.obonto.tensor", "state_tensor")(state, seat)
 
 
 class ObontoState(State):

@@ -202,14 +202,7 @@ class Oyno(Game):
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, DuelState):
             raise TypeError(f"not an oyno state: {state!r}")
-        # The encoder is kept on the game after the first call: an import statement at every
-        # call would cost more than the rest of the dispatch, and agents read it every step.
-        encode: Any = self.__dict__.get("_fast_tensor")
-        if encode is None:
-            from boneyard.games.oyno.tensor import duel_state_tensor
-
-            encode = self.__dict__["_fast_tensor"] = duel_state_tensor
-        return encode(state, seat)
+        return self._lazy("boneyard.games.oyno.tensor", "duel_state_tensor")(state, seat)
 
 
 class DuelState(State):
