@@ -16,7 +16,7 @@ from boneyard.core.errors import (
     InvalidStateError,
     UnknownGameError,
 )
-from boneyard.core.game import CHANCE, TERMINAL, Game, GameInfo, Observation, State
+from boneyard.core.game import CHANCE, TERMINAL, Game, GameInfo, Observation, PanelItem, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.registry import list_games, load_game, register
 
@@ -32,6 +32,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidStateError",
     "Observation",
+    "PanelItem",
     "Parameter",
     "State",
     "UnknownGameError",

@@ -19,6 +19,14 @@ learning) with ``Game._state_observation_tensor`` (the same numbers straight fro
 game's own search) and ``State.transposition_key`` (a cheap key for search tables). A
 hidden-information game must also give ``State._resample``: a full state consistent with one
 seat's view, which is all its bots may search.
+
+Words for people (the web page and the terminal show nothing else): ``Game.pitch`` (one line for
+the home page), ``Game.prompt`` (what the seat to act must decide now, in the rules' words),
+``Game.describe_action`` (an action in words, as a viewer saw it), ``Game.action_label`` (the
+label of a button), ``Game.panel`` (the labelled facts beside the board) and ``Game.result``
+(the end in words). They are found by convention in the game package's ``prompt`` module
+(``boneyard.games.<name>.prompt``): a module-level function of the same name taking the game
+first, for example ``def prompt(game, observation, seat) -> str``. Each has a plain default.
 """
 
 from __future__ import annotations
@@ -45,6 +53,19 @@ TERMINAL = -4
 """``current_player()`` once the game is over."""
 
 Observation = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PanelItem:
+    """One labelled fact beside the board ("Score": "12 - 7"), for people."""
+
+    label: str
+    value: str
+    picture: str | None = None
+    """An SVG document that shows the value (a die face), or ``None``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "value": self.value, "picture": self.picture}
 
 
 @dataclass(frozen=True)
@@ -112,6 +133,8 @@ class Game(ABC):
     """Parameter sets the conformance suite and the golden playthroughs cover."""
     text_styles: ClassVar[dict[str, str]] = {}
     """Regular expression -> rich style, to colour the text board in the terminal."""
+    pitch: ClassVar[str] = ""
+    """One line in plain words that makes a newcomer want to play (the home page's card)."""
 
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, ParameterValue | None] = resolve_parameters(
@@ -261,6 +284,80 @@ class Game(ABC):
         if found is None:
             found = cache[(module, name)] = getattr(importlib.import_module(module), name)
         return found
+
+    # ----- words for people (found in the game package's ``prompt`` module) ---------------
+
+    def _words_hook(self, name: str) -> Any:
+        """``name`` from ``<game package>.prompt``, or ``None`` where the game gives none."""
+        package = type(self).__module__.rpartition(".")[0]
+        module = f"{package}.prompt"
+        cache: dict[str, Any] = self.__dict__.setdefault("_words_hooks", {})
+        if name not in cache:
+            try:
+                cache[name] = getattr(importlib.import_module(module), name, None)
+            except ModuleNotFoundError as error:
+                if error.name != module:
+                    raise
+                cache[name] = None
+        return cache[name]
+
+    def seat_name(self, seat: int) -> str:
+        """The seat as the game names it (South, black, red), never a bare number."""
+        names = self.info.seat_names
+        return names[seat] if seat < len(names) else f"player {seat + 1}"
+
+    def prompt(self, observation: Observation, seat: int) -> str:
+        """What ``seat``, whose turn it is, must decide now, in the rules' own words.
+
+        ``observation`` is ``seat``'s. For example "Put your cone worth 8 on one of your shaded
+        start fields". The default only says whose move it is.
+        """
+        hook = self._words_hook("prompt")
+        if hook is not None:
+            return str(hook(self, observation, seat))
+        return f"Your move, {self.seat_name(seat)}."
+
+    def describe_action(self, observation: Observation, actor: int | None, action: str) -> str:
+        """``action`` in words, as the viewer whose ``observation`` (of the position *before*
+        the action) this is saw it played by ``actor`` (``None``: chance). ``action`` is the
+        string ``State.action_string_for(viewer, ...)`` gave, so it hides what the viewer may
+        not see. For example "North moved the lion from d1 to d2"."""
+        hook = self._words_hook("describe_action")
+        if hook is not None:
+            return str(hook(self, observation, actor, action))
+        who = "Chance" if actor is None else self.seat_name(actor)
+        return f"{who}: {action}"
+
+    def action_label(self, observation: Observation, action: str) -> str:
+        """The label of the button for ``action`` ("Draw a card"), for the seat whose
+        ``observation`` this is."""
+        hook = self._words_hook("action_label")
+        if hook is not None:
+            return str(hook(self, observation, action))
+        return action
+
+    def panel(self, observation: Observation, seat: int | None) -> list[PanelItem]:
+        """The labelled facts a player wants beside the board (scores, the die, cards left),
+        from ``seat``'s observation (``None``: a spectator). Empty by default."""
+        hook = self._words_hook("panel")
+        if hook is not None:
+            return list(hook(self, observation, seat))
+        return []
+
+    def result(self, observation: Observation, seat: int | None, returns: Sequence[float]) -> str:
+        """The end of the game in words for ``seat`` ("You won 3-1", "Draw by repetition");
+        ``returns`` are the state's returns."""
+        hook = self._words_hook("result")
+        if hook is not None:
+            return str(hook(self, observation, seat, returns))
+        best = max(returns)
+        winners = [s for s, value in enumerate(returns) if value == best]
+        if len(winners) == len(returns):
+            return "The game is drawn."
+        if seat is not None and seat in winners:
+            return "You won." if len(winners) == 1 else "You share the win."
+        names = " and ".join(self.seat_name(s) for s in winners)
+        return f"{names} won." if seat is None else f"You lost: {names} won."
 
     def state_action_mask(self, state: State) -> bytearray | None:
         """The legal actions of the player to move as a mask, or ``None`` (the default).

@@ -37,6 +37,12 @@ class Parameter:
     check: Callable[[Any], str | None] | None = None
     local_only: bool = False
     """The value names something on this machine (a file): remote users get only the default."""
+    advanced: bool = False
+    """A value a player would not usually choose (a start position, who begins): forms fold it
+    under *Advanced*."""
+    question: str | None = None
+    """How to ask a player for the value in plain words ("Who is younger?"), where the
+    description is written for developers."""
 
     def allowed(self) -> str:
         """What values are allowed, in words."""
@@ -121,6 +127,8 @@ class Parameter:
             "choices": list(self.choices) if self.choices is not None else None,
             "allowed": self.allowed(),
             "local_only": self.local_only,
+            "advanced": self.advanced,
+            "question": self.question,
         }
 
 
