@@ -24,7 +24,8 @@ Words for people (the web page and the terminal show nothing else): ``Game.pitch
 the home page), ``Game.prompt`` (what the seat to act must decide now, in the rules' words),
 ``Game.describe_action`` (an action in words, as a viewer saw it), ``Game.action_label`` (the
 label of a button), ``Game.panel`` (the labelled facts beside the board) and ``Game.result``
-(the end in words). They are found by convention in the game package's ``prompt`` module
+(the end in words), with ``State.why_illegal`` (one short reason for a refused action). The
+six Game hooks are found by convention in the game package's ``prompt`` module
 (``boneyard.games.<name>.prompt``): a module-level function of the same name taking the game
 first, for example ``def prompt(game, observation, seat) -> str``. Each has a plain default.
 """
@@ -53,6 +54,9 @@ TERMINAL = -4
 """``current_player()`` once the game is over."""
 
 Observation = dict[str, Any]
+
+NOT_ALLOWED = "That move is not allowed now."
+"""``State.why_illegal``'s answer where the game gives no reason of its own."""
 
 
 @dataclass(frozen=True)
@@ -488,6 +492,36 @@ class State(ABC):
         legal = ", ".join(self._action_to_string(a) for a in self.legal_actions())
         because = f": {reason}" if reason else ""
         return f"illegal action {shown} in {self.game.name}{because}; legal: {legal}"
+
+    def why_illegal(self, action: int | str) -> str:
+        """One short reason in plain words why ``action`` (an id or its notation) is refused now,
+        for a person who clicked it: the rule it breaks where the game knows it, else a generic
+        sentence; never the list of legal actions. An empty string when it is legal."""
+        if self.is_terminal():
+            return "The game is over."
+        if self.is_chance_node():
+            return "Wait: the game is not waiting for a move now."
+        if isinstance(action, str):
+            try:
+                action = self.string_to_action(action)
+            except ValueError:
+                return NOT_ALLOWED
+        if isinstance(action, bool) or not isinstance(action, int):
+            return NOT_ALLOWED
+        if action in self.legal_actions():
+            return ""
+        if not 0 <= action < self.game.info.num_distinct_actions:
+            return NOT_ALLOWED
+        try:
+            reason = self._why_illegal(action)
+        except (ValueError, IndexError, KeyError):
+            reason = None
+        if not reason:
+            return NOT_ALLOWED
+        first_word = reason.split(" ", 1)[0]
+        if not any(char.isdigit() for char in first_word):  # "e5 is taken" keeps its square name
+            reason = reason[:1].upper() + reason[1:]
+        return reason if reason.endswith((".", "!", "?")) else reason + "."
 
     def action_to_string(self, action: int) -> str:
         """The notation of ``action`` played from this state (player action or chance outcome)."""

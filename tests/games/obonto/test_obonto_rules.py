@@ -141,7 +141,7 @@ def test_all_paths_to_one_square_are_one_move() -> None:
 
 def test_only_the_player_to_move_moves_own_animals() -> None:
     state = new_state()
-    with pytest.raises(IllegalActionError, match="seat 1"):
+    with pytest.raises(IllegalActionError, match="North's lion"):
         play(state, "f9-f8")
 
 

@@ -129,8 +129,20 @@ class ObontoGame(Game):
         "#": "grey30",
     }
     rules_page = "obonto"
+    pitch = (
+        "Lion, zebra and camel race over a board that darkens behind them: "
+        "leave your rival with no move, then keep moving alone for points."
+    )
     parameters = (
-        Parameter("games", int, 1, "games in the match", minimum=1, maximum=1000),
+        Parameter(
+            "games",
+            int,
+            1,
+            "games in the match",
+            minimum=1,
+            maximum=1000,
+            question="How many games in the match?",
+        ),
         Parameter(
             "target",
             int,
@@ -138,6 +150,7 @@ class ObontoGame(Game):
             "end the match once a player's total reaches this many points (0: off)",
             minimum=0,
             maximum=100_000,
+            question="End the match early when someone reaches how many points? (0: never)",
         ),
         Parameter(
             "start",
@@ -145,9 +158,18 @@ class ObontoGame(Game):
             notation.START_PLACEMENT,
             "the animals' squares: seat 0 lion,zebra,camel then seat 1 lion,zebra,camel",
             check=notation.placement_problem,
+            advanced=True,
+            question="Where do the animals stand? (South's lion, zebra, camel, then North's)",
         ),
         Parameter(
-            "first", int, 0, "the seat that moves first in the first game", minimum=0, maximum=1
+            "first",
+            int,
+            0,
+            "the seat that moves first in the first game",
+            minimum=0,
+            maximum=1,
+            advanced=True,
+            question="Who is younger? The younger player moves first.",
         ),
     )
     conformance_variants = (
@@ -373,25 +395,22 @@ class ObontoState(State):
         if origin not in self._animals:
             return f"no animal stands on {NAMES[origin]}"
         slot = self._animals.index(origin)
+        name = self.game.seat_name
         if slot // 3 != seat:
-            return f"the animal on {NAMES[origin]} is seat {slot // 3}'s; seat {seat} is to move"
+            return f"that is {name(slot // 3)}'s {KINDS[slot % 3]}: it is {name(seat)}'s turn"
         kind = slot % 3
         if self._occupied >> target & 1:
             return f"{NAMES[target]} is taken: a move must end on a square with no animal"
-        reachable = dict(PATHS[kind][origin])
-        steps = STEPS[kind]
-        if target not in reachable:
-            if steps == 1:
-                return (
-                    f"the lion moves exactly 1 step, up, down, left or right; "
-                    f"{NAMES[target]} is not next to {NAMES[origin]}"
-                )
+        if self._dark >> target & 1:
+            return f"{NAMES[target]} is dark: animals never land on dark squares"
+        if target not in dict(PATHS[kind][origin]):
+            steps = STEPS[kind]
+            turning = "" if steps == 1 else ", turning if it likes but never back"
             return (
-                f"the {KINDS[kind]} moves exactly {steps} steps, up, down, left or right, "
-                f"turning if it likes but never visiting a square twice; {NAMES[target]} "
-                f"cannot be reached from {NAMES[origin]} that way"
+                f"the {KINDS[kind]} moves exactly {steps} step{'s' if steps > 1 else ''}, "
+                f"up, down, left or right{turning}"
             )
-        return f"every way from {NAMES[origin]} to {NAMES[target]} steps on a dark square"
+        return f"every way from {NAMES[origin]} to {NAMES[target]} crosses a dark square"
 
     # ----- notation ------------------------------------------------------------------------------
 
