@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import boneyard
 from tests.games.obonto.helpers import all_but, state_at
+
+import boneyard
 
 
 def test_the_prompt_of_ordinary_play_names_each_animal_and_the_darkening() -> None:
