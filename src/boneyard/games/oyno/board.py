@@ -64,7 +64,14 @@ def check_size(size: int) -> str | None:
 
 
 SIZE_PARAMETER = Parameter(
-    "size", int, 5, "board size (odd); the middle cell is the center", 3, 25, check=check_size
+    "size",
+    int,
+    5,
+    "board size (odd); the middle cell is the center",
+    3,
+    25,
+    check=check_size,
+    question="How many cells along each side? (an odd number; 5 is the usual board)",
 )
 """The board-size parameter both OYNO games declare."""
 

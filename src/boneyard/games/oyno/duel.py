@@ -80,6 +80,10 @@ class Oyno(Game):
     perfect_information = True
     rules_page = "oyno"
     seat_names = ("red", "white")
+    pitch = (
+        "Race to get all your bones on the board standing up, while every move "
+        "flips your rival's bones and your own."
+    )
     text_styles = {
         "R": "bold red",
         "r": "red",
@@ -89,9 +93,31 @@ class Oyno(Game):
     }
     parameters = (
         SIZE_PARAMETER,
-        Parameter("bones_per_player", int, 8, "bones each player has in supply", 1, 311),
-        Parameter("wild", bool, False, "players may roll a bone instead of putting it up"),
-        Parameter("max_moves", int, 300, "actions after which the game is a draw", 1),
+        Parameter(
+            "bones_per_player",
+            int,
+            8,
+            "bones each player has in supply",
+            1,
+            311,
+            question="How many bones each?",
+        ),
+        Parameter(
+            "wild",
+            bool,
+            False,
+            "players may roll a bone instead of putting it up",
+            question="Wild bones: may a player roll a bone instead of putting it up?",
+        ),
+        Parameter(
+            "max_moves",
+            int,
+            300,
+            "actions after which the game is a draw",
+            1,
+            advanced=True,
+            question="Call it a draw after how many moves?",
+        ),
         Parameter(
             "start",
             str,
@@ -99,6 +125,8 @@ class Oyno(Game):
             "a position to start from (supplies: bones_per_player "
             "minus the bones on the board), then optionally r or w for the player to move",
             check=_check_start,
+            advanced=True,
+            question="Start from this position (R, r red up, down; W, w white; . empty)",
         ),
     )
     # move caps keep the suite quick: every step of a conformance playout checks every action
@@ -409,13 +437,16 @@ class DuelState(State):
         if (n <= action < 2 * n or 2 * n + n * n <= action < 2 * n + 2 * n * n) and not (
             self.game.wild
         ):
-            return "rolling a bone (wild) is only allowed with the wild variant"
+            return "rolling a bone is only allowed in the wild variant"
         if action < 2 * n:
             cell = action % n
             if not self.must_place():
                 if self.supply[p] == 0:
                     return f"{colour} has no bone left in supply"
-                return f"{colour} has a down bone on the board: no place until all are up"
+                return (
+                    f"{colour} has a down bone on the board: a new bone may be placed only "
+                    "when all are up"
+                )
             if cell == geometry.center:
                 return f"{name(cell)} is the center: no bone rests there"
             if (everything >> cell) & 1:

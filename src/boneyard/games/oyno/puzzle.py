@@ -80,11 +80,28 @@ class OynoPuzzle(Game):
     perfect_information = True
     rules_page = "oyno"
     seat_names = ("player",)
+    pitch = "Every move turns the bones around it over: can you make them all stand up?"
     text_styles = {"U": "bold green", "D": "yellow", "o": "grey50"}
     parameters = (
         SIZE_PARAMETER,
-        Parameter("bones", int, 8, "bones dealt (1 to the resting cells minus 1)", 1, 623),
-        Parameter("max_moves", int, 200, "moves before an unsolved puzzle ends with 0", 1),
+        Parameter(
+            "bones",
+            int,
+            8,
+            "bones dealt (1 to the resting cells minus 1)",
+            1,
+            623,
+            question="How many bones? (more bones, harder puzzles)",
+        ),
+        Parameter(
+            "max_moves",
+            int,
+            200,
+            "moves before an unsolved puzzle ends with 0",
+            1,
+            advanced=True,
+            question="Give up after how many moves?",
+        ),
         Parameter(
             "start",
             str,
@@ -92,6 +109,8 @@ class OynoPuzzle(Game):
             "a fixed set-up in position notation (sets size and "
             "bones), e.g. U...D/.D.../..o../...U./D...U",
             check=_check_start,
+            advanced=True,
+            question="Start from this position instead of a random deal (U up, D down, . empty)",
         ),
         Parameter(
             "difficulty",
@@ -100,6 +119,7 @@ class OynoPuzzle(Game):
             "0: a random set-up; K: only set-ups whose optimal solution takes exactly K moves",
             0,
             100,
+            question="How many moves should the best solution take? (0: any puzzle)",
         ),
     )
     conformance_variants = (
