@@ -78,7 +78,8 @@ def test_wild_rolls_are_offered_and_described() -> None:
     game = boneyard.load_game("oyno", wild=True)
     state = game.new_initial_state()
     assert "roll it" in game.prompt(state.observation(0), 0)
-    assert game.action_label(state.observation(0), "place b2 wild") == "Place a bone on b2 and roll it"
+    label = game.action_label(state.observation(0), "place b2 wild")
+    assert label == "Place a bone on b2 and roll it"
     play(state, "place b2 wild")
     assert game.describe_action(state.observation(1), None, "down") == (
         "The bone on b2 landed down."

@@ -38,7 +38,7 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
             f"Make every bone stand up ({plural(down, 'bone')} still down). Pick up an up bone "
             f"and put it up on an empty cell: {TURNING}."
         )
-    up_letter, down_letter = COLOUR_LETTERS[seat]
+    down_letter = COLOUR_LETTERS[seat][1]
     supply = observation["supply"][seat]
     down = _count(observation, down_letter)
     goal = f"Win with all {observation['bones_per_player']} of your bones on the board, all up."
@@ -49,9 +49,7 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
             f"empty cell; the bones next to it turn over.{wild} {goal}"
         )
     if supply:
-        why = (
-            f"You have {plural(down, 'down bone')} on the board, so you cannot place a new one: "
-        )
+        why = f"You have {plural(down, 'down bone')} on the board, so you cannot place a new one: "
     else:
         why = "All your bones are on the board: "
     return (
@@ -75,9 +73,7 @@ def _action_words(game: Game, observation: Observation, action: str) -> str:
         return f"placed a bone on {where}" + (" and rolled it" if rolled else ", up")
     if kind == "move":
         origin, _, target = where.partition("-")
-        return f"moved a bone from {origin} to {target}" + (
-            " and rolled it" if rolled else ", up"
-        )
+        return f"moved a bone from {origin} to {target}" + (" and rolled it" if rolled else ", up")
     return f"turned the bone on {where} up"
 
 
