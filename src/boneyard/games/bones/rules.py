@@ -53,9 +53,18 @@ class BonesGame(Game):
     parameters = (
         Parameter("width", int, 10, "files of the board (a, b, ...)", minimum=2, maximum=26),
         Parameter("height", int, 9, "ranks of the board", minimum=2, maximum=26),
-        Parameter("pieces", int, 30, "pieces (dominoes) each player has", minimum=1, maximum=500),
+        Parameter(
+            "pieces",
+            int,
+            30,
+            "pieces (dominoes) each player has",
+            minimum=1,
+            maximum=500,
+            question="How many dominoes each?",
+        ),
     )
     seat_names = ("white", "black")
+    pitch = "Lay dominoes anywhere, even on top of each other: the first to show five in a line wins."
     text_styles = {r"W\d+\*?": "bold black on grey93", r"B\d+\*?": "bold bright_white on grey23"}
     conformance_variants = (
         {},
