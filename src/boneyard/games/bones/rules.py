@@ -64,7 +64,7 @@ class BonesGame(Game):
         ),
     )
     seat_names = ("white", "black")
-    pitch = "Lay dominoes anywhere, even on top of each other: the first to show five in a line wins."
+    pitch = "Lay dominoes anywhere, even on top of each other: first to show five in a line wins."
     text_styles = {r"W\d+\*?": "bold black on grey93", r"B\d+\*?": "bold bright_white on grey23"}
     conformance_variants = (
         {},
