@@ -242,3 +242,35 @@ def _cone(name: str, cone: dict[str, Any], flipped: bool) -> list[str]:
         parts.append(f'<circle cx="{x - 11}" cy="{y - 11}" r="3" fill="{COLOURS["peek"]}"/>')
     parts.append("</g>")
     return parts
+
+
+_PIPS = {
+    1: ((20, 20),),
+    2: ((12, 12), (28, 28)),
+    3: ((11, 11), (20, 20), (29, 29)),
+    4: ((12, 12), (28, 12), (12, 28), (28, 28)),
+}
+
+
+def die_svg(face: str) -> str:
+    """A small picture of the die showing ``face`` (``"1"`` .. ``"4"``, ``"eye"``, ``"ring"``)."""
+    parts = [
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40" width="40" height="40" '
+        f'role="img" aria-label="die: {face}">',
+        '<rect x="1" y="1" width="38" height="38" rx="7" fill="#fffdf5" stroke="#333" '
+        'stroke-width="2"/>',
+    ]
+    if face.isdigit():
+        parts += [f'<circle cx="{x}" cy="{y}" r="4" fill="#222"/>' for x, y in _PIPS[int(face)]]
+    elif face == "eye":
+        parts.append(
+            '<path d="M7 20 Q20 8 33 20 Q20 32 7 20 Z" fill="none" stroke="#222" '
+            'stroke-width="2.5"/>'
+        )
+        parts.append('<circle cx="20" cy="20" r="4.5" fill="#222"/>')
+    else:
+        parts.append(
+            '<circle cx="20" cy="20" r="10" fill="none" stroke="#c0392b" stroke-width="4"/>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -109,7 +109,15 @@ class BondoConesGame(Game):
     perfect_information = False
     seat_names = ("black", "white")
     parameters = (
-        Parameter("target", int, 28, "points a player must capture to win", minimum=1, maximum=41),
+        Parameter(
+            "target",
+            int,
+            28,
+            "points a player must capture to win",
+            minimum=1,
+            maximum=41,
+            question="How many captured points win?",
+        ),
         Parameter(
             "max_turns",
             int,
@@ -117,6 +125,8 @@ class BondoConesGame(Game):
             "turns after which the game ends as a draw",
             minimum=1,
             maximum=100_000,
+            advanced=True,
+            question="Call it a draw after how many turns?",
         ),
         Parameter(
             "setup",
@@ -124,7 +134,12 @@ class BondoConesGame(Game):
             "choose",
             "choose: each player places its cones; random: a chance event places them",
             choices=("choose", "random"),
+            question="Place your cones yourself (choose) or let the dice do it (random)?",
         ),
+    )
+    pitch = (
+        "Hidden values under every cone, a die that decides what you may do, and rings "
+        "that make a cone a king: capture 28 points first."
     )
     text_styles = {
         r"\bb[\d?]": "bold bright_white on grey23",
@@ -565,25 +580,25 @@ class BondoConesState(State):
         phase = self.phase
         if phase == SETUP_PUT:
             value = SETUP_ORDER[self.setup_progress[self.actor]]
-            return f"set-up: put the next cone (value {value}) on a free start field"
+            return f"put your cone of value {value} on one of your free start fields"
         if phase == SETUP_RING:
-            return "set-up: put the ring on a cone on one of your red fields"
+            return "put the ring on one of the cones on your red fields"
         if phase == DECIDE:
-            return "declare a BondO battle or roll"
+            return "declare a BondO battle or roll the die"
         if phase == TAKE:
-            return "the battle is won: take an opponent ring and put it on one of your cones"
+            return "you won the battle: take a ring of your opponent's and put it on your cone"
         if phase == PUNISH:
-            return "the battle is lost: pick one of the loser's cones"
+            return "your opponent lost the battle: pick one of their cones"
         if phase == ACT:
             face = nt.FACES[self.die]
             if self.die < nt.FACE_EYE:
                 return (
                     f"the die shows {face}: move one cone exactly {face} steps in a straight line "
-                    "(a BondO cone may turn; a Double BondO goes twice as far), no jumping"
+                    "(a BondO cone may turn), never over another cone"
                 )
             if self.die == nt.FACE_EYE:
                 return "the die shows the eye: peek at one of your cones"
-            return "the die shows the ring: move a ring to one of your cones without a ring"
+            return "the die shows a ring: move a ring to one of your cones without a ring"
         return None
 
     # ----- what each seat knows --------------------------------------------------------------

@@ -1,0 +1,138 @@
+"""Bond O Cones in words: a prompt for every decision, actions as each viewer saw them, the panel
+with the die's picture, and results."""
+
+from __future__ import annotations
+
+from tests.games.bondo_cones.bondo_helpers import new_game, play, set_up, setup_puts
+
+from boneyard.games.bondo_cones.rules import BondoConesState
+
+
+def words(state: BondoConesState, seat: int | None = None) -> str:
+    seat = state.current_player() if seat is None else seat
+    return str(state.game.prompt(state.observation(seat), seat))
+
+
+def test_set_up_prompts_name_the_cone_and_the_fields() -> None:
+    game = new_game()
+    state = game.new_initial_state()
+    assert words(state).startswith("Put your cone worth 8 on one of your shaded start fields.")
+    play(state, setup_puts(0)[0])
+    assert words(state).startswith("Put your cone worth 4 (1 of 4) on one of your shaded")
+    play(state, *setup_puts(0)[1:16])
+    assert words(state) == ("Put your BondO ring on one of the cones on your red fields: d4 or g4.")
+    assert state.why_illegal("put a1").startswith("Put the ring on one of the cones")
+
+
+def test_the_last_cone_prompt_says_the_zeros_fill_the_rest() -> None:
+    state = play(new_game().new_initial_state(), *setup_puts(0)[:15])
+    assert "Put your cone worth 1 (5 of 5)" in words(state)
+    assert "the ten cones worth 0 fill the fields left" in words(state)
+
+
+def test_hidden_set_up_puts_are_described_without_the_field() -> None:
+    game = new_game()
+    state = game.new_initial_state()
+    action = state.string_to_action("put e2")
+    seen_by_white = state.action_string_for(1, action)
+    assert seen_by_white == "put ?"
+    assert game.describe_action(state.observation(1), 0, seen_by_white) == (
+        "Black put a cone on a start field."
+    )
+    assert game.describe_action(state.observation(0), 0, "put e2") == (
+        "Black put the cone worth 8 on e2."
+    )
+
+
+def test_the_die_decides_the_prompt() -> None:
+    game = new_game()
+    cones = {"d4": "b0+", "e5": "b2", "f6": "b1", "e7": "w4", "j12": "w0+"}
+    number = game.position(cones, die="2")
+    assert words(number).startswith("The die shows 2: move one cone exactly 2 steps")
+    assert "a Double BondO goes 4" in words(number)
+    assert number.why_illegal("e5-e9").startswith("The die shows 2")
+    eye = game.position(cones, die="eye")
+    assert words(eye) == "The die shows the eye: peek at one of your cones to see its value."
+    ring = game.position(cones, die="ring")
+    assert words(ring).startswith("The die shows a ring: move one of your BondO rings")
+    no_ring = game.position({"d4": "b0", "e5": "b2", "j12": "w0+"}, die="ring")
+    assert words(no_ring) == "The die shows a ring, but you have no ring to move: pass."
+    aside = game.position({"d4": "b0+", "e5": "b2", "j12": "w0"}, die="ring", set_aside=True)
+    assert words(aside).startswith("The die shows a ring: put the set-aside ring")
+
+
+def test_battle_prompts_and_labels() -> None:
+    game = new_game()
+    state = game.position(
+        {"e5": "b2+", "a1": "b4", "b1": "b1", "e7": "w0", "j12": "w8+"}, to_move=1, die="2"
+    )
+    play(state, "e7-e5")  # white captures black's last ring: black may battle
+    assert words(state).startswith("You have no ring: declare a BondO battle")
+    assert game.action_label(state.observation(0), "battle") == "Declare a BondO battle"
+    assert game.action_label(state.observation(0), "roll") == "Roll the die"
+    won = state.clone()
+    play(won, "battle", "battle won")
+    assert words(won).startswith("You won the battle: pick one of white's ringed cones")
+    assert game.describe_action(won.observation(1), 0, "take j12>a1") == (
+        "Black took white's ring from j12 and put it on a1."
+    )
+    play(state, "battle")
+    assert game.describe_action(state.observation(1), None, "battle lost") == (
+        "Black lost the battle."
+    )
+    play(state, "battle lost")
+    assert words(state) == "Black lost the battle: pick one of black's cones to learn its value."
+
+
+def test_a_lost_battle_against_a_double_asks_for_a_seizure() -> None:
+    game = new_game()
+    state = game.position({"a1": "b4", "b1": "b2", "j12": "w8#"}, windows=(3, 0))
+    play(state, "battle", "battle lost")
+    assert "to seize it and score its value" in words(state)
+
+
+def test_rolls_and_moves_are_described() -> None:
+    game = new_game()
+    ready = set_up(game)
+    assert game.describe_action(ready.observation(0), None, "first 1") == "White starts."
+    state = game.position({"d4": "b0+", "e5": "b2", "e7": "w4", "j12": "w0+"})
+    observation = state.observation(1)
+    assert game.describe_action(observation, None, "roll ring") == "Black rolled a ring."
+    assert game.describe_action(observation, None, "roll 3") == "Black rolled a 3."
+    state = game.position({"d4": "b0+", "e5": "b2", "e7": "w4", "j12": "w0+"}, die="2")
+    assert game.describe_action(state.observation(1), 0, "e5-e7") == (
+        "Black moved the cone from e5 to e7 and captured white's cone there."
+    )
+    assert game.describe_action(state.observation(1), 0, "d4-d6") == (
+        "Black moved the BondO cone from d4 to d6."
+    )
+    assert game.action_label(state.observation(0), "peek e5") == "Peek at the cone on e5"
+
+
+def test_the_panel_shows_scores_the_die_as_a_picture_and_the_rings() -> None:
+    game = new_game()
+    state = game.position({"d4": "b0+", "e5": "b2", "j12": "w0+"}, die="eye", scores=(4, 2))
+    items = {item.label: item for item in game.panel(state.observation(0), 0)}
+    assert items["Black (you)"].value == "4 of 28 points"
+    assert items["White"].value == "2 of 28 points"
+    assert items["Die"].value == "the eye"
+    assert items["Die"].picture is not None and items["Die"].picture.startswith("<svg")
+    assert items["Rings"].value == "black on 1 cone, white on 1 cone"
+    setup = game.new_initial_state()
+    assert {i.label: i.value for i in game.panel(setup.observation(0), 0)}["Set-up"] == (
+        "black 0 of 16 cones, white 0 of 16 cones"
+    )
+
+
+def test_results_in_words() -> None:
+    game = new_game(target=4)
+    state = game.position({"e5": "b2", "e6": "w4", "j12": "w0+"}, die="1")
+    play(state, "e5-e6")
+    assert state.is_terminal()
+    observation = state.observation(None)
+    assert game.result(observation, 0, state.returns()) == "You won 4-0: you captured 4 points."
+    assert game.result(observation, 1, state.returns()) == "Black won 4-0, capturing 4 points."
+    draw = new_game(max_turns=1).position({"e5": "b2", "j12": "w0"}, die="eye")
+    play(draw, "peek e5")
+    assert draw.is_terminal()
+    assert game.result(draw.observation(0), 0, draw.returns()).startswith("Draw: 1 turn")
