@@ -57,7 +57,15 @@ class BonBonGame(Game):
     chance = True
     perfect_information = False
     parameters = (
-        Parameter("players", int, 2, "number of players", minimum=2, maximum=6),
+        Parameter(
+            "players",
+            int,
+            2,
+            "number of players",
+            minimum=2,
+            maximum=6,
+            question="How many players?",
+        ),
         Parameter(
             "deck",
             str,
@@ -65,6 +73,8 @@ class BonBonGame(Game):
             "path to a TOML deck file, or 'default' for the packaged deck",
             check=check_deck,
             local_only=True,
+            advanced=True,
+            question="Which deck file? (default: the packaged deck)",
         ),
         Parameter(
             "tiles",
@@ -72,10 +82,25 @@ class BonBonGame(Game):
             "1,1,2,2,3,3",
             "values of the passing bonus tiles, comma-separated (three drawn each round)",
             check=nt.check_tiles,
+            advanced=True,
+            question="Values of the passing bonus tiles, separated by commas",
         ),
-        Parameter("max_rounds", int, 40, "rounds after which the most chocolates win", 1, 1000),
+        Parameter(
+            "max_rounds",
+            int,
+            40,
+            "rounds after which the most chocolates win",
+            1,
+            1000,
+            advanced=True,
+            question="Stop after how many rounds at most?",
+        ),
     )
-    seat_names = ("first", "second", "third", "fourth", "fifth", "sixth")
+    seat_names = ("red", "blue", "green", "yellow", "purple", "orange")
+    pitch = (
+        "Push your luck in a box of chocolates: play cards face down to dodge the limits, "
+        "and hope nobody catches you."
+    )
     conformance_variants = (
         {"players": 2},
         {"players": 3},
@@ -580,18 +605,19 @@ class BonBonState(State):
             if action == nt.DRAW:
                 return "the deck is empty: only passing is left"
             if action == nt.PASS and self.tiles_open:
-                return "the first to pass takes a bonus tile: bonus V"
+                return "you are the first to pass: take one of the bonus tiles as you pass"
             if nt.BONUS <= action < nt.NUM_ACTIONS:
                 if not self.tiles_open:
                     return "only the first player to pass takes a bonus tile"
-                return f"no bonus tile worth {action - nt.BONUS}: tiles {self.tiles}"
-            return "pass or draw"
+                offered = ", ".join(str(tile) for tile in self.tiles)
+                return f"no bonus tile is worth {action - nt.BONUS} (the tiles are {offered})"
+            return "draw a card or pass"
         if phase == PLACE:
-            return "play the drawn card: up or down"
+            return "play the card you drew, face up or face down"
         if phase == WRAPPED:
-            return "after an empty wrapper: draw another card or end"
+            return "after an empty wrapper: draw another card or end your turn"
         if phase in (GIFTING, CATCHING):
-            return "choose another seat still in play"
+            return "choose another player still in play"
         return None
 
     # ----- what each seat sees ----------------------------------------------------------------
