@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from boneyard.core.game import Game
 from boneyard.core.registry import game_class, list_games
 from boneyard.web.app import create_app
-from boneyard.web.live import Catalog, Settings
+from boneyard.web.catalog import Catalog
+from boneyard.web.settings import Settings
 from tests.web.toygames import TOY_GAMES
 
 

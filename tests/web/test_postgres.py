@@ -22,7 +22,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError
 
 from boneyard.web.app import create_app
-from boneyard.web.live import Catalog, Settings
+from boneyard.web.catalog import Catalog
+from boneyard.web.settings import Settings
 from boneyard.web.store import Store
 from tests.web.conftest import all_games, create, free_port, play_random, token
 

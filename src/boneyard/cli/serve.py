@@ -58,7 +58,7 @@ def serve(
         import uvicorn
 
         from boneyard.web.app import create_app
-        from boneyard.web.live import Settings
+        from boneyard.web.settings import Settings
     except ImportError as error:
         raise click.ClickException(
             f"the web app needs the 'web' extra ({error.name} is missing): "

@@ -14,7 +14,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boneyard.web import pages, realtime, routes
-from boneyard.web.live import Catalog, GameManager, Settings, WebError
+from boneyard.web.catalog import Catalog
+from boneyard.web.errors import WebError
+from boneyard.web.manager import GameManager
+from boneyard.web.settings import Settings
 from boneyard.web.store import Store
 
 HERE = Path(__file__).resolve().parent

@@ -11,7 +11,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from boneyard.web.live import LEVELS, GameManager, WebError, parse_params
+from boneyard.ai.levels import LEVEL_NAMES as LEVELS
+from boneyard.web.catalog import parse_params
+from boneyard.web.errors import WebError
+from boneyard.web.manager import GameManager
 from boneyard.web.markdown import to_html
 from boneyard.web.routes import created_json, kind_json
 

@@ -18,7 +18,9 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from boneyard.web.live import GameManager, LiveGame, WebError
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame
+from boneyard.web.manager import GameManager
 
 router = APIRouter()
 

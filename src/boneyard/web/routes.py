@@ -6,7 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from boneyard.web.live import GameManager, LiveGame, WebError, parse_params, render
+from boneyard.web.catalog import parse_params
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame, render
+from boneyard.web.manager import GameManager
 from boneyard.web.schemas import (
     Act,
     CreatedGame,

@@ -2,7 +2,7 @@
 
 The stored action log is the truth: a live game is rebuilt by replaying it. SQLAlchemy 2 keeps the
 code the same for SQLite (the default, an embedded file) and PostgreSQL (by URL). Storage knows
-nothing about rules; ``live.py`` does.
+nothing about rules; ``manager.py`` and ``live.py`` do.
 """
 
 from __future__ import annotations
