@@ -36,10 +36,9 @@ class Subscriber(Protocol):
     seat: int | None
     draw: bool
 
-    async def send(self, message: dict[str, Any]) -> None: ...
-
-    async def send_text(self, text: str) -> None:
-        """Send a message already encoded as JSON (one encoding per seat, not per socket)."""
+    def offer(self, text: str) -> bool:
+        """Queue a message already encoded as JSON (one encoding per seat, not per socket);
+        False when the subscriber's queue is full (it fell behind: it is dropped)."""
         ...
 
 
@@ -63,6 +62,14 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     last_by: str = ""
     last_used: float = field(default_factory=time.monotonic)
+    memory: int = 0
+    """Estimated bytes this game holds (the server's memory budget)."""
+    hint_at: dict[int, float] = field(default_factory=dict)
+    """When each seat last asked for a hint (``time.monotonic``)."""
+
+    @property
+    def computers_only(self) -> bool:
+        return all(seat["kind"] == "computer" for seat in self.stored.seats)
 
     def is_idle(self, now: float, idle_seconds: float) -> bool:
         """Nobody watches it, nothing is moving in it, and it went unused for ``idle_seconds``."""
