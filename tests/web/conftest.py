@@ -28,7 +28,8 @@ def all_games() -> dict[str, type[Game]]:
 
 
 def make_app(db_path: Path, **settings: Any) -> FastAPI:
-    options = {"bot_delay": 0.0, **settings}
+    # Tests create many games from one address: the per-client budget is tested in test_abuse.
+    options = {"bot_delay": 0.0, "games_per_minute": 100_000, **settings}
     return create_app(
         f"sqlite:///{db_path}", catalog=Catalog(all_games()), settings=Settings(**options)
     )

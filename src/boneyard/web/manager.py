@@ -473,6 +473,8 @@ class GameManager:
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
         """Play ``action`` (an id or a string) for ``seat`` on top of sequence number ``seq``."""
         async with live.lock:
+            if seq > live.seq:  # the player saw a later move: made through another process
+                await self._catch_up(live)
             self._check_turn(live, seat, seq)
             assert seat is not None  # _check_turn refuses spectators
             action_id = self._action_id(live.state, action)
