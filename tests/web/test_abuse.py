@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,10 +21,9 @@ from typing import Any
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
 from boneyard.core.registry import list_games
-from tests.web.conftest import free_port
+from tests.web.conftest import Server
 
 pytestmark = pytest.mark.skipif(
     not {"obonto", "oyno_puzzle"} <= set(list_games()), reason="obonto and OYNO are needed"
@@ -35,48 +31,6 @@ pytestmark = pytest.mark.skipif(
 
 OTHER = "127.0.0.2"
 """The address of the client that is not attacking."""
-
-
-class Server:
-    def __init__(self, db: Path, *options: str) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [
-                *(sys.executable, "-c", "from boneyard.cli import main; main()", "serve"),
-                *("--port", str(self.port), "--db", f"sqlite:///{db}", *options),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(self.base + "/api/kinds", timeout=2)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline or self.process.poll() is not None:
-                    self.stop()
-                    raise RuntimeError("the test server did not start") from None
-                time.sleep(0.1)
-
-    def client(self, address: str = "127.0.0.1") -> httpx.Client:
-        transport = httpx.HTTPTransport(local_address=address)
-        return httpx.Client(base_url=self.base, transport=transport, timeout=30)
-
-    def socket(self, path: str, address: str = "127.0.0.1", **options: Any) -> ClientConnection:
-        raw = socket.create_connection(("127.0.0.1", self.port), source_address=(address, 0))
-        return connect(f"ws://127.0.0.1:{self.port}{path}", sock=raw, **options)
-
-    def memory(self) -> int:
-        """The server's resident memory in bytes."""
-        with open(f"/proc/{self.process.pid}/statm") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -175,6 +129,10 @@ def test_posts_and_sockets_from_another_origin_are_refused(server: Server) -> No
         assert answer.status_code == 403 and answer.json()["error"] == "foreign_origin"
         form = client.post("/new/obonto", data={"seat1": "easy"}, headers=evil)
         assert form.status_code == 403
+        hidden = {"origin": "null", "sec-fetch-site": "cross-site"}  # a sandboxed frame elsewhere
+        assert client.post("/new/obonto", data={"seat1": "easy"}, headers=hidden).status_code == 403
+        mine = {"origin": "null", "sec-fetch-site": "same-origin"}  # our page, no-referrer
+        assert client.post("/new/obonto", data={"seat1": "easy"}, headers=mine).status_code == 303
         own = client.post("/api/games", json={"game": "obonto"}, headers={"origin": server.base})
         assert own.status_code == 201
         game_id = own.json()["id"]
@@ -433,6 +391,28 @@ def test_a_second_process_keeps_playing_a_game_the_first_moved(tmp_path: Path) -
             )
             assert stale.status_code == 409 and stale.json()["error"] == "stale"
             assert a.get(path).json()["seq"] == b.get(path).json()["seq"] == 8
+            # a socket on the second process acts on a move it has not heard of (SQLite has no
+            # notices): its process catches up from the store and accepts
+            with contextlib.ExitStack() as stack:
+                sockets = [
+                    stack.enter_context(
+                        second.socket(f"/ws/games/{created['id']}?token={token}&draw=false")
+                    )
+                    for token in tokens
+                ]
+                for ws in sockets:
+                    assert json.loads(ws.recv(timeout=10))["seq"] == 8
+                mover = a.get(path).json()["current_player"]
+                legal = a.get(path, params={"token": tokens[mover]}).json()["legal"]
+                body = {"token": tokens[mover], "seq": 8, "action": legal[0]["id"]}
+                assert a.post(path + "/actions", json=body).status_code == 200
+                mover = a.get(path).json()["current_player"]
+                legal = a.get(path, params={"token": tokens[mover]}).json()["legal"]
+                ws = sockets[mover]
+                ws.send(json.dumps({"type": "act", "seq": 9, "action": legal[0]["id"]}))
+                while (message := json.loads(ws.recv(timeout=10)))["type"] == "view":
+                    pass
+                assert message == {"type": "ack", "request": None, "seq": 10}
     finally:
         first.stop()
         second.stop()

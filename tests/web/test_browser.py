@@ -337,6 +337,6 @@ def test_pages_run_under_the_csp(server: str, browser: Any) -> None:
     page.goto(server + "/new/obonto")
     page.click("button[type=submit]")
     page.wait_for_selector("[data-square]")
-    page.wait_for_selector("[data-action]")
+    page.wait_for_selector("[data-action]", state="attached")  # drawn by the page's script
     assert violations == []
     context.close()

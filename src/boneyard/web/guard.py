@@ -5,8 +5,9 @@
   ``X-Frame-Options: DENY``) and a Content-Security-Policy without inline script; everything but
   the static files is ``Cache-Control: no-store``;
 - a form post, a JSON post or a WebSocket from a page of another origin is refused (403): the
-  ``Origin`` a browser sends must be the server's own or one of ``allowed_origins``. Programs
-  that send no ``Origin`` are not browsers and pass;
+  ``Origin`` a browser sends must be the server's own or one of ``allowed_origins`` (or
+  ``null`` with ``Sec-Fetch-Site: same-origin``). Programs that send neither are not browsers
+  and pass;
 - a request body over ``max_body_bytes`` is refused with 413 before it is read.
 """
 
@@ -44,13 +45,20 @@ class Guard:
         self.allowed_origins = {origin.rstrip("/") for origin in allowed_origins}
 
     def _foreign_origin(self, scope: Scope, headers: dict[str, str]) -> str | None:
-        """The ``Origin`` of another site, or None where the request is the server's own."""
+        """The ``Origin`` of another site, or None where the request is the server's own.
+
+        A form post from a page with ``Referrer-Policy: no-referrer`` carries ``Origin: null``;
+        the browser's ``Sec-Fetch-Site: same-origin`` then says it is the server's own page.
+        """
         origin = headers.get("origin")
+        site = headers.get("sec-fetch-site")
         if origin is None:
-            return None
+            return None if site in (None, "same-origin", "none") else site
         origin = origin.rstrip("/")
         if origin in self.allowed_origins:
             return None
+        if origin == "null":
+            return None if site == "same-origin" else origin
         host = headers.get("host", "")
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope["scheme"])
         if origin == f"{scheme}://{host}":
