@@ -20,10 +20,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 
 from boneyard.core.registry import list_games
-from tests.web.conftest import Server
+from tests.web.conftest import Server, create, make_app, play_random
 
 pytestmark = pytest.mark.skipif(
     not {"obonto", "oyno_puzzle"} <= set(list_games()), reason="obonto and OYNO are needed"
@@ -416,3 +417,36 @@ def test_a_second_process_keeps_playing_a_game_the_first_moved(tmp_path: Path) -
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_game_of_computers_alone_pauses_while_nobody_watches(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "web.db", bot_delay=0.05, watch_seconds=0.3)
+    with TestClient(app) as client:
+        manager = app.state.manager
+        seats = [{"kind": "computer", "level": "easy"}, {"kind": "computer", "level": "easy"}]
+        created = create(client, "toy_walk", seats=seats, params={"max_moves": 100})
+        live = manager.games[created["id"]]
+        time.sleep(1.0)  # moves while just created, then nobody asks
+        paused_at = live.seq
+        time.sleep(0.6)
+        assert 0 < live.seq == paused_at and not live.state.is_terminal(), "it waits for a watcher"
+        deadline = time.monotonic() + 30
+        while not client.get(f"/api/games/{created['id']}").json()["terminal"]:
+            assert time.monotonic() < deadline, "a watcher sets it going again"
+            time.sleep(0.05)
+
+
+def test_a_computer_pays_the_full_delay_once_a_turn(tmp_path: Path) -> None:
+    """Its set-up, forced moves and runs of its own actions go at the short step delay."""
+    app = make_app(tmp_path / "web.db", bot_delay=0.8, bot_step_delay=0.15)
+    with TestClient(app) as client:
+        manager = app.state.manager
+        created = create(client, "toy_walk")
+        live = manager.games[created["id"]]
+        assert manager._pause_before(live, 0) == 0.8  # nobody moved yet: a new turn
+        play_random(client, created, 1, seed=1)
+        mover = live.state.current_player()
+        last = [entry.player for entry in live.log if entry.player >= 0][-1]
+        expected = 0.15 if last == mover else 0.8
+        assert manager._pause_before(live, mover) == expected
+        assert manager._pause_before(live, last) == 0.15  # the same seat again: a step
