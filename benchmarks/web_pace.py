@@ -22,8 +22,10 @@ import httpx
 
 def start(db: Path, port: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
-        [sys.executable, "-c", "from boneyard.cli import main; main()", "serve"]
-        + ["--port", str(port), "--db", f"sqlite:///{db}"],
+        [
+            *(sys.executable, "-c", "from boneyard.cli import main; main()", "serve"),
+            *("--port", str(port), "--db", f"sqlite:///{db}"),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -55,7 +57,9 @@ def waiting(base: str, level: str, computer_seat: int) -> float:
             if view["observation"].get("phase") == "act":
                 return waited
             action = view["legal"][0]["id"]
-            httpx.post(path + "/actions", json={"token": token, "seq": view["seq"], "action": action})
+            httpx.post(
+                path + "/actions", json={"token": token, "seq": view["seq"], "action": action}
+            )
             since = time.monotonic()
         else:
             time.sleep(0.02)
@@ -70,7 +74,10 @@ def main() -> None:
         server = start(Path(folder) / "pace.db", args.port)
         base = f"http://127.0.0.1:{args.port}"
         try:
-            print("level   computer seat   waiting for the computer (s), creation to first move of play")
+            print(
+                "level   computer seat   waiting for the computer (s), from creation to the "
+                "first move of play"
+            )
             for level in args.levels.split(","):
                 for seat in (0, 1):
                     print(f"{level:7} {seat:13}   {waiting(base, level, seat):.1f}")

@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import secrets
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -120,7 +121,11 @@ class GameManager:
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
         self.reader = ThreadPoolExecutor(2, thread_name_prefix="store-read")
-        self.work = ThreadPoolExecutor(2, thread_name_prefix="work")
+        # Set-ups and replays; one set-up per client at a time (``_one_each``) keeps a client
+        # whose set-ups run past their limit from holding more than one of these threads.
+        self.work = ThreadPoolExecutor(4, thread_name_prefix="work")
+        self._setting_up: Counter[str] = Counter()
+        self._work_lock = threading.Lock()
         self.bots = BotWorkers(self.settings.bot_processes)
         self.live_bytes = 0
         self.sockets_by_client: Counter[str] = Counter()
@@ -208,7 +213,10 @@ class GameManager:
             return game, state, entries, applied, self._estimate(game, state)
 
         game, state, entries, applied, size = await self._in(
-            self.work, self.settings.work_seconds, "setting up this game", set_up
+            self.work,
+            self.settings.work_seconds,
+            "setting up this game",
+            self._one_each(client, set_up),
         )
         seat_rows = self._seat_rows(name, game.info.num_players, seats)
         self._make_room(size)
@@ -233,6 +241,32 @@ class GameManager:
         self._keep(live)
         self._schedule_bot(live)
         return live
+
+    def _one_each(self, client: str | None, job: Callable[[], T]) -> Callable[[], T]:
+        """``job`` counted against ``client``: one set-up each at a time, counted until its
+        thread ends (a set-up past its time limit answers 503 but goes on running)."""
+        if client is None:
+            return job
+        with self._work_lock:
+            if self._setting_up[client] >= 1:
+                raise WebError(
+                    429,
+                    "busy",
+                    "your previous game is still being set up; try again in a few seconds",
+                    retry_after=5,
+                )
+            self._setting_up[client] += 1
+
+        def counted() -> T:
+            try:
+                return job()
+            finally:
+                with self._work_lock:
+                    self._setting_up[client] -= 1
+                    if self._setting_up[client] <= 0:
+                        del self._setting_up[client]
+
+        return counted
 
     def _seat_rows(self, name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
         if seats is None:
