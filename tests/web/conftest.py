@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import os
 import random
 import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from websockets.sync.client import ClientConnection, connect
 
 from boneyard.core.game import Game
 from boneyard.core.registry import game_class, list_games
 from boneyard.web.app import create_app
-from boneyard.web.live import Catalog, Settings
+from boneyard.web.catalog import Catalog
+from boneyard.web.settings import Settings
 from tests.web.toygames import TOY_GAMES
 
 
@@ -27,7 +34,8 @@ def all_games() -> dict[str, type[Game]]:
 
 
 def make_app(db_path: Path, **settings: Any) -> FastAPI:
-    options = {"bot_delay": 0.0, **settings}
+    # Tests create many games from one address: the per-client budget is tested in test_abuse.
+    options = {"bot_delay": 0.0, "games_per_minute": 100_000, **settings}
     return create_app(
         f"sqlite:///{db_path}", catalog=Catalog(all_games()), settings=Settings(**options)
     )
@@ -80,3 +88,48 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+class Server:
+    """``boneyard serve`` in its own process on 127.0.0.1 (a SQLite file or a database URL)."""
+
+    def __init__(self, db: Path | str, *options: str) -> None:
+        url = db if isinstance(db, str) else f"sqlite:///{db}"
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [
+                *(sys.executable, "-c", "from boneyard.cli import main; main()", "serve"),
+                *("--port", str(self.port), "--db", url, *options),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(self.base + "/api/kinds", timeout=2)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.stop()
+                    raise RuntimeError("the test server did not start") from None
+                time.sleep(0.1)
+
+    def client(self, address: str = "127.0.0.1") -> httpx.Client:
+        transport = httpx.HTTPTransport(local_address=address)
+        return httpx.Client(base_url=self.base, transport=transport, timeout=30)
+
+    def socket(self, path: str, address: str = "127.0.0.1", **options: Any) -> ClientConnection:
+        raw = socket.create_connection(("127.0.0.1", self.port), source_address=(address, 0))
+        return connect(f"ws://127.0.0.1:{self.port}{path}", sock=raw, **options)
+
+    def memory(self) -> int:
+        """The server's resident memory in bytes."""
+        with open(f"/proc/{self.process.pid}/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.core.registry import list_games
-from boneyard.web.live import chance_outcome, seed_hash
+from boneyard.web.chance import chance_outcome, seed_hash
 from tests.web.conftest import all_games, create, make_app, play_random, token
 
 

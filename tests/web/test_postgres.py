@@ -6,25 +6,29 @@ server runs from a temporary folder on a Unix socket only (no TCP), and is stopp
 
 from __future__ import annotations
 
+import json
 import os
 import pwd
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from glob import glob
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError
 
 from boneyard.web.app import create_app
-from boneyard.web.live import Catalog, Settings
+from boneyard.web.catalog import Catalog
+from boneyard.web.settings import Settings
 from boneyard.web.store import Store
-from tests.web.conftest import all_games, create, free_port, play_random, token
+from tests.web.conftest import Server, all_games, create, free_port, play_random, token
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
@@ -129,3 +133,45 @@ def test_a_taken_sequence_number_stores_nothing_on_postgresql(postgres_url: str)
         assert again is not None and again.actions == stored.actions
     finally:
         store.close()
+
+
+def test_two_server_processes_share_a_game_on_postgresql(postgres_url: str) -> None:
+    """A move made through one process reaches another's socket (LISTEN/NOTIFY); moves go
+    through either in turn; after ``kill -9`` of the first the second plays on, nothing lost."""
+    first, second = Server(postgres_url), Server(postgres_url)
+    try:
+        with first.client() as a, second.client() as b:
+            created = a.post("/api/games", json={"game": "obonto"}).json()
+            tokens = [seat["token"] for seat in created["seats"]]
+            path = f"/api/games/{created['id']}"
+            played: list[str] = []
+
+            def move(client: httpx.Client) -> None:
+                mover = client.get(path).json()["current_player"]
+                view = client.get(path, params={"token": tokens[mover]}).json()
+                action = view["legal"][0]
+                answer = client.post(
+                    path + "/actions",
+                    json={"token": tokens[mover], "seq": view["seq"], "action": action["id"]},
+                )
+                assert answer.status_code == 200, answer.text
+                played.append(action["string"])
+
+            with second.socket(f"/ws/games/{created['id']}?draw=false") as watcher:
+                assert json.loads(watcher.recv(timeout=10))["seq"] == 0
+                start = time.monotonic()
+                move(a)
+                heard = json.loads(watcher.recv(timeout=5))
+                assert heard["type"] == "view" and heard["seq"] == 1
+                assert time.monotonic() - start < 2.0, "the move reached the other process"
+            for turn in range(6):
+                move((b, a)[turn % 2])
+            first.process.kill()  # kill -9 in the middle of the game
+            first.process.wait()
+            for _ in range(3):
+                move(b)
+            log = [line["string"] for line in b.get(path).json()["log"]]
+            assert log == played
+    finally:
+        first.stop()
+        second.stop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 
@@ -19,6 +21,16 @@ def _check_free(host: str, port: int) -> None:
             f"cannot listen on {host}:{port}: {error.strerror or error}; "
             "is another server running there? Choose another --port."
         ) from None
+
+
+def _set_limit(settings: Any, given: str) -> None:
+    name, _, value = given.partition("=")
+    game, _, param = name.partition(".")
+    if not game or not param or not value.strip().isdigit():
+        raise click.BadParameter(
+            f"{given!r}: write GAME.PARAM=N, e.g. oyno.size=15", param_hint="--limit"
+        )
+    settings.param_limits.setdefault(game, {})[param] = int(value)
 
 
 @click.command()
@@ -50,27 +62,133 @@ def _check_free(host: str, port: int) -> None:
     type=click.IntRange(0, 16),
     help="Worker processes for computer seats and hints (0: threads in the server).",
 )
+@click.option(
+    "--hint-interval",
+    default=3.0,
+    show_default=True,
+    type=click.FloatRange(0, 3600),
+    help="Seconds between two hints of one seat.",
+)
+@click.option(
+    "--memory-mb",
+    default=512.0,
+    show_default=True,
+    type=click.FloatRange(1),
+    help="Estimated memory for the games held live; past it idle games leave memory, then "
+    "new games are refused (503).",
+)
+@click.option(
+    "--idle-minutes",
+    default=3.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="A game nobody uses for this long leaves memory (it comes back from the database).",
+)
+@click.option(
+    "--games-per-minute",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1),
+    help="New games one client address may create a minute (more: 429).",
+)
+@click.option(
+    "--sockets-per-game",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1),
+    help="WebSockets one game accepts.",
+)
+@click.option(
+    "--sockets-per-client",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1),
+    help="WebSockets one client address may hold open.",
+)
+@click.option(
+    "--max-body-kb",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1),
+    help="The largest request body in KiB (more: 413).",
+)
+@click.option(
+    "--work-seconds",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Time limit for setting up a game (puzzle generation) or loading one (more: 503).",
+)
+@click.option(
+    "--limit",
+    "limits",
+    multiple=True,
+    metavar="GAME.PARAM=N",
+    help="The largest value the web offers for an integer parameter, e.g. oyno.size=15 "
+    "(repeatable; defaults in docs/web.md).",
+)
+@click.option(
+    "--allow-origin",
+    "origins",
+    multiple=True,
+    metavar="URL",
+    help="Another origin whose pages may post and open sockets (repeatable).",
+)
 def serve(
-    host: str, port: int, db: str, bot_delay: float, bot_time: float | None, bot_processes: int
+    host: str,
+    port: int,
+    db: str,
+    bot_delay: float,
+    bot_time: float | None,
+    bot_processes: int,
+    hint_interval: float,
+    memory_mb: float,
+    idle_minutes: float,
+    games_per_minute: int,
+    sockets_per_game: int,
+    sockets_per_client: int,
+    max_body_kb: int,
+    work_seconds: float,
+    limits: tuple[str, ...],
+    origins: tuple[str, ...],
 ) -> None:
-    """Serve the web app: play every game in the browser."""
+    """Serve the web app: play every game in the browser.
+
+    The budgets (hints, memory, games and sockets per client, body size, set-up time, the
+    largest boards offered) are the server's policy, separate from the games' own parameter
+    ranges; docs/web.md describes each.
+    """
     try:
         import uvicorn
 
         from boneyard.web.app import create_app
-        from boneyard.web.live import Settings
+        from boneyard.web.settings import Settings
     except ImportError as error:
         raise click.ClickException(
             f"the web app needs the 'web' extra ({error.name} is missing): "
             "pip install 'boneyard[web]'"
         ) from None
     try:
-        app = create_app(
-            db,
-            settings=Settings(
-                bot_delay=bot_delay, bot_time_limit=bot_time, bot_processes=bot_processes
-            ),
+        settings = Settings(
+            bot_delay=bot_delay,
+            bot_time_limit=bot_time,
+            bot_processes=bot_processes,
+            hint_interval=hint_interval,
+            live_memory_mb=memory_mb,
+            live_idle_seconds=idle_minutes * 60,
+            sweep_seconds=min(30.0, max(1.0, idle_minutes * 60 / 4)),
+            games_per_minute=games_per_minute,
+            sockets_per_game=sockets_per_game,
+            sockets_per_client=sockets_per_client,
+            max_body_bytes=max_body_kb * 1024,
+            work_seconds=work_seconds,
+            allowed_origins=origins,
         )
+        for given in limits:
+            _set_limit(settings, given)
+        app = create_app(db, settings=settings)
+    except click.ClickException:
+        raise
     except Exception as error:  # a bad URL or an unreachable database
         raise click.ClickException(f"cannot open the database {db!r}: {error}") from None
     try:
@@ -81,7 +199,8 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"boneyard is serving at http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        # Frames past 64 KiB are refused by the protocol itself; the app's own limit is smaller.
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
     finally:
         # Also when uvicorn gives up after the app started: the worker processes must end.
         app.state.manager.shutdown()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -9,12 +10,16 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boneyard.web import pages, realtime, routes
-from boneyard.web.live import Catalog, GameManager, Settings, WebError
+from boneyard.web.catalog import Catalog
+from boneyard.web.errors import WebError
+from boneyard.web.guard import Guard
+from boneyard.web.manager import GameManager
+from boneyard.web.settings import Settings
 from boneyard.web.store import Store
 
 HERE = Path(__file__).resolve().parent
@@ -64,10 +69,16 @@ def create_app(
     app.state.rules_dir = rules_dir()
 
     @app.exception_handler(WebError)
-    async def web_error(request: Request, error: WebError) -> JSONResponse:
+    async def web_error(request: Request, error: WebError) -> Response:
+        response: Response
         if pages.wants_html(request):
-            return pages.error_page(request, error.status, error.detail)
-        return JSONResponse({"error": error.code, "detail": error.detail}, status_code=error.status)
+            response = pages.error_page(request, error.status, error.detail)
+        else:
+            body = {"error": error.code, "detail": error.detail}
+            response = JSONResponse(body, status_code=error.status)
+        if error.retry_after is not None:
+            response.headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -86,6 +97,11 @@ def create_app(
             {"error": "http", "detail": str(error.detail)}, status_code=error.status_code
         )
 
+    app.add_middleware(
+        Guard,
+        max_body_bytes=game_manager.settings.max_body_bytes,
+        allowed_origins=game_manager.settings.allowed_origins,
+    )
     app.include_router(routes.router)
     app.include_router(realtime.router)
     app.include_router(pages.router)

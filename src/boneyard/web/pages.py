@@ -11,9 +11,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from boneyard.web.live import LEVELS, GameManager, WebError, parse_params
+from boneyard.ai.levels import LEVEL_NAMES as LEVELS
+from boneyard.web.errors import WebError
+from boneyard.web.manager import GameManager
 from boneyard.web.markdown import to_html
-from boneyard.web.routes import created_json, kind_json
+from boneyard.web.routes import client_of, created_json, kind_json
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -74,7 +76,7 @@ async def new_game_form(name: str, request: Request) -> Any:
 @router.post("/new/{name}", response_class=HTMLResponse)
 async def new_game(name: str, request: Request) -> Any:
     manager = _manager(request)
-    game_cls = manager.catalog.game_class(name)
+    manager.catalog.game_class(name)  # an unknown game: 404
     fields = {
         key: values[-1]
         for key, values in parse_qs(
@@ -85,19 +87,21 @@ async def new_game(name: str, request: Request) -> Any:
     context = _form_context(manager, name)
     context["values"] = given
     context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat")}
-    try:
-        params = parse_params(game_cls, given)
-        count = game_cls(**params).info.num_players
-        seats = []
+
+    def seats(count: int) -> list[dict[str, Any]]:
+        chosen = []
         for seat in range(count):
             choice = fields.get(f"seat{seat}", "human")
             if choice == "human":
-                seats.append({"kind": "human"})
+                chosen.append({"kind": "human"})
             elif choice in LEVELS:
-                seats.append({"kind": "computer", "level": choice})
+                chosen.append({"kind": "computer", "level": choice})
             else:
                 raise WebError(400, "bad_seats", f"seat {seat}: human or a level, not {choice!r}")
-        live = await manager.create(name, given, seats)
+        return chosen
+
+    try:
+        live = await manager.create(name, given, seats, client=client_of(request))
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)

@@ -8,34 +8,83 @@ Server to client: ``{"type": "view", ...}`` on connecting, on ``sync`` and after
 (the fields of ``GET /api/games/{id}``; after a change ``log`` holds only the lines from
 ``log_from`` on), ``{"type": "ack", "seq": n}`` once an action is stored, ``{"type": "hint",
 ...}``, and ``{"type": "error", "status": 409, "error": "stale", "detail": ...}``.
+
+Limits (``Settings``): a message is at most ``socket_message_bytes`` of flat JSON; a socket may
+send ``socket_messages_per_second`` (a burst of twice that; far beyond, it is closed); ``sync``
+is answered at most once per ``sync_interval`` (the last one asked is answered when the interval
+ends). Every message out goes through the socket's own queue of ``send_queue`` messages: a
+socket that does not read falls behind, is closed (code 1013) and resyncs when it reconnects.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from boneyard.web.live import GameManager, LiveGame, WebError
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame
+from boneyard.web.manager import GameManager, RateLimit
+from boneyard.web.settings import Settings
 
 router = APIRouter()
+log = logging.getLogger("boneyard.web")
+
+MAX_DEPTH = 4
+"""Messages are flat objects: deeper JSON is refused."""
+CLOSE_TOO_SLOW = 1013
+CLOSE_POLICY = 1008
 
 
 class SocketSubscriber:
-    def __init__(self, websocket: WebSocket, seat: int | None, draw: bool = True) -> None:
+    """One socket's side of a game: its seat, its queue of messages out and its limits."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None, draw: bool, settings: Settings):
         self.websocket = websocket
         self.seat = seat
         self.draw = draw
-        self._lock = asyncio.Lock()
+        self.settings = settings
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=settings.send_queue)
+        self.gone = asyncio.Event()
+        """Set when the socket fell behind (its queue was full) or its sender failed."""
+        rate = settings.socket_messages_per_second
+        self.limit = RateLimit(rate, 2 * rate)
+        self.refused = 0
+        self.last_sync = -1e9
+        self.sync_pending: asyncio.Task[None] | None = None
+        self.sender = asyncio.get_running_loop().create_task(self._send_forever())
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.send_text(json.dumps(message, separators=(",", ":")))
+    def offer(self, text: str) -> bool:
+        if self.gone.is_set():
+            return False
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.gone.set()
+            return False
+        return True
 
-    async def send_text(self, text: str) -> None:
-        async with self._lock:
-            await self.websocket.send_text(text)
+    def send(self, message: dict[str, Any]) -> None:
+        self.offer(json.dumps(message, separators=(",", ":")))
+
+    async def _send_forever(self) -> None:
+        try:
+            while True:
+                await self.websocket.send_text(await self.queue.get())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.gone.set()
+
+    def stop(self) -> None:
+        self.sender.cancel()
+        if self.sync_pending is not None:
+            self.sync_pending.cancel()
 
 
 def _error(error: WebError, request: Any) -> dict[str, Any]:
@@ -48,44 +97,96 @@ def _error(error: WebError, request: Any) -> dict[str, Any]:
     }
 
 
+def _depth(value: Any, limit: int) -> int:
+    """How deep ``value`` nests (counting stops past ``limit``)."""
+    if limit < 0 or not isinstance(value, dict | list):
+        return 0
+    children = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(child, limit - 1) for child in children), default=0)
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(
     websocket: WebSocket, game_id: str, token: str | None = None, draw: bool = True
 ) -> None:
     """``draw=false`` leaves the board drawings out of the views (for programs)."""
     manager: GameManager = websocket.app.state.manager
+    client = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
     try:
         live = await manager.get(game_id)
         seat = live.seat_of(token)
+        subscriber = SocketSubscriber(websocket, seat, draw, manager.settings)
+        try:
+            manager.subscribe(live, subscriber, client)
+        except WebError:
+            subscriber.stop()
+            raise
     except WebError as error:
         await websocket.send_text(json.dumps(_error(error, None)))
         await websocket.close(code=4000 + error.status)
         return
-    subscriber = SocketSubscriber(websocket, seat, draw)
-    live.subscribers.add(subscriber)
+    gone = asyncio.ensure_future(subscriber.gone.wait())
     try:
-        await subscriber.send({"type": "view", **live.view(seat, draw)})
+        subscriber.send({"type": "view", **live.view(seat, draw)})
         while True:
-            text = await websocket.receive_text()
-            await _handle(manager, live, subscriber, text)
-    except WebSocketDisconnect:
+            receive = asyncio.ensure_future(websocket.receive_text())
+            await asyncio.wait({receive, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if not receive.done():
+                receive.cancel()
+                log.info("a socket of game %s fell behind and was closed", live.id)
+                await asyncio.wait_for(_close(websocket, CLOSE_TOO_SLOW), timeout=1.0)
+                break
+            if not await _handle(manager, live, subscriber, receive.result()):
+                await asyncio.wait_for(_close(websocket, CLOSE_POLICY), timeout=1.0)
+                break
+    except (WebSocketDisconnect, TimeoutError):
         pass
     finally:
-        live.subscribers.discard(subscriber)
+        gone.cancel()
+        subscriber.stop()
+        manager.unsubscribe(live, subscriber, client)
+
+
+async def _close(websocket: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):  # already closed by the other side
+        await websocket.close(code=code)
+
+
+def _parse(text: str, settings: Settings) -> dict[str, Any]:
+    if len(text) > settings.socket_message_bytes:
+        raise WebError(
+            413,
+            "too_large",
+            f"a message is at most {settings.socket_message_bytes} characters; "
+            f"this one has {len(text)}",
+        )
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise WebError(400, "bad_json", "a message is a JSON object") from None
+    if not isinstance(message, dict):
+        raise WebError(400, "bad_json", "a message is a JSON object")
+    if _depth(message, MAX_DEPTH) > MAX_DEPTH:
+        raise WebError(400, "bad_json", f"a message nests at most {MAX_DEPTH} levels deep")
+    return message
 
 
 async def _handle(
     manager: GameManager, live: LiveGame, subscriber: SocketSubscriber, text: str
-) -> None:
+) -> bool:
+    """Answer one message; False when the socket is to be closed (far past its rate)."""
     request: Any = None
     try:
-        try:
-            message = json.loads(text)
-        except ValueError:
-            raise WebError(400, "bad_json", "a message is a JSON object") from None
-        if not isinstance(message, dict):
-            raise WebError(400, "bad_json", "a message is a JSON object")
+        if subscriber.limit.take("") > 0:
+            subscriber.refused += 1
+            if subscriber.refused > 4 * subscriber.limit.burst:
+                return False
+            if subscriber.refused == 1:
+                raise WebError(429, "too_many_messages", "too many messages; slow down")
+            return True
+        subscriber.refused = 0
+        message = _parse(text, manager.settings)
         request = message.get("request")
         kind = message.get("type")
         if kind == "act":
@@ -96,13 +197,30 @@ async def _handle(
             if not isinstance(action, int | str):
                 raise WebError(422, "bad_action", "send 'action' (id) or 'action_string'")
             await manager.act(live, subscriber.seat, seq, action)
-            await subscriber.send({"type": "ack", "request": request, "seq": live.seq})
+            subscriber.send({"type": "ack", "request": request, "seq": live.seq})
         elif kind == "hint":
             hint = await manager.hint(live, subscriber.seat)
-            await subscriber.send({"type": "hint", "request": request, **hint})
+            subscriber.send({"type": "hint", "request": request, **hint})
         elif kind == "sync":
-            await subscriber.send({"type": "view", **live.view(subscriber.seat, subscriber.draw)})
+            _sync(manager, live, subscriber)
         else:
             raise WebError(400, "bad_request", f"unknown message type {kind!r}: act, hint, sync")
     except WebError as error:
-        await subscriber.send(_error(error, request))
+        subscriber.send(_error(error, request))
+    return True
+
+
+def _sync(manager: GameManager, live: LiveGame, subscriber: SocketSubscriber) -> None:
+    """Send the whole view now, or once the sync interval ends (asked again meanwhile: once)."""
+    if subscriber.sync_pending is not None and not subscriber.sync_pending.done():
+        return
+    wait = subscriber.last_sync + manager.settings.sync_interval - time.monotonic()
+
+    async def answer() -> None:
+        if wait > 0:
+            await asyncio.sleep(wait)
+        subscriber.last_sync = time.monotonic()
+        await manager.freshen(live)
+        subscriber.send({"type": "view", **live.view(subscriber.seat, subscriber.draw)})
+
+    subscriber.sync_pending = asyncio.get_running_loop().create_task(answer())

@@ -6,7 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from boneyard.web.live import GameManager, LiveGame, WebError, parse_params, render
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame, render
+from boneyard.web.manager import GameManager
 from boneyard.web.schemas import (
     Act,
     CreatedGame,
@@ -21,7 +23,7 @@ from boneyard.web.schemas import (
 )
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 403, 404, 409, 422)
+    code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413, 422, 429, 503)
 }
 
 router = APIRouter(prefix="/api", responses=ERRORS)
@@ -30,6 +32,11 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 def manager_of(request: Request) -> GameManager:
     manager: GameManager = request.app.state.manager
     return manager
+
+
+def client_of(request: Request) -> str:
+    """The address a request came from: what per-client budgets count."""
+    return request.client.host if request.client else "unknown"
 
 
 def kind_json(manager: GameManager, name: str) -> dict[str, Any]:
@@ -88,15 +95,11 @@ async def kind(name: str, request: Request) -> dict[str, Any]:
 
 @router.post("/games", response_model=CreatedGame, status_code=201, summary="Create a game")
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+    """Refused with 429 past the server's games per client a minute, 503 when its memory for
+    live games is full or setting the game up takes too long (nothing is stored then)."""
     manager = manager_of(request)
-    game_cls = manager.catalog.game_class(body.game)
-    seats: list[dict[str, Any]]
-    if body.seats is None:
-        count = game_cls(**parse_params(game_cls, dict(body.params))).info.num_players
-        seats = [{"kind": "human"} for _ in range(count)]
-    else:
-        seats = [seat.model_dump() for seat in body.seats]
-    live = await manager.create(body.game, dict(body.params), seats)
+    seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
+    live = await manager.create(body.game, dict(body.params), seats, client=client_of(request))
     return created_json(live)
 
 

@@ -2,14 +2,16 @@
 
 The stored action log is the truth: a live game is rebuilt by replaying it. SQLAlchemy 2 keeps the
 code the same for SQLite (the default, an embedded file) and PostgreSQL (by URL). Storage knows
-nothing about rules; ``live.py`` does.
+nothing about rules; ``manager.py`` and ``live.py`` do.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,12 +25,19 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+log = logging.getLogger("boneyard.web")
+
+CHANNEL = "boneyard_moves"
+"""The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``."""
 
 
 class Base(DeclarativeBase):
@@ -83,7 +92,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
 
 
@@ -110,7 +119,9 @@ class Store:
         seed: str,
         seed_hash: str,
         seats: list[dict[str, Any]],
+        actions: Sequence[tuple[int, int]] = (),
     ) -> None:
+        """Store a new game with its first ``actions`` (the opening chance outcomes), at once."""
         with self._sessions.begin() as session:
             session.add(
                 GameRow(
@@ -124,6 +135,9 @@ class Store:
                     finished=False,
                 )
             )
+            session.flush()
+            if actions:
+                session.execute(insert(ActionRow), self._rows(game_id, 0, actions))
 
     def append_actions(
         self,
@@ -137,19 +151,72 @@ class Store:
         A sequence number already taken violates the primary key: nothing is stored.
         ``returns`` marks the game finished.
         """
-        rows = [
-            {"game_id": game_id, "seq": first_seq + offset, "action": action, "player": player}
-            for offset, (action, player) in enumerate(actions)
-        ]
         # Core statements, not the ORM: this is the one write on every move.
         with self.engine.begin() as connection:
-            connection.execute(insert(ActionRow), rows)
+            connection.execute(insert(ActionRow), self._rows(game_id, first_seq, actions))
             if returns is not None:
                 connection.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id)
                     .values(finished=True, returns=json.dumps(returns))
                 )
+            if not self.is_sqlite:
+                # Heard by every server process on this database when the transaction commits.
+                payload = f"{game_id}:{first_seq + len(actions)}"
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": CHANNEL, "payload": payload},
+                )
+
+    @staticmethod
+    def _rows(
+        game_id: str, first_seq: int, actions: Sequence[tuple[int, int]]
+    ) -> list[dict[str, Any]]:
+        return [
+            {"game_id": game_id, "seq": first_seq + offset, "action": action, "player": player}
+            for offset, (action, player) in enumerate(actions)
+        ]
+
+    def action_count(self, game_id: str) -> int:
+        """How many actions of ``game_id`` are stored (its sequence number in the store)."""
+        with self.engine.connect() as connection:
+            count = connection.execute(
+                select(func.count()).select_from(ActionRow).where(ActionRow.game_id == game_id)
+            ).scalar_one()
+            return int(count)
+
+    def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None] | None:
+        """Call ``heard(game_id, seq)`` (from a thread) whenever any process stores a move.
+
+        PostgreSQL only (``LISTEN``): returns the function that stops listening. On SQLite
+        there is nothing to listen to (None): a process notices others' moves on its next
+        request, by the sequence number.
+        """
+        if self.is_sqlite:
+            return None
+        stop = threading.Event()
+
+        def run() -> None:
+            while not stop.is_set():
+                try:
+                    raw = self.engine.raw_connection()
+                    try:
+                        connection: Any = raw.driver_connection
+                        connection.autocommit = True
+                        connection.execute(f"LISTEN {CHANNEL}")
+                        while not stop.is_set():
+                            for notice in connection.notifies(timeout=0.5):
+                                game_id, _, seq = notice.payload.rpartition(":")
+                                heard(game_id, int(seq))
+                    finally:
+                        raw.invalidate()
+                except Exception:  # the database went away: listen again in a moment
+                    log.warning("listening for moves failed; trying again", exc_info=True)
+                    stop.wait(1.0)
+
+        thread = threading.Thread(target=run, name="store-listen", daemon=True)
+        thread.start()
+        return stop.set
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._sessions() as session:

@@ -1,0 +1,196 @@
+"""Bot workers: computer moves and hints off the event loop, fairly and within time budgets.
+
+With ``bot_processes > 0`` the bots run in spawned worker processes (pure Python: there they
+never hold the server's GIL; a job past its hard limit is killed with its process, which is
+replaced) and a state travels as its ``to_json`` document. With 0 they run in two threads of the
+server and a state travels as itself (the tests' toy games are not in the registry a process
+loads games from); a thread cannot be killed, so there only the bot's own budget holds.
+``BotWorkers`` is the one place that choice is made.
+
+Fairness: every job waits for a free worker in order of priority (computer moves, then hints),
+so hints can never hold up another player's opponent for longer than one running job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import signal
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from multiprocessing import get_context
+from typing import Any
+
+from boneyard.ai.levels import HARD_SECONDS, level_for
+from boneyard.core.game import State
+
+StatePayload = State | tuple[str, dict[str, Any], dict[str, Any]]
+"""A state itself (threads) or ``(game name, params, to_json document)`` (processes)."""
+
+COMPUTER_MOVE = 0
+HINT = 1
+"""Job priorities: a lower number gets a free worker first."""
+
+GRACE = 2.0
+"""Seconds past a job's budget before its worker process is killed (spawn, load, hand back)."""
+
+
+class Overtime(Exception):
+    """The exact solver ran past the budget (raised by the alarm in a worker process)."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise ``Overtime`` after ``seconds``, in a worker process's main thread (else nothing)."""
+    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
+        yield
+        return
+
+    def alarm(_signum: int, _frame: Any) -> None:
+        raise Overtime
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def budget_of(game_name: str, level: str, limit: float | None) -> float:
+    """Seconds a move of ``level`` may think: the server's limit, else the level's own."""
+    if limit is not None:
+        return limit
+    own = level_for(game_name, level).options.get("time_limit")
+    return float(own) if own is not None else HARD_SECONDS
+
+
+def _state_of(payload: StatePayload) -> State:
+    if isinstance(payload, State):
+        return payload
+    from boneyard.core.registry import load_game
+
+    name, params, document = payload
+    return load_game(name, **params).state_from_json(document)
+
+
+def bot_move(level: str, seat: int, seed: int, limit: float | None, payload: StatePayload) -> int:
+    """The move of ``level`` for ``seat`` within its budget (runs in a worker).
+
+    An exact solver (the levels that use one) gets the budget; past it the level's bot answers
+    without the solver, which keeps to its own budget: the best move found in the time.
+    """
+    from boneyard.ai import make_bot
+
+    state = _state_of(payload)
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return int(legal[0])
+    budget = budget_of(state.game.name, level, limit)
+    try:
+        with _deadline(budget + 0.2):  # a bot ending on its own budget is not cut short
+            return int(make_bot(level, state.game, seat, seed=seed, time_limit=limit).step(state))
+    except Overtime:
+        bot = make_bot(level, state.game, seat, seed=seed, time_limit=limit, use_solver=False)
+        return int(bot.step(state))
+
+
+def hint_move(limit: float | None, payload: StatePayload) -> int:
+    """The hint for the seat to move: the ``hard`` level's move, within its budget."""
+    state = _state_of(payload)
+    seat = state.current_player()
+    if state.is_terminal() or seat < 0:
+        raise ValueError("no hint: nobody is to move")
+    return bot_move("hard", seat, 0, limit, state)
+
+
+def _warm_up() -> int:
+    """Import the games and bots in a fresh worker process, before the first computer move."""
+    from boneyard.ai import make_bot  # noqa: F401
+    from boneyard.core.registry import list_games
+
+    return len(list_games())
+
+
+class BotWorkers:
+    """Where computer moves and hints run, one job per worker, the most urgent first."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self.slots = processes if processes > 0 else 2
+        self._free = self.slots
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._pool: Any = None
+        self._threads: ThreadPoolExecutor | None = None
+        if processes > 0:
+            from pebble import ProcessPool
+
+            self._pool = ProcessPool(max_workers=processes, context=get_context("spawn"))
+        else:
+            self._threads = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="bot")
+
+    def waiting(self, priority: int) -> int:
+        """Jobs of ``priority`` waiting for a worker."""
+        return sum(1 for entry in self._waiting if entry[0] == priority)
+
+    def payload(self, state: State) -> StatePayload:
+        """How ``state`` travels to a worker (a copy: the live game goes on changing)."""
+        if self.processes > 0:
+            return (state.game.name, dict(state.game.params), state.to_json())
+        return state.clone()
+
+    async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a worker once one is free for ``priority``; killed past ``limit``
+        seconds (processes; raises TimeoutError)."""
+        await self._acquire(priority)
+        try:
+            if self._pool is not None:
+                future = self._pool.schedule(fn, args=args, timeout=limit + GRACE)
+                return await asyncio.wrap_future(future)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._threads, fn, *args)
+        finally:
+            self._release()
+
+    async def _acquire(self, priority: int) -> None:
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), ticket))
+        try:
+            await ticket
+        except asyncio.CancelledError:
+            if ticket.done() and not ticket.cancelled():
+                self._release()  # handed a worker just as it was cancelled: pass it on
+            else:
+                self._waiting = [entry for entry in self._waiting if entry[2] is not ticket]
+                heapq.heapify(self._waiting)
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, ticket = heapq.heappop(self._waiting)
+            if not ticket.done():
+                ticket.set_result(None)
+                return
+        self._free += 1
+
+    def warm_up(self) -> None:
+        """Start the worker processes now (spawning and importing takes seconds)."""
+        if self._pool is not None:
+            for _ in range(self.processes):
+                self._pool.schedule(_warm_up)
+
+    def shutdown(self) -> None:
+        """Stop every worker; a worker process still thinking is terminated, not orphaned."""
+        if self._pool is not None:
+            self._pool.stop()
+            self._pool.join(timeout=5)
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,139 @@
+"""The app's outer guard (ASGI middleware): headers, origins and request sizes.
+
+- every answer carries ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer`` (a
+  seat's page carries its token in the address), frame refusal (``frame-ancestors 'none'``,
+  ``X-Frame-Options: DENY``) and a Content-Security-Policy without inline script; everything but
+  the static files is ``Cache-Control: no-store``;
+- a form post, a JSON post or a WebSocket from a page of another origin is refused (403): the
+  ``Origin`` a browser sends must be the server's own or one of ``allowed_origins`` (or
+  ``null`` with ``Sec-Fetch-Site: same-origin``). Programs that send neither are not browsers
+  and pass;
+- a request body over ``max_body_bytes`` is refused with 413 before it is read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""No inline script; inline styles stay allowed (the games' SVG drawings carry style attributes)."""
+DOCS_CSP = "frame-ancestors 'none'"
+"""FastAPI's /docs pages load their script from a CDN and inline: they carry no tokens."""
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+
+
+class Guard:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int, allowed_origins: Iterable[str] = ()
+    ) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.allowed_origins = {origin.rstrip("/") for origin in allowed_origins}
+
+    def _foreign_origin(self, scope: Scope, headers: dict[str, str]) -> str | None:
+        """The ``Origin`` of another site, or None where the request is the server's own.
+
+        A form post from a page with ``Referrer-Policy: no-referrer`` carries ``Origin: null``;
+        the browser's ``Sec-Fetch-Site: same-origin`` then says it is the server's own page.
+        """
+        origin = headers.get("origin")
+        site = headers.get("sec-fetch-site")
+        if origin is None:
+            return None if site in (None, "same-origin", "none") else site
+        origin = origin.rstrip("/")
+        if origin in self.allowed_origins:
+            return None
+        if origin == "null":
+            return None if site == "same-origin" else origin
+        host = headers.get("host", "")
+        scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope["scheme"])
+        if origin == f"{scheme}://{host}":
+            return None
+        return origin
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if self._foreign_origin(scope, _headers(scope)) is not None:
+                await send({"type": "websocket.close", "code": 4403})  # before accepting: 403
+                return
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        foreign = self._foreign_origin(scope, headers)
+        if scope["method"] not in SAFE_METHODS and foreign is not None:
+            await _refuse(send, 403, "foreign_origin", f"requests from {foreign} are refused")
+            return
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
+            await _refuse(send, 413, "too_large", self._too_large())
+            return
+        await self.app(scope, self._counting(receive), self._with_headers(scope, send))
+
+    def _too_large(self) -> str:
+        return f"a request body is at most {self.max_body_bytes} bytes"
+
+    def _counting(self, receive: Receive) -> Receive:
+        """``receive`` that refuses (413) a body streamed without a length past the limit."""
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body_bytes:
+                    raise HTTPException(413, self._too_large())
+            return message
+
+        return counted
+
+    def _with_headers(self, scope: Scope, send: Send) -> Send:
+        path: str = scope["path"]
+        docs = path.startswith(("/docs", "/redoc"))
+        static = path.startswith("/static/")
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = [
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"),
+                    (b"content-security-policy", (DOCS_CSP if docs else CSP).encode()),
+                ]
+                if not static:
+                    extra.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        return sending
+
+
+async def _refuse(send: Send, status: int, code: str, detail: str) -> None:
+    body = json.dumps({"error": code, "detail": detail}).encode()
+    headers: list[tuple[bytes, bytes]] = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"cache-control", b"no-store"),
+        (b"connection", b"close"),
+    ]
+    start: dict[str, Any] = {"type": "http.response.start", "status": status, "headers": headers}
+    await send(start)
+    await send({"type": "http.response.body", "body": body})

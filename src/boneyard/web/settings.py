@@ -1,0 +1,85 @@
+"""The server's policy: pacing, workers, and the budgets that keep one client from harming others.
+
+These are the server's choices, separate from each game's own parameter ranges: a game may allow
+a 25x25 board, the web offers what ``param_limits`` allows. ``boneyard serve --help`` lists the
+command-line options that set them; docs/web.md explains each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DEFAULT_PARAM_LIMITS: dict[str, dict[str, int]] = {
+    # One OYNO game holds its board's move tables: ~4 MB at 15x15 against ~30 MB at 25x25.
+    "oyno": {"size": 15, "bones_per_player": 60, "max_moves": 1000},
+    # Dealing a set-up of difficulty K solves up to 20,000 set-ups exactly: K stays small.
+    "oyno_puzzle": {"size": 15, "bones": 60, "max_moves": 1000, "difficulty": 8},
+    "bones": {"width": 16, "height": 16, "pieces": 100},
+    "obonto": {"games": 20, "target": 1000},
+    "bondo_cones": {"max_turns": 2000},
+    "bonbon": {"max_rounds": 100},
+}
+"""Game -> integer parameter -> the largest value the web offers."""
+
+MAX_WEB_INTEGER = 100_000
+"""The largest value of any integer parameter not named in ``param_limits``."""
+
+
+@dataclass
+class Settings:
+    # ----- computer seats ---------------------------------------------------------------------
+    bot_delay: float = 0.8
+    """Seconds a computer seat waits before a new turn, so a person can follow."""
+    bot_step_delay: float = 0.15
+    """Seconds between the steps of one computer turn (its set-up, forced moves, a run of its
+    own actions): a person waits the bot's thinking plus one ``bot_delay``, not one a step."""
+    bot_time_limit: float | None = None
+    """Seconds a computer move may take; ``None``: the level's own budget."""
+    bot_processes: int = 0
+    """Worker processes for computer seats and hints (0: threads, as the tests use)."""
+    hint_interval: float = 3.0
+    """Seconds between two hints of one seat (a faster one: 429)."""
+    hints_waiting: int = 8
+    """Hints waiting for a worker at once, server-wide (more: 503); computer moves go first."""
+    watch_seconds: float = 30.0
+    """A game of computers alone moves only while someone watches it (a socket, or a request in
+    the last ``watch_seconds``)."""
+    replay_finished_only: bool = True
+    # ----- memory ------------------------------------------------------------------------------
+    live_memory_mb: float = 512.0
+    """Estimated memory of the games held live. Past it the least recently used games nobody
+    watches leave memory (the store keeps every move); if none can leave, new games get 503."""
+    max_live_games: int = 1000
+    """Games kept in memory at most, whatever their size."""
+    live_idle_seconds: float = 180.0
+    """A game unused this long (nobody watching, no computer move pending) leaves memory."""
+    sweep_seconds: float = 30.0
+    """How often idle games are looked for."""
+    param_limits: dict[str, dict[str, int]] = field(
+        default_factory=lambda: {name: dict(v) for name, v in DEFAULT_PARAM_LIMITS.items()}
+    )
+    """Game -> integer parameter -> the largest value the web offers (see the module)."""
+    # ----- work off the event loop -------------------------------------------------------------
+    work_seconds: float = 10.0
+    """Seconds the set-up of a new game (puzzle generation) or a replay may take: past it, 503."""
+    store_seconds: float = 10.0
+    """Seconds a database commit may wait (another process or a backup holding the file)."""
+    # ----- clients -----------------------------------------------------------------------------
+    games_per_minute: int = 20
+    """New games one client (address) may create a minute (more: 429 with Retry-After)."""
+    max_body_bytes: int = 64 * 1024
+    """The largest request body (more: 413)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may post forms and open sockets."""
+    # ----- sockets -----------------------------------------------------------------------------
+    sockets_per_game: int = 64
+    sockets_per_client: int = 64
+    socket_message_bytes: int = 4096
+    """The largest message a client may send on a socket."""
+    socket_messages_per_second: float = 20.0
+    """Messages a socket may send a second (a burst of twice that); beyond: refused, then closed."""
+    sync_interval: float = 1.0
+    """A socket's ``sync`` is answered at most once per this many seconds."""
+    send_queue: int = 64
+    """Messages waiting to go out to one socket; a socket further behind is dropped (it resyncs
+    when it reconnects)."""
