@@ -27,6 +27,7 @@ from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import CHANCE, Game, State
 from boneyard.core.registry import game_class as registry_game_class
 from boneyard.core.registry import list_games as registry_list_games
+from boneyard.web import words
 from boneyard.web.store import Store, StoredGame
 
 log = logging.getLogger("boneyard.web")
@@ -327,6 +328,7 @@ class LiveGame:
             "text": text,
             "seed_hash": self.stored.seed_hash,
             "seed": self.stored.seed if terminal else None,
+            **(words.for_seat(self, seat, observation) if draw else {}),
         }
 
 
@@ -437,6 +439,7 @@ class GameManager:
                     "token": secrets.token_urlsafe(24),
                     "kind": kind,
                     "level": level if kind == "computer" else None,
+                    "name": words.clean_name(seat.get("name")) if kind == "human" else None,
                 }
             )
         game_id = secrets.token_urlsafe(9)

@@ -1,7 +1,9 @@
 """WebSockets: one per seat (or spectator) of a game, for live views and actions.
 
 Client to server (JSON): ``{"type": "act", "seq": 12, "action": 34}`` (or ``"action_string"``),
-``{"type": "hint"}``, ``{"type": "sync"}``; an optional ``"request"`` value is echoed back.
+``{"type": "hint"}``, ``{"type": "sync"}``, ``{"type": "why", "action_string": ...}`` (a short
+reason, for a click that is no legal move), ``{"type": "quick_setup"}`` (a random set-up for the
+seat, where the game has a set-up); an optional ``"request"`` value is echoed back.
 ``?draw=false`` in the socket's address leaves the board drawings out of its views.
 
 Server to client: ``{"type": "view", ...}`` on connecting, on ``sync`` and after every change
@@ -19,6 +21,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from boneyard.web.live import GameManager, LiveGame, WebError
+from boneyard.web.words import words_message
 
 router = APIRouter()
 
@@ -100,9 +103,12 @@ async def _handle(
         elif kind == "hint":
             hint = await manager.hint(live, subscriber.seat)
             await subscriber.send({"type": "hint", "request": request, **hint})
+        elif kind in ("why", "quick_setup"):
+            await words_message(manager, live, subscriber, kind, message, request)
         elif kind == "sync":
             await subscriber.send({"type": "view", **live.view(subscriber.seat, subscriber.draw)})
         else:
-            raise WebError(400, "bad_request", f"unknown message type {kind!r}: act, hint, sync")
+            known = "act, hint, sync, why, quick_setup"
+            raise WebError(400, "bad_request", f"unknown message type {kind!r}: {known}")
     except WebError as error:
         await subscriber.send(_error(error, request))
