@@ -362,9 +362,11 @@ $("board").addEventListener("click", (event) => {
 });
 
 // A click anywhere outside the board and its buttons drops the selection.
+// (The path is taken as the click found it: the board may have been redrawn since.)
 document.addEventListener("click", (event) => {
-  if (event.target.closest?.("#board, button, a, summary, input, label")) return;
-  clearSelection();
+  const inside = event.composedPath().some((node) =>
+    node.id === "board" || node.matches?.("button, a, summary, input, select, label"));
+  if (!inside) clearSelection();
 });
 
 // ----- the keyboard: arrows move a focus ring over the squares, Enter picks -------------------
