@@ -114,3 +114,15 @@ export function nameSquares(container) {
   }
   return [...squares.keys()];
 }
+
+/** On a small screen a drawing is scaled down: raise any of its text that would show under
+ * ``least`` pixels to that size (a phone must stay readable; the drawing keeps its layout). */
+export function keepTextReadable(container, least = 12) {
+  const svg = container.querySelector("svg");
+  const scale = svg?.getScreenCTM()?.a;
+  if (!scale) return;
+  for (const text of svg.querySelectorAll("text")) {
+    const size = parseFloat(getComputedStyle(text).fontSize);
+    if (size * scale < least) text.style.fontSize = `${(least + 0.2) / scale}px`;
+  }
+}

@@ -1,6 +1,7 @@
 // The game page: one WebSocket per seat this page plays (or one spectator socket).
 import {
   squaresOf, el, showBoard, mark, showLog, lastMoveSquares, showPanel, nameSquares,
+  keepTextReadable,
 } from "./board.js";
 
 const root = document.getElementById("game");
@@ -162,6 +163,7 @@ function render() {
   const hadFocus = document.activeElement === board;
   showBoard(board, v);
   const squares = nameSquares(board);
+  keepTextReadable(board);
   if (focused && !squares.includes(focused)) focused = null;
   applyMemoryMode(v);
   mark(board, lastMoveSquares(v.log), "last");
@@ -466,5 +468,7 @@ $("quick-setup").addEventListener("click", () => {
   sockets.get(shown)?.send(JSON.stringify({ type: "quick_setup", request: ++requestNumber }));
   $("board").focus({ preventScroll: true });
 });
+
+window.addEventListener("resize", () => render());
 
 for (const token of tokens) connect(token);
