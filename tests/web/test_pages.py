@@ -31,8 +31,9 @@ def test_new_game_form_shows_parameters_with_descriptions(client: TestClient, na
     for spec in game_cls.parameters:
         shown = f'name="p_{spec.name}"' in page
         assert shown != spec.local_only, f"{spec.name}: local-only parameters stay off the form"
-        if shown:
-            assert spec.description.replace("'", "&#39;").replace('"', "&#34;") in page
+        if shown:  # asked as the game asks it, else described (the first letter capitalised)
+            asked = (spec.question or spec.description)[1:]
+            assert asked.replace("'", "&#39;").replace('"', "&#34;") in page
     assert page.count('<label class="seat"') == game_cls.max_players
 
 

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.core.game import CHANCE, Game, State
+from boneyard.web import words
 from boneyard.web.catalog import Catalog, parse_params, seat_count_for
 from boneyard.web.chance import chance_outcome, seed_hash
 from boneyard.web.errors import WebError
@@ -168,6 +169,7 @@ class LiveGame:
             "text": text,
             "seed_hash": self.stored.seed_hash,
             "seed": self.stored.seed if terminal else None,
+            **(words.for_seat(self, seat, observation) if draw else {}),
         }
 
 

@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from boneyard.ai.levels import LEVEL_NAMES
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import CHANCE, Game, State
+from boneyard.web import words
 from boneyard.web.bots import COMPUTER_MOVE, HINT, BotWorkers, bot_move, budget_of, hint_move
 from boneyard.web.catalog import Catalog, parse_params
 from boneyard.web.chance import bot_seed, chance_outcome, seed_hash
@@ -299,6 +300,7 @@ class GameManager:
                     "token": secrets.token_urlsafe(24),
                     "kind": kind,
                     "level": level if kind == "computer" else None,
+                    "name": words.clean_name(seat.get("name")) if kind == "human" else None,
                 }
             )
         return rows

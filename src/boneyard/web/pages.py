@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -12,7 +13,9 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
+from boneyard.core.game import Game
 from boneyard.web.errors import WebError
+from boneyard.web.live import render
 from boneyard.web.manager import GameManager
 from boneyard.web.markdown import to_html
 from boneyard.web.routes import client_of, created_json, kind_json
@@ -46,8 +49,29 @@ async def favicon() -> Response:
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> Any:
     manager = _manager(request)
-    kinds = [kind_json(manager, name) for name in manager.catalog.names()]
-    return templates.TemplateResponse(request, "home.html", {"kinds": kinds})
+    kinds = []
+    for name in manager.catalog.names():
+        kind = kind_json(manager, name)
+        kind["pitch"] = manager.catalog.game_class(name).pitch
+        kind["picture"] = _start_picture(manager.catalog.game_class(name)) is not None
+        kinds.append(kind)
+    return templates.TemplateResponse(request, "home.html", {"kinds": kinds, "levels": LEVELS})
+
+
+@lru_cache(maxsize=64)
+def _start_picture(game_cls: type[Game]) -> str | None:
+    """The game's own drawing of its start position, as a spectator sees it."""
+    game = game_cls()
+    svg, _text = render(game, game.new_initial_state().observation(None))
+    return svg
+
+
+@router.get("/picture/{name}.svg")
+async def start_picture(name: str, request: Request) -> Response:
+    svg = _start_picture(_manager(request).catalog.game_class(name))
+    if svg is None:
+        raise WebError(404, "not_found", f"{name} has no picture")
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 
 def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
@@ -83,21 +107,33 @@ async def new_game(name: str, request: Request) -> Any:
             (await request.body()).decode("utf-8", "replace"), keep_blank_values=True
         ).items()
     }
-    given = {key[2:]: value for key, value in fields.items() if key.startswith("p_")}
+    # An empty field means "the default": it is never passed on (an empty start position is
+    # not a start position).
+    given = {
+        key[2:]: value
+        for key, value in fields.items()
+        if key.startswith("p_") and value.strip() != ""
+    }
     context = _form_context(manager, name)
     context["values"] = given
     context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat")}
+    # The home page's one-click forms: "level" makes every seat after the first a computer at
+    # that level; "friends" makes every seat a person.
+    quick = fields.get("level", "friends" if "friends" in fields else "")
 
     def seats(count: int) -> list[dict[str, Any]]:
         chosen = []
         for seat in range(count):
-            choice = fields.get(f"seat{seat}", "human")
+            default = "human" if seat == 0 or quick in ("", "friends") else quick
+            choice = fields.get(f"seat{seat}", default)
             if choice == "human":
-                chosen.append({"kind": "human"})
+                chosen.append({"kind": "human", "name": fields.get(f"name{seat}")})
             elif choice in LEVELS:
                 chosen.append({"kind": "computer", "level": choice})
             else:
-                raise WebError(400, "bad_seats", f"seat {seat}: human or a level, not {choice!r}")
+                raise WebError(
+                    400, "bad_seats", f"each seat is a person or a computer level, not {choice!r}"
+                )
         return chosen
 
     try:
@@ -110,7 +146,9 @@ async def new_game(name: str, request: Request) -> Any:
     if len(humans) == 1:
         # One person against the computer: straight to the board.
         return RedirectResponse(humans[0]["url"], status_code=303)
-    return templates.TemplateResponse(request, "created.html", {"created": created})
+    return templates.TemplateResponse(
+        request, "created.html", {"created": created, "title": live.game.title}
+    )
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)

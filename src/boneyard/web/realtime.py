@@ -1,7 +1,9 @@
 """WebSockets: one per seat (or spectator) of a game, for live views and actions.
 
 Client to server (JSON): ``{"type": "act", "seq": 12, "action": 34}`` (or ``"action_string"``),
-``{"type": "hint"}``, ``{"type": "sync"}``; an optional ``"request"`` value is echoed back.
+``{"type": "hint"}``, ``{"type": "sync"}``, ``{"type": "why", "action_string": ...}`` (a short
+reason, for a click that is no legal move), ``{"type": "quick_setup"}`` (a random set-up for the
+seat, where the game has a set-up); an optional ``"request"`` value is echoed back.
 ``?draw=false`` in the socket's address leaves the board drawings out of its views.
 
 Server to client: ``{"type": "view", ...}`` on connecting, on ``sync`` and after every change
@@ -31,6 +33,7 @@ from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame
 from boneyard.web.manager import GameManager, RateLimit
 from boneyard.web.settings import Settings
+from boneyard.web.words import words_message
 
 router = APIRouter()
 log = logging.getLogger("boneyard.web")
@@ -201,10 +204,13 @@ async def _handle(
         elif kind == "hint":
             hint = await manager.hint(live, subscriber.seat)
             subscriber.send({"type": "hint", "request": request, **hint})
+        elif kind in ("why", "quick_setup"):
+            await words_message(manager, live, subscriber, kind, message, request)
         elif kind == "sync":
             _sync(manager, live, subscriber)
         else:
-            raise WebError(400, "bad_request", f"unknown message type {kind!r}: act, hint, sync")
+            known = "act, hint, sync, why, quick_setup"
+            raise WebError(400, "bad_request", f"unknown message type {kind!r}: {known}")
     except WebError as error:
         subscriber.send(_error(error, request))
     return True

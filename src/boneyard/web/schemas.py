@@ -16,6 +16,9 @@ class SeatSpec(BaseModel):
     level: Literal["easy", "medium", "hard"] | None = Field(
         default=None, description="The computer's level; only for kind 'computer'."
     )
+    name: StrictStr | None = Field(
+        default=None, max_length=60, description="A person's display name (optional)."
+    )
 
 
 class CreateGame(BaseModel):
@@ -116,6 +119,14 @@ class View(BaseModel):
     text: str
     seed_hash: str
     seed: str | None = Field(description="Revealed once the game is over.")
+    # Words for people (``boneyard.web.words``); only in views with the drawing.
+    prompt: str | None = Field(default=None, description="What this seat must decide now.")
+    recent: list[str] = Field(default_factory=list, description="Others' actions in words.")
+    labels: dict[str, str] = Field(default_factory=dict, description="Action string -> label.")
+    panel: list[dict[str, Any]] = Field(default_factory=list, description="Labelled facts.")
+    players: list[dict[str, Any]] = Field(default_factory=list, description="Names of seats.")
+    result: str | None = Field(default=None, description="The end in words, once over.")
+    quick_setup: bool = Field(default=False, description="A random set-up may be asked for.")
 
 
 class Frame(BaseModel):

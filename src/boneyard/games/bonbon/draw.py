@@ -19,6 +19,13 @@ def _label(card: dict[str, Any]) -> str:
     return "?" if label is None else str(label)
 
 
+def _player(seat: int) -> str:
+    """A seat in the picture's words, "red player" (a page never shows seat numbers)."""
+    from boneyard.games.bonbon.rules import BonBonGame
+
+    return f"{BonBonGame.seat_names[seat]} player"
+
+
 def _heading(observation: dict[str, Any]) -> str:
     phase = observation["phase"]
     head = f"Bon-Bon, round {observation['round']} of at most {observation['max_rounds']}"
@@ -28,6 +35,16 @@ def _heading(observation: dict[str, Any]) -> str:
     if observation["current_player"] == -1:
         return f"{head}: chance ({phase})"
     return f"{head}: seat {observation['turn']} to play ({phase})"
+
+
+def _svg_heading(observation: dict[str, Any]) -> str:
+    head = f"Round {observation['round']} of at most {observation['max_rounds']}"
+    if observation["phase"] == "over":
+        winners = " and ".join(_player(s) for s in observation["winners"])
+        return f"{head}: the game is over, won by the {winners}"
+    if observation["current_player"] == -1:
+        return head
+    return f"{head}: the {_player(observation['turn'])} plays"
 
 
 def _tiles(observation: dict[str, Any]) -> str:
@@ -79,7 +96,8 @@ def svg(observation: dict[str, Any], **options: Any) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
         f'<rect width="{width}" height="{height}" fill="#fffaf0"/>',
-        f'<text x="10" y="22" font-size="15" fill="{INK}">{escape(_heading(observation))}</text>',
+        f'<text x="10" y="22" font-size="15" fill="{INK}">'
+        f"{escape(_svg_heading(observation))}</text>",
     ]
     out += _track(observation, width)
     out += _tile_marks(observation)
@@ -89,10 +107,10 @@ def svg(observation: dict[str, Any], **options: Any) -> str:
     notes = []
     drawn = observation["drawn"]
     if drawn is not None:
-        notes.append(f"drawn by seat {drawn['by']}: {_label(drawn)}")
+        notes.append(f"drawn by the {_player(drawn['by'])}: {_label(drawn)}")
     peek = observation["peek"]
     if peek is not None:
-        notes.append(f"seat {peek['by']} peeked: {_label(peek)}")
+        notes.append(f"the {_player(peek['by'])} peeked: {_label(peek)}")
     notes.append(f"deck: {observation['deck_left']} cards")
     out.append(f'<text x="10" y="{y}" fill="{INK}">{escape("; ".join(notes))}</text>')
     out.append("</svg>")
@@ -149,7 +167,8 @@ def _row(observation: dict[str, Any], seat: int, run: list[dict[str, Any]]) -> l
     mine = " (you)" if observation["seat"] == seat else ""
     out = [
         f'<g data-seat="{seat}"{fade}>',
-        f'<text x="10" y="{y + 16}" font-weight="bold" fill="{INK}">seat {seat}{mine}</text>',
+        f'<text x="10" y="{y + 16}" font-weight="bold" fill="{INK}">'
+        f"{_player(seat).capitalize()}{mine}</text>",
         f'<text x="10" y="{y + 32}" fill="{INK}">{escape(status)}, wins '
         f"{observation['wins'][seat]}</text>",
         f'<text x="10" y="{y + 48}" fill="{INK}">up {observation["up_totals"][seat]}/'

@@ -13,6 +13,10 @@ from boneyard.games.obonto.notation import KINDS, LETTERS, SIZE
 FILES = "abcdefghi"
 
 
+SIDES = ("South's", "North's")
+"""Whose an animal is, in the drawing's tooltips (a page never shows seat numbers)."""
+
+
 def _board_cells(observation: dict[str, Any]) -> dict[str, str]:
     """Square name -> one character: '.' light, '#' dark, or an animal letter."""
     cells = {f"{file}{rank}": "." for file in FILES for rank in range(1, SIZE + 1)}
@@ -125,7 +129,7 @@ def board_svg(
             letter = LETTERS[seat][KINDS.index(kind)].upper()
             parts.append(
                 f'<g class="animal" data-square="{name}" data-seat="{seat}" '
-                f'data-animal="{kind}"><title>{quoteattr(f"seat {seat} {kind}")[1:-1]}</title>'
+                f'data-animal="{kind}"><title>{quoteattr(f"{SIDES[seat]} {kind}")[1:-1]}</title>'
                 f'<circle cx="{x + centre:g}" cy="{y + centre:g}" r="{size * 0.38:g}" '
                 f'fill="{fill}" stroke="{_COLOURS["line"]}" stroke-width="2"/>'
                 f'<text x="{x + centre:g}" y="{y + centre:g}" fill="{ink}" '

@@ -17,14 +17,8 @@ export function el(tag, attrs = {}, text = "") {
 /** Show the board: the game's SVG when it draws one, else its text drawing. */
 export function showBoard(container, view) {
   container.replaceChildren();
-  if (view.svg) {
-    const doc = new DOMParser().parseFromString(view.svg, "image/svg+xml");
-    const svg = doc.documentElement;
-    if (svg.nodeName.toLowerCase() === "svg") {
-      for (const script of svg.querySelectorAll("script, foreignObject")) script.remove();
-      container.appendChild(document.importNode(svg, true));
-    }
-  }
+  const svg = view.svg ? svgNode(view.svg) : null;
+  if (svg) container.appendChild(svg);
   const pre = el("pre", { class: view.svg ? "board-text hidden-text" : "board-text" }, view.text);
   container.appendChild(pre);
 }
@@ -51,10 +45,10 @@ export function clearMarks(container, kind) {
   for (const node of container.querySelectorAll(`rect.mark-${kind}`)) node.remove();
 }
 
-export function showLog(list, log, seats) {
+export function showLog(list, log, players) {
   list.replaceChildren();
   for (const entry of log) {
-    const who = entry.player < 0 ? "chance" : (seats[entry.player]?.label ?? `seat ${entry.player}`);
+    const who = entry.player < 0 ? "Chance" : (players[entry.player]?.name ?? "");
     const item = el("li", { "data-seq": entry.seq, class: entry.player < 0 ? "chance" : "" });
     item.append(el("span", { class: "who" }, who + ": "), el("span", { class: "move" }, entry.string));
     list.appendChild(item);
@@ -70,18 +64,65 @@ export function lastMoveSquares(log) {
   return [];
 }
 
-const SKIP = new Set(["seat", "current_player"]);
+/** A drawing the server sent (a board, a die face), without scripts, as a DOM node. */
+export function svgNode(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const svg = doc.documentElement;
+  if (svg.nodeName.toLowerCase() !== "svg") return null;
+  for (const script of svg.querySelectorAll("script, foreignObject")) script.remove();
+  return document.importNode(svg, true);
+}
 
-/** The observation's short facts (the die, scores, phase, ...): whatever is a plain value. */
-export function showFacts(list, observation) {
+/** The game's panel: labelled facts (scores, the die, cards left), a picture where given. */
+export function showPanel(list, items) {
   list.replaceChildren();
-  for (const [key, value] of Object.entries(observation ?? {})) {
-    if (SKIP.has(key) || value === null || value === "") continue;
-    let shown;
-    if (["string", "number", "boolean"].includes(typeof value)) shown = String(value);
-    else if (Array.isArray(value) && value.length <= 8 && value.every((x) => x === null || typeof x !== "object"))
-      shown = value.map((x) => (x === null ? "–" : String(x))).join(" ");
-    else continue;
-    list.append(el("dt", {}, key.replaceAll("_", " ")), el("dd", { "data-fact": key }, shown));
+  for (const item of items ?? []) {
+    const value = el("dd", {}, item.value);
+    const picture = item.picture ? svgNode(item.picture) : null;
+    if (picture) {
+      picture.setAttribute("role", "img");
+      picture.setAttribute("aria-label", item.value);
+      picture.classList.add("panel-picture");
+      value.prepend(picture);
+    }
+    list.append(el("dt", {}, item.label), value);
+  }
+  list.hidden = !(items ?? []).length;
+}
+
+/** Give every square an accessible name: "e5", then what the drawing says is on it. */
+export function nameSquares(container) {
+  const svg = container.querySelector("svg");
+  if (!svg) return [];
+  svg.setAttribute("role", "presentation");
+  const squares = new Map();
+  for (const node of svg.querySelectorAll("[data-square]")) {
+    const name = node.getAttribute("data-square");
+    if (!squares.has(name)) squares.set(name, { node, words: [] });
+    const title = node.querySelector("title")?.textContent?.trim();
+    if (title) squares.get(name).words.push(title);
+  }
+  for (const node of svg.querySelectorAll("[data-cone]")) {
+    const title = node.querySelector("title")?.textContent?.trim();
+    const square = squares.get(node.getAttribute("data-cone"));
+    if (title && square) square.words.push(title);
+  }
+  for (const [name, { node, words }] of squares) {
+    node.setAttribute("id", `square-${name}`);
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", [name, ...new Set(words)].join(", "));
+  }
+  return [...squares.keys()];
+}
+
+/** On a small screen a drawing is scaled down: raise any of its text that would show under
+ * ``least`` pixels to that size (a phone must stay readable; the drawing keeps its layout). */
+export function keepTextReadable(container, least = 12) {
+  const svg = container.querySelector("svg");
+  const scale = svg?.getScreenCTM()?.a;
+  if (!scale) return;
+  for (const text of svg.querySelectorAll("text")) {
+    const size = parseFloat(getComputedStyle(text).fontSize);
+    if (size * scale < least) text.style.fontSize = `${(least + 0.2) / scale}px`;
   }
 }

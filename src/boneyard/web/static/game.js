@@ -1,5 +1,8 @@
 // The game page: one WebSocket per seat this page plays (or one spectator socket).
-import { squaresOf, el, showBoard, mark, showLog, lastMoveSquares, showFacts } from "./board.js";
+import {
+  squaresOf, el, showBoard, mark, showLog, lastMoveSquares, showPanel, nameSquares,
+  keepTextReadable,
+} from "./board.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -8,9 +11,14 @@ const $ = (id) => document.getElementById(id);
 
 const views = new Map(); // token -> latest view
 const sockets = new Map(); // token -> WebSocket
+const connected = new Set(); // tokens whose socket is open and has sent a view
 let shown = tokens[0]; // the token whose view is on screen
 let selected = null; // a picked square
+let focused = null; // the square under the keyboard's focus ring
+let pending = null; // a move clicked while the connection was down: {token, seq, action}
 let requestNumber = 0;
+
+// ----- the connection --------------------------------------------------------------------------
 
 function connect(token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -19,9 +27,31 @@ function connect(token) {
   sockets.set(token, socket);
   socket.onmessage = (event) => receive(token, JSON.parse(event.data));
   socket.onclose = (event) => {
+    connected.delete(token);
+    showBanner();
     if (event.code >= 4000) return; // refused: the message says why
     setTimeout(() => connect(token), 1000);
   };
+}
+
+function showBanner() {
+  const down = tokens.some((token) => !connected.has(token)) && views.size > 0;
+  $("banner").hidden = !down;
+  root.dataset.connected = down ? "no" : "yes";
+}
+
+/** Back online: send the move clicked meanwhile if the game is still where it was. */
+function flushPending(token) {
+  if (!pending || pending.token !== token) return;
+  const move = pending;
+  pending = null;
+  const v = views.get(token);
+  if (v && v.seq === move.seq && myTurn(v)) {
+    send(move.action, token);
+    $("message").textContent = "";
+  } else {
+    $("message").textContent = "Your move was not sent: the game moved on while you were away.";
+  }
 }
 
 function receive(token, message) {
@@ -36,21 +66,31 @@ function receive(token, message) {
       message.log = before.log.slice(0, message.log_from).concat(message.log);
     }
     views.set(token, message);
-    if (!before || before.seq !== message.seq) {
-      selected = null;
+    const reconnected = !connected.has(token);
+    if (reconnected || !before || before.seq !== message.seq) {
+      selected = null; // a new position (or a reconnection): nothing stays picked
+      $("choices").replaceChildren();
       if (token === shown || tokens.length > 1) $("message").textContent = "";
       $("hint-text").textContent = "";
     }
+    connected.add(token);
+    showBanner();
     pickShown();
     render();
+    if (reconnected) flushPending(token);
   } else if (message.type === "error") {
     $("message").textContent = message.detail;
     if (message.error === "stale") sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
+  } else if (message.type === "why") {
+    $("message").textContent = message.reason;
   } else if (message.type === "hint") {
-    $("hint-text").textContent = `Hint: ${message.string}`;
+    const v = view();
+    $("hint-text").textContent = `Hint: ${v?.labels?.[message.string] ?? message.string}`;
     mark($("board"), squaresOf(message.string), "hint");
   }
 }
+
+// ----- which seat is on screen ----------------------------------------------------------------
 
 /** At one screen with several seats, show the seat to move. */
 function pickShown() {
@@ -73,16 +113,18 @@ function cover(seat) {
 }
 
 function renderCover(v) {
-  const label = v.seats[v.seat].label;
-  $("status").textContent = `${v.status} — pass the screen to ${label}`;
-  const button = el("button", { type: "button", id: "uncover" }, `I am ${label}: show my view`);
+  const name = v.players[v.seat].name;
+  $("prompt").textContent = `Pass the screen to ${name}.`;
+  $("recent").replaceChildren();
+  const button = el("button", { type: "button", id: "uncover" }, `I am ${name}: show my view`);
   button.addEventListener("click", () => {
     coveredSeat = null;
     render();
+    $("board").focus({ preventScroll: true });
   });
   $("board").replaceChildren(button);
-  for (const id of ["facts", "log", "actions", "all-actions", "choices"]) $(id).replaceChildren();
-  $("hint").hidden = true;
+  for (const id of ["panel", "log", "actions", "all-actions", "choices"]) $(id).replaceChildren();
+  for (const id of ["hint", "quick-setup", "all-moves"]) $(id).hidden = true;
 }
 
 function view() {
@@ -91,6 +133,12 @@ function view() {
 
 function myTurn(v) {
   return v && v.seat !== null && v.current_player === v.seat && !v.terminal;
+}
+
+// ----- drawing the page -------------------------------------------------------------------------
+
+function label(v, string) {
+  return v.labels?.[string] ?? string;
 }
 
 function render() {
@@ -106,42 +154,57 @@ function render() {
   root.dataset.seat = v.seat ?? "";
   root.dataset.mine = mine ? "yes" : "no";
   root.dataset.terminal = v.terminal ? "yes" : "no";
-  let status = v.status;
-  if (v.seat !== null) {
-    const me = v.seats[v.seat].label;
-    status += mine ? ` — your move, ${me}` : ` — you play ${me}`;
-  } else {
-    status += " — watching";
-  }
-  $("status").textContent = status;
+  $("prompt").textContent = v.prompt ?? "";
   $("status").classList.toggle("your-turn", mine);
-  showBoard($("board"), v);
+  const recent = $("recent");
+  recent.replaceChildren(...(v.recent ?? []).map((line) => el("li", {}, line)));
+
+  const board = $("board");
+  const hadFocus = document.activeElement === board;
+  showBoard(board, v);
+  const squares = nameSquares(board);
+  keepTextReadable(board);
+  if (focused && !squares.includes(focused)) focused = null;
   applyMemoryMode(v);
-  mark($("board"), lastMoveSquares(v.log), "last");
+  mark(board, lastMoveSquares(v.log), "last");
+  if (mine && !selected) mark(board, singleTargets(), "dest");
   if (selected) {
-    mark($("board"), [selected], "sel");
-    mark($("board"), destinations(selected).map((d) => d.to), "dest");
+    mark(board, [selected], "sel");
+    mark(board, destinations(selected).map((d) => d.to), "dest");
   }
-  showFacts($("facts"), v.observation);
-  showLog($("log"), v.log, v.seats);
+  if (focused) {
+    mark(board, [focused], "focus");
+    board.setAttribute("aria-activedescendant", `square-${focused}`);
+  } else {
+    board.removeAttribute("aria-activedescendant");
+  }
+  if (hadFocus) board.focus({ preventScroll: true });
+
+  showPanel($("panel"), v.panel);
+  showLog($("log"), v.log, v.players ?? []);
   const seats = $("seats");
   seats.replaceChildren();
-  for (const seat of v.seats) {
-    const item = el("li", { "data-seat": seat.seat }, seat.label);
-    if (seat.seat === v.current_player) item.classList.add("to-move");
-    if (seat.seat === v.seat) item.classList.add("me");
+  for (const player of v.players ?? []) {
+    const item = el("li", { "data-seat": player.seat }, player.name + (player.you ? " (you)" : ""));
+    if (player.seat === v.current_player) item.classList.add("to-move");
     seats.appendChild(item);
   }
   $("seed-hash").textContent = v.seed_hash;
-  $("seed").textContent = v.seed ? `Seed: ${v.seed}` : "";
+  $("seed").textContent = v.seed ?? "";
+  $("seed").parentElement.hidden = !v.seed;
+  $("seed-note").hidden = Boolean(v.seed);
   $("replay-link").hidden = !v.terminal;
   $("hint").hidden = !mine;
+  $("quick-setup").hidden = !(mine && v.quick_setup);
   renderActions(v, mine);
 }
 
-function button(action, cls = "action") {
-  const b = el("button", { type: "button", class: cls, "data-action": action.id }, action.string);
-  b.addEventListener("click", () => send(action.id));
+function button(v, action, cls = "action") {
+  const b = el("button", { type: "button", class: cls, "data-action": action.string }, label(v, action.string));
+  b.addEventListener("click", () => {
+    send(action.id);
+    $("board").focus({ preventScroll: true });
+  });
   return b;
 }
 
@@ -153,10 +216,12 @@ function renderActions(v, mine) {
   $("all-moves").hidden = !mine || v.legal.length === 0;
   if (!mine) return;
   for (const action of v.legal) {
-    if (squaresOf(action.string).length === 0) actions.appendChild(button(action));
-    all.appendChild(button(action, "action small"));
+    if (squaresOf(action.string).length === 0) actions.appendChild(button(v, action));
+    all.appendChild(button(v, action, "action small"));
   }
 }
+
+// ----- what a click on a square means ---------------------------------------------------------
 
 /** Legal two-square actions with ``square`` at one end: ``[{action, to}]``, those that start
  * there first, then those that end there read backwards (to a square not reached forwards): a
@@ -184,48 +249,83 @@ function singlesAt(square) {
   });
 }
 
+/** Every square a one-square action names: where a cone may be put, a bone placed. */
+function singleTargets() {
+  const targets = new Set();
+  for (const action of view()?.legal ?? []) {
+    const s = squaresOf(action.string);
+    if (s.length === 1) targets.add(s[0]);
+  }
+  return [...targets];
+}
+
 function showChoices(actions) {
   const box = $("choices");
   box.replaceChildren();
-  for (const action of actions) box.appendChild(button(action, "action choice"));
+  for (const action of actions) box.appendChild(button(view(), action, "action choice"));
 }
 
-function send(action) {
-  const v = view();
+function send(action, token = shown) {
+  const v = views.get(token);
   if (!v) return;
+  $("choices").replaceChildren();
+  const socket = sockets.get(token);
+  if (!connected.has(token) || socket?.readyState !== WebSocket.OPEN) {
+    // Never lost: kept until the connection is back, then sent or visibly refused.
+    pending = { token, seq: v.seq, action };
+    $("message").textContent = "Not connected: your move will be sent when the connection is back.";
+    return;
+  }
   const message = { type: "act", seq: v.seq, request: ++requestNumber };
   if (typeof action === "number") message.action = action;
   else message.action_string = action;
+  socket.send(JSON.stringify(message));
+}
+
+/** Ask the server, in words, why ``action`` cannot be played (the game knows its rules). */
+function askWhy(action) {
+  const socket = sockets.get(shown);
+  if (socket?.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "why", action_string: action, request: ++requestNumber }));
+  } else {
+    $("message").textContent = "That move is not allowed now.";
+  }
+}
+
+function clearSelection() {
+  if (selected === null) return;
+  selected = null;
   $("choices").replaceChildren();
-  sockets.get(shown)?.send(JSON.stringify(message));
+  render();
 }
 
 function clickSquare(square) {
   const v = view();
   if (!v) return;
+  focused = square;
   if (v.seat === null) {
     $("message").textContent = "You are watching: open an invite link to play.";
-    return;
+    return render();
   }
   if (!myTurn(v)) {
-    $("message").textContent = v.terminal ? "The game is over." : `It is not your move: ${v.status}.`;
-    return;
+    $("message").textContent = v.terminal ? "The game is over." : "It is not your move yet.";
+    return render();
   }
   $("message").textContent = "";
-  if (selected && square !== selected) {
+  if (selected === square) return clearSelection();
+  if (selected) {
     const moves = destinations(selected).filter((d) => d.to === square).map((d) => d.action);
     if (moves.length === 1) return send(moves[0].id);
     if (moves.length > 1) return showChoices(moves);
     if (destinations(square).length === 0 && singlesAt(square).length === 0) {
-      // Not a legal destination: let the server say which rule it breaks.
+      // Not a legal destination: drop the selection and say, in one line, why.
       const { action, to } = destinations(selected)[0];
-      return send(action.string.replace(new RegExp(`(?<![a-z0-9])${to}(?![0-9])`), square));
+      const tried = action.string.replace(new RegExp(`(?<![a-z0-9])${to}(?![0-9])`), square);
+      selected = null;
+      $("choices").replaceChildren();
+      render();
+      return askWhy(tried);
     }
-  }
-  if (selected === square) {
-    selected = null;
-    $("choices").replaceChildren();
-    return render();
   }
   const singles = singlesAt(square);
   if (destinations(square).length > 0) {
@@ -238,7 +338,12 @@ function clickSquare(square) {
   render();
   if (singles.length === 1) return send(singles[0].id);
   if (singles.length > 1) return showChoices(singles);
-  $("message").textContent = `No legal move with ${square}.`;
+  const template = v.legal.find((a) => squaresOf(a.string).length === 1);
+  if (template) {
+    const [at] = squaresOf(template.string);
+    return askWhy(template.string.replace(new RegExp(`(?<![a-z0-9])${at}(?![0-9])`), square));
+  }
+  $("message").textContent = `Nothing can be played on ${square} now.`;
 }
 
 /** The square under a click: the element's own data-square, a piece's, or one beneath it. */
@@ -255,11 +360,67 @@ function squareAt(event) {
 $("board").addEventListener("click", (event) => {
   const square = squareAt(event);
   if (square) clickSquare(square);
+  else clearSelection();
 });
 
-// Memory mode (Bond O Cones): hide the values of one's own pieces except the peeked ones.
-// Offered when the observation lists cones (as {seat, peeked} objects or as tokens like
-// "b8+p": colour, value or ?, rings, p when peeked, s when spied); purely a display choice.
+// A click anywhere outside the board and its buttons drops the selection.
+// (The path is taken as the click found it: the board may have been redrawn since.)
+document.addEventListener("click", (event) => {
+  const inside = event.composedPath().some((node) =>
+    node.id === "board" || node.matches?.("button, a, summary, input, select, label"));
+  if (!inside) clearSelection();
+});
+
+// ----- the keyboard: arrows move a focus ring over the squares, Enter picks -------------------
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+function centreOf(square) {
+  const node = $("board").querySelector(`svg [data-square="${CSS.escape(square)}"]`);
+  const box = node?.getBoundingClientRect();
+  return box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null;
+}
+
+/** The nearest square from ``square`` in direction ``(dx, dy)`` on screen. */
+function nextSquare(square, [dx, dy]) {
+  const here = centreOf(square);
+  let best = null;
+  let bestScore = Infinity;
+  const seen = new Set();
+  for (const node of $("board").querySelectorAll("svg [data-square]")) {
+    const name = node.getAttribute("data-square");
+    if (name === square || seen.has(name)) continue;
+    seen.add(name);
+    const there = centreOf(name);
+    const along = (there.x - here.x) * dx + (there.y - here.y) * dy;
+    if (along < 1) continue;
+    const across = Math.abs((there.x - here.x) * dy) + Math.abs((there.y - here.y) * dx);
+    const score = along + 3 * across;
+    if (score < bestScore) [best, bestScore] = [name, score];
+  }
+  return best;
+}
+
+$("board").addEventListener("keydown", (event) => {
+  const first = $("board").querySelector("svg [data-square]")?.getAttribute("data-square");
+  if (!first) return;
+  if (event.key in ARROWS) {
+    event.preventDefault();
+    focused = focused ? (nextSquare(focused, ARROWS[event.key]) ?? focused) : first;
+    render();
+  } else if ((event.key === "Enter" || event.key === " ") && focused) {
+    event.preventDefault();
+    clickSquare(focused);
+  } else if (event.key === "Escape") {
+    clearSelection();
+  }
+});
+
+// ----- memory mode (Bond O Cones) ---------------------------------------------------------------
+
+// Memory mode: hide the values of one's own pieces except the peeked ones. Offered when the
+// observation lists cones (as {seat, peeked} objects or as tokens like "b8+p": colour, value
+// or ?, rings, p when peeked, s when spied); purely a display choice.
 const CONE_TOKEN = /^([bw])([0-9]+|\?)([+#]?)(p?)(s?)$/;
 
 function memoryPieces(v) {
@@ -301,5 +462,13 @@ $("hint").addEventListener("click", () => {
   $("hint-text").textContent = "Thinking…";
   sockets.get(shown)?.send(JSON.stringify({ type: "hint", request: ++requestNumber }));
 });
+
+$("quick-setup").addEventListener("click", () => {
+  $("quick-setup").hidden = true;
+  sockets.get(shown)?.send(JSON.stringify({ type: "quick_setup", request: ++requestNumber }));
+  $("board").focus({ preventScroll: true });
+});
+
+window.addEventListener("resize", () => render());
 
 for (const token of tokens) connect(token);

@@ -14,3 +14,14 @@ function update() {
 players?.addEventListener("input", update);
 players?.addEventListener("change", update);
 update();
+
+// An empty field means "the default": it is not sent at all.
+form.addEventListener("submit", () => {
+  for (const input of form.querySelectorAll("input, select")) {
+    if (input.name && input.value.trim() === "") input.disabled = true;
+  }
+});
+// Coming back to the page (the browser's back button) must find the fields usable.
+window.addEventListener("pageshow", () => {
+  for (const input of form.querySelectorAll("input, select")) input.disabled = false;
+});

@@ -1,0 +1,262 @@
+"""Words for people in a seat's view: what to decide now, the panel, button labels, the others'
+last actions in words, the result, and each player's name.
+
+``for_seat(live, seat, observation)`` is the one entry point ``LiveGame.view`` calls; everything
+here comes from the game's own hooks (``Game.prompt``, ``describe_action``, ``action_label``,
+``panel``, ``result``, ``seat_name``), and each is given only what that seat may see: its own
+observation and the move log as ``action_string_for(seat, ...)`` shows it.
+
+Describing an action needs the viewer's observation from *before* it: a small per-game memory
+keeps a state walking along the stored log, so each action is described once for every seat.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from boneyard.core.errors import BoneyardError
+from boneyard.core.game import CHANCE, Game, State
+from boneyard.web.errors import WebError
+
+if TYPE_CHECKING:
+    from boneyard.web.live import LiveGame
+    from boneyard.web.manager import GameManager
+    from boneyard.web.realtime import SocketSubscriber
+
+log = logging.getLogger("boneyard.web")
+
+RECENT_LIMIT = 8
+"""The most actions by others the status line describes at once."""
+MEMORY_GAMES = 2000
+"""Games whose described actions are kept (the least recently used are forgotten)."""
+NAME_LIMIT = 30
+"""The longest display name a person may give."""
+
+T = TypeVar("T")
+
+
+def _safe(what: str, game: Game, hook: Callable[[], T], fallback: T) -> T:
+    """A words hook's answer; a bug in one must not take the game page down."""
+    try:
+        return hook()
+    except Exception:
+        log.exception("%s failed for %s", what, game.name)
+        return fallback
+
+
+@dataclass
+class _Memory:
+    """A state before stored action ``seq`` of one live game, and what was said so far."""
+
+    game: Game
+    seq: int
+    state: State
+    said: dict[int, list[str]] = field(default_factory=dict)
+    """Stored action number -> its description for each seat, then for a spectator."""
+
+
+_memories: OrderedDict[str, _Memory] = OrderedDict()
+
+
+def _memory(live: LiveGame) -> _Memory:
+    memory = _memories.get(live.id)
+    if memory is None or memory.game is not live.game:
+        memory = _Memory(live.game, 0, live.game.new_initial_state())
+        _memories[live.id] = memory
+    _memories.move_to_end(live.id)
+    while len(_memories) > MEMORY_GAMES:
+        _memories.popitem(last=False)
+    return memory
+
+
+def described(live: LiveGame, seq: int, column: int) -> str:
+    """Stored action ``seq`` in words, as seat ``column`` (the seat count: a spectator) saw it."""
+    memory = _memory(live)
+    if seq not in memory.said:
+        if memory.seq > seq:  # asked about an older action: walk again from the start
+            memory.seq, memory.state = 0, live.game.new_initial_state()
+        game = live.game
+        seats = game.info.num_players
+        while memory.seq <= seq:
+            entry = live.log[memory.seq]
+            actor = None if entry.player == CHANCE else entry.player
+            if memory.seq not in memory.said:
+                said = []
+                for viewer in [*range(seats), None]:
+                    string = entry.strings[seats if viewer is None else viewer]
+                    observation = memory.state.observation(viewer)
+                    said.append(
+                        _safe(
+                            "describe_action",
+                            game,
+                            partial(game.describe_action, observation, actor, string),
+                            string,
+                        )
+                    )
+                memory.said[memory.seq] = said
+            memory.state.apply_action(live.stored.actions[memory.seq][0])
+            memory.seq += 1
+    return memory.said[seq][column]
+
+
+def recent(live: LiveGame, seat: int | None) -> list[str]:
+    """What happened since ``seat`` last acted (a spectator: the last action), in words."""
+    column = live.num_seats if seat is None else seat
+    start = len(live.log)
+    while start > 0 and live.log[start - 1].player != seat and len(live.log) - start < 64:
+        start -= 1
+    if seat is None:
+        start = max(0, len(live.log) - 1)
+    lines = [described(live, seq, column) for seq in range(start, len(live.log))]
+    return [line for line in lines if line][-RECENT_LIMIT:]
+
+
+def display_name(live: LiveGame, seat: int) -> str:
+    """The seat as the game names it, with the person's own name or the computer's level."""
+    side = live.game.seat_name(seat)
+    info = live.stored.seats[seat]
+    if info["kind"] == "computer":
+        return f"{side} (computer, {info['level']})"
+    name = str(info.get("name") or "").strip()
+    return f"{name} ({side})" if name else side
+
+
+def clean_name(name: object) -> str | None:
+    """A display name as given: trimmed, at most ``NAME_LIMIT`` characters, or ``None``."""
+    if not isinstance(name, str):
+        return None
+    text = " ".join(name.split())[:NAME_LIMIT]
+    return text or None
+
+
+def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:
+    """The words of ``seat``'s view (``None``: a spectator), to add to it."""
+    game = live.game
+    state = live.state
+    player = state.current_player()
+    terminal = state.is_terminal()
+    players = [
+        {
+            "seat": s,
+            "name": display_name(live, s),
+            "side": game.seat_name(s),
+            "computer": live.stored.seats[s]["kind"] == "computer",
+            "you": s == seat,
+        }
+        for s in range(live.num_seats)
+    ]
+    labels: dict[str, str] = {}
+    if terminal:
+        returns = state.returns()
+        prompt = _safe(
+            "result", game, lambda: game.result(observation, seat, returns), "The game is over."
+        )
+    elif player == seat:
+        prompt = _safe("prompt", game, lambda: game.prompt(observation, player), "Your move.")
+        for action in state.legal_actions():
+            string = state.action_to_string(action)
+            labels[string] = _safe(
+                "action_label", game, partial(game.action_label, observation, string), string
+            )
+    elif player >= 0:
+        mover = players[player]
+        prompt = (
+            f"{mover['name']} is thinking…"
+            if mover["computer"]
+            else f"Waiting for {mover['name']} to move."
+        )
+    else:
+        prompt = "Waiting for chance."
+    no_panel: list[dict[str, Any]] = []
+    panel = _safe(
+        "panel", game, lambda: [i.to_json() for i in game.panel(observation, seat)], no_panel
+    )
+    nothing: list[str] = []
+    return {
+        "prompt": prompt,
+        "recent": _safe("describe_action", game, lambda: recent(live, seat), nothing),
+        "labels": labels,
+        "panel": panel,
+        "players": players,
+        "result": prompt if terminal else None,
+        "quick_setup": seat is not None and player == seat and in_setup(game, observation),
+    }
+
+
+# ----- one click for the dull parts ------------------------------------------------------------
+
+SETUP_PHASES: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "bondo_cones": lambda observation: str(observation.get("phase", "")).startswith("setup"),
+}
+"""Games whose set-up a person may leave to chance with one click: is this observation set-up?"""
+
+
+def in_setup(game: Game, observation: dict[str, Any]) -> bool:
+    check = SETUP_PHASES.get(game.name)
+    return bool(check and check(observation))
+
+
+def random_setup_action(live: LiveGame, seat: int) -> int | None:
+    """A random legal set-up action for ``seat``, or ``None`` once its set-up is done."""
+    state = live.state
+    if state.current_player() != seat or not in_setup(live.game, state.observation(seat)):
+        return None
+    return random.SystemRandom().choice(state.legal_actions())
+
+
+# ----- why a click is refused -----------------------------------------------------------------
+
+
+def why_illegal(live: LiveGame, seat: int | None, action: str) -> str:
+    """One short reason in plain words why ``action`` cannot be played now (never the legal
+    list): the game's own ``State.why_illegal`` where it has one."""
+    state = live.state
+    if seat is None:
+        return "You are watching: open an invite link to play."
+    if state.is_terminal():
+        return "The game is over."
+    if state.current_player() != seat:
+        return "It is not your move."
+    try:
+        action_id = state.string_to_action(action)
+    except (BoneyardError, ValueError, IndexError, KeyError):
+        return "That is not a move in this game."
+    if action_id in state.legal_actions():
+        return "That move is allowed: click it again."
+    explain = getattr(state, "why_illegal", None)
+    if callable(explain):
+        reason = _safe("why_illegal", live.game, lambda: str(explain(action_id) or ""), "")
+        if reason:
+            return reason
+    return "That move is not allowed now."
+
+
+async def words_message(
+    manager: GameManager,
+    live: LiveGame,
+    subscriber: SocketSubscriber,
+    kind: str,
+    message: dict[str, Any],
+    request: Any,
+) -> None:
+    """The socket messages of this module: ``why`` (answered ``{"type": "why", "reason"}``)
+    and ``quick_setup`` (plays random set-up actions for the seat until its set-up is done)."""
+    seat = subscriber.seat
+    if kind == "why":
+        reason = why_illegal(live, seat, str(message.get("action_string", "")))
+        subscriber.send({"type": "why", "request": request, "reason": reason})
+        return
+    if seat is None:
+        raise WebError(403, "spectator", "a spectator cannot act: open an invite link")
+    for _ in range(live.game.info.max_game_length):
+        action = random_setup_action(live, seat)
+        if action is None:
+            break
+        await manager.act(live, seat, live.seq, action)
+    subscriber.send({"type": "ack", "request": request, "seq": live.seq})

@@ -1,0 +1,117 @@
+"""Shared pieces of the Chromium tests: a live server on a free port and a headless browser."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from tests.web.conftest import free_port, make_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+TIMEOUT_MS = 15_000
+
+
+def serve(db_path: Path, **settings: Any) -> Iterator[str]:
+    """Run the app with uvicorn in a thread; yield its address; stop it afterwards."""
+    import uvicorn
+
+    app = make_app(db_path, **settings)
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def launch() -> Iterator[Any]:
+    """A headless Chromium (Playwright's sync API)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser: Any, url: str) -> Any:
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.wait_for_selector("#game[data-seq]")
+    return page
+
+
+def seq_of(page: Any) -> int:
+    return int(page.get_attribute("#game", "data-seq"))
+
+
+def wait_for_seq_above(page: Any, seq: int) -> None:
+    page.wait_for_function(
+        f"Number(document.getElementById('game').dataset.seq) > {seq}", timeout=TIMEOUT_MS
+    )
+
+
+def legal_strings(page: Any) -> list[str]:
+    """The legal actions on screen: the ``data-action`` of every move button."""
+    strings: list[str] = page.eval_on_selector_all(
+        "#all-actions [data-action]", "buttons => buttons.map(b => b.dataset.action)"
+    )
+    return strings
+
+
+SQUARE = re.compile(r"(?<![a-z0-9])([a-z]\d{1,2})(?![0-9])")
+
+
+def click_square(page: Any, square: str) -> None:
+    target = page.locator(f'#board svg [data-square="{square}"]').first
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None, f"no square {square} on the board"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def action_control(page: Any, where: str, action: str) -> Any:
+    """The control under ``where`` that carries ``data-action="<action>"``."""
+    return page.locator(f"{where} [data-action={json.dumps(action)}]")
+
+
+def play_by_clicking(page: Any, action: str) -> None:
+    """Play ``action`` the way a person would: click its squares, or its button."""
+    squares = SQUARE.findall(action)
+    has_svg = page.locator("#board svg").count() > 0
+    if squares and has_svg:
+        for square in squares[:2]:
+            click_square(page, square)
+        choice = action_control(page, "#choices", action)
+        if choice.count():
+            choice.first.click()
+    elif squares:
+        page.click("#all-moves summary")
+        action_control(page, "#all-actions", action).click()
+    else:
+        action_control(page, "#actions", action).click()

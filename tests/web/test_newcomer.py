@@ -1,0 +1,213 @@
+"""A newcomer in Chromium: every game started from the home page and played by clicks only.
+
+From the home page each game starts against the computer with its defaults in one click (one
+form submit); the status element (``role="status"``) says what to do; no page text (the SVG
+drawings' text and tooltips included) shows a raw key, a snake_case word or a seat number; and
+a whole game is played by clicking ``data-square`` squares and ``data-action`` controls only,
+at 1280x900 and, for some games, at 390x844 (text of at least 12 px, no sideways scrolling).
+Whole games use small parameters (set in the *Custom game* form) to keep the suite quick.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from boneyard.core.registry import list_games
+from tests.web.browsing import (
+    CHROMIUM,
+    TIMEOUT_MS,
+    launch,
+    legal_strings,
+    play_by_clicking,
+    seq_of,
+    serve,
+    wait_for_seq_above,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="no Chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
+]
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+
+GAMES = [name for name in ("obonto", "oyno", "oyno_puzzle", "bones", "bondo_cones", "bonbon")]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+SMALL: dict[str, dict[str, str]] = {
+    "obonto": {},
+    "oyno": {"max_moves": "30"},
+    "oyno_puzzle": {"max_moves": "12"},
+    "bones": {"width": "6", "height": "6", "pieces": "6"},
+    "bondo_cones": {"target": "3", "max_turns": "12", "setup": "random"},
+    "bonbon": {"max_rounds": "1"},
+}
+"""Parameters that keep a whole game short (typed into the Custom game form)."""
+
+RAW = re.compile(
+    r"\b[a-z]+_[a-z0-9_]+\b|\bphase\b|\bto move \d|\bsetup progress\b|\bseat \d|"
+    r"\bset aside ring\b|\btiles open\b|\bround starter\b|\blast drawer\b|\bsolo moves\b|"
+    r"\bcurrent player\b|\bNone\b|\bnull\b|\bundefined\b",
+    re.IGNORECASE,
+)
+"""Developer words a page must never show."""
+
+PAGE_WORDS = """() => [document.body.innerText,
+  ...[...document.querySelectorAll('svg text, svg title')].map(n => n.textContent)].join('\\n')"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from serve(tmp_path_factory.mktemp("newcomer") / "web.db", bot_delay=0.02)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from launch()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int]) -> Any:
+        context = browser.new_context(viewport=viewport)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def registered(name: str) -> Any:
+    return pytest.param(
+        name, marks=pytest.mark.skipif(name not in list_games(), reason=f"{name} not registered")
+    )
+
+
+def raw_words(page: Any) -> list[str]:
+    """Raw keys and developer words anywhere on the page, drawings included."""
+    return sorted({m.group(0) for m in RAW.finditer(page.evaluate(PAGE_WORDS))})
+
+
+def prompt(page: Any) -> str:
+    text: str = page.inner_text("[role=status]")
+    return text.strip()
+
+
+def wait_for_a_decision(page: Any) -> bool:
+    """Wait until this seat is to move (True) or the game is over (False)."""
+    page.wait_for_function(
+        "document.getElementById('game').dataset.mine === 'yes'"
+        " || document.getElementById('game').dataset.terminal === 'yes'",
+        timeout=30_000,
+    )
+    return page.get_attribute("#game", "data-terminal") != "yes"
+
+
+def play(page: Any, rng: random.Random, decisions: int) -> list[str]:
+    """Make up to ``decisions`` random legal decisions by clicks; return the prompts seen."""
+    prompts = []
+    for count in range(decisions):
+        if not wait_for_a_decision(page):
+            break
+        prompts.append(prompt(page))
+        assert prompts[-1], "the status says what to decide"
+        if count % 4 == 0:
+            assert raw_words(page) == [], prompts[-1]
+        seq = seq_of(page)
+        play_by_clicking(page, rng.choice(legal_strings(page)))
+        wait_for_seq_above(page, seq)
+    return prompts
+
+
+def fits_the_screen(page: Any) -> None:
+    """No sideways scrolling, and no visible text under 12 px (the board's text included)."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"the page is {width} px wide"
+    small = page.evaluate(
+        """() => {
+        const found = [];
+        for (const node of document.querySelectorAll('body *')) {
+          const own = [...node.childNodes].some(c => c.nodeType === 3 && c.textContent.trim());
+          if (!own || node.closest('svg') || !node.getClientRects().length) continue;
+          const size = parseFloat(getComputedStyle(node).fontSize);
+          if (size < 12) found.push(`${node.tagName} ${size}px: ${node.textContent.slice(0, 30)}`);
+        }
+        for (const text of document.querySelectorAll('#board svg text')) {
+          const box = text.getBoundingClientRect();
+          if (!box.width || !text.textContent.trim()) continue;
+          const size = parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a;
+          if (size < 11.5) found.push(`svg ${size.toFixed(1)}px: ${text.textContent.slice(0, 30)}`);
+        }
+        return found;
+      }"""
+    )
+    assert small == [], small
+
+
+@pytest.mark.parametrize("name", [registered(name) for name in GAMES])
+def test_each_game_starts_with_the_defaults_in_one_click(
+    server: str, new_page: Any, name: str
+) -> None:
+    page = new_page(DESKTOP)
+    page.goto(server + "/")
+    page.fill("#your-name", "Ann")
+    page.click(f"li[data-game={name}] form.play-computer button[type=submit]")  # the one click
+    page.wait_for_selector("#game[data-seq]")
+    assert page.get_attribute("[role=status]", "aria-live") == "polite"
+    assert "Ann" in page.inner_text("#seats"), "the person is named by the name given"
+    prompts = play(page, random.Random(name), 3)
+    assert prompts, "the person gets to move"
+    assert raw_words(page) == []
+    assert page.locator("#fairness").get_attribute("open") is None, "fairness stays small"
+
+
+@pytest.mark.parametrize(
+    ("name", "viewport"),
+    [
+        *[pytest.param(*registered(name).values, DESKTOP, id=f"{name}-desktop") for name in GAMES],
+        pytest.param("obonto", PHONE, id="obonto-phone"),
+        pytest.param("bondo_cones", PHONE, id="bondo_cones-phone"),
+        pytest.param("bonbon", PHONE, id="bonbon-phone"),
+    ],
+)
+def test_a_whole_game_against_the_computer_by_clicks(
+    server: str, new_page: Any, name: str, viewport: dict[str, int]
+) -> None:
+    if name not in list_games():
+        pytest.skip(f"{name} is not registered")
+    page = new_page(viewport)
+    page.goto(server + "/")
+    page.click(f"li[data-game={name}] a:has-text('Custom game')")
+    for parameter, value in SMALL[name].items():
+        field = page.locator(f"[name=p_{parameter}]")
+        if field.evaluate("node => node.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#game[data-seq]")
+    if viewport == PHONE:
+        fits_the_screen(page)
+    prompts = play(page, random.Random(f"{name} whole"), 400)
+    assert page.get_attribute("#game", "data-terminal") == "yes", "the game reached its end"
+    result = prompt(page)
+    assert result and result not in prompts[-1:], "the status turns to the result"
+    assert len({*prompts, result}) >= 2, "the prompt changes with the decision"
+    assert raw_words(page) == []
+    assert page.locator("#hint").is_hidden(), "no hint once the game is over"
+    assert page.text_content("#seed"), "the seed is revealed in the Fairness note"
+    if viewport == PHONE:
+        fits_the_screen(page)
