@@ -9,6 +9,7 @@ address: loopback has all of 127.0.0.0/8, so it connects from 127.0.0.2.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import signal
 import socket
@@ -32,6 +33,28 @@ pytestmark = pytest.mark.skipif(
 
 OTHER = "127.0.0.2"
 """The address of the client that is not attacking."""
+
+
+_attackers = itertools.count(10)
+
+
+@pytest.fixture(autouse=True)
+def attacker_address(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test attacks from an address of its own: per-client budgets (games a minute, one
+    set-up at a time, sockets) count by address, and one test's attack must not spend the
+    budget of the next test on the same server."""
+    address = f"127.0.1.{next(_attackers)}"
+    client, connect_socket = Server.client, Server.socket
+
+    def client_from(self: Server, at: str = address) -> httpx.Client:
+        return client(self, at)
+
+    def socket_from(self: Server, path: str, at: str = address, **options: Any) -> Any:
+        return connect_socket(self, path, at, **options)
+
+    monkeypatch.setattr(Server, "client", client_from)
+    monkeypatch.setattr(Server, "socket", socket_from)
+    return address
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,8 @@ VIEW_KEYS = {
     "game_id", "game", "title", "params", "seq", "seat", "seats", "current_player", "terminal",
     "returns", "status", "observation", "legal", "log_from", "log", "svg", "text", "seed_hash",
     "seed",
+    # words for people (web/words.py), each drawn from the seat's own observation:
+    "prompt", "recent", "labels", "panel", "players", "result", "quick_setup",
 }  # fmt: skip
 
 CASES = [
@@ -58,6 +60,10 @@ def check_payload(
     assert view["observation"] == observation
     svg, text = render(game, observation)
     assert view["svg"] == svg and view["text"] == text
+    # The panel is the game's panel of this seat's observation, nothing more.
+    assert view["panel"] == [item.to_json() for item in game.panel(observation, seat)]
+    if seat is not None and truth.current_player() == seat:
+        assert view["prompt"] == game.prompt(observation, seat)
     if seat is not None and truth.current_player() == seat:
         expected = [{"id": a, "string": truth.action_to_string(a)} for a in truth.legal_actions()]
     else:
