@@ -31,7 +31,7 @@ def test_a_whole_game_against_the_computer_by_typing_moves() -> None:
 
     def person() -> Iterator[str]:
         # A new user: asks for help and the moves, makes a typo and an illegal move, then plays.
-        yield from ("help", "moves", "d1-d9", "zz", "board")
+        yield from ("help", "moves", "d1-d3", "zz", "board")
         while True:
             state = holder[0].state
             yield state.action_to_string(rng.choice(state.legal_actions()))
@@ -42,16 +42,56 @@ def test_a_whole_game_against_the_computer_by_typing_moves() -> None:
     assert session.state.is_terminal()
     out = session.console.export_text()
     assert "moves" in out and "legal:" in out
-    assert "illegal action 'd1-d9'" in out
+    assert "The lion moves exactly 1 step" in out  # one reason for the illegal d1-d3
+    assert "illegal action" not in out
     assert "no square" in out or "'zz'" in out
-    assert ("won." in out) and "(computer) plays" in out
+    assert "Move one of your animals: the lion 1 step" in out  # the game's prompt
+    assert "(computer) North moved the" in out  # the computer's moves in words
+    assert "South (you)" in out and "To move" in out  # the panel
+    ending = out.strip().splitlines()[-1]
+    assert ending.startswith(("You won", "North won")), ending
 
 
 def test_two_people_at_one_screen_and_quit() -> None:
     session = _session(iter(["e1-e3", "e9-e7", "quit"]), [HUMAN, HUMAN])
     session.run()
     assert len(session.state.history()) == 2
-    assert "Game abandoned." in session.console.export_text()
+    out = session.console.export_text()
+    assert "South moved the zebra from e1 to e3." in out  # told to the friend at the screen
+    assert "Game abandoned." in out
+
+
+@pytest.mark.parametrize(
+    ("name", "told"),
+    [
+        ("bondo_cones", "Put your cone worth 8 on one of your shaded start fields."),
+        ("bonbon", "This round's bonus tiles are"),
+        ("oyno_puzzle", "A bone was dealt on"),
+    ],
+)
+def test_games_with_chance_and_secrets_are_told_in_words(name: str, told: str) -> None:
+    rng = random.Random(2)
+    game = load_game(name)
+    holder: list[TerminalGame] = []
+
+    def person() -> Iterator[str]:
+        for _ in range(20):
+            state = holder[0].state
+            yield state.action_to_string(rng.choice(state.legal_actions()))
+        yield "quit"
+
+    answers = person()
+    console = Console(record=True, width=120, color_system=None)
+    session = TerminalGame(
+        game=game,
+        players=[HUMAN, *["random"] * (game.info.num_players - 1)],
+        console=console,
+        ask=lambda prompt: next(answers),
+        seed=3,
+    )
+    holder.append(session)
+    session.run()
+    assert told in console.export_text()
 
 
 def test_end_of_input_leaves_cleanly() -> None:
