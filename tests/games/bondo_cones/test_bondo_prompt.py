@@ -51,10 +51,13 @@ def test_the_die_decides_the_prompt() -> None:
     assert words(number).startswith("The die shows 2: move one cone exactly 2 steps")
     assert "a Double BondO goes 4" in words(number)
     assert number.why_illegal("e5-e9").startswith("The die shows 2")
+    assert number.why_illegal("a1-a3") == "There is no cone of yours on a1."
+    assert number.why_illegal("f6-d4").startswith("d4 holds a cone of yours")
     eye = game.position(cones, die="eye")
     assert words(eye) == "The die shows the eye: peek at one of your cones to see its value."
     ring = game.position(cones, die="ring")
     assert words(ring).startswith("The die shows a ring: move one of your BondO rings")
+    assert ring.why_illegal("ring e5-f6") == "The cone on e5 carries no ring of yours."
     no_ring = game.position({"d4": "b0", "e5": "b2", "j12": "w0+"}, die="ring")
     assert words(no_ring) == "The die shows a ring, but you have no ring to move: pass."
     aside = game.position({"d4": "b0+", "e5": "b2", "j12": "w0"}, die="ring", set_aside=True)

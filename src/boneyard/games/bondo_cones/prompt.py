@@ -14,7 +14,7 @@ from typing import Any
 
 from boneyard.core.game import Game, Observation, PanelItem
 from boneyard.core.words import capital, join_words, plural
-from boneyard.games.bondo_cones.notation import parse_observed_token
+from boneyard.games.bondo_cones.notation import COLOURS, parse_observed_token
 
 SETUP_VALUES = Counter({8: 1, 4: 4, 2: 6, 1: 5})
 """How many cones of each value a player places by hand; the ten 0s fill the fields left."""
@@ -32,12 +32,13 @@ def _cone(observation: Observation, square: str) -> dict[str, Any] | None:
 
 def _ringed(observation: Observation, seat: int) -> list[str]:
     """Squares of ``seat``'s cones that carry a ring."""
-    found = []
-    for square, token in observation["cones"].items():
-        cone = parse_observed_token(token)
-        if cone["seat"] == seat and cone["rings"]:
-            found.append(square)
-    return found
+    colour = COLOURS[seat]
+    # A token is the colour letter, the value, then + or # for rings (notation.observed_token).
+    return [
+        square
+        for square, token in observation["cones"].items()
+        if token[0] == colour and ("+" in token or "#" in token)
+    ]
 
 
 def _cone_words(cone: dict[str, Any] | None) -> str:
