@@ -43,6 +43,11 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
     down = _count(observation, down_letter)
     goal = f"Win with all {observation['bones_per_player']} of your bones on the board, all up."
     wild = " You may roll it instead of putting it up." if game.params.get("wild") else ""
+    if supply and not down and not _count(observation, COLOUR_LETTERS[seat][0]):
+        return (
+            "Place your first bone: put it up on any empty cell but the round center; the "
+            f"bones next to it turn over.{wild} {goal}"
+        )
     if supply and not down:
         return (
             "All your bones on the board are up, so you must place a new one: put it up on an "
