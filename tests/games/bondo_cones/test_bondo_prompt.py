@@ -25,6 +25,9 @@ def test_set_up_prompts_name_the_cone_and_the_fields() -> None:
 
 
 def test_the_last_cone_prompt_says_the_zeros_fill_the_rest() -> None:
+    first_one = play(new_game().new_initial_state(), *setup_puts(0)[:11])
+    assert "Put your cone worth 1 (1 of 5)" in words(first_one)
+    assert "fill the fields left" not in words(first_one)
     state = play(new_game().new_initial_state(), *setup_puts(0)[:15])
     assert "Put your cone worth 1 (5 of 5)" in words(state)
     assert "the ten cones worth 0 fill the fields left" in words(state)
@@ -84,7 +87,7 @@ def test_battle_prompts_and_labels() -> None:
         "Black lost the battle."
     )
     play(state, "battle lost")
-    assert words(state) == "Black lost the battle: pick one of black's cones to learn its value."
+    assert words(state) == "Black lost the battle: pick one of their cones to learn its value."
 
 
 def test_a_lost_battle_against_a_double_asks_for_a_seizure() -> None:
@@ -138,4 +141,6 @@ def test_results_in_words() -> None:
     draw = new_game(max_turns=1).position({"e5": "b2", "j12": "w0"}, die="eye")
     play(draw, "peek e5")
     assert draw.is_terminal()
-    assert game.result(draw.observation(0), 0, draw.returns()).startswith("Draw: 1 turn")
+    assert game.result(draw.observation(0), 0, draw.returns()).startswith(
+        "Draw: no winner after 1 turn"
+    )

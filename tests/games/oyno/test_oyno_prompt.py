@@ -102,5 +102,5 @@ def test_duel_results_in_words() -> None:
     capped = boneyard.load_game("oyno", max_moves=1)
     state = play(capped.new_initial_state(), "place b2")
     assert capped.result(state.observation(0), 0, state.returns()) == (
-        "Draw: 1 move were played without a winner."
+        "Draw: no winner after 1 move."
     )

@@ -59,7 +59,8 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
         before = sum(count for v, count in SETUP_VALUES.items() if v > value)
         which = placed - before + 1
         of = f" ({which} of {SETUP_VALUES[value]})" if SETUP_VALUES[value] > 1 else ""
-        then = "; the ten cones worth 0 fill the fields left" if value == 1 else ""
+        last = value == 1 and which == SETUP_VALUES[1]
+        then = "; the ten cones worth 0 fill the fields left" if last else ""
         return (
             f"Put your cone worth {value}{of} on one of your shaded start fields{then}. "
             f"{capital(other)} will not see where."
@@ -80,7 +81,6 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
             "to carry its ring."
         )
     if phase == "punish":
-        loser = 1 - seat
         doubles = [
             square
             for square in _ringed(observation, seat)
@@ -89,12 +89,9 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
         if doubles:
             return (
                 f"{capital(other)} lost the battle against your Double BondO: pick one of "
-                f"{game.seat_name(loser)}'s cones to seize it and score its value."
+                "their cones to seize it and score its value."
             )
-        return (
-            f"{capital(other)} lost the battle: pick one of {game.seat_name(loser)}'s cones "
-            "to learn its value."
-        )
+        return f"{capital(other)} lost the battle: pick one of their cones to learn its value."
     if phase == "act":
         return _act_prompt(observation, seat, other)
     return f"Your move, {game.seat_name(seat)}."
@@ -253,7 +250,7 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
     winner = observation["winner"]
     if winner == "draw" or winner is None:
         return (
-            f"Draw: {plural(observation['max_turns'], 'turn')} were played "
+            f"Draw: no winner after {plural(observation['max_turns'], 'turn')} "
             f"({scores[0]}-{scores[1]})."
         )
     loser = 1 - winner

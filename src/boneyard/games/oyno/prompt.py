@@ -159,7 +159,7 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
     winner = observation["winner"]
     if winner is None:
         if moves >= observation["max_moves"]:
-            return f"Draw: {plural(observation['max_moves'], 'move')} were played without a winner."
+            return f"Draw: no winner after {plural(observation['max_moves'], 'move')}."
         return "Draw by repetition: the same position came a third time."
     who = "You" if seat == winner else _name(game, winner)
     bones = "your" if seat == winner else "their"
