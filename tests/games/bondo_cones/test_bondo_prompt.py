@@ -126,7 +126,7 @@ def test_the_panel_shows_scores_the_die_as_a_picture_and_the_rings() -> None:
     assert items["Rings"].value == "black on 1 cone, white on 1 cone"
     setup = game.new_initial_state()
     assert {i.label: i.value for i in game.panel(setup.observation(0), 0)}["Set-up"] == (
-        "black 0 of 16 cones, white 0 of 16 cones"
+        "black has placed 0 of 16, white has placed 0 of 16"
     )
 
 

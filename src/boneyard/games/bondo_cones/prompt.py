@@ -217,7 +217,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         items.append(
             PanelItem(
                 "Set-up",
-                ", ".join(f"{game.seat_name(w)} {placed[w]} of 16 cones" for w in (0, 1)),
+                ", ".join(f"{game.seat_name(w)} has placed {placed[w]} of 16" for w in (0, 1)),
             )
         )
     if observation["die"] is not None:
