@@ -48,6 +48,7 @@ def test_a_whole_game_against_the_computer_by_typing_moves() -> None:
     assert "Move one of your animals: the lion 1 step" in out  # the game's prompt
     assert "(computer) North moved the" in out  # the computer's moves in words
     assert "South (you)" in out and "To move" in out  # the panel
+    assert "seat 0" not in out and "seat 1" not in out
     ending = out.strip().splitlines()[-1]
     assert ending.startswith(("You won", "North won")), ending
 
@@ -145,3 +146,12 @@ def test_board_rows_are_coloured_but_not_the_file_letters() -> None:
     for span in text.spans:
         line_start = text.plain.rfind("\n", 0, span.start) + 1
         assert text.plain[line_start:].lstrip()[0].isdigit(), "a file letter was coloured"
+
+
+def test_the_board_names_seats_as_the_game_does() -> None:
+    game = load_game("bonbon", players=3)
+    state = game.new_initial_state()
+    state.apply_action(state.string_to_action("tiles 1 2 3"))
+    plain = board_text(game, state, viewer=0).plain
+    assert "seat 0" not in plain and "seat 2" not in plain
+    assert "red to play" in plain and "green: in play" in plain

@@ -26,6 +26,7 @@ from boneyard.core.game import CHANCE, Game, State
 from boneyard.testing import random_action
 
 HUMAN = "human"
+SEAT_NUMBER = re.compile(r"\bseat (\d)\b")
 
 HELP = """\
 Type a move in the game's notation (for example the first of `moves`), or a command:
@@ -188,12 +189,14 @@ def board_text(game: Game, state: State, viewer: int | None) -> Text:
     """The board as ``viewer`` may see it, coloured with the game's ``text_styles``.
 
     Only board rows (lines that start with a rank number) are coloured, so that file letters and
-    status lines keep their plain look.
+    status lines keep their plain look. The text drawings number the seats ("seat 0 to move": they
+    are also the golden playthroughs' text); a person reads the game's names for them instead.
     """
     if game.perfect_information:
         plain = str(state)
     else:
         plain = game.render_text(state.observation(viewer))
+    plain = SEAT_NUMBER.sub(lambda found: game.seat_name(int(found.group(1))), plain)
     text = Text(plain)
     offset = 0
     for line in plain.splitlines(keepends=True):
