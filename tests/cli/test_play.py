@@ -31,7 +31,7 @@ def test_a_whole_game_against_the_computer_by_typing_moves() -> None:
 
     def person() -> Iterator[str]:
         # A new user: asks for help and the moves, makes a typo and an illegal move, then plays.
-        yield from ("help", "moves", "d1-d9", "zz", "board")
+        yield from ("help", "moves", "d1-d3", "zz", "board")
         while True:
             state = holder[0].state
             yield state.action_to_string(rng.choice(state.legal_actions()))
@@ -42,16 +42,57 @@ def test_a_whole_game_against_the_computer_by_typing_moves() -> None:
     assert session.state.is_terminal()
     out = session.console.export_text()
     assert "moves" in out and "legal:" in out
-    assert "illegal action 'd1-d9'" in out
+    assert "The lion moves exactly 1 step" in out  # one reason for the illegal d1-d3
+    assert "illegal action" not in out
     assert "no square" in out or "'zz'" in out
-    assert ("won." in out) and "(computer) plays" in out
+    assert "Move one of your animals: the lion 1 step" in out  # the game's prompt
+    assert "(computer) North moved the" in out  # the computer's moves in words
+    assert "South (you)" in out and "To move" in out  # the panel
+    assert "seat 0" not in out and "seat 1" not in out
+    ending = out.strip().splitlines()[-1]
+    assert ending.startswith(("You won", "North won")), ending
 
 
 def test_two_people_at_one_screen_and_quit() -> None:
     session = _session(iter(["e1-e3", "e9-e7", "quit"]), [HUMAN, HUMAN])
     session.run()
     assert len(session.state.history()) == 2
-    assert "Game abandoned." in session.console.export_text()
+    out = session.console.export_text()
+    assert "South moved the zebra from e1 to e3." in out  # told to the friend at the screen
+    assert "Game abandoned." in out
+
+
+@pytest.mark.parametrize(
+    ("name", "told"),
+    [
+        ("bondo_cones", "Put your cone worth 8 on one of your shaded start fields."),
+        ("bonbon", "This round's bonus tiles are"),
+        ("oyno_puzzle", "A bone was dealt on"),
+    ],
+)
+def test_games_with_chance_and_secrets_are_told_in_words(name: str, told: str) -> None:
+    rng = random.Random(2)
+    game = load_game(name)
+    holder: list[TerminalGame] = []
+
+    def person() -> Iterator[str]:
+        for _ in range(20):
+            state = holder[0].state
+            yield state.action_to_string(rng.choice(state.legal_actions()))
+        yield "quit"
+
+    answers = person()
+    console = Console(record=True, width=120, color_system=None)
+    session = TerminalGame(
+        game=game,
+        players=[HUMAN, *["random"] * (game.info.num_players - 1)],
+        console=console,
+        ask=lambda prompt: next(answers),
+        seed=3,
+    )
+    holder.append(session)
+    session.run()
+    assert told in console.export_text()
 
 
 def test_end_of_input_leaves_cleanly() -> None:
@@ -105,3 +146,12 @@ def test_board_rows_are_coloured_but_not_the_file_letters() -> None:
     for span in text.spans:
         line_start = text.plain.rfind("\n", 0, span.start) + 1
         assert text.plain[line_start:].lstrip()[0].isdigit(), "a file letter was coloured"
+
+
+def test_the_board_names_seats_as_the_game_does() -> None:
+    game = load_game("bonbon", players=3)
+    state = game.new_initial_state()
+    state.apply_action(state.string_to_action("tiles 1 2 3"))
+    plain = board_text(game, state, viewer=0).plain
+    assert "seat 0" not in plain and "seat 2" not in plain
+    assert "red to play" in plain and "green: in play" in plain

@@ -1,8 +1,11 @@
 """``boneyard play GAME``: a game in the terminal against the computer or a friend at the screen.
 
-A person types moves in the game's notation (``d1-d2``) or a command: ``help``, ``moves``,
-``hint``, ``board``, ``quit``. A typo or an illegal move is explained, with the legal moves,
-and the game goes on.
+The screen speaks the game's words (its ``prompt`` module): before each move of a person it shows
+the board, the game's panel (scores, the die, limits) and what to decide now; every move of the
+computer or chance is told in words, and the end as the game words its result. A person types
+moves in the game's notation (``d1-d2``) or a command: ``help``, ``moves``, ``hint``, ``board``,
+``quit``. A typo gets the notation explained, an illegal move one short reason, and the game
+goes on.
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from rich.panel import Panel
 from rich.text import Text
 
 from boneyard.cli.common import GAME_NAME, fail_on_bad_input, game_from_options
-from boneyard.core.errors import BoneyardError
+from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import CHANCE, Game, State
 from boneyard.testing import random_action
 
 HUMAN = "human"
+SEAT_NUMBER = re.compile(r"\bseat (\d)\b")
 
 HELP = """\
 Type a move in the game's notation (for example the first of `moves`), or a command:
@@ -69,29 +73,30 @@ class TerminalGame:
             self.console.print("Game abandoned.")
             return
         self.show_board()
-        self.console.print(self.result())
+        self.show_panel()
+        self.console.print(Text(self.result(), style="bold"))
 
     def play_one(self) -> None:
         player = self.state.current_player()
         if player == CHANCE:
             action = random_action(self.state, self.chance)
-            self.console.print(f"[dim]chance:[/dim] {self.describe(action)}")
+            self.console.print(Text(self.describe(None, action), style="dim"))
             self.state.apply_action(action)
             return
         if player in self.bots:
             action = self.bots[player].step(self.state)
             self.console.print(
-                f"{self.seat_name(player)} (computer) plays [bold]{self.describe(action)}[/bold]"
+                Text.assemble("(computer) ", (self.describe(player, action), "bold"))
             )
             self.state.apply_action(action)
             return
         self.human_turn(player)
 
     def human_turn(self, seat: int) -> None:
-        self.show_board()
+        self.show_turn(seat)
         while True:
             try:
-                line = self.ask(f"{self.seat_name(seat)} to move> ")
+                line = self.ask(f"{self.seat_name(seat)}> ")
             except EOFError:
                 raise Quit from None
             command = line.strip().lower()
@@ -104,22 +109,27 @@ class TerminalGame:
             elif command == "moves":
                 self.console.print("legal: " + self.legal_strings())
             elif command == "board":
-                self.show_board()
+                self.show_turn(seat)
             elif command == "hint":
                 self.console.print(f"hint: [bold]{self.hint()}[/bold]")
-            elif self.try_move(command):
+            elif self.try_move(seat, command):
                 return
 
-    def try_move(self, text: str) -> bool:
+    def try_move(self, seat: int, text: str) -> bool:
+        """Play ``text`` for ``seat``; a refusal is explained in one line and changes nothing."""
+        state = self.state
         try:
-            action = self.state.string_to_action(text)
-            self.state.apply_action(action)
-        except BoneyardError as error:
-            message = str(error)
-            if "legal:" not in message:
-                message += "; legal: " + self.legal_strings()
-            self.console.print(Text(message, style="red"))
+            action = state.string_to_action(text)
+            description = self.describe(seat, action)
+            state.apply_action(action)
+        except IllegalActionError:
+            self.console.print(Text(f"{state.why_illegal(text)} (moves: the legal moves)", "red"))
             return False
+        except BoneyardError as error:
+            self.console.print(Text(f"{error} (moves: the legal moves)", style="red"))
+            return False
+        if sum(kind == HUMAN for kind in self.players) > 1:
+            self.console.print(Text(description, style="bold"))  # for the friend at the screen
         return True
 
     def hint(self) -> str:
@@ -127,9 +137,12 @@ class TerminalGame:
 
         return self.state.action_to_string(hint(self.state))
 
-    def describe(self, action: int) -> str:
+    def describe(self, actor: int | None, action: int) -> str:
+        """``action`` (about to be played by ``actor``; ``None``: chance) in the game's words,
+        as the person at the screen sees it."""
         viewer = self.viewer()
-        return self.state.action_string_for(viewer, action)
+        seen = self.state.action_string_for(viewer, action)
+        return self.game.describe_action(self.state.observation(viewer), actor, seen)
 
     def legal_strings(self) -> str:
         return ", ".join(self.state.action_to_string(a) for a in self.state.legal_actions())
@@ -145,30 +158,45 @@ class TerminalGame:
     def show_board(self) -> None:
         self.console.print(Panel(board_text(self.game, self.state, self.viewer()), expand=False))
 
+    def show_panel(self) -> None:
+        """The game's panel: its labelled facts (scores, the die, limits), one a line."""
+        viewer = self.viewer()
+        items = self.game.panel(self.state.observation(viewer), viewer)
+        if items:
+            width = max(len(item.label) for item in items)
+            for item in items:
+                self.console.print(Text.assemble((f"{item.label:>{width}}  ", "dim"), item.value))
+
+    def show_turn(self, seat: int) -> None:
+        """The board, the panel and what ``seat`` must decide now."""
+        self.show_board()
+        self.show_panel()
+        prompt = self.game.prompt(self.state.observation(seat), seat)
+        self.console.print(Text(prompt, style="bold"))
+
     def seat_name(self, seat: int) -> str:
-        names = self.game.info.seat_names
-        return names[seat] if seat < len(names) else f"seat {seat}"
+        return self.game.seat_name(seat).capitalize()
 
     def result(self) -> str:
-        returns = self.state.returns()
-        best = max(returns)
-        winners = [self.seat_name(seat) for seat, value in enumerate(returns) if value == best]
-        scores = ", ".join(f"{self.seat_name(s)} {v:+g}" for s, v in enumerate(returns))
-        if len(winners) == len(returns):
-            return f"[bold]Draw.[/bold] ({scores})"
-        return f"[bold]{' and '.join(winners)} won.[/bold] ({scores})"
+        viewer = self.viewer()
+        observation = self.state.observation(viewer)
+        # Friends sharing the screen read the result in the third person, not as "you".
+        reader = viewer if sum(kind == HUMAN for kind in self.players) == 1 else None
+        return self.game.result(observation, reader, self.state.returns())
 
 
 def board_text(game: Game, state: State, viewer: int | None) -> Text:
     """The board as ``viewer`` may see it, coloured with the game's ``text_styles``.
 
     Only board rows (lines that start with a rank number) are coloured, so that file letters and
-    status lines keep their plain look.
+    status lines keep their plain look. The text drawings number the seats ("seat 0 to move": they
+    are also the golden playthroughs' text); a person reads the game's names for them instead.
     """
     if game.perfect_information:
         plain = str(state)
     else:
         plain = game.render_text(state.observation(viewer))
+    plain = SEAT_NUMBER.sub(lambda found: game.seat_name(int(found.group(1))), plain)
     text = Text(plain)
     offset = 0
     for line in plain.splitlines(keepends=True):

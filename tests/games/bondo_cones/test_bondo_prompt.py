@@ -25,6 +25,9 @@ def test_set_up_prompts_name_the_cone_and_the_fields() -> None:
 
 
 def test_the_last_cone_prompt_says_the_zeros_fill_the_rest() -> None:
+    first_one = play(new_game().new_initial_state(), *setup_puts(0)[:11])
+    assert "Put your cone worth 1 (1 of 5)" in words(first_one)
+    assert "fill the fields left" not in words(first_one)
     state = play(new_game().new_initial_state(), *setup_puts(0)[:15])
     assert "Put your cone worth 1 (5 of 5)" in words(state)
     assert "the ten cones worth 0 fill the fields left" in words(state)
@@ -51,10 +54,13 @@ def test_the_die_decides_the_prompt() -> None:
     assert words(number).startswith("The die shows 2: move one cone exactly 2 steps")
     assert "a Double BondO goes 4" in words(number)
     assert number.why_illegal("e5-e9").startswith("The die shows 2")
+    assert number.why_illegal("a1-a3") == "There is no cone of yours on a1."
+    assert number.why_illegal("f6-d4").startswith("d4 holds a cone of yours")
     eye = game.position(cones, die="eye")
     assert words(eye) == "The die shows the eye: peek at one of your cones to see its value."
     ring = game.position(cones, die="ring")
     assert words(ring).startswith("The die shows a ring: move one of your BondO rings")
+    assert ring.why_illegal("ring e5-f6") == "The cone on e5 carries no ring of yours."
     no_ring = game.position({"d4": "b0", "e5": "b2", "j12": "w0+"}, die="ring")
     assert words(no_ring) == "The die shows a ring, but you have no ring to move: pass."
     aside = game.position({"d4": "b0+", "e5": "b2", "j12": "w0"}, die="ring", set_aside=True)
@@ -81,7 +87,7 @@ def test_battle_prompts_and_labels() -> None:
         "Black lost the battle."
     )
     play(state, "battle lost")
-    assert words(state) == "Black lost the battle: pick one of black's cones to learn its value."
+    assert words(state) == "Black lost the battle: pick one of their cones to learn its value."
 
 
 def test_a_lost_battle_against_a_double_asks_for_a_seizure() -> None:
@@ -120,7 +126,7 @@ def test_the_panel_shows_scores_the_die_as_a_picture_and_the_rings() -> None:
     assert items["Rings"].value == "black on 1 cone, white on 1 cone"
     setup = game.new_initial_state()
     assert {i.label: i.value for i in game.panel(setup.observation(0), 0)}["Set-up"] == (
-        "black 0 of 16 cones, white 0 of 16 cones"
+        "black has placed 0 of 16, white has placed 0 of 16"
     )
 
 
@@ -135,4 +141,6 @@ def test_results_in_words() -> None:
     draw = new_game(max_turns=1).position({"e5": "b2", "j12": "w0"}, die="eye")
     play(draw, "peek e5")
     assert draw.is_terminal()
-    assert game.result(draw.observation(0), 0, draw.returns()).startswith("Draw: 1 turn")
+    assert game.result(draw.observation(0), 0, draw.returns()).startswith(
+        "Draw: no winner after 1 turn"
+    )

@@ -50,8 +50,12 @@ def test_the_duel_prompt_says_a_new_bone_must_be_placed_when_all_are_up() -> Non
     game = boneyard.load_game("oyno")
     state = game.new_initial_state()
     words = game.prompt(state.observation(0), 0)
-    assert words.startswith("All your bones on the board are up, so you must place a new one")
+    assert words.startswith("Place your first bone: put it up on any empty cell")
     assert "all 8 of your bones" in words
+    play(state, "place a1", "place e5")
+    words = game.prompt(state.observation(0), 0)
+    assert words.startswith("All your bones on the board are up, so you must place a new one")
+    assert state.why_illegal("move a1-b3").startswith("Every red bone on the board is up")
 
 
 def test_the_duel_prompt_explains_why_a_down_bone_forbids_placing() -> None:
@@ -98,5 +102,5 @@ def test_duel_results_in_words() -> None:
     capped = boneyard.load_game("oyno", max_moves=1)
     state = play(capped.new_initial_state(), "place b2")
     assert capped.result(state.observation(0), 0, state.returns()) == (
-        "Draw: 1 move were played without a winner."
+        "Draw: no winner after 1 move."
     )

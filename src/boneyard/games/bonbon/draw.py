@@ -19,13 +19,6 @@ def _label(card: dict[str, Any]) -> str:
     return "?" if label is None else str(label)
 
 
-def _player(seat: int) -> str:
-    """A seat in the picture's words, "red player" (a page never shows seat numbers)."""
-    from boneyard.games.bonbon.rules import BonBonGame
-
-    return f"{BonBonGame.seat_names[seat]} player"
-
-
 def _heading(observation: dict[str, Any]) -> str:
     phase = observation["phase"]
     head = f"Bon-Bon, round {observation['round']} of at most {observation['max_rounds']}"
@@ -35,16 +28,6 @@ def _heading(observation: dict[str, Any]) -> str:
     if observation["current_player"] == -1:
         return f"{head}: chance ({phase})"
     return f"{head}: seat {observation['turn']} to play ({phase})"
-
-
-def _svg_heading(observation: dict[str, Any]) -> str:
-    head = f"Round {observation['round']} of at most {observation['max_rounds']}"
-    if observation["phase"] == "over":
-        winners = " and ".join(_player(s) for s in observation["winners"])
-        return f"{head}: the game is over, won by the {winners}"
-    if observation["current_player"] == -1:
-        return head
-    return f"{head}: the {_player(observation['turn'])} plays"
 
 
 def _tiles(observation: dict[str, Any]) -> str:
@@ -86,8 +69,27 @@ LEFT, ROW_H, TOP = 150, 58, 96
 INK, UP_FILL, DOWN_FILL, MARK = "#3b2314", "#f6e7c8", "#6b3e26", "#c0392b"
 
 
+def _seat_names(observation: dict[str, Any], names: tuple[str, ...] | None) -> list[str]:
+    count = len(observation["runs"])
+    given = list(names or ())
+    return [given[s] if s < len(given) else f"player {s + 1}" for s in range(count)]
+
+
+def _svg_heading(observation: dict[str, Any], names: list[str]) -> str:
+    """The picture's heading for people: the round and who plays, or who won."""
+    head = f"Round {observation['round']} of at most {observation['max_rounds']}"
+    if observation["phase"] == "over":
+        winners = " and ".join(names[s] for s in observation["winners"]) or "nobody"
+        return f"Game over, won by {winners}"
+    if observation["turn"] is None:
+        return head
+    return f"{head}: {names[observation['turn']]} to play"
+
+
 def svg(observation: dict[str, Any], **options: Any) -> str:
-    """The round in progress as an SVG document (options: ``width`` in pixels)."""
+    """The round in progress as an SVG document (options: ``width`` in pixels, ``names`` the
+    seats' names as the game calls them)."""
+    names = _seat_names(observation, options.get("names"))
     runs = observation["runs"]
     longest = max((len(run) for run in runs), default=0)
     width = int(options.get("width", max(560, LEFT + (longest + 2) * (CARD_W + GAP) + 20)))
@@ -97,21 +99,21 @@ def svg(observation: dict[str, Any], **options: Any) -> str:
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
         f'<rect width="{width}" height="{height}" fill="#fffaf0"/>',
         f'<text x="10" y="22" font-size="15" fill="{INK}">'
-        f"{escape(_svg_heading(observation))}</text>",
+        f"{escape(_svg_heading(observation, names))}</text>",
     ]
     out += _track(observation, width)
     out += _tile_marks(observation)
     for seat, run in enumerate(runs):
-        out += _row(observation, seat, run)
+        out += _row(observation, seat, run, names[seat])
     y = TOP + ROW_H * len(runs) + 20
     notes = []
     drawn = observation["drawn"]
     if drawn is not None:
-        notes.append(f"drawn by the {_player(drawn['by'])}: {_label(drawn)}")
+        notes.append(f"{names[drawn['by']]} drew: {_label(drawn)}")
     peek = observation["peek"]
     if peek is not None:
-        notes.append(f"the {_player(peek['by'])} peeked: {_label(peek)}")
-    notes.append(f"deck: {observation['deck_left']} cards")
+        notes.append(f"{names[peek['by']]} peeked at the top card: {_label(peek)}")
+    notes.append(f"{observation['deck_left']} cards left")
     out.append(f'<text x="10" y="{y}" fill="{INK}">{escape("; ".join(notes))}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -159,19 +161,20 @@ def _tile_marks(observation: dict[str, Any]) -> list[str]:
     return out
 
 
-def _row(observation: dict[str, Any], seat: int, run: list[dict[str, Any]]) -> list[str]:
+def _row(observation: dict[str, Any], seat: int, run: list[dict[str, Any]], name: str) -> list[str]:
     y = TOP + seat * ROW_H
     status = observation["status"][seat]
     taken = observation["tile_taken"][seat]
     fade = ' opacity="0.5"' if status == "eliminated" else ""
     mine = " (you)" if observation["seat"] == seat else ""
+    wins = observation["wins"][seat]
     out = [
         f'<g data-seat="{seat}"{fade}>',
         f'<text x="10" y="{y + 16}" font-weight="bold" fill="{INK}">'
-        f"{_player(seat).capitalize()}{mine}</text>",
-        f'<text x="10" y="{y + 32}" fill="{INK}">{escape(status)}, wins '
-        f"{observation['wins'][seat]}</text>",
-        f'<text x="10" y="{y + 48}" fill="{INK}">up {observation["up_totals"][seat]}/'
+        f"{escape(name.capitalize())}{mine}</text>",
+        f'<text x="10" y="{y + 32}" fill="{INK}">{escape(status)}, '
+        f"{wins} round{'' if wins == 1 else 's'} won</text>",
+        f'<text x="10" y="{y + 48}" fill="{INK}">face up {observation["up_totals"][seat]} of '
         f"{observation['personal_limits'][seat]}"
         f"{'' if taken is None else f', tile {taken}'}</text>",
     ]

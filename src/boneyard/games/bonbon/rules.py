@@ -210,7 +210,7 @@ class BonBonGame(Game):
     def render_svg(self, observation: Observation, **options: Any) -> str:
         from boneyard.games.bonbon.draw import svg
 
-        return svg(observation, **options)
+        return svg(observation, **{"names": self.info.seat_names, **options})
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         from boneyard.games.bonbon.heuristic import tensor_size

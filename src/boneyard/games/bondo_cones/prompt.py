@@ -14,7 +14,7 @@ from typing import Any
 
 from boneyard.core.game import Game, Observation, PanelItem
 from boneyard.core.words import capital, join_words, plural
-from boneyard.games.bondo_cones.notation import parse_observed_token
+from boneyard.games.bondo_cones.notation import COLOURS, parse_observed_token
 
 SETUP_VALUES = Counter({8: 1, 4: 4, 2: 6, 1: 5})
 """How many cones of each value a player places by hand; the ten 0s fill the fields left."""
@@ -32,12 +32,13 @@ def _cone(observation: Observation, square: str) -> dict[str, Any] | None:
 
 def _ringed(observation: Observation, seat: int) -> list[str]:
     """Squares of ``seat``'s cones that carry a ring."""
-    found = []
-    for square, token in observation["cones"].items():
-        cone = parse_observed_token(token)
-        if cone["seat"] == seat and cone["rings"]:
-            found.append(square)
-    return found
+    colour = COLOURS[seat]
+    # A token is the colour letter, the value, then + or # for rings (notation.observed_token).
+    return [
+        square
+        for square, token in observation["cones"].items()
+        if token[0] == colour and ("+" in token or "#" in token)
+    ]
 
 
 def _cone_words(cone: dict[str, Any] | None) -> str:
@@ -58,7 +59,8 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
         before = sum(count for v, count in SETUP_VALUES.items() if v > value)
         which = placed - before + 1
         of = f" ({which} of {SETUP_VALUES[value]})" if SETUP_VALUES[value] > 1 else ""
-        then = "; the ten cones worth 0 fill the fields left" if value == 1 else ""
+        last = value == 1 and which == SETUP_VALUES[1]
+        then = "; the ten cones worth 0 fill the fields left" if last else ""
         return (
             f"Put your cone worth {value}{of} on one of your shaded start fields{then}. "
             f"{capital(other)} will not see where."
@@ -79,7 +81,6 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
             "to carry its ring."
         )
     if phase == "punish":
-        loser = 1 - seat
         doubles = [
             square
             for square in _ringed(observation, seat)
@@ -88,12 +89,9 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
         if doubles:
             return (
                 f"{capital(other)} lost the battle against your Double BondO: pick one of "
-                f"{game.seat_name(loser)}'s cones to seize it and score its value."
+                "their cones to seize it and score its value."
             )
-        return (
-            f"{capital(other)} lost the battle: pick one of {game.seat_name(loser)}'s cones "
-            "to learn its value."
-        )
+        return f"{capital(other)} lost the battle: pick one of their cones to learn its value."
     if phase == "act":
         return _act_prompt(observation, seat, other)
     return f"Your move, {game.seat_name(seat)}."
@@ -219,7 +217,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         items.append(
             PanelItem(
                 "Set-up",
-                ", ".join(f"{game.seat_name(w)} {placed[w]} of 16 cones" for w in (0, 1)),
+                ", ".join(f"{game.seat_name(w)} has placed {placed[w]} of 16" for w in (0, 1)),
             )
         )
     if observation["die"] is not None:
@@ -252,7 +250,7 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
     winner = observation["winner"]
     if winner == "draw" or winner is None:
         return (
-            f"Draw: {plural(observation['max_turns'], 'turn')} were played "
+            f"Draw: no winner after {plural(observation['max_turns'], 'turn')} "
             f"({scores[0]}-{scores[1]})."
         )
     loser = 1 - winner

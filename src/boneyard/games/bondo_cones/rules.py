@@ -591,9 +591,21 @@ class BondoConesState(State):
             return "your opponent lost the battle: pick one of their cones"
         if phase == ACT:
             face = nt.FACES[self.die]
+            me = self.actor
+            if self.die < nt.FACE_EYE and action < nt.RING_MOVE_BASE:
+                origin, target = divmod(action, SQUARES)
+                if self.owner[origin] != me:
+                    return f"there is no cone of yours on {NAMES[origin]}"
+                if self.owner[target] == me:
+                    return f"{NAMES[target]} holds a cone of yours: no cone lands on its own side"
+            if self.die == nt.FACE_RING and nt.RING_MOVE_BASE <= action < nt.TAKE_BASE:
+                origin, target = divmod(action - nt.RING_MOVE_BASE, SQUARES)
+                if self.owner[origin] != me or not self.rings[origin]:
+                    return f"the cone on {NAMES[origin]} carries no ring of yours"
             if self.die < nt.FACE_EYE:
                 return (
-                    f"the die shows {face}: move one cone exactly {face} steps in a straight line "
+                    f"the die shows {face}: move one cone exactly {face} "
+                    f"step{'' if face == '1' else 's'} in a straight line "
                     "(a BondO cone may turn), never over another cone"
                 )
             if self.die == nt.FACE_EYE:

@@ -13,7 +13,6 @@ from boneyard.games.obonto.notation import KINDS, LETTERS, SIZE
 FILES = "abcdefghi"
 
 
-SIDES = ("South's", "North's")
 """Whose an animal is, in the drawing's tooltips (a page never shows seat numbers)."""
 
 
@@ -80,13 +79,15 @@ def board_svg(
     highlight: bool = True,
     flipped: bool = False,
     coordinates: bool = True,
+    names: tuple[str, ...] = ("South", "North"),
 ) -> str:
     """The board as an SVG document.
 
     Every square is a ``<rect>`` with ``data-square`` (and the class ``light`` or ``dark``), every
     animal a ``<g>`` with ``data-square``, ``data-seat`` and ``data-animal``, so a web page can make
     them clickable. ``highlight`` outlines the last move's squares; ``flipped`` shows the board
-    from seat 1's side; ``coordinates`` adds the file letters and rank numbers.
+    from seat 1's side; ``coordinates`` adds the file letters and rank numbers; ``names`` are the
+    seats' names in each animal's tooltip ("North's zebra").
     """
     cells = _board_cells(observation)
     margin = size // 2 if coordinates else 0
@@ -127,9 +128,10 @@ def board_svg(
             x, y = corner(name)
             centre = size / 2
             letter = LETTERS[seat][KINDS.index(kind)].upper()
+            title = quoteattr(names[seat] + "'s " + kind)[1:-1]
             parts.append(
                 f'<g class="animal" data-square="{name}" data-seat="{seat}" '
-                f'data-animal="{kind}"><title>{quoteattr(f"{SIDES[seat]} {kind}")[1:-1]}</title>'
+                f'data-animal="{kind}"><title>{title}</title>'
                 f'<circle cx="{x + centre:g}" cy="{y + centre:g}" r="{size * 0.38:g}" '
                 f'fill="{fill}" stroke="{_COLOURS["line"]}" stroke-width="2"/>'
                 f'<text x="{x + centre:g}" y="{y + centre:g}" fill="{ink}" '

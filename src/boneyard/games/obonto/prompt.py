@@ -10,9 +10,9 @@ from typing import Any
 
 from boneyard.core.game import Game, Observation, PanelItem
 from boneyard.core.words import capital, plural, score_pair
-from boneyard.games.obonto.notation import STEPS
+from boneyard.games.obonto.notation import KINDS, STEPS
 
-STEP_WORDS = {"lion": "1 step", "zebra": "2 steps", "camel": "3 steps"}
+STEP_WORDS = {kind: plural(steps, "step") for kind, steps in zip(KINDS, STEPS)}
 
 
 def _name(game: Game, seat: int) -> str:
@@ -115,6 +115,3 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
     winner = 0 if totals[0] > totals[1] else 1
     who = "You" if seat == winner else _name(game, winner)
     return f"{who} won the match {score} after {played}."
-
-
-assert len(STEP_WORDS) == len(STEPS)

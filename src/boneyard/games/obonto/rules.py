@@ -244,7 +244,7 @@ class ObontoGame(Game):
     def render_svg(self, observation: Observation, **options: Any) -> str:
         from boneyard.games.obonto.draw import board_svg
 
-        return board_svg(observation, **options)
+        return board_svg(observation, **{"names": self.seat_names, **options})
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         from boneyard.games.obonto.features import TENSOR_SHAPE

@@ -43,6 +43,11 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
     down = _count(observation, down_letter)
     goal = f"Win with all {observation['bones_per_player']} of your bones on the board, all up."
     wild = " You may roll it instead of putting it up." if game.params.get("wild") else ""
+    if supply and not down and not _count(observation, COLOUR_LETTERS[seat][0]):
+        return (
+            "Place your first bone: put it up on any empty cell but the round center; the "
+            f"bones next to it turn over.{wild} {goal}"
+        )
     if supply and not down:
         return (
             "All your bones on the board are up, so you must place a new one: put it up on an "
@@ -154,7 +159,7 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
     winner = observation["winner"]
     if winner is None:
         if moves >= observation["max_moves"]:
-            return f"Draw: {plural(observation['max_moves'], 'move')} were played without a winner."
+            return f"Draw: no winner after {plural(observation['max_moves'], 'move')}."
         return "Draw by repetition: the same position came a third time."
     who = "You" if seat == winner else _name(game, winner)
     bones = "your" if seat == winner else "their"
