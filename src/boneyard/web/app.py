@@ -13,8 +13,10 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boneyard.web import pages, realtime, routes
+from boneyard.web import pages, realtime, routes, session_routes
 from boneyard.web.live import Catalog, GameManager, Settings, WebError
+from boneyard.web.session_store import SessionStore
+from boneyard.web.sessions import SessionManager, SessionSettings
 from boneyard.web.store import Store
 
 HERE = Path(__file__).resolve().parent
@@ -35,6 +37,7 @@ def create_app(
     catalog: Catalog | None = None,
     settings: Settings | None = None,
     manager: GameManager | None = None,
+    session_settings: SessionSettings | None = None,
 ) -> FastAPI:
     """A new app on the database at ``db_url`` (created if missing)."""
     store = Store(db_url)
@@ -61,6 +64,10 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = game_manager
+    # The session of play (resign, draws, takeback, rematch, ...): web/sessions.py.
+    app.state.sessions = SessionManager(
+        game_manager, SessionStore(game_manager.store), session_settings
+    )
     app.state.rules_dir = rules_dir()
 
     @app.exception_handler(WebError)
@@ -87,6 +94,7 @@ def create_app(
         )
 
     app.include_router(routes.router)
+    app.include_router(session_routes.router)
     app.include_router(realtime.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -229,6 +229,8 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     last_by: str = ""
     last_used: float = field(default_factory=time.monotonic)
+    extra_view: Callable[[int | None], dict[str, Any]] | None = None
+    """Adds the session of play (``web/sessions.py``: offers, series, rematch) to each view."""
 
     def is_idle(self, now: float, idle_seconds: float) -> bool:
         """Nobody watches it, nothing is moving in it, and it went unused for ``idle_seconds``."""
@@ -269,6 +271,9 @@ class LiveGame:
 
     def status_text(self) -> str:
         state = self.state
+        ending_words = getattr(state, "ending_words", None)
+        if ending_words:  # ended by the web layer: a resignation, an agreed draw, an abort
+            return str(ending_words)
         if state.is_terminal():
             returns = state.returns()
             best = max(returns)
@@ -327,6 +332,7 @@ class LiveGame:
             "text": text,
             "seed_hash": self.stored.seed_hash,
             "seed": self.stored.seed if terminal else None,
+            "session": self.extra_view(seat) if self.extra_view is not None else None,
         }
 
 
@@ -374,6 +380,9 @@ class GameManager:
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
         """Where game seeds come from (tests may fix it; the server never should)."""
         self._loading: dict[str, asyncio.Lock] = {}
+        self.load_hooks: list[Callable[[LiveGame], None]] = []
+        """Called on every live game made (created or replayed from the store): the session
+        layer (``web/sessions.py``) attaches itself and re-applies endings it stored."""
         # SQLite takes one writer at a time: one storage thread keeps commits in order.
         self.store_executor = ThreadPoolExecutor(
             max_workers=1 if store.is_sqlite else 4, thread_name_prefix="store"
@@ -446,6 +455,8 @@ class GameManager:
         )
         stored = await self._in_store(self.store.load, game_id)
         live = LiveGame(game_id, stored, game, game.new_initial_state(), [])
+        for hook in self.load_hooks:
+            hook(live)
         self._keep(live)
         async with live.lock:
             await self._commit(live, [])  # chance nodes at the start (a shuffle, a set-up)
@@ -502,7 +513,10 @@ class GameManager:
         for seq, (action, player) in enumerate(stored.actions):
             entries.append(LogEntry(seq, player, self._strings(state, action)))
             state.apply_action(action)
-        return LiveGame(stored.id, stored, game, state, entries)
+        live = LiveGame(stored.id, stored, game, state, entries)
+        for hook in self.load_hooks:
+            hook(live)
+        return live
 
     def state_at(self, live: LiveGame, step: int) -> State:
         """The state after the first ``step`` stored actions (for the replay page)."""

@@ -116,6 +116,11 @@ class View(BaseModel):
     text: str
     seed_hash: str
     seed: str | None = Field(description="Revealed once the game is over.")
+    session: dict[str, Any] | None = Field(
+        default=None,
+        description="The session of play around the game (web/sessions.py): how it ended, "
+        "offers waiting, the series score, the next game's link for this seat.",
+    )
 
 
 class Frame(BaseModel):
