@@ -1,0 +1,68 @@
+// The "My games" page: the games this browser remembers (static/mygames.js), each refreshed
+// from the server with this browser's own seat token, with a "your move" mark, a link to carry
+// on and a button to forget it.
+import { entryFromView, forgetGame, loadGames, rememberGame } from "./mygames.js";
+
+const list = document.getElementById("mine");
+
+function item(game) {
+  const li = document.createElement("li");
+  li.className = "mine-game";
+  li.dataset.gameId = game.id;
+  li.dataset.yourMove = game.yourMove ? "yes" : "no";
+  const title = document.createElement("a");
+  title.className = "title";
+  title.href = `/game/${game.id}?t=${game.tokens.join(",")}`;
+  title.textContent = game.title ?? "A game";
+  const mark = document.createElement("span");
+  mark.className = "your-move";
+  mark.textContent = "Your move";
+  mark.hidden = !game.yourMove;
+  const who = document.createElement("span");
+  who.className = "small";
+  who.textContent = game.opponents?.length ? `against ${game.opponents.join(", ")}` : "at this screen";
+  const status = document.createElement("span");
+  status.className = "status-line";
+  status.textContent = game.status ?? "";
+  const resume = document.createElement("a");
+  resume.className = "button";
+  resume.href = title.href;
+  resume.textContent = game.over ? "Look at it" : "Carry on";
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "secondary";
+  remove.textContent = "Remove";
+  remove.addEventListener("click", () => {
+    forgetGame(game.id);
+    show();
+  });
+  li.append(title, " ", mark, " ", who, document.createElement("br"), status, " ", resume, " ", remove);
+  return li;
+}
+
+function show() {
+  const games = loadGames();
+  // Games waiting for this browser's move first, then the rest as they were last seen.
+  games.sort((a, b) => Number(b.yourMove) - Number(a.yourMove) || (b.updated ?? 0) - (a.updated ?? 0));
+  list.replaceChildren(...games.map(item));
+  document.getElementById("mine-empty").hidden = games.length > 0;
+}
+
+async function refresh() {
+  for (const game of loadGames()) {
+    const query = new URLSearchParams({ token: game.tokens[0] ?? "", draw: "false" });
+    try {
+      const response = await fetch(`/api/games/${encodeURIComponent(game.id)}?${query}`);
+      if (!response.ok) continue;
+      const view = await response.json();
+      const entry = entryFromView(view, game.tokens);
+      rememberGame({ ...entry, updated: game.updated });
+    } catch {
+      // Offline: keep what was remembered.
+    }
+  }
+  show();
+}
+
+show();
+refresh();

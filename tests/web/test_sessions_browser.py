@@ -1,0 +1,131 @@
+"""The session of play in Chromium: rematch, an Obonto match on one page, takeback, My games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web import test_browser
+from tests.web.test_browser import TIMEOUT_MS, click_square, create, open_page, seq_of
+
+# The browser tests' server and Chromium, shared (module-scoped: one of each for this file).
+server = test_browser.server
+browser = test_browser.browser
+
+pytestmark = [pytest.mark.browser]
+
+
+def api_view(server: str, game_id: str, token: str | None = None) -> dict[str, Any]:
+    params = {"draw": "false", **({"token": token} if token else {})}
+    response = httpx.get(f"{server}/api/games/{game_id}", params=params, timeout=30)
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def api_play(server: str, game_id: str, token: str, move: str) -> None:
+    seq = api_view(server, game_id)["seq"]
+    response = httpx.post(
+        f"{server}/api/games/{game_id}/actions",
+        json={"token": token, "seq": seq, "action_string": move},
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    page.wait_for_function(
+        f"Number(document.getElementById('game').dataset.seq) === {seq}", timeout=TIMEOUT_MS
+    )
+
+
+def test_bones_rematch_in_two_browsers_the_loser_starts(server: str, browser: Any) -> None:
+    created = create(server, "bones", seats=[{"kind": "human"}, {"kind": "human"}])
+    white, black = (seat["token"] for seat in created["seats"])
+    white_page = open_page(browser, server + created["seats"][0]["url"])
+    black_page = open_page(browser, server + created["seats"][1]["url"])
+    for white_move, black_move in (("e5-f5", "a1-a2"), ("g5-h5", "a3-a4"), ("c5-d5", None)):
+        api_play(server, created["id"], white, white_move)
+        if black_move:
+            api_play(server, created["id"], black, black_move)
+    black_page.wait_for_selector("[data-session=rematch]:not([hidden])")
+    assert "white wins" in black_page.inner_text("#status").lower()
+    black_page.click("[data-session=rematch]")
+    black_page.wait_for_url(lambda url: created["id"] not in url, timeout=TIMEOUT_MS)
+    black_page.wait_for_selector("#game[data-seq]")
+    assert black_page.get_attribute("#game", "data-mine") == "yes", "the loser moves first"
+    assert "your move" in black_page.inner_text("#status").lower()
+    assert "Game 2 of the series" in black_page.inner_text("#session-series")
+    white_page.wait_for_selector("#session-next:not([hidden])")
+    white_page.click("#session-next")
+    white_page.wait_for_url(lambda url: created["id"] not in url, timeout=TIMEOUT_MS)
+    white_page.wait_for_selector("#game[data-seq]")
+    assert white_page.get_attribute("#game", "data-mine") == "no"
+    series = white_page.inner_text("#session-series")
+    # The first game's winner now plays black: the score follows the person, not the colour.
+    assert "white 0 wins" in series.lower() and "black (you) 1 win" in series.lower()
+    white_page.goto(server + "/mine")
+    white_page.wait_for_selector(".mine-game")
+    assert white_page.locator(".mine-game").count() == 2, "My games lists both games"
+    white_page.context.close()
+    black_page.context.close()
+
+
+def test_an_obonto_match_of_three_games_on_one_page(server: str, browser: Any) -> None:
+    response = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "obonto",
+            "params": {"games": 3},
+            "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}],
+        },
+        timeout=30,
+    )
+    created = response.json()
+    token = created["seats"][0]["token"]
+    page = open_page(browser, server + created["seats"][0]["url"])
+    url = page.url
+    rng = random.Random(5)
+    games_seen = set()
+    while True:
+        page.wait_for_function(
+            "['yes'].includes(document.getElementById('game').dataset.mine)"
+            " || document.getElementById('game').dataset.terminal === 'yes'",
+            timeout=TIMEOUT_MS,
+        )
+        view = api_view(server, created["id"], token)
+        games_seen.add(view["observation"]["game"])
+        if view["terminal"]:
+            break
+        move = rng.choice(view["legal"])["string"]
+        before = seq_of(page)
+        for square in move.split("-"):
+            click_square(page, square)
+        page.wait_for_function(
+            f"Number(document.getElementById('game').dataset.seq) > {before}",
+            timeout=TIMEOUT_MS,
+        )
+    assert games_seen == {1, 2, 3}
+    assert page.url == url, "the whole match is played on one page"
+    end = api_view(server, created["id"], token)["observation"]
+    assert len(end["results"]) == 3
+    assert page.get_attribute("#game", "data-terminal") == "yes"
+    page.context.close()
+
+
+def test_takeback_against_the_computer_in_the_browser(server: str, browser: Any) -> None:
+    created = create(
+        server, "obonto", seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    )
+    page = open_page(browser, server + created["seats"][0]["url"])
+    click_square(page, "e1")
+    click_square(page, "e3")
+    wait_seq(page, 2)  # the computer answered
+    page.click("[data-session=takeback]")
+    wait_seq(page, 0)
+    assert page.get_attribute("#game", "data-mine") == "yes"
+    assert "took back 2 moves" in page.inner_text("#session-events")
+    page.context.close()
