@@ -129,3 +129,34 @@ def test_takeback_against_the_computer_in_the_browser(server: str, browser: Any)
     assert page.get_attribute("#game", "data-mine") == "yes"
     assert "took back 2 moves" in page.inner_text("#session-events")
     page.context.close()
+
+
+def test_a_ladder_level_solved_in_the_browser(server: str, browser: Any) -> None:
+    from boneyard.solvers.oyno_puzzle import solve_position
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/ladder")
+    assert page.get_attribute("[data-level='2']", "data-state") == "locked"
+    page.click("[data-level='1'] button")
+    page.wait_for_selector("#game[data-seq]")
+    game_id, token = page.url.split("/game/")[1].split("?t=")
+    position = api_view(server, game_id, token)["observation"]["position"]
+    solution = solve_position(position)
+    assert solution is not None
+    page.wait_for_selector("#session-puzzle:not([hidden])")
+    for move in solution:
+        before = seq_of(page)
+        for square in move.split("-"):
+            click_square(page, square)
+        page.wait_for_function(
+            f"Number(document.getElementById('game').dataset.seq) > {before}",
+            timeout=TIMEOUT_MS,
+        )
+    page.wait_for_selector("#session-puzzle[data-solved='yes']")
+    assert f"Solved in {len(solution)} move" in page.inner_text("#session-puzzle")
+    page.goto(server + "/ladder")
+    assert page.get_attribute("[data-level='1']", "data-state") == "solved"
+    assert page.get_attribute("[data-level='2']", "data-state") == "open"
+    context.close()

@@ -225,6 +225,11 @@ class SessionManager:
             count = len(event.detail.get("undone", []))
             moves = "move" if count == 1 else "moves"
             return f"{who} took back {count} {moves}"
+        if event.kind == "puzzle":
+            shortest = event.detail["shortest"]
+            return f"The shortest solution takes {shortest} move{'s' if shortest != 1 else ''}"
+        if event.kind == "solution_shown":
+            return f"{who} looked at the shortest solution"
         if event.kind == "stand_in":
             return f"The computer now plays for {event.detail.get('label', who)}, who was away"
         return who
@@ -300,7 +305,34 @@ class SessionManager:
             "waiting": None if to_move < 0 else {"seat": to_move, "seconds": round(waited)},
             "stand_in_after": self.settings.stand_in_seconds,
             "open_seats": list(session.series.open_seats) if session.series else [],
+            "puzzle": self.puzzle_view(session),
         }
+
+    def puzzle_view(self, session: Session) -> dict[str, Any] | None:
+        """A puzzle of the ladder or the daily puzzle: its level, the shortest solution's length
+        and the moves used so far (``web/ladder.py`` notes it when it deals the puzzle)."""
+        note = next((e for e in session.events if e.kind == "puzzle"), None)
+        if note is None:
+            return None
+        observation = session.live.state.observation(None)
+        shown = next((e for e in session.events if e.kind == "solution_shown"), None)
+        return {
+            "level": note.detail.get("level"),
+            "date": note.detail.get("date"),
+            "bones": note.detail["bones"],
+            "shortest": note.detail["shortest"],
+            "used": observation.get("moves", 0),
+            "solved": bool(observation.get("solved")),
+            "solution_url": None if shown is None else shown.detail["replay_url"],
+        }
+
+    async def note(
+        self, live: LiveGame, kind: str, detail: dict[str, Any], seat: int | None = None
+    ) -> None:
+        """Store a web-layer note on ``live`` (a puzzle's set-up, a solution shown) and tell."""
+        async with live.lock:
+            await self._record(live, kind, seat, detail)
+            await self._changed(live)
 
     def series_score(self, session: Session) -> dict[str, Any] | None:
         """The series so far, by the seats of this game: wins (and Obonto's carried points)."""

@@ -2,6 +2,7 @@
 // resign, offer a draw, call the game off, take back a move, hand an absent player's seat to
 // the computer, and the rematch; the series score; and "My games" kept up to date.
 // It keeps its own sockets (without drawings) and asks the server by HTTP.
+import { movesWord, recordResult, startPuzzle } from "./ladder_progress.js";
 import { entryFromView, rememberGame } from "./mygames.js";
 
 const root = document.getElementById("game");
@@ -77,7 +78,44 @@ function render() {
     events.appendChild(item);
   }
   root.dataset.sessionEnded = session.ending ? session.ending.kind : "";
+  showPuzzle(session.puzzle);
 }
+
+/** A puzzle of the ladder (or the daily one): moves used against the shortest solution. */
+function showPuzzle(puzzle) {
+  const box = $("session-puzzle");
+  box.hidden = !puzzle;
+  if (!puzzle) return;
+  const what = puzzle.level ? `Level ${puzzle.level}, ${puzzle.bones} bones` : `Daily puzzle, ${puzzle.bones} bones`;
+  const text = puzzle.solved
+    ? `Solved in ${movesWord(puzzle.used)}; the shortest solution takes ${movesWord(puzzle.shortest)}.`
+    : `${what}: the shortest solution takes ${movesWord(puzzle.shortest)}. Moves so far: ${puzzle.used}.`;
+  $("session-puzzle-text").textContent = text;
+  box.dataset.solved = puzzle.solved ? "yes" : "no";
+  if (puzzle.solved && tokens.length) recordResult(puzzle);
+  const link = $("session-solution-link");
+  link.hidden = !puzzle.solution_url;
+  if (puzzle.solution_url) link.href = puzzle.solution_url;
+  $("session-solution").hidden = Boolean(puzzle.solution_url) || !tokens.length;
+  const next = $("session-next-level");
+  next.hidden = !(puzzle.solved && puzzle.level && puzzle.level < 9);
+  next.dataset.level = puzzle.level ? puzzle.level + 1 : "";
+}
+
+$("session-solution").addEventListener("click", async () => {
+  const response = await fetch(`/api/ladder/games/${gameId}/solution`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: tokens[0] }),
+  });
+  if (!response.ok) $("message").textContent = "The solution could not be shown; try again.";
+});
+
+$("session-next-level").addEventListener("click", () => {
+  startPuzzle(`/api/ladder/levels/${$("session-next-level").dataset.level}`).catch(() => {
+    $("message").textContent = "The next level could not be dealt; try again.";
+  });
+});
 
 function showQuestion(token, view, session) {
   const box = $("session-question");
