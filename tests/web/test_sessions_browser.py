@@ -160,3 +160,31 @@ def test_a_ladder_level_solved_in_the_browser(server: str, browser: Any) -> None
     assert page.get_attribute("[data-level='1']", "data-state") == "solved"
     assert page.get_attribute("[data-level='2']", "data-state") == "open"
     context.close()
+
+
+def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -> None:
+    ann_context, ben_context = browser.new_context(), browser.new_context()
+    ann, ben = ann_context.new_page(), ben_context.new_page()
+    for page in (ann, ben):
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server + "/lobby")
+    ann.fill("#your-name", "Ann")
+    ann.select_option("#open-kind", "bones")
+    ann.click("#open-game button[type=submit]")
+    ann.wait_for_selector("#game[data-seq]")
+    ann.wait_for_selector("#session-waiting:not([hidden])")
+    game_id = ann.url.split("/game/")[1].split("?")[0]
+    ben.fill("#your-name", "Ben")
+    ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
+    assert "Ann waits" in ben.inner_text(f"[data-game-id='{game_id}']")
+    ben.click(f"[data-game-id='{game_id}'] button.join")
+    ben.wait_for_url(f"**/game/{game_id}?t=*")
+    ben.wait_for_selector("#game[data-seq]")
+    assert ben.get_attribute("#game", "data-seat") == "1"
+    ann.wait_for_selector("#session-waiting", state="hidden")
+    assert ann.get_attribute("#game", "data-mine") == "yes"
+    click_square(ann, "e5")
+    click_square(ann, "f5")
+    wait_seq(ben, 1)  # Ben's board follows Ann's move
+    ann_context.close()
+    ben_context.close()

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boneyard.web import ladder, pages, realtime, routes, session_pages, session_routes
+from boneyard.web import ladder, lobby, pages, realtime, routes, session_pages, session_routes
 from boneyard.web.live import Catalog, GameManager, Settings, WebError
 from boneyard.web.session_store import SessionStore
 from boneyard.web.sessions import SessionManager, SessionSettings
@@ -96,10 +96,12 @@ def create_app(
     app.include_router(routes.router)
     app.include_router(session_routes.router)
     app.include_router(ladder.router)
+    app.include_router(lobby.router)
     app.include_router(realtime.router)
     app.include_router(pages.router)
     app.include_router(session_pages.router)
     app.include_router(ladder.pages)
+    app.include_router(lobby.pages)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     return app
 

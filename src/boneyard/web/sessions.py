@@ -35,7 +35,8 @@ LOSER_STARTS = frozenset({"bones", "obonto"})
 NEVER_DRAWN = frozenset({"obonto"})
 """Games whose rules rule out a draw (obonto.txt: the winner always makes the last move)."""
 
-ENDINGS = ("resign", "draw_agreed", "abort")
+ENDINGS = ("resign", "draw_agreed", "abort", "moved")
+"""Web-layer actions that end a game ("moved": two people were led to their continuing game)."""
 STAND_IN_LEVEL = "medium"
 
 
@@ -105,6 +106,11 @@ def session_of(live: LiveGame) -> Session:
     if not isinstance(session, Session):
         raise WebError(500, "no_session", "this game has no session of play")
     return session
+
+
+def pair_key(name: str, people: list[str | None]) -> str:
+    """The key of two people's one continuing game of ``name``."""
+    return ":".join([name, *sorted(p for p in people if p)])
 
 
 def seat_name(live: LiveGame, seat: int) -> str:
@@ -197,6 +203,8 @@ class SessionManager:
     def ending_words(self, live: LiveGame, event: SessionEvent) -> str:
         if event.kind == "abort":
             return "Game called off before the first move"
+        if event.kind == "moved":
+            return "You two have a game going on: it continues in your continuing game"
         if event.kind == "draw_agreed":
             return "Game over: a draw by agreement"
         assert event.seat is not None
@@ -225,6 +233,8 @@ class SessionManager:
             count = len(event.detail.get("undone", []))
             moves = "move" if count == 1 else "moves"
             return f"{who} took back {count} {moves}"
+        if event.kind == "moved":
+            return "Led to the continuing game of these two players"
         if event.kind == "puzzle":
             shortest = event.detail["shortest"]
             return f"The shortest solution takes {shortest} move{'s' if shortest != 1 else ''}"
@@ -301,6 +311,7 @@ class SessionManager:
             ],
             "series": self.series_score(session),
             "next_url": session.next_urls.get(seat) if seat is not None else None,
+            "follow": ending is not None and ending.kind == "moved",
             "next_game": session.series.next_game if session.series else None,
             "waiting": None if to_move < 0 else {"seat": to_move, "seconds": round(waited)},
             "stand_in_after": self.settings.stand_in_seconds,
@@ -656,7 +667,22 @@ class SessionManager:
             await self._changed(live)
 
     async def after_rematch(self, live: LiveGame, next_live: LiveGame, entry: SeriesGame) -> None:
-        """Hook for the continuing games of people (``identity.py`` replaces it)."""
+        """Two known people's next Obonto game becomes their continuing game."""
+        if live.game.name in CONTINUATIONS and len(entry.people) == 2 and all(entry.people):
+            pair = pair_key(live.game.name, entry.people)
+            await self.manager._in_store(self.store.set_continuing, pair, next_live.id)
+
+    async def replace_game(self, live: LiveGame, target_id: str) -> None:
+        """End ``live`` in favour of ``target_id`` (each seat's link there set by the caller)."""
+        async with live.lock:
+            if live.state.is_terminal():
+                return
+            returns = [0.0] * live.num_seats
+            event = await self._record(
+                live, "moved", None, {"returns": returns, "to": target_id}, returns=returns
+            )
+            self._end(live, event)
+            await self._changed(live)
 
     def _next_seating(self, live: LiveGame, series: SeriesGame) -> tuple[list[int], dict[str, Any]]:
         """Who sits where next (old seat per new seat) and the next game's parameters."""

@@ -1,6 +1,7 @@
 // The "My games" page: the games this browser remembers (static/mygames.js), each refreshed
 // from the server with this browser's own seat token, with a "your move" mark, a link to carry
 // on and a button to forget it.
+import { loadPerson, post, proof } from "./identity.js";
 import { entryFromView, forgetGame, loadGames, rememberGame } from "./mygames.js";
 
 const list = document.getElementById("mine");
@@ -21,6 +22,7 @@ function item(game) {
   const who = document.createElement("span");
   who.className = "small";
   who.textContent = game.opponents?.length ? `against ${game.opponents.join(", ")}` : "at this screen";
+  if (game.continuing) who.textContent += " (your continuing game)";
   const status = document.createElement("span");
   status.className = "status-line";
   status.textContent = game.status ?? "";
@@ -49,6 +51,17 @@ function show() {
 }
 
 async function refresh() {
+  const person = loadPerson();
+  if (person) {
+    // The continuing games of this name (Obonto with the same person), with this seat's link.
+    try {
+      for (const entry of await post(`/api/people/${encodeURIComponent(person.id)}/games`, proof(person))) {
+        rememberGame(entry);
+      }
+    } catch {
+      // Offline or forgotten by the server: the remembered list still shows.
+    }
+  }
   for (const game of loadGames()) {
     const query = new URLSearchParams({ token: game.tokens[0] ?? "", draw: "false" });
     try {

@@ -65,8 +65,11 @@ function render() {
   showNext(view, session);
   showSeries(view, session.series);
   const waiting = $("session-waiting");
-  waiting.hidden = !can.stand_in;
-  if (can.stand_in) {
+  const open = session.open_seats.length > 0 && !view.terminal;
+  waiting.hidden = !can.stand_in && !open;
+  if (open) {
+    waiting.textContent = "Waiting for an opponent: this game is listed in the lobby, where anyone can join it.";
+  } else if (can.stand_in) {
     waiting.textContent = `${label(view, session.waiting.seat)} has not moved for ${session.waiting.seconds} seconds.`;
   }
   const events = $("session-events");
@@ -157,7 +160,7 @@ function showNext(view, session) {
     const joined = nextUrls.map((url) => url.split("?t=")[1]).join(",");
     link.href = `${path}?t=${joined}`;
     link.hidden = false;
-    if (asked) location.assign(link.href);
+    if (asked || session.follow) location.assign(link.href);
   } else {
     link.hidden = true;
   }
