@@ -128,6 +128,15 @@ def test_takeback_against_the_computer_in_the_browser(server: str, browser: Any)
     wait_seq(page, 0)
     assert page.get_attribute("#game", "data-mine") == "yes"
     assert "took back 2 moves" in page.inner_text("#session-events")
+    page.click("[data-session=resign]")
+    page.click("#session-yes")  # "Resign this game?"
+    page.wait_for_selector("#session-ending:not([hidden])")
+    assert "resigned" in page.inner_text("#status")
+    page.goto(f"{server}/game/{created['id']}/replay")
+    page.click("#last")
+    page.wait_for_function(
+        "document.getElementById('replay-events').textContent.includes('resigned')"
+    )
     page.context.close()
 
 

@@ -280,7 +280,7 @@ class SessionManager:
             and live.game.name not in NEVER_DRAWN
             and draw_offer is None,
             "answer_draw": person and draw_offer is not None and draw_offer.seat != seat,
-            "abort": person and not over and player_moves(live) == 0,
+            "abort": person and not over and live.num_seats > 1 and player_moves(live) == 0,
             "takeback": person
             and not over
             and takeback_request is None
@@ -288,7 +288,10 @@ class SessionManager:
             "answer_takeback": person
             and takeback_request is not None
             and takeback_request.seat != seat,
-            "rematch": person and over and live.num_seats > 1,
+            "rematch": person
+            and over
+            and live.num_seats > 1
+            and (session.series is None or session.series.next_game is None),
             "stand_in": person
             and not over
             and to_move >= 0
@@ -308,6 +311,7 @@ class SessionManager:
             "events": [
                 {"at": e.at_seq, "kind": e.kind, "seat": e.seat, "words": self.event_words(live, e)}
                 for e in session.events
+                if e.kind != "puzzle"  # shown by the puzzle's own panel
             ],
             "series": self.series_score(session),
             "next_url": session.next_urls.get(seat) if seat is not None else None,

@@ -21,7 +21,10 @@ function item(game) {
   mark.hidden = !game.yourMove;
   const who = document.createElement("span");
   who.className = "small";
-  who.textContent = game.opponents?.length ? `against ${game.opponents.join(", ")}` : "at this screen";
+  if (game.alone) who.textContent = "on your own";
+  else if (game.opponents?.length) {
+    who.textContent = `${game.you ? `you play ${game.you}, ` : ""}against ${game.opponents.join(", ")}`;
+  } else who.textContent = "every seat at this screen";
   if (game.continuing) who.textContent += " (your continuing game)";
   const status = document.createElement("span");
   status.className = "status-line";

@@ -38,8 +38,11 @@ export function entryFromView(view, tokens) {
   const mine = new Set(tokens.map((_, i) => i));
   const seats = view.seats ?? [];
   const own = view.seat === null || view.seat === undefined ? [] : [view.seat];
-  const opponents = seats.filter((s) => !own.includes(s.seat)).map((s) => s.label);
+  const named = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+  const opponents = seats.filter((s) => !own.includes(s.seat)).map((s) => named(s.label));
   return {
+    you: own.length && tokens.length === 1 ? named(seats[own[0]]?.label ?? "") : null,
+    alone: seats.length === 1,
     id: view.game_id,
     tokens,
     title: view.title,
