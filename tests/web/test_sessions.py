@@ -242,3 +242,16 @@ def test_stand_in_after_the_set_time(db_path: Path) -> None:
         assert seen["seq"] == 2 and seen["log"][1]["player"] == 1, "the computer moved for them"
         assert "computer" in seen["seats"][1]["label"]
         assert "who was away" in seen["session"]["events"][-1]["words"]
+
+
+def test_resigning_with_several_others_hands_the_seat_to_the_computer(db_path: Path) -> None:
+    with TestClient(make_app(db_path)) as client:
+        created = create(client, "bonbon", params={"players": 3}, seats=[{"kind": "human"}] * 3)
+        assert ask(client, created, 2, "resign").status_code == 200
+        seen = view(client, created, 0)
+        assert not seen["terminal"], "the others play on"
+        assert "computer" in seen["seats"][2]["label"]
+        assert seen["session"]["events"][-1]["kind"] == "left"
+        assert ask(client, created, 2, "offer_draw").json()["error"] == "not_a_person"
+    with TestClient(make_app(db_path)) as client:  # and so it stays after a restart
+        assert "computer" in view(client, created, 0)["seats"][2]["label"]

@@ -240,6 +240,8 @@ class SessionManager:
             return f"The shortest solution takes {shortest} move{'s' if shortest != 1 else ''}"
         if event.kind == "solution_shown":
             return f"{who} looked at the shortest solution"
+        if event.kind == "left":
+            return f"{who} resigned and left: the computer plays on for them"
         if event.kind == "stand_in":
             return f"The computer now plays for {event.detail.get('label', who)}, who was away"
         return who
@@ -443,7 +445,7 @@ class SessionManager:
                 raise WebError(409, "alone", "a puzzle cannot be resigned: just leave it")
             if live.num_seats > 2:
                 # The others play on: the computer takes the seat of whoever leaves.
-                await self._hand_to_computer(live, seat, seat, "resign")
+                await self._hand_to_computer(live, seat, seat, "left")
                 return
             returns = [1.0 if s != seat else -1.0 for s in range(live.num_seats)]
             event = await self._record(live, "resign", seat, {"returns": returns}, returns=returns)
