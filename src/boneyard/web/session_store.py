@@ -236,10 +236,12 @@ class SessionStore:
         return True
 
     def listed_games(self, limit: int = 200) -> list[SeriesGame]:
+        """Listed games not yet over, the newest first."""
         with self.store.engine.connect() as connection:
             rows = connection.execute(
                 select(SeriesGameRow)
-                .where(SeriesGameRow.listed.is_(True))
+                .join(GameRow, GameRow.id == SeriesGameRow.game_id)
+                .where(SeriesGameRow.listed.is_(True), GameRow.finished.is_(False))
                 .order_by(SeriesGameRow.created.desc())
                 .limit(limit)
             ).all()

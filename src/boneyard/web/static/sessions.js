@@ -178,7 +178,7 @@ function showSeries(view, series) {
   });
   let text = `Game ${series.number} of the series: ${parts.join(", ")}`;
   if (series.draws) text += `, ${series.draws} drawn`;
-  if (series.points) text += `. Points carried: ${series.labels.map((n, s) => `${n} ${series.points[s]}`).join(", ")}`;
+  if (series.points) text += `. Points so far: ${series.labels.map((n, s) => `${n} ${series.points[s]}`).join(", ")}`;
   line.textContent = `${text}.`;
 }
 
