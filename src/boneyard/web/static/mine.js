@@ -41,7 +41,10 @@ function item(game) {
     forgetGame(game.id);
     show();
   });
-  li.append(title, " ", mark, " ", who, document.createElement("br"), status, " ", resume, " ", remove);
+  const buttons = document.createElement("div");
+  buttons.className = "mine-buttons";
+  buttons.append(resume, remove);
+  li.append(title, " ", mark, " ", who, status, buttons);
   return li;
 }
 
