@@ -255,3 +255,16 @@ def test_resigning_with_several_others_hands_the_seat_to_the_computer(db_path: P
         assert ask(client, created, 2, "offer_draw").json()["error"] == "not_a_person"
     with TestClient(make_app(db_path)) as client:  # and so it stays after a restart
         assert "computer" in view(client, created, 0)["seats"][2]["label"]
+
+
+def test_takeback_in_a_game_with_chance_is_allowed_until_chance_plays(db_path: Path) -> None:
+    # The computer waits long enough for the takeback to come before its reply.
+    with TestClient(make_app(db_path, bot_delay=30.0)) as client:
+        created = create(client, "oyno", params={"wild": True}, seats=VS_COMPUTER)
+        play(client, created, 0, "place b2")  # up, as placed: nothing left to chance
+        assert ask(client, created, 0, "takeback").status_code == 200
+        assert view(client, created)["seq"] == 0
+        play(client, created, 0, "place b2 wild")  # rolled: chance decides its side
+        assert view(client, created)["log"][-1]["player"] == -1
+        refused = ask(client, created, 0, "takeback")
+        assert refused.status_code == 409 and "chance" in refused.json()["detail"]
