@@ -9,6 +9,10 @@ const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
 const tokens = root.dataset.tokens ? root.dataset.tokens.split(",") : [];
 const $ = (id) => document.getElementById(id);
+/** A refusal, in words, next to the session's buttons. */
+const say = (text) => {
+  $("session-message").textContent = text;
+};
 const views = new Map(); // token -> latest view (with its session)
 let asked = false; // this page pressed Rematch: follow the next game as soon as it exists
 
@@ -111,12 +115,12 @@ $("session-solution").addEventListener("click", async () => {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ token: tokens[0] }),
   });
-  if (!response.ok) $("message").textContent = "The solution could not be shown; try again.";
+  if (!response.ok) say("The solution could not be shown; try again.");
 });
 
 $("session-next-level").addEventListener("click", () => {
   startPuzzle(`/api/ladder/levels/${$("session-next-level").dataset.level}`).catch(() => {
-    $("message").textContent = "The next level could not be dealt; try again.";
+    say("The next level could not be dealt; try again.");
   });
 });
 
@@ -198,9 +202,10 @@ async function ask(what) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ token, do: what }),
   });
-  if (!response.ok) {
+  if (response.ok) say("");
+  else {
     const body = await response.json().catch(() => ({}));
-    $("message").textContent = body.detail ?? "That did not work; try again.";
+    say(body.detail ?? "That did not work; try again.");
     asked = false;
   }
 }
