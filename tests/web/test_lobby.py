@@ -113,6 +113,10 @@ def test_two_people_have_one_continuing_obonto_game(client: TestClient) -> None:
     resumed = join(client, third["id"], ann)
     assert resumed["id"] == ben_link["id"] and seen(client, resumed)["seat"] == 0
 
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    manager.games.pop(again["id"])  # replayed from the store: the link to follow is kept
+    assert seen(client, again)["session"]["next_url"] == ann_link
+
     listed = client.post(f"/api/people/{ann['id']}/games", json=proof(ann)).json()
     assert [g["id"] for g in listed] == [ben_link["id"]]
     assert listed[0]["opponents"] == ["Ben"] and listed[0]["continuing"]

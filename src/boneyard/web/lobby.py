@@ -255,11 +255,7 @@ async def _continuing(
     target_series = session_of(target).series
     assert target_series is not None
     # This open game is replaced: each person's page follows its own link to the pair's game.
-    session = session_of(live)
-    for seat, person in enumerate(entry.people):
-        their = target_series.people.index(person) if person in target_series.people else None
-        if their is not None:
-            session.next_urls[seat] = f"/game/{target.id}?t={target.stored.seats[their]['token']}"
+    await manager._in_store(sessions.load_moved_urls, session_of(live), target.id)
     await sessions.replace_game(live, target.id)
     await manager._in_store(sessions.store.set_continuing, pair, target.id)
     joiner_seat = target_series.people.index(joiner)

@@ -176,8 +176,21 @@ class SessionManager:
         for event in events:
             if event.kind in ENDINGS:
                 self._end(live, event)
+            if event.kind == "moved":
+                self.load_moved_urls(session, event.detail["to"])
         if series is not None and series.next_game is not None:
             self._load_next_urls(session, series.next_game)
+
+    def load_moved_urls(self, session: Session, target_id: str) -> None:
+        """Each person's link into the continuing game an open game was replaced by."""
+        stored = self.manager.store.load(target_id)
+        target = self.store.series_game(target_id)
+        if stored is None or target is None or session.series is None:
+            return
+        for seat, person in enumerate(session.series.people):
+            if person is not None and person in target.people:
+                token = stored.seats[target.people.index(person)]["token"]
+                session.next_urls[seat] = f"/game/{target_id}?t={token}"
 
     def _end(self, live: LiveGame, event: SessionEvent) -> None:
         inner = live.state.inner if isinstance(live.state, EndedState) else live.state
