@@ -124,3 +124,22 @@ def test_two_people_have_one_continuing_obonto_game(client: TestClient) -> None:
         client.post(f"/api/people/{ben['id']}/games", json=proof(ben)).json()[0]["id"]
         == (ben_link["id"])
     )
+
+
+def test_the_session_pages_load_with_no_inline_script(client: TestClient) -> None:
+    import re
+
+    created = client.post("/api/games", json={"game": "bones"}).json()
+    own_pages = {"/mine": "My games", "/lobby": "Lobby", "/ladder": "puzzle ladder"}
+    with_parts = {
+        created["seats"][0]["url"]: 'id="session"',
+        f"/game/{created['id']}/replay": 'id="replay-events"',
+    }
+    for path, expected in {**own_pages, **with_parts}.items():
+        page = client.get(path)
+        assert page.status_code == 200 and expected in page.text, path
+        scripts = re.findall(r"<script([^>]*)>", page.text)
+        ours = [attrs for attrs in scripts if path in own_pages or "session" in attrs]
+        assert ours and all('src="/static/' in attrs for attrs in ours), path
+        body = page.text.split("<main>")[1]
+        assert not re.search(r"\son[a-z]+=", body), f"an inline event handler on {path}"
