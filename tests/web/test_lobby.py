@@ -130,6 +130,8 @@ def test_the_session_pages_load_with_no_inline_script(client: TestClient) -> Non
     import re
 
     created = client.post("/api/games", json={"game": "bones"}).json()
+    called_off = {"token": created["seats"][0]["token"], "do": "abort"}
+    assert client.post(f"/api/games/{created['id']}/session", json=called_off).status_code == 200
     own_pages = {"/mine": "My games", "/lobby": "Lobby", "/ladder": "puzzle ladder"}
     with_parts = {
         created["seats"][0]["url"]: 'id="session"',
