@@ -23,10 +23,16 @@ from tests.web.conftest import all_games, create
 VIEW_KEYS = {
     "game_id", "game", "title", "params", "seq", "seat", "seats", "current_player", "terminal",
     "returns", "status", "observation", "legal", "log_from", "log", "svg", "text", "seed_hash",
-    "seed",
+    "seed", "session",
     # words for people (web/words.py), each drawn from the seat's own observation:
     "prompt", "recent", "labels", "panel", "players", "result", "quick_setup",
 }  # fmt: skip
+SESSION_KEYS = {
+    "ending", "can", "draw_offer", "takeback_request", "events", "series", "next_url",
+    "next_game", "waiting", "stand_in_after", "open_seats", "puzzle", "follow",
+}  # fmt: skip
+"""The session of play (web/sessions.py): words and flags, no state; ``next_url`` carries the
+seat's own token into the next game only."""
 
 CASES = [
     ("bondo_cones", {"setup": "random"}, 120),
@@ -53,6 +59,8 @@ def check_payload(
     view: dict[str, Any],
 ) -> None:
     assert set(view) == VIEW_KEYS
+    assert set(view["session"]) == SESSION_KEYS
+    assert view["session"]["next_url"] is None, "no next game here: no token to pass on"
     seq = view["seq"]
     truth = states[seq]
     observation = truth.observation(seat)

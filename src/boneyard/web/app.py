@@ -14,11 +14,13 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boneyard.web import pages, realtime, routes
+from boneyard.web import ladder, lobby, pages, realtime, routes, session_pages, session_routes
 from boneyard.web.catalog import Catalog
 from boneyard.web.errors import WebError
 from boneyard.web.guard import Guard
 from boneyard.web.manager import GameManager
+from boneyard.web.session_store import SessionStore
+from boneyard.web.sessions import SessionManager, SessionSettings
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store
 
@@ -40,6 +42,7 @@ def create_app(
     catalog: Catalog | None = None,
     settings: Settings | None = None,
     manager: GameManager | None = None,
+    session_settings: SessionSettings | None = None,
 ) -> FastAPI:
     """A new app on the database at ``db_url`` (created if missing)."""
     store = Store(db_url)
@@ -66,6 +69,10 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = game_manager
+    # The session of play (resign, draws, takeback, rematch, ...): web/sessions.py.
+    app.state.sessions = SessionManager(
+        game_manager, SessionStore(game_manager.store), session_settings
+    )
     app.state.rules_dir = rules_dir()
 
     @app.exception_handler(WebError)
@@ -103,8 +110,14 @@ def create_app(
         allowed_origins=game_manager.settings.allowed_origins,
     )
     app.include_router(routes.router)
+    app.include_router(session_routes.router)
+    app.include_router(ladder.router)
+    app.include_router(lobby.router)
     app.include_router(realtime.router)
     app.include_router(pages.router)
+    app.include_router(session_pages.router)
+    app.include_router(ladder.pages)
+    app.include_router(lobby.pages)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     return app
 

@@ -18,6 +18,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -67,6 +68,8 @@ class LiveGame:
     """Estimated bytes this game holds (the server's memory budget)."""
     hint_at: dict[int, float] = field(default_factory=dict)
     """When each seat last asked for a hint (``time.monotonic``)."""
+    extra_view: Callable[[int | None], dict[str, Any]] | None = None
+    """Adds the session of play (``web/sessions.py``: offers, series, rematch) to each view."""
 
     @property
     def computers_only(self) -> bool:
@@ -111,6 +114,9 @@ class LiveGame:
 
     def status_text(self) -> str:
         state = self.state
+        ending_words = getattr(state, "ending_words", None)
+        if ending_words:  # ended by the web layer: a resignation, an agreed draw, an abort
+            return str(ending_words)
         if state.is_terminal():
             returns = state.returns()
             best = max(returns)
@@ -170,6 +176,7 @@ class LiveGame:
             "seed_hash": self.stored.seed_hash,
             "seed": self.stored.seed if terminal else None,
             **(words.for_seat(self, seat, observation) if draw else {}),
+            "session": self.extra_view(seat) if self.extra_view is not None else None,
         }
 
 

@@ -118,6 +118,9 @@ class GameManager:
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
         """Where game seeds come from (tests may fix it; the server never should)."""
         self._loading: dict[str, asyncio.Lock] = {}
+        self.load_hooks: list[Callable[[LiveGame], None]] = []
+        """Called on every live game made (created or replayed from the store): the session
+        layer (``web/sessions.py``) attaches itself and re-applies endings it stored."""
         # SQLite takes one writer at a time: one storage thread keeps commits in order. Reads
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
@@ -152,6 +155,10 @@ class GameManager:
                 f"{what} took longer than {limit:g} seconds on this server; try again later",
                 retry_after=max(1.0, limit),
             ) from None
+
+    async def in_store(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the store's writer thread, within the store's time limit."""
+        return await self._in(self.writer, self.settings.store_seconds, "the database", fn, *args)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -239,6 +246,8 @@ class GameManager:
             False, list(applied),
         )  # fmt: skip
         live = LiveGame(game_id, stored, game, state, entries, memory=size)
+        for hook in self.load_hooks:
+            hook(live)
         self._keep(live)
         self._schedule_bot(live)
         return live
@@ -348,7 +357,10 @@ class GameManager:
         for seq, (action, player) in enumerate(stored.actions):
             entries.append(LogEntry(seq, player, strings_of(state, action)))
             state.apply_action(action)
-        return LiveGame(stored.id, stored, game, state, entries, memory=self._estimate(game, state))
+        live = LiveGame(stored.id, stored, game, state, entries, memory=self._estimate(game, state))
+        for hook in self.load_hooks:
+            hook(live)
+        return live
 
     def _estimate(self, game: Game, state: State) -> int:
         """Bytes a live game holds: its game (once per kind and parameters) and its state."""

@@ -127,6 +127,11 @@ class View(BaseModel):
     players: list[dict[str, Any]] = Field(default_factory=list, description="Names of seats.")
     result: str | None = Field(default=None, description="The end in words, once over.")
     quick_setup: bool = Field(default=False, description="A random set-up may be asked for.")
+    session: dict[str, Any] | None = Field(
+        default=None,
+        description="The session of play around the game (web/sessions.py): how it ended, "
+        "offers waiting, the series score, the next game's link for this seat.",
+    )
 
 
 class Frame(BaseModel):

@@ -1,0 +1,159 @@
+"""The OYNO puzzle ladder and the daily puzzle (oyno.txt: one more bone each level).
+
+Level N deals N + 1 bones (level 1: 2 bones, up to 10 bones at level 9) from the game's own
+seed; the daily puzzle's set-up comes from the date alone, so everyone who asks for the same
+date gets the same bones. Each puzzle is noted with the length of its shortest solution (the
+optimal solver, ``boneyard.solvers.oyno_puzzle``); *Show solution* plays the solver's line in a
+game of its own, which the replay page steps through. Progress lives in the browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import hashlib
+import random
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame
+from boneyard.web.manager import GameManager
+from boneyard.web.pages import templates
+from boneyard.web.routes import ERRORS
+from boneyard.web.sessions import SessionManager, session_of
+
+PUZZLE = "oyno_puzzle"
+LEVELS = 9
+"""Level N has N + 1 bones: 2 to 10."""
+DAILY_BONES = 6
+SIZE = 5
+
+router = APIRouter(prefix="/api/ladder", responses=ERRORS)
+pages = APIRouter(include_in_schema=False)
+
+
+def bones_of_level(level: int) -> int:
+    if not 1 <= level <= LEVELS:
+        raise WebError(404, "no_level", f"the ladder has levels 1 to {LEVELS}, not {level}")
+    return level + 1
+
+
+def daily_start(date: str) -> str:
+    """The daily puzzle's set-up for ``date`` (YYYY-MM-DD): the same for everyone."""
+    from boneyard.games.oyno.generator import random_setup
+    from boneyard.games.oyno.puzzle import format_puzzle_position
+
+    try:
+        day = datetime.date.fromisoformat(date)
+    except ValueError:
+        raise WebError(400, "bad_date", f"a date is written YYYY-MM-DD, not {date!r}") from None
+    digest = hashlib.sha256(f"boneyard daily puzzle:{day.isoformat()}".encode()).digest()
+    occupied, up = random_setup(SIZE, DAILY_BONES, random.Random(digest))
+    return str(format_puzzle_position(SIZE, occupied, up))
+
+
+def shortest_solution(position: str) -> list[str]:
+    from boneyard.solvers.oyno_puzzle import solve_position
+
+    solution = solve_position(position)
+    if solution is None:  # never seen on 5x5 with at most 10 bones; said plainly if it happens
+        raise WebError(500, "unsolvable", "this puzzle has no solution: deal another one")
+    return solution
+
+
+def _managers(request: Request) -> tuple[GameManager, SessionManager]:
+    return request.app.state.manager, request.app.state.sessions
+
+
+async def _deal(request: Request, params: dict[str, Any], detail: dict[str, Any]) -> dict[str, Any]:
+    manager, sessions = _managers(request)
+    live = await manager.create(PUZZLE, params, [{"kind": "human"}])
+    start = str(live.state.observation(None)["position"])
+    solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
+    detail = {**detail, "start": start, "shortest": len(solution), "solution": solution}
+    await sessions.note(live, "puzzle", detail)
+    token = live.stored.seats[0]["token"]
+    return {
+        "id": live.id,
+        "url": f"/game/{live.id}?t={token}",
+        "token": token,
+        "bones": detail["bones"],
+        "shortest": len(solution),
+        "level": detail.get("level"),
+        "date": detail.get("date"),
+    }
+
+
+class DailyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    date: StrictStr = Field(description="The day, YYYY-MM-DD (the player's own calendar).")
+
+
+@router.post("/levels/{level}", status_code=201, summary="Deal a puzzle of the ladder")
+async def deal_level(level: int, request: Request) -> dict[str, Any]:
+    """Level N deals N + 1 bones on 5x5 at random; answers the game's link and the length of
+    the shortest solution."""
+    bones = bones_of_level(level)
+    return await _deal(request, {"bones": bones}, {"level": level, "bones": bones})
+
+
+@router.get("/daily/{date}", summary="The daily puzzle of a date")
+async def daily(date: str) -> dict[str, Any]:
+    start = daily_start(date)
+    solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
+    return {"date": date, "start": start, "bones": DAILY_BONES, "shortest": len(solution)}
+
+
+@router.post("/daily", status_code=201, summary="Play the daily puzzle of a date")
+async def play_daily(body: DailyRequest, request: Request) -> dict[str, Any]:
+    start = daily_start(body.date)
+    return await _deal(request, {"start": start}, {"date": body.date, "bones": DAILY_BONES})
+
+
+class SolutionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: StrictStr
+
+
+@router.post("/games/{game_id}/solution", summary="Show the shortest solution of a puzzle")
+async def solution(game_id: str, body: SolutionRequest, request: Request) -> dict[str, Any]:
+    """Plays the solver's line from the puzzle's start in a game of its own and answers its
+    replay address (the same one when asked again)."""
+    manager, sessions = _managers(request)
+    live = await manager.get(game_id)
+    seat = live.seat_of(body.token)
+    if seat is None:
+        raise WebError(403, "spectator", "the solution is for the player of the puzzle")
+    session = session_of(live)
+    note = next((e for e in session.events if e.kind == "puzzle"), None)
+    if note is None:
+        raise WebError(404, "not_a_puzzle", "this game is not a puzzle of the ladder")
+    shown = next((e for e in session.events if e.kind == "solution_shown"), None)
+    if shown is not None:
+        return {"replay_url": shown.detail["replay_url"], "moves": note.detail["solution"]}
+    replay = await _play_line(manager, note.detail["start"], note.detail["solution"])
+    url = f"/game/{replay.id}/replay"
+    await sessions.note(live, "solution_shown", {"replay_url": url}, seat)
+    return {"replay_url": url, "moves": note.detail["solution"]}
+
+
+async def _play_line(manager: GameManager, start: str, moves: list[str]) -> LiveGame:
+    live = await manager.create(PUZZLE, {"start": start}, [{"kind": "human"}])
+    for move in moves:
+        await manager.act(live, 0, live.seq, move)
+    return live
+
+
+@pages.get("/ladder", response_class=HTMLResponse)
+async def ladder_page(request: Request) -> Any:
+    return templates.TemplateResponse(
+        request,
+        "ladder.html",
+        {"levels": [(level, bones_of_level(level)) for level in range(1, LEVELS + 1)]},
+    )

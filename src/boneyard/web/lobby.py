@@ -1,0 +1,323 @@
+"""Open games, the lobby, light identities and the continuing Obonto game between two people.
+
+- A light identity is a display name and a secret the browser keeps (no sign-up): the server
+  stores the secret's hash only.
+- An open game is created with the other human seats open and listed in the lobby; *Join* takes
+  a free seat and answers that seat's link. Live games may be watched from the lobby.
+- Obonto between two known people (obonto.txt): "between any two people there is only one
+  continuing Obonto game". When two people meet over Obonto again, the join leads both to their
+  continuing game: resumed where it stands when unfinished, otherwise continued from its end
+  (animals where they stood, the loser first, the totals carried).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from boneyard.web.catalog import parse_params
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame
+from boneyard.web.manager import GameManager
+from boneyard.web.pages import templates
+from boneyard.web.routes import ERRORS, kind_json
+from boneyard.web.schemas import ParamValue, SeatSpec
+from boneyard.web.session_store import SeriesGame
+from boneyard.web.sessions import CONTINUATIONS, SessionManager, pair_key, session_of
+
+NAME_LIMIT = 40
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+pages = APIRouter(include_in_schema=False)
+
+
+class PersonIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: StrictStr
+    secret: StrictStr
+
+
+class NewPerson(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr = Field(description="The name others see (1 to 40 characters).")
+
+
+class OpenGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: StrictStr
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    seats: list[SeatSpec] | None = Field(
+        default=None, description="One entry per seat; default: every seat a person."
+    )
+    seat: StrictInt = Field(default=0, description="The seat the creator takes.")
+    person: PersonIn | None = None
+    listed: bool = Field(default=True, description="Show it in the lobby.")
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    person: PersonIn | None = None
+
+
+def _managers(request: Request) -> tuple[GameManager, SessionManager]:
+    return request.app.state.manager, request.app.state.sessions
+
+
+def clean_name(name: str) -> str:
+    text = " ".join(name.split())
+    if not 1 <= len(text) <= NAME_LIMIT:
+        raise WebError(400, "bad_name", f"a name has 1 to {NAME_LIMIT} characters")
+    return text
+
+
+async def _person(sessions: SessionManager, given: PersonIn | None) -> dict[str, str] | None:
+    if given is None:
+        return None
+    found: dict[str, str] | None = await sessions.manager.in_store(
+        sessions.store.person, given.id, given.secret
+    )
+    if found is None:
+        raise WebError(403, "wrong_person", "that name's secret does not match: make a new one")
+    return found
+
+
+@router.post("/people", status_code=201, summary="A light identity: a name and a secret")
+async def new_person(body: NewPerson, request: Request) -> dict[str, str]:
+    """Answers ``{"id", "name", "secret"}``; the browser keeps the secret (it is shown once)."""
+    _manager, sessions = _managers(request)
+    name = clean_name(body.name)
+    person_id, secret = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
+    await sessions.manager.in_store(sessions.store.add_person, person_id, name, secret)
+    return {"id": person_id, "name": name, "secret": secret}
+
+
+class Rename(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    secret: StrictStr
+    name: StrictStr
+
+
+@router.post("/people/{person_id}/name", summary="Change the name others see")
+async def rename(person_id: str, body: Rename, request: Request) -> dict[str, str]:
+    _manager, sessions = _managers(request)
+    await _person(sessions, PersonIn(id=person_id, secret=body.secret))
+    name = clean_name(body.name)
+    await sessions.manager.in_store(sessions.store.rename_person, person_id, name)
+    return {"id": person_id, "name": name}
+
+
+@router.post("/people/{person_id}/games", summary="A person's continuing games")
+async def person_games(person_id: str, body: PersonIn, request: Request) -> list[dict[str, Any]]:
+    """Each continuing game with this person's own link into it (proved by the secret)."""
+    manager, sessions = _managers(request)
+    if body.id != person_id:
+        raise WebError(400, "bad_request", "the body's id is not the address's")
+    await _person(sessions, body)
+    found = []
+    for _pair, game_id in sessions.store.continuing_of(person_id):
+        live = await manager.get(game_id)
+        series = session_of(live).series
+        if series is None or person_id not in series.people:
+            continue
+        seat = series.people.index(person_id)
+        token = live.stored.seats[seat]["token"]
+        view = live.view(seat, draw=False)
+        names = _names(sessions, series)
+        found.append(
+            {
+                "id": live.id,
+                "tokens": [token],
+                "title": live.game.title,
+                "game": live.game.name,
+                "opponents": [n for s, n in enumerate(names) if s != seat],
+                "status": view["status"],
+                "yourMove": view["current_player"] == seat and not view["terminal"],
+                "over": view["terminal"],
+                "continuing": True,
+            }
+        )
+    return found
+
+
+def _names(sessions: SessionManager, series: SeriesGame) -> list[str]:
+    known = sessions.store.names([p for p in series.people if p])
+    return [known.get(p, "Someone") if p else "Someone" for p in series.people]
+
+
+@router.post("/open", status_code=201, summary="Create a game with open seats")
+async def open_game(body: OpenGame, request: Request) -> dict[str, Any]:
+    """The creator takes ``seat``; the other human seats wait for someone to *Join* (listed in
+    the lobby unless ``listed`` is false). Answers the creator's link."""
+    manager, sessions = _managers(request)
+    person = await _person(sessions, body.person)
+    game_cls = manager.catalog.game_class(body.game)
+    if body.seats is None:
+        count = game_cls(**parse_params(game_cls, dict(body.params))).info.num_players
+        seats = [{"kind": "human"} for _ in range(count)]
+    else:
+        seats = [seat.model_dump() for seat in body.seats]
+    if not 0 <= body.seat < len(seats) or seats[body.seat]["kind"] != "human":
+        raise WebError(400, "bad_seats", "the creator's seat must be one of the people's seats")
+    live = await manager.create(body.game, dict(body.params), seats)
+    open_seats = [
+        s for s, info in enumerate(live.stored.seats) if info["kind"] == "human" and s != body.seat
+    ]
+    if not open_seats:
+        raise WebError(400, "bad_seats", "an open game needs a seat for someone else to join")
+    people: list[str | None] = [None] * live.num_seats
+    people[body.seat] = person["id"] if person else None
+    entry = SeriesGame(
+        game_id=live.id,
+        series_id=live.id,
+        number=1,
+        members=list(range(live.num_seats)),
+        people=people,
+        next_game=None,
+        open_seats=open_seats,
+        listed=body.listed,
+        created=time.time(),
+        carried={},
+    )
+    await manager.in_store(sessions.store.add_series_game, entry, None)
+    session_of(live).series = entry
+    token = live.stored.seats[body.seat]["token"]
+    return {"id": live.id, "url": f"/game/{live.id}?t={token}", "token": token}
+
+
+@router.post("/open/{game_id}/join", summary="Take a free seat of an open game")
+async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
+    """Answers the new seat's link. Two people meeting again over Obonto are both sent to their
+    continuing game instead."""
+    manager, sessions = _managers(request)
+    person = await _person(sessions, body.person)
+    live = await manager.get(game_id)
+    session = session_of(live)
+    series = session.series
+    if series is None or not series.open_seats:
+        raise WebError(409, "full", "this game has no free seat any more")
+    if live.state.is_terminal():
+        raise WebError(409, "game_over", "this game is over")
+    if person is not None and person["id"] in series.people:
+        raise WebError(409, "already_seated", "you already have a seat in this game")
+    seat = series.open_seats[0]
+    taken = await manager.in_store(
+        sessions.store.fill_seat, live.id, seat, person["id"] if person else None
+    )
+    if not taken:
+        raise WebError(409, "full", "someone else took that seat first: try another game")
+    fresh = await manager.in_store(sessions.store.series_game, live.id)
+    session.series = fresh
+    async with live.lock:
+        await sessions._changed(live)
+    if (
+        fresh is not None
+        and person is not None
+        and live.game.name in CONTINUATIONS
+        and all(fresh.people)
+    ):
+        moved = await _continuing(manager, sessions, live, fresh, person["id"])
+        if moved is not None:
+            return moved
+    token = live.stored.seats[seat]["token"]
+    return {"id": live.id, "url": f"/game/{live.id}?t={token}", "token": token}
+
+
+async def _continuing(
+    manager: GameManager,
+    sessions: SessionManager,
+    live: LiveGame,
+    entry: SeriesGame,
+    joiner: str,
+) -> dict[str, Any] | None:
+    """Lead two people who meet again to their one continuing game, or make this one it."""
+    pair = pair_key(live.game.name, entry.people)
+    previous_id = await manager.in_store(sessions.store.continuing, pair)
+    if previous_id is None or previous_id == live.id:
+        await manager.in_store(sessions.store.set_continuing, pair, live.id)
+        return None
+    previous = await manager.get(previous_id)
+    if previous.state.is_terminal():
+        # Continue from its end: a rematch of the last game keeps the people in their seats.
+        seat = next(iter(_seats_of(previous, entry.people[0])), 0)
+        await sessions.rematch(previous, seat)
+        target_id = session_of(previous).series.next_game  # type: ignore[union-attr]
+        assert target_id is not None
+        target = await manager.get(target_id)
+    else:
+        target = previous
+    target_series = session_of(target).series
+    assert target_series is not None
+    # This open game is replaced: each person's page follows its own link to the pair's game.
+    await manager.in_store(sessions.load_moved_urls, session_of(live), target.id)
+    await sessions.replace_game(live, target.id)
+    await manager.in_store(sessions.store.set_continuing, pair, target.id)
+    joiner_seat = target_series.people.index(joiner)
+    token = target.stored.seats[joiner_seat]["token"]
+    return {"id": target.id, "url": f"/game/{target.id}?t={token}", "token": token}
+
+
+def _seats_of(live: LiveGame, person: str | None) -> list[int]:
+    series = session_of(live).series
+    if series is None or person is None:
+        return []
+    return [s for s, p in enumerate(series.people) if p == person]
+
+
+@router.get("/lobby", summary="Open games waiting for players, and live games to watch")
+async def lobby(request: Request) -> dict[str, Any]:
+    manager, sessions = _managers(request)
+    entries = await manager.in_store(sessions.store.listed_games)
+    ids = [e.game_id for e in entries]
+    finished = await manager.in_store(sessions.store.finished_ids, ids)
+    names = await manager.in_store(sessions.store.game_names, ids)
+    people = await manager.in_store(
+        sessions.store.names, sorted({p for e in entries for p in e.people if p})
+    )
+    waiting: list[dict[str, Any]] = []
+    live_games: list[dict[str, Any]] = []
+    for entry in entries:
+        if entry.game_id in finished or entry.game_id not in names:
+            continue
+        name, params = names[entry.game_id]
+        kind = kind_json(manager, name)
+        item = {
+            "id": entry.game_id,
+            "game": name,
+            "title": kind["title"],
+            "params": _params_words(kind, params),
+            "people": [people.get(p, "Someone") if p else None for p in entry.people],
+            "open_seats": entry.open_seats,
+            "watch_url": f"/game/{entry.game_id}",
+        }
+        (waiting if entry.open_seats else live_games).append(item)
+    return {"waiting": waiting, "live": live_games}
+
+
+def _params_words(kind: dict[str, Any], params: dict[str, Any]) -> str:
+    """The parameters that differ from the defaults, as "games 3, target 20"."""
+    specs = {spec["name"]: spec for spec in kind["info"]["parameter_specs"]}
+    changed = [
+        f"{name.replace('_', ' ')} {value}"
+        for name, value in params.items()
+        if name in specs and value != specs[name]["default"]
+    ]
+    return ", ".join(changed) or "the usual rules"
+
+
+@pages.get("/lobby", response_class=HTMLResponse)
+async def lobby_page(request: Request) -> Any:
+    manager, _sessions = _managers(request)
+    kinds = [kind_json(manager, name) for name in manager.catalog.names()]
+    return templates.TemplateResponse(
+        request, "lobby.html", {"kinds": [k for k in kinds if k["info"]["max_players"] > 1]}
+    )

@@ -1,0 +1,17 @@
+"""Pages of the session of play: My games (kept by the browser), the lobby, the puzzle ladder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from boneyard.web.pages import templates
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/mine", response_class=HTMLResponse)
+async def my_games(request: Request) -> Any:
+    return templates.TemplateResponse(request, "mine.html", {})

@@ -1,0 +1,69 @@
+"""The API of the session of play: resign, draws, abort, takeback, rematch, stand-in."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from boneyard.web.manager import GameManager
+from boneyard.web.routes import ERRORS
+from boneyard.web.sessions import SessionManager, session_of
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+Request_ = Literal[
+    "resign",
+    "offer_draw",
+    "accept_draw",
+    "decline_draw",
+    "abort",
+    "takeback",
+    "accept_takeback",
+    "decline_takeback",
+    "rematch",
+    "stand_in",
+]
+
+
+class SessionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: StrictStr = Field(description="The asking seat's secret token.")
+    do: Request_ = Field(description="What the seat asks for.")
+    seat: StrictInt | None = Field(
+        default=None, description="For stand_in: the absent seat (default: the seat to move)."
+    )
+
+
+def sessions_of(request: Request) -> SessionManager:
+    sessions: SessionManager = request.app.state.sessions
+    return sessions
+
+
+def _manager(request: Request) -> GameManager:
+    manager: GameManager = request.app.state.manager
+    return manager
+
+
+@router.post("/games/{game_id}/session", summary="Resign, offer a draw, take back, rematch, ...")
+async def session_request(game_id: str, body: SessionRequest, request: Request) -> dict[str, Any]:
+    """Web-layer actions, stored with the game: ``resign``; ``offer_draw`` (between people, in
+    games that can be drawn) and ``accept_draw`` / ``decline_draw``; ``abort`` before the first
+    move; ``takeback`` of one's last move (against the computer at once, refused after a chance
+    event or a reveal; against a person a request to ``accept_takeback`` /
+    ``decline_takeback``); ``rematch`` once the game is over; ``stand_in``: the computer takes
+    over the seat to move once it has been silent for the set time. Answers the seat's view."""
+    live = await _manager(request).get(game_id)
+    seat = live.seat_of(body.token)
+    await sessions_of(request).request(live, seat, body.do, body.seat)
+    return live.view(seat, draw=False)
+
+
+@router.get("/games/{game_id}/session", summary="The session of play, as one seat sees it")
+async def session_view(game_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
+    """How the game ended, offers waiting, web-layer actions in words, the series score and
+    (for a seat) its link into the next game."""
+    live = await _manager(request).get(game_id)
+    return session_of(live)(live.seat_of(token))

@@ -1,0 +1,730 @@
+"""The session of play around a game: resign, draw offers, abort, takeback, rematch, stand-in.
+
+These are actions of the web layer, not of the rules: each is stored, numbered and tied to the
+move number it was played on (``session_store.SessionEventRow``), so that a game replayed from
+the store (after a restart, or on the replay page) shows them and ends the same way.
+
+- A game that ends here (a resignation, an agreed draw, an abort before the first move) keeps
+  its engine state, wrapped in ``EndedState``: terminal, with the stored returns and the ending
+  in words. Everything that asks ``is_terminal()`` (moves, hints, the computer, the replay)
+  then treats the game as over.
+- A takeback removes the engine actions from the taker's last move on and keeps them in the
+  event (the log keeps a record); the live game is rebuilt from the shortened log. Against the
+  computer it is refused once a chance event or a reveal happened since that move; against a
+  person it is a request the other accepts.
+- A rematch creates the next game of the series with the same people; who moves first follows
+  the game's own rule (Bones and Obonto: the loser; otherwise the seats take turns), and Obonto
+  continues from the end position with the totals carried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from boneyard.core.game import CHANCE, TERMINAL, State
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame
+from boneyard.web.manager import GameManager
+from boneyard.web.session_store import SeriesGame, SessionEvent, SessionStore
+
+LOSER_STARTS = frozenset({"bones", "obonto"})
+"""Games whose rules say the loser of a game moves first in the next (bones.txt, obonto.txt)."""
+
+NEVER_DRAWN = frozenset({"obonto"})
+"""Games whose rules rule out a draw (obonto.txt: the winner always makes the last move)."""
+
+ENDINGS = ("resign", "draw_agreed", "abort", "moved")
+"""Web-layer actions that end a game ("moved": two people were led to their continuing game)."""
+STAND_IN_LEVEL = "medium"
+
+
+class EndedState:
+    """An engine state frozen by the web layer: over, with the returns the ending gave."""
+
+    def __init__(self, inner: State, returns: list[float], words: str) -> None:
+        self.inner = inner
+        self._returns = list(returns)
+        self.ending_words = words
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def current_player(self) -> int:
+        return TERMINAL
+
+    def is_terminal(self) -> bool:
+        return True
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def legal_actions(self) -> list[int]:
+        return []
+
+    def returns(self) -> list[float]:
+        return list(self._returns)
+
+    def clone(self) -> EndedState:
+        return EndedState(self.inner.clone(), self._returns, self.ending_words)
+
+
+@dataclass
+class SessionSettings:
+    stand_in_seconds: float = 120.0
+    """How long the seat to move must have been silent before the others may hand it to the
+    computer."""
+
+
+@dataclass
+class Session:
+    """What the web layer knows about one live game, beyond its rules."""
+
+    manager: SessionManager
+    live: LiveGame
+    events: list[SessionEvent]
+    series: SeriesGame | None
+    next_urls: dict[int, str] = field(default_factory=dict)
+    """Per seat of this game: the link to the seat its person has in the next game."""
+    clock_seq: int = -1
+    clock_since: float = 0.0
+
+    def __call__(self, seat: int | None) -> dict[str, Any]:
+        return self.manager.session_view(self, seat)
+
+    def waited(self) -> float:
+        """Seconds since the game reached its current move number (as this server saw it)."""
+        if self.clock_seq != self.live.seq:
+            self.clock_seq = self.live.seq
+            self.clock_since = time.time()
+        return time.time() - self.clock_since
+
+
+def session_of(live: LiveGame) -> Session:
+    session = live.extra_view
+    if not isinstance(session, Session):
+        raise WebError(500, "no_session", "this game has no session of play")
+    return session
+
+
+def pair_key(name: str, people: list[str | None]) -> str:
+    """The key of two people's one continuing game of ``name``."""
+    return ":".join([name, *sorted(p for p in people if p)])
+
+
+def seat_name(live: LiveGame, seat: int) -> str:
+    """The seat's label as a name in a sentence ("White", "North (computer, easy)")."""
+    label = live.seat_label(seat)
+    return label[:1].upper() + label[1:]
+
+
+def player_moves(live: LiveGame) -> int:
+    """How many actions the seats (not chance) have played."""
+    return sum(1 for _action, player in live.stored.actions if player != CHANCE)
+
+
+def decided_losers(returns: list[float]) -> list[int]:
+    """The seats with the lowest result, or none when every seat has the same."""
+    if len(set(returns)) <= 1:
+        return []
+    low = min(returns)
+    return [seat for seat, value in enumerate(returns) if value == low]
+
+
+def obonto_continuation(live: LiveGame) -> dict[str, Any]:
+    """The next Obonto match's parameters: the animals where they stand, the loser first."""
+    observation = live.state.observation(None)
+    start = ",".join(
+        observation["animals"][seat][kind] for seat in (0, 1) for kind in ("lion", "zebra", "camel")
+    )
+    losers = decided_losers(live.state.returns())
+    results = observation.get("results") or []
+    if isinstance(live.state, EndedState) and losers:
+        first = losers[0]
+    elif results:
+        first = 1 - int(results[-1]["winner"])
+    else:
+        first = int(observation.get("first", 0))
+    return {"start": start, "first": first}
+
+
+CONTINUATIONS: dict[str, Callable[[LiveGame], dict[str, Any]]] = {"obonto": obonto_continuation}
+"""Games whose next game continues from the end of the last (obonto.txt: the animals stay)."""
+
+
+class SessionManager:
+    """The session layer of one app, attached to its GameManager."""
+
+    def __init__(
+        self, manager: GameManager, store: SessionStore, settings: SessionSettings | None = None
+    ) -> None:
+        self.manager = manager
+        self.store = store
+        self.settings = settings or SessionSettings()
+        self._rematch_lock = asyncio.Lock()
+        manager.load_hooks.append(self.attach)
+
+    # ----- attaching to live games ---------------------------------------------------------------
+
+    def attach(self, live: LiveGame) -> None:
+        """Give ``live`` its session: the stored web-layer actions, and an ending re-applied."""
+        events = self.store.events(live.id)
+        series = self.store.series_game(live.id)
+        session = Session(self, live, events, series)
+        live.extra_view = session
+        for event in events:
+            if event.kind in ENDINGS:
+                self._end(live, event)
+            if event.kind == "moved":
+                self.load_moved_urls(session, event.detail["to"])
+        if series is not None and series.next_game is not None:
+            self._load_next_urls(session, series.next_game)
+
+    def load_moved_urls(self, session: Session, target_id: str) -> None:
+        """Each person's link into the continuing game an open game was replaced by."""
+        stored = self.manager.store.load(target_id)
+        target = self.store.series_game(target_id)
+        if stored is None or target is None or session.series is None:
+            return
+        for seat, person in enumerate(session.series.people):
+            if person is not None and person in target.people:
+                token = stored.seats[target.people.index(person)]["token"]
+                session.next_urls[seat] = f"/game/{target_id}?t={token}"
+
+    def _end(self, live: LiveGame, event: SessionEvent) -> None:
+        inner = live.state.inner if isinstance(live.state, EndedState) else live.state
+        returns = [float(x) for x in event.detail["returns"]]
+        live.state = EndedState(inner, returns, self.ending_words(live, event))  # type: ignore[assignment]
+
+    def _load_next_urls(self, session: Session, next_id: str) -> None:
+        stored = self.manager.store.load(next_id)
+        entry = self.store.series_game(next_id)
+        if stored is None or entry is None or session.series is None:
+            return
+        seat_of_member = {member: seat for seat, member in enumerate(entry.members)}
+        for seat, member in enumerate(session.series.members):
+            new_seat = seat_of_member.get(member)
+            if new_seat is None:
+                continue
+            token = stored.seats[new_seat].get("token")
+            if stored.seats[new_seat]["kind"] == "human" and token:
+                session.next_urls[seat] = f"/game/{next_id}?t={token}"
+
+    # ----- words ---------------------------------------------------------------------------------
+
+    def ending_words(self, live: LiveGame, event: SessionEvent) -> str:
+        if event.kind == "abort":
+            return "Game called off before the first move"
+        if event.kind == "moved":
+            return "You two have a game going on: it continues in your continuing game"
+        if event.kind == "draw_agreed":
+            return "Game over: a draw by agreement"
+        assert event.seat is not None
+        winners = [
+            seat_name(live, s) for s, value in enumerate(event.detail["returns"]) if value > 0
+        ]
+        return f"Game over: {seat_name(live, event.seat)} resigned, {' and '.join(winners)} wins"
+
+    def event_words(self, live: LiveGame, event: SessionEvent) -> str:
+        who = seat_name(live, event.seat) if event.seat is not None else ""
+        if event.kind == "resign":
+            return f"{who} resigned"
+        if event.kind == "draw_offer":
+            return f"{who} offered a draw"
+        if event.kind == "draw_declined":
+            return f"{who} declined the draw"
+        if event.kind == "draw_agreed":
+            return f"{who} accepted the draw: the game is drawn"
+        if event.kind == "abort":
+            return f"{who} called the game off before the first move"
+        if event.kind == "takeback_request":
+            return f"{who} asked to take back their last move"
+        if event.kind == "takeback_declined":
+            return f"{who} declined the takeback"
+        if event.kind == "takeback":
+            count = len(event.detail.get("undone", []))
+            moves = "move" if count == 1 else "moves"
+            return f"{who} took back {count} {moves}"
+        if event.kind == "moved":
+            return "Led to the continuing game of these two players"
+        if event.kind == "puzzle":
+            shortest = event.detail["shortest"]
+            return f"The shortest solution takes {shortest} move{'s' if shortest != 1 else ''}"
+        if event.kind == "solution_shown":
+            return f"{who} looked at the shortest solution"
+        if event.kind == "left":
+            return f"{who} resigned and left: the computer plays on for them"
+        if event.kind == "stand_in":
+            return f"The computer now plays for {event.detail.get('label', who)}, who was away"
+        return who
+
+    # ----- what each seat is told ----------------------------------------------------------------
+
+    def _pending(self, session: Session, kind: str) -> SessionEvent | None:
+        """An offer or request still open: the last web-layer action, on the current move."""
+        if not session.events:
+            return None
+        last = session.events[-1]
+        if last.kind == kind and last.at_seq == session.live.seq:
+            return last
+        return None
+
+    def _humans(self, live: LiveGame) -> list[int]:
+        return [s for s, info in enumerate(live.stored.seats) if info["kind"] == "human"]
+
+    def _is_person(self, live: LiveGame, seat: int | None) -> bool:
+        return seat is not None and live.stored.seats[seat]["kind"] == "human"
+
+    def session_view(self, session: Session, seat: int | None) -> dict[str, Any]:
+        live = session.live
+        over = live.state.is_terminal()
+        draw_offer = self._pending(session, "draw_offer")
+        takeback_request = self._pending(session, "takeback_request")
+        ending = next((e for e in reversed(session.events) if e.kind in ENDINGS), None)
+        person = self._is_person(live, seat)
+        others = [s for s in range(live.num_seats) if s != seat]
+        others_people = bool(others) and all(self._is_person(live, s) for s in others)
+        waited = session.waited()
+        to_move = live.state.current_player()
+        can = {
+            "resign": person and not over and live.num_seats > 1,
+            "offer_draw": person
+            and not over
+            and others_people
+            and live.game.name not in NEVER_DRAWN
+            and draw_offer is None,
+            "answer_draw": person and draw_offer is not None and draw_offer.seat != seat,
+            "abort": person and not over and live.num_seats > 1 and player_moves(live) == 0,
+            "takeback": person
+            and not over
+            and takeback_request is None
+            and any(p == seat for _a, p in live.stored.actions),
+            "answer_takeback": person
+            and takeback_request is not None
+            and takeback_request.seat != seat,
+            "rematch": person
+            and over
+            and live.num_seats > 1
+            and (session.series is None or session.series.next_game is None),
+            "stand_in": person
+            and not over
+            and to_move >= 0
+            and to_move != seat
+            and self._is_person(live, to_move)
+            and waited >= self.settings.stand_in_seconds,
+        }
+        return {
+            "ending": None
+            if ending is None
+            else {"kind": ending.kind, "seat": ending.seat, "words": str(live.status_text())},
+            "can": can,
+            "draw_offer": None if draw_offer is None else {"seat": draw_offer.seat},
+            "takeback_request": None
+            if takeback_request is None
+            else {"seat": takeback_request.seat},
+            "events": [
+                {"at": e.at_seq, "kind": e.kind, "seat": e.seat, "words": self.event_words(live, e)}
+                for e in session.events
+                if e.kind != "puzzle"  # shown by the puzzle's own panel
+            ],
+            "series": self.series_score(session),
+            "next_url": session.next_urls.get(seat) if seat is not None else None,
+            "follow": ending is not None and ending.kind == "moved",
+            "next_game": session.series.next_game if session.series else None,
+            "waiting": None if to_move < 0 else {"seat": to_move, "seconds": round(waited)},
+            "stand_in_after": self.settings.stand_in_seconds,
+            "open_seats": list(session.series.open_seats) if session.series else [],
+            "puzzle": self.puzzle_view(session),
+        }
+
+    def puzzle_view(self, session: Session) -> dict[str, Any] | None:
+        """A puzzle of the ladder or the daily puzzle: its level, the shortest solution's length
+        and the moves used so far (``web/ladder.py`` notes it when it deals the puzzle)."""
+        note = next((e for e in session.events if e.kind == "puzzle"), None)
+        if note is None:
+            return None
+        observation = session.live.state.observation(None)
+        shown = next((e for e in session.events if e.kind == "solution_shown"), None)
+        return {
+            "level": note.detail.get("level"),
+            "date": note.detail.get("date"),
+            "bones": note.detail["bones"],
+            "shortest": note.detail["shortest"],
+            "used": observation.get("moves", 0),
+            "solved": bool(observation.get("solved")),
+            "solution_url": None if shown is None else shown.detail["replay_url"],
+        }
+
+    async def note(
+        self, live: LiveGame, kind: str, detail: dict[str, Any], seat: int | None = None
+    ) -> None:
+        """Store a web-layer note on ``live`` (a puzzle's set-up, a solution shown) and tell."""
+        async with live.lock:
+            await self._record(live, kind, seat, detail)
+            await self._changed(live)
+
+    def series_score(self, session: Session) -> dict[str, Any] | None:
+        """The series so far, by the seats of this game: wins (and Obonto's carried points)."""
+        series = session.series
+        if series is None:
+            return None
+        live = session.live
+        seats = live.num_seats
+        carried = series.carried
+        wins = [float(carried.get("wins", [0] * seats)[m]) for m in series.members]
+        draws = int(carried.get("draws", 0))
+        if live.state.is_terminal() and not self._aborted(session):
+            returns = live.state.returns()
+            if decided_losers(returns):
+                best = max(returns)
+                for seat, value in enumerate(returns):
+                    if value == best:
+                        wins[seat] += 1
+            elif seats > 1:
+                draws += 1
+        points: list[int] | None = None
+        if live.game.name in CONTINUATIONS:
+            before = carried.get("points") or [0] * seats
+            totals = live.state.observation(None).get("totals") or [0] * seats
+            points = [int(before[m]) + int(totals[seat]) for seat, m in enumerate(series.members)]
+        return {
+            "number": series.number,
+            "wins": wins,
+            "draws": draws,
+            "points": points,
+            "labels": [seat_name(live, s) for s in range(seats)],
+        }
+
+    def _aborted(self, session: Session) -> bool:
+        return any(e.kind == "abort" for e in session.events)
+
+    # ----- web-layer actions ---------------------------------------------------------------------
+
+    async def request(
+        self, live: LiveGame, seat: int | None, what: str, target: int | None = None
+    ) -> None:
+        if seat is None:
+            raise WebError(403, "spectator", "a spectator cannot do that: open an invite link")
+        if live.stored.seats[seat]["kind"] != "human":
+            raise WebError(403, "not_a_person", "the computer plays this seat now")
+        handlers: dict[str, Callable[[LiveGame, int], Any]] = {
+            "resign": self.resign,
+            "offer_draw": self.offer_draw,
+            "accept_draw": self.accept_draw,
+            "decline_draw": self.decline_draw,
+            "abort": self.abort,
+            "takeback": self.takeback,
+            "accept_takeback": self.accept_takeback,
+            "decline_takeback": self.decline_takeback,
+            "rematch": self.rematch,
+        }
+        if what == "stand_in":
+            await self.stand_in(live, seat, target)
+            return
+        handler = handlers.get(what)
+        if handler is None:
+            known = ", ".join([*handlers, "stand_in"])
+            raise WebError(400, "bad_request", f"unknown request {what!r}; requests: {known}")
+        await handler(live, seat)
+
+    async def _record(
+        self,
+        live: LiveGame,
+        kind: str,
+        seat: int | None,
+        detail: dict[str, Any] | None = None,
+        **changes: Any,
+    ) -> SessionEvent:
+        """Store one web-layer action (locked by the caller) and remember it."""
+        session = session_of(live)
+        number = len(session.events)
+        event = await self.manager.in_store(
+            lambda: self.store.add_event(
+                live.id, number, live.seq, kind, seat, detail or {}, **changes
+            )
+        )
+        session.events.append(event)
+        return event
+
+    def _refuse_if_over(self, live: LiveGame) -> None:
+        if live.state.is_terminal():
+            raise WebError(409, "game_over", f"the game is over: {live.status_text()}")
+
+    async def resign(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            self._refuse_if_over(live)
+            if live.num_seats < 2:
+                raise WebError(409, "alone", "a puzzle cannot be resigned: just leave it")
+            if live.num_seats > 2:
+                # The others play on: the computer takes the seat of whoever leaves.
+                await self._hand_to_computer(live, seat, seat, "left")
+                return
+            returns = [1.0 if s != seat else -1.0 for s in range(live.num_seats)]
+            event = await self._record(live, "resign", seat, {"returns": returns}, returns=returns)
+            self._end(live, event)
+            await self._changed(live)
+
+    async def offer_draw(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            self._refuse_if_over(live)
+            session = session_of(live)
+            if live.game.name in NEVER_DRAWN:
+                raise WebError(409, "no_draws", f"{live.game.title} never ends in a draw")
+            others = [s for s in range(live.num_seats) if s != seat]
+            if not others or not all(self._is_person(live, s) for s in others):
+                raise WebError(409, "no_draws", "draws are offered to people, not the computer")
+            if self._pending(session, "draw_offer") is not None:
+                raise WebError(409, "already_offered", "a draw offer is already waiting")
+            await self._record(live, "draw_offer", seat)
+            await self._changed(live)
+
+    async def accept_draw(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            self._refuse_if_over(live)
+            offer = self._pending(session_of(live), "draw_offer")
+            if offer is None or offer.seat == seat:
+                raise WebError(409, "no_offer", "there is no draw offer to accept")
+            returns = [0.0] * live.num_seats
+            event = await self._record(
+                live, "draw_agreed", seat, {"returns": returns}, returns=returns
+            )
+            self._end(live, event)
+            await self._changed(live)
+
+    async def decline_draw(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            offer = self._pending(session_of(live), "draw_offer")
+            if offer is None or offer.seat == seat:
+                raise WebError(409, "no_offer", "there is no draw offer to decline")
+            await self._record(live, "draw_declined", seat)
+            await self._changed(live)
+
+    async def abort(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            self._refuse_if_over(live)
+            if player_moves(live) > 0:
+                raise WebError(
+                    409,
+                    "started",
+                    "the first move has been played: the game can only be resigned now",
+                )
+            returns = [0.0] * live.num_seats
+            event = await self._record(live, "abort", seat, {"returns": returns}, returns=returns)
+            self._end(live, event)
+            await self._changed(live)
+
+    # ----- takeback ------------------------------------------------------------------------------
+
+    def _last_move_of(self, live: LiveGame, seat: int) -> int:
+        for seq in range(len(live.stored.actions) - 1, -1, -1):
+            if live.stored.actions[seq][1] == seat:
+                return seq
+        raise WebError(409, "no_move", "you have not moved yet: there is nothing to take back")
+
+    def takeback_refusal(self, live: LiveGame, seat: int) -> str | None:
+        """Why ``seat``'s last move may not be taken back against the computer, or None.
+
+        Refused once a chance event happened since that move (a roll, a shuffle, a draw), or
+        a reveal: an action that looks different to different seats (a card seen, a look at a
+        hidden piece), in a game with hidden information.
+        """
+        start = self._last_move_of(live, seat)
+        for entry in live.log[start:]:
+            if entry.player == CHANCE:
+                return "something was left to chance since that move: it stands"
+            if not live.game.perfect_information and len(set(entry.strings)) > 1:
+                return "something hidden was revealed since that move: it stands"
+        return None
+
+    async def takeback(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            self._refuse_if_over(live)
+            start = self._last_move_of(live, seat)
+            others = [s for s in range(live.num_seats) if s != seat]
+            if any(self._is_person(live, s) for s in others):
+                session = session_of(live)
+                if self._pending(session, "takeback_request") is not None:
+                    raise WebError(409, "already_asked", "a takeback request is already waiting")
+                await self._record(live, "takeback_request", seat)
+                await self._changed(live)
+                return
+            refusal = self.takeback_refusal(live, seat)
+            if refusal is not None:
+                raise WebError(409, "takeback_refused", refusal)
+            await self._take_back(live, seat, start)
+
+    async def accept_takeback(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            self._refuse_if_over(live)
+            request = self._pending(session_of(live), "takeback_request")
+            if request is None or request.seat == seat or request.seat is None:
+                raise WebError(409, "no_request", "there is no takeback request to accept")
+            await self._take_back(live, request.seat, self._last_move_of(live, request.seat))
+
+    async def decline_takeback(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            request = self._pending(session_of(live), "takeback_request")
+            if request is None or request.seat == seat:
+                raise WebError(409, "no_request", "there is no takeback request to decline")
+            await self._record(live, "takeback_declined", seat)
+            await self._changed(live)
+
+    async def _take_back(self, live: LiveGame, seat: int, start: int) -> None:
+        """Remove the actions from ``start`` on (kept in the event) and rebuild. Locked."""
+        if live.bot_task is not None:
+            live.bot_task.cancel()  # its move was chosen for a position that is gone
+            live.bot_task = None
+        undone = [list(pair) for pair in live.stored.actions[start:]]
+        await self._record(
+            live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start
+        )
+        del live.stored.actions[start:]
+        rebuilt = self.manager._replay(live.stored)
+        live.state = rebuilt.state
+        live.log = rebuilt.log
+        live.extra_view = rebuilt.extra_view
+        session_of(live).live = live
+        await self._changed(live, log_from=start)
+
+    # ----- stand-in ------------------------------------------------------------------------------
+
+    async def stand_in(self, live: LiveGame, seat: int, target: int | None) -> None:
+        async with live.lock:
+            self._refuse_if_over(live)
+            to_move = live.state.current_player()
+            if target is None:
+                target = to_move
+            if target != to_move or target == seat or not self._is_person(live, target):
+                raise WebError(
+                    409, "not_away", "only the person to move can be replaced, by someone else"
+                )
+            waited = session_of(live).waited()
+            if waited < self.settings.stand_in_seconds:
+                left = self.settings.stand_in_seconds - waited
+                raise WebError(
+                    409,
+                    "not_away",
+                    f"they have had {waited:.0f} s for this move; wait {left:.0f} s more",
+                )
+            await self._hand_to_computer(live, seat, target, "stand_in")
+
+    async def _hand_to_computer(self, live: LiveGame, seat: int, target: int, kind: str) -> None:
+        label = seat_name(live, target)
+        seats = [dict(info) for info in live.stored.seats]
+        seats[target].update(kind="computer", level=STAND_IN_LEVEL, was="human")
+        await self._record(live, kind, seat, {"label": label, "target": target}, seats=seats)
+        live.stored.seats[:] = seats
+        await self._changed(live)
+
+    # ----- rematch -------------------------------------------------------------------------------
+
+    async def rematch(self, live: LiveGame, seat: int) -> None:
+        if not live.state.is_terminal():
+            raise WebError(409, "not_finished", "a rematch starts once this game is over")
+        async with self._rematch_lock:
+            session = session_of(live)
+            if session.series is not None and session.series.next_game is not None:
+                return  # the other side asked first: the next game exists
+            series = session.series or SeriesGame(
+                game_id=live.id,
+                series_id=live.id,
+                number=1,
+                members=list(range(live.num_seats)),
+                people=[None] * live.num_seats,
+                next_game=None,
+                open_seats=[],
+                listed=False,
+                created=time.time(),
+                carried={},
+            )
+            if session.series is None:
+                await self.manager.in_store(self.store.add_series_game, series, None)
+                session.series = series
+            order, params = self._next_seating(live, series)
+            seats_now = live.stored.seats
+            new_seats = []
+            for old_seat in order:
+                info = seats_now[old_seat]
+                human = info["kind"] == "human" or info.get("was") == "human"
+                new_seats.append(
+                    {"kind": "human"} if human else {"kind": "computer", "level": info["level"]}
+                )
+            score = self.series_score(session)
+            assert score is not None
+            carried_wins = [0.0] * live.num_seats
+            carried_points = [0] * live.num_seats
+            for old_seat, member in enumerate(series.members):
+                carried_wins[member] = score["wins"][old_seat]
+                if score["points"] is not None:
+                    carried_points[member] = score["points"][old_seat]
+            next_live = await self.manager.create(live.game.name, params, new_seats)
+            entry = SeriesGame(
+                game_id=next_live.id,
+                series_id=series.series_id,
+                number=series.number + 1,
+                members=[series.members[old_seat] for old_seat in order],
+                people=[series.people[old_seat] for old_seat in order],
+                next_game=None,
+                open_seats=[],
+                listed=False,
+                created=time.time(),
+                carried={
+                    "wins": carried_wins,
+                    "draws": score["draws"],
+                    "points": carried_points if score["points"] is not None else None,
+                },
+            )
+            stored = await self.manager.in_store(self.store.add_series_game, entry, live.id)
+            if not stored:
+                raise WebError(409, "stale", "the next game was started at the same moment")
+            session_of(next_live).series = entry
+            session.series = replace(series, next_game=next_live.id)
+            self._load_next_urls(session, next_live.id)
+            await self.after_rematch(live, next_live, entry)
+        async with live.lock:
+            await self._changed(live)
+
+    async def after_rematch(self, live: LiveGame, next_live: LiveGame, entry: SeriesGame) -> None:
+        """Two known people's next Obonto game becomes their continuing game."""
+        if live.game.name in CONTINUATIONS and len(entry.people) == 2 and all(entry.people):
+            pair = pair_key(live.game.name, entry.people)
+            await self.manager.in_store(self.store.set_continuing, pair, next_live.id)
+
+    async def replace_game(self, live: LiveGame, target_id: str) -> None:
+        """End ``live`` in favour of ``target_id`` (each seat's link there set by the caller)."""
+        async with live.lock:
+            if live.state.is_terminal():
+                return
+            returns = [0.0] * live.num_seats
+            event = await self._record(
+                live, "moved", None, {"returns": returns, "to": target_id}, returns=returns
+            )
+            self._end(live, event)
+            await self._changed(live)
+
+    def _next_seating(self, live: LiveGame, series: SeriesGame) -> tuple[list[int], dict[str, Any]]:
+        """Who sits where next (old seat per new seat) and the next game's parameters."""
+        seats = live.num_seats
+        params = dict(live.game.params)
+        losers = decided_losers(live.state.returns()) if not self._aborted(session_of(live)) else []
+        name = live.game.name
+        if name in CONTINUATIONS:
+            params.update(CONTINUATIONS[name](live))
+            return list(range(seats)), params
+        if "first" in params and isinstance(params["first"], int):
+            first = losers[0] if name in LOSER_STARTS and losers else (params["first"] + 1) % seats
+            params["first"] = first
+            return list(range(seats)), params
+        if name in LOSER_STARTS and len(losers) == 1:
+            loser = losers[0]
+            return [loser] + [s for s in range(seats) if s != loser], params
+        # Otherwise the seats take turns: the second seat of this game opens the next.
+        return [*range(1, seats), 0], params
+
+    async def _changed(self, live: LiveGame, log_from: int | None = None) -> None:
+        """Tell every subscriber (their views carry the session). Locked by the caller."""
+        self.manager._announce(live, live.seq if log_from is None else log_from)
+        self.manager._schedule_bot(live)

@@ -1,0 +1,82 @@
+// The lobby: open a game for someone to join, join a waiting game, or watch a live one.
+import { ensurePerson, loadPerson, post, proof } from "./identity.js";
+
+const $ = (id) => document.getElementById(id);
+const nameInput = $("your-name");
+nameInput.value = loadPerson()?.name ?? "";
+
+async function me() {
+  const name = nameInput.value.trim();
+  if (!name) {
+    $("lobby-message").textContent = "Write your name first, so the others know who they play.";
+    nameInput.focus();
+    return null;
+  }
+  return ensurePerson(name);
+}
+
+$("open-game").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    const person = await me();
+    if (!person) return;
+    const opened = await post("/api/open", { game: $("open-kind").value, person: proof(person) });
+    location.assign(opened.url);
+  } catch (error) {
+    $("lobby-message").textContent = `The game could not be opened: ${error.message}`;
+  }
+});
+
+function row(game, join) {
+  const li = document.createElement("li");
+  li.className = "lobby-game";
+  li.dataset.gameId = game.id;
+  const title = document.createElement("strong");
+  title.textContent = game.title;
+  const about = document.createElement("span");
+  const names = game.people.filter(Boolean);
+  about.textContent = ` (${game.params}) ${join ? (names.length ? `${names.join(", ")} waits` : "someone waits") : names.join(" against ")}`;
+  li.append(title, about, " ");
+  if (join) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "join";
+    button.textContent = "Join";
+    button.addEventListener("click", async () => {
+      try {
+        const person = await me();
+        if (!person) return;
+        button.disabled = true;
+        const joined = await post(`/api/open/${game.id}/join`, { person: proof(person) });
+        location.assign(joined.url);
+      } catch (error) {
+        $("lobby-message").textContent = `Could not join: ${error.message}`;
+        button.disabled = false;
+        refresh();
+      }
+    });
+    li.append(button, " ");
+  }
+  const watch = document.createElement("a");
+  watch.className = "watch";
+  watch.href = game.watch_url;
+  watch.textContent = "Watch";
+  li.append(watch);
+  return li;
+}
+
+async function refresh() {
+  try {
+    const lobby = await (await fetch("/api/lobby")).json();
+    const mine = new Set(JSON.parse(localStorage.getItem("boneyard.mygames") ?? "[]").map((g) => g.id));
+    $("waiting").replaceChildren(...lobby.waiting.map((g) => row(g, !mine.has(g.id))));
+    $("live").replaceChildren(...lobby.live.map((g) => row(g, false)));
+    $("waiting-empty").hidden = lobby.waiting.length > 0;
+    $("live-empty").hidden = lobby.live.length > 0;
+  } catch {
+    // The next refresh tries again.
+  }
+}
+
+refresh();
+setInterval(refresh, 5000);

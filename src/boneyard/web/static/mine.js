@@ -1,0 +1,87 @@
+// The "My games" page: the games this browser remembers (static/mygames.js), each refreshed
+// from the server with this browser's own seat token, with a "your move" mark, a link to carry
+// on and a button to forget it.
+import { loadPerson, post, proof } from "./identity.js";
+import { entryFromView, forgetGame, loadGames, rememberGame } from "./mygames.js";
+
+const list = document.getElementById("mine");
+
+function item(game) {
+  const li = document.createElement("li");
+  li.className = "mine-game";
+  li.dataset.gameId = game.id;
+  li.dataset.yourMove = game.yourMove ? "yes" : "no";
+  const title = document.createElement("a");
+  title.className = "title";
+  title.href = `/game/${game.id}?t=${game.tokens.join(",")}`;
+  title.textContent = game.title ?? "A game";
+  const mark = document.createElement("span");
+  mark.className = "your-move";
+  mark.textContent = "Your move";
+  mark.hidden = !game.yourMove;
+  const who = document.createElement("span");
+  who.className = "small";
+  if (game.alone) who.textContent = "on your own";
+  else if (game.opponents?.length) {
+    who.textContent = `${game.you ? `you play ${game.you}, ` : ""}against ${game.opponents.join(", ")}`;
+  } else who.textContent = "every seat at this screen";
+  if (game.continuing) who.textContent += " (your continuing game)";
+  const status = document.createElement("span");
+  status.className = "status-line";
+  status.textContent = game.status ?? "";
+  const resume = document.createElement("a");
+  resume.className = "button";
+  resume.href = title.href;
+  resume.textContent = game.over ? "Look at it" : "Carry on";
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "secondary";
+  remove.textContent = "Remove";
+  remove.addEventListener("click", () => {
+    forgetGame(game.id);
+    show();
+  });
+  const buttons = document.createElement("div");
+  buttons.className = "mine-buttons";
+  buttons.append(resume, remove);
+  li.append(title, " ", mark, " ", who, status, buttons);
+  return li;
+}
+
+function show() {
+  const games = loadGames();
+  // Games waiting for this browser's move first, then the rest as they were last seen.
+  games.sort((a, b) => Number(b.yourMove) - Number(a.yourMove) || (b.updated ?? 0) - (a.updated ?? 0));
+  list.replaceChildren(...games.map(item));
+  document.getElementById("mine-empty").hidden = games.length > 0;
+}
+
+async function refresh() {
+  const person = loadPerson();
+  if (person) {
+    // The continuing games of this name (Obonto with the same person), with this seat's link.
+    try {
+      for (const entry of await post(`/api/people/${encodeURIComponent(person.id)}/games`, proof(person))) {
+        rememberGame(entry);
+      }
+    } catch {
+      // Offline or forgotten by the server: the remembered list still shows.
+    }
+  }
+  for (const game of loadGames()) {
+    const query = new URLSearchParams({ token: game.tokens[0] ?? "", draw: "false" });
+    try {
+      const response = await fetch(`/api/games/${encodeURIComponent(game.id)}?${query}`);
+      if (!response.ok) continue;
+      const view = await response.json();
+      const entry = entryFromView(view, game.tokens);
+      rememberGame({ ...entry, updated: game.updated });
+    } catch {
+      // Offline: keep what was remembered.
+    }
+  }
+  show();
+}
+
+show();
+refresh();

@@ -1,0 +1,147 @@
+"""Open games, the lobby, light identities and the continuing Obonto game of two people."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+
+def person(client: TestClient, name: str) -> dict[str, str]:
+    made = client.post("/api/people", json={"name": name})
+    assert made.status_code == 201, made.text
+    body: dict[str, str] = made.json()
+    return body
+
+
+def proof(who: dict[str, str]) -> dict[str, str]:
+    return {"id": who["id"], "secret": who["secret"]}
+
+
+def open_game(client: TestClient, game: str, who: dict[str, str]) -> dict[str, Any]:
+    opened = client.post("/api/open", json={"game": game, "person": proof(who)})
+    assert opened.status_code == 201, opened.text
+    body: dict[str, Any] = opened.json()
+    return body
+
+
+def join(client: TestClient, game_id: str, who: dict[str, str]) -> dict[str, Any]:
+    joined = client.post(f"/api/open/{game_id}/join", json={"person": proof(who)})
+    assert joined.status_code == 200, joined.text
+    body: dict[str, Any] = joined.json()
+    return body
+
+
+def seen(client: TestClient, link: dict[str, Any]) -> dict[str, Any]:
+    body: dict[str, Any] = client.get(
+        f"/api/games/{link['id']}", params={"token": link["token"]}
+    ).json()
+    return body
+
+
+def test_an_open_game_is_listed_joined_and_then_watched(client: TestClient) -> None:
+    ann, ben = person(client, "Ann"), person(client, "Ben")
+    opened = open_game(client, "bones", ann)
+    assert seen(client, opened)["session"]["open_seats"] == [1]
+    lobby = client.get("/api/lobby").json()
+    assert [g["id"] for g in lobby["waiting"]] == [opened["id"]]
+    assert lobby["waiting"][0]["people"] == ["Ann", None]
+    assert lobby["waiting"][0]["params"] == "the usual rules"
+    joined = join(client, opened["id"], ben)
+    assert joined["id"] == opened["id"] and joined["token"] != opened["token"]
+    assert seen(client, joined)["seat"] == 1
+    lobby = client.get("/api/lobby").json()
+    assert lobby["waiting"] == [] and lobby["live"][0]["people"] == ["Ann", "Ben"]
+    full = client.post(
+        f"/api/open/{opened['id']}/join", json={"person": proof(person(client, "Cy"))}
+    )
+    assert full.status_code == 409 and full.json()["error"] == "full"
+    spectator = client.get(lobby["live"][0]["watch_url"].replace("/game/", "/api/games/")).json()
+    assert spectator["seat"] is None
+
+
+def test_identities_are_proved_by_their_secret(client: TestClient) -> None:
+    ann = person(client, "  Ann  Lee ")
+    assert ann["name"] == "Ann Lee"
+    wrong = client.post(
+        "/api/open", json={"game": "bones", "person": {"id": ann["id"], "secret": "x"}}
+    )
+    assert wrong.status_code == 403 and wrong.json()["error"] == "wrong_person"
+    assert client.post("/api/people", json={"name": " "}).json()["error"] == "bad_name"
+    assert client.get("/api/lobby").json()["waiting"] == [], "a refused request stores nothing"
+
+
+def finish(client: TestClient, links: list[dict[str, Any]], seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    by_seat = {seen(client, link)["seat"]: link for link in links}
+    while True:
+        view = seen(client, links[0])
+        if view["terminal"]:
+            return view
+        mover = by_seat[view["current_player"]]
+        legal = seen(client, mover)["legal"]
+        played = client.post(
+            f"/api/games/{mover['id']}/actions",
+            json={"token": mover["token"], "seq": view["seq"], "action": rng.choice(legal)["id"]},
+        )
+        assert played.status_code == 200, played.text
+
+
+def test_two_people_have_one_continuing_obonto_game(client: TestClient) -> None:
+    ann, ben = person(client, "Ann"), person(client, "Ben")
+    first_open = open_game(client, "obonto", ann)
+    first_ben = join(client, first_open["id"], ben)
+    assert first_ben["id"] == first_open["id"], "their first meeting: this game"
+    end = finish(client, [first_open, first_ben], seed=7)
+    loser = 1 - end["observation"]["results"][-1]["winner"]
+
+    again = open_game(client, "obonto", ann)
+    ben_link = join(client, again["id"], ben)
+    assert ben_link["id"] not in (again["id"], first_open["id"]), "continued in a new game"
+    continued = seen(client, ben_link)
+    assert continued["observation"]["animals"] == end["observation"]["animals"]
+    assert continued["current_player"] == loser
+    assert continued["session"]["series"]["points"] == end["observation"]["totals"]
+    ann_side = seen(client, again)
+    assert ann_side["terminal"] and ann_side["session"]["follow"]
+    ann_link = ann_side["session"]["next_url"]
+    assert ann_link.startswith(f"/game/{ben_link['id']}?t=")
+    assert seen(client, {"id": ben_link["id"], "token": ann_link.split("?t=")[1]})["seat"] == 0
+
+    third = open_game(client, "obonto", ben)  # meeting again before it is over: resumed as is
+    resumed = join(client, third["id"], ann)
+    assert resumed["id"] == ben_link["id"] and seen(client, resumed)["seat"] == 0
+
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    manager.games.pop(again["id"])  # replayed from the store: the link to follow is kept
+    assert seen(client, again)["session"]["next_url"] == ann_link
+
+    listed = client.post(f"/api/people/{ann['id']}/games", json=proof(ann)).json()
+    assert [g["id"] for g in listed] == [ben_link["id"]]
+    assert listed[0]["opponents"] == ["Ben"] and listed[0]["continuing"]
+    assert (
+        client.post(f"/api/people/{ben['id']}/games", json=proof(ben)).json()[0]["id"]
+        == (ben_link["id"])
+    )
+
+
+def test_the_session_pages_load_with_no_inline_script(client: TestClient) -> None:
+    import re
+
+    created = client.post("/api/games", json={"game": "bones"}).json()
+    called_off = {"token": created["seats"][0]["token"], "do": "abort"}
+    assert client.post(f"/api/games/{created['id']}/session", json=called_off).status_code == 200
+    own_pages = {"/mine": "My games", "/lobby": "Lobby", "/ladder": "puzzle ladder"}
+    with_parts = {
+        created["seats"][0]["url"]: 'id="session"',
+        f"/game/{created['id']}/replay": 'id="replay-events"',
+    }
+    for path, expected in {**own_pages, **with_parts}.items():
+        page = client.get(path)
+        assert page.status_code == 200 and expected in page.text, path
+        scripts = re.findall(r"<script([^>]*)>", page.text)
+        ours = [attrs for attrs in scripts if path in own_pages or "session" in attrs]
+        assert ours and all('src="/static/' in attrs for attrs in ours), path
+        body = page.text.split("<main>")[1]
+        assert not re.search(r"\son[a-z]+=", body), f"an inline event handler on {path}"

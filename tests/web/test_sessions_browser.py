@@ -1,0 +1,199 @@
+"""The session of play in Chromium: rematch, an Obonto match on one page, takeback, My games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web import test_browser
+from tests.web.test_browser import TIMEOUT_MS, click_square, create, open_page, seq_of
+
+# The browser tests' server and Chromium, shared (module-scoped: one of each for this file).
+server = test_browser.server
+browser = test_browser.browser
+
+pytestmark = [pytest.mark.browser]
+
+
+def api_view(server: str, game_id: str, token: str | None = None) -> dict[str, Any]:
+    params = {"draw": "false", **({"token": token} if token else {})}
+    response = httpx.get(f"{server}/api/games/{game_id}", params=params, timeout=30)
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def api_play(server: str, game_id: str, token: str, move: str) -> None:
+    seq = api_view(server, game_id)["seq"]
+    response = httpx.post(
+        f"{server}/api/games/{game_id}/actions",
+        json={"token": token, "seq": seq, "action_string": move},
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    page.wait_for_function(
+        f"Number(document.getElementById('game').dataset.seq) === {seq}", timeout=TIMEOUT_MS
+    )
+
+
+def test_bones_rematch_in_two_browsers_the_loser_starts(server: str, browser: Any) -> None:
+    created = create(server, "bones", seats=[{"kind": "human"}, {"kind": "human"}])
+    white, black = (seat["token"] for seat in created["seats"])
+    white_page = open_page(browser, server + created["seats"][0]["url"])
+    black_page = open_page(browser, server + created["seats"][1]["url"])
+    for white_move, black_move in (("e5-f5", "a1-a2"), ("g5-h5", "a3-a4"), ("c5-d5", None)):
+        api_play(server, created["id"], white, white_move)
+        if black_move:
+            api_play(server, created["id"], black, black_move)
+    black_page.wait_for_selector("[data-session=rematch]:not([hidden])")
+    assert "white wins" in black_page.inner_text("#status").lower()
+    black_page.click("[data-session=rematch]")
+    black_page.wait_for_url(lambda url: created["id"] not in url, timeout=TIMEOUT_MS)
+    black_page.wait_for_selector("#game[data-seq]")
+    assert black_page.get_attribute("#game", "data-mine") == "yes", "the loser moves first"
+    assert "your move" in black_page.inner_text("#status").lower()
+    assert "Game 2 of the series" in black_page.inner_text("#session-series")
+    white_page.wait_for_selector("#session-next:not([hidden])")
+    white_page.click("#session-next")
+    white_page.wait_for_url(lambda url: created["id"] not in url, timeout=TIMEOUT_MS)
+    white_page.wait_for_selector("#game[data-seq]")
+    assert white_page.get_attribute("#game", "data-mine") == "no"
+    series = white_page.inner_text("#session-series")
+    # The first game's winner now plays black: the score follows the person, not the colour.
+    assert "white 0 wins" in series.lower() and "black (you) 1 win" in series.lower()
+    white_page.goto(server + "/mine")
+    white_page.wait_for_selector(".mine-game")
+    assert white_page.locator(".mine-game").count() == 2, "My games lists both games"
+    white_page.context.close()
+    black_page.context.close()
+
+
+def test_an_obonto_match_of_three_games_on_one_page(server: str, browser: Any) -> None:
+    response = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "obonto",
+            "params": {"games": 3},
+            "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}],
+        },
+        timeout=30,
+    )
+    created = response.json()
+    token = created["seats"][0]["token"]
+    page = open_page(browser, server + created["seats"][0]["url"])
+    url = page.url
+    rng = random.Random(5)
+    games_seen = set()
+    while True:
+        page.wait_for_function(
+            "['yes'].includes(document.getElementById('game').dataset.mine)"
+            " || document.getElementById('game').dataset.terminal === 'yes'",
+            timeout=TIMEOUT_MS,
+        )
+        view = api_view(server, created["id"], token)
+        games_seen.add(view["observation"]["game"])
+        if view["terminal"]:
+            break
+        move = rng.choice(view["legal"])["string"]
+        before = seq_of(page)
+        for square in move.split("-"):
+            click_square(page, square)
+        page.wait_for_function(
+            f"Number(document.getElementById('game').dataset.seq) > {before}",
+            timeout=TIMEOUT_MS,
+        )
+    assert games_seen == {1, 2, 3}
+    assert page.url == url, "the whole match is played on one page"
+    end = api_view(server, created["id"], token)["observation"]
+    assert len(end["results"]) == 3
+    assert page.get_attribute("#game", "data-terminal") == "yes"
+    page.context.close()
+
+
+def test_takeback_against_the_computer_in_the_browser(server: str, browser: Any) -> None:
+    created = create(
+        server, "obonto", seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    )
+    page = open_page(browser, server + created["seats"][0]["url"])
+    click_square(page, "e1")
+    click_square(page, "e3")
+    wait_seq(page, 2)  # the computer answered
+    page.click("[data-session=takeback]")
+    wait_seq(page, 0)
+    assert page.get_attribute("#game", "data-mine") == "yes"
+    assert "took back 2 moves" in page.inner_text("#session-events")
+    page.click("[data-session=resign]")
+    page.click("#session-yes")  # "Resign this game?"
+    page.wait_for_selector("#session-ending:not([hidden])")
+    assert "resigned" in page.inner_text("#status")
+    page.goto(f"{server}/game/{created['id']}/replay")
+    page.click("#last")
+    page.wait_for_function(
+        "document.getElementById('replay-events').textContent.includes('resigned')"
+    )
+    page.context.close()
+
+
+def test_a_ladder_level_solved_in_the_browser(server: str, browser: Any) -> None:
+    from boneyard.solvers.oyno_puzzle import solve_position
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/ladder")
+    assert page.get_attribute("[data-level='2']", "data-state") == "locked"
+    page.click("[data-level='1'] button")
+    page.wait_for_selector("#game[data-seq]")
+    game_id, token = page.url.split("/game/")[1].split("?t=")
+    position = api_view(server, game_id, token)["observation"]["position"]
+    solution = solve_position(position)
+    assert solution is not None
+    page.wait_for_selector("#session-puzzle:not([hidden])")
+    for move in solution:
+        before = seq_of(page)
+        for square in move.split("-"):
+            click_square(page, square)
+        page.wait_for_function(
+            f"Number(document.getElementById('game').dataset.seq) > {before}",
+            timeout=TIMEOUT_MS,
+        )
+    page.wait_for_selector("#session-puzzle[data-solved='yes']")
+    assert f"Solved in {len(solution)} move" in page.inner_text("#session-puzzle")
+    page.goto(server + "/ladder")
+    assert page.get_attribute("[data-level='1']", "data-state") == "solved"
+    assert page.get_attribute("[data-level='2']", "data-state") == "open"
+    context.close()
+
+
+def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -> None:
+    ann_context, ben_context = browser.new_context(), browser.new_context()
+    ann, ben = ann_context.new_page(), ben_context.new_page()
+    for page in (ann, ben):
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server + "/lobby")
+    ann.fill("#your-name", "Ann")
+    ann.select_option("#open-kind", "bones")
+    ann.click("#open-game button[type=submit]")
+    ann.wait_for_selector("#game[data-seq]")
+    ann.wait_for_selector("#session-waiting:not([hidden])")
+    game_id = ann.url.split("/game/")[1].split("?")[0]
+    ben.fill("#your-name", "Ben")
+    ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
+    assert "Ann waits" in ben.inner_text(f"[data-game-id='{game_id}']")
+    ben.click(f"[data-game-id='{game_id}'] button.join")
+    ben.wait_for_url(f"**/game/{game_id}?t=*")
+    ben.wait_for_selector("#game[data-seq]")
+    assert ben.get_attribute("#game", "data-seat") == "1"
+    ann.wait_for_selector("#session-waiting", state="hidden")
+    assert ann.get_attribute("#game", "data-mine") == "yes"
+    click_square(ann, "e5")
+    click_square(ann, "f5")
+    wait_seq(ben, 1)  # Ben's board follows Ann's move
+    ann_context.close()
+    ben_context.close()
