@@ -132,6 +132,7 @@ def analyze(
     from boneyard.ai.study import StudyPlan, commit, run_study, write_study
 
     names = tuple(item.strip() for item in levels.split(",") if item.strip())
+    made_at = commit()  # before the games: the code that plays them
     try:
         plan = StudyPlan(
             game=game,
@@ -172,7 +173,7 @@ def analyze(
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     summary["command"] = "boneyard " + shlex.join(["analyze", *sys.argv[2:]])
-    summary["commit"] = commit()
+    summary["commit"] = made_at
     paths = write_study(summary, out, name or game)
     _print_study(console, summary)
     console.print("wrote " + ", ".join(str(path) for path in paths))
