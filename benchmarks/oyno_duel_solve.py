@@ -64,7 +64,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default="3x3,5x5:2", help="e.g. 3x3,3x3:2,5x5:2")
     parser.add_argument("--games", type=int, default=0, help="games of each seat vs greedy")
-    parser.add_argument("--place-rules", default="all_up", help="e.g. all_up,supply")
+    parser.add_argument("--place-rules", default="supply,all_up", help="e.g. supply,all_up")
     parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args()
     rows: list[dict[str, object]] = []

@@ -141,3 +141,25 @@ def test_serve_refuses_a_taken_port(tmp_path: Path) -> None:
         )
     assert result.exit_code != 0
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_rules_page_adds_what_the_game_is_like_when_written(
+    client: TestClient, tmp_path: Path
+) -> None:
+    state = client.app.state  # type: ignore[attr-defined]
+    real = state.rules_dir
+    (tmp_path / "bones.md").write_text("# Bones\n\nThe rules.\n")
+    try:
+        state.rules_dir = tmp_path
+        assert 'class="rules like"' not in client.get("/rules/bones").text
+        (tmp_path / "bones-like.md").write_text(
+            "## What this game is like\n\nThe first player wins **54%**.\n\n"
+            "![lengths](img/bones-length.png)\n"
+        )
+        page = client.get("/rules/bones").text
+    finally:
+        state.rules_dir = real
+    assert 'class="rules like"' in page
+    assert "<h2>What this game is like</h2>" in page and "<strong>54%</strong>" in page
+    assert '<img src="/rules/img/bones-length.png" alt="lengths">' in page
+    assert page.index("The rules.") < page.index("What this game is like")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -172,7 +171,16 @@ def analyze(
                 )
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    summary["command"] = "boneyard " + shlex.join(["analyze", *sys.argv[2:]])
+    # the command as a reproducible line (not sys.argv: workers and backend change no result)
+    words = ["boneyard", "analyze", game, "--levels", ",".join(names), "-n", games]
+    words += ["--skill-games", skill_games] if len(names) > 1 else []
+    words += ["--players", players] if players else []
+    for assignment in params:
+        words += ["-p", assignment]
+    words += ["--seed", str(seed)]
+    words += ["--time-limit", str(time_limit)] if time_limit is not None else []
+    words += ["--name", name] if name else []
+    summary["command"] = shlex.join(words)
     summary["commit"] = made_at
     paths = write_study(summary, out, name or game)
     _print_study(console, summary)

@@ -19,7 +19,9 @@ is a win against *every* tie-break greedy can make: perfect play beats greedy fo
 
 Only boards of at most 25 cells (size 3 and 5) are supported: a position's index is its base-5
 code (empty, red up, red down, white up, white down per cell), which fits 64 bits up to 27 cells.
-The wild variant is not modelled.
+The wild variant is not modelled. Both readings of the place rule are (the game's parameter
+``place_rule``): ``supply``, where a player may place whenever its supply holds a bone, and
+``all_up``, where it may place only when every own bone on the board is up.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boneyard.games.oyno.board import board
+from boneyard.games.oyno.duel import DEFAULT_PLACE_RULE, PLACE_RULES
 
 if TYPE_CHECKING:
     from boneyard.core.game import State
@@ -236,10 +239,12 @@ class DuelSolution:
     """Every position of a small duel, solved; build with :func:`solve`."""
 
     def __init__(
-        self, size: int, bones: int, restrict: int | None = None, place_rule: str = "all_up"
+        self,
+        size: int,
+        bones: int,
+        restrict: int | None = None,
+        place_rule: str = DEFAULT_PLACE_RULE,
     ) -> None:
-        from boneyard.games.oyno.duel import PLACE_RULES
-
         if place_rule not in PLACE_RULES:
             raise ValueError(f"place_rule is one of {', '.join(PLACE_RULES)}, not {place_rule!r}")
         geometry = board(size)
@@ -566,7 +571,7 @@ class DuelSolution:
 
 
 def solve(
-    size: int, bones: int, restrict: int | None = None, place_rule: str = "all_up"
+    size: int, bones: int, restrict: int | None = None, place_rule: str = DEFAULT_PLACE_RULE
 ) -> DuelSolution:
     """Solve every position of the ``size`` x ``size`` duel with ``bones`` bones a side, under
     the game's ``place_rule`` (``all_up`` or ``supply``)."""

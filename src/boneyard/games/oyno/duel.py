@@ -5,9 +5,10 @@ white; each has ``bones_per_player`` bones in supply and the board starts empty.
 
 - ``place b2``: a bone from supply goes up on an empty resting cell; the adjacent bones (either
   colour) are reversed. When every own bone on the board is up and the supply is not empty it is
-  the only action allowed. Otherwise parameter ``place_rule`` decides: ``all_up`` (the default)
-  allows no place; ``supply`` (the second reading of "if you hold a bone") allows it beside move
-  and flip whenever the supply is not empty.
+  the only action allowed. Otherwise parameter ``place_rule`` decides: ``supply`` (the default:
+  "if you hold a bone" read as "if your supply holds one") allows it beside move and flip
+  whenever the supply is not empty; ``all_up`` (the first reading, the default until the solves
+  of docs/rules/oyno.md) allows no place.
 - ``move b2-d4``: an own bone (up or down) goes to the center, the bones adjacent to the cell it
   left are reversed, it goes up on another empty resting cell, the bones adjacent to that cell are
   reversed.
@@ -34,9 +35,12 @@ from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_posit
 
 DUEL_PIECES = "RrWw"
 SEAT_COLOURS = ("red", "white")
-PLACE_RULES = ("all_up", "supply")
-"""When a bone may be placed: only when every own bone on the board is up (``all_up``), or
-whenever the supply holds one (``supply``; placing is forced when all are up in both)."""
+PLACE_RULES = ("supply", "all_up")
+"""When a bone may be placed: whenever the supply holds one (``supply``), or only when every own
+bone on the board is up (``all_up``); placing is forced when all are up in both."""
+DEFAULT_PLACE_RULE = "supply"
+"""Under ``all_up`` no duel small enough to solve can be won against a one-ply defender; under
+``supply`` every one of them is a win (docs/rules/oyno.md, "Two readings of the place rule")."""
 
 
 def parse_duel_start(text: str) -> tuple[int, int, int, int, int]:
@@ -100,9 +104,9 @@ class Oyno(Game):
         Parameter(
             "place_rule",
             str,
-            "all_up",
-            "when a new bone may be placed: all_up (only when every own bone on the board is "
-            "up) or supply (whenever the supply holds one); forced when all are up in both",
+            DEFAULT_PLACE_RULE,
+            "when a new bone may be placed: supply (whenever the supply holds one) or all_up "
+            "(only when every own bone on the board is up); forced when all are up in both",
             choices=PLACE_RULES,
             question="When may a player place a new bone?",
         ),
@@ -123,8 +127,8 @@ class Oyno(Game):
         {"size": 3, "bones_per_player": 3, "wild": True},
         {"size": 7, "bones_per_player": 12, "max_moves": 30},
         {"size": 5, "bones_per_player": 4, "start": "R...w/.W.../..o../...r./....."},
-        {"place_rule": "supply", "max_moves": 60},
-        {"place_rule": "supply", "size": 3, "bones_per_player": 3, "wild": True},
+        {"place_rule": "all_up", "max_moves": 60},
+        {"place_rule": "all_up", "size": 3, "bones_per_player": 3, "wild": True},
     )
 
     def _configure(self) -> None:
