@@ -163,3 +163,13 @@ def test_rules_page_adds_what_the_game_is_like_when_written(
     assert "<h2>What this game is like</h2>" in page and "<strong>54%</strong>" in page
     assert '<img src="/rules/img/bones-length.png" alt="lengths">' in page
     assert page.index("The rules.") < page.index("What this game is like")
+
+
+def test_every_figure_of_the_what_it_is_like_pages_is_there(client: TestClient) -> None:
+    rules = Path(client.app.state.rules_dir)  # type: ignore[attr-defined]
+    for page in sorted(rules.glob("*-like.md")):
+        name = page.name.removesuffix("-like.md")
+        html = client.get(f"/rules/{name}").text
+        assert 'class="rules like"' in html, name
+        for figure in re.findall(r"\(img/([^)]+)\)", page.read_text()):
+            assert client.get(f"/rules/img/{figure}").status_code == 200, (page.name, figure)
