@@ -249,6 +249,8 @@ def test_supply_reading_allows_a_place_beside_moves_and_flips_with_a_down_bone()
     assert {s for s in legal if s.startswith("place")} == {f"place {cell}" for cell in empty}
     assert "flip a1" in legal and "move a1-b2" in legal
     assert state.legal_actions() == sorted(state.legal_actions())
+    with pytest.raises(IllegalActionError, match="e1 is not empty"):
+        play(state, "place e1")
     # the place does what a forced one does: the bone up, the neighbours reversed (a1 turns up)
     play(state, "place b1")
     assert position(state) == "...../...../..o../...../RR..W"
