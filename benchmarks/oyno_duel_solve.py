@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/oyno_duel_solve.py                  # 3x3 with 1-3 bones, 5x5 with 2
     .venv/bin/python benchmarks/oyno_duel_solve.py --variants 3x3 --games 20
+    .venv/bin/python benchmarks/oyno_duel_solve.py --place-rules all_up,supply --json out.json
 
 For each variant (``SIZExSIZE:BONES``, or ``SIZExSIZE`` for every bone count that fits) it solves
 the duel three times with ``boneyard.solvers.oyno_duel``: both sides perfect, then greedy's seat
@@ -10,12 +11,15 @@ of the start, how many positions are won, drawn and lost for the player to move,
 is a forced win against greedy, and the exact chance that perfect play beats greedy from the start
 when greedy breaks its ties at random. ``--games N`` then plays N games of each seat between the
 solver (maximising that chance) and the real ``greedy`` bot through the rules (repetition and the
-move cap included), seeded 0..N-1, and counts the results.
+move cap included), seeded 0..N-1, and counts the results. ``--place-rules`` names the readings
+of the place rule to solve (the game's parameter ``place_rule``); ``--json`` writes every line's
+numbers.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 
@@ -41,7 +45,9 @@ def variants(text: str) -> list[tuple[int, int]]:
 
 
 def play(size: int, bones: int, solution: oyno_duel.DuelSolution, seat: int, seed: int) -> float:
-    game = boneyard.load_game("oyno", size=size, bones_per_player=bones)
+    game = boneyard.load_game(
+        "oyno", size=size, bones_per_player=bones, place_rule=solution.place_rule
+    )
     state = game.new_initial_state()
     assert isinstance(state, DuelState)
     greedy = make_bot("greedy", game, 1 - seat, seed=seed)
@@ -58,12 +64,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default="3x3,5x5:2", help="e.g. 3x3,3x3:2,5x5:2")
     parser.add_argument("--games", type=int, default=0, help="games of each seat vs greedy")
+    parser.add_argument("--place-rules", default="supply,all_up", help="e.g. supply,all_up")
+    parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args()
-    for size, bones in variants(args.variants):
+    rows: list[dict[str, object]] = []
+    for rule, (size, bones) in (
+        (rule, variant)
+        for variant in variants(args.variants)
+        for rule in args.place_rules.split(",")
+    ):
         began = time.perf_counter()
-        plain = oyno_duel.solve(size, bones)
+        plain = oyno_duel.solve(size, bones, place_rule=rule)
         value, plies = plain.value(0, 0, 0, 0)
+        row: dict[str, object] = {
+            "place_rule": rule,
+            "size": size,
+            "bones": bones,
+            "start": NAMES[value],
+            "start_plies": plies,
+            "positions": plain.counts(),
+            "seconds": round(time.perf_counter() - began, 1),
+        }
+        rows.append(row)
         print(
+            f"place_rule={rule}: "
             f"{size}x{size}, {bones} bone{'s' if bones != 1 else ''} a side: "
             + f"the start is a {NAMES[value]} for red"
             + (f" in {plies} actions" if value != oyno_duel.DRAW else "")
@@ -73,11 +97,14 @@ def main() -> None:
         )
         for greedy_seat in (0, 1):
             began = time.perf_counter()
-            restricted = oyno_duel.solve(size, bones, restrict=greedy_seat)
+            restricted = oyno_duel.solve(size, bones, restrict=greedy_seat, place_rule=rule)
             perfect = 1 - greedy_seat
             value, _ = restricted.value(0, 0, 0, 0)
             forced = value == (oyno_duel.WIN if perfect == 0 else oyno_duel.LOSS)
             chance = restricted.win_chance(0, 0, 0, 0)
+            colour = ("red", "white")[greedy_seat]
+            row[f"greedy_{colour}_forced_win"] = forced
+            row[f"greedy_{colour}_win_chance"] = chance
             line = (
                 f"  greedy {('red', 'white')[greedy_seat]}: perfect "
                 f"{('red', 'white')[perfect]} forces a win: {forced}; its chance to win from "
@@ -88,7 +115,12 @@ def main() -> None:
                 wins = sum(r > 0 for r in results)
                 draws = sum(r == 0 for r in results)
                 line += f"; games vs greedy W/D/L {wins}/{draws}/{len(results) - wins - draws}"
+                row[f"greedy_{colour}_games_wdl"] = [wins, draws, len(results) - wins - draws]
             print(line + f" [{time.perf_counter() - began:.1f} s]", flush=True)
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(rows, handle, indent=2)
+            handle.write("\n")
 
 
 if __name__ == "__main__":

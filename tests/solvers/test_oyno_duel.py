@@ -19,12 +19,19 @@ from boneyard.solvers.oyno_duel import DRAW, LOSS, WIN, DuelSolution
 
 
 @cache
-def solved(size: int, bones: int, restrict: int | None = None) -> DuelSolution:
-    return oyno_duel.solve(size, bones, restrict)
+def solved(
+    size: int, bones: int, restrict: int | None = None, place_rule: str = "all_up"
+) -> DuelSolution:
+    return oyno_duel.solve(size, bones, restrict, place_rule)
 
 
-def duel(size: int, bones: int, start: str | None = None) -> DuelState:
-    params: dict[str, object] = {"size": size, "bones_per_player": bones, "max_moves": 10_000}
+def duel(size: int, bones: int, start: str | None = None, place_rule: str = "all_up") -> DuelState:
+    params: dict[str, object] = {
+        "size": size,
+        "bones_per_player": bones,
+        "max_moves": 10_000,
+        "place_rule": place_rule,
+    }
     if start is not None:
         params["start"] = start
     state = boneyard.load_game("oyno", **params).new_initial_state()
@@ -90,11 +97,12 @@ def test_one_bone_each_red_wins_by_placing_it() -> None:
     assert solved(3, 1).value(0, 0, 0, 0) == (WIN, 1)
 
 
+@pytest.mark.parametrize("place_rule", ["all_up", "supply"])
 @pytest.mark.parametrize("start", live_positions(3, 2, 40, seed=7))
-def test_values_agree_with_minimax(start: str) -> None:
-    state = duel(3, 2, start)
+def test_values_agree_with_minimax(start: str, place_rule: str) -> None:
+    state = duel(3, 2, start, place_rule)
     red, white = state.occupied
-    value, plies = solved(3, 2).value(red, white, state.up, state.player)
+    value, plies = solved(3, 2, place_rule=place_rule).value(red, white, state.up, state.player)
     if value == DRAW:
         assert minimax(state, 8) == DRAW
     else:
@@ -227,3 +235,48 @@ def test_the_solver_never_loses_a_drawn_start_to_random_play_and_wins_some() -> 
         results.append(state.winner)
         assert state.winner != 1, seed
     assert 0 in results
+
+
+# ----- the two readings of the place rule, from the start (docs/rules/oyno.md) ---------------
+
+
+@pytest.mark.parametrize(("bones", "plies"), [(2, 3), (3, 7)])
+def test_under_the_supply_reading_red_wins_the_small_duels(bones: int, plies: int) -> None:
+    # the solver's claim, checked by plain minimax over the rules engine
+    solution = solved(3, bones, place_rule="supply")
+    assert solution.value(0, 0, 0, 0) == (WIN, plies)
+    state = duel(3, bones, place_rule="supply")
+    assert minimax(state, plies) == WIN
+    assert minimax(state, plies - 2) == DRAW  # not sooner
+
+
+def test_under_the_all_up_reading_the_small_duels_are_drawn() -> None:
+    assert solved(3, 2).value(0, 0, 0, 0) == (DRAW, 0)
+    assert solved(3, 3).value(0, 0, 0, 0) == (DRAW, 0)
+    assert minimax(duel(3, 2), 9) == DRAW
+
+
+@pytest.mark.parametrize("greedy_seat", [0, 1])
+def test_under_the_supply_reading_perfect_play_beats_the_greedy_bot(greedy_seat: int) -> None:
+    # 3x3 with three bones: a sure win against every tie-break of greedy, from either seat;
+    # played out against the real bot through the rules (repetition and all)
+    solution = solved(3, 3, restrict=greedy_seat, place_rule="supply")
+    perfect = 1 - greedy_seat
+    assert solution.win_chance(0, 0, 0, 0) == 1.0
+    for seed in range(3):
+        state = duel(3, 3, place_rule="supply")
+        greedy = make_bot("greedy", state.game, greedy_seat, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() == perfect:
+                state.apply_action(rng.choice(solution.best_actions(state)))
+            else:
+                state.apply_action(greedy.step(state))
+        assert state.winner == perfect
+
+
+def test_a_solution_refuses_a_state_of_the_other_reading() -> None:
+    with pytest.raises(ValueError, match="not a position of this duel"):
+        solved(3, 2).action_values(duel(3, 2, place_rule="supply"))
+    with pytest.raises(ValueError, match="place_rule"):
+        oyno_duel.solve(3, 2, place_rule="sometimes")

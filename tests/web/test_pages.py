@@ -142,3 +142,35 @@ def test_serve_refuses_a_taken_port(tmp_path: Path) -> None:
         )
     assert result.exit_code != 0
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_rules_page_adds_what_the_game_is_like_when_written(
+    client: TestClient, tmp_path: Path
+) -> None:
+    state = client.app.state  # type: ignore[attr-defined]
+    real = state.rules_dir
+    (tmp_path / "bones.md").write_text("# Bones\n\nThe rules.\n")
+    try:
+        state.rules_dir = tmp_path
+        assert 'class="rules like"' not in client.get("/rules/bones").text
+        (tmp_path / "bones-like.md").write_text(
+            "## What this game is like\n\nThe first player wins **54%**.\n\n"
+            "![lengths](img/bones-length.png)\n"
+        )
+        page = client.get("/rules/bones").text
+    finally:
+        state.rules_dir = real
+    assert 'class="rules like"' in page
+    assert "<h2>What this game is like</h2>" in page and "<strong>54%</strong>" in page
+    assert '<img src="/rules/img/bones-length.png" alt="lengths">' in page
+    assert page.index("The rules.") < page.index("What this game is like")
+
+
+def test_every_figure_of_the_what_it_is_like_pages_is_there(client: TestClient) -> None:
+    rules = Path(client.app.state.rules_dir)  # type: ignore[attr-defined]
+    for page in sorted(rules.glob("*-like.md")):
+        name = page.name.removesuffix("-like.md")
+        html = client.get(f"/rules/{name}").text
+        assert 'class="rules like"' in html, name
+        for figure in re.findall(r"\(img/([^)]+)\)", page.read_text()):
+            assert client.get(f"/rules/img/{figure}").status_code == 200, (page.name, figure)

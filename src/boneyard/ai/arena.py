@@ -105,6 +105,11 @@ class GameRecord:
     returns: list[float]
     length: int
     seconds: float
+    first_player: int = 0
+    """The seat that moved first: the winner of a ``first N`` chance event (RULINGS: who
+    starts) where the game has one, else the seat of the first decision."""
+    turns: int = 0
+    """Decisions taken by the seats (chance outcomes not counted, unlike ``length``)."""
 
 
 def play_game(task: GameTask) -> GameRecord:
@@ -117,11 +122,19 @@ def play_game(task: GameTask) -> GameRecord:
         for seat, spec in enumerate(task.seats)
     ]
     state = game.new_initial_state()
+    first_player, chosen_by_chance, turns = -1, False, 0
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
             action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            if not chosen_by_chance:
+                name = state.action_to_string(action).split()
+                if len(name) == 2 and name[0] == "first" and name[1].isdigit():
+                    first_player, chosen_by_chance = int(name[1]), True
         else:
+            if first_player < 0:
+                first_player = state.current_player()
+            turns += 1
             action = bots[state.current_player()].step(state)
         state.apply_action(action)
     return GameRecord(
@@ -132,6 +145,8 @@ def play_game(task: GameTask) -> GameRecord:
         returns=[float(r) for r in state.returns()],
         length=state.move_number(),
         seconds=time.perf_counter() - started,
+        first_player=max(first_player, 0),
+        turns=turns,
     )
 
 
@@ -140,7 +155,7 @@ def _seat_specs(players: int, bot_a: str, bot_b: str, index: int) -> tuple[str, 
     return tuple(first if seat % 2 == 0 else second for seat in range(players))
 
 
-def _tasks_for_pair(
+def tasks_for_pair(
     game_name: str,
     params: dict[str, Any],
     players: int,
@@ -151,6 +166,7 @@ def _tasks_for_pair(
     pair: int,
     time_limit: float | None,
 ) -> list[GameTask]:
+    """The games of one pairing, seats alternating (module docstring), each with its seed."""
     tasks = []
     for index in range(games):
         game_seed = (seed * 1_000_003 + pair * 10_007 + index) % (2**31)
@@ -320,7 +336,7 @@ def _outcome_for_a(records: list[GameRecord], bot_a: str) -> float:
     return 1.0 if a_return > b_return else 0.5 if a_return == b_return else 0.0
 
 
-def _tally(bot_a: str, bot_b: str, records: Iterable[GameRecord]) -> PairResult:
+def tally(bot_a: str, bot_b: str, records: Iterable[GameRecord]) -> PairResult:
     result = PairResult(bot_a, bot_b)
     by_game: dict[int, list[GameRecord]] = {}
     for record in records:
@@ -424,7 +440,7 @@ def round_robin(
     pairings = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1 :]]
     tasks: list[GameTask] = []
     for pair, (bot_a, bot_b) in enumerate(pairings):
-        tasks += _tasks_for_pair(
+        tasks += tasks_for_pair(
             game_name, resolved, players, bot_a, bot_b, games, seed, pair, time_limit
         )
     started = time.perf_counter()
@@ -437,7 +453,7 @@ def round_robin(
         progress=progress,
     )
     pairs = [
-        _tally(bot_a, bot_b, (r for r in records if r.pair == number))
+        tally(bot_a, bot_b, (r for r in records if r.pair == number))
         for number, (bot_a, bot_b) in enumerate(pairings)
     ]
     result = ArenaResult(

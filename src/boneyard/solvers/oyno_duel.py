@@ -19,7 +19,9 @@ is a win against *every* tie-break greedy can make: perfect play beats greedy fo
 
 Only boards of at most 25 cells (size 3 and 5) are supported: a position's index is its base-5
 code (empty, red up, red down, white up, white down per cell), which fits 64 bits up to 27 cells.
-The wild variant is not modelled.
+The wild variant is not modelled. Both readings of the place rule are (the game's parameter
+``place_rule``): ``supply``, where a player may place whenever its supply holds a bone, and
+``all_up``, where it may place only when every own bone on the board is up.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boneyard.games.oyno.board import board
+from boneyard.games.oyno.duel import DEFAULT_PLACE_RULE, PLACE_RULES
 
 if TYPE_CHECKING:
     from boneyard.core.game import State
@@ -235,7 +238,15 @@ class _Edges:
 class DuelSolution:
     """Every position of a small duel, solved; build with :func:`solve`."""
 
-    def __init__(self, size: int, bones: int, restrict: int | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        bones: int,
+        restrict: int | None = None,
+        place_rule: str = DEFAULT_PLACE_RULE,
+    ) -> None:
+        if place_rule not in PLACE_RULES:
+            raise ValueError(f"place_rule is one of {', '.join(PLACE_RULES)}, not {place_rule!r}")
         geometry = board(size)
         if not 1 <= bones <= (len(geometry.resting) - 1) // 2:
             raise ValueError(f"bones_per_player {bones} does not fit a {size}x{size} board")
@@ -245,6 +256,7 @@ class DuelSolution:
         self.size = size
         self.bones = bones
         self.restrict = restrict
+        self.place_rule = place_rule
         self.layers: dict[tuple[int, int], Layer] = {}
         for total in range(2 * bones, -1, -1):
             for red in range(min(bones, total), -1, -1):
@@ -266,7 +278,10 @@ class DuelSolution:
         supply_own, supply_opp = bones - count_own, bones - count_opp
         rows = layer.codes.size
         empties = len(board(size).resting) - layer.red - layer.white
-        slots = max(count_own * empties + count_own, empties)
+        place_any_time = self.place_rule == "supply" and supply_own > 0
+        # slots: moves (own x empties), flips (own), then places (empties) where allowed
+        moves_and_flips = count_own * empties + count_own
+        slots = moves_and_flips + empties if place_any_time else max(moves_and_flips, empties)
         child = np.full((rows, slots), _ABSENT, dtype=np.int64)
         result = np.zeros((rows, slots), dtype=np.int8)
         plies = np.zeros((rows, slots), dtype=np.int32)
@@ -314,14 +329,16 @@ class DuelSolution:
             else:
                 child[target_rows, slot] = layer.find(codes)
 
-        # placing: every empty cell, for the rows that must place
-        sel = np.flatnonzero(must_place)
+        # placing: every empty cell, for the rows that must place (and, under the supply
+        # reading, for every row while the supply lasts, in the slots after moves and flips)
+        sel = np.flatnonzero(np.ones_like(must_place) if place_any_time else must_place)
+        first = moves_and_flips if place_any_time else 0
         if sel.size:
             for e in range(empties):
                 y = empty_cells[e][sel]
                 bit = one << y
                 u = (up[sel] | bit) ^ (neighbours[y] & occ[sel])
-                record(e, sel, own[sel] | bit, opp[sel], u, True)
+                record(first + e, sel, own[sel] | bit, opp[sel], u, True)
         # moving each own bone to each empty cell, and flipping each own down bone
         sel = np.flatnonzero(~must_place)
         if sel.size:
@@ -497,7 +514,11 @@ class DuelSolution:
 
         The win chance is the other seat's chance against greedy (``Layer.chance``) read for the
         mover when the mover is the perfect seat, else 0."""
-        if state.game.size != self.size or state.game.bones_per_player != self.bones:
+        if (
+            state.game.size != self.size
+            or state.game.bones_per_player != self.bones
+            or state.game.params["place_rule"] != self.place_rule
+        ):
             raise ValueError("the state is not a position of this duel")
         mover = state.current_player()
         found: dict[int, tuple[int, int, float]] = {}
@@ -549,9 +570,12 @@ class DuelSolution:
         return np.asarray(red_done | white_done)
 
 
-def solve(size: int, bones: int, restrict: int | None = None) -> DuelSolution:
-    """Solve every position of the ``size`` x ``size`` duel with ``bones`` bones a side."""
-    return DuelSolution(size, bones, restrict)
+def solve(
+    size: int, bones: int, restrict: int | None = None, place_rule: str = DEFAULT_PLACE_RULE
+) -> DuelSolution:
+    """Solve every position of the ``size`` x ``size`` duel with ``bones`` bones a side, under
+    the game's ``place_rule`` (``all_up`` or ``supply``)."""
+    return DuelSolution(size, bones, restrict, place_rule)
 
 
 PLAY_LIMIT = 300_000
@@ -570,8 +594,8 @@ def position_count(size: int, bones: int) -> int:
 
 
 @cache
-def _solution_for_play(size: int, bones: int) -> DuelSolution:
-    return solve(size, bones)
+def _solution_for_play(size: int, bones: int, place_rule: str) -> DuelSolution:
+    return solve(size, bones, place_rule=place_rule)
 
 
 def best_action(state: State) -> int | None:
@@ -585,7 +609,8 @@ def best_action(state: State) -> int | None:
     game = state.game
     if game.size * game.size > 25 or position_count(game.size, game.bones_per_player) > PLAY_LIMIT:
         return None
-    best = _solution_for_play(game.size, game.bones_per_player).best_actions(state)
+    solution = _solution_for_play(game.size, game.bones_per_player, str(game.params["place_rule"]))
+    best = solution.best_actions(state)
     mover = state.current_player()
 
     def estimate(action: int) -> float:

@@ -207,9 +207,18 @@ async def rules_page(name: str, request: Request) -> Any:
         if path.is_file()
         else f"<p>The rules page of {game_cls.title} is not written yet.</p>"
     )
+    # "What this game is like" (docs/rules/<game>-like.md, from `boneyard analyze`), if written
+    like_path: Path = request.app.state.rules_dir / f"{name}-like.md"
+    like = to_html(like_path.read_text(encoding="utf-8")) if like_path.is_file() else None
     info = game_cls().info.to_json()
     return templates.TemplateResponse(
         request,
         "rules.html",
-        {"title": game_cls.title, "name": name, "body": body, "specs": info["parameter_specs"]},
+        {
+            "title": game_cls.title,
+            "name": name,
+            "body": body,
+            "like": like,
+            "specs": info["parameter_specs"],
+        },
     )

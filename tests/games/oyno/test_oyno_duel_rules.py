@@ -11,6 +11,8 @@ from boneyard import CHANCE, TERMINAL, IllegalActionError, InvalidParameterError
 def duel(start: str | None = None, **params: object) -> boneyard.State:
     if start is not None:
         params["start"] = start
+    # the tests below the place_rule section were written for the all_up reading: they name it
+    params.setdefault("place_rule", "all_up")
     return boneyard.load_game("oyno", **params).new_initial_state()
 
 
@@ -226,3 +228,61 @@ def test_observation_tensor_has_the_declared_shape() -> None:
     game = boneyard.load_game("oyno")
     tensor = game.observation_tensor(game.new_initial_state().observation(0))
     assert (len(tensor),) == game.observation_tensor_shape()
+
+
+# ----- place_rule=supply: "if you hold a bone" read as "if your supply holds one" ----------
+
+
+def test_place_rule_defaults_to_supply_and_refuses_other_words() -> None:
+    # supply became the default: under it the small duels can be won (docs/rules/oyno.md)
+    state = boneyard.load_game("oyno", start="...../...../..o../...../r...W").new_initial_state()
+    assert state.game.params["place_rule"] == "supply"
+    assert "place b2" in strings(state) and "flip a1" in strings(state)
+    with pytest.raises(InvalidParameterError, match="'supply', 'all_up'"):
+        boneyard.load_game("oyno", place_rule="always")
+
+
+def test_supply_reading_allows_a_place_beside_moves_and_flips_with_a_down_bone() -> None:
+    state = duel("...../...../..o../...../r...W", bones_per_player=3, place_rule="supply")
+    legal = strings(state)
+    empty = {f"{c}{r}" for c in "abcde" for r in "12345"} - {"c3", "a1", "e1"}
+    assert {s for s in legal if s.startswith("place")} == {f"place {cell}" for cell in empty}
+    assert "flip a1" in legal and "move a1-b2" in legal
+    assert state.legal_actions() == sorted(state.legal_actions())
+    with pytest.raises(IllegalActionError, match="e1 is not empty"):
+        play(state, "place e1")
+    # the place does what a forced one does: the bone up, the neighbours reversed (a1 turns up)
+    play(state, "place b1")
+    assert position(state) == "...../...../..o../...../RR..W"
+    assert state.observation(None)["supply"] == [1, 2]
+
+
+def test_supply_reading_still_forces_the_place_while_every_own_bone_is_up() -> None:
+    forced = duel("...../...../..o../...../R...W", bones_per_player=3, place_rule="supply")
+    assert all(s.startswith("place") for s in strings(forced))
+    with pytest.raises(IllegalActionError, match="must place a new bone"):
+        play(forced, "move a1-b2")
+
+
+def test_supply_reading_allows_no_place_from_an_empty_supply() -> None:
+    state = duel("...../...../..o../...../Rr..W", bones_per_player=2, place_rule="supply")
+    assert not any(s.startswith("place") for s in strings(state))
+    with pytest.raises(IllegalActionError, match="no bone left in supply"):
+        play(state, "place c1")
+
+
+def test_supply_reading_place_can_win_by_turning_own_down_bones_up() -> None:
+    # red's last bone goes on b1: it stands up and turns a1 (red, down) up: every red bone up
+    state = duel("...../...../..o../...../r...W", bones_per_player=2, place_rule="supply")
+    play(state, "place b1")
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+def test_supply_reading_wild_place_beside_moves() -> None:
+    state = duel(
+        "...../...../..o../...../r...W", bones_per_player=3, place_rule="supply", wild=True
+    )
+    legal = strings(state)
+    assert "place b2 wild" in legal and "place b2" in legal and "flip a1" in legal
+    play(state, "place b2 wild")
+    assert state.current_player() == CHANCE

@@ -4,8 +4,11 @@ Rules (RULINGS.md, "OYNO board" and "OYNO two-player"): seat 0 plays red and mov
 white; each has ``bones_per_player`` bones in supply and the board starts empty. One action a turn:
 
 - ``place b2``: a bone from supply goes up on an empty resting cell; the adjacent bones (either
-  colour) are reversed. Allowed only when every own bone on the board is up and the supply is not
-  empty, and then it is the only action allowed.
+  colour) are reversed. When every own bone on the board is up and the supply is not empty it is
+  the only action allowed. Otherwise parameter ``place_rule`` decides: ``supply`` (the default:
+  "if you hold a bone" read as "if your supply holds one") allows it beside move and flip
+  whenever the supply is not empty; ``all_up`` (the first reading, the default until the solves
+  of docs/rules/oyno.md) allows no place.
 - ``move b2-d4``: an own bone (up or down) goes to the center, the bones adjacent to the cell it
   left are reversed, it goes up on another empty resting cell, the bones adjacent to that cell are
   reversed.
@@ -32,6 +35,12 @@ from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_posit
 
 DUEL_PIECES = "RrWw"
 SEAT_COLOURS = ("red", "white")
+PLACE_RULES = ("supply", "all_up")
+"""When a bone may be placed: whenever the supply holds one (``supply``), or only when every own
+bone on the board is up (``all_up``); placing is forced when all are up in both."""
+DEFAULT_PLACE_RULE = "supply"
+"""Under ``all_up`` no duel small enough to solve can be won against a one-ply defender; under
+``supply`` every one of them is a win (docs/rules/oyno.md, "Two readings of the place rule")."""
 
 
 def parse_duel_start(text: str) -> tuple[int, int, int, int, int]:
@@ -119,6 +128,15 @@ class Oyno(Game):
             question="Call it a draw after how many moves?",
         ),
         Parameter(
+            "place_rule",
+            str,
+            DEFAULT_PLACE_RULE,
+            "when a new bone may be placed: supply (whenever the supply holds one) or all_up "
+            "(only when every own bone on the board is up); forced when all are up in both",
+            choices=PLACE_RULES,
+            question="When may a player place a new bone?",
+        ),
+        Parameter(
             "start",
             str,
             None,
@@ -137,6 +155,8 @@ class Oyno(Game):
         {"size": 3, "bones_per_player": 3, "wild": True},
         {"size": 7, "bones_per_player": 12, "max_moves": 30},
         {"size": 5, "bones_per_player": 4, "start": "R...w/.W.../..o../...r./....."},
+        {"place_rule": "all_up", "max_moves": 60},
+        {"place_rule": "all_up", "size": 3, "bones_per_player": 3, "wild": True},
     )
 
     def _configure(self) -> None:
@@ -153,6 +173,7 @@ class Oyno(Game):
                 f"{most}"
             )
         self.wild = bool(self.params["wild"])
+        self.place_any_time = self.params["place_rule"] == "supply"
         self.max_moves = int(self.params["max_moves"])  # type: ignore[arg-type]
         self.start: tuple[int, int, int, int] | None = None
         start = self.params["start"]
@@ -319,8 +340,11 @@ class DuelState(State):
             return list(empty)
         own = geometry.cells_of(self.occupied[self.player])
         actions: list[int] = []
+        if game.place_any_time and self.supply[self.player] > 0:
+            # ids below the moves: place (cell), then wild place (n + cell)
+            actions = [*empty, *(n + c for c in empty)] if game.wild else list(empty)
         if len(empty) == 1:
-            actions = [game.move_rows[x][empty[0]] for x in own]
+            actions += [game.move_rows[x][empty[0]] for x in own]
             if game.wild:
                 actions += [game.wild_rows[x][empty[0]] for x in own]
         else:
@@ -440,13 +464,11 @@ class DuelState(State):
             return "rolling a bone is only allowed in the wild variant"
         if action < 2 * n:
             cell = action % n
-            if not self.must_place():
-                if self.supply[p] == 0:
-                    return f"{colour} has no bone left in supply"
-                return (
-                    f"{colour} has a down bone on the board: a new bone may be placed only "
+            if self.supply[p] == 0:
+                return f"{colour} has no bone left in supply"
+            if not self.must_place() and not self.game.place_any_time:
+                return f"{colour} has a down bone on the board: a new bone may be placed only "
                     "when all are up"
-                )
             if cell == geometry.center:
                 return f"{name(cell)} is the center: no bone rests there"
             if (everything >> cell) & 1:
