@@ -73,9 +73,7 @@ class Replay:
         assert env.num_actions == game.num_distinct_actions()
         return compared
 
-    def _compare(
-        self, batch: Any, twins: list[State], live: list[int], _: list[float]
-    ) -> list[int]:
+    def _compare(self, batch: Any, twins: list[State], live: list[int]) -> list[int]:
         """Check the games in ``live`` against their twins; return those still going."""
         game = self.game
         terminated = np.asarray(batch.terminated)
