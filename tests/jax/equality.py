@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
-import jax
 from boneyard.core.game import Game, State
 
 
@@ -54,7 +54,8 @@ class Replay:
         batch = self.init(jax.random.split(init_key, games))
         twins = [game.new_initial_state() for _ in range(games)]
         for i, twin in enumerate(twins):
-            _force_chance(twin, np.asarray(batch.chance[i]) if hasattr(batch, "chance") else [])
+            if hasattr(batch, "chance"):
+                _force_chance(twin, np.asarray(batch.chance[i]))
         live = self._compare(batch, twins, list(range(games)))
         compared = games
         while live:

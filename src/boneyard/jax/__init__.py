@@ -31,6 +31,7 @@ from boneyard.jax.core import Env, State
 ENGINES: dict[str, tuple[str, str]] = {
     "oyno_puzzle": ("boneyard.jax.oyno", "OynoPuzzleEnv"),
     "oyno": ("boneyard.jax.oyno", "OynoEnv"),
+    "obonto": ("boneyard.jax.obonto", "ObontoEnv"),
 }
 """Game name -> (module, class) of its batch engine, imported when first made."""
 

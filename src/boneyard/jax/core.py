@@ -28,9 +28,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar, dataclass_transform
 
-import jax.numpy as jnp
-
 import jax
+import jax.numpy as jnp
 
 Array = jax.Array
 T = TypeVar("T")

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
-import jax
 from boneyard.core.errors import InvalidParameterError
 from boneyard.games.oyno.board import Board
 from boneyard.games.oyno.duel import Oyno
