@@ -140,7 +140,7 @@ class ObontoEnv(Env):
 
     def _init(self, key: Array) -> ObontoState:
         fields = self.base_fields(
-            jnp.int32(self.first), False, jnp.zeros(2), jnp.zeros(NUM_ACTIONS, bool)
+            jnp.int32(self.first), jnp.bool_(False), jnp.zeros(2), jnp.zeros(NUM_ACTIONS, bool)
         )
         state = ObontoState(
             **fields,
