@@ -32,6 +32,7 @@ ENGINES: dict[str, tuple[str, str]] = {
     "oyno_puzzle": ("boneyard.jax.oyno", "OynoPuzzleEnv"),
     "oyno": ("boneyard.jax.oyno", "OynoEnv"),
     "obonto": ("boneyard.jax.obonto", "ObontoEnv"),
+    "bones": ("boneyard.jax.bones", "BonesEnv"),
 }
 """Game name -> (module, class) of its batch engine, imported when first made."""
 
