@@ -162,3 +162,11 @@ class Env:
             "legal_action_mask": mask,
             "_step_count": jnp.int32(0),
         }
+
+
+def random_legal_action(key: Array, mask: Array) -> Array:
+    """A uniformly random legal action of one state's ``legal_action_mask``, drawn with one random
+    number (a categorical over every action id would draw one per id: 43,923 for Bond O Cones)."""
+    count = jnp.sum(mask, dtype=jnp.int32)
+    pick = jax.random.randint(key, (), 0, jnp.maximum(count, 1))
+    return jnp.argmax(jnp.cumsum(mask, dtype=jnp.int32) > pick).astype(jnp.int32)
