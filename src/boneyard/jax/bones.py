@@ -1,0 +1,144 @@
+"""Bones as a batch engine.
+
+The rules engine (``boneyard.games.bones.rules``) validates the parameters and its placement
+table gives the action ids (``first``/``second`` square of each placement). The state keeps per
+square the number of its top piece (-1: empty) and its stack height; white places the even
+numbered pieces, black the odd ones, so a square's colour is its top piece's number mod 2. A
+placement is forbidden exactly when one piece is the top of both its squares (that piece is
+completely visible and would be covered exactly); the first piece must touch the start area.
+A placement can only give the mover a line, so the mover wins when five of its colour stand in
+a row anywhere. No chance. Rewards: +1 / -1 on the winning step, 0 for a draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from boneyard.games.bones.notation import LINE
+from boneyard.games.bones.rules import BonesGame
+from boneyard.jax.core import Array, Env, State, state_class
+
+
+@state_class
+class BonesState(State):
+    top_piece: Array
+    """int32[squares]: the number of the square's top piece (placement order), or -1."""
+    heights: Array
+    placed: Array
+    player: Array
+    winner: Array
+
+
+class BonesEnv(Env):
+    """Bones with the rules engine's parameters (width, height, pieces)."""
+
+    id = "bones"
+
+    def __init__(self, **params: Any) -> None:
+        game = BonesGame(**params)
+        self.game = game
+        table = game.table
+        super().__init__(num_players=2, num_actions=table.count)
+        self.width, self.height, self.pieces = game.width, game.height, game.pieces
+        self.squares = game.width * game.height
+        self.first = jnp.asarray(table.first, dtype=jnp.int32)
+        self.second = jnp.asarray(table.second, dtype=jnp.int32)
+        start_mask = np.zeros(table.count, dtype=bool)
+        start_mask[list(table.start_actions)] = True
+        self.start_actions = jnp.asarray(start_mask)
+        start_plane = np.zeros(self.squares, dtype=bool)
+        start_plane[list(table.start_squares)] = True
+        self.start_plane = jnp.asarray(start_plane)
+        # supply / pieces as the rules engine rounds it to float32
+        self.fractions = jnp.asarray(np.arange(self.pieces + 1) / self.pieces, dtype=jnp.float32)
+
+    def _mask(self, top: Array, placed: Array) -> Array:
+        under = top[self.first]
+        exactly_on = (under >= 0) & (under == top[self.second])
+        return jnp.where(placed == 0, self.start_actions, ~exactly_on)
+
+    def _init(self, key: Array) -> BonesState:
+        top = jnp.full(self.squares, -1, jnp.int32)
+        fields = self.base_fields(
+            jnp.int32(0), jnp.bool_(False), jnp.zeros(2), self._mask(top, jnp.int32(0))
+        )
+        return BonesState(
+            **fields,
+            top_piece=top,
+            heights=jnp.zeros(self.squares, jnp.int32),
+            placed=jnp.int32(0),
+            player=jnp.int32(0),
+            winner=jnp.int32(-1),
+        )
+
+    def _has_line(self, shows: Array) -> Array:
+        """Five or more in a row on a rank or a file of the bool board ``shows``."""
+        grid = shows.reshape(self.height, self.width)
+        found = jnp.bool_(False)
+        for board in (grid, grid.T):
+            length = board.shape[1]
+            if length >= LINE:
+                run = board[:, : length - LINE + 1]
+                for offset in range(1, LINE):
+                    run = run & board[:, offset : length - LINE + 1 + offset]
+                found = found | jnp.any(run)
+        return found
+
+    def _step(self, state: BonesState, action: Array, key: Array) -> BonesState:
+        first, second = self.first[action], self.second[action]
+        number = state.placed
+        top = state.top_piece.at[first].set(number).at[second].set(number)
+        heights = state.heights.at[first].add(1).at[second].add(1)
+        colour = state.player
+        won = self._has_line((top >= 0) & (top % 2 == colour))
+        placed = number + 1
+        terminated = won | (placed >= 2 * self.pieces)
+        winner = jnp.where(won, colour, -1)
+        sign = jnp.where(colour == 0, 1.0, -1.0)
+        rewards = jnp.where(won, jnp.stack([sign, -sign]), 0.0)
+        player = jnp.where(terminated, colour, 1 - colour)
+        return state.replace(
+            current_player=player,
+            rewards=rewards,
+            terminated=terminated,
+            legal_action_mask=self._mask(top, placed) & ~terminated,
+            top_piece=top,
+            heights=heights,
+            placed=placed,
+            player=player,
+            winner=winner,
+        )
+
+    def _observe(self, state: BonesState, seat: Array) -> Array:
+        top, heights = state.top_piece, state.heights
+        width = self.width
+        colour = jnp.where(top >= 0, top % 2, -1)
+        files = jnp.arange(self.squares) % width
+        right = jnp.concatenate([top[1:], jnp.full(1, -1, jnp.int32)])
+        up = jnp.concatenate([top[width:], jnp.full(width, -1, jnp.int32)])
+        joined_right = (top >= 0) & (top == right) & (files < width - 1)
+        joined_up = (top >= 0) & (top == up)
+        supply = self.pieces - (state.placed + 1 - jnp.arange(2)) // 2
+        own_supply = self.fractions[supply[seat]]
+        other_supply = self.fractions[supply[1 - seat]]
+        own_turn = (state.player == seat) & ~state.terminated
+        ones = jnp.ones(self.squares, jnp.float32)
+        planes = jnp.stack(
+            [
+                (colour == seat).astype(jnp.float32),
+                (colour == 1 - seat).astype(jnp.float32),
+                (heights == 1).astype(jnp.float32),
+                (heights == 2).astype(jnp.float32),
+                (heights >= 3).astype(jnp.float32),
+                joined_right.astype(jnp.float32),
+                joined_up.astype(jnp.float32),
+                (self.start_plane & (state.placed == 0)).astype(jnp.float32),
+                ones * own_supply,
+                ones * other_supply,
+                ones * own_turn,
+            ]
+        )
+        return planes.reshape(11, self.height, self.width)

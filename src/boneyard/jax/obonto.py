@@ -1,0 +1,184 @@
+"""Obonto as a batch engine: a match of one or more games, solo phases and scores included.
+
+The rules engine (``boneyard.games.obonto.rules``) validates the parameters and gives the paths:
+every way an animal of each kind can walk from each square, as the squares it enters. Here those
+paths are one table, ``[kind, square, path, step]``, padded to the camel's 36 paths of 3 steps
+(a lion's or zebra's path repeats its last square; missing paths are marked invalid). A move is
+open when none of its path's squares is dark and its last square has no animal.
+
+Action ids are the rules engine's: ``from * 81 + to``. No chance. Rewards: the match returns
+(the difference of the totals) on the step that ends the match. ``current_player`` is the seat
+to move (in the solo phase the winner, who moves alone).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from boneyard.games.obonto.notation import NUM_ACTIONS, SQUARES, STEPS
+from boneyard.games.obonto.rules import PATHS, START_DARK_MASK, ObontoGame
+from boneyard.jax.core import Array, Env, State, state_class
+
+MOST_PATHS = 36
+"""Paths of a camel in the middle of the board (4 * 3 * 3); the table's width."""
+
+
+def _path_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    entered = np.zeros((3, SQUARES, MOST_PATHS, 3), dtype=np.int32)
+    target = np.zeros((3, SQUARES, MOST_PATHS), dtype=np.int32)
+    valid = np.zeros((3, SQUARES, MOST_PATHS), dtype=bool)
+    for kind, steps in enumerate(STEPS):
+        for square in range(SQUARES):
+            row = 0
+            for end, masks in PATHS[kind][square]:
+                for mask in masks:
+                    cells = [c for c in range(SQUARES) if mask >> c & 1]
+                    assert len(cells) == steps and end in cells
+                    entered[kind, square, row] = (cells + [end] * 3)[:3]
+                    target[kind, square, row] = end
+                    valid[kind, square, row] = True
+                    row += 1
+    return entered, target, valid
+
+
+@state_class
+class ObontoState(State):
+    dark: Array
+    """bool[81]"""
+    animals: Array
+    """int32[6]: the squares of seat 0's lion, zebra, camel, then seat 1's."""
+    to_move: Array
+    loser: Array
+    """The seat stuck in this game (the other moves alone), or -1."""
+    solo_moves: Array
+    game_index: Array
+    games_played: Array
+    totals: Array
+    over: Array
+
+
+class ObontoEnv(Env):
+    """An Obonto match with the rules engine's parameters (games, target, start, first)."""
+
+    id = "obonto"
+
+    def __init__(self, **params: Any) -> None:
+        game = ObontoGame(**params)
+        self.game = game
+        super().__init__(num_players=2, num_actions=NUM_ACTIONS)
+        self.games = game.games
+        self.target = game.target
+        entered, target, valid = _path_table()
+        self.entered = jnp.asarray(entered)
+        self.targets = jnp.asarray(target)
+        self.valid = jnp.asarray(valid)
+        self.start_dark = jnp.asarray([bool(START_DARK_MASK >> c & 1) for c in range(SQUARES)])
+        self.start_animals = jnp.asarray(game.start_animals, dtype=jnp.int32)
+        self.first = game.first
+
+    def _open(self, dark: Array, animals: Array, seat: Array) -> tuple[Array, Array]:
+        """The seat's three animals' paths: (open: bool[3, 36], action id: int32[3, 36])."""
+        occupied = jnp.zeros(SQUARES, bool).at[animals].set(True)
+        origins = jax.lax.dynamic_slice(animals, (3 * seat,), (3,))
+        kinds = jnp.arange(3)
+        entered = self.entered[kinds, origins]
+        targets = self.targets[kinds, origins]
+        valid = self.valid[kinds, origins]
+        open_ = valid & ~jnp.any(dark[entered], axis=-1) & ~occupied[targets]
+        return open_, origins[:, None] * SQUARES + targets
+
+    def _mask(self, state: ObontoState) -> Array:
+        open_, ids = self._open(state.dark, state.animals, state.to_move)
+        spot = jnp.where(open_, ids, NUM_ACTIONS).reshape(-1)
+        mask = jnp.zeros(NUM_ACTIONS + 1, bool).at[spot].set(True)
+        return mask[:NUM_ACTIONS] & ~state.over
+
+    def _settle(self, state: ObontoState) -> ObontoState:
+        """The seat to move has a move: a stuck player loses, a stuck winner ends the game, and an
+        ended game starts the next one or ends the match (the rules engine's ``_settle``)."""
+
+        def stuck(s: ObontoState) -> Array:
+            open_, _ = self._open(s.dark, s.animals, s.to_move)
+            return ~s.over & ~jnp.any(open_)
+
+        def resolve(s: ObontoState) -> ObontoState:
+            in_play = s.loser < 0
+            # in play: the stuck seat loses and the other moves on alone
+            lost = s.replace(loser=s.to_move, to_move=1 - s.to_move)
+            # in the solo phase: the winner is stuck too, the game is scored
+            winner = 1 - s.loser
+            totals = s.totals.at[winner].add(1 + s.solo_moves)
+            played = s.games_played + 1
+            over = played >= self.games
+            if self.target:
+                over = over | (jnp.max(totals) >= self.target)
+            scored = s.replace(
+                totals=totals,
+                games_played=played,
+                over=over,
+                dark=jnp.where(over, s.dark, self.start_dark),
+                to_move=jnp.where(over, s.to_move, s.loser),
+                loser=jnp.where(over, s.loser, -1),
+                solo_moves=jnp.where(over, s.solo_moves, 0),
+                game_index=jnp.where(over, s.game_index, s.game_index + 1),
+            )
+            return jax.tree_util.tree_map(lambda a, b: jnp.where(in_play, a, b), lost, scored)
+
+        state = jax.lax.while_loop(stuck, resolve, state)
+        difference = (state.totals[0] - state.totals[1]).astype(jnp.float32)
+        rewards = jnp.where(state.over, jnp.stack([difference, -difference]), 0.0)
+        return state.replace(
+            current_player=state.to_move,
+            terminated=state.over,
+            rewards=rewards,
+            legal_action_mask=self._mask(state),
+        )
+
+    def _init(self, key: Array) -> ObontoState:
+        fields = self.base_fields(
+            jnp.int32(self.first), jnp.bool_(False), jnp.zeros(2), jnp.zeros(NUM_ACTIONS, bool)
+        )
+        state = ObontoState(
+            **fields,
+            dark=self.start_dark,
+            animals=self.start_animals,
+            to_move=jnp.int32(self.first),
+            loser=jnp.int32(-1),
+            solo_moves=jnp.int32(0),
+            game_index=jnp.int32(0),
+            games_played=jnp.int32(0),
+            totals=jnp.zeros(2, jnp.int32),
+            over=jnp.bool_(False),
+        )
+        return self._settle(state)
+
+    def _step(self, state: ObontoState, action: Array, key: Array) -> ObontoState:
+        origin, target = action // SQUARES, action % SQUARES
+        animals = jnp.where(state.animals == origin, target, state.animals)
+        solo = state.loser >= 0
+        moved = state.replace(
+            animals=animals,
+            dark=state.dark.at[origin].set(True),
+            to_move=jnp.where(solo, state.to_move, 1 - state.to_move),
+            solo_moves=state.solo_moves + solo,
+        )
+        return self._settle(moved)
+
+    def _observe(self, state: ObontoState, seat: Array) -> Array:
+        squares = jnp.arange(SQUARES)
+        own = jax.lax.dynamic_slice(state.animals, (3 * seat,), (3,))
+        other = jax.lax.dynamic_slice(state.animals, (3 * (1 - seat),), (3,))
+        animals = jnp.concatenate([own, other])
+        planes = jnp.concatenate(
+            [
+                (~state.dark)[None],
+                animals[:, None] == squares[None, :],
+                jnp.broadcast_to((state.to_move == seat) & ~state.over, (1, SQUARES)),
+                jnp.broadcast_to((state.loser >= 0) & ~state.over, (1, SQUARES)),
+            ]
+        )
+        return planes.astype(jnp.float32).reshape(9, 9, 9)
