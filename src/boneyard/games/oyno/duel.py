@@ -467,8 +467,10 @@ class DuelState(State):
             if self.supply[p] == 0:
                 return f"{colour} has no bone left in supply"
             if not self.must_place() and not self.game.place_any_time:
-                return f"{colour} has a down bone on the board: a new bone may be placed only "
+                return (
+                    f"{colour} has a down bone on the board: a new bone may be placed only "
                     "when all are up"
+                )
             if cell == geometry.center:
                 return f"{name(cell)} is the center: no bone rests there"
             if (everything >> cell) & 1:
