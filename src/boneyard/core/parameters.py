@@ -43,6 +43,14 @@ class Parameter:
     question: str | None = None
     """How to ask a player for the value in plain words ("Who is younger?"), where the
     description is written for developers."""
+    choice_labels: tuple[str, ...] | None = None
+    """The ``choices`` in plain words, in the same order, for forms ("At random")."""
+
+    def __post_init__(self) -> None:
+        if self.choice_labels is not None and (
+            self.choices is None or len(self.choice_labels) != len(self.choices)
+        ):
+            raise ValueError(f"parameter {self.name!r}: one choice label per choice")
 
     def allowed(self) -> str:
         """What values are allowed, in words."""
@@ -129,6 +137,7 @@ class Parameter:
             "local_only": self.local_only,
             "advanced": self.advanced,
             "question": self.question,
+            "choice_labels": list(self.choice_labels) if self.choice_labels else None,
         }
 
 

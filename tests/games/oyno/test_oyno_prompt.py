@@ -59,7 +59,7 @@ def test_the_duel_prompt_says_a_new_bone_must_be_placed_when_all_are_up() -> Non
 
 
 def test_the_duel_prompt_explains_why_a_down_bone_forbids_placing() -> None:
-    game = boneyard.load_game("oyno")
+    game = boneyard.load_game("oyno", place_rule="all_up")
     state = play(game.new_initial_state(), "place b2", "place b3")  # white's b3 turns red's b2 down
     assert state.observation(0)["position"].count("r") == 1
     words = game.prompt(state.observation(0), 0)
@@ -70,6 +70,15 @@ def test_the_duel_prompt_explains_why_a_down_bone_forbids_placing() -> None:
     assert game.describe_action(state.observation(1), 0, "move b2-e5") == (
         "Red moved a bone from b2 to e5, up."
     )
+
+
+def test_under_the_supply_rule_a_player_with_a_down_bone_may_still_place() -> None:
+    game = boneyard.load_game("oyno", place_rule="supply")
+    state = play(game.new_initial_state(), "place b2", "place b3")  # white's b3 turns red's b2 down
+    words = game.prompt(state.observation(0), 0)
+    assert words.startswith("You still hold 7 bones: put a new one up on an empty cell")
+    assert "turn one of your down bones up" in words
+    assert state.why_illegal("place e5") == ""  # legal
 
 
 def test_the_duel_prompt_once_every_bone_is_on_the_board() -> None:

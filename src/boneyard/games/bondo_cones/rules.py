@@ -134,7 +134,8 @@ class BondoConesGame(Game):
             "choose",
             "choose: each player places its cones; random: a chance event places them",
             choices=("choose", "random"),
-            question="Place your cones yourself (choose) or let the dice do it (random)?",
+            question="How are the cones set up?",
+            choice_labels=("Each player places their own", "At random, by chance"),
         ),
     )
     pitch = (

@@ -166,10 +166,10 @@ class ObontoGame(Game):
             int,
             0,
             "the seat that moves first in the first game",
-            minimum=0,
-            maximum=1,
+            choices=(0, 1),
             advanced=True,
             question="Who is younger? The younger player moves first.",
+            choice_labels=("South", "North"),
         ),
     )
     conformance_variants = (

@@ -135,6 +135,10 @@ class Oyno(Game):
             "(only when every own bone on the board is up); forced when all are up in both",
             choices=PLACE_RULES,
             question="When may a player place a new bone?",
+            choice_labels=(
+                "Whenever they still hold one",
+                "Only when all their bones on the board are up",
+            ),
         ),
         Parameter(
             "start",

@@ -53,7 +53,12 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
             "All your bones on the board are up, so you must place a new one: put it up on an "
             f"empty cell; the bones next to it turn over.{wild} {goal}"
         )
-    if supply:
+    if supply and game.params.get("place_rule") == "supply":
+        why = (
+            f"You still hold {plural(supply, 'bone')}: put a new one up on an empty cell (the "
+            "bones next to it turn over), "
+        )
+    elif supply:
         why = f"You have {plural(down, 'down bone')} on the board, so you cannot place a new one: "
     else:
         why = "All your bones are on the board: "
