@@ -39,9 +39,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("abuse") / "web.db"
     running = Server(
         db,
-        *("--bot-processes", "1", "--bot-delay", "0.2", "--games-per-minute", "30"),
-        *("--sockets-per-game", "6", "--work-seconds", "2", "--hint-interval", "0"),
+        *("--bot-processes", "1", "--work-processes", "1", "--bot-delay", "0.2"),
+        *("--games-per-minute", "30"),
+        *("--sockets-per-game", "6", "--work-seconds", "4", "--hint-interval", "0"),
     )
+    with running.client("127.0.0.20") as client:  # the worker processes have started
+        deadline = time.monotonic() + 60
+        while client.post("/api/games", json={"game": "obonto"}).status_code != 201:
+            assert time.monotonic() < deadline, "the server never set a game up"
+            time.sleep(1.0)
     yield running
     running.stop()
 
@@ -171,7 +177,10 @@ def test_one_client_cannot_create_games_without_end(server: Server) -> None:
 @pytest.mark.slow
 def test_large_games_stay_within_the_memory_budget(tmp_path: Path) -> None:
     """40 of the largest OYNO games the web offers, with a 60 MB budget for live games."""
-    server = Server(tmp_path / "web.db", "--memory-mb", "60", "--games-per-minute", "1000")
+    server = Server(
+        tmp_path / "web.db", "--memory-mb", "60", "--games-per-minute", "1000",
+        "--bot-processes", "0", "--work-processes", "1",
+    )  # fmt: skip
     try:
         with server.client() as client, server.client(OTHER) as other:
             client.post("/api/games", json={"game": "oyno", "params": {"size": 15}})
@@ -336,7 +345,7 @@ def test_hints_on_large_puzzles_do_not_starve_another_players_opponent(server: S
 
 
 def test_sigterm_ends_the_bot_processes(tmp_path: Path) -> None:
-    server = Server(tmp_path / "web.db", "--bot-processes", "2")
+    server = Server(tmp_path / "web.db", "--bot-processes", "2", "--work-processes", "1")
     try:
 
         def children() -> set[int]:
@@ -371,7 +380,8 @@ def test_sigterm_ends_the_bot_processes(tmp_path: Path) -> None:
 
 def test_a_second_process_keeps_playing_a_game_the_first_moved(tmp_path: Path) -> None:
     db = tmp_path / "web.db"
-    first, second = Server(db), Server(db)
+    light = ("--bot-processes", "0", "--work-processes", "0")
+    first, second = Server(db, *light), Server(db, *light)
     try:
         with first.client() as a, second.client() as b:
             created = a.post("/api/games", json={"game": "obonto"}).json()

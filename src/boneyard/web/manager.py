@@ -17,7 +17,6 @@ import asyncio
 import json
 import logging
 import secrets
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -28,15 +27,15 @@ from sqlalchemy.exc import IntegrityError
 
 from boneyard.ai.levels import LEVEL_NAMES
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.core.game import CHANCE, Game, State
+from boneyard.core.game import CHANCE, State
 from boneyard.web.bots import COMPUTER_MOVE, HINT, BotWorkers, bot_move, budget_of, hint_move
-from boneyard.web.catalog import Catalog, parse_params
-from boneyard.web.chance import bot_seed, chance_outcome, seed_hash
+from boneyard.web.catalog import Catalog
+from boneyard.web.chance import bot_seed, seed_hash
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame, LogEntry, Subscriber
-from boneyard.web.memory import estimate_bytes
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store, StoredGame
+from boneyard.web.work import WorkPool, advance, replay, set_up, strings_of
 
 log = logging.getLogger("boneyard.web")
 
@@ -72,34 +71,6 @@ class RateLimit:
         return (1 - tokens) / self.rate if self.rate > 0 else 60.0
 
 
-def advance(
-    state: State, actions: list[tuple[int, int]], seed: str, first: int
-) -> tuple[State, list[LogEntry], list[tuple[int, int]]]:
-    """``state`` after ``actions`` and the chance outcomes that follow (a new state)."""
-    state = state.clone()
-    entries: list[LogEntry] = []
-    applied: list[tuple[int, int]] = []
-    for action, player in actions:
-        entries.append(LogEntry(first + len(applied), player, strings_of(state, action)))
-        state.apply_action(action)
-        applied.append((action, player))
-    while state.current_player() == CHANCE:
-        seq = first + len(applied)
-        outcome = chance_outcome(state, seed, seq)
-        entries.append(LogEntry(seq, CHANCE, strings_of(state, outcome)))
-        state.apply_action(outcome)
-        applied.append((outcome, CHANCE))
-    return state, entries, applied
-
-
-def strings_of(state: State, action: int) -> list[str]:
-    """How ``action`` looks to each seat, then to a spectator."""
-    seats = state.game.info.num_players
-    return [state.action_string_for(s, action) for s in range(seats)] + [
-        state.action_string_for(None, action)
-    ]
-
-
 class GameManager:
     """All live games of one app: loading, creating, acting, computer seats and subscribers."""
 
@@ -121,17 +92,12 @@ class GameManager:
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
         self.reader = ThreadPoolExecutor(2, thread_name_prefix="store-read")
-        # Set-ups and replays; one set-up per client at a time (``_one_each``) keeps a client
-        # whose set-ups run past their limit from holding more than one of these threads.
-        self.work = ThreadPoolExecutor(4, thread_name_prefix="work")
-        self._setting_up: Counter[str] = Counter()
-        self._work_lock = threading.Lock()
+        self.work = WorkPool(self.settings.work_processes, self.settings.work_seconds)
         self.bots = BotWorkers(self.settings.bot_processes)
         self.live_bytes = 0
         self.sockets_by_client: Counter[str] = Counter()
         per_minute = self.settings.games_per_minute
         self.creations = RateLimit(per_minute / 60.0, max(1, per_minute))
-        self._game_bytes: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stop_listening: Callable[[], None] | None = None
 
@@ -160,6 +126,7 @@ class GameManager:
     def warm_up(self) -> None:
         """At start-up: worker processes, the sweeper of idle games, the store's move notices."""
         self.bots.warm_up()
+        self.work.warm_up(self.settings.work_processes)
         loop = asyncio.get_running_loop()
         self._spawn(self._sweep_forever())
 
@@ -177,7 +144,7 @@ class GameManager:
         if self._stop_listening is not None:
             self._stop_listening()
         self.bots.shutdown()
-        self.work.shutdown(wait=False, cancel_futures=True)
+        self.work.shutdown()
         self.reader.shutdown(wait=False, cancel_futures=True)
         self.writer.shutdown(wait=True)
 
@@ -206,17 +173,8 @@ class GameManager:
         seed = self.new_seed()
         game_id = secrets.token_urlsafe(9)
 
-        def set_up() -> tuple[Game, State, list[LogEntry], list[tuple[int, int]], int]:
-            resolved = parse_params(game_cls, params, limits)
-            game = game_cls(**resolved)
-            state, entries, applied = advance(game.new_initial_state(), [], seed, 0)
-            return game, state, entries, applied, self._estimate(game, state)
-
-        game, state, entries, applied, size = await self._in(
-            self.work,
-            self.settings.work_seconds,
-            "setting up this game",
-            self._one_each(client, set_up),
+        game, state, entries, applied, size = await self.work.run(
+            client, "setting up this game", set_up, game_cls, params, limits, seed
         )
         seat_rows = self._seat_rows(name, game.info.num_players, seats)
         self._make_room(size)
@@ -241,32 +199,6 @@ class GameManager:
         self._keep(live)
         self._schedule_bot(live)
         return live
-
-    def _one_each(self, client: str | None, job: Callable[[], T]) -> Callable[[], T]:
-        """``job`` counted against ``client``: one set-up each at a time, counted until its
-        thread ends (a set-up past its time limit answers 503 but goes on running)."""
-        if client is None:
-            return job
-        with self._work_lock:
-            if self._setting_up[client] >= 1:
-                raise WebError(
-                    429,
-                    "busy",
-                    "your previous game is still being set up; try again in a few seconds",
-                    retry_after=5,
-                )
-            self._setting_up[client] += 1
-
-        def counted() -> T:
-            try:
-                return job()
-            finally:
-                with self._work_lock:
-                    self._setting_up[client] -= 1
-                    if self._setting_up[client] <= 0:
-                        del self._setting_up[client]
-
-        return counted
 
     def _seat_rows(self, name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
         if seats is None:
@@ -329,31 +261,17 @@ class GameManager:
                 )  # fmt: skip
                 if stored is None:
                     raise WebError(404, "unknown_game_id", f"no game with id {game_id!r}")
-                live = await self._in(
-                    self.work, self.settings.work_seconds, "loading the game", self._replay, stored
+                game_cls = self.catalog.game_class(stored.name)
+                game, state, entries, _, size = await self.work.run(
+                    None, "loading the game", replay, game_cls, stored
                 )
+                live = LiveGame(stored.id, stored, game, state, entries, memory=size)
                 self._make_room(live.memory)
                 self._keep(live)
                 return live
         finally:
             if not lock.locked():
                 self._loading.pop(game_id, None)
-
-    def _replay(self, stored: StoredGame) -> LiveGame:
-        game = self.catalog.game_class(stored.name)(**stored.params)
-        state = game.new_initial_state()
-        entries: list[LogEntry] = []
-        for seq, (action, player) in enumerate(stored.actions):
-            entries.append(LogEntry(seq, player, strings_of(state, action)))
-            state.apply_action(action)
-        return LiveGame(stored.id, stored, game, state, entries, memory=self._estimate(game, state))
-
-    def _estimate(self, game: Game, state: State) -> int:
-        """Bytes a live game holds: its game (once per kind and parameters) and its state."""
-        key = f"{game.name}:{json.dumps(dict(game.params), sort_keys=True)}"
-        if key not in self._game_bytes:
-            self._game_bytes[key] = estimate_bytes(game)
-        return self._game_bytes[key] + estimate_bytes(state, limit=200_000)
 
     def state_at(self, live: LiveGame, step: int) -> State:
         """The state after the first ``step`` stored actions (for the replay page)."""
