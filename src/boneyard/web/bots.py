@@ -152,7 +152,11 @@ class BotWorkers:
         if processes > 0:
             from pebble import ProcessPool
 
-            self._pool = ProcessPool(max_workers=processes, context=get_context("spawn"))
+            # Each worker (a replacement for a killed one too) imports the games and bots before
+            # it takes a job: start-up never counts against a move's time limit.
+            self._pool = ProcessPool(
+                max_workers=processes, initializer=_warm_up, context=get_context("spawn")
+            )
         else:
             self._threads = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="bot")
 
@@ -173,6 +177,7 @@ class BotWorkers:
         try:
             if self._pool is not None:
                 future = self._pool.schedule(fn, args=args, timeout=2 * limit + GRACE)
+                # A worker still starting up takes the job late: the pool's clock starts then.
                 return await asyncio.wrap_future(future)
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._threads, fn, *args)

@@ -126,7 +126,7 @@ class GameManager:
     def warm_up(self) -> None:
         """At start-up: worker processes, the sweeper of idle games, the store's move notices."""
         self.bots.warm_up()
-        self.work.warm_up(self.settings.work_processes)
+        self.work.warm_up()
         loop = asyncio.get_running_loop()
         self._spawn(self._sweep_forever())
 

@@ -82,6 +82,7 @@ def replay(game_cls: type[Game], stored: StoredGame) -> Built:
 
 
 def _warm_up() -> int:
+    from boneyard.ai import make_bot  # noqa: F401  (the bot workers share this)
     from boneyard.core.registry import list_games
 
     return len(list_games())
@@ -95,7 +96,11 @@ class WorkPool:
         if processes > 0:
             from pebble import ProcessPool
 
-            self._pool = ProcessPool(max_workers=processes, context=get_context("spawn"))
+            # The initializer imports the games in each worker (a replacement for a killed one
+            # too) before it takes a job: start-up never counts against a job's time limit.
+            self._pool = ProcessPool(
+                max_workers=processes, initializer=_warm_up, context=get_context("spawn")
+            )
         else:
             self._threads = ThreadPoolExecutor(4, thread_name_prefix="work")
         self._running: Counter[str] = Counter()
@@ -116,9 +121,12 @@ class WorkPool:
             self._release(client)
             raise
         future.add_done_callback(lambda _done: self._release(client))
+        # A process job is timed by the pool from when a worker takes it; the wait here only
+        # guards against a pool that never answers. Cancelling a process job kills its worker;
+        # a thread runs on to its end.
+        wait = self.limit + 1 if self._pool is None else 2 * self.limit + 30
         try:
-            # Cancelling a process job kills its worker; a thread runs on to its end.
-            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=self.limit + 1)
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=wait)
         except TimeoutError:
             raise WebError(
                 503,
@@ -149,11 +157,10 @@ class WorkPool:
             if self._running[client] <= 0:
                 del self._running[client]
 
-    def warm_up(self, processes: int) -> None:
+    def warm_up(self) -> None:
         """Start the worker processes now (spawning and importing takes seconds)."""
         if self._pool is not None:
-            for _ in range(processes):
-                self._pool.schedule(_warm_up)
+            self._pool.schedule(_warm_up)
 
     def shutdown(self) -> None:
         if self._pool is not None:
