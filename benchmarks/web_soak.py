@@ -220,6 +220,18 @@ ATTACKS = {
 }
 
 
+def keep_going(work: Any, run: Run, *args: Any, errors: list[str] | None = None) -> None:
+    """Run ``work`` until the soak ends, again after a broken connection (counted)."""
+    while not run.stop.is_set():
+        try:
+            work(run, *args)
+        except (httpx.TransportError, OSError) as error:
+            run.count(f"{work.__name__}: {type(error).__name__}")
+            if errors is not None:
+                errors.append(f"{type(error).__name__}: {error}")
+            time.sleep(0.5)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -286,9 +298,16 @@ def main() -> None:
         computer: list[float] = []
         errors: list[str] = []
         attackers = [ATTACKS[name] for name in args.attacks.split(",") if name]
-        threads = [threading.Thread(target=a, args=(run,), daemon=True) for a in attackers]
+        threads = [
+            threading.Thread(target=keep_going, args=(a, run), daemon=True) for a in attackers
+        ]
         threads.append(
-            threading.Thread(target=player, args=(run, requests, computer, errors), daemon=True)
+            threading.Thread(
+                target=keep_going,
+                args=(player, run, requests, computer, errors),
+                kwargs={"errors": errors},
+                daemon=True,
+            )
         )
         for thread in threads:
             thread.start()
