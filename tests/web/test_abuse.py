@@ -39,7 +39,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("abuse") / "web.db"
     running = Server(
         db,
-        *("--bot-processes", "1", "--work-processes", "1", "--bot-delay", "0.2"),
+        *("--bot-processes", "2", "--work-processes", "1", "--bot-delay", "0.2"),
         *("--games-per-minute", "30"),
         *("--sockets-per-game", "6", "--work-seconds", "4", "--hint-interval", "0"),
     )
@@ -311,7 +311,8 @@ def test_a_socket_that_stops_reading_holds_up_no_move(server: Server) -> None:
 
 
 def test_hints_on_large_puzzles_do_not_starve_another_players_opponent(server: Server) -> None:
-    """One worker process; an attacker asks hints on big puzzles as fast as it may."""
+    """Two worker processes (hints never take the last free one); an attacker asks hints on
+    big puzzles as fast as it may."""
     stop = threading.Event()
     hint_seconds: list[float] = []
 

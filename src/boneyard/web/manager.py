@@ -27,11 +27,14 @@ from sqlalchemy.exc import IntegrityError
 
 from boneyard.ai.levels import LEVEL_NAMES
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.core.game import CHANCE, State
-from boneyard.web.bots import COMPUTER_MOVE, HINT, BotWorkers, bot_move, budget_of, hint_move
+from boneyard.core.game import State
+from boneyard.web.bots import BotWorkers
+from boneyard.web.cache import LiveCache
 from boneyard.web.catalog import Catalog
-from boneyard.web.chance import bot_seed, seed_hash
+from boneyard.web.chance import seed_hash
+from boneyard.web.computer import ComputerSeats
 from boneyard.web.errors import WebError
+from boneyard.web.limits import RateLimit
 from boneyard.web.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store, StoredGame
@@ -44,34 +47,7 @@ Seats = list[dict[str, Any]] | Callable[[int], list[dict[str, Any]]] | None
 """Seats of a new game: a list, a function of the seat count, or None (every seat a person)."""
 
 
-class RateLimit:
-    """A token bucket per key: ``rate`` a second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self._buckets: dict[str, tuple[float, float]] = {}
-
-    def take(self, key: str) -> float:
-        """0 when allowed (one token taken); else the seconds until one is free."""
-        now = time.monotonic()
-        tokens, then = self._buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
-        if tokens >= 1:
-            self._buckets[key] = (tokens - 1, now)
-            if len(self._buckets) > 10_000:  # forget clients whose buckets are full again
-                full = [
-                    k
-                    for k, (t, w) in self._buckets.items()
-                    if t + (now - w) * self.rate >= self.burst
-                ]
-                for k in full:
-                    del self._buckets[k]
-            return 0.0
-        self._buckets[key] = (tokens, now)
-        return (1 - tokens) / self.rate if self.rate > 0 else 60.0
-
-
-class GameManager:
+class GameManager(LiveCache, ComputerSeats):
     """All live games of one app: loading, creating, acting, computer seats and subscribers."""
 
     def __init__(
@@ -323,60 +299,6 @@ class GameManager:
         self._announce(live, first)
         self._schedule_bot(live)
 
-    # ----- memory: live games are a cache of the store ------------------------------------------
-
-    def _touch(self, live: LiveGame) -> None:
-        """Mark ``live`` as just used: the games dict runs from least to most recently used."""
-        live.last_used = time.monotonic()
-        self.games[live.id] = self.games.pop(live.id)
-
-    def _keep(self, live: LiveGame) -> None:
-        self.games[live.id] = live
-        self.live_bytes += live.memory
-        excess = len(self.games) - self.settings.max_live_games
-        if excess > 0:
-            self._drop_idle(excess, self.settings.live_idle_seconds, keep=live)
-
-    def _drop(self, live: LiveGame) -> None:
-        if self.games.get(live.id) is live:
-            del self.games[live.id]
-            self.live_bytes -= live.memory
-
-    def _drop_idle(self, count: int, idle_seconds: float, keep: LiveGame | None = None) -> int:
-        """Drop up to ``count`` games idle ``idle_seconds``, least recently used first."""
-        now = time.monotonic()
-        dropped = 0
-        for other in list(self.games.values()):
-            if dropped >= count:
-                break
-            if other is not keep and other.is_idle(now, idle_seconds):
-                self._drop(other)
-                dropped += 1
-        return dropped
-
-    def _make_room(self, size: int) -> None:
-        """Free memory for a game of ``size`` bytes, or refuse (503) if nothing can leave."""
-        budget = self.settings.live_memory_mb * 1e6
-        now = time.monotonic()
-        for other in list(self.games.values()):
-            if self.live_bytes + size <= budget:
-                return
-            if other.is_idle(now, 0.0):
-                self._drop(other)
-        if self.live_bytes + size > budget:
-            raise WebError(
-                503,
-                "server_full",
-                "this server holds as many games as its memory allows, all in play; "
-                "try again in a minute",
-                retry_after=60,
-            )
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.sweep_seconds)
-            self._drop_idle(len(self.games), self.settings.live_idle_seconds)
-
     # ----- subscribers --------------------------------------------------------------------------
 
     def subscribe(self, live: LiveGame, subscriber: Subscriber, client: str) -> None:
@@ -496,98 +418,3 @@ class GameManager:
         live.stored.actions.extend(applied)
         self._announce(live, first)
         self._schedule_bot(live)
-
-    # ----- computer seats and hints ------------------------------------------------------------
-
-    def _watched(self, live: LiveGame) -> bool:
-        recently = time.monotonic() - live.last_used < self.settings.watch_seconds
-        return bool(live.subscribers) or recently
-
-    def _schedule_bot(self, live: LiveGame) -> None:
-        if live.bot_task is not None and not live.bot_task.done():
-            return
-        player = live.state.current_player()
-        if player < 0 or live.stored.seats[player]["kind"] != "computer":
-            return
-        if live.computers_only and not self._watched(live):
-            return  # nobody is watching: it goes on when someone looks
-        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(live, player))
-
-    def _pause_before(self, live: LiveGame, seat: int) -> float:
-        """The full delay at a new turn; a short one between steps of the same computer."""
-        moved = [entry.player for entry in live.log if entry.player != CHANCE]
-        same_turn = bool(moved) and moved[-1] == seat
-        if same_turn or len(live.state.legal_actions()) == 1:
-            return min(self.settings.bot_step_delay, self.settings.bot_delay)
-        return self.settings.bot_delay
-
-    async def _bot_turn(self, live: LiveGame, seat: int) -> None:
-        await asyncio.sleep(self._pause_before(live, seat))
-        seq = live.seq
-        if live.state.current_player() != seat:
-            return
-        if live.computers_only and not self._watched(live):
-            live.bot_task = None
-            return
-        level = str(live.stored.seats[seat]["level"])
-        state = live.state
-        limit = self.settings.bot_time_limit
-        try:
-            action = await self.bots.run(
-                COMPUTER_MOVE,
-                budget_of(live.game.name, level, limit),
-                bot_move,
-                level,
-                seat,
-                bot_seed(live.stored.seed, seat, seq),
-                limit,
-                self.bots.payload(state),
-            )
-        except Exception:
-            log.exception(
-                "the %s bot failed in game %s; it plays its first legal move", level, live.id
-            )
-            action = state.legal_actions()[0]
-        live.bot_task = None
-        try:
-            await self.act(live, seat, seq, action)
-        except WebError as error:
-            log.warning("computer move refused in game %s: %s", live.id, error.detail)
-            self._schedule_bot(live)
-
-    async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
-        if seat is None:
-            raise WebError(403, "spectator", "a spectator gets no hints: open an invite link")
-        if live.state.is_terminal() or live.state.current_player() != seat:
-            raise WebError(409, "not_your_turn", "a hint is for the seat to move")
-        now = time.monotonic()
-        wait = live.hint_at.get(seat, -1e9) + self.settings.hint_interval - now
-        if wait > 0:
-            raise WebError(
-                429,
-                "too_many_hints",
-                f"one hint every {self.settings.hint_interval:g} seconds; "
-                f"ask again in {wait:.1f} seconds",
-                retry_after=wait,
-            )
-        if self.bots.waiting(HINT) >= self.settings.hints_waiting:
-            raise WebError(503, "busy", "the computer is busy; ask again soon", retry_after=5)
-        live.hint_at[seat] = now
-        state = live.state.clone()
-        seq = live.seq
-        limit = self.settings.bot_time_limit
-        try:
-            action = await self.bots.run(
-                HINT,
-                budget_of(live.game.name, "hard", limit),
-                hint_move,
-                limit,
-                self.bots.payload(state),
-            )
-        except ImportError:
-            raise WebError(503, "no_hints", "hints are not available") from None
-        except TimeoutError:
-            raise WebError(
-                503, "busy", "the hint took too long; ask again", retry_after=5
-            ) from None
-        return {"seq": seq, "action": action, "string": state.action_to_string(action)}
