@@ -461,3 +461,19 @@ def test_a_computer_pays_the_full_delay_once_a_turn(tmp_path: Path) -> None:
         expected = 0.15 if last == mover else 0.8
         assert manager._pause_before(live, mover) == expected
         assert manager._pause_before(live, last) == 0.15  # the same seat again: a step
+
+
+def test_idle_games_leave_memory_whatever_their_number(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "web.db", live_idle_seconds=1.0, sweep_seconds=0.05)
+    with TestClient(app) as client:
+        manager = app.state.manager
+        created = create(client, "obonto")
+        play_random(client, created, 2, seed=3)
+        before = client.get(f"/api/games/{created['id']}").json()
+        deadline = time.monotonic() + 10
+        while created["id"] in manager.games:
+            assert time.monotonic() < deadline, "one idle game left memory, far below any count"
+            time.sleep(0.05)
+        assert manager.live_bytes == 0
+        assert client.get(f"/api/games/{created['id']}").json() == before, "back from the store"
+        assert created["id"] in manager.games and manager.live_bytes > 0
