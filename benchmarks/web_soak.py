@@ -96,12 +96,14 @@ def slow_puzzles(run: Run) -> None:
 
 def hint_flood(run: Run) -> None:
     with run.client("127.0.0.5") as client:
-        games = [
-            client.post(
-                "/api/games", json={"game": "oyno_puzzle", "params": {"size": 15, "bones": 60}}
-            ).json()
-            for _ in range(4)
-        ]
+        games: list[dict[str, Any]] = []
+        while len(games) < 4 and not run.stop.is_set():
+            body = {"game": "oyno_puzzle", "params": {"size": 15, "bones": 60}}
+            created = client.post("/api/games", json=body)
+            if created.status_code == 201:
+                games.append(created.json())
+            else:
+                time.sleep(1.0)
         while not run.stop.is_set():
             for game in games:
                 answer = client.post(
