@@ -78,6 +78,11 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
         str(port),
         "--db",
         db_url,
+        # One address here stands for hundreds of players: lift the per-client budgets.
+        "--games-per-minute",
+        "100000",
+        "--sockets-per-client",
+        "100000",
         "--bot-processes",
         "0",
     ]

@@ -96,12 +96,14 @@ def slow_puzzles(run: Run) -> None:
 
 def hint_flood(run: Run) -> None:
     with run.client("127.0.0.5") as client:
-        games = [
-            client.post(
-                "/api/games", json={"game": "oyno_puzzle", "params": {"size": 15, "bones": 60}}
-            ).json()
-            for _ in range(4)
-        ]
+        games: list[dict[str, Any]] = []
+        while len(games) < 4 and not run.stop.is_set():
+            body = {"game": "oyno_puzzle", "params": {"size": 15, "bones": 60}}
+            created = client.post("/api/games", json=body)
+            if created.status_code == 201:
+                games.append(created.json())
+            else:
+                time.sleep(1.0)
         while not run.stop.is_set():
             for game in games:
                 answer = client.post(
@@ -220,6 +222,18 @@ ATTACKS = {
 }
 
 
+def keep_going(work: Any, run: Run, *args: Any, errors: list[str] | None = None) -> None:
+    """Run ``work`` until the soak ends, again after a broken connection (counted)."""
+    while not run.stop.is_set():
+        try:
+            work(run, *args)
+        except (httpx.TransportError, OSError) as error:
+            run.count(f"{work.__name__}: {type(error).__name__}")
+            if errors is not None:
+                errors.append(f"{type(error).__name__}: {error}")
+            time.sleep(0.5)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -270,15 +284,32 @@ def main() -> None:
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.2)
         time.sleep(3)  # the bot processes start
+        with run.client(PLAYER) as client:  # the first computer move warms a worker up
+            game = vs_computer(client)
+            token = game["seats"][0]["token"]
+            view = client.get(f"/api/games/{game['id']}", params={"token": token}).json()
+            client.post(
+                f"/api/games/{game['id']}/actions",
+                json={"token": token, "seq": view["seq"], "action": view["legal"][0]["id"]},
+            )
+            while client.get(f"/api/games/{game['id']}").json()["seq"] <= view["seq"] + 1:
+                time.sleep(0.1)
         if not args.skip_memory:
             memory_bar(run, server.pid)
         requests: list[float] = []
         computer: list[float] = []
         errors: list[str] = []
         attackers = [ATTACKS[name] for name in args.attacks.split(",") if name]
-        threads = [threading.Thread(target=a, args=(run,), daemon=True) for a in attackers]
+        threads = [
+            threading.Thread(target=keep_going, args=(a, run), daemon=True) for a in attackers
+        ]
         threads.append(
-            threading.Thread(target=player, args=(run, requests, computer, errors), daemon=True)
+            threading.Thread(
+                target=keep_going,
+                args=(player, run, requests, computer, errors),
+                kwargs={"errors": errors},
+                daemon=True,
+            )
         )
         for thread in threads:
             thread.start()
@@ -301,6 +332,9 @@ def main() -> None:
             f"  computer answers: {len(computer)}, median {statistics.median(computer):.2f} s, "
             f"p99 {percentile(computer, 0.99):.2f} s, max {max(computer):.2f} s (bar: within 3 s)"
         )
+        slowest = sorted(range(len(computer)), key=computer.__getitem__)[-3:]
+        shown = [(i, round(computer[i], 2)) for i in slowest]
+        print(f"  slowest computer answers (number: seconds): {shown}")
         print(f"  player errors: {len(errors)} {errors[:3]}")
         print(f"  server memory: peak {peak / 1e6:.0f} MB")
         print("  attackers got: " + json.dumps(dict(sorted(run.answers.items()))))

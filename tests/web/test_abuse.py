@@ -62,9 +62,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("abuse") / "web.db"
     running = Server(
         db,
-        *("--bot-processes", "1", "--bot-delay", "0.2", "--games-per-minute", "30"),
-        *("--sockets-per-game", "6", "--work-seconds", "2", "--hint-interval", "0"),
+        *("--bot-processes", "2", "--work-processes", "1", "--bot-delay", "0.2"),
+        *("--games-per-minute", "30"),
+        *("--sockets-per-game", "6", "--work-seconds", "4", "--hint-interval", "0"),
     )
+    with running.client("127.0.0.20") as client:  # the worker processes have started
+        deadline = time.monotonic() + 60
+        while client.post("/api/games", json={"game": "obonto"}).status_code != 201:
+            assert time.monotonic() < deadline, "the server never set a game up"
+            time.sleep(1.0)
     yield running
     running.stop()
 
@@ -194,7 +200,10 @@ def test_one_client_cannot_create_games_without_end(server: Server) -> None:
 @pytest.mark.slow
 def test_large_games_stay_within_the_memory_budget(tmp_path: Path) -> None:
     """40 of the largest OYNO games the web offers, with a 60 MB budget for live games."""
-    server = Server(tmp_path / "web.db", "--memory-mb", "60", "--games-per-minute", "1000")
+    server = Server(
+        tmp_path / "web.db", "--memory-mb", "60", "--games-per-minute", "1000",
+        "--bot-processes", "0", "--work-processes", "1",
+    )  # fmt: skip
     try:
         with server.client() as client, server.client(OTHER) as other:
             client.post("/api/games", json={"game": "oyno", "params": {"size": 15}})
@@ -325,7 +334,8 @@ def test_a_socket_that_stops_reading_holds_up_no_move(server: Server) -> None:
 
 
 def test_hints_on_large_puzzles_do_not_starve_another_players_opponent(server: Server) -> None:
-    """One worker process; an attacker asks hints on big puzzles as fast as it may."""
+    """Two worker processes (hints never take the last free one); an attacker asks hints on
+    big puzzles as fast as it may."""
     stop = threading.Event()
     hint_seconds: list[float] = []
 
@@ -359,7 +369,7 @@ def test_hints_on_large_puzzles_do_not_starve_another_players_opponent(server: S
 
 
 def test_sigterm_ends_the_bot_processes(tmp_path: Path) -> None:
-    server = Server(tmp_path / "web.db", "--bot-processes", "2")
+    server = Server(tmp_path / "web.db", "--bot-processes", "2", "--work-processes", "1")
     try:
 
         def children() -> set[int]:
@@ -394,7 +404,8 @@ def test_sigterm_ends_the_bot_processes(tmp_path: Path) -> None:
 
 def test_a_second_process_keeps_playing_a_game_the_first_moved(tmp_path: Path) -> None:
     db = tmp_path / "web.db"
-    first, second = Server(db), Server(db)
+    light = ("--bot-processes", "0", "--work-processes", "0")
+    first, second = Server(db, *light), Server(db, *light)
     try:
         with first.client() as a, second.client() as b:
             created = a.post("/api/games", json={"game": "obonto"}).json()
@@ -473,3 +484,19 @@ def test_a_computer_pays_the_full_delay_once_a_turn(tmp_path: Path) -> None:
         expected = 0.15 if last == mover else 0.8
         assert manager._pause_before(live, mover) == expected
         assert manager._pause_before(live, last) == 0.15  # the same seat again: a step
+
+
+def test_idle_games_leave_memory_whatever_their_number(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "web.db", live_idle_seconds=1.0, sweep_seconds=0.05)
+    with TestClient(app) as client:
+        manager = app.state.manager
+        created = create(client, "obonto")
+        play_random(client, created, 2, seed=3)
+        before = client.get(f"/api/games/{created['id']}").json()
+        deadline = time.monotonic() + 10
+        while created["id"] in manager.games:
+            assert time.monotonic() < deadline, "one idle game left memory, far below any count"
+            time.sleep(0.05)
+        assert manager.live_bytes == 0
+        assert client.get(f"/api/games/{created['id']}").json() == before, "back from the store"
+        assert created["id"] in manager.games and manager.live_bytes > 0

@@ -149,6 +149,8 @@ def test_a_killed_server_loses_no_acknowledged_move(db_path: Path) -> None:
             f"sqlite:///{db_path}",
             "--bot-processes",
             "0",
+            "--work-processes",
+            "0",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

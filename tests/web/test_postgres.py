@@ -138,7 +138,8 @@ def test_a_taken_sequence_number_stores_nothing_on_postgresql(postgres_url: str)
 def test_two_server_processes_share_a_game_on_postgresql(postgres_url: str) -> None:
     """A move made through one process reaches another's socket (LISTEN/NOTIFY); moves go
     through either in turn; after ``kill -9`` of the first the second plays on, nothing lost."""
-    first, second = Server(postgres_url), Server(postgres_url)
+    light = ("--bot-processes", "0", "--work-processes", "0")
+    first, second = Server(postgres_url, *light), Server(postgres_url, *light)
     try:
         with first.client() as a, second.client() as b:
             created = a.post("/api/games", json={"game": "obonto"}).json()

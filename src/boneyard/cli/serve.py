@@ -113,6 +113,13 @@ def _set_limit(settings: Any, given: str) -> None:
     help="The largest request body in KiB (more: 413).",
 )
 @click.option(
+    "--work-processes",
+    default=2,
+    show_default=True,
+    type=click.IntRange(0, 16),
+    help="Worker processes for setting up and loading games (0: threads in the server).",
+)
+@click.option(
     "--work-seconds",
     default=10.0,
     show_default=True,
@@ -148,6 +155,7 @@ def serve(
     sockets_per_game: int,
     sockets_per_client: int,
     max_body_kb: int,
+    work_processes: int,
     work_seconds: float,
     limits: tuple[str, ...],
     origins: tuple[str, ...],
@@ -181,6 +189,7 @@ def serve(
             sockets_per_game=sockets_per_game,
             sockets_per_client=sockets_per_client,
             max_body_bytes=max_body_kb * 1024,
+            work_processes=work_processes,
             work_seconds=work_seconds,
             allowed_origins=origins,
         )

@@ -8,7 +8,8 @@ loads games from); a thread cannot be killed, so there only the bot's own budget
 ``BotWorkers`` is the one place that choice is made.
 
 Fairness: every job waits for a free worker in order of priority (computer moves, then hints),
-so hints can never hold up another player's opponent for longer than one running job.
+and hints never take the last free worker, so with two or more workers a computer move finds
+one at once whatever the hints do.
 """
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import json
 import signal
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import lru_cache
 from multiprocessing import get_context
 from typing import Any
 
 from boneyard.ai.levels import HARD_SECONDS, level_for
-from boneyard.core.game import State
+from boneyard.core.game import Game, State
 
 StatePayload = State | tuple[str, dict[str, Any], dict[str, Any]]
 """A state itself (threads) or ``(game name, params, to_json document)`` (processes)."""
@@ -34,8 +37,9 @@ COMPUTER_MOVE = 0
 HINT = 1
 """Job priorities: a lower number gets a free worker first."""
 
-GRACE = 2.0
-"""Seconds past a job's budget before its worker process is killed (spawn, load, hand back)."""
+GRACE = 5.0
+"""Seconds past twice a job's budget before its worker process is killed. Generous: a killed
+worker's replacement takes seconds to start, and the budget itself is kept by the alarm."""
 
 
 class Overtime(Exception):
@@ -69,34 +73,50 @@ def budget_of(game_name: str, level: str, limit: float | None) -> float:
     return float(own) if own is not None else HARD_SECONDS
 
 
+@lru_cache(maxsize=16)
+def _load(name: str, params: str) -> Game:
+    """A worker's games, kept: building one (an OYNO board's move tables) takes time."""
+    from boneyard.core.registry import load_game
+
+    return load_game(name, **json.loads(params))
+
+
 def _state_of(payload: StatePayload) -> State:
     if isinstance(payload, State):
         return payload
-    from boneyard.core.registry import load_game
-
     name, params, document = payload
-    return load_game(name, **params).state_from_json(document)
+    return _load(name, json.dumps(params, sort_keys=True)).state_from_json(document)
+
+
+SOLVER_SHARE = 0.6
+"""The share of a move's budget an exact solver may take before the bot answers without it."""
 
 
 def bot_move(level: str, seat: int, seed: int, limit: float | None, payload: StatePayload) -> int:
     """The move of ``level`` for ``seat`` within its budget (runs in a worker).
 
-    An exact solver (the levels that use one) gets the budget; past it the level's bot answers
-    without the solver, which keeps to its own budget: the best move found in the time.
+    What ``Bot.step`` does, with a clock on the exact solver (the levels that use one): past
+    its share of the budget the level's bot answers without it, keeping to its own budget: the
+    best move found in the time. A forced move is played without asking anyone.
     """
+    from boneyard import solvers
     from boneyard.ai import make_bot
 
     state = _state_of(payload)
     legal = state.legal_actions()
     if len(legal) == 1:
         return int(legal[0])
-    budget = budget_of(state.game.name, level, limit)
-    try:
-        with _deadline(budget + 0.2):  # a bot ending on its own budget is not cut short
-            return int(make_bot(level, state.game, seat, seed=seed, time_limit=limit).step(state))
-    except Overtime:
-        bot = make_bot(level, state.game, seat, seed=seed, time_limit=limit, use_solver=False)
-        return int(bot.step(state))
+    bot = make_bot(level, state.game, seat, seed=seed, time_limit=limit)
+    if bot.use_solver and state.game.perfect_information:
+        try:
+            with _deadline(budget_of(state.game.name, level, limit) * SOLVER_SHARE):
+                action = solvers.best_action(state)
+            if action is not None:
+                return int(action)
+        except Overtime:
+            pass
+        bot.use_solver = False
+    return int(bot.step(state))
 
 
 def hint_move(limit: float | None, payload: StatePayload) -> int:
@@ -123,6 +143,8 @@ class BotWorkers:
         self.processes = processes
         self.slots = processes if processes > 0 else 2
         self._free = self.slots
+        self.reserved = 1 if self.slots > 1 else 0
+        """Workers hints leave free for computer moves."""
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pool: Any = None
@@ -130,7 +152,11 @@ class BotWorkers:
         if processes > 0:
             from pebble import ProcessPool
 
-            self._pool = ProcessPool(max_workers=processes, context=get_context("spawn"))
+            # Each worker (a replacement for a killed one too) imports the games and bots before
+            # it takes a job: start-up never counts against a move's time limit.
+            self._pool = ProcessPool(
+                max_workers=processes, initializer=_warm_up, context=get_context("spawn")
+            )
         else:
             self._threads = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="bot")
 
@@ -150,15 +176,20 @@ class BotWorkers:
         await self._acquire(priority)
         try:
             if self._pool is not None:
-                future = self._pool.schedule(fn, args=args, timeout=limit + GRACE)
+                future = self._pool.schedule(fn, args=args, timeout=2 * limit + GRACE)
+                # A worker still starting up takes the job late: the pool's clock starts then.
                 return await asyncio.wrap_future(future)
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._threads, fn, *args)
         finally:
             self._release()
 
+    def _can_start(self, priority: int) -> bool:
+        # A hint never takes the last free worker: a computer move always finds one.
+        return self._free > (self.reserved if priority == HINT else 0)
+
     async def _acquire(self, priority: int) -> None:
-        if self._free > 0 and not self._waiting:
+        if not self._waiting and self._can_start(priority):
             self._free -= 1
             return
         ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -171,15 +202,25 @@ class BotWorkers:
             else:
                 self._waiting = [entry for entry in self._waiting if entry[2] is not ticket]
                 heapq.heapify(self._waiting)
+                self._wake()
             raise
 
     def _release(self) -> None:
-        while self._waiting:
-            _, _, ticket = heapq.heappop(self._waiting)
-            if not ticket.done():
-                ticket.set_result(None)
-                return
         self._free += 1
+        self._wake()
+
+    def _wake(self) -> None:
+        """Hand free workers to the waiting jobs, the most urgent first."""
+        while self._waiting:
+            priority, _, ticket = self._waiting[0]
+            if ticket.done():
+                heapq.heappop(self._waiting)
+                continue
+            if not self._can_start(priority):
+                return
+            heapq.heappop(self._waiting)
+            self._free -= 1
+            ticket.set_result(None)
 
     def warm_up(self) -> None:
         """Start the worker processes now (spawning and importing takes seconds)."""

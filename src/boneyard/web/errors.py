@@ -17,3 +17,7 @@ class WebError(Exception):
         self.code = code
         self.detail = detail
         self.retry_after = retry_after
+
+    def __reduce__(self) -> tuple[type[WebError], tuple[int, str, str, float | None]]:
+        # Raised in a worker process and pickled back to the server.
+        return (WebError, (self.status, self.code, self.detail, self.retry_after))

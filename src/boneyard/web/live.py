@@ -7,8 +7,10 @@ as that seat sees it. Never the state, ``to_json``, the seed (until the end) or 
 hidden values.
 
 The app is split by concern: ``catalog`` (games and parameters), ``settings`` (server policy),
-``chance`` (seeding), ``bots`` (bot workers), ``manager`` (creating, loading, acting) and this
-module (one live game and its views).
+``chance`` (seeding), ``bots`` (bot workers), ``work`` (set-ups and replays off the loop),
+``manager`` (creating, loading, acting, subscribers) with ``cache`` (what stays in memory) and
+``computer`` (computer seats and hints), ``guard`` (headers, origins, sizes), ``limits`` (rates)
+and this module (one live game and its views).
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ import asyncio
 import json
 import logging
 import secrets
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -28,16 +27,19 @@ from sqlalchemy.exc import IntegrityError
 
 from boneyard.ai.levels import LEVEL_NAMES
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.core.game import CHANCE, Game, State
+from boneyard.core.game import State
 from boneyard.web import words
-from boneyard.web.bots import COMPUTER_MOVE, HINT, BotWorkers, bot_move, budget_of, hint_move
-from boneyard.web.catalog import Catalog, parse_params
-from boneyard.web.chance import bot_seed, chance_outcome, seed_hash
+from boneyard.web.bots import BotWorkers
+from boneyard.web.cache import LiveCache
+from boneyard.web.catalog import Catalog
+from boneyard.web.chance import seed_hash
+from boneyard.web.computer import ComputerSeats
 from boneyard.web.errors import WebError
+from boneyard.web.limits import RateLimit
 from boneyard.web.live import LiveGame, LogEntry, Subscriber
-from boneyard.web.memory import estimate_bytes
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store, StoredGame
+from boneyard.web.work import WorkPool, advance, replay, set_up, strings_of
 
 log = logging.getLogger("boneyard.web")
 
@@ -46,62 +48,7 @@ Seats = list[dict[str, Any]] | Callable[[int], list[dict[str, Any]]] | None
 """Seats of a new game: a list, a function of the seat count, or None (every seat a person)."""
 
 
-class RateLimit:
-    """A token bucket per key: ``rate`` a second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self._buckets: dict[str, tuple[float, float]] = {}
-
-    def take(self, key: str) -> float:
-        """0 when allowed (one token taken); else the seconds until one is free."""
-        now = time.monotonic()
-        tokens, then = self._buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
-        if tokens >= 1:
-            self._buckets[key] = (tokens - 1, now)
-            if len(self._buckets) > 10_000:  # forget clients whose buckets are full again
-                full = [
-                    k
-                    for k, (t, w) in self._buckets.items()
-                    if t + (now - w) * self.rate >= self.burst
-                ]
-                for k in full:
-                    del self._buckets[k]
-            return 0.0
-        self._buckets[key] = (tokens, now)
-        return (1 - tokens) / self.rate if self.rate > 0 else 60.0
-
-
-def advance(
-    state: State, actions: list[tuple[int, int]], seed: str, first: int
-) -> tuple[State, list[LogEntry], list[tuple[int, int]]]:
-    """``state`` after ``actions`` and the chance outcomes that follow (a new state)."""
-    state = state.clone()
-    entries: list[LogEntry] = []
-    applied: list[tuple[int, int]] = []
-    for action, player in actions:
-        entries.append(LogEntry(first + len(applied), player, strings_of(state, action)))
-        state.apply_action(action)
-        applied.append((action, player))
-    while state.current_player() == CHANCE:
-        seq = first + len(applied)
-        outcome = chance_outcome(state, seed, seq)
-        entries.append(LogEntry(seq, CHANCE, strings_of(state, outcome)))
-        state.apply_action(outcome)
-        applied.append((outcome, CHANCE))
-    return state, entries, applied
-
-
-def strings_of(state: State, action: int) -> list[str]:
-    """How ``action`` looks to each seat, then to a spectator."""
-    seats = state.game.info.num_players
-    return [state.action_string_for(s, action) for s in range(seats)] + [
-        state.action_string_for(None, action)
-    ]
-
-
-class GameManager:
+class GameManager(LiveCache, ComputerSeats):
     """All live games of one app: loading, creating, acting, computer seats and subscribers."""
 
     def __init__(
@@ -125,17 +72,12 @@ class GameManager:
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
         self.reader = ThreadPoolExecutor(2, thread_name_prefix="store-read")
-        # Set-ups and replays; one set-up per client at a time (``_one_each``) keeps a client
-        # whose set-ups run past their limit from holding more than one of these threads.
-        self.work = ThreadPoolExecutor(4, thread_name_prefix="work")
-        self._setting_up: Counter[str] = Counter()
-        self._work_lock = threading.Lock()
+        self.work = WorkPool(self.settings.work_processes, self.settings.work_seconds)
         self.bots = BotWorkers(self.settings.bot_processes)
         self.live_bytes = 0
         self.sockets_by_client: Counter[str] = Counter()
         per_minute = self.settings.games_per_minute
         self.creations = RateLimit(per_minute / 60.0, max(1, per_minute))
-        self._game_bytes: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stop_listening: Callable[[], None] | None = None
 
@@ -168,6 +110,7 @@ class GameManager:
     def warm_up(self) -> None:
         """At start-up: worker processes, the sweeper of idle games, the store's move notices."""
         self.bots.warm_up()
+        self.work.warm_up()
         loop = asyncio.get_running_loop()
         self._spawn(self._sweep_forever())
 
@@ -185,7 +128,7 @@ class GameManager:
         if self._stop_listening is not None:
             self._stop_listening()
         self.bots.shutdown()
-        self.work.shutdown(wait=False, cancel_futures=True)
+        self.work.shutdown()
         self.reader.shutdown(wait=False, cancel_futures=True)
         self.writer.shutdown(wait=True)
 
@@ -214,17 +157,8 @@ class GameManager:
         seed = self.new_seed()
         game_id = secrets.token_urlsafe(9)
 
-        def set_up() -> tuple[Game, State, list[LogEntry], list[tuple[int, int]], int]:
-            resolved = parse_params(game_cls, params, limits)
-            game = game_cls(**resolved)
-            state, entries, applied = advance(game.new_initial_state(), [], seed, 0)
-            return game, state, entries, applied, self._estimate(game, state)
-
-        game, state, entries, applied, size = await self._in(
-            self.work,
-            self.settings.work_seconds,
-            "setting up this game",
-            self._one_each(client, set_up),
+        game, state, entries, applied, size = await self.work.run(
+            client, "setting up this game", set_up, game_cls, params, limits, seed
         )
         seat_rows = self._seat_rows(name, game.info.num_players, seats)
         self._make_room(size)
@@ -245,38 +179,10 @@ class GameManager:
             game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, time.time(),
             False, list(applied),
         )  # fmt: skip
-        live = LiveGame(game_id, stored, game, state, entries, memory=size)
-        for hook in self.load_hooks:
-            hook(live)
+        live = self._made(LiveGame(game_id, stored, game, state, entries, memory=size))
         self._keep(live)
         self._schedule_bot(live)
         return live
-
-    def _one_each(self, client: str | None, job: Callable[[], T]) -> Callable[[], T]:
-        """``job`` counted against ``client``: one set-up each at a time, counted until its
-        thread ends (a set-up past its time limit answers 503 but goes on running)."""
-        if client is None:
-            return job
-        with self._work_lock:
-            if self._setting_up[client] >= 1:
-                raise WebError(
-                    429,
-                    "busy",
-                    "your previous game is still being set up; try again in a few seconds",
-                    retry_after=5,
-                )
-            self._setting_up[client] += 1
-
-        def counted() -> T:
-            try:
-                return job()
-            finally:
-                with self._work_lock:
-                    self._setting_up[client] -= 1
-                    if self._setting_up[client] <= 0:
-                        del self._setting_up[client]
-
-        return counted
 
     def _seat_rows(self, name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
         if seats is None:
@@ -340,9 +246,11 @@ class GameManager:
                 )  # fmt: skip
                 if stored is None:
                     raise WebError(404, "unknown_game_id", f"no game with id {game_id!r}")
-                live = await self._in(
-                    self.work, self.settings.work_seconds, "loading the game", self._replay, stored
+                game_cls = self.catalog.game_class(stored.name)
+                game, state, entries, _, size = await self.work.run(
+                    None, "loading the game", replay, game_cls, stored
                 )
+                live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
                 self._make_room(live.memory)
                 self._keep(live)
                 return live
@@ -350,24 +258,15 @@ class GameManager:
             if not lock.locked():
                 self._loading.pop(game_id, None)
 
-    def _replay(self, stored: StoredGame) -> LiveGame:
-        game = self.catalog.game_class(stored.name)(**stored.params)
-        state = game.new_initial_state()
-        entries: list[LogEntry] = []
-        for seq, (action, player) in enumerate(stored.actions):
-            entries.append(LogEntry(seq, player, strings_of(state, action)))
-            state.apply_action(action)
-        live = LiveGame(stored.id, stored, game, state, entries, memory=self._estimate(game, state))
+    def _made(self, live: LiveGame) -> LiveGame:
         for hook in self.load_hooks:
             hook(live)
         return live
 
-    def _estimate(self, game: Game, state: State) -> int:
-        """Bytes a live game holds: its game (once per kind and parameters) and its state."""
-        key = f"{game.name}:{json.dumps(dict(game.params), sort_keys=True)}"
-        if key not in self._game_bytes:
-            self._game_bytes[key] = estimate_bytes(game)
-        return self._game_bytes[key] + estimate_bytes(state, limit=200_000)
+    def _replay(self, stored: StoredGame) -> LiveGame:
+        """``stored`` rebuilt here and now (a takeback's shortened log: small and known)."""
+        game, state, entries, _, size = replay(self.catalog.game_class(stored.name), stored)
+        return self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
 
     def state_at(self, live: LiveGame, step: int) -> State:
         """The state after the first ``step`` stored actions (for the replay page)."""
@@ -418,60 +317,6 @@ class GameManager:
         log.info("game %s caught up from move %d to %d (moved elsewhere)", live.id, first, live.seq)
         self._announce(live, first)
         self._schedule_bot(live)
-
-    # ----- memory: live games are a cache of the store ------------------------------------------
-
-    def _touch(self, live: LiveGame) -> None:
-        """Mark ``live`` as just used: the games dict runs from least to most recently used."""
-        live.last_used = time.monotonic()
-        self.games[live.id] = self.games.pop(live.id)
-
-    def _keep(self, live: LiveGame) -> None:
-        self.games[live.id] = live
-        self.live_bytes += live.memory
-        excess = len(self.games) - self.settings.max_live_games
-        if excess > 0:
-            self._drop_idle(excess, self.settings.live_idle_seconds, keep=live)
-
-    def _drop(self, live: LiveGame) -> None:
-        if self.games.get(live.id) is live:
-            del self.games[live.id]
-            self.live_bytes -= live.memory
-
-    def _drop_idle(self, count: int, idle_seconds: float, keep: LiveGame | None = None) -> int:
-        """Drop up to ``count`` games idle ``idle_seconds``, least recently used first."""
-        now = time.monotonic()
-        dropped = 0
-        for other in list(self.games.values()):
-            if dropped >= count:
-                break
-            if other is not keep and other.is_idle(now, idle_seconds):
-                self._drop(other)
-                dropped += 1
-        return dropped
-
-    def _make_room(self, size: int) -> None:
-        """Free memory for a game of ``size`` bytes, or refuse (503) if nothing can leave."""
-        budget = self.settings.live_memory_mb * 1e6
-        now = time.monotonic()
-        for other in list(self.games.values()):
-            if self.live_bytes + size <= budget:
-                return
-            if other.is_idle(now, 0.0):
-                self._drop(other)
-        if self.live_bytes + size > budget:
-            raise WebError(
-                503,
-                "server_full",
-                "this server holds as many games as its memory allows, all in play; "
-                "try again in a minute",
-                retry_after=60,
-            )
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.sweep_seconds)
-            self._drop_idle(len(self.games), self.settings.live_idle_seconds)
 
     # ----- subscribers --------------------------------------------------------------------------
 
@@ -592,98 +437,3 @@ class GameManager:
         live.stored.actions.extend(applied)
         self._announce(live, first)
         self._schedule_bot(live)
-
-    # ----- computer seats and hints ------------------------------------------------------------
-
-    def _watched(self, live: LiveGame) -> bool:
-        recently = time.monotonic() - live.last_used < self.settings.watch_seconds
-        return bool(live.subscribers) or recently
-
-    def _schedule_bot(self, live: LiveGame) -> None:
-        if live.bot_task is not None and not live.bot_task.done():
-            return
-        player = live.state.current_player()
-        if player < 0 or live.stored.seats[player]["kind"] != "computer":
-            return
-        if live.computers_only and not self._watched(live):
-            return  # nobody is watching: it goes on when someone looks
-        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(live, player))
-
-    def _pause_before(self, live: LiveGame, seat: int) -> float:
-        """The full delay at a new turn; a short one between steps of the same computer."""
-        moved = [entry.player for entry in live.log if entry.player != CHANCE]
-        same_turn = bool(moved) and moved[-1] == seat
-        if same_turn or len(live.state.legal_actions()) == 1:
-            return min(self.settings.bot_step_delay, self.settings.bot_delay)
-        return self.settings.bot_delay
-
-    async def _bot_turn(self, live: LiveGame, seat: int) -> None:
-        await asyncio.sleep(self._pause_before(live, seat))
-        seq = live.seq
-        if live.state.current_player() != seat:
-            return
-        if live.computers_only and not self._watched(live):
-            live.bot_task = None
-            return
-        level = str(live.stored.seats[seat]["level"])
-        state = live.state
-        limit = self.settings.bot_time_limit
-        try:
-            action = await self.bots.run(
-                COMPUTER_MOVE,
-                budget_of(live.game.name, level, limit),
-                bot_move,
-                level,
-                seat,
-                bot_seed(live.stored.seed, seat, seq),
-                limit,
-                self.bots.payload(state),
-            )
-        except Exception:
-            log.exception(
-                "the %s bot failed in game %s; it plays its first legal move", level, live.id
-            )
-            action = state.legal_actions()[0]
-        live.bot_task = None
-        try:
-            await self.act(live, seat, seq, action)
-        except WebError as error:
-            log.warning("computer move refused in game %s: %s", live.id, error.detail)
-            self._schedule_bot(live)
-
-    async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
-        if seat is None:
-            raise WebError(403, "spectator", "a spectator gets no hints: open an invite link")
-        if live.state.is_terminal() or live.state.current_player() != seat:
-            raise WebError(409, "not_your_turn", "a hint is for the seat to move")
-        now = time.monotonic()
-        wait = live.hint_at.get(seat, -1e9) + self.settings.hint_interval - now
-        if wait > 0:
-            raise WebError(
-                429,
-                "too_many_hints",
-                f"one hint every {self.settings.hint_interval:g} seconds; "
-                f"ask again in {wait:.1f} seconds",
-                retry_after=wait,
-            )
-        if self.bots.waiting(HINT) >= self.settings.hints_waiting:
-            raise WebError(503, "busy", "the computer is busy; ask again soon", retry_after=5)
-        live.hint_at[seat] = now
-        state = live.state.clone()
-        seq = live.seq
-        limit = self.settings.bot_time_limit
-        try:
-            action = await self.bots.run(
-                HINT,
-                budget_of(live.game.name, "hard", limit),
-                hint_move,
-                limit,
-                self.bots.payload(state),
-            )
-        except ImportError:
-            raise WebError(503, "no_hints", "hints are not available") from None
-        except TimeoutError:
-            raise WebError(
-                503, "busy", "the hint took too long; ask again", retry_after=5
-            ) from None
-        return {"seq": seq, "action": action, "string": state.action_to_string(action)}

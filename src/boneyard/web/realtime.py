@@ -30,8 +30,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from boneyard.web.errors import WebError
+from boneyard.web.limits import RateLimit
 from boneyard.web.live import LiveGame
-from boneyard.web.manager import GameManager, RateLimit
+from boneyard.web.manager import GameManager
 from boneyard.web.settings import Settings
 from boneyard.web.words import words_message
 

@@ -60,6 +60,8 @@ class Settings:
     )
     """Game -> integer parameter -> the largest value the web offers (see the module)."""
     # ----- work off the event loop -------------------------------------------------------------
+    work_processes: int = 0
+    """Worker processes for setting up and replaying games (0: threads, as the tests use)."""
     work_seconds: float = 10.0
     """Seconds the set-up of a new game (puzzle generation) or a replay may take: past it, 503."""
     store_seconds: float = 10.0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from boneyard.core.errors import InvalidPositionError
 from boneyard.core.parameters import Parameter
@@ -41,6 +42,11 @@ class Board:
 
     def name(self, cell: int) -> str:
         return self.grid.names[cell]
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        # Pickled by size: a game sent from a worker process shares the one cached Board of
+        # its size (its tables are megabytes) instead of bringing its own copy.
+        return (board, (self.size,))
 
     def cells_of(self, mask: int) -> tuple[int, ...]:
         """The cells of ``mask``, ascending."""

@@ -1,0 +1,72 @@
+"""Live games as a cache of the store, within the server's memory budget.
+
+Part of ``GameManager`` (``manager.py``): which games stay in memory. ``games`` runs from least
+to most recently used; each live game carries an estimate of its bytes (``memory.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame
+from boneyard.web.settings import Settings
+
+
+class LiveCache:
+    games: dict[str, LiveGame]
+    settings: Settings
+    live_bytes: int
+
+    def _touch(self, live: LiveGame) -> None:
+        """Mark ``live`` as just used: the games dict runs from least to most recently used."""
+        live.last_used = time.monotonic()
+        self.games[live.id] = self.games.pop(live.id)
+
+    def _keep(self, live: LiveGame) -> None:
+        self.games[live.id] = live
+        self.live_bytes += live.memory
+        excess = len(self.games) - self.settings.max_live_games
+        if excess > 0:
+            self._drop_idle(excess, self.settings.live_idle_seconds, keep=live)
+
+    def _drop(self, live: LiveGame) -> None:
+        if self.games.get(live.id) is live:
+            del self.games[live.id]
+            self.live_bytes -= live.memory
+
+    def _drop_idle(self, count: int, idle_seconds: float, keep: LiveGame | None = None) -> int:
+        """Drop up to ``count`` games idle ``idle_seconds``, least recently used first."""
+        now = time.monotonic()
+        dropped = 0
+        for other in list(self.games.values()):
+            if dropped >= count:
+                break
+            if other is not keep and other.is_idle(now, idle_seconds):
+                self._drop(other)
+                dropped += 1
+        return dropped
+
+    def _make_room(self, size: int) -> None:
+        """Free memory for a game of ``size`` bytes, or refuse (503) if nothing can leave."""
+        budget = self.settings.live_memory_mb * 1e6
+        now = time.monotonic()
+        for other in list(self.games.values()):
+            if self.live_bytes + size <= budget:
+                return
+            if other.is_idle(now, 0.0):
+                self._drop(other)
+        if self.live_bytes + size > budget:
+            raise WebError(
+                503,
+                "server_full",
+                "this server holds as many games as its memory allows, all in play; "
+                "try again in a minute",
+                retry_after=60,
+            )
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            self._drop_idle(len(self.games), self.settings.live_idle_seconds)

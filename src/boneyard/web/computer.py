@@ -1,0 +1,122 @@
+"""Computer seats and hints: when a computer moves, how long it waits, and asking for hints.
+
+Part of ``GameManager`` (``manager.py``). The pace: the full ``bot_delay`` at the start of a
+computer's turn, ``bot_step_delay`` between the steps of one turn. The work runs in ``bots``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from boneyard.core.game import CHANCE
+from boneyard.web.bots import COMPUTER_MOVE, HINT, BotWorkers, bot_move, budget_of, hint_move
+from boneyard.web.chance import bot_seed
+from boneyard.web.errors import WebError
+from boneyard.web.live import LiveGame
+from boneyard.web.settings import Settings
+
+log = logging.getLogger("boneyard.web")
+
+
+class ComputerSeats:
+    settings: Settings
+    bots: BotWorkers
+
+    async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
+        raise NotImplementedError  # GameManager.act
+
+    def _watched(self, live: LiveGame) -> bool:
+        recently = time.monotonic() - live.last_used < self.settings.watch_seconds
+        return bool(live.subscribers) or recently
+
+    def _schedule_bot(self, live: LiveGame) -> None:
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        player = live.state.current_player()
+        if player < 0 or live.stored.seats[player]["kind"] != "computer":
+            return
+        if live.computers_only and not self._watched(live):
+            return  # nobody is watching: it goes on when someone looks
+        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(live, player))
+
+    def _pause_before(self, live: LiveGame, seat: int) -> float:
+        """The full delay at a new turn; a short one between steps of the same computer."""
+        moved = [entry.player for entry in live.log if entry.player != CHANCE]
+        same_turn = bool(moved) and moved[-1] == seat
+        if same_turn or len(live.state.legal_actions()) == 1:
+            return min(self.settings.bot_step_delay, self.settings.bot_delay)
+        return self.settings.bot_delay
+
+    async def _bot_turn(self, live: LiveGame, seat: int) -> None:
+        await asyncio.sleep(self._pause_before(live, seat))
+        seq = live.seq
+        if live.state.current_player() != seat:
+            return
+        if live.computers_only and not self._watched(live):
+            live.bot_task = None
+            return
+        level = str(live.stored.seats[seat]["level"])
+        state = live.state
+        limit = self.settings.bot_time_limit
+        try:
+            action = await self.bots.run(
+                COMPUTER_MOVE,
+                budget_of(live.game.name, level, limit),
+                bot_move,
+                level,
+                seat,
+                bot_seed(live.stored.seed, seat, seq),
+                limit,
+                self.bots.payload(state),
+            )
+        except Exception:
+            log.exception(
+                "the %s bot failed in game %s; it plays its first legal move", level, live.id
+            )
+            action = state.legal_actions()[0]
+        live.bot_task = None
+        try:
+            await self.act(live, seat, seq, action)
+        except WebError as error:
+            log.warning("computer move refused in game %s: %s", live.id, error.detail)
+            self._schedule_bot(live)
+
+    async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+        if seat is None:
+            raise WebError(403, "spectator", "a spectator gets no hints: open an invite link")
+        if live.state.is_terminal() or live.state.current_player() != seat:
+            raise WebError(409, "not_your_turn", "a hint is for the seat to move")
+        now = time.monotonic()
+        wait = live.hint_at.get(seat, -1e9) + self.settings.hint_interval - now
+        if wait > 0:
+            raise WebError(
+                429,
+                "too_many_hints",
+                f"one hint every {self.settings.hint_interval:g} seconds; "
+                f"ask again in {wait:.1f} seconds",
+                retry_after=wait,
+            )
+        if self.bots.waiting(HINT) >= self.settings.hints_waiting:
+            raise WebError(503, "busy", "the computer is busy; ask again soon", retry_after=5)
+        live.hint_at[seat] = now
+        state = live.state.clone()
+        seq = live.seq
+        limit = self.settings.bot_time_limit
+        try:
+            action = await self.bots.run(
+                HINT,
+                budget_of(live.game.name, "hard", limit),
+                hint_move,
+                limit,
+                self.bots.payload(state),
+            )
+        except ImportError:
+            raise WebError(503, "no_hints", "hints are not available") from None
+        except TimeoutError:
+            raise WebError(
+                503, "busy", "the hint took too long; ask again", retry_after=5
+            ) from None
+        return {"seq": seq, "action": action, "string": state.action_to_string(action)}

@@ -1,0 +1,170 @@
+"""Heavy work off the event loop: setting up a new game and replaying a stored one.
+
+Both can take seconds (an OYNO puzzle of some ``difficulty`` solves thousands of set-ups to
+deal one; a long game replays every action). ``WorkPool`` runs them in worker processes, where a
+job past its time limit is killed (``pebble``) and never competes with the server for its GIL;
+the game and state come back pickled. With ``processes=0`` (the tests' toy games, which a fresh
+process cannot import) they run in threads, where a job past its limit is answered 503 but runs
+on to its end. Either way one client has at most one set-up running at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
+from multiprocessing import get_context
+from typing import Any
+
+from boneyard.core.game import CHANCE, Game, State
+from boneyard.web.catalog import parse_params
+from boneyard.web.chance import chance_outcome
+from boneyard.web.errors import WebError
+from boneyard.web.live import LogEntry
+from boneyard.web.memory import estimate_bytes
+from boneyard.web.store import StoredGame
+
+Built = tuple[Game, State, list[LogEntry], list[tuple[int, int]], int]
+"""A game, its state, the log entries and actions that led there, and its estimated bytes."""
+
+
+def strings_of(state: State, action: int) -> list[str]:
+    """How ``action`` looks to each seat, then to a spectator."""
+    seats = state.game.info.num_players
+    return [state.action_string_for(s, action) for s in range(seats)] + [
+        state.action_string_for(None, action)
+    ]
+
+
+def advance(
+    state: State, actions: list[tuple[int, int]], seed: str, first: int
+) -> tuple[State, list[LogEntry], list[tuple[int, int]]]:
+    """``state`` after ``actions`` and the chance outcomes that follow (a new state)."""
+    state = state.clone()
+    entries: list[LogEntry] = []
+    applied: list[tuple[int, int]] = []
+    for action, player in actions:
+        entries.append(LogEntry(first + len(applied), player, strings_of(state, action)))
+        state.apply_action(action)
+        applied.append((action, player))
+    while state.current_player() == CHANCE:
+        seq = first + len(applied)
+        outcome = chance_outcome(state, seed, seq)
+        entries.append(LogEntry(seq, CHANCE, strings_of(state, outcome)))
+        state.apply_action(outcome)
+        applied.append((outcome, CHANCE))
+    return state, entries, applied
+
+
+def estimate(game: Game, state: State) -> int:
+    return estimate_bytes(game) + estimate_bytes(state, limit=200_000)
+
+
+def set_up(
+    game_cls: type[Game], params: dict[str, Any], limits: dict[str, int], seed: str
+) -> Built:
+    """A new game with ``params`` (checked against the server's ``limits``), dealt from ``seed``."""
+    game = game_cls(**parse_params(game_cls, params, limits))
+    state, entries, applied = advance(game.new_initial_state(), [], seed, 0)
+    return game, state, entries, applied, estimate(game, state)
+
+
+def replay(game_cls: type[Game], stored: StoredGame) -> Built:
+    """A stored game rebuilt from its actions."""
+    game = game_cls(**stored.params)
+    state = game.new_initial_state()
+    entries: list[LogEntry] = []
+    for seq, (action, player) in enumerate(stored.actions):
+        entries.append(LogEntry(seq, player, strings_of(state, action)))
+        state.apply_action(action)
+    return game, state, entries, list(stored.actions), estimate(game, state)
+
+
+def _warm_up() -> int:
+    from boneyard.ai import make_bot  # noqa: F401  (the bot workers share this)
+    from boneyard.core.registry import list_games
+
+    return len(list_games())
+
+
+class WorkPool:
+    def __init__(self, processes: int, limit: float) -> None:
+        self.limit = limit
+        self._pool: Any = None
+        self._threads: ThreadPoolExecutor | None = None
+        if processes > 0:
+            from pebble import ProcessPool
+
+            # The initializer imports the games in each worker (a replacement for a killed one
+            # too) before it takes a job: start-up never counts against a job's time limit.
+            self._pool = ProcessPool(
+                max_workers=processes, initializer=_warm_up, context=get_context("spawn")
+            )
+        else:
+            self._threads = ThreadPoolExecutor(4, thread_name_prefix="work")
+        self._running: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    async def run(self, client: str | None, what: str, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` off the loop; 503 past the time limit; 429 while ``client`` has a
+        set-up running (counted until its job really ends)."""
+        self._claim(client)
+        try:
+            future: Future[Any]
+            if self._pool is not None:
+                future = self._pool.schedule(fn, args=args, timeout=self.limit)
+            else:
+                assert self._threads is not None
+                future = self._threads.submit(fn, *args)
+        except BaseException:
+            self._release(client)
+            raise
+        future.add_done_callback(lambda _done: self._release(client))
+        # A process job is timed by the pool from when a worker takes it; the wait here only
+        # guards against a pool that never answers. Cancelling a process job kills its worker;
+        # a thread runs on to its end.
+        wait = self.limit + 1 if self._pool is None else 2 * self.limit + 30
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=wait)
+        except TimeoutError:
+            raise WebError(
+                503,
+                "busy",
+                f"{what} took longer than {self.limit:g} seconds on this server; "
+                "try again later, or choose smaller settings",
+                retry_after=max(1.0, self.limit),
+            ) from None
+
+    def _claim(self, client: str | None) -> None:
+        if client is None:
+            return
+        with self._lock:
+            if self._running[client] >= 1:
+                raise WebError(
+                    429,
+                    "busy",
+                    "your previous game is still being set up; try again in a few seconds",
+                    retry_after=5,
+                )
+            self._running[client] += 1
+
+    def _release(self, client: str | None) -> None:
+        if client is None:
+            return
+        with self._lock:
+            self._running[client] -= 1
+            if self._running[client] <= 0:
+                del self._running[client]
+
+    def warm_up(self) -> None:
+        """Start the worker processes now (spawning and importing takes seconds)."""
+        if self._pool is not None:
+            self._pool.schedule(_warm_up)
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.stop()
+            self._pool.join(timeout=5)
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
