@@ -302,7 +302,6 @@ function clearSelection() {
 function clickSquare(square) {
   const v = view();
   if (!v) return;
-  focused = square;
   if (v.seat === null) {
     $("message").textContent = "You are watching: open an invite link to play.";
     return render();
@@ -409,6 +408,7 @@ $("board").addEventListener("keydown", (event) => {
     focused = focused ? (nextSquare(focused, ARROWS[event.key]) ?? focused) : first;
     render();
   } else if ((event.key === "Enter" || event.key === " ") && focused) {
+    // (a mouse click leaves the ring alone: it only follows the keyboard)
     event.preventDefault();
     clickSquare(focused);
   } else if (event.key === "Escape") {
