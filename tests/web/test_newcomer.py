@@ -211,6 +211,11 @@ def test_a_whole_game_against_the_computer_by_clicks(
     assert page.text_content("#seed"), "the seed is revealed in the Fairness note"
     if viewport == PHONE:
         fits_the_screen(page)
+    else:
+        page.click("#replay-link")
+        page.wait_for_selector("#where:has-text('0 /')")
+        page.click("#last")
+        page.wait_for_selector("#board svg")
 
 
 @pytest.mark.skipif("bondo_cones" not in list_games(), reason="bondo_cones is not registered")

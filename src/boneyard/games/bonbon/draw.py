@@ -97,7 +97,8 @@ def svg(observation: dict[str, Any], **options: Any) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
         f'<rect width="{width}" height="{height}" fill="#fffaf0"/>',
-        f'<text x="10" y="22" font-size="15" fill="{INK}">{escape(_svg_heading(observation))}</text>',
+        f'<text x="10" y="22" font-size="15" fill="{INK}">'
+        f"{escape(_svg_heading(observation))}</text>",
     ]
     out += _track(observation, width)
     out += _tile_marks(observation)
@@ -167,7 +168,8 @@ def _row(observation: dict[str, Any], seat: int, run: list[dict[str, Any]]) -> l
     mine = " (you)" if observation["seat"] == seat else ""
     out = [
         f'<g data-seat="{seat}"{fade}>',
-        f'<text x="10" y="{y + 16}" font-weight="bold" fill="{INK}">{_player(seat).capitalize()}{mine}</text>',
+        f'<text x="10" y="{y + 16}" font-weight="bold" fill="{INK}">'
+        f"{_player(seat).capitalize()}{mine}</text>",
         f'<text x="10" y="{y + 32}" fill="{INK}">{escape(status)}, wins '
         f"{observation['wins'][seat]}</text>",
         f'<text x="10" y="{y + 48}" fill="{INK}">up {observation["up_totals"][seat]}/'

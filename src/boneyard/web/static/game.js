@@ -80,6 +80,7 @@ function receive(token, message) {
     if (reconnected) flushPending(token);
   } else if (message.type === "error") {
     $("message").textContent = message.detail;
+    $("hint-text").textContent = ""; // a refused hint must not say "Thinking…" forever
     if (message.error === "stale") sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
   } else if (message.type === "why") {
     $("message").textContent = message.reason;
