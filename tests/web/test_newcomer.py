@@ -215,7 +215,8 @@ def test_a_whole_game_against_the_computer_by_clicks(
         page.click("#replay-link")
         page.wait_for_selector("#where:has-text('0 /')")
         page.click("#last")
-        page.wait_for_selector("#board svg")
+        page.wait_for_selector("#log li")
+        assert raw_words(page) == [], "the replay speaks as plainly"
 
 
 @pytest.mark.skipif("bondo_cones" not in list_games(), reason="bondo_cones is not registered")

@@ -50,7 +50,8 @@ export function showLog(list, log, players) {
   for (const entry of log) {
     // The short name: a person's own name, else the side ("North"), without the level.
     const player = players[entry.player];
-    const short = player && !player.computer ? player.name : (player?.side ?? "");
+    // (A replay frame's seats carry only a label.)
+    const short = (player?.computer === false ? player.name : (player?.side ?? player?.label)) ?? "";
     const who = entry.player < 0 ? "Chance" : short.charAt(0).toUpperCase() + short.slice(1);
     const item = el("li", { "data-seq": entry.seq, class: entry.player < 0 ? "chance" : "" });
     item.append(el("span", { class: "who" }, who + ": "), el("span", { class: "move" }, entry.string));
