@@ -184,3 +184,21 @@ def test_each_start_picture_is_the_games_own_drawing(client: TestClient) -> None
         response = client.get(f"/picture/{name}.svg")
         assert response.status_code == 200 and response.text == expected
         assert response.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_a_question_about_seats_is_answered_with_their_names(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dataclasses
+
+    from tests.web.toygames import WalkGame
+
+    asked = dataclasses.replace(
+        WalkGame.parameters[0], name="first", default=0, minimum=0, maximum=1,
+        question="Who is younger?", advanced=True,
+    )  # fmt: skip
+    monkeypatch.setattr(WalkGame, "parameters", (*WalkGame.parameters, asked))
+    page = client.get("/new/toy_walk").text
+    advanced = page[page.index("<summary>Advanced</summary>") :]
+    assert "Who is younger?" in advanced, "folded under Advanced"
+    assert '<option value="0" selected>North</option><option value="1" >South</option>' in advanced
