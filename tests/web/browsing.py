@@ -25,12 +25,12 @@ ARGS = [
 TIMEOUT_MS = 15_000
 
 
-def serve(db_path: Path, **settings: Any) -> Iterator[str]:
+def serve(db_path: Path, port: int | None = None, **settings: Any) -> Iterator[str]:
     """Run the app with uvicorn in a thread; yield its address; stop it afterwards."""
     import uvicorn
 
     app = make_app(db_path, **settings)
-    port = free_port()
+    port = port or free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

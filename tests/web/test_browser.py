@@ -138,37 +138,6 @@ def test_reload_mid_game_and_continue(server: str, browser: Any) -> None:
     south.context.close()
 
 
-@pytest.mark.skipif("obonto" not in list_games(), reason="obonto is not registered")
-def test_a_full_game_of_obonto_against_easy_by_clicking(server: str, browser: Any) -> None:
-    context = browser.new_context(bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server + "/new/obonto")
-    page.select_option("select[name=seat0]", "human")
-    page.select_option("select[name=seat1]", "easy")
-    page.click("button[type=submit]")
-    page.wait_for_selector("#game[data-seq]")
-    for _ in range(400):
-        page.wait_for_function(
-            "['yes'].includes(document.getElementById('game').dataset.mine)"
-            " || document.getElementById('game').dataset.terminal === 'yes'",
-            timeout=30_000,
-        )
-        if page.get_attribute("#game", "data-terminal") == "yes":
-            break
-        seq = seq_of(page)
-        play_by_clicking(page, legal_strings(page)[0])
-        wait_for_seq_above(page, seq)
-    assert page.get_attribute("#game", "data-terminal") == "yes"
-    assert "won" in page.inner_text("#status") or "drawn" in page.inner_text("#status")
-    assert page.text_content("#seed"), "the seed is revealed at the end"
-    page.click("#replay-link")
-    page.wait_for_selector("#where:has-text('0 /')")
-    page.click("#last")
-    page.wait_for_selector("#board svg")
-    context.close()
-
-
 def test_friends_at_one_screen_take_turns(server: str, browser: Any) -> None:
     created = create(server, "toy_walk")
     page = open_page(browser, server + created["together_url"])

@@ -213,3 +213,89 @@ def test_a_whole_game_against_the_computer_by_clicks(
     assert page.text_content("#seed"), "the seed is revealed in the Fairness note"
     if viewport == PHONE:
         fits_the_screen(page)
+    else:
+        page.click("#replay-link")
+        page.wait_for_selector("#where:has-text('0 /')")
+        page.click("#last")
+        page.wait_for_selector("#log li")
+        assert raw_words(page) == [], "the replay speaks as plainly"
+
+
+@pytest.mark.skipif("bondo_cones" not in list_games(), reason="bondo_cones is not registered")
+def test_bond_o_cones_set_up_at_random_in_one_click(server: str, new_page: Any) -> None:
+    page = new_page(DESKTOP)
+    page.goto(server + "/")
+    page.click("li[data-game=bondo_cones] form.play-computer button[type=submit]")
+    page.wait_for_selector("#game[data-mine=yes]")
+    targets = page.eval_on_selector_all("rect.mark-dest", "marks => marks.map(m => m.dataset.mark)")
+    puts = {s.split()[1] for s in legal_strings(page) if s.startswith("put ")}
+    assert puts and set(targets) == puts, "every square a cone may be put on is highlighted"
+    before = prompt(page)
+    page.click("#quick-setup")
+    # Black's 16 cones and its ring, all from the one click:
+    page.wait_for_function("Number(document.getElementById('game').dataset.seq) >= 17")
+    wait_for_a_decision(page)
+    assert page.locator("#quick-setup").is_hidden(), "the set-up is done"
+    assert not any(s.startswith("put ") for s in legal_strings(page))
+    assert prompt(page) != before or before == ""
+
+
+@pytest.mark.skipif("obonto" not in list_games(), reason="obonto is not registered")
+def test_the_keyboard_moves_a_ring_and_enter_picks(server: str, new_page: Any) -> None:
+    page = new_page(DESKTOP)
+    page.goto(server + "/")
+    page.click("li[data-game=obonto] form.play-computer button[type=submit]")
+    page.wait_for_selector("#game[data-mine=yes]")
+    assert page.get_attribute("#board", "role") and page.get_attribute("#board", "aria-label")
+    names = page.eval_on_selector_all(
+        "#board svg [data-square][aria-label]",
+        "nodes => nodes.map(n => n.getAttribute('aria-label'))",
+    )
+    assert len(set(names)) == 81 and any("lion" in name for name in names), names[:5]
+    page.focus("#board")
+    page.keyboard.press("ArrowRight")  # the ring appears on the first square (a9)
+    ring = "document.querySelector('rect.mark-focus')?.dataset.mark"
+    first = page.evaluate(ring)
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(ring) != first, "the ring moved"
+    # Walk the ring to South's lion on d1 and pick it, then to d2 and play there.
+    for _ in range(12):
+        page.keyboard.press("ArrowDown")
+    for _ in range(8):
+        page.keyboard.press("ArrowLeft")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate(ring) == "d1"
+    page.keyboard.press("Enter")
+    assert page.locator('rect.mark-sel[data-mark="d1"]').count() == 1
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    wait_for_seq_above(page, 0)
+    assert "d1-d2" in page.inner_text("#log")
+    assert page.evaluate("document.activeElement.id") == "board", "focus stays on the board"
+
+
+@pytest.mark.skipif("obonto" not in list_games(), reason="obonto is not registered")
+def test_a_move_clicked_while_the_connection_is_down_is_sent_on_reconnect(
+    tmp_path: Any, new_page: Any
+) -> None:
+    from tests.web.conftest import free_port
+
+    port = free_port()
+    first = serve(tmp_path / "web.db", port=port, bot_delay=0.02)
+    address = next(first)
+    page = new_page(DESKTOP)
+    page.goto(address + "/")
+    page.click("li[data-game=obonto] form.play-computer button[type=submit]")
+    page.wait_for_selector("#game[data-mine=yes]")
+    assert page.locator("#banner").is_hidden()
+    next(first, None)  # the server stops
+    page.wait_for_selector("#banner", state="visible")
+    play_by_clicking(page, "d1-d2")
+    assert "will be sent" in page.inner_text("#message")
+    second = serve(tmp_path / "web.db", port=port, bot_delay=0.02)
+    next(second)
+    page.wait_for_selector("#banner", state="hidden", timeout=20_000)
+    wait_for_seq_above(page, 0)
+    assert "d1-d2" in page.inner_text("#log"), "the move was not lost"
+    next(second, None)

@@ -174,3 +174,63 @@ def test_every_figure_of_the_what_it_is_like_pages_is_there(client: TestClient) 
         assert 'class="rules like"' in html, name
         for figure in re.findall(r"\(img/([^)]+)\)", page.read_text()):
             assert client.get(f"/rules/img/{figure}").status_code == 200, (page.name, figure)
+
+
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_an_empty_field_means_the_default(client: TestClient, name: str) -> None:
+    """The form as a browser without scripts sends it: every field, the empty ones empty."""
+    fields = [f"p_{spec.name}=" for spec in all_games()[name].parameters if not spec.local_only]
+    body = "&".join([*fields, "seat0=human", "seat1=easy", "seat2=easy"])
+    response = client.post(f"/new/{name}", content=body, headers=FORM, follow_redirects=False)
+    assert response.status_code in (200, 303), response.text
+
+
+def test_the_home_page_starts_a_game_against_the_computer_in_one_submit(
+    client: TestClient,
+) -> None:
+    home = client.get("/").text
+    assert 'class="play-computer"' in home and 'name="level"' in home
+    response = client.post(
+        "/new/toy_walk", content="name0=Ann&level=medium", headers=FORM, follow_redirects=False
+    )
+    assert response.status_code == 303
+    game_id = response.headers["location"].split("/")[2].split("?")[0]
+    view = client.get(f"/api/games/{game_id}").json()
+    assert [p["name"] for p in view["players"]] == ["Ann (North)", "South (computer, medium)"]
+
+
+def test_play_a_friend_gives_invite_links_for_every_seat(client: TestClient) -> None:
+    response = client.post("/new/toy_walk", content="friends=yes&name0=Ann", headers=FORM)
+    assert response.status_code == 200
+    assert response.text.count('class="invite"') == 2
+
+
+def test_each_start_picture_is_the_games_own_drawing(client: TestClient) -> None:
+    for name, game_cls in all_games().items():
+        game = game_cls()
+        try:
+            expected = game.render_svg(game.new_initial_state().observation(None))
+        except NotImplementedError:
+            assert client.get(f"/picture/{name}.svg").status_code == 404
+            continue
+        response = client.get(f"/picture/{name}.svg")
+        assert response.status_code == 200 and response.text == expected
+        assert response.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_a_question_about_seats_is_answered_with_their_names(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dataclasses
+
+    from tests.web.toygames import WalkGame
+
+    asked = dataclasses.replace(
+        WalkGame.parameters[0], name="first", default=0, minimum=0, maximum=1,
+        question="Who is younger?", advanced=True,
+    )  # fmt: skip
+    monkeypatch.setattr(WalkGame, "parameters", (*WalkGame.parameters, asked))
+    page = client.get("/new/toy_walk").text
+    advanced = page[page.index("<summary>Advanced</summary>") :]
+    assert "Who is younger?" in advanced, "folded under Advanced"
+    assert '<option value="0" selected>North</option><option value="1" >South</option>' in advanced

@@ -81,6 +81,39 @@ def check_payload(
     assert [line["seq"] for line in view["log"]] == list(range(start, seq))
     assert [line["string"] for line in view["log"]] == log[seat][start:seq]
     assert (view["seed"] is not None) == truth.is_terminal()
+    check_words(game, states, log, seat, view)
+
+
+def check_words(
+    game: Game,
+    states: list[State],
+    log: dict[int | None, list[str]],
+    seat: int | None,
+    view: dict[str, Any],
+) -> None:
+    """The words for people are the game's hooks given only this seat's material: its own
+    observation now, and for each action described, its observation before it and the log
+    line it was shown."""
+    seq = view["seq"]
+    truth = states[seq]
+    observation = truth.observation(seat)
+    assert view["panel"] == [item.to_json() for item in game.panel(observation, seat)]
+    if seat is not None and truth.current_player() == seat:
+        assert view["prompt"] == game.prompt(observation, seat)
+        strings = [truth.action_to_string(a) for a in truth.legal_actions()]
+        assert view["labels"] == {s: game.action_label(observation, s) for s in strings}
+    else:
+        assert view["labels"] == {}
+    if truth.is_terminal():
+        assert view["result"] == game.result(observation, seat, truth.returns())
+    said = set()
+    for number in range(max(0, seq - 70), seq):
+        player = states[number].current_player()
+        actor = None if player < 0 else player
+        before = states[number].observation(seat)
+        said.add(game.describe_action(before, actor, log[seat][number]))
+    assert set(view["recent"]) <= said
+    assert all("token" not in player for player in view["players"])
 
 
 def check_hidden_values(name: str, truth: State, seat: int | None, view: dict[str, Any]) -> None:

@@ -48,7 +48,11 @@ export function clearMarks(container, kind) {
 export function showLog(list, log, players) {
   list.replaceChildren();
   for (const entry of log) {
-    const who = entry.player < 0 ? "Chance" : (players[entry.player]?.name ?? "");
+    // The short name: a person's own name, else the side ("North"), without the level.
+    const player = players[entry.player];
+    // (A replay frame's seats carry only a label.)
+    const short = (player?.computer === false ? player.name : (player?.side ?? player?.label)) ?? "";
+    const who = entry.player < 0 ? "Chance" : short.charAt(0).toUpperCase() + short.slice(1);
     const item = el("li", { "data-seq": entry.seq, class: entry.player < 0 ? "chance" : "" });
     item.append(el("span", { class: "who" }, who + ": "), el("span", { class: "move" }, entry.string));
     list.appendChild(item);

@@ -80,6 +80,7 @@ function receive(token, message) {
     if (reconnected) flushPending(token);
   } else if (message.type === "error") {
     $("message").textContent = message.detail;
+    $("hint-text").textContent = ""; // a refused hint must not say "Thinking…" forever
     if (message.error === "stale") sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
   } else if (message.type === "why") {
     $("message").textContent = message.reason;
@@ -302,7 +303,6 @@ function clearSelection() {
 function clickSquare(square) {
   const v = view();
   if (!v) return;
-  focused = square;
   if (v.seat === null) {
     $("message").textContent = "You are watching: open an invite link to play.";
     return render();
@@ -409,6 +409,7 @@ $("board").addEventListener("keydown", (event) => {
     focused = focused ? (nextSquare(focused, ARROWS[event.key]) ?? focused) : first;
     render();
   } else if ((event.key === "Enter" || event.key === " ") && focused) {
+    // (a mouse click leaves the ring alone: it only follows the keyboard)
     event.preventDefault();
     clickSquare(focused);
   } else if (event.key === "Escape") {
