@@ -262,9 +262,11 @@ def test_takeback_in_a_game_with_chance_is_allowed_until_chance_plays(db_path: P
     with TestClient(make_app(db_path, bot_delay=30.0)) as client:
         created = create(client, "oyno", params={"wild": True}, seats=VS_COMPUTER)
         play(client, created, 0, "place b2")  # up, as placed: nothing left to chance
+        assert view(client, created, 0)["session"]["can"]["takeback"]
         assert ask(client, created, 0, "takeback").status_code == 200
         assert view(client, created)["seq"] == 0
         play(client, created, 0, "place b2 wild")  # rolled: chance decides its side
         assert view(client, created)["log"][-1]["player"] == -1
+        assert not view(client, created, 0)["session"]["can"]["takeback"], "no button for it"
         refused = ask(client, created, 0, "takeback")
         assert refused.status_code == 409 and "chance" in refused.json()["detail"]

@@ -301,7 +301,8 @@ class SessionManager:
             "takeback": person
             and not over
             and takeback_request is None
-            and any(p == seat for _a, p in live.stored.actions),
+            and any(p == seat for _a, p in live.stored.actions)
+            and (others_people or (seat is not None and self.takeback_refusal(live, seat) is None)),
             "answer_takeback": person
             and takeback_request is not None
             and takeback_request.seat != seat,

@@ -15,12 +15,64 @@ async function me() {
   return ensurePerson(name);
 }
 
+// Settings that name seats by number are left out: the lobby decides who sits where.
+const SEAT_NUMBERS = new Set(["first"]);
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// The chosen game's simple settings (numbers, yes/no, lists of choices), with their defaults.
+async function showParams() {
+  const box = $("open-params");
+  box.replaceChildren();
+  const kind = await (await fetch(`/api/kinds/${encodeURIComponent($("open-kind").value)}`)).json();
+  for (const spec of kind.info.parameter_specs ?? []) {
+    const simple = ["int", "bool"].includes(spec.type) || spec.choices;
+    if (spec.local_only || spec.advanced || !simple || SEAT_NUMBERS.has(spec.name)) continue;
+    const label = document.createElement("label");
+    label.textContent = capital(spec.question ?? spec.description);
+    let input;
+    if (spec.choices) {
+      input = document.createElement("select");
+      for (const choice of spec.choices) input.append(new Option(String(choice), String(choice)));
+    } else if (spec.type === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = Boolean(spec.default);
+    } else {
+      input = document.createElement("input");
+      input.type = "number";
+      if (spec.minimum !== null) input.min = spec.minimum;
+      if (spec.maximum !== null) input.max = spec.maximum;
+    }
+    if (input.type !== "checkbox") input.value = String(spec.default);
+    input.dataset.param = spec.name;
+    input.dataset.default = String(spec.default);
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function chosenParams() {
+  const params = {};
+  for (const input of $("open-params").querySelectorAll("[data-param]")) {
+    const value = input.type === "checkbox" ? String(input.checked) : input.value;
+    if (value !== input.dataset.default) params[input.dataset.param] = value;
+  }
+  return params;
+}
+
+$("open-kind").addEventListener("change", showParams);
+showParams();
+
 $("open-game").addEventListener("submit", async (event) => {
   event.preventDefault();
   try {
     const person = await me();
     if (!person) return;
-    const opened = await post("/api/open", { game: $("open-kind").value, person: proof(person) });
+    const opened = await post("/api/open", {
+      game: $("open-kind").value,
+      params: chosenParams(),
+      person: proof(person),
+    });
     location.assign(opened.url);
   } catch (error) {
     $("lobby-message").textContent = `The game could not be opened: ${error.message}`;
