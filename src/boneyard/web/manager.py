@@ -30,12 +30,14 @@ from boneyard.ai.levels import LEVEL_NAMES
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import CHANCE, Game, State
 from boneyard.web import words
-from boneyard.web.bots import COMPUTER_MOVE, HINT, BotWorkers, bot_move, budget_of, hint_move
+from boneyard.web.bots import COMPUTER_MOVE, HINT, bot_move, budget_of, hint_move
 from boneyard.web.catalog import Catalog, parse_params
 from boneyard.web.chance import bot_seed, chance_outcome, seed_hash
 from boneyard.web.errors import WebError
+from boneyard.web.jobs import JobFailed, bot_runner
 from boneyard.web.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.memory import estimate_bytes
+from boneyard.web.metrics import Metrics
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store, StoredGame
 
@@ -127,7 +129,9 @@ class GameManager:
         self.work = ThreadPoolExecutor(4, thread_name_prefix="work")
         self._setting_up: Counter[str] = Counter()
         self._work_lock = threading.Lock()
-        self.bots = BotWorkers(self.settings.bot_processes)
+        self.metrics = Metrics()
+        self.bots = bot_runner(self.settings, store, self.metrics)
+        self.metrics.watch(lambda: len(self.games), self.bots.depth)
         self.live_bytes = 0
         self.sockets_by_client: Counter[str] = Counter()
         per_minute = self.settings.games_per_minute
@@ -508,6 +512,7 @@ class GameManager:
 
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
         """Play ``action`` (an id or a string) for ``seat`` on top of sequence number ``seq``."""
+        began = time.monotonic()
         async with live.lock:
             if seq > live.seq:  # the player saw a later move: made through another process
                 await self._catch_up(live)
@@ -515,6 +520,8 @@ class GameManager:
             assert seat is not None  # _check_turn refuses spectators
             action_id = self._action_id(live.state, action)
             await self._commit(live, [(action_id, seat)])
+        self.metrics.moves.inc()
+        self.metrics.move_seconds.observe(time.monotonic() - began)
 
     def _check_turn(self, live: LiveGame, seat: int | None, seq: int) -> None:
         if seat is None:
@@ -673,5 +680,9 @@ class GameManager:
         except TimeoutError:
             raise WebError(
                 503, "busy", "the hint took too long; ask again", retry_after=5
+            ) from None
+        except JobFailed:
+            raise WebError(
+                503, "busy", "the computer could not answer; ask again", retry_after=5
             ) from None
         return {"seq": seq, "action": action, "string": state.action_to_string(action)}

@@ -192,6 +192,18 @@ class Store:
         there is nothing to listen to (None): a process notices others' moves on its next
         request, by the sequence number.
         """
+
+        def parse(payload: str) -> None:
+            game_id, _, seq = payload.rpartition(":")
+            heard(game_id, int(seq))
+
+        return self.listen_channel(CHANNEL, parse)
+
+    def listen_channel(
+        self, channel: str, heard: Callable[[str], None]
+    ) -> Callable[[], None] | None:
+        """Call ``heard(payload)`` (from a thread) for every notice on ``channel``; PostgreSQL
+        only (None on SQLite). Returns the function that stops listening."""
         if self.is_sqlite:
             return None
         stop = threading.Event()
@@ -203,20 +215,24 @@ class Store:
                     try:
                         connection: Any = raw.driver_connection
                         connection.autocommit = True
-                        connection.execute(f"LISTEN {CHANNEL}")
+                        connection.execute(f"LISTEN {channel}")
                         while not stop.is_set():
                             for notice in connection.notifies(timeout=0.5):
-                                game_id, _, seq = notice.payload.rpartition(":")
-                                heard(game_id, int(seq))
+                                heard(notice.payload)
                     finally:
                         raw.invalidate()
                 except Exception:  # the database went away: listen again in a moment
-                    log.warning("listening for moves failed; trying again", exc_info=True)
+                    log.warning("listening on %s failed; trying again", channel, exc_info=True)
                     stop.wait(1.0)
 
-        thread = threading.Thread(target=run, name="store-listen", daemon=True)
+        thread = threading.Thread(target=run, name=f"listen-{channel}", daemon=True)
         thread.start()
         return stop.set
+
+    def ping(self) -> None:
+        """Raise unless the database answers (for the readiness check)."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._sessions() as session:
