@@ -36,7 +36,13 @@ def _set_limit(settings: Any, given: str) -> None:
 
 
 def _serve_workers(
-    host: str, port: int, db: str, settings: Any, workers: int, log_format: str
+    host: str,
+    port: int,
+    db: str,
+    settings: Any,
+    workers: int,
+    log_format: str,
+    forwarded_allow_ips: str | None,
 ) -> None:
     """Several uvicorn worker processes on one address, each its own app (the app factory)."""
     import uvicorn
@@ -64,6 +70,7 @@ def _serve_workers(
         workers=workers,
         log_level="warning",
         ws_max_size=64 * 1024,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 
@@ -112,6 +119,14 @@ def _serve_workers(
     type=click.IntRange(1, 64),
     help="Server processes on this address (PostgreSQL: each serves every game; SQLite is "
     "for one process and a warning says so).",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default=None,
+    metavar="ADDRESSES",
+    help="Proxies trusted to name the client's address (X-Forwarded-For), comma-separated, "
+    "or '*' (behind a reverse proxy: the per-client budgets count players, not the proxy). "
+    "Default: 127.0.0.1.",
 )
 @click.option(
     "--log-format",
@@ -201,6 +216,7 @@ def serve(
     bot_processes: int,
     bots: str,
     workers: int,
+    forwarded_allow_ips: str | None,
     log_format: str,
     hint_interval: float,
     memory_mb: float,
@@ -251,7 +267,7 @@ def serve(
             _set_limit(settings, given)
         setup_logging(log_format, logging.WARNING)
         if workers > 1:
-            _serve_workers(host, port, db, settings, workers, log_format)
+            _serve_workers(host, port, db, settings, workers, log_format, forwarded_allow_ips)
             return
         app = create_app(db, settings=settings)
     except click.ClickException:
@@ -267,7 +283,14 @@ def serve(
     click.echo(f"boneyard is serving at http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
     try:
         # Frames past 64 KiB are refused by the protocol itself; the app's own limit is smaller.
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            forwarded_allow_ips=forwarded_allow_ips,
+        )
     finally:
         # Also when uvicorn gives up after the app started: the worker processes must end.
         app.state.manager.shutdown()
