@@ -9,88 +9,39 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pwd
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from glob import glob
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.app import create_app
 from boneyard.web.catalog import Catalog
 from boneyard.web.jobs import JobQueue, JobRow
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store
-from tests.web.conftest import Server, all_games, create, free_port, play_random, token
+from tests.web.conftest import Server, all_games, create, play_random, token
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
 
-def _program(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    candidates = sorted(glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return candidates[-1] if candidates else None
-
-
-def _as_server_user() -> list[str]:
-    """PostgreSQL refuses to run as root: then it runs as the ``postgres`` user."""
-    if os.geteuid() != 0:
-        return []
-    try:
-        pwd.getpwnam("postgres")
-    except KeyError:
-        pytest.skip("running as root and there is no 'postgres' user to run the server")
-    if shutil.which("runuser") is None:
-        pytest.skip("running as root and there is no runuser to start the server as 'postgres'")
-    return ["runuser", "-u", "postgres", "--"]
-
-
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    initdb, pg_ctl = _program("initdb"), _program("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        pytest.skip("no PostgreSQL server programs (initdb, pg_ctl) on this machine")
-    prefix = _as_server_user()
-    folder = Path(tempfile.mkdtemp(prefix="boneyard-pg-"))
-    if prefix:
-        shutil.chown(folder, user="postgres")
-    data = folder / "data"
-    port = free_port()  # names the socket file; nothing listens on TCP
-    run: dict[str, Any] = {"check": True, "capture_output": True}
     try:
-        subprocess.run([*prefix, initdb, "-D", str(data), "-A", "trust", "-U", "boneyard"], **run)
-        options = f"-k {folder} -p {port} -c listen_addresses=''"
-        log = folder / "server.log"
-        subprocess.run(
-            [*prefix, pg_ctl, "-D", str(data), "-o", options, "-l", str(log), "-w", "start"], **run
-        )
-    except subprocess.CalledProcessError as error:
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"could not start a PostgreSQL server: {error.stderr.decode()[-300:]}")
-    try:
-        yield f"postgresql+psycopg://boneyard@/postgres?host={folder}&port={port}"
-    finally:
-        subprocess.run(
-            [*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
-            check=False,
-            capture_output=True,
-        )
-        shutil.rmtree(folder, ignore_errors=True)
+        with throwaway_postgres() as url:
+            yield url
+    except PostgresUnavailable as reason:
+        pytest.skip(str(reason))
 
 
 def make_app(url: str) -> FastAPI:
@@ -257,7 +208,9 @@ def test_each_job_is_claimed_once_and_a_dead_workers_job_is_taken_up(postgres_ur
     store = Store(postgres_url)
     queue = JobQueue(store)
     try:
-        ids = {queue.submit("move", 0, ["easy", 0, 1, None, []], 1.0) for _ in range(40)}
+        ids = {queue.submit("move", 0, ["easy", 0, n, None, []], 1.0) for n in range(40)}
+        assert len(ids) == 40
+        assert queue.submit("move", 0, ["easy", 0, 7, None, []], 1.0) in ids, "asked twice: one job"
         claimed: list[int] = []
         lock = threading.Lock()
 
@@ -272,9 +225,8 @@ def test_each_job_is_claimed_once_and_a_dead_workers_job_is_taken_up(postgres_ur
         for thread in threads:
             thread.join()
         assert sorted(claimed) == sorted(ids), "every job claimed exactly once (SKIP LOCKED)"
-        queue.cancel(list(ids))
         # A worker that dies holding a job: once its lease runs out another takes it.
-        job_id = queue.submit("move", 0, ["easy", 0, 1, None, []], 1.0)
+        job_id = queue.submit("move", 0, ["easy", 0, 100, None, []], 1.0)
         held = queue.claim("dead")
         assert held is not None and held.id == job_id and held.attempts == 1
         assert queue.claim("alive") is None, "a job under lease is not taken"
@@ -287,8 +239,11 @@ def test_each_job_is_claimed_once_and_a_dead_workers_job_is_taken_up(postgres_ur
         assert not queue.finish(held, "dead", 7, None), "the dead worker's answer is ignored"
         assert queue.finish(again, "alive", 8, None)
         assert queue.collect([job_id]) == {job_id: (8, None)}
-        assert queue.collect([job_id]) == {}, "collected answers leave the table"
+        assert queue.collect([job_id]) == {job_id: (8, None)}, "every asker gets the answer"
+        assert queue.clean(older=-1.0) >= 1 and queue.collect([job_id]) == {}
     finally:
+        with store.engine.begin() as connection:  # the next test counts on an empty table
+            connection.execute(delete(JobRow))
         store.close()
 
 

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 import os
+import random
 import socket
 import threading
 import time
@@ -48,6 +51,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.bots import GRACE, BotWorkers, StatePayload, bot_move, hint_move
@@ -66,6 +70,8 @@ LEASE_MARGIN = 5.0
 is taken for dead and another one takes the job."""
 MAX_ATTEMPTS = 3
 """A job whose workers died this many times fails (its game then plays its first legal move)."""
+KEEP_SECONDS = 300.0
+"""How long a finished job's answer stays in the table."""
 POLL_SECONDS = 0.25
 """How often a waiting side looks at the table when no notice came."""
 
@@ -79,6 +85,9 @@ class JobRow(Base):
     __table_args__ = (Index("bot_jobs_by_turn", "status", "priority", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(80), unique=True)
+    """The kind and a digest of the arguments: every web process holding a game asks for its
+    computer's move (the seed is the game's, seat's and move number's), and they share one job."""
     kind: Mapped[str] = mapped_column(String(16))
     priority: Mapped[int] = mapped_column(Integer)
     args: Mapped[list[Any]] = mapped_column(JSON)
@@ -92,6 +101,7 @@ class JobRow(Base):
     result: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 @dataclass(frozen=True)
@@ -113,7 +123,7 @@ class JobQueue:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.engine = store.engine
-        Base.metadata.create_all(self.engine, tables=[JobRow.__table__])  # type: ignore[list-item]
+        store.create_tables([JobRow.__table__])
 
     def _notify(self, connection: Any, channel: str, payload: str) -> None:
         if not self.store.is_sqlite:
@@ -123,22 +133,37 @@ class JobQueue:
             )
 
     def submit(self, kind: str, priority: int, args: list[Any], budget: float) -> int:
-        with self.engine.begin() as connection:
-            job_id = connection.execute(
-                insert(JobRow)
-                .values(
-                    kind=kind,
-                    priority=priority,
-                    args=args,
-                    budget=budget,
-                    status="waiting",
-                    attempts=0,
-                    created=time.time(),
-                )
-                .returning(JobRow.id)
-            ).scalar_one()
-            self._notify(connection, NEW_CHANNEL, str(job_id))
-        return int(job_id)
+        """The job answering ``kind(*args)``: the one already asked for, or a new one."""
+        key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
+        for _ in range(3):
+            try:
+                with self.engine.begin() as connection:
+                    found = connection.execute(
+                        select(JobRow.id, JobRow.status).where(JobRow.key == key)
+                    ).first()
+                    if found is not None and found.status != "failed":
+                        return int(found.id)
+                    if found is not None:  # a failed job is asked again: a fresh try
+                        connection.execute(delete(JobRow).where(JobRow.id == found.id))
+                    job_id = connection.execute(
+                        insert(JobRow)
+                        .values(
+                            key=key,
+                            kind=kind,
+                            priority=priority,
+                            args=args,
+                            budget=budget,
+                            status="waiting",
+                            attempts=0,
+                            created=time.time(),
+                        )
+                        .returning(JobRow.id)
+                    ).scalar_one()
+                    self._notify(connection, NEW_CHANNEL, str(job_id))
+                    return int(job_id)
+            except IntegrityError:  # another process asked at the same moment: share its job
+                continue
+        raise JobFailed("could not queue the job")
 
     def claim(self, worker: str) -> Job | None:
         """Take the most urgent waiting job (or one whose worker's lease ran out), or None."""
@@ -195,6 +220,7 @@ class JobQueue:
                     result=result,
                     error=error,
                     lease_until=None,
+                    finished=time.time(),
                 )
             ).rowcount
             if done:
@@ -213,25 +239,29 @@ class JobQueue:
             )
 
     def collect(self, ids: list[int]) -> dict[int, tuple[int | None, str | None]]:
-        """The finished jobs among ``ids``: id -> (answer, error), removed from the table."""
+        """The finished jobs among ``ids``: id -> (answer, error). They stay a while for the
+        other processes waiting on them (``clean`` removes them)."""
         if not ids:
             return {}
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection:
             rows = connection.execute(
                 select(JobRow.id, JobRow.result, JobRow.error).where(
                     JobRow.id.in_(ids), JobRow.status.in_(("done", "failed"))
                 )
             ).all()
-            found = {int(r.id): (r.result, r.error) for r in rows}
-            if found:
-                connection.execute(delete(JobRow).where(JobRow.id.in_(list(found))))
-        return found
+        return {int(r.id): (r.result, r.error) for r in rows}
 
-    def cancel(self, ids: list[int]) -> None:
-        """Forget jobs nobody waits for any more (a worker running one finishes into nothing)."""
-        if ids:
-            with self.engine.begin() as connection:
-                connection.execute(delete(JobRow).where(JobRow.id.in_(ids)))
+    def clean(self, older: float = KEEP_SECONDS) -> int:
+        """Remove the answers finished more than ``older`` seconds ago."""
+        with self.engine.begin() as connection:
+            return int(
+                connection.execute(
+                    delete(JobRow).where(
+                        JobRow.status.in_(("done", "failed")),
+                        JobRow.finished < time.time() - older,
+                    )
+                ).rowcount
+            )
 
     def depth(self) -> int:
         """Jobs waiting for a worker."""
@@ -276,6 +306,7 @@ class QueueBots:
         self.metrics = metrics
         self._threads = ThreadPoolExecutor(2, thread_name_prefix="jobs")
         self._pending: dict[int, tuple[int, asyncio.Future[int]]] = {}
+        """Job id -> (priority, its answer); resolved and removed by the collector."""
         self._wake: asyncio.Event | None = None
         self._collector: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
@@ -307,12 +338,10 @@ class QueueBots:
             self._collector.cancel()
         if self._stop_listening is not None:
             self._stop_listening()
-        ids = list(self._pending)
+        # Jobs asked for stay: a worker answers them and another process may be waiting too.
         for _, future in self._pending.values():
             future.cancel()
         self._pending.clear()
-        with contextlib.suppress(Exception):  # the database may be gone already
-            self.queue.cancel(ids)
         self._threads.shutdown(wait=False, cancel_futures=True)
 
     async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> int:
@@ -324,15 +353,14 @@ class QueueBots:
         job_id = await loop.run_in_executor(
             self._threads, self.queue.submit, kind, priority, list(args), limit
         )
-        future: asyncio.Future[int] = loop.create_future()
-        self._pending[job_id] = (priority, future)
+        entry = self._pending.get(job_id)
+        if entry is None:  # (else this process asked the same already: one answer for both)
+            entry = self._pending[job_id] = (priority, loop.create_future())
         try:
-            return await asyncio.wait_for(future, timeout=self.settings.job_wait_seconds)
-        except BaseException:
-            if job_id in self._pending:  # nobody will wait for its answer
-                self._pending.pop(job_id, None)
-                loop.run_in_executor(self._threads, self.queue.cancel, [job_id])
-            raise
+            # Shielded: one asker giving up leaves the answer to the others.
+            return await asyncio.wait_for(
+                asyncio.shield(entry[1]), timeout=self.settings.job_wait_seconds
+            )
         finally:
             self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
 
@@ -360,6 +388,8 @@ class QueueBots:
                 if time.monotonic() - looked > 1.0:
                     looked = time.monotonic()
                     self._depth = await loop.run_in_executor(self._threads, self.queue.depth)
+                    if random.random() < 0.02:  # about once a minute per process
+                        await loop.run_in_executor(self._threads, self.queue.clean)
             except Exception:  # the database is away for a moment: look again
                 log.warning("collecting bot answers failed; trying again", exc_info=True)
                 await asyncio.sleep(1.0)

@@ -643,7 +643,9 @@ class GameManager:
         try:
             await self.act(live, seat, seq, action)
         except WebError as error:
-            log.warning("computer move refused in game %s: %s", live.id, error.detail)
+            # Stale: another process holding this game played the same computer move first.
+            level_of = logging.INFO if error.code == "stale" else logging.WARNING
+            log.log(level_of, "computer move refused in game %s: %s", live.id, error.detail)
             self._schedule_bot(live)
 
     async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:

@@ -40,6 +40,10 @@ CHANNEL = "boneyard_moves"
 """The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``."""
 
 
+SCHEMA_LOCK = 0x626F6E6579
+"""The PostgreSQL advisory lock held while tables are created ("boney")."""
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -108,8 +112,16 @@ class Store:
         self.engine: Engine = create_engine(url, connect_args=connect_args)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        self.create_tables()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def create_tables(self, tables: Sequence[Any] | None = None) -> None:
+        """Create the missing tables (all, or ``tables``). On PostgreSQL under an advisory lock:
+        web processes and bot workers starting together would otherwise race to create them."""
+        with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            Base.metadata.create_all(connection, tables=tables)
 
     def create_game(
         self,
