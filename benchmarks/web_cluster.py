@@ -261,17 +261,24 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
                     seen, sent_at, stop_at,
                 )
             )  # fmt: skip
-        roots = {s.pid for s in servers} | {worker.pid, postmaster}
-        pids = family(roots)
-        cpu_before = cpu_of(pids)
+        parts = {
+            "web": {s.pid for s in servers},
+            "bots": {worker.pid},
+            "PostgreSQL": {postmaster},
+        }
+        members = {name: family(roots) for name, roots in parts.items()}
+        cpu_before = {name: cpu_of(pids) for name, pids in members.items()}
         client_before = time.process_time()
         started = time.monotonic()
         watching = [asyncio.ensure_future(w) for w in watchers]
         await asyncio.wait_for(asyncio.gather(*players), timeout=args.timeout + 60)
         await asyncio.sleep(1.0)  # the last views reach the spectators
         elapsed = time.monotonic() - started
-        pids = family(roots) | pids
-        service_cpu = cpu_of(pids) - cpu_before
+        cpu_used = {
+            name: cpu_of(family(parts[name]) | pids) - cpu_before[name]
+            for name, pids in members.items()
+        }
+        service_cpu = sum(cpu_used.values())
         client_cpu = time.process_time() - client_before
         stop.set()
         await asyncio.gather(*watching, return_exceptions=True)
@@ -297,8 +304,11 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
     )
     print(f"duration: {elapsed:.1f} s; throughput: {stored_moves / elapsed:.0f} moves/s")
     per_move = service_cpu / max(1, stored_moves) * 1000
+    shares = ", ".join(
+        f"{name} {used / max(1, stored_moves) * 1000:.2f}" for name, used in cpu_used.items()
+    )
     print(
-        f"service CPU: {service_cpu:.1f} s ({per_move:.2f} ms a move; web, bots, PostgreSQL); "
+        f"service CPU: {service_cpu:.1f} s ({per_move:.2f} ms a move: {shares}); "
         f"client CPU: {client_cpu:.1f} s; load average {load[0]:.1f} / {load[1]:.1f} on "
         f"{os.cpu_count()} CPUs"
     )

@@ -243,7 +243,7 @@ class JobQueue:
         other processes waiting on them (``clean`` removes them)."""
         if not ids:
             return {}
-        with self.engine.connect() as connection:
+        with self.store.reads.connect() as connection:
             rows = connection.execute(
                 select(JobRow.id, JobRow.result, JobRow.error).where(
                     JobRow.id.in_(ids), JobRow.status.in_(("done", "failed"))
@@ -265,7 +265,7 @@ class JobQueue:
 
     def depth(self) -> int:
         """Jobs waiting for a worker."""
-        with self.engine.connect() as connection:
+        with self.store.reads.connect() as connection:
             count = connection.execute(
                 select(func.count()).select_from(JobRow).where(JobRow.status == "waiting")
             ).scalar_one()

@@ -123,7 +123,10 @@ class GameManager:
         # SQLite takes one writer at a time: one storage thread keeps commits in order. Reads
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
-        self.reader = ThreadPoolExecutor(2, thread_name_prefix="store-read")
+        # (PostgreSQL answers many reads at once: more threads, or a busy server queues them.)
+        self.reader = ThreadPoolExecutor(
+            2 if store.is_sqlite else 8, thread_name_prefix="store-read"
+        )
         # Set-ups and replays; one set-up per client at a time (``_one_each``) keeps a client
         # whose set-ups run past their limit from holding more than one of these threads.
         self.work = ThreadPoolExecutor(4, thread_name_prefix="work")
@@ -389,24 +392,31 @@ class GameManager:
         """Another process stored move ``seq`` of ``game_id`` (PostgreSQL notices)."""
         live = self.games.get(game_id)
         if live is not None and live.seq < seq:
-            self._spawn(self.freshen(live))
+            self._spawn(self._catch_up_to(live, seq))
+
+    async def _catch_up_to(self, live: LiveGame, seq: int) -> None:
+        """Catch up to ``seq`` (a notice said the store has it): no count to ask first."""
+        async with live.lock:
+            if live.seq < seq:
+                await self._catch_up(live)
 
     async def _catch_up(self, live: LiveGame) -> None:
         """Replay the actions stored past ``live.seq`` and announce them. Locked."""
-        stored: StoredGame | None = await self._in(
-            self.reader, self.settings.store_seconds, "reading the game", self.store.load, live.id
-        )
-        if stored is None or len(stored.actions) <= live.seq:
-            return
         first = live.seq
+        new: list[tuple[int, int]] = await self._in(
+            self.reader, self.settings.store_seconds, "reading the game",
+            self.store.actions_from, live.id, first,
+        )  # fmt: skip
+        if not new:
+            return
         state = live.state.clone()
         entries: list[LogEntry] = []
-        for seq, (action, player) in enumerate(stored.actions[first:], start=first):
+        for seq, (action, player) in enumerate(new, start=first):
             entries.append(LogEntry(seq, player, strings_of(state, action)))
             state.apply_action(action)
         live.state = state
         live.log.extend(entries)
-        live.stored.actions[:] = stored.actions
+        live.stored.actions.extend(new)
         log.info("game %s caught up from move %d to %d (moved elsewhere)", live.id, first, live.seq)
         self._announce(live, first)
         self._schedule_bot(live)

@@ -112,6 +112,11 @@ class Store:
         self.engine: Engine = create_engine(url, connect_args=connect_args)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.reads: Engine = self.engine
+        """For single reads: on PostgreSQL in autocommit, one round trip each, not three
+        (psycopg otherwise wraps each in BEGIN ... ROLLBACK)."""
+        if not self.is_sqlite:
+            self.reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.create_tables()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
@@ -191,7 +196,7 @@ class Store:
 
     def action_count(self, game_id: str) -> int:
         """How many actions of ``game_id`` are stored (its sequence number in the store)."""
-        with self.engine.connect() as connection:
+        with self.reads.connect() as connection:
             count = connection.execute(
                 select(func.count()).select_from(ActionRow).where(ActionRow.game_id == game_id)
             ).scalar_one()
@@ -243,7 +248,7 @@ class Store:
 
     def ping(self) -> None:
         """Raise unless the database answers (for the readiness check)."""
-        with self.engine.connect() as connection:
+        with self.reads.connect() as connection:
             connection.execute(text("SELECT 1"))
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -267,6 +272,16 @@ class Store:
                 finished=row.finished,
                 actions=[(int(a), int(p)) for a, p in actions],
             )
+
+    def actions_from(self, game_id: str, first: int) -> list[tuple[int, int]]:
+        """``(action, player)`` of ``game_id`` from sequence number ``first`` on, in order."""
+        with self.reads.connect() as connection:
+            rows = connection.execute(
+                select(ActionRow.action, ActionRow.player)
+                .where(ActionRow.game_id == game_id, ActionRow.seq >= first)
+                .order_by(ActionRow.seq)
+            ).all()
+        return [(int(a), int(p)) for a, p in rows]
 
     def game_ids(self) -> list[str]:
         with self._sessions() as session:
