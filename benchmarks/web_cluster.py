@@ -59,6 +59,8 @@ class Result:
     sent: int = 0
     answered: int = 0
     errors: list[str] = field(default_factory=list)
+    gave_up: int = 0
+    """Games whose person stopped after waiting 30 s for the computer's move."""
     acked: dict[str, int] = field(default_factory=dict)
     last_views: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
 
@@ -162,8 +164,8 @@ async def play(
         while made < moves and time.monotonic() < stop_at:
             try:
                 message = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
-            except TimeoutError:
-                result.errors.append(f"{game_id}: no view for 30 s")
+            except TimeoutError:  # the computer's move is late: this person stops playing
+                result.gave_up += 1
                 return
             if message["type"] != "view":
                 continue
@@ -225,6 +227,11 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
     try:
         for base in bases:
             await wait_until_ready(base)
+        deadline = time.monotonic() + 120
+        while b"answering jobs" not in (logs / "bots.log").read_bytes():  # imported, ready
+            if time.monotonic() > deadline or worker.poll() is not None:
+                raise RuntimeError("the bot worker did not start")
+            await asyncio.sleep(0.2)
         seats = [{"kind": "human"}, {"kind": "computer", "level": args.level}]
         limits = httpx.Limits(max_connections=16)
         clients = [httpx.AsyncClient(base_url=b, limits=limits, timeout=60) for b in bases]
@@ -299,8 +306,9 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
         f"PostgreSQL; {2 * len(created)} WebSockets"
     )
     print(
-        f"person's moves sent: {result.sent}, answered: {result.answered}, refused or lost: "
-        f"{len(result.errors)}; moves stored (people and computers): {stored_moves}"
+        f"person's moves sent: {result.sent}, answered: {result.answered}, refused: "
+        f"{len(result.errors)}; moves stored (people and computers): {stored_moves}; games "
+        f"left after waiting 30 s for the computer: {result.gave_up}"
     )
     print(f"duration: {elapsed:.1f} s; throughput: {stored_moves / elapsed:.0f} moves/s")
     per_move = service_cpu / max(1, stored_moves) * 1000

@@ -468,9 +468,10 @@ class Worker:
     def run(self) -> None:
         """Work until ``stop`` is set; then hand back the jobs still held."""
         stop_listening = self.store.listen_channel(NEW_CHANNEL, lambda _payload: self.wake.set())
+        # Two claimers a process: one job's database round trips overlap another's thinking.
         threads = [
             threading.Thread(target=self._claim_forever, name=f"claim-{n}", daemon=True)
-            for n in range(self.processes)
+            for n in range(2 * self.processes)
         ]
         for thread in threads:
             thread.start()
@@ -487,7 +488,9 @@ class Worker:
                     log.info("handed back %d unfinished jobs", released)
 
     def warm_up(self) -> None:
+        """Start the worker processes and wait until they have imported the games."""
         from boneyard.web.bots import _warm_up
 
-        for _ in range(self.processes):
-            self.pool.schedule(_warm_up)
+        started = [self.pool.schedule(_warm_up) for _ in range(self.processes)]
+        for future in started:  # ready once the games and bots are imported (seconds)
+            future.result(timeout=120)
