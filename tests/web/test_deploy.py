@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
 from boneyard.cli import main
+from boneyard.web.app import app_from_environment
 from boneyard.web.jobs import JobQueue, Worker
 from boneyard.web.ops import JsonLines
 from boneyard.web.store import Store
@@ -109,6 +110,24 @@ def test_several_workers_on_sqlite_are_warned_about(tmp_path: Path) -> None:
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+
+
+def test_the_app_factory_warns_when_it_is_one_of_several_workers_on_sqlite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``uvicorn --workers N --factory boneyard.web.app:app_from_environment``: WEB_CONCURRENCY
+    (uvicorn's --workers default) of 2 on SQLite is warned about; one worker is not."""
+    monkeypatch.setenv("BONEYARD_DB", f"sqlite:///{tmp_path / 'w.db'}")
+    monkeypatch.delenv("BONEYARD_WARNED", raising=False)
+    monkeypatch.delenv("BONEYARD_LOG_FORMAT", raising=False)
+    monkeypatch.setenv("WEB_CONCURRENCY", "1")
+    with caplog.at_level(logging.WARNING, logger="boneyard.web"):
+        app_from_environment().state.manager.shutdown()
+    assert "SQLite is meant for one process" not in caplog.text
+    monkeypatch.setenv("WEB_CONCURRENCY", "2")
+    with caplog.at_level(logging.WARNING, logger="boneyard.web"):
+        app_from_environment().state.manager.shutdown()
+    assert "SQLite is meant for one process" in caplog.text
 
 
 def test_the_bot_queue_on_sqlite_answers_computer_moves_and_hints(db_path: Path) -> None:
