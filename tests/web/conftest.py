@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -98,12 +100,11 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [
-                *(sys.executable, "-c", "from boneyard.cli import main; main()", "serve"),
-                *("--port", str(self.port), "--db", url, *options),
-            ],
+            self.command(url, options),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env=self.environment(url),
+            start_new_session=True,  # its own process group: stop() ends its children too
         )
         deadline = time.monotonic() + 60
         while True:
@@ -115,6 +116,15 @@ class Server:
                     self.stop()
                     raise RuntimeError("the test server did not start") from None
                 time.sleep(0.1)
+
+    def command(self, url: str, options: tuple[str, ...]) -> list[str]:
+        return [
+            *(sys.executable, "-c", "from boneyard.cli import main; main()", "serve"),
+            *("--port", str(self.port), "--db", url, *options),
+        ]
+
+    def environment(self, url: str) -> dict[str, str] | None:
+        return None  # the test's own
 
     def client(self, address: str = "127.0.0.1") -> httpx.Client:
         transport = httpx.HTTPTransport(local_address=address)
@@ -130,6 +140,7 @@ class Server:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
+        """Kill the server and every process it started (bot or uvicorn worker processes)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()

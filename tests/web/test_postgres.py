@@ -6,85 +6,42 @@ server runs from a temporary folder on a Unix socket only (no TCP), and is stopp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import pwd
-import shutil
+import signal
 import subprocess
-import tempfile
+import sys
+import threading
 import time
 from collections.abc import Iterator
-from glob import glob
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.app import create_app
 from boneyard.web.catalog import Catalog
+from boneyard.web.jobs import JobQueue, JobRow
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store
-from tests.web.conftest import Server, all_games, create, free_port, play_random, token
+from tests.web.conftest import Server, all_games, create, play_random, token
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
 
-def _program(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    candidates = sorted(glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return candidates[-1] if candidates else None
-
-
-def _as_server_user() -> list[str]:
-    """PostgreSQL refuses to run as root: then it runs as the ``postgres`` user."""
-    if os.geteuid() != 0:
-        return []
-    try:
-        pwd.getpwnam("postgres")
-    except KeyError:
-        pytest.skip("running as root and there is no 'postgres' user to run the server")
-    if shutil.which("runuser") is None:
-        pytest.skip("running as root and there is no runuser to start the server as 'postgres'")
-    return ["runuser", "-u", "postgres", "--"]
-
-
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    initdb, pg_ctl = _program("initdb"), _program("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        pytest.skip("no PostgreSQL server programs (initdb, pg_ctl) on this machine")
-    prefix = _as_server_user()
-    folder = Path(tempfile.mkdtemp(prefix="boneyard-pg-"))
-    if prefix:
-        shutil.chown(folder, user="postgres")
-    data = folder / "data"
-    port = free_port()  # names the socket file; nothing listens on TCP
-    run: dict[str, Any] = {"check": True, "capture_output": True}
     try:
-        subprocess.run([*prefix, initdb, "-D", str(data), "-A", "trust", "-U", "boneyard"], **run)
-        options = f"-k {folder} -p {port} -c listen_addresses=''"
-        log = folder / "server.log"
-        subprocess.run(
-            [*prefix, pg_ctl, "-D", str(data), "-o", options, "-l", str(log), "-w", "start"], **run
-        )
-    except subprocess.CalledProcessError as error:
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"could not start a PostgreSQL server: {error.stderr.decode()[-300:]}")
-    try:
-        yield f"postgresql+psycopg://boneyard@/postgres?host={folder}&port={port}"
-    finally:
-        subprocess.run(
-            [*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
-            check=False,
-            capture_output=True,
-        )
-        shutil.rmtree(folder, ignore_errors=True)
+        with throwaway_postgres() as url:
+            yield url
+    except PostgresUnavailable as reason:
+        pytest.skip(str(reason))
 
 
 def make_app(url: str) -> FastAPI:
@@ -135,9 +92,37 @@ def test_a_taken_sequence_number_stores_nothing_on_postgresql(postgres_url: str)
         store.close()
 
 
+def _move(client: httpx.Client, path: str, tokens: list[str]) -> str:
+    """Play the first legal move of the seat to move through ``client``; its action string."""
+    mover = client.get(path).json()["current_player"]
+    view = client.get(path, params={"token": tokens[mover]}).json()
+    action = view["legal"][0]
+    answer = client.post(
+        path + "/actions",
+        json={"token": tokens[mover], "seq": view["seq"], "action": action["id"]},
+    )
+    assert answer.status_code == 200, answer.text
+    return str(action["string"])
+
+
+def _replayed(url: str, game_id: str) -> Any:
+    """The stored game replayed from its actions alone (a fresh state, not the server's)."""
+    store = Store(url)
+    try:
+        stored = store.load(game_id)
+    finally:
+        store.close()
+    assert stored is not None
+    state = all_games()[stored.name](**stored.params).new_initial_state()
+    for action, _player in stored.actions:
+        state.apply_action(action)
+    return state
+
+
 def test_two_server_processes_share_a_game_on_postgresql(postgres_url: str) -> None:
     """A move made through one process reaches another's socket (LISTEN/NOTIFY); moves go
-    through either in turn; after ``kill -9`` of the first the second plays on, nothing lost."""
+    through either in turn; after ``kill -9`` of the first the second plays on, nothing lost,
+    and the stored game replays to the state the survivor shows."""
     light = ("--bot-processes", "0", "--work-processes", "0")
     first, second = Server(postgres_url, *light), Server(postgres_url, *light)
     try:
@@ -146,33 +131,194 @@ def test_two_server_processes_share_a_game_on_postgresql(postgres_url: str) -> N
             tokens = [seat["token"] for seat in created["seats"]]
             path = f"/api/games/{created['id']}"
             played: list[str] = []
-
-            def move(client: httpx.Client) -> None:
-                mover = client.get(path).json()["current_player"]
-                view = client.get(path, params={"token": tokens[mover]}).json()
-                action = view["legal"][0]
-                answer = client.post(
-                    path + "/actions",
-                    json={"token": tokens[mover], "seq": view["seq"], "action": action["id"]},
-                )
-                assert answer.status_code == 200, answer.text
-                played.append(action["string"])
-
             with second.socket(f"/ws/games/{created['id']}?draw=false") as watcher:
                 assert json.loads(watcher.recv(timeout=10))["seq"] == 0
-                start = time.monotonic()
-                move(a)
-                heard = json.loads(watcher.recv(timeout=5))
-                assert heard["type"] == "view" and heard["seq"] == 1
-                assert time.monotonic() - start < 2.0, "the move reached the other process"
-            for turn in range(6):
-                move((b, a)[turn % 2])
+                for turn in range(6):  # A, B, A, ...: each heard on B's socket
+                    played.append(_move((a, b)[turn % 2], path, tokens))
+                    heard = json.loads(watcher.recv(timeout=5))
+                    assert heard["type"] == "view" and heard["seq"] == turn + 1
             first.process.kill()  # kill -9 in the middle of the game
             first.process.wait()
             for _ in range(3):
-                move(b)
-            log = [line["string"] for line in b.get(path).json()["log"]]
+                played.append(_move(b, path, tokens))
+            survivor = b.get(path, params={"token": tokens[0]}).json()
+            log = [line["string"] for line in survivor["log"]]
             assert log == played
+            state = _replayed(postgres_url, created["id"])
+            assert survivor["seq"] == len(played)
+            assert state.current_player() == survivor["current_player"]
+            legal = sorted(state.action_to_string(a) for a in state.legal_actions())
+            if state.current_player() == 0:
+                assert legal == sorted(item["string"] for item in survivor["legal"])
     finally:
         first.stop()
         second.stop()
+
+
+class UvicornServer(Server):
+    """``uvicorn --factory boneyard.web.app:app_from_environment --workers 2``, as documented."""
+
+    def command(self, url: str, options: tuple[str, ...]) -> list[str]:
+        return [
+            *(sys.executable, "-m", "uvicorn", "--factory"),
+            "boneyard.web.app:app_from_environment",
+            *("--workers", "2", "--host", "127.0.0.1", "--port", str(self.port)),
+            *("--log-level", "warning"),
+        ]
+
+    def environment(self, url: str) -> dict[str, str]:
+        settings = json.dumps({"bot_delay": 0.0, "games_per_minute": 1000})
+        return {**os.environ, "BONEYARD_DB": url, "BONEYARD_SETTINGS": settings}
+
+
+def test_uvicorn_worker_processes_share_games_on_postgresql(postgres_url: str) -> None:
+    """Each new connection lands on either worker: every move is heard on every socket."""
+    server = UvicornServer(postgres_url)
+    try:
+        with server.client() as client:
+            created = client.post("/api/games", json={"game": "obonto"}).json()
+        tokens = [seat["token"] for seat in created["seats"]]
+        path = f"/api/games/{created['id']}"
+        with contextlib.ExitStack() as stack:
+            watchers = [
+                stack.enter_context(server.socket(f"/ws/games/{created['id']}?draw=false"))
+                for _ in range(3)
+            ]
+            for watcher in watchers:
+                assert json.loads(watcher.recv(timeout=10))["seq"] == 0
+            for turn in range(6):
+                with server.client() as client:  # a new connection: any worker
+                    _move(client, path, tokens)
+                for watcher in watchers:
+                    heard = json.loads(watcher.recv(timeout=5))
+                    assert heard["seq"] == turn + 1
+        store = Store(postgres_url)
+        try:
+            stored = store.load(created["id"])
+            assert stored is not None and len(stored.actions) == 6
+        finally:
+            store.close()
+    finally:
+        server.stop()
+
+
+# ----- bots off the web processes: the job table and ``boneyard bots`` ----------------------------
+
+
+def test_each_job_is_claimed_once_and_a_dead_workers_job_is_taken_up(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    queue = JobQueue(store)
+    try:
+        ids = {queue.submit("move", 0, ["easy", 0, n, None, []], 1.0) for n in range(40)}
+        assert len(ids) == 40
+        assert queue.submit("move", 0, ["easy", 0, 7, None, []], 1.0) in ids, "asked twice: one job"
+        claimed: list[int] = []
+        lock = threading.Lock()
+
+        def claim_all(name: str) -> None:
+            while (job := queue.claim(name)) is not None:
+                with lock:
+                    claimed.append(job.id)
+
+        threads = [threading.Thread(target=claim_all, args=(f"w{n}",)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(claimed) == sorted(ids), "every job claimed exactly once (SKIP LOCKED)"
+        # A worker that dies holding a job: once its lease runs out another takes it.
+        job_id = queue.submit("move", 0, ["easy", 0, 100, None, []], 1.0)
+        held = queue.claim("dead")
+        assert held is not None and held.id == job_id and held.attempts == 1
+        assert queue.claim("alive") is None, "a job under lease is not taken"
+        with store.engine.begin() as connection:
+            connection.execute(
+                update(JobRow).where(JobRow.id == job_id).values(lease_until=time.time() - 1)
+            )
+        again = queue.claim("alive")
+        assert again is not None and again.id == job_id and again.attempts == 2
+        assert not queue.finish(held, "dead", 7, None), "the dead worker's answer is ignored"
+        assert queue.finish(again, "alive", 8, None)
+        assert queue.collect([job_id]) == {job_id: (8, None)}
+        assert queue.collect([job_id]) == {job_id: (8, None)}, "every asker gets the answer"
+        assert queue.clean(older=-1.0) >= 1 and queue.collect([job_id]) == {}
+    finally:
+        with store.engine.begin() as connection:  # the next test counts on an empty table
+            connection.execute(delete(JobRow))
+        store.close()
+
+
+class BotWorkerProcess:
+    """``boneyard bots`` in its own process group (killed whole, like a machine going away)."""
+
+    def __init__(self, url: str, name: str) -> None:
+        self.name = name
+        self.process = subprocess.Popen(
+            [
+                *(sys.executable, "-c", "from boneyard.cli import main; main()", "bots"),
+                *("--db", url, "--processes", "1", "--name", name),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+
+def _wait_for(what: str, check: Any, seconds: float) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"waited {seconds:g} s for {what}")
+
+
+def test_a_bot_worker_answers_and_a_killed_workers_move_is_still_made(postgres_url: str) -> None:
+    """A server started with ``--bots queue`` thinks nowhere itself: its computer move waits
+    in the job table until a ``boneyard bots`` worker answers it. The first worker is killed
+    (its whole process group, SIGKILL) mid-job; a second takes the job up and the move is made
+    through the server's accept path."""
+    server = Server(postgres_url, "--bots", "queue", "--bot-time", "3", "--bot-delay", "0")
+    store = Store(postgres_url)
+    workers: list[BotWorkerProcess] = []
+    try:
+        with server.client() as client:
+            seats = [{"kind": "computer", "level": "hard"}, {"kind": "human"}]
+            created = client.post("/api/games", json={"game": "obonto", "seats": seats}).json()
+            path = f"/api/games/{created['id']}"
+            tokens = [seat["token"] or "" for seat in created["seats"]]
+            if client.get(path).json()["current_player"] == 1:
+                _move(client, path, tokens)
+            before = client.get(path).json()["seq"]
+
+            def job(status: str) -> Any:
+                with store.engine.connect() as connection:
+                    return connection.execute(select(JobRow).where(JobRow.status == status)).first()
+
+            _wait_for("the computer move queued", lambda: job("waiting"), 30)
+            time.sleep(1.0)
+            assert client.get(path).json()["seq"] == before, "no worker: nobody moved"
+            workers.append(BotWorkerProcess(postgres_url, "first"))
+            running = _wait_for("the first worker to take the job", lambda: job("running"), 60)
+            assert running.worker == "first"
+            workers[0].kill()
+            workers.append(BotWorkerProcess(postgres_url, "second"))
+            after = _wait_for(
+                "the computer move",
+                lambda: (view := client.get(path).json())["seq"] > before and view,
+                90,
+            )
+            assert after["log"][before]["player"] == 0
+            # The move was accepted like a person's: the game goes on from it.
+            _move(client, path, tokens)
+    finally:
+        for worker in workers:
+            worker.kill()
+        server.stop()
+        store.close()

@@ -12,13 +12,14 @@ def main() -> None:
 
 
 # Commands register below, one line each.
-from boneyard.cli import analyze, arena, bench, info, play, serve, solve  # noqa: E402
+from boneyard.cli import analyze, arena, bench, bots, info, play, serve, solve  # noqa: E402
 
 main.add_command(info.games)
 main.add_command(info.rules)
 main.add_command(play.play)
 main.add_command(bench.bench)
 main.add_command(serve.serve)
+main.add_command(bots.bots)
 main.add_command(arena.arena)
 main.add_command(solve.solve)
 main.add_command(analyze.analyze)

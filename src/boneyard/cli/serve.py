@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 from typing import Any
 
 import click
@@ -33,6 +35,45 @@ def _set_limit(settings: Any, given: str) -> None:
     settings.param_limits.setdefault(game, {})[param] = int(value)
 
 
+def _serve_workers(
+    host: str,
+    port: int,
+    db: str,
+    settings: Any,
+    workers: int,
+    log_format: str,
+    forwarded_allow_ips: str | None,
+) -> None:
+    """Several uvicorn worker processes on one address, each its own app (the app factory)."""
+    import uvicorn
+
+    from boneyard.web.app import settings_to_environment, several_processes_warning
+
+    _check_free(host, port)
+    warning = several_processes_warning(db, workers)
+    if warning:
+        click.echo(f"Warning: {warning}", err=True)
+    os.environ["BONEYARD_DB"] = db
+    os.environ["BONEYARD_SETTINGS"] = settings_to_environment(settings)
+    os.environ["BONEYARD_LOG_FORMAT"] = log_format
+    os.environ["BONEYARD_WARNED"] = "1"  # said once here, not again by every worker
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(
+        f"boneyard is serving at http://{shown}:{port}/ with {workers} processes  "
+        f"(database: {db}; Ctrl+C stops)"
+    )
+    uvicorn.run(
+        "boneyard.web.app:app_from_environment",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
@@ -61,6 +102,38 @@ def _set_limit(settings: Any, given: str) -> None:
     show_default=True,
     type=click.IntRange(0, 16),
     help="Worker processes for computer seats and hints (0: threads in the server).",
+)
+@click.option(
+    "--bots",
+    "bots",
+    default="local",
+    show_default=True,
+    type=click.Choice(["local", "queue"]),
+    help="Where computer moves and hints run: 'local' (this server's --bot-processes) or "
+    "'queue' (jobs in the database for 'boneyard bots' workers on any machine).",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on this address (PostgreSQL: each serves every game; SQLite is "
+    "for one process and a warning says so).",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default=None,
+    metavar="ADDRESSES",
+    help="Proxies trusted to name the client's address (X-Forwarded-For), comma-separated, "
+    "or '*' (behind a reverse proxy: the per-client budgets count players, not the proxy). "
+    "Default: 127.0.0.1.",
+)
+@click.option(
+    "--log-format",
+    default="text",
+    show_default=True,
+    type=click.Choice(["text", "json"]),
+    help="Logs on standard error as text or as JSON lines (one object a line).",
 )
 @click.option(
     "--hint-interval",
@@ -148,6 +221,10 @@ def serve(
     bot_delay: float,
     bot_time: float | None,
     bot_processes: int,
+    bots: str,
+    workers: int,
+    forwarded_allow_ips: str | None,
+    log_format: str,
     hint_interval: float,
     memory_mb: float,
     idle_minutes: float,
@@ -170,6 +247,7 @@ def serve(
         import uvicorn
 
         from boneyard.web.app import create_app
+        from boneyard.web.ops import setup_logging
         from boneyard.web.settings import Settings
     except ImportError as error:
         raise click.ClickException(
@@ -181,6 +259,7 @@ def serve(
             bot_delay=bot_delay,
             bot_time_limit=bot_time,
             bot_processes=bot_processes,
+            bots=bots,
             hint_interval=hint_interval,
             live_memory_mb=memory_mb,
             live_idle_seconds=idle_minutes * 60,
@@ -195,6 +274,10 @@ def serve(
         )
         for given in limits:
             _set_limit(settings, given)
+        setup_logging(log_format, logging.WARNING)
+        if workers > 1:
+            _serve_workers(host, port, db, settings, workers, log_format, forwarded_allow_ips)
+            return
         app = create_app(db, settings=settings)
     except click.ClickException:
         raise
@@ -209,7 +292,14 @@ def serve(
     click.echo(f"boneyard is serving at http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
     try:
         # Frames past 64 KiB are refused by the protocol itself; the app's own limit is smaller.
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            forwarded_allow_ips=forwarded_allow_ips,
+        )
     finally:
         # Also when uvicorn gives up after the app started: the worker processes must end.
         app.state.manager.shutdown()

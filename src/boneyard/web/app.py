@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import logging
 import math
+import multiprocessing
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,7 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boneyard.web import ladder, lobby, pages, realtime, routes, session_pages, session_routes
+from boneyard.web import ladder, lobby, ops, pages, realtime, routes, session_pages, session_routes
 from boneyard.web.catalog import Catalog
 from boneyard.web.errors import WebError
 from boneyard.web.guard import Guard
@@ -26,6 +30,7 @@ from boneyard.web.store import Store
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DB = "sqlite:///boneyard.db"
+log = logging.getLogger("boneyard.web")
 
 
 def rules_dir() -> Path:
@@ -113,6 +118,7 @@ def create_app(
     app.include_router(session_routes.router)
     app.include_router(ladder.router)
     app.include_router(lobby.router)
+    app.include_router(ops.router)
     app.include_router(realtime.router)
     app.include_router(pages.router)
     app.include_router(session_pages.router)
@@ -122,6 +128,41 @@ def create_app(
     return app
 
 
+def settings_to_environment(settings: Settings) -> str:
+    """``settings`` as the BONEYARD_SETTINGS value ``app_from_environment`` reads."""
+    return json.dumps(dataclasses.asdict(settings))
+
+
+def several_processes_warning(db_url: str, workers: int) -> str | None:
+    """The warning for several processes on one SQLite file (None when there is nothing to say)."""
+    if workers <= 1 or not db_url.startswith("sqlite"):
+        return None
+    return (
+        f"several server processes share the SQLite database {db_url}: SQLite is meant for "
+        "one process. Every move is still stored once, but a move made through one process "
+        "reaches the others' players only on their next request, and writers wait for each "
+        "other. For several processes use PostgreSQL: --db postgresql+psycopg://USER@HOST/DB."
+    )
+
+
 def app_from_environment() -> FastAPI:
-    """For ``uvicorn --factory boneyard.web.app:app_from_environment`` (reads BONEYARD_DB)."""
-    return create_app(os.environ.get("BONEYARD_DB", DEFAULT_DB))
+    """For ``uvicorn --factory boneyard.web.app:app_from_environment [--workers N]``: the
+    database from BONEYARD_DB, the settings from BONEYARD_SETTINGS (JSON, optional), JSON-line
+    logs when BONEYARD_LOG_FORMAT=json. Warns when it runs as one of several worker processes
+    on SQLite."""
+    db_url = os.environ.get("BONEYARD_DB", DEFAULT_DB)
+    style = os.environ.get("BONEYARD_LOG_FORMAT")
+    if style:
+        ops.setup_logging(style)
+    given = json.loads(os.environ.get("BONEYARD_SETTINGS") or "{}")
+    if "allowed_origins" in given:
+        given["allowed_origins"] = tuple(given["allowed_origins"])
+    settings = Settings(**given)
+    # uvicorn starts its workers with multiprocessing; WEB_CONCURRENCY is its --workers default.
+    workers = int(os.environ.get("WEB_CONCURRENCY") or "1")
+    if multiprocessing.parent_process() is not None:
+        workers = max(workers, 2)
+    warning = several_processes_warning(db_url, workers)
+    if warning and not os.environ.get("BONEYARD_WARNED"):
+        log.warning("%s", warning)
+    return create_app(db_url, settings=settings)

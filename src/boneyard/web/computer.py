@@ -12,9 +12,10 @@ import time
 from typing import Any
 
 from boneyard.core.game import CHANCE
-from boneyard.web.bots import COMPUTER_MOVE, HINT, BotWorkers, bot_move, budget_of, hint_move
+from boneyard.web.bots import COMPUTER_MOVE, HINT, bot_move, budget_of, hint_move
 from boneyard.web.chance import bot_seed
 from boneyard.web.errors import WebError
+from boneyard.web.jobs import JobFailed, QueueBots, TimedBotWorkers
 from boneyard.web.live import LiveGame
 from boneyard.web.settings import Settings
 
@@ -23,7 +24,7 @@ log = logging.getLogger("boneyard.web")
 
 class ComputerSeats:
     settings: Settings
-    bots: BotWorkers
+    bots: TimedBotWorkers | QueueBots
 
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
         raise NotImplementedError  # GameManager.act
@@ -81,7 +82,9 @@ class ComputerSeats:
         try:
             await self.act(live, seat, seq, action)
         except WebError as error:
-            log.warning("computer move refused in game %s: %s", live.id, error.detail)
+            # Stale: another process holding this game played the same computer move first.
+            level_of = logging.INFO if error.code == "stale" else logging.WARNING
+            log.log(level_of, "computer move refused in game %s: %s", live.id, error.detail)
             self._schedule_bot(live)
 
     async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
@@ -118,5 +121,9 @@ class ComputerSeats:
         except TimeoutError:
             raise WebError(
                 503, "busy", "the hint took too long; ask again", retry_after=5
+            ) from None
+        except JobFailed:
+            raise WebError(
+                503, "busy", "the computer could not answer; ask again", retry_after=5
             ) from None
         return {"seq": seq, "action": action, "string": state.action_to_string(action)}

@@ -29,14 +29,15 @@ from boneyard.ai.levels import LEVEL_NAMES
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import State
 from boneyard.web import words
-from boneyard.web.bots import BotWorkers
 from boneyard.web.cache import LiveCache
 from boneyard.web.catalog import Catalog
 from boneyard.web.chance import seed_hash
 from boneyard.web.computer import ComputerSeats
 from boneyard.web.errors import WebError
+from boneyard.web.jobs import bot_runner
 from boneyard.web.limits import RateLimit
 from boneyard.web.live import LiveGame, LogEntry, Subscriber
+from boneyard.web.metrics import Metrics
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store, StoredGame
 from boneyard.web.work import WorkPool, advance, replay, set_up, strings_of
@@ -71,9 +72,14 @@ class GameManager(LiveCache, ComputerSeats):
         # SQLite takes one writer at a time: one storage thread keeps commits in order. Reads
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
-        self.reader = ThreadPoolExecutor(2, thread_name_prefix="store-read")
+        # (PostgreSQL answers many reads at once: more threads, or a busy server queues them.)
+        self.reader = ThreadPoolExecutor(
+            2 if store.is_sqlite else 8, thread_name_prefix="store-read"
+        )
         self.work = WorkPool(self.settings.work_processes, self.settings.work_seconds)
-        self.bots = BotWorkers(self.settings.bot_processes)
+        self.metrics = Metrics()
+        self.bots = bot_runner(self.settings, store, self.metrics)
+        self.metrics.watch(lambda: len(self.games), self.bots.depth)
         self.live_bytes = 0
         self.sockets_by_client: Counter[str] = Counter()
         per_minute = self.settings.games_per_minute
@@ -296,24 +302,31 @@ class GameManager(LiveCache, ComputerSeats):
         """Another process stored move ``seq`` of ``game_id`` (PostgreSQL notices)."""
         live = self.games.get(game_id)
         if live is not None and live.seq < seq:
-            self._spawn(self.freshen(live))
+            self._spawn(self._catch_up_to(live, seq))
+
+    async def _catch_up_to(self, live: LiveGame, seq: int) -> None:
+        """Catch up to ``seq`` (a notice said the store has it): no count to ask first."""
+        async with live.lock:
+            if live.seq < seq:
+                await self._catch_up(live)
 
     async def _catch_up(self, live: LiveGame) -> None:
         """Replay the actions stored past ``live.seq`` and announce them. Locked."""
-        stored: StoredGame | None = await self._in(
-            self.reader, self.settings.store_seconds, "reading the game", self.store.load, live.id
-        )
-        if stored is None or len(stored.actions) <= live.seq:
-            return
         first = live.seq
+        new: list[tuple[int, int]] = await self._in(
+            self.reader, self.settings.store_seconds, "reading the game",
+            self.store.actions_from, live.id, first,
+        )  # fmt: skip
+        if not new:
+            return
         state = live.state.clone()
         entries: list[LogEntry] = []
-        for seq, (action, player) in enumerate(stored.actions[first:], start=first):
+        for seq, (action, player) in enumerate(new, start=first):
             entries.append(LogEntry(seq, player, strings_of(state, action)))
             state.apply_action(action)
         live.state = state
         live.log.extend(entries)
-        live.stored.actions[:] = stored.actions
+        live.stored.actions.extend(new)
         log.info("game %s caught up from move %d to %d (moved elsewhere)", live.id, first, live.seq)
         self._announce(live, first)
         self._schedule_bot(live)
@@ -365,6 +378,7 @@ class GameManager(LiveCache, ComputerSeats):
 
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
         """Play ``action`` (an id or a string) for ``seat`` on top of sequence number ``seq``."""
+        began = time.monotonic()
         async with live.lock:
             if seq > live.seq:  # the player saw a later move: made through another process
                 await self._catch_up(live)
@@ -372,6 +386,8 @@ class GameManager(LiveCache, ComputerSeats):
             assert seat is not None  # _check_turn refuses spectators
             action_id = self._action_id(live.state, action)
             await self._commit(live, [(action_id, seat)])
+        self.metrics.moves.inc()
+        self.metrics.move_seconds.observe(time.monotonic() - began)
 
     def _check_turn(self, live: LiveGame, seat: int | None, seq: int) -> None:
         if seat is None:

@@ -37,6 +37,12 @@ class Settings:
     """Seconds a computer move may take; ``None``: the level's own budget."""
     bot_processes: int = 0
     """Worker processes for computer seats and hints (0: threads, as the tests use)."""
+    bots: str = "local"
+    """Where computer moves and hints run: "local" (this process's own workers) or "queue"
+    (jobs in the store's ``bot_jobs`` table for ``boneyard bots`` workers; see ``web/jobs.py``)."""
+    job_wait_seconds: float = 120.0
+    """With ``bots == "queue"``: seconds a computer move or hint waits for a worker's answer
+    (past it the computer plays its first legal move, a hint answers 503)."""
     hint_interval: float = 3.0
     """Seconds between two hints of one seat (a faster one: 429)."""
     hints_waiting: int = 8

@@ -40,6 +40,10 @@ CHANNEL = "boneyard_moves"
 """The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``."""
 
 
+SCHEMA_LOCK = 0x626F6E6579
+"""The PostgreSQL advisory lock held while tables are created ("boney")."""
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -108,8 +112,21 @@ class Store:
         self.engine: Engine = create_engine(url, connect_args=connect_args)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        self.reads: Engine = self.engine
+        """For single reads: on PostgreSQL in autocommit, one round trip each, not three
+        (psycopg otherwise wraps each in BEGIN ... ROLLBACK)."""
+        if not self.is_sqlite:
+            self.reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.create_tables()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def create_tables(self, tables: Sequence[Any] | None = None) -> None:
+        """Create the missing tables (all, or ``tables``). On PostgreSQL under an advisory lock:
+        web processes and bot workers starting together would otherwise race to create them."""
+        with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            Base.metadata.create_all(connection, tables=tables)
 
     def create_game(
         self,
@@ -179,7 +196,7 @@ class Store:
 
     def action_count(self, game_id: str) -> int:
         """How many actions of ``game_id`` are stored (its sequence number in the store)."""
-        with self.engine.connect() as connection:
+        with self.reads.connect() as connection:
             count = connection.execute(
                 select(func.count()).select_from(ActionRow).where(ActionRow.game_id == game_id)
             ).scalar_one()
@@ -192,6 +209,18 @@ class Store:
         there is nothing to listen to (None): a process notices others' moves on its next
         request, by the sequence number.
         """
+
+        def parse(payload: str) -> None:
+            game_id, _, seq = payload.rpartition(":")
+            heard(game_id, int(seq))
+
+        return self.listen_channel(CHANNEL, parse)
+
+    def listen_channel(
+        self, channel: str, heard: Callable[[str], None]
+    ) -> Callable[[], None] | None:
+        """Call ``heard(payload)`` (from a thread) for every notice on ``channel``; PostgreSQL
+        only (None on SQLite). Returns the function that stops listening."""
         if self.is_sqlite:
             return None
         stop = threading.Event()
@@ -203,20 +232,24 @@ class Store:
                     try:
                         connection: Any = raw.driver_connection
                         connection.autocommit = True
-                        connection.execute(f"LISTEN {CHANNEL}")
+                        connection.execute(f"LISTEN {channel}")
                         while not stop.is_set():
                             for notice in connection.notifies(timeout=0.5):
-                                game_id, _, seq = notice.payload.rpartition(":")
-                                heard(game_id, int(seq))
+                                heard(notice.payload)
                     finally:
                         raw.invalidate()
                 except Exception:  # the database went away: listen again in a moment
-                    log.warning("listening for moves failed; trying again", exc_info=True)
+                    log.warning("listening on %s failed; trying again", channel, exc_info=True)
                     stop.wait(1.0)
 
-        thread = threading.Thread(target=run, name="store-listen", daemon=True)
+        thread = threading.Thread(target=run, name=f"listen-{channel}", daemon=True)
         thread.start()
         return stop.set
+
+    def ping(self) -> None:
+        """Raise unless the database answers (for the readiness check)."""
+        with self.reads.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._sessions() as session:
@@ -239,6 +272,16 @@ class Store:
                 finished=row.finished,
                 actions=[(int(a), int(p)) for a, p in actions],
             )
+
+    def actions_from(self, game_id: str, first: int) -> list[tuple[int, int]]:
+        """``(action, player)`` of ``game_id`` from sequence number ``first`` on, in order."""
+        with self.reads.connect() as connection:
+            rows = connection.execute(
+                select(ActionRow.action, ActionRow.player)
+                .where(ActionRow.game_id == game_id, ActionRow.seq >= first)
+                .order_by(ActionRow.seq)
+            ).all()
+        return [(int(a), int(p)) for a, p in rows]
 
     def game_ids(self) -> list[str]:
         with self._sessions() as session:

@@ -1,0 +1,496 @@
+"""Bots off the web processes: computer moves and hints as jobs in a table of the store.
+
+With ``Settings.bots == "queue"`` a web process does not think: it writes a job (the state as
+its ``to_json`` document, the level, the seed, the time budget) to ``bot_jobs`` and waits for its
+answer; ``boneyard bots`` processes on any machine that reaches the database claim jobs with
+``SELECT ... FOR UPDATE SKIP LOCKED`` (so two workers never take the same job), run them in
+worker processes and write the answer back. A claimed job carries a lease (its time budget plus
+a margin): a job whose worker died is taken up again by another worker once the lease expires,
+at most ``MAX_ATTEMPTS`` times. The answer is played through the manager's accept path, checked
+against the sequence number like a person's move (``GameManager._bot_turn``).
+
+On PostgreSQL a new job wakes idle workers (``NOTIFY boneyard_jobs``) and a finished job wakes
+the web process waiting for it (``NOTIFY boneyard_done``); every side also polls, so a lost
+notice costs at most ``POLL_SECONDS``. On SQLite (one machine) the polling alone carries it.
+
+With ``Settings.bots == "local"`` (the default) the bots run in the web process's own workers
+(``bots.BotWorkers``), as a lone ``boneyard serve`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Float,
+    Index,
+    Integer,
+    String,
+    Text,
+    and_,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from boneyard.web.bots import GRACE, BotWorkers, StatePayload, bot_move, hint_move
+from boneyard.web.metrics import Metrics
+from boneyard.web.settings import Settings
+from boneyard.web.store import Base, Store
+
+log = logging.getLogger("boneyard.bots")
+
+NEW_CHANNEL = "boneyard_jobs"
+"""Notice of a new job (payload: its id), for idle workers."""
+DONE_CHANNEL = "boneyard_done"
+"""Notice of a finished job (payload: its id), for the web process waiting on it."""
+LEASE_MARGIN = 5.0
+"""Seconds a claimed job's lease runs past its budget and ``GRACE``: a worker not done by then
+is taken for dead and another one takes the job."""
+MAX_ATTEMPTS = 3
+"""A job whose workers died this many times fails (its game then plays its first legal move)."""
+KEEP_SECONDS = 300.0
+"""How long a finished job's answer stays in the table."""
+POLL_SECONDS = 0.25
+"""How often a waiting side looks at the table when no notice came."""
+
+JOBS: dict[str, Callable[..., int]] = {"move": bot_move, "hint": hint_move}
+"""Job kinds and the functions (from ``bots``) that answer them."""
+KIND_OF = {function: kind for kind, function in JOBS.items()}
+
+
+class JobRow(Base):
+    __tablename__ = "bot_jobs"
+    __table_args__ = (Index("bot_jobs_by_turn", "status", "priority", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(80), unique=True)
+    """The kind and a digest of the arguments: every web process holding a game asks for its
+    computer's move (the seed is the game's, seat's and move number's), and they share one job."""
+    kind: Mapped[str] = mapped_column(String(16))
+    priority: Mapped[int] = mapped_column(Integer)
+    args: Mapped[list[Any]] = mapped_column(JSON)
+    budget: Mapped[float] = mapped_column(Float)
+    """Seconds the bot may think; the worker kills it at ``budget + GRACE``."""
+    status: Mapped[str] = mapped_column(String(16), default="waiting")
+    """waiting, running, done or failed."""
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    worker: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    result: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    kind: str
+    args: list[Any]
+    budget: float
+    attempts: int
+
+
+class JobFailed(Exception):
+    """A bot job ended without an answer (its error, or its workers died too often)."""
+
+
+class JobQueue:
+    """The ``bot_jobs`` table: submit, claim, finish, collect. Synchronous (call from threads)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.engine = store.engine
+        store.create_tables([JobRow.__table__])
+
+    def _notify(self, connection: Any, channel: str, payload: str) -> None:
+        if not self.store.is_sqlite:
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": channel, "payload": payload},
+            )
+
+    def submit(self, kind: str, priority: int, args: list[Any], budget: float) -> int:
+        """The job answering ``kind(*args)``: the one already asked for, or a new one."""
+        key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
+        for _ in range(3):
+            try:
+                with self.engine.begin() as connection:
+                    found = connection.execute(
+                        select(JobRow.id, JobRow.status).where(JobRow.key == key)
+                    ).first()
+                    if found is not None and found.status != "failed":
+                        return int(found.id)
+                    if found is not None:  # a failed job is asked again: a fresh try
+                        connection.execute(delete(JobRow).where(JobRow.id == found.id))
+                    job_id = connection.execute(
+                        insert(JobRow)
+                        .values(
+                            key=key,
+                            kind=kind,
+                            priority=priority,
+                            args=args,
+                            budget=budget,
+                            status="waiting",
+                            attempts=0,
+                            created=time.time(),
+                        )
+                        .returning(JobRow.id)
+                    ).scalar_one()
+                    self._notify(connection, NEW_CHANNEL, str(job_id))
+                    return int(job_id)
+            except IntegrityError:  # another process asked at the same moment: share its job
+                continue
+        raise JobFailed("could not queue the job")
+
+    def claim(self, worker: str) -> Job | None:
+        """Take the most urgent waiting job (or one whose worker's lease ran out), or None."""
+        now = time.time()
+        with self.engine.begin() as connection:
+            # Jobs whose workers died too often: failed, for the web process to see.
+            connection.execute(
+                update(JobRow)
+                .where(
+                    JobRow.status == "running",
+                    JobRow.lease_until < now,
+                    JobRow.attempts >= MAX_ATTEMPTS,
+                )
+                .values(status="failed", error=f"its bot worker died {MAX_ATTEMPTS} times")
+            )
+            takeable = or_(
+                JobRow.status == "waiting",
+                and_(JobRow.status == "running", JobRow.lease_until < now),
+            )
+            # SKIP LOCKED: a job another worker is claiming right now is passed over, not
+            # waited for (PostgreSQL; SQLite has one writer at a time and ignores it).
+            first = (
+                select(JobRow.id)
+                .where(takeable)
+                .order_by(JobRow.priority, JobRow.id)
+                .limit(1)
+                .with_for_update(skip_locked=True)
+                .scalar_subquery()
+            )
+            row = connection.execute(
+                update(JobRow)
+                .where(JobRow.id == first)
+                .values(
+                    status="running",
+                    worker=worker,
+                    attempts=JobRow.attempts + 1,
+                    lease_until=now + JobRow.budget + GRACE + LEASE_MARGIN,
+                )
+                .returning(JobRow.id, JobRow.kind, JobRow.args, JobRow.budget, JobRow.attempts)
+            ).first()
+        if row is None:
+            return None
+        return Job(int(row.id), row.kind, list(row.args), float(row.budget), int(row.attempts))
+
+    def finish(self, job: Job, worker: str, result: int | None, error: str | None) -> bool:
+        """Record ``job``'s answer (or error); False when another worker took it over meanwhile
+        (its lease ran out): then that worker's answer counts."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                update(JobRow)
+                .where(JobRow.id == job.id, JobRow.worker == worker, JobRow.status == "running")
+                .values(
+                    status="done" if error is None else "failed",
+                    result=result,
+                    error=error,
+                    lease_until=None,
+                    finished=time.time(),
+                )
+            ).rowcount
+            if done:
+                self._notify(connection, DONE_CHANNEL, str(job.id))
+        return bool(done)
+
+    def release(self, worker: str) -> int:
+        """Hand back the jobs ``worker`` holds (it is stopping): others take them at once."""
+        with self.engine.begin() as connection:
+            return int(
+                connection.execute(
+                    update(JobRow)
+                    .where(JobRow.worker == worker, JobRow.status == "running")
+                    .values(status="waiting", worker=None, lease_until=None)
+                ).rowcount
+            )
+
+    def collect(self, ids: list[int]) -> dict[int, tuple[int | None, str | None]]:
+        """The finished jobs among ``ids``: id -> (answer, error). They stay a while for the
+        other processes waiting on them (``clean`` removes them)."""
+        if not ids:
+            return {}
+        with self.store.reads.connect() as connection:
+            rows = connection.execute(
+                select(JobRow.id, JobRow.result, JobRow.error).where(
+                    JobRow.id.in_(ids), JobRow.status.in_(("done", "failed"))
+                )
+            ).all()
+        return {int(r.id): (r.result, r.error) for r in rows}
+
+    def clean(self, older: float = KEEP_SECONDS) -> int:
+        """Remove the answers finished more than ``older`` seconds ago."""
+        with self.engine.begin() as connection:
+            return int(
+                connection.execute(
+                    delete(JobRow).where(
+                        JobRow.status.in_(("done", "failed")),
+                        JobRow.finished < time.time() - older,
+                    )
+                ).rowcount
+            )
+
+    def depth(self) -> int:
+        """Jobs waiting for a worker."""
+        with self.store.reads.connect() as connection:
+            count = connection.execute(
+                select(func.count()).select_from(JobRow).where(JobRow.status == "waiting")
+            ).scalar_one()
+        return int(count)
+
+    def get(self, job_id: int) -> JobRow | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(select(JobRow).where(JobRow.id == job_id)).first()
+        return None if row is None else JobRow(**row._mapping)
+
+
+class TimedBotWorkers(BotWorkers):
+    """The web process's own bot workers, with the time of each job in the metrics."""
+
+    def __init__(self, processes: int, metrics: Metrics) -> None:
+        super().__init__(processes)
+        self.metrics = metrics
+
+    async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> Any:
+        began = time.monotonic()
+        try:
+            return await super().run(priority, limit, fn, *args)
+        finally:
+            kind = KIND_OF.get(fn, "other")
+            self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
+
+    def depth(self) -> int:
+        return len(self._waiting)
+
+
+class QueueBots:
+    """The web process's side of the job table: the same calls as ``BotWorkers``."""
+
+    def __init__(self, store: Store, settings: Settings, metrics: Metrics) -> None:
+        self.queue = JobQueue(store)
+        self.store = store
+        self.settings = settings
+        self.metrics = metrics
+        self._threads = ThreadPoolExecutor(2, thread_name_prefix="jobs")
+        self._pending: dict[int, tuple[int, asyncio.Future[int]]] = {}
+        """Job id -> (priority, its answer); resolved and removed by the collector."""
+        self._wake: asyncio.Event | None = None
+        self._collector: asyncio.Task[None] | None = None
+        self._stop_listening: Callable[[], None] | None = None
+        self._depth = 0
+
+    def waiting(self, priority: int) -> int:
+        """Jobs of ``priority`` this process waits for."""
+        return sum(1 for p, _ in self._pending.values() if p == priority)
+
+    def depth(self) -> int:
+        """Jobs waiting for a worker, all processes together (as of the last look)."""
+        return self._depth
+
+    def payload(self, state: Any) -> StatePayload:
+        return (state.game.name, dict(state.game.params), state.to_json())
+
+    def warm_up(self) -> None:
+        loop = asyncio.get_running_loop()
+        wake = self._wake = asyncio.Event()
+
+        def heard(_payload: str) -> None:
+            loop.call_soon_threadsafe(wake.set)
+
+        self._stop_listening = self.store.listen_channel(DONE_CHANNEL, heard)
+        self._collector = loop.create_task(self._collect_forever())
+
+    def shutdown(self) -> None:
+        if self._collector is not None:
+            self._collector.cancel()
+        if self._stop_listening is not None:
+            self._stop_listening()
+        # Jobs asked for stay: a worker answers them and another process may be waiting too.
+        for _, future in self._pending.values():
+            future.cancel()
+        self._pending.clear()
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+    async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> int:
+        """``fn(*args)`` as a job for a ``boneyard bots`` worker; its answer, or raises
+        ``JobFailed`` / ``TimeoutError`` (nobody answered within ``job_wait_seconds``)."""
+        loop = asyncio.get_running_loop()
+        kind = KIND_OF[fn]
+        began = time.monotonic()
+        job_id = await loop.run_in_executor(
+            self._threads, self.queue.submit, kind, priority, list(args), limit
+        )
+        entry = self._pending.get(job_id)
+        if entry is None:  # (else this process asked the same already: one answer for both)
+            entry = self._pending[job_id] = (priority, loop.create_future())
+        try:
+            # Shielded: one asker giving up leaves the answer to the others.
+            return await asyncio.wait_for(
+                asyncio.shield(entry[1]), timeout=self.settings.job_wait_seconds
+            )
+        finally:
+            self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
+
+    async def _collect_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        assert self._wake is not None
+        looked = 0.0
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=POLL_SECONDS)
+            self._wake.clear()
+            try:
+                if self._pending:
+                    found = await loop.run_in_executor(
+                        self._threads, self.queue.collect, list(self._pending)
+                    )
+                    for job_id, (result, error) in found.items():
+                        _, future = self._pending.pop(job_id, (0, None))
+                        if future is None or future.done():
+                            continue
+                        if error is not None or result is None:
+                            future.set_exception(JobFailed(error or "no answer"))
+                        else:
+                            future.set_result(int(result))
+                if time.monotonic() - looked > 1.0:
+                    looked = time.monotonic()
+                    self._depth = await loop.run_in_executor(self._threads, self.queue.depth)
+                    if random.random() < 0.02:  # about once a minute per process
+                        await loop.run_in_executor(self._threads, self.queue.clean)
+            except Exception:  # the database is away for a moment: look again
+                log.warning("collecting bot answers failed; trying again", exc_info=True)
+                await asyncio.sleep(1.0)
+
+
+def bot_runner(settings: Settings, store: Store, metrics: Metrics) -> TimedBotWorkers | QueueBots:
+    """Where a web process's computer moves and hints run (``Settings.bots``)."""
+    if settings.bots == "queue":
+        return QueueBots(store, settings, metrics)
+    return TimedBotWorkers(settings.bot_processes, metrics)
+
+
+# ----- the worker: ``boneyard bots`` -------------------------------------------------------------
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Worker:
+    """Claims jobs and answers them in ``processes`` worker processes, until stopped."""
+
+    def __init__(self, store: Store, processes: int, name: str | None = None) -> None:
+        from pebble import ProcessPool
+
+        self.queue = JobQueue(store)
+        self.store = store
+        self.name = name or worker_name()
+        self.processes = processes
+        self.pool = ProcessPool(max_workers=processes, context=get_context("spawn"))
+        self.stop = threading.Event()
+        self.wake = threading.Event()
+        self.answered = 0
+
+    def _run_one(self, job: Job) -> None:
+        from concurrent.futures import TimeoutError as FutureTimeout
+
+        began = time.monotonic()
+        function = JOBS.get(job.kind)
+        result: int | None = None
+        error: str | None = None
+        if function is None:
+            error = f"unknown job kind {job.kind!r}"
+        else:
+            future = self.pool.schedule(function, args=job.args, timeout=job.budget + GRACE)
+            try:
+                result = int(future.result())
+            except FutureTimeout:
+                error = f"the bot took longer than {job.budget + GRACE:g} seconds"
+            except Exception as failure:
+                if self.stop.is_set():
+                    return  # stopping: the job is handed back, not failed
+                error = f"the bot failed: {failure!r}"
+        if self.queue.finish(job, self.name, result, error):
+            self.answered += 1
+        log.info(
+            "job %d (%s, attempt %d) answered in %.3f s%s",
+            job.id, job.kind, job.attempts, time.monotonic() - began,
+            f": {error}" if error else "",
+        )  # fmt: skip
+
+    def _claim_forever(self) -> None:
+        while not self.stop.is_set():
+            try:
+                job = self.queue.claim(self.name)
+            except Exception:
+                log.warning("claiming a job failed; trying again", exc_info=True)
+                self.stop.wait(1.0)
+                continue
+            if job is None:
+                self.wake.wait(POLL_SECONDS)
+                self.wake.clear()
+                continue
+            self._run_one(job)
+
+    def run(self) -> None:
+        """Work until ``stop`` is set; then hand back the jobs still held."""
+        stop_listening = self.store.listen_channel(NEW_CHANNEL, lambda _payload: self.wake.set())
+        # Two claimers a process: one job's database round trips overlap another's thinking.
+        threads = [
+            threading.Thread(target=self._claim_forever, name=f"claim-{n}", daemon=True)
+            for n in range(2 * self.processes)
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            self.stop.wait()
+        finally:
+            if stop_listening is not None:
+                stop_listening()
+            self.pool.stop()
+            self.pool.join(timeout=5)
+            with contextlib.suppress(Exception):
+                released = self.queue.release(self.name)
+                if released:
+                    log.info("handed back %d unfinished jobs", released)
+
+    def warm_up(self) -> None:
+        """Start the worker processes and wait until they have imported the games."""
+        from boneyard.web.bots import _warm_up
+
+        started = [self.pool.schedule(_warm_up) for _ in range(self.processes)]
+        for future in started:  # ready once the games and bots are imported (seconds)
+            future.result(timeout=120)

@@ -1,0 +1,84 @@
+"""For operators: health, readiness, metrics and structured logs.
+
+``/healthz`` answers 200 while the process serves at all (a liveness probe); ``/readyz`` answers
+200 only when the database answers too (503 otherwise: a proxy or orchestrator sends no players
+to it); ``/metrics`` is the Prometheus text of ``metrics.Metrics``. ``setup_logging`` writes one
+JSON object a line when asked (``--log-format json``), for a log collector.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
+
+from boneyard.web.manager import GameManager
+
+router = APIRouter(include_in_schema=False)
+
+READY_SECONDS = 2.0
+"""How long the readiness check waits for the database."""
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(request: Request) -> Response:
+    manager: GameManager = request.app.state.manager
+    loop = asyncio.get_running_loop()
+    try:
+        await asyncio.wait_for(
+            loop.run_in_executor(manager.reader, manager.store.ping), timeout=READY_SECONDS
+        )
+    except Exception as error:
+        reason = "no answer" if isinstance(error, TimeoutError) else type(error).__name__
+        return JSONResponse(
+            {"status": "unavailable", "detail": f"the database does not answer ({reason})"},
+            status_code=503,
+        )
+    return JSONResponse({"status": "ready"})
+
+
+@router.get("/metrics")
+async def metrics(request: Request) -> Response:
+    manager: GameManager = request.app.state.manager
+    return Response(manager.metrics.text(), media_type=CONTENT_TYPE_LATEST)
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line: time, level, logger, message (and the exception, if any)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def setup_logging(style: str, level: int = logging.INFO) -> None:
+    """Send the app's and uvicorn's logs to standard error, as text or JSON lines."""
+    handler = logging.StreamHandler()
+    if style == "json":
+        handler.setFormatter(JsonLines())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("boneyard", "uvicorn", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(level)
+        logger.propagate = False
