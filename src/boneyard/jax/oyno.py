@@ -187,6 +187,7 @@ class OynoEnv(Env):
         self.cells = n
         self.per_player = game.bones_per_player
         self.wild = game.wild
+        self.place_any_time = game.place_any_time
         self.max_moves = game.max_moves
         self.neighbours = jnp.asarray(_neighbour_matrix(geometry))
         self.resting = jnp.asarray(_bits(geometry.resting_mask, n))
@@ -213,7 +214,8 @@ class OynoEnv(Env):
         own = jnp.where(player == 0, red, white)
         empty = self.resting & ~(red | white)
         must_place = (supply[player] > 0) & ~jnp.any(own & ~up)
-        place = empty & must_place
+        may_place = must_place | (self.place_any_time & (supply[player] > 0))
+        place = empty & may_place
         moves = (own[:, None] & empty[None, :]).reshape(-1) & ~must_place
         flips = own & ~up & ~must_place
         wild = jnp.bool_(self.wild)
