@@ -90,9 +90,19 @@ SQUARE = re.compile(r"(?<![a-z0-9])([a-z]\d{1,2})(?![0-9])")
 
 
 def click_square(page: Any, square: str) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+
     target = page.locator(f'#board svg [data-square="{square}"]').first
-    target.scroll_into_view_if_needed()
-    box = target.bounding_box()
+    for attempt in range(5):
+        # The board is drawn anew on every view: a square found just before a redraw is gone.
+        try:
+            target.scroll_into_view_if_needed(timeout=5_000)
+            box = target.bounding_box()
+            break
+        except PlaywrightError:
+            if attempt == 4:
+                raise
+            page.wait_for_timeout(200)
     assert box is not None, f"no square {square} on the board"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 

@@ -61,7 +61,7 @@ def test_an_illegal_click_gets_one_short_reason(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/games/{created['id']}?token={token(created, 0)}") as ws:
         assert ws.receive_json()["type"] == "view"
         for action, expected in [
-            ("a1-c3", "That move is not allowed now."),
+            ("a1-c3", "A piece steps to a next empty square."),  # the game's own reason
             ("zz", "That is not a move in this game."),
         ]:
             ws.send_json({"type": "why", "action_string": action, "request": 7})

@@ -152,7 +152,10 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         for s in range(live.num_seats)
     ]
     labels: dict[str, str] = {}
-    if terminal:
+    ending = getattr(state, "ending_words", None)  # ended by the web layer (web/sessions.py)
+    if terminal and ending:
+        prompt = str(ending)
+    elif terminal:
         returns = state.returns()
         prompt = _safe(
             "result", game, lambda: game.result(observation, seat, returns), "The game is over."
