@@ -57,7 +57,7 @@ def test_bones_rematch_in_two_browsers_the_loser_starts(server: str, browser: An
     black_page.wait_for_url(lambda url: created["id"] not in url, timeout=TIMEOUT_MS)
     black_page.wait_for_selector("#game[data-seq]")
     assert black_page.get_attribute("#game", "data-mine") == "yes", "the loser moves first"
-    assert "your move" in black_page.inner_text("#status").lower()
+    assert "place the first piece" in black_page.inner_text("#status").lower()
     assert "Game 2 of the series" in black_page.inner_text("#session-series")
     white_page.wait_for_selector("#session-next:not([hidden])")
     white_page.click("#session-next")
