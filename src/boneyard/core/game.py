@@ -23,9 +23,9 @@ seat's view, which is all its bots may search.
 Words for people (the web page and the terminal show nothing else): ``Game.pitch`` (one line for
 the home page), ``Game.prompt`` (what the seat to act must decide now, in the rules' words),
 ``Game.describe_action`` (an action in words, as a viewer saw it), ``Game.action_label`` (the
-label of a button), ``Game.panel`` (the labelled facts beside the board) and ``Game.result``
-(the end in words), with ``State.why_illegal`` (one short reason for a refused action). The
-six Game hooks are found by convention in the game package's ``prompt`` module
+label of a button), ``Game.panel`` (the labelled facts beside the board), ``Game.result``
+(the end in words) and ``Game.in_setup`` (a set-up a person may leave to chance in one click),
+with ``State.why_illegal`` (one short reason for a refused action). The seven Game hooks are found by convention in the game package's ``prompt`` module
 (``boneyard.games.<name>.prompt``): a module-level function of the same name taking the game
 first, for example ``def prompt(game, observation, seat) -> str``. Each has a plain default.
 """
@@ -362,6 +362,12 @@ class Game(ABC):
             return "You won." if len(winners) == 1 else "You share the win."
         names = " and ".join(self.seat_name(s) for s in winners)
         return f"{names} won." if seat is None else f"You lost: {names} won."
+
+    def in_setup(self, observation: Observation) -> bool:
+        """Whether the seat whose ``observation`` this is is setting up (placing its pieces
+        before play): a person may then leave the rest of its set-up to chance in one click."""
+        hook = self._words_hook("in_setup")
+        return bool(hook(self, observation)) if hook is not None else False
 
     def state_action_mask(self, state: State) -> bytearray | None:
         """The legal actions of the player to move as a mask, or ``None`` (the default).

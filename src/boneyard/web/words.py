@@ -188,27 +188,17 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         "panel": panel,
         "players": players,
         "result": prompt if terminal else None,
-        "quick_setup": seat is not None and player == seat and in_setup(game, observation),
+        "quick_setup": seat is not None and player == seat and game.in_setup(observation),
     }
 
 
 # ----- one click for the dull parts ------------------------------------------------------------
 
-SETUP_PHASES: dict[str, Callable[[dict[str, Any]], bool]] = {
-    "bondo_cones": lambda observation: str(observation.get("phase", "")).startswith("setup"),
-}
-"""Games whose set-up a person may leave to chance with one click: is this observation set-up?"""
-
-
-def in_setup(game: Game, observation: dict[str, Any]) -> bool:
-    check = SETUP_PHASES.get(game.name)
-    return bool(check and check(observation))
-
 
 def random_setup_action(live: LiveGame, seat: int) -> int | None:
     """A random legal set-up action for ``seat``, or ``None`` once its set-up is done."""
     state = live.state
-    if state.current_player() != seat or not in_setup(live.game, state.observation(seat)):
+    if state.current_player() != seat or not live.game.in_setup(state.observation(seat)):
         return None
     return random.SystemRandom().choice(state.legal_actions())
 

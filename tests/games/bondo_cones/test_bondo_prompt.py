@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.games.bondo_cones.bondo_helpers import new_game, play, set_up, setup_puts
 
+import boneyard
 from boneyard.games.bondo_cones.rules import BondoConesState
 
 
@@ -144,3 +145,18 @@ def test_results_in_words() -> None:
     assert game.result(draw.observation(0), 0, draw.returns()).startswith(
         "Draw: no winner after 1 turn"
     )
+
+
+def test_only_the_set_up_may_be_left_to_chance() -> None:
+    chosen = boneyard.load_game("bondo_cones")
+    state = chosen.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    assert chosen.in_setup(state.observation(seat)), "placing cones is the set-up"
+    dealt = boneyard.load_game("bondo_cones", setup="random")
+    state = dealt.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    assert not dealt.in_setup(state.observation(seat)), "a dealt set-up leaves only play"

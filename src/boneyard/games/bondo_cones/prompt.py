@@ -50,6 +50,10 @@ def _cone_words(cone: dict[str, Any] | None) -> str:
 # ----- the prompt -----------------------------------------------------------------------------
 
 
+def in_setup(game: Game, observation: Observation) -> bool:
+    return str(observation["phase"]).startswith("setup")
+
+
 def prompt(game: Game, observation: Observation, seat: int) -> str:
     phase = observation["phase"]
     other = game.seat_name(1 - seat)
