@@ -120,6 +120,7 @@ def recent(live: LiveGame, seat: int | None) -> list[str]:
 def display_name(live: LiveGame, seat: int) -> str:
     """The seat as the game names it, with the person's own name or the computer's level."""
     side = live.game.seat_name(seat)
+    side = side[:1].upper() + side[1:]  # a name on its own line: "Black", "Red"
     info = live.stored.seats[seat]
     if info["kind"] == "computer":
         return f"{side} (computer, {info['level']})"

@@ -126,8 +126,8 @@ def test_the_panel_shows_scores_the_die_as_a_picture_and_the_rings() -> None:
     assert items["Die"].picture is not None and items["Die"].picture.startswith("<svg")
     assert items["Rings"].value == "black on 1 cone, white on 1 cone"
     setup = game.new_initial_state()
-    assert {i.label: i.value for i in game.panel(setup.observation(0), 0)}["Set-up"] == (
-        "black has placed 0 of 16, white has placed 0 of 16"
+    assert {i.label: i.value for i in game.panel(setup.observation(0), 0)}["Cones placed"] == (
+        "Black 0 of 16, White 0 of 16"
     )
 
 

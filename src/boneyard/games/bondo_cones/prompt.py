@@ -220,8 +220,8 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         placed = [min(done, 16) for done in progress]
         items.append(
             PanelItem(
-                "Set-up",
-                ", ".join(f"{game.seat_name(w)} has placed {placed[w]} of 16" for w in (0, 1)),
+                "Cones placed",
+                ", ".join(f"{game.seat_name(w).capitalize()} {placed[w]} of 16" for w in (0, 1)),
             )
         )
     if observation["die"] is not None:
