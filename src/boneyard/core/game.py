@@ -25,9 +25,10 @@ the home page), ``Game.prompt`` (what the seat to act must decide now, in the ru
 ``Game.describe_action`` (an action in words, as a viewer saw it), ``Game.action_label`` (the
 label of a button), ``Game.panel`` (the labelled facts beside the board), ``Game.result``
 (the end in words) and ``Game.in_setup`` (a set-up a person may leave to chance in one click),
-with ``State.why_illegal`` (one short reason for a refused action). The seven Game hooks are found by convention in the game package's ``prompt`` module
-(``boneyard.games.<name>.prompt``): a module-level function of the same name taking the game
-first, for example ``def prompt(game, observation, seat) -> str``. Each has a plain default.
+with ``State.why_illegal`` (one short reason for a refused action). The seven Game hooks are
+found by convention in the game package's ``prompt`` module (``boneyard.games.<name>.prompt``):
+a module-level function of the same name taking the game first, for example
+``def prompt(game, observation, seat) -> str``. Each has a plain default.
 """
 
 from __future__ import annotations
