@@ -36,8 +36,14 @@ def all_games() -> dict[str, type[Game]]:
 
 
 def make_app(db_path: Path, **settings: Any) -> FastAPI:
-    # Tests create many games from one address: the per-client budget is tested in test_abuse.
-    options = {"bot_delay": 0.0, "games_per_minute": 100_000, **settings}
+    # Tests create many games and send messages as fast as they can from one address: the
+    # per-client and per-socket budgets are tested in test_abuse.
+    options = {
+        "bot_delay": 0.0,
+        "games_per_minute": 100_000,
+        "socket_messages_per_second": 100_000.0,
+        **settings,
+    }
     return create_app(
         f"sqlite:///{db_path}", catalog=Catalog(all_games()), settings=Settings(**options)
     )
