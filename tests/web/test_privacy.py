@@ -113,6 +113,14 @@ def check_words(
         before = states[number].observation(seat)
         said.add(game.describe_action(before, actor, log[seat][number]))
     assert set(view["recent"]) <= said
+    for line in view["log"]:  # the move log in words: each line from the seat's own material
+        if line.get("words") is None:  # views without the drawing carry no words
+            continue
+        number = line["seq"]
+        player = states[number].current_player()
+        before = states[number].observation(seat)
+        actor = None if player < 0 else player
+        assert line["words"] == game.describe_action(before, actor, log[seat][number])
     assert all("token" not in player for player in view["players"])
 
 

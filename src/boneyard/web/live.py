@@ -171,6 +171,8 @@ class LiveGame:
             "log_from": log_from,
             "log": [
                 {"seq": e.seq, "player": e.player, "string": e.strings[column]}
+                # the line in words, as this seat saw it (views with the drawing: the pages')
+                | ({"words": words.described(self, e.seq, column)} if draw else {})
                 for e in self.log[log_from:]
             ],
             "svg": svg,

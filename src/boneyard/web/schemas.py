@@ -86,6 +86,11 @@ class LogLine(BaseModel):
     seq: int
     player: int = Field(description="The seat that played it, or -1 for chance.")
     string: str = Field(description="The action as this seat sees it (secrets show as '?').")
+    words: str | None = Field(
+        default=None,
+        description="The action in the game's words as this seat saw it (views with the "
+        "drawing; empty: nothing worth a line).",
+    )
 
 
 class SeatInfo(BaseModel):
