@@ -54,7 +54,7 @@ export function showLog(list, log, players) {
     const short = (player?.computer === false ? player.name : (player?.side ?? player?.label)) ?? "";
     const who = entry.player < 0 ? "Chance" : short.charAt(0).toUpperCase() + short.slice(1);
     const item = el("li", { "data-seq": entry.seq, class: entry.player < 0 ? "chance" : "" });
-    if (entry.words !== undefined) {
+    if (entry.words != null) {
       // The game's own words for the move, as this seat saw it; nothing worth saying: no line.
       if (!entry.words) continue;
       item.append(el("span", { class: "move" }, entry.words));
