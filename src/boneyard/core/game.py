@@ -37,7 +37,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from boneyard.core.errors import (
     IllegalActionError,
@@ -45,6 +45,7 @@ from boneyard.core.errors import (
     InvalidStateError,
 )
 from boneyard.core.parameters import Parameter, ParameterValue, resolve_parameters
+from boneyard.core.record import Cache, Copied, record_of, restore, snapshot
 
 CHANCE = -1
 """``current_player()`` at a chance node (a die roll, a shuffle, a draw)."""
@@ -205,8 +206,19 @@ class Game(ABC):
         return self._state_from_json(doc)
 
     def _state_from_json(self, doc: Mapping[str, Any]) -> State:
-        """Default: replay the history. Games whose state is more than params + history override."""
-        return self.replay(self.new_initial_state(), doc["history"])
+        """Replay the history, or, for a game that saves its record, set the saved fields from
+        the document's ``snapshot`` (a state resampled from a view has no history to replay)."""
+        saved = doc.get("snapshot")
+        state = self.new_initial_state()
+        if saved is None or not state.saves_record:
+            return self.replay(state, doc["history"])
+        try:
+            restore(state, saved)
+            state._after_restore()
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise InvalidStateError(f"bad {self.name} state snapshot: {error}") from None
+        state._history = list(doc["history"])
+        return state
 
     @staticmethod
     def replay(state: State, history: list[int]) -> State:
@@ -388,10 +400,22 @@ class State(ABC):
     information implements ``_resample`` (and ``action_string_for`` where an action is secret).
     """
 
+    _history: Copied[list[int]]
+    _legal_cache: Cache[list[int] | None]
+    """The legal actions once asked for; never changed in place, so copies share it."""
+    saves_record: ClassVar[bool] = False
+    """Whether ``to_json`` saves the declared fields (a ``snapshot``) beside the history, for
+    states that are more than a replay of their history (resampled ones)."""
+
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._history: list[int] = []
-        self._legal_cache: list[int] | None = None
+        self._history = []
+        self._legal_cache = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "clone" not in cls.__dict__:
+            cls.clone = State._derived_clone  # type: ignore[method-assign]
 
     # ----- hooks ------------------------------------------------------------------------------
 
@@ -433,6 +457,10 @@ class State(ABC):
     def _why_illegal(self, action: int) -> str | None:
         """Optionally, the rule an illegal action breaks (for error messages)."""
         return None
+
+    def _after_restore(self) -> None:
+        """Rebuild the ``Derived`` fields after a snapshot's saved fields were set, and raise
+        ValueError where they break what the rules keep true (games that save their record)."""
 
     @abstractmethod
     def __str__(self) -> str: ...
@@ -536,19 +564,37 @@ class State(ABC):
             return self.clone()
         return self._resample(seat, rng)
 
-    def clone(self) -> State:
-        """An independent copy. Games override it with a faster field-by-field copy."""
+    def clone(self) -> Self:
+        """An independent copy, derived from the declared record (``core/record.py``)."""
+        return self._derived_clone()
+
+    def _derived_clone(self) -> Self:
+        # The first call on a class compiles its clone from the declaration and puts it on the
+        # class, so later calls cost what a hand-written field-by-field copy costs.
+        cls = type(self)
+        record = record_of(cls)
+        if len(record.fields) == len(record_of(State).fields):
+            return self._deep_clone()  # a class that declares no fields (a test's toy game)
+        if cls.__dict__.get("clone") is State._derived_clone:
+            cls.clone = record.clone  # type: ignore[method-assign, assignment]
+        new: Self = record.clone(self)
+        return new
+
+    def _deep_clone(self) -> Self:
         new = object.__new__(type(self))
         new.__dict__ = copy.deepcopy(self.__dict__, {id(self.game): self.game})
         return new
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe document that ``game.state_from_json`` turns back into this state."""
-        return {
+        doc = {
             "game": self.game.name,
             "params": dict(self.game.params),
             "history": list(self._history),
         }
+        if self.saves_record:
+            doc["snapshot"] = snapshot(self)
+        return doc
 
     def _check_seat(self, seat: int | None) -> None:
         players = self.game.info.num_players

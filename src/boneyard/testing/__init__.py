@@ -7,8 +7,11 @@ Anyone adding a game runs it, like PettingZoo's ``api_test``::
     check_game(load_game("obonto"), playouts=10, seed=0)
 
 It plays seeded random playouts and, at every step, checks: legal actions sorted, unique, in
-range and non-empty while the game runs; an illegal action raises and changes nothing; clones are
-independent; ``to_json`` round-trips exactly (the playout goes on from the restored copy); action
+range and non-empty while the game runs; an illegal action raises and changes no declared field;
+a clone equals its original field by field, owns every container it copies (none reachable from
+both), and playing on it changes no field of the original; every attribute a state holds is
+declared in its record; ``to_json`` round-trips exactly, field by field (the playout goes on from
+the restored copy); action
 strings round-trip; chance probabilities are positive and sum to 1; returns are zero until the end
 and inside the utility range; the game ends within ``max_game_length``; observations are plain
 JSON; and in hidden-information games ``resample(seat)`` keeps ``observation(seat)`` and depends
@@ -25,6 +28,7 @@ from typing import Any
 
 from boneyard.core.errors import IllegalActionError, InvalidParameterError
 from boneyard.core.game import CHANCE, TERMINAL, Game, State
+from boneyard.core.record import record_of
 from boneyard.core.registry import game_class, list_games, load_game
 
 
@@ -186,6 +190,7 @@ def _check_illegal_actions(game: Game, state: State, legal: list[int], where: st
 
 def _check_illegal(state: State, action: Any, where: str) -> None:
     before = state.to_json()
+    fields = record_values(state)
     board = str(state)
     try:
         state.apply_action(action)
@@ -194,16 +199,97 @@ def _check_illegal(state: State, action: Any, where: str) -> None:
     else:
         raise ConformanceError(f"{where}: illegal action {action!r} was accepted")
     _expect(state.to_json() == before, f"{where}: a refused action {action!r} changed the state")
+    _expect_same_record(
+        record_values(state), fields, f"{where}: a refused action {action!r} changed"
+    )
     _expect(str(state) == board, f"{where}: a refused action {action!r} changed the board")
 
 
 def _check_clone(state: State, rng: random.Random, where: str) -> None:
     before = state.to_json()
+    fields = record_values(state)
     copy = state.clone()
+    _expect(type(copy) is type(state), f"{where}: a clone is a {type(copy).__name__}")
     _expect(copy.to_json() == before, f"{where}: a clone differs from its original")
     _expect(str(copy) == str(state), f"{where}: a clone's board differs from its original")
-    copy.apply_action(random_action(copy, rng))
+    _expect_same_record(record_values(copy), fields, f"{where}: a clone differs in")
+    _check_declared(state, where)
+    _check_nothing_shared(state, copy, where)
+    for _ in range(3):  # play on the clone: any field it shares by mistake changes the original
+        if copy.is_terminal():
+            break
+        copy.apply_action(random_action(copy, rng))
     _expect(state.to_json() == before, f"{where}: playing on a clone changed the original")
+    _expect_same_record(
+        record_values(state), fields, f"{where}: playing on a clone changed the original's"
+    )
+
+
+def record_values(state: State) -> dict[str, Any]:
+    """The compared fields of ``state``'s declared record, containers frozen into tuples, so
+    that later changes in place cannot reach the result."""
+    record = record_of(type(state))
+    return {name: _frozen(getattr(state, name)) for name in record.compared()}
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, (list, tuple, bytearray)):
+        return (type(value).__name__, *(_frozen(item) for item in value))
+    if isinstance(value, dict):
+        return ("dict", *sorted((repr(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, (set, frozenset)):
+        return ("set", *sorted(repr(item) for item in value))
+    return value
+
+
+def _expect_same_record(got: dict[str, Any], want: dict[str, Any], what: str) -> None:
+    for name, value in want.items():
+        _expect(got.get(name) == value, f"{what} field {name}: {got.get(name)!r} != {value!r}")
+
+
+def _check_declared(state: State, where: str) -> None:
+    record = record_of(type(state))
+    if len(record.fields) == len(record_of(State).fields):
+        return  # a class that declares no fields clones by deep copy
+    undeclared = set(vars(state)) - set(record.fields) - {"game"}
+    _expect(
+        not undeclared,
+        f"{where}: {type(state).__name__} holds undeclared fields {sorted(undeclared)} "
+        "(declare each once, with how it is copied: boneyard.core.record)",
+    )
+
+
+_MUTABLE = (list, dict, set, bytearray)
+
+
+def _check_nothing_shared(state: State, copy: State, where: str) -> None:
+    """No container that a clone copies (Copied, Nested, Derived, Memo) is reachable from both."""
+    record = record_of(type(state))
+    for name, spec in record.fields.items():
+        if spec.copy not in ("copy", "nested"):
+            continue
+        mine = _containers(getattr(state, name))
+        theirs = _containers(getattr(copy, name))
+        _expect(
+            not mine.keys() & theirs.keys(),
+            f"{where}: the clone shares field {name} (or a container inside it) with its original",
+        )
+
+
+def _containers(value: Any) -> dict[int, Any]:
+    found: dict[int, Any] = {}
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _MUTABLE):
+            if id(item) in found:
+                continue
+            found[id(item)] = item
+        if isinstance(item, (list, tuple, set)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return found
 
 
 def _restored(game: Game, state: State, where: str) -> State:
@@ -211,6 +297,9 @@ def _restored(game: Game, state: State, where: str) -> State:
     text = json.dumps(doc)
     restored = game.state_from_json(json.loads(text))
     _expect(restored.to_json() == doc, f"{where}: to_json -> state_from_json is not exact")
+    _expect_same_record(
+        record_values(restored), record_values(state), f"{where}: the restored state differs in"
+    )
     _expect(str(restored) == str(state), f"{where}: the restored board differs")
     _expect(
         restored.legal_actions() == state.legal_actions(),

@@ -34,6 +34,7 @@ from typing import Any
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
+from boneyard.core.record import Copied, Shared, Transient, Value
 from boneyard.core.registry import register
 from boneyard.games.bones import notation
 from boneyard.games.bones.notation import LINE, DominoTable, domino_table
@@ -126,9 +127,25 @@ class BonesGame(Game):
 
 
 class BonesState(State):
-    """A Bones position. Fields are plain lists so that ``clone`` is a handful of copies."""
+    """A Bones position. Fields are plain lists so that a clone is a handful of copies."""
 
     game: BonesGame
+
+    _table: Shared[DominoTable]
+    _player: Value[int]
+    _winner: Value[int]
+    _top_piece: Copied[list[int]]
+    """Index into ``_pieces`` of each square's top piece, or -1."""
+    _top_colour: Copied[list[int]]
+    _heights: Copied[list[int]]
+    _pieces: Copied[list[tuple[int, int, int]]]
+    """Each placed piece: (action id, stack height of its first square, of its second)."""
+    _allowed: Copied[bytearray]
+    """1 where a placement is legal after the first move (0: on a completely visible piece)."""
+    _legal: Copied[list[int]]
+    """The legal placements, sorted, kept up to date with ``_allowed``."""
+    _tensor_memo: Transient[list[Any] | None]
+    """Kept by ``tensor.state_tensor`` between calls (a clone starts without)."""
 
     def __init__(self, game: BonesGame) -> None:
         super().__init__(game)
@@ -136,18 +153,13 @@ class BonesState(State):
         self._table = game.table
         self._player = WHITE
         self._winner = EMPTY
-        self._top_piece: list[int] = [EMPTY] * size
-        """Index into ``_pieces`` of each square's top piece, or -1."""
-        self._top_colour: list[int] = [EMPTY] * size
-        self._heights: list[int] = [0] * size
-        self._pieces: list[tuple[int, int, int]] = []
-        """Each placed piece: (action id, stack height of its first square, of its second)."""
+        self._top_piece = [EMPTY] * size
+        self._top_colour = [EMPTY] * size
+        self._heights = [0] * size
+        self._pieces = []
         self._allowed = bytearray(b"\x01") * game.table.count
-        """1 where a placement is legal after the first move (0: on a completely visible piece)."""
-        self._legal: list[int] = list(game.table.start_actions)
-        """The legal placements, sorted, kept up to date with ``_allowed``."""
-        self._tensor_memo: list[Any] | None = None
-        """Kept by ``tensor.state_tensor`` between calls (never copied: a clone starts without)."""
+        self._legal = list(game.table.start_actions)
+        self._tensor_memo = None
 
     # ----- rules ------------------------------------------------------------------------------
 
@@ -325,23 +337,6 @@ class BonesState(State):
         from boneyard.games.bones.draw import render_text
 
         return render_text(self._observation(None))
-
-    def clone(self) -> BonesState:
-        new = object.__new__(BonesState)
-        new.game = self.game
-        new._history = self._history[:]
-        new._legal_cache = self._legal_cache  # never mutated in place, so it can be shared
-        new._table = self._table
-        new._player = self._player
-        new._winner = self._winner
-        new._top_piece = self._top_piece[:]
-        new._top_colour = self._top_colour[:]
-        new._heights = self._heights[:]
-        new._pieces = self._pieces[:]
-        new._allowed = self._allowed[:]
-        new._legal = self._legal[:]
-        new._tensor_memo = None
-        return new
 
 
 def parse_placements(game: BonesGame, text: str) -> BonesState:
