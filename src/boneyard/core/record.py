@@ -170,8 +170,11 @@ def _item_type(kind: Any) -> Any:
 # ----- the JSON snapshot ------------------------------------------------------------------------
 
 
-def encode(value: Any) -> Any:
-    """A saved field's value as JSON-safe data: tuples become lists, enums their names."""
+def encode(value: Any, kind: Any = Any) -> Any:
+    """A saved field's value as JSON-safe data: tuples become lists, a field declared as an enum
+    its member's name in lower case (``"setup_put"``), whether it holds the member or its int."""
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return kind(value).name.lower()
     if isinstance(value, enum.Enum):
         return value.name.lower()
     if isinstance(value, (list, tuple, bytearray)):

@@ -119,7 +119,7 @@ def state_tensor(state: BonesState, seat: int | None) -> Any:
     enc = state.game._tensor_encoder
     if enc is None:
         enc = encoder(state)
-    moves = len(state._history)
+    moves = len(state._pieces)  # one piece per action: Bones has no chance
     own = 0 if seat is None else seat
     key = (moves, own, state._player == own)
     if not moves:
@@ -143,16 +143,16 @@ def state_tensor(state: BonesState, seat: int | None) -> Any:
 def _update_codes(state: BonesState, enc: Encoder, memo: list[Any]) -> None:
     """Code again the squares the moves since the memo covered, and their left and lower
     neighbours (whose "joined" planes look at them)."""
-    history = state._history
+    placed = state._pieces
     touched = enc.touched
     if touched is None:
         touched = enc.touched = _touched(state, enc)
     done = memo[0]
-    if len(history) - done == 1:
-        squares: Any = touched[history[done]]
+    if len(placed) - done == 1:
+        squares: Any = touched[placed[done][0]]
     else:
         squares = set()
-        for action in history[done:]:
+        for action, _, _ in placed[done:]:
             squares.update(touched[action])
     codes = memo[1]
     owners, heights = state._top_piece, state._heights
@@ -170,7 +170,7 @@ def _update_codes(state: BonesState, enc: Encoder, memo: list[Any]) -> None:
             if square + width < size and owners[square + width] == owner:
                 code += 1
         codes[square] = code
-    memo[0] = len(history)
+    memo[0] = len(placed)
 
 
 def _touched(state: BonesState, enc: Encoder) -> tuple[tuple[int, ...], ...]:

@@ -26,6 +26,7 @@ from typing import Any
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
+from boneyard.core.record import Copied, Value
 from boneyard.core.registry import register
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
@@ -210,6 +211,19 @@ class DuelState(State):
 
     game: Oyno
 
+    occupied: Copied[list[int]]
+    """Bit mask of the cells each colour occupies."""
+    up: Value[int]
+    supply: Copied[list[int]]
+    player: Value[int]
+    moves: Value[int]
+    winner: Value[int]
+    draw: Value[bool]
+    rolling: Value[int]
+    """The cell of a wild bone whose side is being rolled, or -1."""
+    seen: Copied[dict[tuple[int, int, int, int, int, int], int]]
+    """How often each position (``_key``) has stood, for the repetition draw."""
+
     def __init__(self, game: Oyno) -> None:
         super().__init__(game)
         self.occupied = [0, 0]
@@ -220,8 +234,7 @@ class DuelState(State):
         self.winner = -1
         self.draw = False
         self.rolling = -1
-        """The cell of a wild bone whose side is being rolled, or -1."""
-        self.seen: dict[tuple[int, int, int, int, int, int], int] = {}
+        self.seen = {}
         if game.start is not None:
             red, white, up, player = game.start
             self.occupied = [red, white]
@@ -234,22 +247,6 @@ class DuelState(State):
             self._check_win(1 - player)
         if self.winner < 0:
             self.seen[self._key()] = 1
-
-    def clone(self) -> DuelState:
-        new = object.__new__(DuelState)
-        new.game = self.game
-        new._history = list(self._history)
-        new._legal_cache = self._legal_cache
-        new.occupied = list(self.occupied)
-        new.up = self.up
-        new.supply = list(self.supply)
-        new.player = self.player
-        new.moves = self.moves
-        new.winner = self.winner
-        new.draw = self.draw
-        new.rolling = self.rolling
-        new.seen = dict(self.seen)
-        return new
 
     def _key(self) -> tuple[int, int, int, int, int, int]:
         return (

@@ -23,6 +23,7 @@ from typing import Any
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
+from boneyard.core.record import Value
 from boneyard.core.registry import register
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
@@ -277,6 +278,17 @@ class PuzzleState(State):
 
     game: OynoPuzzle
 
+    occupied: Value[int]
+    """Bit mask of the occupied cells."""
+    up: Value[int]
+    """Bit mask of the bones showing their up side."""
+    moves: Value[int]
+    dealt: Value[int]
+    pending: Value[int]
+    """The cell of the bone whose side is being dealt, or -1."""
+    ups_dealt: Value[int]
+    _player: Value[int]
+
     def __init__(self, game: OynoPuzzle) -> None:
         super().__init__(game)
         self.occupied = 0
@@ -284,27 +296,12 @@ class PuzzleState(State):
         self.moves = 0
         self.dealt = 0
         self.pending = -1
-        """The cell of the bone whose side is being dealt, or -1."""
         self.ups_dealt = 0
         self._player = CHANCE
         if game.start is not None:
             self.occupied, self.up = game.start
             self.dealt = game.bones
             self._settle()
-
-    def clone(self) -> PuzzleState:
-        new = object.__new__(PuzzleState)
-        new.game = self.game
-        new._history = list(self._history)
-        new._legal_cache = self._legal_cache
-        new.occupied = self.occupied
-        new.up = self.up
-        new.moves = self.moves
-        new.dealt = self.dealt
-        new.pending = self.pending
-        new.ups_dealt = self.ups_dealt
-        new._player = self._player
-        return new
 
     def _settle(self) -> None:
         if self.dealt < self.game.bones:
