@@ -50,7 +50,6 @@ SPIED = 2
 """Cone flag: the opponent learned its value after a lost battle (public; the value is not)."""
 
 
-
 class Phase(IntEnum):
     """What the state waits for; the observation names it in lower case (``"setup_put"``)."""
 
