@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.ai.stats import elo_difference, elo_ratings, wilson_interval
+from boneyard.core.game import sample_chance_outcome
 from boneyard.core.registry import load_game
 
 BACKENDS = ("local", "ray")
@@ -119,8 +120,7 @@ def play_game(task: GameTask) -> GameRecord:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            action = sample_chance_outcome(state, chance)
         else:
             action = bots[state.current_player()].step(state)
         state.apply_action(action)

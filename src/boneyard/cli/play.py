@@ -19,8 +19,7 @@ from rich.text import Text
 
 from boneyard.cli.common import GAME_NAME, fail_on_bad_input, game_from_options
 from boneyard.core.errors import BoneyardError
-from boneyard.core.game import CHANCE, Game, State
-from boneyard.testing import random_action
+from boneyard.core.game import CHANCE, Game, State, sample_chance_outcome
 
 HUMAN = "human"
 
@@ -74,7 +73,7 @@ class TerminalGame:
     def play_one(self) -> None:
         player = self.state.current_player()
         if player == CHANCE:
-            action = random_action(self.state, self.chance)
+            action = sample_chance_outcome(self.state, self.chance)
             self.console.print(f"[dim]chance:[/dim] {self.describe(action)}")
             self.state.apply_action(action)
             return

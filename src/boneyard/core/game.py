@@ -56,6 +56,23 @@ TERMINAL = -4
 Observation = dict[str, Any]
 
 
+def sample_chance_outcome(state: State, rng: random.Random) -> int:
+    """A chance outcome of ``state`` (a chance node) drawn from ``rng`` by its probability.
+
+    The one line every player of chance uses (the arena, the search bots, the benchmark, the
+    terminal, the test kit), so that equal seeds give equal games everywhere.
+    """
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+def random_action(state: State, rng: random.Random) -> int:
+    """A uniformly random legal action, or at a chance node an outcome drawn by its probability."""
+    if state.current_player() == CHANCE:
+        return sample_chance_outcome(state, rng)
+    return rng.choice(state.legal_actions())
+
+
 @dataclass(frozen=True)
 class PanelItem:
     """One labelled fact beside the board ("Score": "12 - 7"), for people."""

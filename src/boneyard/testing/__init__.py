@@ -27,21 +27,24 @@ from collections.abc import Iterator
 from typing import Any
 
 from boneyard.core.errors import IllegalActionError, InvalidParameterError
-from boneyard.core.game import CHANCE, TERMINAL, Game, State
+from boneyard.core.game import CHANCE, TERMINAL, Game, State, random_action
 from boneyard.core.record import record_of
 from boneyard.core.registry import game_class, list_games, load_game
+
+__all__ = [
+    "ConformanceError",
+    "check_game",
+    "check_info",
+    "check_parameter_errors",
+    "random_action",
+    "random_playout",
+    "record_values",
+    "variants",
+]
 
 
 class ConformanceError(AssertionError):
     """A game broke the engine contract; the message says where and how."""
-
-
-def random_action(state: State, rng: random.Random) -> int:
-    """A uniformly random legal action, or a chance outcome drawn by its probability."""
-    if state.current_player() == CHANCE:
-        outcomes = state.chance_outcomes()
-        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
-    return rng.choice(state.legal_actions())
 
 
 def random_playout(game: Game, rng: random.Random) -> Iterator[tuple[State, int]]:
