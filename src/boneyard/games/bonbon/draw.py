@@ -35,7 +35,7 @@ def _tiles(observation: dict[str, Any]) -> str:
     return f"{tiles} ({'open' if observation['tiles_open'] else 'taken'})"
 
 
-def text(observation: dict[str, Any]) -> str:
+def render_text(observation: dict[str, Any]) -> str:
     """The round in progress as lines of text."""
     lines = [
         _heading(observation),
@@ -69,7 +69,7 @@ LEFT, ROW_H, TOP = 150, 58, 96
 INK, UP_FILL, DOWN_FILL, MARK = "#3b2314", "#f6e7c8", "#6b3e26", "#c0392b"
 
 
-def svg(observation: dict[str, Any], **options: Any) -> str:
+def render_svg(observation: dict[str, Any], **options: Any) -> str:
     """The round in progress as an SVG document (options: ``width`` in pixels)."""
     runs = observation["runs"]
     longest = max((len(run) for run in runs), default=0)

@@ -13,7 +13,6 @@ import math
 import random
 from collections import Counter
 from enum import IntEnum
-from functools import cache
 from typing import Any
 
 from boneyard.core.errors import (
@@ -170,40 +169,6 @@ class BonBonGame(Game):
 
     def new_initial_state(self) -> BonBonState:
         return BonBonState(self)
-
-    # ----- optional hooks -------------------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.bonbon.heuristic import evaluate_observation
-
-        if state.is_terminal():
-            return state.returns()[seat]
-        return evaluate_observation(state.observation(seat), seat)
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.bonbon.draw import text
-
-        return text(observation)
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.bonbon.draw import svg
-
-        return svg(observation, **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        from boneyard.games.bonbon.heuristic import tensor_size
-
-        return (tensor_size(self.players, len(self.labels)),)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.bonbon.heuristic import tensor
-
-        return tensor(observation, self.labels, self.deck.size)
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> list[float]:
-        if not isinstance(state, BonBonState):
-            raise TypeError(f"not a bonbon state: {state!r}")
-        return _tensor_module().state_tensor(state, seat)
 
 
 class BonBonState(State):
@@ -681,9 +646,7 @@ class BonBonState(State):
         return resample_observation(self.game, self.observation(seat), seat, rng)
 
     def __str__(self) -> str:
-        from boneyard.games.bonbon.draw import text
-
-        return text(self._observation(None))
+        return self.game.render_text(self._observation(None))
 
     # ----- snapshots (the record is declared above; the core saves and restores it) ----------
 
@@ -838,12 +801,3 @@ def resample_observation(
     if phase == OVER and observation["turn"] is None:
         state.turn = observation["round_starter"]
     return state
-
-
-@cache
-def _tensor_module() -> Any:
-    """``bonbon.tensor``, imported at the first use and then kept: an import statement costs
-    microseconds, and agents read the tensor at every step."""
-    from boneyard.games.bonbon import tensor
-
-    return tensor

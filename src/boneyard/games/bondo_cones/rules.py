@@ -15,7 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from enum import IntEnum
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
@@ -30,6 +30,7 @@ from boneyard.games.bondo_cones.board import (
     ordinary_moves,
     squares_of,
 )
+from boneyard.games.bondo_cones.observation import BondoObservation, BondoStatus
 
 SQUARES = nt.SQUARES
 NAMES = nt.NAMES
@@ -199,48 +200,6 @@ class BondoConesGame(Game):
             state.phase = ACT
             state.die = nt.FACES.index(die)
         return state
-
-    # ----- hooks for bots and interfaces -------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.bondo_cones.heuristic import evaluate
-
-        return evaluate(self, state.observation(seat))
-
-    def lookahead_values(
-        self, observation: Observation, actions: list[int], time_limit: float | None = None
-    ) -> dict[int, float]:
-        """Hook for the ``lookahead`` bot: a value for each of ``actions`` (the legal actions of
-        the seat whose ``observation`` this is), from that observation alone; higher is better.
-        A three-ply search on a compact model (``search.py``); ``time_limit`` seconds cut it."""
-        from boneyard.games.bondo_cones.search import lookahead_values
-
-        return lookahead_values(dict(observation), actions, time_limit=time_limit)
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.bondo_cones.draw import text_board
-
-        return text_board(observation)
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.bondo_cones.draw import svg_board
-
-        return svg_board(observation, **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        from boneyard.games.bondo_cones.tensor import TENSOR_SIZE
-
-        return (TENSOR_SIZE,)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.bondo_cones.tensor import observation_tensor
-
-        return observation_tensor(self, observation)
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, BondoConesState):
-            raise TypeError(f"not a bondo_cones state: {state!r}")
-        return self._lazy("boneyard.games.bondo_cones.tensor", "state_tensor")(state, seat)
 
 
 class BondoConesState(State):
@@ -608,6 +567,10 @@ class BondoConesState(State):
     # ----- what each seat knows --------------------------------------------------------------
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> BondoObservation:
+        """``observation(seat)`` as its declared type."""
         cones: dict[str, str] = {}
         progress = self.setup_progress
         owner, value, rings, flags = self.owner, self.value, self.rings, self.flags
@@ -629,7 +592,7 @@ class BondoConesState(State):
             "turn": self.turns,
             "max_turns": self.game.max_turns,
             "target": self.game.target,
-            "setup": self.game.params["setup"],
+            "setup": str(self.game.params["setup"]),
             "setup_progress": list(progress),
             "next_value": (SETUP_ORDER[progress[self.actor]] if self.phase == SETUP_PUT else None),
             "first_player": self.first if self.first >= 0 else None,
@@ -647,7 +610,8 @@ class BondoConesState(State):
         }
 
     def _resample(self, seat: int, rng: random.Random) -> State:
-        return resample_from_observation(self.game, self.observation(seat), rng)
+        self._check_seat(seat)
+        return resample_from_observation(self.game, self._typed_observation(seat), rng)
 
     def __str__(self) -> str:
         from boneyard.games.bondo_cones.draw import EMPTY_CELLS, board_lines, status_line
@@ -661,7 +625,7 @@ class BondoConesState(State):
         lines.append(status_line(self._public_status()))
         return "\n".join(lines)
 
-    def _public_status(self) -> Observation:
+    def _public_status(self) -> BondoStatus:
         return {
             "phase": PHASES[self.phase],
             "next_value": (
@@ -758,13 +722,15 @@ def _checked_values(items: Any, name: str) -> list[int]:
 
 
 def resample_from_observation(
-    game: BondoConesGame, observation: Observation, rng: random.Random
+    game: BondoConesGame, observation: BondoObservation, rng: random.Random
 ) -> BondoConesState:
     """A full state that looks exactly like ``observation`` to its seat, unknown values drawn
     from ``rng``: the opponent's hidden values are a random arrangement of the values it has
     left (its 26 values minus those captured from it and those the seat has spied), and during
     the opponent's secret set-up its placed cones go on random start fields."""
     seat = observation["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to resample for")
     them = 1 - seat
     state = BondoConesState(game)
     state.phase = Phase(PHASES.index(observation["phase"]))
@@ -781,7 +747,7 @@ def resample_from_observation(
     state.windows = list(observation["battle_windows"])
     state.set_aside = observation["set_aside_ring"]
     winner = observation["winner"]
-    state.winner = -1 if winner is None else (DRAW if winner == "draw" else winner)
+    state.winner = -1 if winner is None else (DRAW if isinstance(winner, str) else winner)
     last = observation["last_move"]
     state.last_move = (nt.INDEX[last[0]], nt.INDEX[last[1]]) if last else None
     peek = observation["last_peek"]

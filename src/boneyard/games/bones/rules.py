@@ -29,8 +29,7 @@ is looked for only along the three lines through the new piece (``DominoTable.li
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
@@ -38,6 +37,7 @@ from boneyard.core.record import Copied, Shared, Transient, Value
 from boneyard.core.registry import register
 from boneyard.games.bones import notation
 from boneyard.games.bones.notation import LINE, DominoTable, domino_table
+from boneyard.games.bones.observation import BonesObservation
 
 WHITE = 0
 BLACK = 1
@@ -85,45 +85,6 @@ class BonesGame(Game):
 
     def new_initial_state(self) -> BonesState:
         return BonesState(self)
-
-    # ----- optional hooks -------------------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.bones.heuristic import evaluate
-
-        if not isinstance(state, BonesState):
-            raise TypeError(f"not a bones state: {state!r}")
-        return evaluate(state, seat)
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.bones.draw import render_text
-
-        return render_text(observation)
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.bones.draw import render_svg
-
-        return render_svg(observation, **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        from boneyard.games.bones.draw import TENSOR_PLANES
-
-        return (len(TENSOR_PLANES), self.height, self.width)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.bones.draw import observation_tensor
-
-        return observation_tensor(observation)
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, BonesState):
-            raise TypeError(f"not a bones state: {state!r}")
-        return _tensor_module().state_tensor(state, seat)
-
-    def state_action_mask(self, state: State) -> bytearray | None:
-        if not isinstance(state, BonesState):
-            raise TypeError(f"not a bones state: {state!r}")
-        return _tensor_module().state_action_mask(state)
 
 
 class BonesState(State):
@@ -310,6 +271,10 @@ class BonesState(State):
         return sorted(found)
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> BonesObservation:
+        """``observation(seat)`` as its declared type (for readers inside the package)."""
         table = self._table
         width = table.width
         names = table.grid.names
@@ -334,9 +299,7 @@ class BonesState(State):
         }
 
     def __str__(self) -> str:
-        from boneyard.games.bones.draw import render_text
-
-        return render_text(self._observation(None))
+        return self.game.render_text(self._observation(None))
 
 
 def parse_placements(game: BonesGame, text: str) -> BonesState:
@@ -345,12 +308,3 @@ def parse_placements(game: BonesGame, text: str) -> BonesState:
     for word in text.split():
         state.apply_action(state.string_to_action(word))
     return state
-
-
-@cache
-def _tensor_module() -> Any:
-    """``bones.tensor``, imported at the first use (it needs numpy) and then kept: an import
-    statement costs microseconds, and agents read the tensor at every step."""
-    from boneyard.games.bones import tensor
-
-    return tensor

@@ -46,7 +46,7 @@ def status_line(observation: dict[str, Any]) -> str:
     return f"{game}{target} | {now} | totals {totals[0]}-{totals[1]}"
 
 
-def board_text(observation: dict[str, Any]) -> str:
+def render_text(observation: dict[str, Any]) -> str:
     """The board as plain text, rank 9 at the top; ``#`` dark, ``.`` light, ``LZC``/``lzc``."""
     cells = _board_cells(observation)
     files = "   " + " ".join(FILES)
@@ -69,7 +69,7 @@ _COLOURS = {
 }
 
 
-def board_svg(
+def render_svg(
     observation: dict[str, Any],
     *,
     size: int = 40,

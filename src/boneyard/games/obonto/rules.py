@@ -205,41 +205,6 @@ class ObontoGame(Game):
             raise InvalidStateError(f"state document's position is bad: {error}") from None
         return self.replay(state, doc["history"])
 
-    # ----- optional hooks ----------------------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        if isinstance(state, ObontoState):
-            # Everything is public: the fields are what the observation shows, only faster.
-            return state.evaluate_for(seat)
-        from boneyard.games.obonto.heuristic import evaluate
-
-        return evaluate(self, state.observation(seat), seat)
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.obonto.draw import board_text
-
-        return board_text(observation)
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.obonto.draw import board_svg
-
-        return board_svg(observation, **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        from boneyard.games.obonto.features import TENSOR_SHAPE
-
-        return TENSOR_SHAPE
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.obonto.features import observation_tensor
-
-        return observation_tensor(observation)
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, ObontoState):
-            raise TypeError(f"not an obonto state: {state!r}")
-        return self._lazy("boneyard.games.obonto.tensor", "state_tensor")(state, seat)
-
 
 class ObontoState(State):
     """A position of an Obonto match: the board, whose turn, the phase and the scores."""

@@ -203,7 +203,7 @@ class Oyno(Game):
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, DuelState):
             raise TypeError(f"not an oyno state: {state!r}")
-        return self._lazy("boneyard.games.oyno.tensor", "duel_state_tensor")(state, seat)
+        return self._hook("tensor", "duel_state_tensor")(state, seat)
 
 
 class DuelState(State):

@@ -241,7 +241,7 @@ class OynoPuzzle(Game):
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, PuzzleState):
             raise TypeError(f"not an oyno_puzzle state: {state!r}")
-        return self._lazy("boneyard.games.oyno.tensor", "puzzle_state_tensor")(state, seat)
+        return self._hook("tensor", "puzzle_state_tensor")(state, seat)
 
 
 KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {
