@@ -7,17 +7,16 @@ up breaks one of its limits. A greedy bot draws while it is low and passes when 
 
 from __future__ import annotations
 
-from typing import Any
-
 from boneyard.core.game import State
+from boneyard.games.bonbon.observation import BonBonObservation, CardView, observe
 
 WINS_TO_WIN = 3
 PHASES = ("tiles", "turn", "draw", "place", "gift", "catch", "wrapper", "peek", "over")
 STATUSES = ("in play", "passed", "eliminated")
 
 
-def _trailing_face_down(run: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    trailing: list[dict[str, Any]] = []
+def _trailing_face_down(run: list[CardView]) -> list[CardView]:
+    trailing: list[CardView] = []
     for card in reversed(run):
         if card["up"]:
             break
@@ -25,7 +24,7 @@ def _trailing_face_down(run: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return trailing
 
 
-def bust_probability(observation: dict[str, Any], seat: int) -> float:
+def bust_probability(observation: BonBonObservation, seat: int) -> float:
     """The probability that the next card ``seat`` draws and plays face up breaks a limit.
 
     The card is taken to be drawn from the cards ``seat`` has not seen (``observation["unseen"]``;
@@ -67,14 +66,14 @@ TRAILING_RISK = 0.25
 the collective limit breaks and are turned up by wrappers and caught! cards."""
 
 
-def _unseen_mean(observation: dict[str, Any]) -> float:
+def _unseen_mean(observation: BonBonObservation) -> float:
     values: dict[str, int] = observation["values"]
     unseen = observation["unseen"]
     cards = sum(unseen.values())
     return sum(values[label] * n for label, n in unseen.items()) / cards if cards else 0.0
 
 
-def estimated_score(observation: dict[str, Any], seat: int) -> float:
+def estimated_score(observation: BonBonObservation, seat: int) -> float:
     """The seat's round score as the observer can estimate it.
 
     Cards the observer has not seen count at the mean value of its unseen cards; face-down cards
@@ -102,7 +101,7 @@ def estimated_score(observation: dict[str, Any], seat: int) -> float:
     return total + max(group - 1, 0) + (taken or 0)
 
 
-def _safe_gain(observation: dict[str, Any], seat: int) -> float:
+def _safe_gain(observation: BonBonObservation, seat: int) -> float:
     """The mean value of the unseen cards that would not break a limit for ``seat``."""
     values: dict[str, int] = observation["values"]
     room = min(
@@ -119,10 +118,10 @@ def evaluate(state: State, seat: int) -> float:
     """``Game.evaluate``: the end's returns, else the value of ``seat``'s observation."""
     if state.is_terminal():
         return state.returns()[seat]
-    return evaluate_observation(state.observation(seat), seat)
+    return evaluate_observation(observe(state, seat), seat)
 
 
-def evaluate_observation(observation: dict[str, Any], seat: int) -> float:
+def evaluate_observation(observation: BonBonObservation, seat: int) -> float:
     """A value in [0, 1] for ``seat``: (chocolates won + its share of the round) / 3.
 
     The round share compares the seat's estimated score with the best other player still

@@ -13,7 +13,7 @@ import math
 import random
 from collections import Counter
 from enum import IntEnum
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.errors import (
     InvalidActionStringError,
@@ -26,6 +26,13 @@ from boneyard.core.record import Copied, Nested, Value
 from boneyard.core.registry import register
 from boneyard.games.bonbon import notation as nt
 from boneyard.games.bonbon.deck import DEFAULT_DECK, EFFECTS, Deck, check_deck, load_deck
+from boneyard.games.bonbon.observation import (
+    BonBonObservation,
+    CardView,
+    DrawnView,
+    PeekView,
+    observe,
+)
 
 PERSONAL_LIMIT = 10
 WINS_TO_WIN = 3
@@ -572,14 +579,18 @@ class BonBonState(State):
     # ----- what each seat sees ----------------------------------------------------------------
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> BonBonObservation:
+        """``observation(seat)`` as its declared type."""
         g = self.game
         labels = g.labels
         # A spectator (no seat) sees the face-up cards only.
         bit = 0 if seat is None else 1 << seat
         unseen = list(self.counts)
-        runs = []
+        runs: list[list[CardView]] = []
         for run in self.runs:
-            shown = []
+            shown: list[CardView] = []
             for kind, up, mask in run:
                 known = up or bool(mask & bit)
                 if not known:
@@ -592,7 +603,7 @@ class BonBonState(State):
                     }
                 )
             runs.append(shown)
-        drawn: dict[str, Any] | None = None
+        drawn: DrawnView | None = None
         if self.drawn >= 0:
             known = bool(self.drawn_mask & bit)
             if not known:
@@ -602,7 +613,7 @@ class BonBonState(State):
                 "card": labels[self.drawn] if known else None,
                 "seen_by": [s for s in range(g.players) if self.drawn_mask >> s & 1],
             }
-        peek: dict[str, Any] | None = None
+        peek: PeekView | None = None
         if self.peek_kind >= 0:
             known = seat == self.peeker
             if known:
@@ -643,7 +654,7 @@ class BonBonState(State):
         }
 
     def _resample(self, seat: int, rng: random.Random) -> State:
-        return resample_observation(self.game, self.observation(seat), seat, rng)
+        return resample_observation(self.game, observe(self, seat), seat, rng)
 
     def __str__(self) -> str:
         return self.game.render_text(self._observation(None))
@@ -707,7 +718,7 @@ def score_run(cards: list[tuple[int, bool]], tile: int = -1) -> int:
 
 
 def resample_observation(
-    game: BonBonGame, observation: Observation, seat: int, rng: random.Random
+    game: BonBonGame, observation: BonBonObservation, seat: int, rng: random.Random
 ) -> BonBonState:
     """A full state that ``seat`` cannot tell from the observed one, unknowns dealt by ``rng``.
 
@@ -742,7 +753,7 @@ def resample_observation(
     last = observation["last_drawer"]
     special = None
     tail = runs[last][-1:] if observation["deck_left"] == 0 and last is not None else []
-    if tail and tail[0]["card"] is None:
+    if tail and tail[0]["card"] is None and last is not None:
         special = (last, len(runs[last]) - 1)
     dealt: dict[tuple[int, int], int] = {}
     for owner, run in enumerate(runs):

@@ -11,13 +11,16 @@ step.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boneyard.games.bonbon.heuristic import (
     PHASES,
     STATUSES,
     WINS_TO_WIN,
     _trailing_face_down,
+)
+from boneyard.games.bonbon.observation import (
+    BonBonObservation,
 )
 
 if TYPE_CHECKING:
@@ -166,7 +169,7 @@ def observation_tensor_shape(game: BonBonGame) -> tuple[int, ...]:
     return (tensor_size(game.players, len(game.labels)),)
 
 
-def observation_tensor(game: BonBonGame, observation: dict[str, Any]) -> list[float]:
+def observation_tensor(game: BonBonGame, observation: BonBonObservation) -> list[float]:
     """A fixed-size numeric encoding of an observation.
 
     In order: the observing seat (one-hot; zeros for a spectator), the player to act (one-hot,

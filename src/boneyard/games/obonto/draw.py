@@ -5,15 +5,15 @@ Both read only the observation (``ObontoState.observation``), so they show what 
 
 from __future__ import annotations
 
-from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from boneyard.games.obonto.notation import KINDS, LETTERS, SIZE
+from boneyard.games.obonto.observation import ObontoObservation
 
 FILES = "abcdefghi"
 
 
-def _board_cells(observation: dict[str, Any]) -> dict[str, str]:
+def _board_cells(observation: ObontoObservation) -> dict[str, str]:
     """Square name -> one character: '.' light, '#' dark, or an animal letter."""
     cells = {f"{file}{rank}": "." for file in FILES for rank in range(1, SIZE + 1)}
     for name in observation["dark"]:
@@ -24,7 +24,7 @@ def _board_cells(observation: dict[str, Any]) -> dict[str, str]:
     return cells
 
 
-def status_line(observation: dict[str, Any]) -> str:
+def status_line(observation: ObontoObservation) -> str:
     """One line: which game, whose turn or the result, the totals."""
     game = f"game {observation['game']} of {observation['games']}"
     totals = observation["totals"]
@@ -46,7 +46,7 @@ def status_line(observation: dict[str, Any]) -> str:
     return f"{game}{target} | {now} | totals {totals[0]}-{totals[1]}"
 
 
-def render_text(observation: dict[str, Any]) -> str:
+def render_text(observation: ObontoObservation) -> str:
     """The board as plain text, rank 9 at the top; ``#`` dark, ``.`` light, ``LZC``/``lzc``."""
     cells = _board_cells(observation)
     files = "   " + " ".join(FILES)
@@ -70,7 +70,7 @@ _COLOURS = {
 
 
 def render_svg(
-    observation: dict[str, Any],
+    observation: ObontoObservation,
     *,
     size: int = 40,
     highlight: bool = True,

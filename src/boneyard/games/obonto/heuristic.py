@@ -18,9 +18,10 @@ clipped into the game's utility range.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boneyard.games.obonto.notation import GRID, KINDS, SIZE, SQUARES
+from boneyard.games.obonto.observation import ObontoObservation, observe
 
 if TYPE_CHECKING:
     from boneyard.core.game import State
@@ -45,7 +46,7 @@ def _grow(squares: int) -> int:
     )
 
 
-def board_from_observation(observation: dict[str, Any]) -> tuple[int, list[int]]:
+def board_from_observation(observation: ObontoObservation) -> tuple[int, list[int]]:
     """(dark bitmask, six animal squares) of an observation."""
     dark = 0
     for name in observation["dark"]:
@@ -129,10 +130,10 @@ def evaluate(state: State, seat: int) -> float:
     if isinstance(state, ObontoState):
         # Everything is public: the fields are what the observation shows, only faster.
         return state.evaluate_for(seat)
-    return evaluate_observation(state.game, state.observation(seat), seat)  # type: ignore[arg-type]
+    return evaluate_observation(state.game, observe(state, seat), seat)  # type: ignore[arg-type]
 
 
-def evaluate_observation(game: ObontoGame, observation: dict[str, Any], seat: int) -> float:
+def evaluate_observation(game: ObontoGame, observation: ObontoObservation, seat: int) -> float:
     """A value of the observed position for ``seat``, inside ``game.utility_range()``."""
     from boneyard.games.obonto.rules import moves_of
 

@@ -21,7 +21,7 @@ In the solo phase ``current_player()`` stays the winner: the stuck loser never g
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.errors import InvalidStateError
 from boneyard.core.game import TERMINAL, Game, Observation, State
@@ -30,6 +30,7 @@ from boneyard.core.record import Copied, Memo, Shared, Value
 from boneyard.core.registry import register
 from boneyard.games.obonto import notation
 from boneyard.games.obonto.notation import GRID, KINDS, NAMES, SQUARES, STEPS
+from boneyard.games.obonto.observation import ObontoObservation
 
 START_DARK_MASK = notation.start_dark_mask()
 LIGHT_AT_START = SQUARES - len(notation.START_DARK)
@@ -441,6 +442,10 @@ class ObontoState(State):
         )
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> ObontoObservation:
+        """``observation(seat)`` as its declared type."""
         animals = self._animals
         return {
             "seat": seat,

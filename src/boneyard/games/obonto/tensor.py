@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boneyard.games.obonto.notation import GRID, KINDS, SQUARES
+from boneyard.games.obonto.observation import ObontoObservation
 
 if TYPE_CHECKING:
     from boneyard.games.obonto.rules import ObontoGame, ObontoState
@@ -31,7 +32,7 @@ PLANES = 9
 TENSOR_SHAPE = (PLANES, 9, 9)
 
 
-def observation_tensor(observation: dict[str, Any]) -> list[float]:
+def observation_tensor(observation: ObontoObservation) -> list[float]:
     """The flat list of ``9 * 81`` floats described in the module docstring."""
     tensor = [0.0] * (PLANES * SQUARES)
     tensor[:SQUARES] = [1.0] * SQUARES

@@ -21,7 +21,7 @@ to move) is a draw, and so is reaching ``max_moves`` actions.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
@@ -30,6 +30,7 @@ from boneyard.core.record import Copied, Value
 from boneyard.core.registry import register
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
+from boneyard.games.oyno.observation import DuelObservation
 
 DUEL_PIECES = "RrWw"
 SEAT_COLOURS = ("red", "white")
@@ -168,7 +169,7 @@ class Oyno(Game):
         from boneyard.games.oyno.heuristic import duel_score, duel_value
 
         if not isinstance(state, DuelState) or state.rolling >= 0 or state.is_terminal():
-            return duel_value(state.observation(seat), seat)
+            return duel_value(cast(DuelObservation, state.observation(seat)), seat)
         # The same value as from the observation (every field is public), without building it.
         geometry = self.geometry
         return duel_score(
@@ -185,12 +186,12 @@ class Oyno(Game):
     def render_text(self, observation: Observation) -> str:
         from boneyard.games.oyno.draw import duel_text
 
-        return duel_text(observation)
+        return duel_text(cast(DuelObservation, observation))
 
     def render_svg(self, observation: Observation, **options: Any) -> str:
         from boneyard.games.oyno.draw import board_svg
 
-        return board_svg(observation, **options)
+        return board_svg(cast(DuelObservation, observation), **options)
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (5 * self.size * self.size + 3,)
@@ -198,7 +199,7 @@ class Oyno(Game):
     def observation_tensor(self, observation: Observation) -> list[float]:
         from boneyard.games.oyno.heuristic import duel_tensor
 
-        return duel_tensor(observation)
+        return duel_tensor(cast(DuelObservation, observation))
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, DuelState):
@@ -447,6 +448,10 @@ class DuelState(State):
         return format_position(self.game.size, symbols)
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> DuelObservation:
+        """``observation(seat)`` as its declared type."""
         geometry = self.game.geometry
         return {
             "game": "oyno",
@@ -467,4 +472,4 @@ class DuelState(State):
     def __str__(self) -> str:
         from boneyard.games.oyno.draw import duel_text
 
-        return duel_text(self._observation(None))
+        return duel_text(self._typed_observation(None))

@@ -5,8 +5,8 @@ Both read only an observation dict (what the seat may see), never a state.
 
 from __future__ import annotations
 
-from boneyard.core.game import Observation
 from boneyard.games.oyno.board import board
+from boneyard.games.oyno.observation import DuelObservation, PuzzleObservation
 
 
 def _cells(position: str) -> list[str]:
@@ -15,7 +15,7 @@ def _cells(position: str) -> list[str]:
     return [char for rank in reversed(ranks) for char in rank]
 
 
-def puzzle_value(observation: Observation) -> float:
+def puzzle_value(observation: PuzzleObservation) -> float:
     """1 when solved; otherwise the fraction of bones up, scaled below the solved value."""
     if observation["solved"]:
         return 1.0
@@ -24,7 +24,7 @@ def puzzle_value(observation: Observation) -> float:
     return 0.9 * ups / bones if bones else 0.0
 
 
-def puzzle_tensor(observation: Observation) -> list[float]:
+def puzzle_tensor(observation: PuzzleObservation) -> list[float]:
     """Three planes of size x size, from a1: up bones, down bones, empty resting cells."""
     cells = _cells(observation["position"])
     up = [1.0 if c == "U" else 0.0 for c in cells]
@@ -33,7 +33,7 @@ def puzzle_tensor(observation: Observation) -> list[float]:
     return up + down + empty
 
 
-def _duel_masks(observation: Observation) -> tuple[list[int], int]:
+def _duel_masks(observation: DuelObservation) -> tuple[list[int], int]:
     """The occupied mask of each colour and the mask of up bones, read from the position."""
     occupied = [0, 0]
     up = 0
@@ -105,7 +105,7 @@ def duel_score(
     return 0.8 * (mine - theirs) / (3 * per_player + 1)
 
 
-def duel_value(observation: Observation, seat: int) -> float:
+def duel_value(observation: DuelObservation, seat: int) -> float:
     """``duel_score`` read from an observation; a finished game is +-1 (a draw 0)."""
     winner = observation.get("winner")
     if winner is not None:
@@ -126,7 +126,7 @@ def duel_value(observation: Observation, seat: int) -> float:
     )
 
 
-def duel_tensor(observation: Observation) -> list[float]:
+def duel_tensor(observation: DuelObservation) -> list[float]:
     """Five planes of size x size from a1: red up, red down, white up, white down, empty; then
     both supplies (as fractions of bones_per_player) and the player to move (1.0 for white)."""
     cells = _cells(observation["position"])

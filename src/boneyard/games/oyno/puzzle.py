@@ -18,7 +18,7 @@ Rules (RULINGS.md, "OYNO board" and "OYNO puzzle"):
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
@@ -27,6 +27,7 @@ from boneyard.core.record import Value
 from boneyard.core.registry import register
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
+from boneyard.games.oyno.observation import PuzzleObservation
 
 PUZZLE_PIECES = "UD"
 
@@ -218,17 +219,17 @@ class OynoPuzzle(Game):
     def evaluate(self, state: State, seat: int) -> float:
         from boneyard.games.oyno.heuristic import puzzle_value
 
-        return puzzle_value(state.observation(seat))
+        return puzzle_value(cast(PuzzleObservation, state.observation(seat)))
 
     def render_text(self, observation: Observation) -> str:
         from boneyard.games.oyno.draw import puzzle_text
 
-        return puzzle_text(observation)
+        return puzzle_text(cast(PuzzleObservation, observation))
 
     def render_svg(self, observation: Observation, **options: Any) -> str:
         from boneyard.games.oyno.draw import board_svg
 
-        return board_svg(observation, **options)
+        return board_svg(cast(PuzzleObservation, observation), **options)
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (3, self.size, self.size)
@@ -236,7 +237,7 @@ class OynoPuzzle(Game):
     def observation_tensor(self, observation: Observation) -> list[float]:
         from boneyard.games.oyno.heuristic import puzzle_tensor
 
-        return puzzle_tensor(observation)
+        return puzzle_tensor(cast(PuzzleObservation, observation))
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, PuzzleState):
@@ -434,6 +435,10 @@ class PuzzleState(State):
         return format_puzzle_position(self.game.size, self.occupied, self.up)
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> PuzzleObservation:
+        """``observation(seat)`` as its declared type."""
         geometry = self.game.geometry
         return {
             "game": "oyno_puzzle",
@@ -452,4 +457,4 @@ class PuzzleState(State):
     def __str__(self) -> str:
         from boneyard.games.oyno.draw import puzzle_text
 
-        return puzzle_text(self._observation(None))
+        return puzzle_text(self._typed_observation(None))
