@@ -373,14 +373,22 @@ class Game(ABC):
         key = (module, name)
         if key in cache:
             return cache[key]
-        package = type(self).__module__.rpartition(".")[0]
-        qualified = f"{package}.{module}"
-        try:
-            found = getattr(importlib.import_module(qualified), name, None)
-        except ModuleNotFoundError as error:
-            if error.name != qualified:
-                raise
-            found = None
+        found = None
+        # The game's own package first, then its base classes' (a test's variant of a game).
+        packages = dict.fromkeys(
+            cls.__module__.rpartition(".")[0]
+            for cls in type(self).__mro__
+            if issubclass(cls, Game) and cls is not Game and "." in cls.__module__
+        )
+        for package in packages:
+            qualified = f"{package}.{module}"
+            try:
+                found = getattr(importlib.import_module(qualified), name, None)
+            except ModuleNotFoundError as error:
+                if error.name != qualified:
+                    raise
+            if found is not None:
+                break
         if found is not None and _takes_the_game(found):
             found = functools.partial(found, self)
         cache[key] = found
