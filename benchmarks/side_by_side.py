@@ -1,9 +1,9 @@
 """Engine speed of this tree against another commit, measured side by side in one run.
 
-    python benchmarks/side_by_side.py --base main --seconds 1.5 --rounds 3
+    python benchmarks/side_by_side.py --base main --this HEAD --seconds 1.5 --rounds 3
 
-Checks the base commit out into a temporary git worktree, then runs, alternately for the base
-and for this tree (niced, one process at a time, so both see the same machine), two
+Checks both commits out into temporary git worktrees, then runs, alternately for the base and
+for this commit (niced, one process at a time, so both see the same machine), two
 measurements per game: ``make bench``'s random playouts (steps per CPU second, from
 ``boneyard.cli.bench``) and clones per CPU second of the states met on seeded random playouts.
 Prints the median of the rounds for each and this tree's ratio to the base.
@@ -71,26 +71,31 @@ def measure(tree: Path, seconds: float) -> dict[str, dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--base", default="main", help="the commit to compare against")
+    parser.add_argument("--this", default="HEAD", help="the commit measured against it")
     parser.add_argument("--seconds", type=float, default=1.5)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     here = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as scratch:
-        base = Path(scratch) / "base"
-        subprocess.run(
-            ["git", "-C", str(here), "worktree", "add", "--detach", str(base), args.base],
-            check=True,
-            capture_output=True,
-        )
+        trees = {"base": Path(scratch) / "base", "this": Path(scratch) / "this"}
+        for label, commit in (("base", args.base), ("this", args.this)):
+            subprocess.run(
+                ["git", "-C", str(here), "worktree", "add", "--detach", str(trees[label]), commit],
+                check=True,
+                capture_output=True,
+            )
         try:
             runs: dict[str, list[dict[str, dict[str, float]]]] = {"base": [], "this": []}
             for _ in range(args.rounds):
-                runs["base"].append(measure(base, args.seconds))
-                runs["this"].append(measure(here, args.seconds))
+                for label in ("base", "this"):
+                    runs[label].append(measure(trees[label], args.seconds))
         finally:
-            subprocess.run(
-                ["git", "-C", str(here), "worktree", "remove", "--force", str(base)], check=True
-            )
+            for tree in trees.values():
+                subprocess.run(
+                    ["git", "-C", str(here), "worktree", "remove", "--force", str(tree)],
+                    check=True,
+                )
+    print(f"base {args.base}, this {args.this}: medians of {args.rounds} rounds, per CPU second")
     print(f"{'game':<12} {'measure':<8} {'base':>12} {'this':>12} {'this/base':>9}")
     for name in runs["base"][0]:
         for measure_name in ("steps", "clones"):
