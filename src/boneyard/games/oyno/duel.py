@@ -197,7 +197,7 @@ class Oyno(Game):
         return (5 * self.size * self.size + 3,)
 
     def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.oyno.heuristic import duel_tensor
+        from boneyard.games.oyno.tensor import duel_tensor
 
         return duel_tensor(cast(DuelObservation, observation))
 

@@ -235,7 +235,7 @@ class OynoPuzzle(Game):
         return (3, self.size, self.size)
 
     def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.oyno.heuristic import puzzle_tensor
+        from boneyard.games.oyno.tensor import puzzle_tensor
 
         return puzzle_tensor(cast(PuzzleObservation, observation))
 
