@@ -3,7 +3,7 @@
     python benchmarks/side_by_side.py --base main --this HEAD --seconds 1.5 --rounds 3
 
 Checks both commits out into temporary git worktrees, then runs, alternately for the base and
-for this commit (niced, one process at a time, so both see the same machine), two
+for this commit (in ABBA order, niced, one process at a time, so both see the same machine), two
 measurements per game: ``make bench``'s random playouts (steps per CPU second, from
 ``boneyard.cli.bench``) and clones per CPU second of the states met on seeded random playouts.
 Prints the median of the rounds for each and this tree's ratio to the base.
@@ -86,8 +86,10 @@ def main() -> None:
             )
         try:
             runs: dict[str, list[dict[str, dict[str, float]]]] = {"base": [], "this": []}
-            for _ in range(args.rounds):
-                for label in ("base", "this"):
+            for round_number in range(args.rounds):
+                # ABBA: each tree goes first as often as the other.
+                order = ("base", "this") if round_number % 2 == 0 else ("this", "base")
+                for label in order:
                     runs[label].append(measure(trees[label], args.seconds))
         finally:
             for tree in trees.values():
