@@ -66,6 +66,9 @@ TERMINAL = -4
 Observation = dict[str, Any]
 
 
+_NOT_LOOKED_UP = object()
+
+
 def _takes_the_game(hook: Any) -> bool:
     """Whether a hook found by convention wants the game as its first argument."""
     try:
@@ -174,6 +177,7 @@ class Game(ABC):
     """One line in plain words that makes a newcomer want to play (the home page's card)."""
 
     def __init__(self, **params: Any) -> None:
+        self._hooks: dict[tuple[str, str], Any] = {}
         self.params: dict[str, ParameterValue | None] = resolve_parameters(
             self.name, self.parameters, params
         )
@@ -369,10 +373,11 @@ class Game(ABC):
         and kept: the fast tensor is read at every step, and the module is imported only when
         first needed (numpy, drawing).
         """
-        cache: dict[tuple[str, str], Any] = self.__dict__.setdefault("_hooks", {})
         key = (module, name)
-        if key in cache:
-            return cache[key]
+        cache = self._hooks
+        found = cache.get(key, _NOT_LOOKED_UP)
+        if found is not _NOT_LOOKED_UP:
+            return found
         found = None
         # The game's own package first, then its base classes' (a test's variant of a game).
         packages = dict.fromkeys(
