@@ -563,15 +563,20 @@ class State(ABC):
 
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids; at a chance node the outcomes; empty once the game is over."""
-        if self._legal_cache is None:
-            player = self.current_player()
-            if player == TERMINAL:
-                self._legal_cache = []
-            elif player == CHANCE:
-                self._legal_cache = sorted(outcome for outcome, _ in self._chance_outcomes())
-            else:
-                self._legal_cache = self._legal_actions()
-        return list(self._legal_cache)
+        cache = self._legal_cache
+        if cache is None:
+            cache = self._legal_cache = self._compute_legal()
+        return list(cache)
+
+    def _compute_legal(self) -> list[int]:
+        player = self.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            outcomes = [outcome for outcome, _ in self._chance_outcomes()]
+            outcomes.sort()  # most games list them in order already: one pass then
+            return outcomes
+        return self._legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` sorted by outcome at a chance node, else empty."""
@@ -581,10 +586,10 @@ class State(ABC):
 
     def apply_action(self, action: int) -> None:
         """Play ``action``. An illegal one raises IllegalActionError and changes nothing."""
-        if self._legal_cache is None:
-            self.legal_actions()
-        assert self._legal_cache is not None
-        if action not in self._legal_cache or isinstance(action, bool):
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._compute_legal()
+        if action not in legal or isinstance(action, bool):
             raise IllegalActionError(self._illegal_message(action))
         self._apply_action(action)
         self._history.append(action)
