@@ -154,10 +154,8 @@ def _compile_clone(
 
 def _copy_expression(expression: str, kind: Any) -> str:
     origin = typing.get_origin(kind) or kind
-    if origin in (list, bytearray):
-        return f"{expression}[:]"
-    if origin in (dict, set):
-        return f"{expression}.copy()"
+    if origin in (list, bytearray, dict, set):
+        return f"{expression}.copy()"  # a method call: faster than a slice, which builds one
     raise TypeError(f"cannot copy a {kind!r} one level: declare a list, bytearray, dict or set")
 
 
