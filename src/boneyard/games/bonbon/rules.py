@@ -438,14 +438,26 @@ class BonBonState(State):
         self._end_round()
 
     def round_scores(self) -> list[int | None]:
-        """Each player's score as the round stands (None: eliminated), by ``score_run``."""
+        """Each player's score as the round stands (None: eliminated); see ``score_run``."""
         values = self.game.values
-        return [
-            None
-            if self.status[seat] == ELIMINATED
-            else score_run([(values[kind], up) for kind, up, _ in run], self.tile_taken[seat])
-            for seat, run in enumerate(self.runs)
-        ]
+        scores: list[int | None] = []
+        for seat, run in enumerate(self.runs):
+            if self.status[seat] == ELIMINATED:
+                scores.append(None)
+                continue
+            tile = self.tile_taken[seat]
+            total = tile if tile > 0 else 0
+            group = 0
+            for kind, up, _ in run:
+                total += values[kind]
+                if up:
+                    if group > 1:
+                        total += group - 1
+                    group = 0
+                else:
+                    group += 1
+            scores.append(total + group - 1 if group > 1 else total)
+        return scores
 
     def _end_round(self) -> None:
         n = len(self.status)
