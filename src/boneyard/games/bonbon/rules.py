@@ -438,7 +438,10 @@ class BonBonState(State):
         self._end_round()
 
     def round_scores(self) -> list[int | None]:
-        """Each player's score as the round stands (None: eliminated); see ``score_run``."""
+        """Each player's score as the round stands (None: eliminated).
+
+        The arithmetic of ``score_run``, written out over the run's cards: calling ``score_run``
+        for each run (building its (value, up) pairs) made random playouts 11% slower."""
         values = self.game.values
         scores: list[int | None] = []
         for seat, run in enumerate(self.runs):
