@@ -96,7 +96,13 @@ def test_clone_is_independent() -> None:
 
 def test_seats_are_checked() -> None:
     state = RaceGame().new_initial_state()
-    assert state.observation(None) == {"total": 0, "current_player": 0}
+    assert state.observation(None) == {
+        "seat": None,
+        "current_player": 0,
+        "total": 0,
+        "goal": 7,
+        "winner": None,
+    }
     with pytest.raises(ValueError, match="seats are 0 to 1"):
         state.observation(2)
 

@@ -3,7 +3,7 @@
 They are never registered, so ``boneyard.list_games()`` does not see them; the adapters accept a
 ``Game`` object as well as a name. Each covers one kind the adapters must handle:
 
-- ``Race``: two players, chance, perfect information, zero-sum (the core tests' toy game).
+- ``Race``: two players, chance, perfect information, zero-sum (the template game).
 - ``MiniPoker``: two players, chance, hidden information (a Kuhn-poker-like game), zero-sum.
 - ``Countdown``: one player, deterministic, general-sum.
 """
@@ -25,28 +25,11 @@ _SVG = (
 
 
 class Race(RaceGame):
-    """The core tests' race to a goal (``tests/core/toy.py``: add 1 or 2, then a coin), with the
-    drawings and the tensor the adapters need."""
+    """The core tests' race (the template game, ``boneyard.games.race``), under its own name;
+    its drawings and tensor are the template's."""
 
     name = "toy_race"
     title = "Race"
-
-    def render_text(self, observation: Observation) -> str:
-        return f"total {observation['total']} / {self.params['goal']}"
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        return _SVG.format(observation["total"])
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (2, int(self.params["goal"]) + 2)  # type: ignore[arg-type]
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        width = int(self.params["goal"]) + 2  # type: ignore[arg-type]
-        rows = [[0.0] * width for _ in range(2)]
-        rows[0][min(observation["total"], width - 1)] = 1.0
-        if observation["current_player"] >= 0:
-            rows[1][observation["current_player"]] = 1.0
-        return [value for row in rows for value in row]
 
 
 class MiniPoker(Game):

@@ -1,9 +1,10 @@
 """The alpha-beta bot: iterative deepening, a transposition table, the game's heuristic.
 
-Made for the perfect-information games without chance (Obonto, Bones, OYNO), it still plays every
-game: chance nodes are averaged over their outcomes (expectiminimax), more than two players are
-searched "paranoid" (every other seat plays against the bot), and a hidden-information game is
-searched on one ``resample`` of the bot's view.
+Unfinished leaves are valued by an evaluator (``ai/evaluators.py``; by default the game's
+heuristic, squashed). Made for the perfect-information games without chance (Obonto, Bones,
+OYNO), it still plays every game: chance nodes are averaged over their outcomes
+(expectiminimax), more than two players are searched "paranoid" (every other seat plays against
+the bot), and a hidden-information game is searched on one ``resample`` of the bot's view.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import math
 import time
 
 from boneyard.ai.base import Bot
+from boneyard.ai.evaluators import Evaluator, SquashedHeuristicEvaluator
 from boneyard.ai.values import values_from_returns
 from boneyard.core.game import Game, State
 
@@ -43,16 +45,17 @@ class AlphaBetaBot(Bot):
         use_solver: bool = True,
         max_depth: int | None = None,
         time_limit: float | None = None,
+        evaluator: Evaluator | None = None,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
+        self.evaluator = evaluator or SquashedHeuristicEvaluator(game)
+        """The bot's value of an unfinished leaf (``ai/evaluators.py``)."""
         if max_depth is not None and max_depth < 1:
             raise ValueError(f"max_depth must be at least 1, not {max_depth}")
         if max_depth is None and time_limit is None:
             max_depth = 3
         self.max_depth = max_depth
         self.time_limit = time_limit
-        low, high = game.info.min_utility, game.info.max_utility
-        self._softness = max(0.1 * (high - low), 1e-9)
         self._table: dict[tuple[object, int, int], tuple[int, float, int, int | None]] = {}
         self._deadline = math.inf
         self._killers: dict[int, list[int]] = {}
@@ -81,8 +84,7 @@ class AlphaBetaBot(Bot):
             if returns[seat] >= self.game.info.max_utility:
                 return WIN + value - ply * 1e-3
             return value
-        estimate = self.game.evaluate(state, seat)
-        return 0.5 + 0.5 * math.tanh(estimate / self._softness)
+        return self.evaluator.value(state, seat)
 
     # ----- the search -------------------------------------------------------------------------
 

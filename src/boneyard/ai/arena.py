@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.ai.stats import elo_difference, elo_ratings, wilson_interval
+from boneyard.core.game import sample_chance_outcome
 from boneyard.core.registry import load_game
 
 BACKENDS = ("local", "ray")
@@ -125,8 +126,7 @@ def play_game(task: GameTask) -> GameRecord:
     first_player, chosen_by_chance, turns = -1, False, 0
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            action = sample_chance_outcome(state, chance)
             if not chosen_by_chance:
                 name = state.action_to_string(action).split()
                 if len(name) == 2 and name[0] == "first" and name[1].isdigit():

@@ -4,9 +4,9 @@ One search serves both. Each iteration starts from a state the bot may look at (
 true state in a perfect-information game, a fresh ``resample`` in a hidden-information game),
 walks down the tree choosing by UCB among the actions legal *in that state* (a child's
 "availability" counts how often it could have been chosen, as in Cowling et al.'s ISMCTS),
-samples chance outcomes by their probabilities, adds one node, finishes with a rollout cut at a
-depth and scored by the game's heuristic, and backs up one value per seat, so it plays any number
-of players.
+samples chance outcomes by their probabilities, adds one node, asks its evaluator for the leaf's
+values (by default a rollout cut at a depth and scored by the game's heuristic:
+``ai/evaluators.py``), and backs up one value per seat, so it plays any number of players.
 
 ``mcts`` keys chance edges by outcome and keeps its tree between moves (subtree reuse) in
 perfect-information games. ``ismcts`` keys chance edges by what the bot's seat sees of them
@@ -20,11 +20,8 @@ import math
 from typing import Any
 
 from boneyard.ai.base import Bot, Budget
-from boneyard.ai.greedy import action_value
-from boneyard.ai.values import state_values
-from boneyard.core.game import CHANCE, Game, State
-
-ROLLOUT_POLICIES = ("random", "heuristic")
+from boneyard.ai.evaluators import Evaluator, RolloutEvaluator
+from boneyard.core.game import CHANCE, Game, State, sample_chance_outcome
 
 
 class Node:
@@ -66,14 +63,14 @@ class MCTSBot(Bot):
         rollout: str = "random",
         rollout_depth: int | None = 10,
         reuse: bool = True,
+        evaluator: Evaluator | None = None,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
-        if rollout not in ROLLOUT_POLICIES:
-            raise ValueError(
-                f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUT_POLICIES)}"
-            )
-        if rollout_depth is not None and rollout_depth < 0:
-            raise ValueError(f"rollout_depth must be 0 or more, not {rollout_depth}")
+        self.evaluator = evaluator or RolloutEvaluator(
+            self.rng, depth=rollout_depth, policy=rollout
+        )
+        """Values of the leaves (``ai/evaluators.py``); by default a rollout with the bot's
+        generator, ``rollout`` policy and ``rollout_depth``."""
         self.budget = Budget(iterations, time_limit)
         self.exploration = exploration
         self.rollout = rollout
@@ -139,8 +136,7 @@ class MCTSBot(Bot):
         while not state.is_terminal() and not expanded:
             player = state.current_player()
             if player == CHANCE:
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                action = sample_chance_outcome(state, rng)
                 key = self._edge_key(state, action)
                 child = node.children.get(key)
                 if child is None:
@@ -164,7 +160,7 @@ class MCTSBot(Bot):
             state.apply_action(action)
             path.append((child, player))
             node = child
-        values = self._rollout(state)
+        values = self.evaluator.evaluate(state, self.seat)
         root.visits += 1
         for entered, chooser in path:
             entered.visits += 1
@@ -183,39 +179,6 @@ class MCTSBot(Bot):
             )
             if score > best_score:
                 best_score = score
-                best_action = action
-        return best_action
-
-    def _rollout(self, state: State) -> list[float]:
-        rng = self.rng
-        depth = 0
-        limit = self.rollout_depth
-        heuristic = self.rollout == "heuristic"
-        while not state.is_terminal() and (limit is None or depth < limit):
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                legal = state.legal_actions()
-                if heuristic and len(legal) > 1:
-                    action = self._heuristic_pick(state, legal)
-                else:
-                    action = rng.choice(legal)
-                depth += 1
-            state.apply_action(action)
-        return state_values(state, self.seat)
-
-    def _heuristic_pick(self, state: State, legal: list[int]) -> int:
-        player = state.current_player()
-        candidates = self.rng.sample(legal, min(3, len(legal)))
-        best_action = candidates[0]
-        best_value = -math.inf
-        for action in candidates:
-            child = state.clone()
-            child.apply_action(action)
-            value = action_value(child, player)
-            if value > best_value:
-                best_value = value
                 best_action = action
         return best_action
 

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from boneyard.cli.common import GAME_NAME, fail_on_bad_input, game_from_options
-from boneyard.core.game import CHANCE, Game
+from boneyard.core.game import CHANCE, Game, sample_chance_outcome
 from boneyard.core.registry import list_games, load_game
 
 
@@ -43,8 +43,7 @@ def bench_random_playouts(game: Game, seconds: float, seed: int = 0) -> BenchRes
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.current_player() == CHANCE:
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                action = sample_chance_outcome(state, rng)
             else:
                 action = rng.choice(state.legal_actions())
             state.apply_action(action)

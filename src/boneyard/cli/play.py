@@ -22,8 +22,7 @@ from rich.text import Text
 
 from boneyard.cli.common import GAME_NAME, fail_on_bad_input, game_from_options
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.core.game import CHANCE, Game, State
-from boneyard.testing import random_action
+from boneyard.core.game import CHANCE, Game, State, sample_chance_outcome
 
 HUMAN = "human"
 SEAT_NUMBER = re.compile(r"\bseat (\d)\b")
@@ -79,7 +78,7 @@ class TerminalGame:
     def play_one(self) -> None:
         player = self.state.current_player()
         if player == CHANCE:
-            action = random_action(self.state, self.chance)
+            action = sample_chance_outcome(self.state, self.chance)
             self.console.print(Text(self.describe(None, action), style="dim"))
             self.state.apply_action(action)
             return

@@ -11,14 +11,22 @@ Action ids: player actions are ``0 .. num_distinct_actions - 1`` and chance outc
 OpenSpiel. Every game documents its ids, and they never change meaning between releases.
 
 Optional hooks, each with a default that works, for what bots and interfaces need beyond the
-rules (a game overrides those it can do better): ``Game.evaluate`` (the heuristic bots use),
-``Game.render_text`` / ``Game.render_svg`` (drawings of an observation),
-``Game.observation_tensor_shape`` / ``Game.observation_tensor`` (fixed-size numbers for
-learning) with ``Game._state_observation_tensor`` (the same numbers straight from a state),
-``Game.state_action_mask`` (the legal actions as a byte mask), ``Game.lookahead_values`` (a
-game's own search) and ``State.transposition_key`` (a cheap key for search tables). A
-hidden-information game must also give ``State._resample``: a full state consistent with one
-seat's view, which is all its bots may search.
+rules. A game gives them by convention, as module-level functions in fixed modules of its
+package (``Game._hook``), never by forwarding methods by hand:
+
+* ``draw``: ``render_text(observation)``, ``render_svg(observation, **options)``;
+* ``heuristic``: ``evaluate(state, seat)`` (the heuristic bots use);
+* ``tensor``: ``observation_tensor_shape(game)``, ``observation_tensor(game, observation)``
+  (fixed-size numbers for learning), ``state_tensor(state, seat)`` (the same numbers straight
+  from a state) and ``state_action_mask(state)`` (the legal actions as a byte mask);
+* ``search``: ``lookahead_values(observation, actions, time_limit)`` (a game's own search);
+* ``prompt``: the words for people below.
+
+A hook takes the arguments of the ``Game`` method it serves, and the game first where its first
+parameter is named ``game``. ``State.transposition_key`` (a cheap key for search tables) is a
+method of the state. A hidden-information game must also give ``State._resample``: a full state
+consistent with one seat's view, which is all its bots may search. A state declares its fields
+once (``core/record.py``); ``clone`` and the JSON snapshot are derived from that declaration.
 
 Words for people (the web page and the terminal show nothing else): ``Game.pitch`` (one line for
 the home page), ``Game.prompt`` (what the seat to act must decide now, in the rules' words),
@@ -34,12 +42,14 @@ a module-level function of the same name taking the game first, for example
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
+import inspect
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from boneyard.core.errors import (
     IllegalActionError,
@@ -47,6 +57,7 @@ from boneyard.core.errors import (
     InvalidStateError,
 )
 from boneyard.core.parameters import Parameter, ParameterValue, resolve_parameters
+from boneyard.core.record import Cache, Copied, record_of, restore, snapshot
 
 CHANCE = -1
 """``current_player()`` at a chance node (a die roll, a shuffle, a draw)."""
@@ -58,6 +69,35 @@ Observation = dict[str, Any]
 
 NOT_ALLOWED = "That move is not allowed now."
 """``State.why_illegal``'s answer where the game gives no reason of its own."""
+
+
+_NOT_LOOKED_UP = object()
+
+
+def _takes_the_game(hook: Any) -> bool:
+    """Whether a hook found by convention wants the game as its first argument."""
+    try:
+        parameters = list(inspect.signature(hook).parameters)
+    except (TypeError, ValueError):
+        return False
+    return bool(parameters) and parameters[0] == "game"
+
+
+def sample_chance_outcome(state: State, rng: random.Random) -> int:
+    """A chance outcome of ``state`` (a chance node) drawn from ``rng`` by its probability.
+
+    The one line every player of chance uses (the arena, the search bots, the benchmark, the
+    terminal, the test kit), so that equal seeds give equal games everywhere.
+    """
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+def random_action(state: State, rng: random.Random) -> int:
+    """A uniformly random legal action, or at a chance node an outcome drawn by its probability."""
+    if state.current_player() == CHANCE:
+        return sample_chance_outcome(state, rng)
+    return rng.choice(state.legal_actions())
 
 
 @dataclass(frozen=True)
@@ -142,6 +182,7 @@ class Game(ABC):
     """One line in plain words that makes a newcomer want to play (the home page's card)."""
 
     def __init__(self, **params: Any) -> None:
+        self._hooks: dict[tuple[str, str], Any] = {}
         self.params: dict[str, ParameterValue | None] = resolve_parameters(
             self.name, self.parameters, params
         )
@@ -210,8 +251,19 @@ class Game(ABC):
         return self._state_from_json(doc)
 
     def _state_from_json(self, doc: Mapping[str, Any]) -> State:
-        """Default: replay the history. Games whose state is more than params + history override."""
-        return self.replay(self.new_initial_state(), doc["history"])
+        """Replay the history, or, for a game that saves its record, set the saved fields from
+        the document's ``snapshot`` (a state resampled from a view has no history to replay)."""
+        saved = doc.get("snapshot")
+        state = self.new_initial_state()
+        if saved is None or not state.saves_record:
+            return self.replay(state, doc["history"])
+        try:
+            restore(state, saved)
+            state._after_restore()
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise InvalidStateError(f"bad {self.name} state snapshot: {error}") from None
+        state._history = list(doc["history"])
+        return state
 
     @staticmethod
     def replay(state: State, history: list[int]) -> State:
@@ -230,9 +282,12 @@ class Game(ABC):
     def evaluate(self, state: State, seat: int) -> float:
         """A heuristic value of ``state`` for ``seat``, inside the utility range.
 
-        Bots call it on states they may look at (their own, or resampled ones). The default knows
-        only the end of the game.
+        Bots call it on states they may look at (their own, or resampled ones). Found as
+        ``heuristic.evaluate(state, seat)``; without one, only the end of the game is known.
         """
+        hook = self._hook("heuristic", "evaluate")
+        if hook is not None:
+            return float(hook(state, seat))
         if state.is_terminal():
             return state.returns()[seat]
         return 0.0
@@ -245,29 +300,40 @@ class Game(ABC):
         A value for each of ``actions`` (the legal actions of the seat whose ``observation`` this
         is; higher is better), computed from that observation alone, within ``time_limit``
         seconds. A game whose rules are too slow for a generic search may export a search on a
-        compact model of its own here (Bond O Cones does).
+        compact model of its own here (Bond O Cones does): ``search.lookahead_values(game,
+        observation, actions, time_limit)``.
         """
-        return None
+        hook = self._hook("search", "lookahead_values")
+        if hook is None:
+            return None
+        values: dict[int, float] = hook(dict(observation), actions, time_limit)
+        return values
 
     def render_text(self, observation: Observation) -> str:
-        """The board as text, drawn from what one seat may see."""
-        raise NotImplementedError(f"{self.name} has no text drawing")
+        """The board as text, drawn from what one seat may see (``draw.render_text``)."""
+        return str(self._required_hook("draw", "render_text", "text drawing")(observation))
 
     def render_svg(self, observation: Observation, **options: Any) -> str:
-        """The board as an SVG document, drawn from what one seat may see."""
-        raise NotImplementedError(f"{self.name} has no SVG drawing")
+        """The board as an SVG document, drawn from what one seat may see (``draw.render_svg``)."""
+        hook = self._required_hook("draw", "render_svg", "SVG drawing")
+        return str(hook(observation, **options))
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
-        raise NotImplementedError(f"{self.name} has no observation tensor")
+        """The shape of ``observation_tensor`` (``tensor.observation_tensor_shape``)."""
+        hook = self._required_hook("tensor", "observation_tensor_shape", "observation tensor")
+        return tuple(hook())
 
     def observation_tensor(self, observation: Observation) -> Sequence[float]:
-        """A fixed-size numeric encoding of an observation (for learning interfaces)."""
-        raise NotImplementedError(f"{self.name} has no observation tensor")
+        """A fixed-size numeric encoding of an observation, for learning interfaces
+        (``tensor.observation_tensor``)."""
+        hook = self._required_hook("tensor", "observation_tensor", "observation tensor")
+        tensor: Sequence[float] = hook(observation)
+        return tensor
 
     def state_observation_tensor(self, state: State, seat: int | None) -> Sequence[float]:
         """``observation_tensor(state.observation(seat))``, the same numbers by a faster road.
 
-        A game may override ``_state_observation_tensor`` to encode straight from its fields,
+        A game may give ``tensor.state_tensor(state, seat)`` to encode straight from its fields,
         skipping the observation dict; the conformance suite checks at every step that both roads
         give equal numbers, so the fast road shows a seat nothing more than its observation does.
         """
@@ -275,36 +341,81 @@ class Game(ABC):
         return self._state_observation_tensor(state, seat)
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Sequence[float]:
+        """``state_observation_tensor`` without checking ``seat`` (for adapters that pass only
+        valid seats, at every step)."""
+        fast = self._hook("tensor", "state_tensor")
+        if fast is not None:
+            tensor: Sequence[float] = fast(state, seat)
+            return tensor
         return self.observation_tensor(state.observation(seat))
 
-    def _lazy(self, module: str, name: str) -> Any:
-        """``name`` from ``module``, imported on first use and kept on the game.
+    def state_action_mask(self, state: State) -> bytearray | None:
+        """The legal actions of the player to move as a mask, or ``None`` (the default).
 
-        For hooks on the hot path (a fast tensor is read at every step): the rules module need
-        not import the module up front, and an import statement at every call would cost more
-        than the rest of the dispatch.
+        A new bytearray of ``num_distinct_actions`` bytes, 1 at exactly the ids of
+        ``state.legal_actions()``: a game whose state keeps such bytes anyway (Bones keeps one
+        per placement) gives ``tensor.state_action_mask(state)``, and the interfaces that hand
+        agents a mask every turn use it instead of converting the legal list. tests/interop
+        checks it against ``legal_actions()`` at every step of random games.
         """
-        cache: dict[tuple[str, str], Any] = self.__dict__.setdefault("_lazy_imports", {})
-        found = cache.get((module, name))
-        if found is None:
-            found = cache[(module, name)] = getattr(importlib.import_module(module), name)
+        hook = self._hook("tensor", "state_action_mask")
+        if hook is None:
+            return None
+        mask: bytearray = hook(state)
+        return mask
+
+    # ----- hooks found by convention in the game's package ----------------------------------
+
+    def _hook(self, module: str, name: str) -> Any:
+        """``name`` from the game package's ``module`` (``boneyard.games.<pkg>.<module>``), or
+        ``None`` where the package has no such module or the module no such name.
+
+        The one way a game gives its concerns to the core: the drawing in ``draw``, the
+        heuristic in ``heuristic``, the tensors in ``tensor``, its own search in ``search``, the
+        words in ``prompt``. A hook takes the arguments of the ``Game`` method it serves, and
+        the game before them when its first parameter is named ``game`` (a drawing needs only
+        the observation; a tensor's size needs the game's parameters). Looked up once per game
+        and kept: the fast tensor is read at every step, and the module is imported only when
+        first needed (numpy, drawing).
+        """
+        key = (module, name)
+        cache = self._hooks
+        found = cache.get(key, _NOT_LOOKED_UP)
+        if found is not _NOT_LOOKED_UP:
+            return found
+        found = None
+        # The game's own package first, then its base classes' (a test's variant of a game).
+        packages = dict.fromkeys(
+            cls.__module__.rpartition(".")[0]
+            for cls in type(self).__mro__
+            if issubclass(cls, Game) and cls is not Game and "." in cls.__module__
+        )
+        for package in packages:
+            qualified = f"{package}.{module}"
+            try:
+                found = getattr(importlib.import_module(qualified), name, None)
+            except ModuleNotFoundError as error:
+                if error.name != qualified:
+                    raise
+            if found is not None:
+                break
+        if found is not None and _takes_the_game(found):
+            found = functools.partial(found, self)
+        cache[key] = found
         return found
 
-    # ----- words for people (found in the game package's ``prompt`` module) ---------------
+    def gives(self, module: str, name: str) -> bool:
+        """Whether the game's package gives the hook ``name`` in ``module`` (an interface may
+        take a faster road when it does)."""
+        return self._hook(module, name) is not None
 
-    def _words_hook(self, name: str) -> Any:
-        """``name`` from ``<game package>.prompt``, or ``None`` where the game gives none."""
-        package = type(self).__module__.rpartition(".")[0]
-        module = f"{package}.prompt"
-        cache: dict[str, Any] = self.__dict__.setdefault("_words_hooks", {})
-        if name not in cache:
-            try:
-                cache[name] = getattr(importlib.import_module(module), name, None)
-            except ModuleNotFoundError as error:
-                if error.name != module:
-                    raise
-                cache[name] = None
-        return cache[name]
+    def _required_hook(self, module: str, name: str, what: str) -> Any:
+        hook = self._hook(module, name)
+        if hook is None:
+            raise NotImplementedError(f"{self.name} has no {what}")
+        return hook
+
+    # ----- words for people (found in the game package's ``prompt`` module) ---------------
 
     def seat_name(self, seat: int) -> str:
         """The seat as the game names it (South, black, red), never a bare number."""
@@ -317,9 +428,9 @@ class Game(ABC):
         ``observation`` is ``seat``'s. For example "Put your cone worth 8 on one of your shaded
         start fields". The default only says whose move it is.
         """
-        hook = self._words_hook("prompt")
+        hook = self._hook("prompt", "prompt")
         if hook is not None:
-            return str(hook(self, observation, seat))
+            return str(hook(observation, seat))
         return f"Your move, {self.seat_name(seat)}."
 
     def describe_action(self, observation: Observation, actor: int | None, action: str) -> str:
@@ -327,34 +438,34 @@ class Game(ABC):
         the action) this is saw it played by ``actor`` (``None``: chance). ``action`` is the
         string ``State.action_string_for(viewer, ...)`` gave, so it hides what the viewer may
         not see. For example "North moved the lion from d1 to d2"."""
-        hook = self._words_hook("describe_action")
+        hook = self._hook("prompt", "describe_action")
         if hook is not None:
-            return str(hook(self, observation, actor, action))
+            return str(hook(observation, actor, action))
         who = "Chance" if actor is None else self.seat_name(actor)
         return f"{who}: {action}"
 
     def action_label(self, observation: Observation, action: str) -> str:
         """The label of the button for ``action`` ("Draw a card"), for the seat whose
         ``observation`` this is."""
-        hook = self._words_hook("action_label")
+        hook = self._hook("prompt", "action_label")
         if hook is not None:
-            return str(hook(self, observation, action))
+            return str(hook(observation, action))
         return action
 
     def panel(self, observation: Observation, seat: int | None) -> list[PanelItem]:
         """The labelled facts a player wants beside the board (scores, the die, cards left),
         from ``seat``'s observation (``None``: a spectator). Empty by default."""
-        hook = self._words_hook("panel")
+        hook = self._hook("prompt", "panel")
         if hook is not None:
-            return list(hook(self, observation, seat))
+            return list(hook(observation, seat))
         return []
 
     def result(self, observation: Observation, seat: int | None, returns: Sequence[float]) -> str:
         """The end of the game in words for ``seat`` ("You won 3-1", "Draw by repetition");
         ``returns`` are the state's returns."""
-        hook = self._words_hook("result")
+        hook = self._hook("prompt", "result")
         if hook is not None:
-            return str(hook(self, observation, seat, returns))
+            return str(hook(observation, seat, returns))
         best = max(returns)
         winners = [s for s, value in enumerate(returns) if value == best]
         if len(winners) == len(returns):
@@ -367,19 +478,8 @@ class Game(ABC):
     def in_setup(self, observation: Observation) -> bool:
         """Whether the seat whose ``observation`` this is is setting up (placing its pieces
         before play): a person may then leave the rest of its set-up to chance in one click."""
-        hook = self._words_hook("in_setup")
-        return bool(hook(self, observation)) if hook is not None else False
-
-    def state_action_mask(self, state: State) -> bytearray | None:
-        """The legal actions of the player to move as a mask, or ``None`` (the default).
-
-        A new bytearray of ``num_distinct_actions`` bytes, 1 at exactly the ids of
-        ``state.legal_actions()``: a game whose state keeps such bytes anyway (Bones keeps one
-        per placement) returns them here, and the interfaces that hand agents a mask every turn
-        use it instead of converting the legal list. tests/interop checks it against
-        ``legal_actions()`` at every step of random games.
-        """
-        return None
+        hook = self._hook("prompt", "in_setup")
+        return bool(hook(observation)) if hook is not None else False
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if v != self._default(k)}
@@ -399,10 +499,22 @@ class State(ABC):
     information implements ``_resample`` (and ``action_string_for`` where an action is secret).
     """
 
+    _history: Copied[list[int]]
+    _legal_cache: Cache[list[int] | None]
+    """The legal actions once asked for; never changed in place, so copies share it."""
+    saves_record: ClassVar[bool] = False
+    """Whether ``to_json`` saves the declared fields (a ``snapshot``) beside the history, for
+    states that are more than a replay of their history (resampled ones)."""
+
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._history: list[int] = []
-        self._legal_cache: list[int] | None = None
+        self._history = []
+        self._legal_cache = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "clone" not in cls.__dict__:
+            cls.clone = State._derived_clone  # type: ignore[method-assign]
 
     # ----- hooks ------------------------------------------------------------------------------
 
@@ -445,6 +557,10 @@ class State(ABC):
         """Optionally, the rule an illegal action breaks (for error messages)."""
         return None
 
+    def _after_restore(self) -> None:
+        """Rebuild the ``Derived`` fields after a snapshot's saved fields were set, and raise
+        ValueError where they break what the rules keep true (games that save their record)."""
+
     @abstractmethod
     def __str__(self) -> str: ...
 
@@ -458,15 +574,20 @@ class State(ABC):
 
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids; at a chance node the outcomes; empty once the game is over."""
-        if self._legal_cache is None:
-            player = self.current_player()
-            if player == TERMINAL:
-                self._legal_cache = []
-            elif player == CHANCE:
-                self._legal_cache = sorted(outcome for outcome, _ in self._chance_outcomes())
-            else:
-                self._legal_cache = self._legal_actions()
-        return list(self._legal_cache)
+        cache = self._legal_cache
+        if cache is None:
+            cache = self._legal_cache = self._compute_legal()
+        return list(cache)
+
+    def _compute_legal(self) -> list[int]:
+        player = self.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            outcomes = [outcome for outcome, _ in self._chance_outcomes()]
+            outcomes.sort()  # most games list them in order already: one pass then
+            return outcomes
+        return self._legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` sorted by outcome at a chance node, else empty."""
@@ -476,10 +597,10 @@ class State(ABC):
 
     def apply_action(self, action: int) -> None:
         """Play ``action``. An illegal one raises IllegalActionError and changes nothing."""
-        if self._legal_cache is None:
-            self.legal_actions()
-        assert self._legal_cache is not None
-        if action not in self._legal_cache or isinstance(action, bool):
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._compute_legal()
+        if action not in legal or isinstance(action, bool):
             raise IllegalActionError(self._illegal_message(action))
         self._apply_action(action)
         self._history.append(action)
@@ -577,19 +698,37 @@ class State(ABC):
             return self.clone()
         return self._resample(seat, rng)
 
-    def clone(self) -> State:
-        """An independent copy. Games override it with a faster field-by-field copy."""
+    def clone(self) -> Self:
+        """An independent copy, derived from the declared record (``core/record.py``)."""
+        return self._derived_clone()
+
+    def _derived_clone(self) -> Self:
+        # The first call on a class compiles its clone from the declaration and puts it on the
+        # class, so later calls cost what a hand-written field-by-field copy costs.
+        cls = type(self)
+        record = record_of(cls)
+        if len(record.fields) == len(record_of(State).fields):
+            return self._deep_clone()  # a class that declares no fields (a test's toy game)
+        if cls.__dict__.get("clone") is State._derived_clone:
+            cls.clone = record.clone  # type: ignore[method-assign, assignment]
+        new: Self = record.clone(self)
+        return new
+
+    def _deep_clone(self) -> Self:
         new = object.__new__(type(self))
         new.__dict__ = copy.deepcopy(self.__dict__, {id(self.game): self.game})
         return new
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe document that ``game.state_from_json`` turns back into this state."""
-        return {
+        doc = {
             "game": self.game.name,
             "params": dict(self.game.params),
             "history": list(self._history),
         }
+        if self.saves_record:
+            doc["snapshot"] = snapshot(self)
+        return doc
 
     def _check_seat(self, seat: int | None) -> None:
         players = self.game.info.num_players

@@ -7,8 +7,11 @@ Anyone adding a game runs it, like PettingZoo's ``api_test``::
     check_game(load_game("obonto"), playouts=10, seed=0)
 
 It plays seeded random playouts and, at every step, checks: legal actions sorted, unique, in
-range and non-empty while the game runs; an illegal action raises and changes nothing; clones are
-independent; ``to_json`` round-trips exactly (the playout goes on from the restored copy); action
+range and non-empty while the game runs; an illegal action raises and changes no declared field;
+a clone equals its original field by field, owns every container it copies (none reachable from
+both), and playing on it changes no field of the original; every attribute a state holds is
+declared in its record; ``to_json`` round-trips exactly, field by field (the playout goes on from
+the restored copy); action
 strings round-trip; chance probabilities are positive and sum to 1; returns are zero until the end
 and inside the utility range; the game ends within ``max_game_length``; observations are plain
 JSON; and in hidden-information games ``resample(seat)`` keeps ``observation(seat)`` and depends
@@ -24,20 +27,24 @@ from collections.abc import Iterator
 from typing import Any
 
 from boneyard.core.errors import IllegalActionError, InvalidParameterError
-from boneyard.core.game import CHANCE, TERMINAL, Game, State
+from boneyard.core.game import CHANCE, TERMINAL, Game, State, random_action
+from boneyard.core.record import record_of
 from boneyard.core.registry import game_class, list_games, load_game
+
+__all__ = [
+    "ConformanceError",
+    "check_game",
+    "check_info",
+    "check_parameter_errors",
+    "random_action",
+    "random_playout",
+    "record_values",
+    "variants",
+]
 
 
 class ConformanceError(AssertionError):
     """A game broke the engine contract; the message says where and how."""
-
-
-def random_action(state: State, rng: random.Random) -> int:
-    """A uniformly random legal action, or a chance outcome drawn by its probability."""
-    if state.current_player() == CHANCE:
-        outcomes = state.chance_outcomes()
-        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
-    return rng.choice(state.legal_actions())
 
 
 def random_playout(game: Game, rng: random.Random) -> Iterator[tuple[State, int]]:
@@ -186,6 +193,7 @@ def _check_illegal_actions(game: Game, state: State, legal: list[int], where: st
 
 def _check_illegal(state: State, action: Any, where: str) -> None:
     before = state.to_json()
+    fields = record_values(state)
     board = str(state)
     try:
         state.apply_action(action)
@@ -194,16 +202,79 @@ def _check_illegal(state: State, action: Any, where: str) -> None:
     else:
         raise ConformanceError(f"{where}: illegal action {action!r} was accepted")
     _expect(state.to_json() == before, f"{where}: a refused action {action!r} changed the state")
+    _expect_same_record(
+        record_values(state), fields, f"{where}: a refused action {action!r} changed"
+    )
     _expect(str(state) == board, f"{where}: a refused action {action!r} changed the board")
 
 
 def _check_clone(state: State, rng: random.Random, where: str) -> None:
     before = state.to_json()
+    fields = record_values(state)
     copy = state.clone()
+    _expect(type(copy) is type(state), f"{where}: a clone is a {type(copy).__name__}")
     _expect(copy.to_json() == before, f"{where}: a clone differs from its original")
     _expect(str(copy) == str(state), f"{where}: a clone's board differs from its original")
-    copy.apply_action(random_action(copy, rng))
+    _expect_same_record(record_values(copy), fields, f"{where}: a clone differs in")
+    _check_declared(state, where)
+    _check_nothing_shared(state, copy, where)
+    for _ in range(3):  # play on the clone: any field it shares by mistake changes the original
+        if copy.is_terminal():
+            break
+        copy.apply_action(random_action(copy, rng))
     _expect(state.to_json() == before, f"{where}: playing on a clone changed the original")
+    _expect_same_record(
+        record_values(state), fields, f"{where}: playing on a clone changed the original's"
+    )
+
+
+def record_values(state: State) -> dict[str, Any]:
+    """The compared fields of ``state``'s declared record, containers frozen into tuples, so
+    that later changes in place cannot reach the result."""
+    record = record_of(type(state))
+    return {name: _frozen(getattr(state, name)) for name in record.compared()}
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, (list, tuple, bytearray)):
+        return (type(value).__name__, *(_frozen(item) for item in value))
+    if isinstance(value, dict):
+        return ("dict", *sorted((repr(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, (set, frozenset)):
+        return ("set", *sorted(repr(item) for item in value))
+    return value
+
+
+def _expect_same_record(got: dict[str, Any], want: dict[str, Any], what: str) -> None:
+    for name, value in want.items():
+        _expect(got.get(name) == value, f"{what} field {name}: {got.get(name)!r} != {value!r}")
+
+
+def _check_declared(state: State, where: str) -> None:
+    record = record_of(type(state))
+    if len(record.fields) == len(record_of(State).fields):
+        return  # a class that declares no fields clones by deep copy
+    undeclared = set(vars(state)) - set(record.fields) - {"game"}
+    _expect(
+        not undeclared,
+        f"{where}: {type(state).__name__} holds undeclared fields {sorted(undeclared)} "
+        "(declare each once, with how it is copied: boneyard.core.record)",
+    )
+
+
+def _check_nothing_shared(state: State, copy: State, where: str) -> None:
+    """Every container a clone copies is its own: a ``Copied``, ``Derived`` or ``Memo`` field
+    itself, and each item of a ``Nested`` one. (Their items are immutable by declaration;
+    playing on the clone checks the rest.)"""
+    record = record_of(type(state))
+    for name, spec in record.fields.items():
+        if spec.copy not in ("copy", "nested"):
+            continue
+        mine, theirs = getattr(state, name), getattr(copy, name)
+        shared = mine is theirs
+        if spec.copy == "nested" and not shared:
+            shared = any(a is b for a, b in zip(mine, theirs))
+        _expect(not shared, f"{where}: the clone shares field {name} with its original")
 
 
 def _restored(game: Game, state: State, where: str) -> State:
@@ -225,6 +296,9 @@ def _restored(game: Game, state: State, where: str) -> State:
             restored.observation(seat) == state.observation(seat),
             f"{where}: the restored state looks different to seat {seat}",
         )
+    _expect_same_record(
+        record_values(restored), record_values(state), f"{where}: the restored state differs in"
+    )
     return restored
 
 

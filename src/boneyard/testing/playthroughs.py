@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from boneyard.core.game import CHANCE, TERMINAL
+from boneyard.core.game import CHANCE, TERMINAL, Game
 from boneyard.core.registry import load_game
 from boneyard.testing import random_action, variants
 
@@ -32,8 +32,13 @@ def file_name(name: str, params: dict[str, Any]) -> str:
 
 
 def playthrough(name: str, params: dict[str, Any], seed: int = SEED) -> str:
-    """The text of one seeded random playout."""
-    game = load_game(name, **params)
+    """The text of one seeded random playout of a registered game."""
+    return game_playthrough(load_game(name, **params), seed)
+
+
+def game_playthrough(game: Game, seed: int = SEED) -> str:
+    """The text of one seeded random playout of ``game`` (registered or not)."""
+    name = game.name
     rng = random.Random(seed)
     state = game.new_initial_state()
     seats: list[int | None] = [*range(game.info.num_players), None]

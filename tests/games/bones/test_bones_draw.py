@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
-from boneyard.games.bones.draw import TENSOR_PLANES, observation_tensor, render_svg, render_text
+from boneyard.games.bones.draw import render_svg, render_text
 from boneyard.games.bones.rules import BonesGame, BonesState
+from boneyard.games.bones.tensor import TENSOR_PLANES, observation_tensor
 
 SVG = "{http://www.w3.org/2000/svg}"
 

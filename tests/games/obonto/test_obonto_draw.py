@@ -10,8 +10,8 @@ import pytest
 from tests.games.obonto.helpers import all_but, state_at
 
 import boneyard
-from boneyard.games.obonto.features import TENSOR_SHAPE
 from boneyard.games.obonto.pictures import PICTURES, draw_picture
+from boneyard.games.obonto.tensor import TENSOR_SHAPE
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
@@ -140,7 +140,7 @@ def test_evaluate_favours_the_solo_winner_and_the_freer_side() -> None:
 
 
 def test_evaluate_reads_the_same_as_from_the_observation() -> None:
-    from boneyard.games.obonto.heuristic import evaluate
+    from boneyard.games.obonto.heuristic import evaluate_observation as evaluate
 
     game = boneyard.load_game("obonto", games=2)
     rng = random.Random(12)

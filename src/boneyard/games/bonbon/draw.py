@@ -8,18 +8,29 @@ the run) and every seat's row with ``data-seat``, so an interface can make them 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
+
+from boneyard.games.bonbon.observation import (
+    BonBonObservation,
+    CardView,
+    DrawnView,
+    PeekView,
+)
+
+if TYPE_CHECKING:
+    from boneyard.core.game import Game
 
 SHORT = {"wrapper": "W", "peek": "P", "second": "2x", "gift": "G", "caught": "C!"}
 
 
-def _label(card: dict[str, Any]) -> str:
+def _label(card: CardView | DrawnView | PeekView) -> str:
     label = card["card"]
     return "?" if label is None else str(label)
 
 
-def _heading(observation: dict[str, Any]) -> str:
+def _heading(observation: BonBonObservation) -> str:
     phase = observation["phase"]
     head = f"Bon-Bon, round {observation['round']} of at most {observation['max_rounds']}"
     if phase == "over":
@@ -30,12 +41,12 @@ def _heading(observation: dict[str, Any]) -> str:
     return f"{head}: seat {observation['turn']} to play ({phase})"
 
 
-def _tiles(observation: dict[str, Any]) -> str:
+def _tiles(observation: BonBonObservation) -> str:
     tiles = " ".join(str(t) for t in observation["tiles"]) or "-"
     return f"{tiles} ({'open' if observation['tiles_open'] else 'taken'})"
 
 
-def text(observation: dict[str, Any]) -> str:
+def render_text(observation: BonBonObservation) -> str:
     """The round in progress as lines of text."""
     lines = [
         _heading(observation),
@@ -69,13 +80,7 @@ LEFT, ROW_H, TOP = 150, 58, 96
 INK, UP_FILL, DOWN_FILL, MARK = "#3b2314", "#f6e7c8", "#6b3e26", "#c0392b"
 
 
-def _seat_names(observation: dict[str, Any], names: tuple[str, ...] | None) -> list[str]:
-    count = len(observation["runs"])
-    given = list(names or ())
-    return [given[s] if s < len(given) else f"player {s + 1}" for s in range(count)]
-
-
-def _svg_heading(observation: dict[str, Any], names: list[str]) -> str:
+def _svg_heading(observation: BonBonObservation, names: Sequence[str]) -> str:
     """The picture's heading for people: the round and who plays, or who won."""
     head = f"Round {observation['round']} of at most {observation['max_rounds']}"
     if observation["phase"] == "over":
@@ -86,10 +91,10 @@ def _svg_heading(observation: dict[str, Any], names: list[str]) -> str:
     return f"{head}: {names[observation['turn']]} to play"
 
 
-def svg(observation: dict[str, Any], **options: Any) -> str:
-    """The round in progress as an SVG document (options: ``width`` in pixels, ``names`` the
-    seats' names as the game calls them)."""
-    names = _seat_names(observation, options.get("names"))
+def render_svg(game: Game, observation: BonBonObservation, **options: Any) -> str:
+    """The round in progress as an SVG document (options: ``width`` in pixels); players are
+    named as the game names its seats."""
+    names = game.info.seat_names
     runs = observation["runs"]
     longest = max((len(run) for run in runs), default=0)
     width = int(options.get("width", max(560, LEFT + (longest + 2) * (CARD_W + GAP) + 20)))
@@ -119,7 +124,7 @@ def svg(observation: dict[str, Any], **options: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def _track(observation: dict[str, Any], width: int) -> list[str]:
+def _track(observation: BonBonObservation, width: int) -> list[str]:
     """The collective track: one cell per point up to the limit, the marker on its cell."""
     limit = observation["collective_limit"]
     marker = observation["marker"]
@@ -148,7 +153,7 @@ def _track(observation: dict[str, Any], width: int) -> list[str]:
     return out
 
 
-def _tile_marks(observation: dict[str, Any]) -> list[str]:
+def _tile_marks(observation: BonBonObservation) -> list[str]:
     out = [f'<text x="10" y="82" fill="{INK}">bonus tiles</text>']
     opacity = "1" if observation["tiles_open"] else "0.35"
     for i, value in enumerate(observation["tiles"]):
@@ -161,7 +166,7 @@ def _tile_marks(observation: dict[str, Any]) -> list[str]:
     return out
 
 
-def _row(observation: dict[str, Any], seat: int, run: list[dict[str, Any]], name: str) -> list[str]:
+def _row(observation: BonBonObservation, seat: int, run: list[CardView], name: str) -> list[str]:
     y = TOP + seat * ROW_H
     status = observation["status"][seat]
     taken = observation["tile_taken"][seat]

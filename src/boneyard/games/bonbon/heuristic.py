@@ -7,15 +7,16 @@ up breaks one of its limits. A greedy bot draws while it is low and passes when 
 
 from __future__ import annotations
 
-from typing import Any
+from boneyard.core.game import State
+from boneyard.games.bonbon.observation import BonBonObservation, CardView, observe
 
 WINS_TO_WIN = 3
 PHASES = ("tiles", "turn", "draw", "place", "gift", "catch", "wrapper", "peek", "over")
 STATUSES = ("in play", "passed", "eliminated")
 
 
-def _trailing_face_down(run: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    trailing: list[dict[str, Any]] = []
+def _trailing_face_down(run: list[CardView]) -> list[CardView]:
+    trailing: list[CardView] = []
     for card in reversed(run):
         if card["up"]:
             break
@@ -23,7 +24,7 @@ def _trailing_face_down(run: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return trailing
 
 
-def bust_probability(observation: dict[str, Any], seat: int) -> float:
+def bust_probability(observation: BonBonObservation, seat: int) -> float:
     """The probability that the next card ``seat`` draws and plays face up breaks a limit.
 
     The card is taken to be drawn from the cards ``seat`` has not seen (``observation["unseen"]``;
@@ -65,14 +66,14 @@ TRAILING_RISK = 0.25
 the collective limit breaks and are turned up by wrappers and caught! cards."""
 
 
-def _unseen_mean(observation: dict[str, Any]) -> float:
+def _unseen_mean(observation: BonBonObservation) -> float:
     values: dict[str, int] = observation["values"]
     unseen = observation["unseen"]
     cards = sum(unseen.values())
     return sum(values[label] * n for label, n in unseen.items()) / cards if cards else 0.0
 
 
-def estimated_score(observation: dict[str, Any], seat: int) -> float:
+def estimated_score(observation: BonBonObservation, seat: int) -> float:
     """The seat's round score as the observer can estimate it.
 
     Cards the observer has not seen count at the mean value of its unseen cards; face-down cards
@@ -100,7 +101,7 @@ def estimated_score(observation: dict[str, Any], seat: int) -> float:
     return total + max(group - 1, 0) + (taken or 0)
 
 
-def _safe_gain(observation: dict[str, Any], seat: int) -> float:
+def _safe_gain(observation: BonBonObservation, seat: int) -> float:
     """The mean value of the unseen cards that would not break a limit for ``seat``."""
     values: dict[str, int] = observation["values"]
     room = min(
@@ -113,7 +114,14 @@ def _safe_gain(observation: dict[str, Any], seat: int) -> float:
     return sum(value * n for value, n in safe) / count if count else 0.0
 
 
-def evaluate_observation(observation: dict[str, Any], seat: int) -> float:
+def evaluate(state: State, seat: int) -> float:
+    """``Game.evaluate``: the end's returns, else the value of ``seat``'s observation."""
+    if state.is_terminal():
+        return state.returns()[seat]
+    return evaluate_observation(observe(state, seat), seat)
+
+
+def evaluate_observation(observation: BonBonObservation, seat: int) -> float:
     """A value in [0, 1] for ``seat``: (chocolates won + its share of the round) / 3.
 
     The round share compares the seat's estimated score with the best other player still
@@ -150,62 +158,3 @@ def evaluate_observation(observation: dict[str, Any], seat: int) -> float:
                 tiles = observation["tiles"] if observation["tiles_open"] else []
                 share = max(part(mine + max(tiles, default=0)), draw)
     return max(0.0, min(1.0, (wins + share) / WINS_TO_WIN))
-
-
-def tensor_size(players: int, kinds: int) -> int:
-    """The length of :func:`tensor` for a player count and a deck with ``kinds`` kinds."""
-    return 13 * players + 28 + 4 * kinds
-
-
-def tensor(observation: dict[str, Any], labels: list[str], deck_size: int) -> list[float]:
-    """A fixed-size numeric encoding of an observation.
-
-    In order: the observing seat (one-hot; zeros for a spectator), the player to act (one-hot,
-    then chance, terminal), the phase (one-hot); per seat its status (one-hot), wins / 3,
-    personal limit / 10, face-up total / 10, run length, face-down cards and trailing face-down
-    cards (each / 20), bonus tile taken (flag, value / 9); the marker / collective limit, the
-    collective limit / 36, cards left / deck size, round / max rounds; the tiles on offer (a count
-    per value 0..9, / 3) and whether they are open; then per kind of card: unseen count / 10, the
-    drawn card (one-hot, then "hidden"), the peeked card (one-hot, then "hidden") and the kinds
-    in the observing seat's own run (count / 10).
-    """
-    players = observation["players"]
-    kinds = len(labels)
-    out: list[float] = []
-    seat = observation["seat"]
-    out += [1.0 if seat == s else 0.0 for s in range(players)]
-    player = observation["current_player"]
-    out += [1.0 if player == s else 0.0 for s in range(players)]
-    out += [1.0 if player == -1 else 0.0, 1.0 if player == -4 else 0.0]
-    out += [1.0 if observation["phase"] == p else 0.0 for p in PHASES]
-    for s in range(players):
-        run = observation["runs"][s]
-        out += [1.0 if observation["status"][s] == name else 0.0 for name in STATUSES]
-        taken = observation["tile_taken"][s]
-        out += [
-            observation["wins"][s] / WINS_TO_WIN,
-            observation["personal_limits"][s] / 10,
-            observation["up_totals"][s] / 10,
-            len(run) / 20,
-            sum(1 for c in run if not c["up"]) / 20,
-            len(_trailing_face_down(run)) / 20,
-            0.0 if taken is None else 1.0,
-            0.0 if taken is None else taken / 9,
-        ]
-    out += [
-        observation["marker"] / observation["collective_limit"],
-        observation["collective_limit"] / 36,
-        observation["deck_left"] / max(deck_size, 1),
-        observation["round"] / observation["max_rounds"],
-    ]
-    out += [observation["tiles"].count(v) / 3 for v in range(10)]
-    out.append(1.0 if observation["tiles_open"] else 0.0)
-    out += [observation["unseen"][label] / 10 for label in labels]
-    for secret in (observation["drawn"], observation["peek"]):
-        card = None if secret is None else secret["card"]
-        out += [1.0 if card == label else 0.0 for label in labels]
-        out.append(1.0 if secret is not None and card is None else 0.0)
-    own = observation["runs"][seat] if seat is not None else []
-    out += [sum(1 for c in own if c["card"] == label) / 10 for label in labels]
-    assert len(out) == tensor_size(players, kinds)
-    return out

@@ -1,10 +1,10 @@
-"""The observation tensor straight from a Bon-Bon state (``BonBonGame.state_observation_tensor``).
+"""Bon-Bon's observation tensor: from an observation, and straight from a state (the fast road).
 
-The same numbers, by the same arithmetic, as ``heuristic.tensor(state.observation(seat), ...)``,
-read from the state's fields without building the observation dict (its card dicts and
-``seen_by`` lists are most of an observation's cost). What a seat may not see is never read: a
-card in a run or the drawn card counts as known only where the observation shows it (face up,
-or the seat's bit in its mask), and the peeked card only for the peeker, exactly as
+``state_tensor`` gives the same numbers, by the same arithmetic, as ``observation_tensor(game,
+state.observation(seat))``, read from the state's fields without building the observation dict (its
+card dicts and ``seen_by`` lists are most of an observation's cost). What a seat may not see is
+never read: a card in a run or the drawn card counts as known only where the observation shows it
+(face up, or the seat's bit in its mask), and the peeked card only for the peeker, exactly as
 ``BonBonState._observation`` decides; the conformance suite checks the two roads equal at every
 step.
 """
@@ -13,10 +13,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from boneyard.games.bonbon.heuristic import WINS_TO_WIN
+from boneyard.games.bonbon.heuristic import (
+    PHASES,
+    STATUSES,
+    WINS_TO_WIN,
+    _trailing_face_down,
+)
+from boneyard.games.bonbon.observation import (
+    BonBonObservation,
+)
 
 if TYPE_CHECKING:
-    from boneyard.games.bonbon.rules import BonBonState
+    from boneyard.games.bonbon.rules import BonBonGame, BonBonState
 
 _PHASES = 9
 _STATUSES = 3
@@ -68,7 +76,7 @@ def _head(players: int, seat: int | None, player: int, phase: int) -> list[float
 
 
 def state_tensor(state: BonBonState, seat: int | None) -> list[float]:
-    """``heuristic.tensor(state.observation(seat), labels, deck size)``, from the fields."""
+    """``observation_tensor(game, state.observation(seat))``, from the fields."""
     game = state.game
     tables = _tables(state)
     players = game.players
@@ -149,4 +157,68 @@ def state_tensor(state: BonBonState, seat: int | None) -> list[float]:
         out += [own.count(label) / 10 for label in labels]
     else:
         out += tables.zeros
+    return out
+
+
+def tensor_size(players: int, kinds: int) -> int:
+    """The length of :func:`observation_tensor` for a player count and ``kinds`` kinds of card."""
+    return 13 * players + 28 + 4 * kinds
+
+
+def observation_tensor_shape(game: BonBonGame) -> tuple[int, ...]:
+    return (tensor_size(game.players, len(game.labels)),)
+
+
+def observation_tensor(game: BonBonGame, observation: BonBonObservation) -> list[float]:
+    """A fixed-size numeric encoding of an observation.
+
+    In order: the observing seat (one-hot; zeros for a spectator), the player to act (one-hot,
+    then chance, terminal), the phase (one-hot); per seat its status (one-hot), wins / 3,
+    personal limit / 10, face-up total / 10, run length, face-down cards and trailing face-down
+    cards (each / 20), bonus tile taken (flag, value / 9); the marker / collective limit, the
+    collective limit / 36, cards left / deck size, round / max rounds; the tiles on offer (a count
+    per value 0..9, / 3) and whether they are open; then per kind of card: unseen count / 10, the
+    drawn card (one-hot, then "hidden"), the peeked card (one-hot, then "hidden") and the kinds
+    in the observing seat's own run (count / 10).
+    """
+    labels, deck_size = game.labels, game.deck.size
+    players = observation["players"]
+    kinds = len(labels)
+    out: list[float] = []
+    seat = observation["seat"]
+    out += [1.0 if seat == s else 0.0 for s in range(players)]
+    player = observation["current_player"]
+    out += [1.0 if player == s else 0.0 for s in range(players)]
+    out += [1.0 if player == -1 else 0.0, 1.0 if player == -4 else 0.0]
+    out += [1.0 if observation["phase"] == p else 0.0 for p in PHASES]
+    for s in range(players):
+        run = observation["runs"][s]
+        out += [1.0 if observation["status"][s] == name else 0.0 for name in STATUSES]
+        taken = observation["tile_taken"][s]
+        out += [
+            observation["wins"][s] / WINS_TO_WIN,
+            observation["personal_limits"][s] / 10,
+            observation["up_totals"][s] / 10,
+            len(run) / 20,
+            sum(1 for c in run if not c["up"]) / 20,
+            len(_trailing_face_down(run)) / 20,
+            0.0 if taken is None else 1.0,
+            0.0 if taken is None else taken / 9,
+        ]
+    out += [
+        observation["marker"] / observation["collective_limit"],
+        observation["collective_limit"] / 36,
+        observation["deck_left"] / max(deck_size, 1),
+        observation["round"] / observation["max_rounds"],
+    ]
+    out += [observation["tiles"].count(v) / 3 for v in range(10)]
+    out.append(1.0 if observation["tiles_open"] else 0.0)
+    out += [observation["unseen"][label] / 10 for label in labels]
+    for secret in (observation["drawn"], observation["peek"]):
+        card = None if secret is None else secret["card"]
+        out += [1.0 if card == label else 0.0 for label in labels]
+        out.append(1.0 if secret is not None and card is None else 0.0)
+    own = observation["runs"][seat] if seat is not None else []
+    out += [sum(1 for c in own if c["card"] == label) / 10 for label in labels]
+    assert len(out) == tensor_size(players, kinds)
     return out

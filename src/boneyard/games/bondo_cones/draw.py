@@ -24,6 +24,7 @@ from boneyard.games.bondo_cones.notation import (
     cone_token,
     observed_cones,
 )
+from boneyard.games.bondo_cones.observation import BondoObservation, BondoStatus
 
 SEAT_WORDS = ("black", "white")
 _RED = {sq for pair in RED_FIELDS for sq in pair}
@@ -40,14 +41,14 @@ _TASKS = {
 }
 
 
-def status_line(observation: dict[str, Any]) -> str:
+def status_line(observation: BondoStatus) -> str:
     """One line: the turn, who acts, the die, the scores and the rings' news."""
     phase = observation["phase"]
     scores = observation["scores"]
     parts = [f"turn {observation['turn']}/{observation['max_turns']}"]
     winner = observation["winner"]
     if phase == "over":
-        parts.append("draw" if winner == "draw" else f"{SEAT_WORDS[winner]} wins")
+        parts.append(f"{SEAT_WORDS[winner]} wins" if isinstance(winner, int) else "draw")
     elif observation["current_player"] == -1:
         parts.append(f"chance ({phase})")
     else:
@@ -66,7 +67,7 @@ def status_line(observation: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def text_board(observation: dict[str, Any]) -> str:
+def render_text(observation: BondoObservation) -> str:
     """The board, rank 12 at the top: ``b8`` black 8, ``w?`` white unknown, ``+``/``#`` rings,
     ``.`` an empty square, ``*`` an empty red field; then a status line."""
     cells = EMPTY_CELLS[:]
@@ -122,8 +123,8 @@ def _centre(square: int, flipped: bool) -> tuple[int, int]:
     return x, y
 
 
-def svg_board(
-    observation: dict[str, Any],
+def render_svg(
+    observation: BondoObservation,
     *,
     flipped: bool | None = None,
     highlight: Iterable[str] = (),

@@ -9,24 +9,26 @@ Two ideas, both priced in points:
   at risk with probability (number of such rolls) / 6 (``capture_rolls``, ``risk``); a ring cone
   at risk also risks the ring.
 
-``evaluate(game, observation)`` turns these into a number in (-1, 1); ``action_values(game,
-observation)`` prices each move of the die just rolled, so a one-ply bot can pick the best
-without looking at any state.
+``evaluate_observation(game, observation)`` turns these into a number in (-1, 1) (``evaluate``
+is the game's hook); ``action_values(game, observation)`` prices each move of the die just
+rolled, so a one-ply bot can pick the best without looking at any state.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from boneyard.core.game import State
 from boneyard.games.bondo_cones.board import BOARD, RAYS, SHIFTS, bondo_destinations
 from boneyard.games.bondo_cones.notation import INDEX, SQUARES, observed_cones
+from boneyard.games.bondo_cones.observation import BondoObservation, observe
 from boneyard.games.bondo_cones.rules import VALUES
 
 RING_WORTH = 3.0
 """How many points a ring is worth to its holder, in the heuristic's eyes."""
 
 
-def remaining_values(observation: dict[str, Any]) -> list[int]:
+def remaining_values(observation: BondoObservation) -> list[int]:
     """The opponent's values the observing seat has not seen: its 26 values minus those captured
     from it and those shown on the board (spied)."""
     seat = _seat(observation)
@@ -39,13 +41,13 @@ def remaining_values(observation: dict[str, Any]) -> list[int]:
     return left
 
 
-def expected_hidden_value(observation: dict[str, Any]) -> float:
+def expected_hidden_value(observation: BondoObservation) -> float:
     """The mean of ``remaining_values``: what an unknown opponent cone is worth on average."""
     left = remaining_values(observation)
     return sum(left) / len(left) if left else 0.0
 
 
-def cone_worth(observation: dict[str, Any], square: str, hidden: float | None = None) -> float:
+def cone_worth(observation: BondoObservation, square: str, hidden: float | None = None) -> float:
     """The value of the cone on ``square`` as the observing seat sees it (expected if unknown)."""
     value = observed_cones(observation)[square]["value"]
     if value is not None:
@@ -53,7 +55,7 @@ def cone_worth(observation: dict[str, Any], square: str, hidden: float | None = 
     return expected_hidden_value(observation) if hidden is None else hidden
 
 
-def _boards(observation: dict[str, Any]) -> tuple[list[int], list[int], list[int]]:
+def _boards(observation: BondoObservation) -> tuple[list[int], list[int], list[int]]:
     occupancy = [0, 0]
     rings = [0] * SQUARES
     owner = [-1] * SQUARES
@@ -65,7 +67,7 @@ def _boards(observation: dict[str, Any]) -> tuple[list[int], list[int], list[int
     return occupancy, rings, owner
 
 
-def capture_rolls(observation: dict[str, Any], attacker: int, square: str) -> set[int]:
+def capture_rolls(observation: BondoObservation, attacker: int, square: str) -> set[int]:
     """The die rolls (1-4) with which ``attacker`` could capture the cone on ``square``."""
     occupancy, rings, owner = _boards(observation)
     return _capture_rolls(occupancy, rings, owner, attacker, INDEX[square])
@@ -100,13 +102,13 @@ def _capture_rolls(
     return rolls
 
 
-def risk(observation: dict[str, Any], square: str) -> float:
+def risk(observation: BondoObservation, square: str) -> float:
     """The chance that the opponent can capture the cone on ``square`` with its next roll."""
     owner = observed_cones(observation)[square]["seat"]
     return len(capture_rolls(observation, 1 - owner, square)) / 6
 
 
-def material(observation: dict[str, Any]) -> float:
+def material(observation: BondoObservation) -> float:
     """Points ahead (scores) plus the heuristic worth of the rings each side holds, for the
     observing seat."""
     seat = _seat(observation)
@@ -162,7 +164,7 @@ def hit_masks(
     return hits
 
 
-def exposure(observation: dict[str, Any]) -> float:
+def exposure(observation: BondoObservation) -> float:
     """Expected points the observing seat stands to lose to the opponent's next roll: for each
     roll, the most its hit cones (ring cones and valuable cones) are worth, over six rolls."""
     seat = _seat(observation)
@@ -195,7 +197,12 @@ CACHE_SIZE = 1 << 16
 over): searches over resamples meet the same observation again and again."""
 
 
-def evaluate(game: Any, observation: dict[str, Any]) -> float:
+def evaluate(state: State, seat: int) -> float:
+    """``Game.evaluate``: the value of ``seat``'s observation of ``state``."""
+    return evaluate_observation(state.game, observe(state, seat))
+
+
+def evaluate_observation(game: Any, observation: BondoObservation) -> float:
     """A value in (-1, 1) for the observing seat: material minus exposure, against the target.
 
     Cached on exactly the parts of the observation it reads."""
@@ -215,7 +222,7 @@ def evaluate(game: Any, observation: dict[str, Any]) -> float:
     return value
 
 
-def _evaluate(observation: dict[str, Any]) -> float:
+def _evaluate(observation: BondoObservation) -> float:
     winner = observation["winner"]
     seat = _seat(observation)
     if winner is not None:
@@ -230,7 +237,9 @@ def _evaluate(observation: dict[str, Any]) -> float:
     return max(-0.99, min(0.99, value))
 
 
-def action_values(observation: dict[str, Any], actions: list[tuple[int, str]]) -> dict[int, float]:
+def action_values(
+    observation: BondoObservation, actions: list[tuple[int, str]]
+) -> dict[int, float]:
     """Price moves of a rolled die from the observation alone: a capture gains what the target
     is worth (expected if unknown); any move loses what the moved cone then risks."""
     seat = _seat(observation)
@@ -263,6 +272,6 @@ def action_values(observation: dict[str, Any], actions: list[tuple[int, str]]) -
     return prices
 
 
-def _seat(observation: dict[str, Any]) -> int:
+def _seat(observation: BondoObservation) -> int:
     seat = observation["seat"]
     return 0 if seat is None else int(seat)

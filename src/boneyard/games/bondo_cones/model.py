@@ -17,10 +17,10 @@ cone again and again. ``hit_masks`` gives, for each roll, the cones one side cou
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from boneyard.games.bondo_cones.board import BALL, BOARD, SHIFTS, bondo_destinations, ordinary_moves
 from boneyard.games.bondo_cones.notation import INDEX, SQUARES, observed_cones
+from boneyard.games.bondo_cones.observation import BondoObservation
 
 _WALKS: dict[tuple[int, int, int], int] = {}
 WALK_CACHE_SIZE = 1 << 17
@@ -69,7 +69,7 @@ class Position:
     """The opponent's values ``me`` has not seen (for win chances of unknown captures)."""
 
     @classmethod
-    def from_observation(cls, observation: dict[str, Any]) -> Position:
+    def from_observation(cls, observation: BondoObservation) -> Position:
         from boneyard.games.bondo_cones.rules import VALUES
 
         seat = observation["seat"]

@@ -39,11 +39,11 @@ ids       string              meaning
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from boneyard.core.errors import InvalidActionStringError
 from boneyard.core.squares import grid
+from boneyard.games.bondo_cones.observation import BondoObservation
 
 WIDTH = 10
 HEIGHT = 12
@@ -264,6 +264,6 @@ def parse_observed_token(token: str) -> dict[str, Any]:
         ) from None
 
 
-def observed_cones(observation: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def observed_cones(observation: BondoObservation) -> dict[str, dict[str, Any]]:
     """The cones of an observation, square -> ``parse_observed_token`` of its token."""
     return {name: _OBSERVED[token] for name, token in observation["cones"].items()}

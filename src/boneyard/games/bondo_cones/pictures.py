@@ -12,8 +12,9 @@ from pathlib import Path
 
 from boneyard.core.registry import load_game
 from boneyard.games.bondo_cones.board import START_FIELDS
-from boneyard.games.bondo_cones.draw import svg_board
+from boneyard.games.bondo_cones.draw import render_svg
 from boneyard.games.bondo_cones.notation import NAMES
+from boneyard.games.bondo_cones.observation import observe
 from boneyard.games.bondo_cones.rules import BondoConesGame, BondoConesState
 
 BLACK_SETUP = (
@@ -43,7 +44,7 @@ def start_position() -> str:
     _play(state, *(f"put {name}" for name in BLACK_SETUP), "ring d4")
     white = [NAMES[sq] for sq in START_FIELDS[1]][-16:]
     _play(state, *(f"put {name}" for name in white), "ring g9")
-    return svg_board(state.observation(0))
+    return render_svg(observe(state, 0))
 
 
 def _example() -> BondoConesState:
@@ -67,25 +68,25 @@ def _example() -> BondoConesState:
 
 def example_position() -> str:
     """The example before black moves (not in the docs)."""
-    return svg_board(_example().observation(0))
+    return render_svg(observe(_example(), 0))
 
 
 def ordinary_move() -> str:
     """An ordinary cone goes three steps in one direction: d4 to d7."""
     state = _play(_example(), "d4-d7")
-    return svg_board(state.observation(0), path=["d4", "d5", "d6", "d7"], show_last_move=False)
+    return render_svg(observe(state, 0), path=["d4", "d5", "d6", "d7"], show_last_move=False)
 
 
 def bondo_move() -> str:
     """The BondO cone turns on the way: e3, e4, f5, g5."""
     state = _play(_example(), "e3-g5")
-    return svg_board(state.observation(0), path=["e3", "e4", "f5", "g5"], show_last_move=False)
+    return render_svg(observe(state, 0), path=["e3", "e4", "f5", "g5"], show_last_move=False)
 
 
 def capture() -> str:
     """The cone on h3 ends its three steps on white's h6 and captures it: a 4."""
     state = _play(_example(), "h3-h6")
-    return svg_board(state.observation(0), path=["h3", "h4", "h5", "h6"])
+    return render_svg(observe(state, 0), path=["h3", "h4", "h5", "h6"])
 
 
 PICTURES: dict[str, Callable[[], str]] = {

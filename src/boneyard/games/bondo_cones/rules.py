@@ -14,13 +14,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from enum import IntEnum
+from typing import Any, cast
 
-from boneyard.core.errors import (
-    InvalidStateError,
-)
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
+from boneyard.core.record import Copied, Derived, Nested, Value
 from boneyard.core.registry import register
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.board import (
@@ -31,6 +30,7 @@ from boneyard.games.bondo_cones.board import (
     ordinary_moves,
     squares_of,
 )
+from boneyard.games.bondo_cones.observation import BondoObservation, BondoStatus
 
 SQUARES = nt.SQUARES
 NAMES = nt.NAMES
@@ -50,19 +50,24 @@ PEEKED = 1
 SPIED = 2
 """Cone flag: the opponent learned its value after a lost battle (public; the value is not)."""
 
-PHASES = (
-    "setup_put",
-    "setup_ring",
-    "first",
-    "decide",
-    "battle",
-    "take",
-    "punish",
-    "roll",
-    "act",
-    "over",
-)
-SETUP_PUT, SETUP_RING, FIRST, DECIDE, BATTLE, TAKE, PUNISH, ROLL, ACT, OVER = range(len(PHASES))
+
+class Phase(IntEnum):
+    """What the state waits for; the observation names it in lower case (``"setup_put"``)."""
+
+    SETUP_PUT = 0
+    SETUP_RING = 1
+    FIRST = 2
+    DECIDE = 3
+    BATTLE = 4
+    TAKE = 5
+    PUNISH = 6
+    ROLL = 7
+    ACT = 8
+    OVER = 9
+
+
+SETUP_PUT, SETUP_RING, FIRST, DECIDE, BATTLE, TAKE, PUNISH, ROLL, ACT, OVER = Phase
+PHASES = tuple(phase.name.lower() for phase in Phase)
 _CHANCE_PHASES = (FIRST, BATTLE, ROLL)
 DRAW = 2
 """``winner`` of a game ended by the turn cap."""
@@ -212,65 +217,40 @@ class BondoConesGame(Game):
             state.die = nt.FACES.index(die)
         return state
 
-    # ----- JSON -----------------------------------------------------------------------------
-
-    def _state_from_json(self, doc: Mapping[str, Any]) -> State:
-        snapshot = doc.get("snapshot")
-        if snapshot is None:
-            return super()._state_from_json(doc)
-        try:
-            return BondoConesState.from_snapshot(self, snapshot, list(doc["history"]))
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise InvalidStateError(f"bad bondo_cones state snapshot: {error}") from None
-
-    # ----- hooks for bots and interfaces -------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.bondo_cones.heuristic import evaluate
-
-        return evaluate(self, state.observation(seat))
-
-    def lookahead_values(
-        self, observation: Observation, actions: list[int], time_limit: float | None = None
-    ) -> dict[int, float]:
-        """Hook for the ``lookahead`` bot: a value for each of ``actions`` (the legal actions of
-        the seat whose ``observation`` this is), from that observation alone; higher is better.
-        A three-ply search on a compact model (``search.py``); ``time_limit`` seconds cut it."""
-        from boneyard.games.bondo_cones.search import lookahead_values
-
-        return lookahead_values(dict(observation), actions, time_limit=time_limit)
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.bondo_cones.draw import text_board
-
-        return text_board(observation)
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.bondo_cones.draw import svg_board
-
-        return svg_board(observation, **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        from boneyard.games.bondo_cones.tensor import TENSOR_SIZE
-
-        return (TENSOR_SIZE,)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.bondo_cones.tensor import observation_tensor
-
-        return observation_tensor(self, observation)
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, BondoConesState):
-            raise TypeError(f"not a bondo_cones state: {state!r}")
-        return self._lazy("boneyard.games.bondo_cones.tensor", "state_tensor")(state, seat)
-
 
 class BondoConesState(State):
     """A Bond O Cones position. Cones live in per-square lists; bitboards speed up moves."""
 
     game: BondoConesGame
-    _SNAPSHOT_LISTS: ClassVar[tuple[str, ...]] = ("owner", "value", "rings", "flags")
+    saves_record = True  # a resampled state has no history to replay
+
+    owner: Copied[list[int]]
+    """Per square the seat of the cone on it, or -1."""
+    value: Copied[list[int]]
+    """Per square the value of the cone on it, or -1."""
+    rings: Copied[list[int]]
+    flags: Copied[list[int]]
+    """Per square ``PEEKED`` and ``SPIED`` bits."""
+    occ: Derived[list[int]]
+    """Per seat a bit board of its cones (rebuilt from ``owner`` on restore)."""
+    ringmask: Derived[list[int]]
+    """Per seat a bit board of its cones that carry a ring."""
+    scores: Copied[list[int]]
+    captured: Nested[list[list[int]]]
+    phase: Value[Phase]
+    actor: Value[int]
+    """Who acts at a player node; during set-up the seat setting up; else the turn's player,
+    except in ``punish`` where the opponent of the turn's player chooses."""
+    turn_player: Value[int]
+    setup_progress: Copied[list[int]]
+    die: Value[int]
+    windows: Copied[list[int]]
+    set_aside: Value[bool]
+    turns: Value[int]
+    first: Value[int]
+    winner: Value[int]
+    last_move: Value[tuple[int, int] | None]
+    last_peek: Value[int]
 
     def __init__(self, game: BondoConesGame) -> None:
         super().__init__(game)
@@ -281,11 +261,9 @@ class BondoConesState(State):
         self.occ = [0, 0]
         self.ringmask = [0, 0]
         self.scores = [0, 0]
-        self.captured: list[list[int]] = [[], []]
+        self.captured = [[], []]
         self.phase = SETUP_PUT
         self.actor = 0
-        """Who acts at a player node; during set-up the seat setting up; else the turn's player,
-        except in ``punish`` where the opponent of the turn's player chooses."""
         self.turn_player = 0
         self.setup_progress = [0, 0]
         self.die = -1
@@ -294,7 +272,7 @@ class BondoConesState(State):
         self.turns = 0
         self.first = -1
         self.winner = -1
-        self.last_move: tuple[int, int] | None = None
+        self.last_move = None
         self.last_peek = -1
 
     # ----- board helpers -----------------------------------------------------------------------
@@ -617,6 +595,10 @@ class BondoConesState(State):
     # ----- what each seat knows --------------------------------------------------------------
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> BondoObservation:
+        """``observation(seat)`` as its declared type."""
         cones: dict[str, str] = {}
         progress = self.setup_progress
         owner, value, rings, flags = self.owner, self.value, self.rings, self.flags
@@ -638,7 +620,7 @@ class BondoConesState(State):
             "turn": self.turns,
             "max_turns": self.game.max_turns,
             "target": self.game.target,
-            "setup": self.game.params["setup"],
+            "setup": str(self.game.params["setup"]),
             "setup_progress": list(progress),
             "next_value": (SETUP_ORDER[progress[self.actor]] if self.phase == SETUP_PUT else None),
             "first_player": self.first if self.first >= 0 else None,
@@ -656,7 +638,8 @@ class BondoConesState(State):
         }
 
     def _resample(self, seat: int, rng: random.Random) -> State:
-        return resample_from_observation(self.game, self.observation(seat), rng)
+        self._check_seat(seat)
+        return resample_from_observation(self.game, self._typed_observation(seat), rng)
 
     def __str__(self) -> str:
         from boneyard.games.bondo_cones.draw import EMPTY_CELLS, board_lines, status_line
@@ -670,7 +653,7 @@ class BondoConesState(State):
         lines.append(status_line(self._public_status()))
         return "\n".join(lines)
 
-    def _public_status(self) -> Observation:
+    def _public_status(self) -> BondoStatus:
         return {
             "phase": PHASES[self.phase],
             "next_value": (
@@ -687,129 +670,53 @@ class BondoConesState(State):
             "set_aside_ring": self.set_aside,
         }
 
-    # ----- copies and snapshots ----------------------------------------------------------------
+    # ----- snapshots (the record is declared above; the core saves and restores it) -----------
 
-    def clone(self) -> BondoConesState:
-        new = object.__new__(BondoConesState)
-        new.game = self.game
-        new._history = self._history[:]
-        new._legal_cache = self._legal_cache
-        new.owner = self.owner[:]
-        new.value = self.value[:]
-        new.rings = self.rings[:]
-        new.flags = self.flags[:]
-        new.occ = self.occ[:]
-        new.ringmask = self.ringmask[:]
-        new.scores = self.scores[:]
-        new.captured = [self.captured[0][:], self.captured[1][:]]
-        new.phase = self.phase
-        new.actor = self.actor
-        new.turn_player = self.turn_player
-        new.setup_progress = self.setup_progress[:]
-        new.die = self.die
-        new.windows = self.windows[:]
-        new.set_aside = self.set_aside
-        new.turns = self.turns
-        new.first = self.first
-        new.winner = self.winner
-        new.last_move = self.last_move
-        new.last_peek = self.last_peek
-        return new
-
-    def to_json(self) -> dict[str, Any]:
-        doc = super().to_json()
-        doc["snapshot"] = {
-            "owner": self.owner[:],
-            "value": self.value[:],
-            "rings": self.rings[:],
-            "flags": self.flags[:],
-            "scores": self.scores[:],
-            "captured": [self.captured[0][:], self.captured[1][:]],
-            "phase": PHASES[self.phase],
-            "actor": self.actor,
-            "turn_player": self.turn_player,
-            "setup_progress": self.setup_progress[:],
-            "die": self.die,
-            "windows": self.windows[:],
-            "set_aside": self.set_aside,
-            "turns": self.turns,
-            "first": self.first,
-            "winner": self.winner,
-            "last_move": list(self.last_move) if self.last_move else None,
-            "last_peek": self.last_peek,
-        }
-        return doc
-
-    @classmethod
-    def from_snapshot(
-        cls, game: BondoConesGame, snap: Mapping[str, Any], history: list[int]
-    ) -> BondoConesState:
-        """Rebuild a state from ``to_json()["snapshot"]``; raises ValueError when it is bad."""
-        state = cls(game)
-        state._history = history
-
-        def ints(name: str, length: int, low: int, high: int) -> list[int]:
-            items = snap[name]
-            if not isinstance(items, list) or len(items) != length:
+    def _after_restore(self) -> None:
+        for name, length, low, high in (
+            ("owner", SQUARES, -1, 1),
+            ("value", SQUARES, -1, 8),
+            ("rings", SQUARES, 0, 2),
+            ("flags", SQUARES, 0, PEEKED | SPIED),
+            ("scores", 2, 0, 41),
+            ("setup_progress", 2, 0, SETUP_DONE),
+            ("windows", 2, 0, WINDOW),
+        ):
+            items = getattr(self, name)
+            if len(items) != length:
                 raise ValueError(f"'{name}' must be a list of {length} integers")
             for item in items:
-                if not isinstance(item, int) or isinstance(item, bool) or not low <= item <= high:
-                    raise ValueError(f"'{name}' holds {item!r}; allowed are {low} to {high}")
-            return list(items)
-
-        def integer(name: str, low: int, high: int) -> int:
-            return _checked_int(snap[name], name, low, high)
-
-        owner = ints("owner", SQUARES, -1, 1)
-        value = ints("value", SQUARES, -1, 8)
-        rings = ints("rings", SQUARES, 0, 2)
-        flags = ints("flags", SQUARES, 0, PEEKED | SPIED)
+                _checked_int(item, name, low, high)
+        owner, value, rings = self.owner, self.value, self.rings
+        self.occ, self.ringmask = [0, 0], [0, 0]
         for sq in range(SQUARES):
             if owner[sq] >= 0:
                 if value[sq] not in VALUES:
                     raise ValueError(f"cone on {NAMES[sq]} has value {value[sq]}")
-                state._place(sq, owner[sq], value[sq], rings[sq])
-                state.flags[sq] = flags[sq]
-            elif value[sq] != -1 or rings[sq] or flags[sq]:
+                self.occ[owner[sq]] |= 1 << sq
+                if rings[sq]:
+                    self.ringmask[owner[sq]] |= 1 << sq
+            elif value[sq] != -1 or rings[sq] or self.flags[sq]:
                 raise ValueError(f"empty square {NAMES[sq]} has cone data")
-        state.scores = ints("scores", 2, 0, 41)
-        captured = snap["captured"]
-        if not isinstance(captured, list) or len(captured) != 2:
+        if len(self.captured) != 2:
             raise ValueError("'captured' must be two lists of values")
-        state.captured = [
-            _checked_values(captured[0], "captured"),
-            _checked_values(captured[1], "captured"),
-        ]
-        phase = snap["phase"]
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r}; phases: {', '.join(PHASES)}")
-        state.phase = PHASES.index(phase)
-        state.actor = integer("actor", 0, 1)
-        state.turn_player = integer("turn_player", 0, 1)
-        state.setup_progress = ints("setup_progress", 2, 0, SETUP_DONE)
-        state.die = integer("die", -1, 5)
-        state.windows = ints("windows", 2, 0, WINDOW)
-        if not isinstance(snap["set_aside"], bool):
-            raise ValueError("'set_aside' must be true or false")
-        state.set_aside = snap["set_aside"]
-        state.turns = integer("turns", 0, game.max_turns)
-        state.first = integer("first", -1, 1)
-        state.winner = integer("winner", -1, DRAW)
-        last = snap["last_move"]
-        if last is None:
-            state.last_move = None
-        else:
-            if not isinstance(last, list) or len(last) != 2:
-                raise ValueError("'last_move' must be null or two squares")
-            state.last_move = (
-                _checked_int(last[0], "last_move", 0, SQUARES - 1),
-                _checked_int(last[1], "last_move", 0, SQUARES - 1),
-            )
-        state.last_peek = integer("last_peek", -1, SQUARES - 1)
-        if state.phase == ACT and state.die < 0:
+        for taken in self.captured:
+            _checked_values(taken, "captured")
+        for name, low, high in (
+            ("actor", 0, 1),
+            ("turn_player", 0, 1),
+            ("die", -1, 5),
+            ("turns", 0, self.game.max_turns),
+            ("first", -1, 1),
+            ("winner", -1, DRAW),
+            ("last_peek", -1, SQUARES - 1),
+        ):
+            _checked_int(getattr(self, name), name, low, high)
+        for square in self.last_move or ():
+            _checked_int(square, "last_move", 0, SQUARES - 1)
+        if self.phase == ACT and self.die < 0:
             raise ValueError("phase 'act' needs a die")
-        state._check_coherent()
-        return state
+        self._check_coherent()
 
     def _check_coherent(self) -> None:
         """Raise ValueError where a restored snapshot breaks what the rules keep true."""
@@ -843,16 +750,18 @@ def _checked_values(items: Any, name: str) -> list[int]:
 
 
 def resample_from_observation(
-    game: BondoConesGame, observation: Observation, rng: random.Random
+    game: BondoConesGame, observation: BondoObservation, rng: random.Random
 ) -> BondoConesState:
     """A full state that looks exactly like ``observation`` to its seat, unknown values drawn
     from ``rng``: the opponent's hidden values are a random arrangement of the values it has
     left (its 26 values minus those captured from it and those the seat has spied), and during
     the opponent's secret set-up its placed cones go on random start fields."""
     seat = observation["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to resample for")
     them = 1 - seat
     state = BondoConesState(game)
-    state.phase = PHASES.index(observation["phase"])
+    state.phase = Phase(PHASES.index(observation["phase"]))
     state.actor = observation["actor"]
     state.turn_player = observation["turn_player"]
     state.turns = observation["turn"]
@@ -866,7 +775,7 @@ def resample_from_observation(
     state.windows = list(observation["battle_windows"])
     state.set_aside = observation["set_aside_ring"]
     winner = observation["winner"]
-    state.winner = -1 if winner is None else (DRAW if winner == "draw" else winner)
+    state.winner = -1 if winner is None else (DRAW if isinstance(winner, str) else winner)
     last = observation["last_move"]
     state.last_move = (nt.INDEX[last[0]], nt.INDEX[last[1]]) if last else None
     peek = observation["last_peek"]

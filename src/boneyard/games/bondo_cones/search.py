@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.heuristic import RING_WORTH
 from boneyard.games.bondo_cones.model import Position
+from boneyard.games.bondo_cones.observation import BondoObservation
 
 WIN = 40.0
 """Points a won game is worth over any count of points, in the search's eyes."""
@@ -84,7 +84,7 @@ class Lookahead:
     """The search over one observation; ``values(actions)`` prices the seat's legal actions."""
 
     def __init__(
-        self, observation: dict[str, Any], time_limit: float | None = None, width: int = 10
+        self, observation: BondoObservation, time_limit: float | None = None, width: int = 10
     ) -> None:
         started = time.perf_counter()
         limit = time_limit if time_limit else math.inf
@@ -358,7 +358,7 @@ class Lookahead:
 
 
 def lookahead_values(
-    observation: dict[str, Any], actions: list[int], time_limit: float | None = None
+    observation: BondoObservation, actions: list[int], time_limit: float | None = None
 ) -> dict[int, float]:
     """A value for each of ``actions`` (the legal actions of the observing seat, which is to
     act), from ``observation`` alone; higher is better. ``time_limit`` (seconds) cuts the search

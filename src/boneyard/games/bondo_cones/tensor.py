@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boneyard.games.bondo_cones.notation import FACES, INDEX, SQUARES, observed_cones
+from boneyard.games.bondo_cones.observation import BondoObservation
 from boneyard.games.bondo_cones.rules import PHASES
 
 if TYPE_CHECKING:
@@ -28,7 +29,11 @@ TENSOR_SIZE = PLANES * SQUARES + GLOBALS
 _VALUE_PLANE = {0: 4, 1: 5, 2: 6, 4: 7, 8: 8}
 
 
-def observation_tensor(game: Any, observation: dict[str, Any]) -> list[float]:
+def observation_tensor_shape(game: Any) -> tuple[int, ...]:
+    return (TENSOR_SIZE,)
+
+
+def observation_tensor(game: Any, observation: BondoObservation) -> list[float]:
     """The observation as ``TENSOR_SIZE`` floats."""
     seat = observation["seat"]
     me = 0 if seat is None else seat

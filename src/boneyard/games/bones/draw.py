@@ -15,34 +15,13 @@ app can make it clickable and mark it; the other overlays have ``pointer-events=
 
 from __future__ import annotations
 
-import struct
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from boneyard.games.bones.observation import BonesObservation
+
 SEAT_NAMES = ("white", "black")
 TERMINAL = -4
-
-TENSOR_PLANES = (
-    "own_top",
-    "opponent_top",
-    "height_1",
-    "height_2",
-    "height_3_or_more",
-    "joined_right",
-    "joined_up",
-    "start_area",
-    "own_supply",
-    "opponent_supply",
-    "own_turn",
-)
-"""The observation tensor's planes (each ``height`` x ``width``, rank 1 first), in order.
-
-``own``/``opponent`` are from the observing seat's side (a spectator sees white's side).
-``joined_right``/``joined_up``: the square and its right/upper neighbour show the same piece,
-which is therefore completely visible (the piece boundaries). ``start_area`` marks the start
-squares until the first piece is down. The supplies are the fraction of each player's pieces still
-to place, on every square; ``own_turn`` is all ones when the observing side is to move.
-"""
 
 
 def square_name(square: int, width: int) -> str:
@@ -58,7 +37,7 @@ def _placement_squares(text: str, width: int) -> tuple[int, int]:
     return _parse_square(one, width), _parse_square(two, width)
 
 
-def top_pieces(observation: dict[str, Any]) -> list[int]:
+def top_pieces(observation: BonesObservation) -> list[int]:
     """The number of each square's top piece (placement order), or -1 for an empty square."""
     width = observation["width"]
     top = [-1] * (width * observation["height"])
@@ -68,15 +47,15 @@ def top_pieces(observation: dict[str, Any]) -> list[int]:
     return top
 
 
-def _flat_top(observation: dict[str, Any]) -> str:
+def _flat_top(observation: BonesObservation) -> str:
     return "".join(observation["top"])
 
 
-def _flat_heights(observation: dict[str, Any]) -> list[int]:
+def _flat_heights(observation: BonesObservation) -> list[int]:
     return [h for rank in observation["heights"] for h in rank]
 
 
-def status_line(observation: dict[str, Any]) -> str:
+def status_line(observation: BonesObservation) -> str:
     """Who is to move or how the game ended, and the supplies."""
     white, black = observation["supply"]
     supplies = f"supply: white {white}, black {black}"
@@ -89,7 +68,7 @@ def status_line(observation: dict[str, Any]) -> str:
     return f"{SEAT_NAMES[observation['current_player']]} to move; {supplies}"
 
 
-def render_text(observation: dict[str, Any]) -> str:
+def render_text(observation: BonesObservation) -> str:
     """The board as text: each square its top colour and stack height (``W2``), ``.`` empty.
 
     ``+`` marks the start area before the first piece, ``*`` the squares of the last piece placed.
@@ -142,7 +121,7 @@ ILLEGAL_STROKE = "#c0392b"
 
 
 def render_svg(
-    observation: dict[str, Any],
+    observation: BonesObservation,
     *,
     square_size: int = 40,
     placement: str | None = None,
@@ -235,7 +214,7 @@ def render_svg(
 
 
 def _pieces_svg(
-    observation: dict[str, Any],
+    observation: BonesObservation,
     owners: list[int],
     top: str,
     heights: list[int],
@@ -273,7 +252,7 @@ def _pieces_svg(
 
 
 def _placement_svg(
-    observation: dict[str, Any], placement: str, legal: bool, box: Any, size: int
+    observation: BonesObservation, placement: str, legal: bool, box: Any, size: int
 ) -> list[str]:
     width = observation["width"]
     one, two = sorted(_placement_squares(placement, width))
@@ -310,58 +289,3 @@ def _coordinates_svg(width: int, height: int, margin: int, size: int) -> list[st
         for x in (margin / 2, margin * 1.5 + width * size):
             out.append(f'<text x="{x:g}" y="{y:g}" text-anchor="middle" {font}>{rank + 1}</text>')
     return out
-
-
-# ----- tensor ----------------------------------------------------------------------------------
-
-
-def _float32(value: float) -> float:
-    """``value`` rounded to the nearest float32 (the learning interfaces' precision), so that
-    ``tensor.state_tensor`` gives exactly these numbers as a float32 array."""
-    rounded: float = _FLOAT32.unpack(_FLOAT32.pack(value))[0]
-    return rounded
-
-
-_FLOAT32 = struct.Struct("f")
-
-
-def observation_tensor(observation: dict[str, Any]) -> list[float]:
-    """The planes of ``TENSOR_PLANES``, flattened (plane, rank from 1, file from a).
-
-    Every number is a float32 value (the supplies are rounded to it)."""
-    width, height = observation["width"], observation["height"]
-    size = width * height
-    seat = observation["seat"]
-    own = 0 if seat is None else seat
-    own_letter, opponent_letter = ("W", "B") if own == 0 else ("B", "W")
-    top = _flat_top(observation)
-    heights = _flat_heights(observation)
-    owners = top_pieces(observation)
-    pieces = observation["pieces"]
-    supply = observation["supply"]
-    placed = [(len(pieces) + 1) // 2, len(pieces) // 2]
-    planes: list[list[float]] = []
-    planes.append([1.0 if c == own_letter else 0.0 for c in top])
-    planes.append([1.0 if c == opponent_letter else 0.0 for c in top])
-    planes.append([1.0 if h == 1 else 0.0 for h in heights])
-    planes.append([1.0 if h == 2 else 0.0 for h in heights])
-    planes.append([1.0 if h >= 3 else 0.0 for h in heights])
-    planes.append(
-        [
-            1.0 if s % width < width - 1 and owners[s] >= 0 and owners[s] == owners[s + 1] else 0.0
-            for s in range(size)
-        ]
-    )
-    planes.append(
-        [
-            1.0 if s + width < size and owners[s] >= 0 and owners[s] == owners[s + width] else 0.0
-            for s in range(size)
-        ]
-    )
-    start = {_parse_square(name, width) for name in observation["start_area"]}
-    planes.append([1.0 if not pieces and s in start else 0.0 for s in range(size)])
-    for side in (own, 1 - own):
-        total = supply[side] + placed[side]
-        planes.append([_float32(supply[side] / total) if total else 0.0] * size)
-    planes.append([1.0 if observation["current_player"] == own else 0.0] * size)
-    return [value for plane in planes for value in plane]

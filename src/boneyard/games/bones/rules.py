@@ -29,14 +29,15 @@ is looked for only along the three lines through the new piece (``DominoTable.li
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
+from boneyard.core.record import Copied, Shared, Transient, Value
 from boneyard.core.registry import register
 from boneyard.games.bones import notation
 from boneyard.games.bones.notation import LINE, DominoTable, domino_table
+from boneyard.games.bones.observation import BonesObservation
 
 WHITE = 0
 BLACK = 1
@@ -94,50 +95,27 @@ class BonesGame(Game):
     def new_initial_state(self) -> BonesState:
         return BonesState(self)
 
-    # ----- optional hooks -------------------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.bones.heuristic import evaluate
-
-        if not isinstance(state, BonesState):
-            raise TypeError(f"not a bones state: {state!r}")
-        return evaluate(state, seat)
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.bones.draw import render_text
-
-        return render_text(observation)
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.bones.draw import render_svg
-
-        return render_svg(observation, **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        from boneyard.games.bones.draw import TENSOR_PLANES
-
-        return (len(TENSOR_PLANES), self.height, self.width)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.bones.draw import observation_tensor
-
-        return observation_tensor(observation)
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, BonesState):
-            raise TypeError(f"not a bones state: {state!r}")
-        return _tensor_module().state_tensor(state, seat)
-
-    def state_action_mask(self, state: State) -> bytearray | None:
-        if not isinstance(state, BonesState):
-            raise TypeError(f"not a bones state: {state!r}")
-        return _tensor_module().state_action_mask(state)
-
 
 class BonesState(State):
-    """A Bones position. Fields are plain lists so that ``clone`` is a handful of copies."""
+    """A Bones position. Fields are plain lists so that a clone is a handful of copies."""
 
     game: BonesGame
+
+    _table: Shared[DominoTable]
+    _player: Value[int]
+    _winner: Value[int]
+    _top_piece: Copied[list[int]]
+    """Index into ``_pieces`` of each square's top piece, or -1."""
+    _top_colour: Copied[list[int]]
+    _heights: Copied[list[int]]
+    _pieces: Copied[list[tuple[int, int, int]]]
+    """Each placed piece: (action id, stack height of its first square, of its second)."""
+    _allowed: Copied[bytearray]
+    """1 where a placement is legal after the first move (0: on a completely visible piece)."""
+    _legal: Copied[list[int]]
+    """The legal placements, sorted, kept up to date with ``_allowed``."""
+    _tensor_memo: Transient[list[Any] | None]
+    """Kept by ``tensor.state_tensor`` between calls (a clone starts without)."""
 
     def __init__(self, game: BonesGame) -> None:
         super().__init__(game)
@@ -145,18 +123,13 @@ class BonesState(State):
         self._table = game.table
         self._player = WHITE
         self._winner = EMPTY
-        self._top_piece: list[int] = [EMPTY] * size
-        """Index into ``_pieces`` of each square's top piece, or -1."""
-        self._top_colour: list[int] = [EMPTY] * size
-        self._heights: list[int] = [0] * size
-        self._pieces: list[tuple[int, int, int]] = []
-        """Each placed piece: (action id, stack height of its first square, of its second)."""
+        self._top_piece = [EMPTY] * size
+        self._top_colour = [EMPTY] * size
+        self._heights = [0] * size
+        self._pieces = []
         self._allowed = bytearray(b"\x01") * game.table.count
-        """1 where a placement is legal after the first move (0: on a completely visible piece)."""
-        self._legal: list[int] = list(game.table.start_actions)
-        """The legal placements, sorted, kept up to date with ``_allowed``."""
-        self._tensor_memo: list[Any] | None = None
-        """Kept by ``tensor.state_tensor`` between calls (never copied: a clone starts without)."""
+        self._legal = list(game.table.start_actions)
+        self._tensor_memo = None
 
     # ----- rules ------------------------------------------------------------------------------
 
@@ -307,6 +280,10 @@ class BonesState(State):
         return sorted(found)
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> BonesObservation:
+        """``observation(seat)`` as its declared type (for readers inside the package)."""
         table = self._table
         width = table.width
         names = table.grid.names
@@ -331,26 +308,7 @@ class BonesState(State):
         }
 
     def __str__(self) -> str:
-        from boneyard.games.bones.draw import render_text
-
-        return render_text(self._observation(None))
-
-    def clone(self) -> BonesState:
-        new = object.__new__(BonesState)
-        new.game = self.game
-        new._history = self._history[:]
-        new._legal_cache = self._legal_cache  # never mutated in place, so it can be shared
-        new._table = self._table
-        new._player = self._player
-        new._winner = self._winner
-        new._top_piece = self._top_piece[:]
-        new._top_colour = self._top_colour[:]
-        new._heights = self._heights[:]
-        new._pieces = self._pieces[:]
-        new._allowed = self._allowed[:]
-        new._legal = self._legal[:]
-        new._tensor_memo = None
-        return new
+        return self.game.render_text(self._observation(None))
 
 
 def parse_placements(game: BonesGame, text: str) -> BonesState:
@@ -359,12 +317,3 @@ def parse_placements(game: BonesGame, text: str) -> BonesState:
     for word in text.split():
         state.apply_action(state.string_to_action(word))
     return state
-
-
-@cache
-def _tensor_module() -> Any:
-    """``bones.tensor``, imported at the first use (it needs numpy) and then kept: an import
-    statement costs microseconds, and agents read the tensor at every step."""
-    from boneyard.games.bones import tensor
-
-    return tensor

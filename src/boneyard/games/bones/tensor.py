@@ -1,9 +1,9 @@
-"""The observation tensor straight from a Bones state (``BonesGame.state_observation_tensor``).
+"""Bones' observation tensor: from an observation, and straight from a state (the fast road).
 
-The same numbers as ``draw.observation_tensor(state.observation(seat))`` (the planes of
-``draw.TENSOR_PLANES``), built from the state's fields instead of the observation dict; the
-conformance suite checks the two equal at every step. Bones has perfect information, so the
-fields show a seat nothing its observation does not.
+``observation_tensor`` encodes an observation as the planes of ``TENSOR_PLANES``;
+``state_tensor`` gives the same numbers straight from a state, built from the state's fields
+instead of the observation dict; the conformance suite checks the two equal at every step.
+Bones has perfect information, so the fields show a seat nothing its observation does not.
 
 How: each square has a small code (colour shown, stack height capped at 3, joined to the right,
 joined upwards), and a table gives the square's seven board planes (own_top .. joined_up) as
@@ -17,12 +17,95 @@ move. One cast turns the bytes into the float32 planes.
 
 from __future__ import annotations
 
+import struct
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boneyard.games.bones.draw import _flat_heights, _flat_top, _parse_square, top_pieces
+from boneyard.games.bones.observation import BonesObservation
+
 if TYPE_CHECKING:
-    from boneyard.games.bones.rules import BonesState
+    from boneyard.games.bones.rules import BonesGame, BonesState
+
+TENSOR_PLANES = (
+    "own_top",
+    "opponent_top",
+    "height_1",
+    "height_2",
+    "height_3_or_more",
+    "joined_right",
+    "joined_up",
+    "start_area",
+    "own_supply",
+    "opponent_supply",
+    "own_turn",
+)
+"""The observation tensor's planes (each ``height`` x ``width``, rank 1 first), in order.
+
+``own``/``opponent`` are from the observing seat's side (a spectator sees white's side).
+``joined_right``/``joined_up``: the square and its right/upper neighbour show the same piece,
+which is therefore completely visible (the piece boundaries). ``start_area`` marks the start
+squares until the first piece is down. The supplies are the fraction of each player's pieces still
+to place, on every square; ``own_turn`` is all ones when the observing side is to move.
+"""
+
+
+def observation_tensor_shape(game: BonesGame) -> tuple[int, ...]:
+    return (len(TENSOR_PLANES), game.height, game.width)
+
+
+def _float32(value: float) -> float:
+    """``value`` rounded to the nearest float32 (the learning interfaces' precision), so that
+    ``tensor.state_tensor`` gives exactly these numbers as a float32 array."""
+    rounded: float = _FLOAT32.unpack(_FLOAT32.pack(value))[0]
+    return rounded
+
+
+_FLOAT32 = struct.Struct("f")
+
+
+def observation_tensor(observation: BonesObservation) -> list[float]:
+    """The planes of ``TENSOR_PLANES``, flattened (plane, rank from 1, file from a).
+
+    Every number is a float32 value (the supplies are rounded to it)."""
+    width, height = observation["width"], observation["height"]
+    size = width * height
+    seat = observation["seat"]
+    own = 0 if seat is None else seat
+    own_letter, opponent_letter = ("W", "B") if own == 0 else ("B", "W")
+    top = _flat_top(observation)
+    heights = _flat_heights(observation)
+    owners = top_pieces(observation)
+    pieces = observation["pieces"]
+    supply = observation["supply"]
+    placed = [(len(pieces) + 1) // 2, len(pieces) // 2]
+    planes: list[list[float]] = []
+    planes.append([1.0 if c == own_letter else 0.0 for c in top])
+    planes.append([1.0 if c == opponent_letter else 0.0 for c in top])
+    planes.append([1.0 if h == 1 else 0.0 for h in heights])
+    planes.append([1.0 if h == 2 else 0.0 for h in heights])
+    planes.append([1.0 if h >= 3 else 0.0 for h in heights])
+    planes.append(
+        [
+            1.0 if s % width < width - 1 and owners[s] >= 0 and owners[s] == owners[s + 1] else 0.0
+            for s in range(size)
+        ]
+    )
+    planes.append(
+        [
+            1.0 if s + width < size and owners[s] >= 0 and owners[s] == owners[s + width] else 0.0
+            for s in range(size)
+        ]
+    )
+    start = {_parse_square(name, width) for name in observation["start_area"]}
+    planes.append([1.0 if not pieces and s in start else 0.0 for s in range(size)])
+    for side in (own, 1 - own):
+        total = supply[side] + placed[side]
+        planes.append([_float32(supply[side] / total) if total else 0.0] * size)
+    planes.append([1.0 if observation["current_player"] == own else 0.0] * size)
+    return [value for plane in planes for value in plane]
+
 
 PLANES = 11
 BOARD_PLANES = 7
@@ -106,7 +189,7 @@ def encoder(state: BonesState) -> Encoder:
 
 
 def state_tensor(state: BonesState, seat: int | None) -> Any:
-    """``draw.observation_tensor(state.observation(seat))`` as a new flat float32 numpy array.
+    """``observation_tensor(state.observation(seat))`` as a new flat float32 numpy array.
 
     The square codes live in ``state._tensor_memo`` (the
     number of moves they were made after, the codes as a bytearray, and a numpy view of it).
@@ -119,7 +202,7 @@ def state_tensor(state: BonesState, seat: int | None) -> Any:
     enc = state.game._tensor_encoder
     if enc is None:
         enc = encoder(state)
-    moves = len(state._history)
+    moves = len(state._pieces)  # one piece per action: Bones has no chance
     own = 0 if seat is None else seat
     key = (moves, own, state._player == own)
     if not moves:
@@ -143,16 +226,16 @@ def state_tensor(state: BonesState, seat: int | None) -> Any:
 def _update_codes(state: BonesState, enc: Encoder, memo: list[Any]) -> None:
     """Code again the squares the moves since the memo covered, and their left and lower
     neighbours (whose "joined" planes look at them)."""
-    history = state._history
+    placed = state._pieces
     touched = enc.touched
     if touched is None:
         touched = enc.touched = _touched(state, enc)
     done = memo[0]
-    if len(history) - done == 1:
-        squares: Any = touched[history[done]]
+    if len(placed) - done == 1:
+        squares: Any = touched[placed[done][0]]
     else:
         squares = set()
-        for action in history[done:]:
+        for action, _, _ in placed[done:]:
             squares.update(touched[action])
     codes = memo[1]
     owners, heights = state._top_piece, state._heights
@@ -170,7 +253,7 @@ def _update_codes(state: BonesState, enc: Encoder, memo: list[Any]) -> None:
             if square + width < size and owners[square + width] == owner:
                 code += 1
         codes[square] = code
-    memo[0] = len(history)
+    memo[0] = len(placed)
 
 
 def _touched(state: BonesState, enc: Encoder) -> tuple[tuple[int, ...], ...]:

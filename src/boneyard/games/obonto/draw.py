@@ -5,18 +5,15 @@ Both read only the observation (``ObontoState.observation``), so they show what 
 
 from __future__ import annotations
 
-from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from boneyard.games.obonto.notation import KINDS, LETTERS, SIZE
+from boneyard.games.obonto.observation import ObontoObservation
 
 FILES = "abcdefghi"
 
 
-"""Whose an animal is, in the drawing's tooltips (a page never shows seat numbers)."""
-
-
-def _board_cells(observation: dict[str, Any]) -> dict[str, str]:
+def _board_cells(observation: ObontoObservation) -> dict[str, str]:
     """Square name -> one character: '.' light, '#' dark, or an animal letter."""
     cells = {f"{file}{rank}": "." for file in FILES for rank in range(1, SIZE + 1)}
     for name in observation["dark"]:
@@ -27,7 +24,7 @@ def _board_cells(observation: dict[str, Any]) -> dict[str, str]:
     return cells
 
 
-def status_line(observation: dict[str, Any]) -> str:
+def status_line(observation: ObontoObservation) -> str:
     """One line: which game, whose turn or the result, the totals."""
     game = f"game {observation['game']} of {observation['games']}"
     totals = observation["totals"]
@@ -49,7 +46,7 @@ def status_line(observation: dict[str, Any]) -> str:
     return f"{game}{target} | {now} | totals {totals[0]}-{totals[1]}"
 
 
-def board_text(observation: dict[str, Any]) -> str:
+def render_text(observation: ObontoObservation) -> str:
     """The board as plain text, rank 9 at the top; ``#`` dark, ``.`` light, ``LZC``/``lzc``."""
     cells = _board_cells(observation)
     files = "   " + " ".join(FILES)
@@ -72,8 +69,8 @@ _COLOURS = {
 }
 
 
-def board_svg(
-    observation: dict[str, Any],
+def render_svg(
+    observation: ObontoObservation,
     *,
     size: int = 40,
     highlight: bool = True,

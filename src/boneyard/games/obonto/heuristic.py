@@ -18,11 +18,13 @@ clipped into the game's utility range.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boneyard.games.obonto.notation import GRID, KINDS, SIZE, SQUARES
+from boneyard.games.obonto.observation import ObontoObservation, observe
 
 if TYPE_CHECKING:
+    from boneyard.core.game import State
     from boneyard.games.obonto.rules import ObontoGame
 
 MOBILITY_WEIGHT = 0.2
@@ -44,7 +46,7 @@ def _grow(squares: int) -> int:
     )
 
 
-def board_from_observation(observation: dict[str, Any]) -> tuple[int, list[int]]:
+def board_from_observation(observation: ObontoObservation) -> tuple[int, list[int]]:
     """(dark bitmask, six animal squares) of an observation."""
     dark = 0
     for name in observation["dark"]:
@@ -106,7 +108,8 @@ def evaluate_board(
     moves_of_seat: int,
     moves_of_other: int,
 ) -> float:
-    """The heuristic on plain values (``evaluate`` and the rules' fast path both call it)."""
+    """The heuristic on plain values (``evaluate_observation`` and the rules' fast path both call
+    it)."""
     low, high = game.utility_range()
     value = float(totals[seat] - totals[1 - seat])
     if phase == "solo" and loser is not None:
@@ -120,7 +123,17 @@ def evaluate_board(
     return max(low, min(high, value))
 
 
-def evaluate(game: ObontoGame, observation: dict[str, Any], seat: int) -> float:
+def evaluate(state: State, seat: int) -> float:
+    """``Game.evaluate``: a value of ``state`` for ``seat``, inside the utility range."""
+    from boneyard.games.obonto.rules import ObontoState
+
+    if isinstance(state, ObontoState):
+        # Everything is public: the fields are what the observation shows, only faster.
+        return state.evaluate_for(seat)
+    return evaluate_observation(state.game, observe(state, seat), seat)  # type: ignore[arg-type]
+
+
+def evaluate_observation(game: ObontoGame, observation: ObontoObservation, seat: int) -> float:
     """A value of the observed position for ``seat``, inside ``game.utility_range()``."""
     from boneyard.games.obonto.rules import moves_of
 

@@ -21,14 +21,16 @@ In the solo phase ``current_player()`` stays the winner: the stuck loser never g
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.errors import InvalidStateError
 from boneyard.core.game import TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
+from boneyard.core.record import Copied, Memo, Shared, Value
 from boneyard.core.registry import register
 from boneyard.games.obonto import notation
 from boneyard.games.obonto.notation import GRID, KINDS, NAMES, SQUARES, STEPS
+from boneyard.games.obonto.observation import ObontoObservation
 
 START_DARK_MASK = notation.start_dark_mask()
 LIGHT_AT_START = SQUARES - len(notation.START_DARK)
@@ -226,46 +228,30 @@ class ObontoGame(Game):
             raise InvalidStateError(f"state document's position is bad: {error}") from None
         return self.replay(state, doc["history"])
 
-    # ----- optional hooks ----------------------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        if isinstance(state, ObontoState):
-            # Everything is public: the fields are what the observation shows, only faster.
-            return state.evaluate_for(seat)
-        from boneyard.games.obonto.heuristic import evaluate
-
-        return evaluate(self, state.observation(seat), seat)
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.obonto.draw import board_text
-
-        return board_text(observation)
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.obonto.draw import board_svg
-
-        return board_svg(observation, **{"names": self.seat_names, **options})
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        from boneyard.games.obonto.features import TENSOR_SHAPE
-
-        return TENSOR_SHAPE
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.obonto.features import observation_tensor
-
-        return observation_tensor(observation)
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, ObontoState):
-            raise TypeError(f"not an obonto state: {state!r}")
-        return self._lazy("boneyard.games.obonto.tensor", "state_tensor")(state, seat)
-
 
 class ObontoState(State):
     """A position of an Obonto match: the board, whose turn, the phase and the scores."""
 
     game: ObontoGame
+
+    _dark: Value[int]
+    """Bit mask of the dark squares."""
+    _animals: Copied[list[int]]
+    _occupied: Value[int]
+    _to_move: Value[int]
+    _first: Value[int]
+    _loser: Value[int | None]
+    _solo_moves: Value[int]
+    _game_index: Value[int]
+    _totals: Copied[list[int]]
+    _results: Copied[list[tuple[int, int]]]
+    _over: Value[bool]
+    _last_move: Value[int | None]
+    _moves: Shared[list[int]]
+    """The legal moves of the player to move (a new list each time, never changed in place)."""
+    _animal_moves: Memo[list[list[int] | None]]
+    """Per animal slot: its moves on the current board, or None when they may have changed."""
+    _origin: Value[str | None]
 
     def __init__(
         self, game: ObontoGame, dark: int, animals: tuple[int, ...] | list[int], to_move: int
@@ -276,17 +262,16 @@ class ObontoState(State):
         self._occupied = _occupied_mask(self._animals)
         self._to_move = to_move
         self._first = to_move
-        self._loser: int | None = None
+        self._loser = None
         self._solo_moves = 0
         self._game_index = 0
         self._totals = [0, 0]
-        self._results: list[tuple[int, int]] = []
+        self._results = []
         self._over = False
-        self._last_move: int | None = None
-        self._moves: list[int] = []
-        # Per animal slot: its moves on the current board, or None when they may have changed.
-        self._animal_moves: list[list[int] | None] = [None] * 6
-        self._origin: str | None = None
+        self._last_move = None
+        self._moves = []
+        self._animal_moves = [None] * 6
+        self._origin = None
         self._settle()
 
     # ----- the rules -----------------------------------------------------------------------------
@@ -476,6 +461,10 @@ class ObontoState(State):
         )
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> ObontoObservation:
+        """``observation(seat)`` as its declared type."""
         animals = self._animals
         return {
             "seat": seat,
@@ -503,29 +492,7 @@ class ObontoState(State):
     def __str__(self) -> str:
         return self.game.render_text(self._observation(None))
 
-    # ----- copies --------------------------------------------------------------------------------
-
-    def clone(self) -> ObontoState:
-        new = object.__new__(ObontoState)
-        new.game = self.game
-        new._history = self._history.copy()
-        new._legal_cache = self._legal_cache
-        new._dark = self._dark
-        new._animals = self._animals.copy()
-        new._occupied = self._occupied
-        new._to_move = self._to_move
-        new._first = self._first
-        new._loser = self._loser
-        new._solo_moves = self._solo_moves
-        new._game_index = self._game_index
-        new._totals = self._totals.copy()
-        new._results = self._results.copy()
-        new._over = self._over
-        new._last_move = self._last_move
-        new._moves = self._moves
-        new._animal_moves = self._animal_moves.copy()
-        new._origin = self._origin
-        return new
+    # ----- the JSON document ---------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         doc = super().to_json()

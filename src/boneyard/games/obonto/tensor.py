@@ -1,9 +1,20 @@
-"""The observation tensor straight from an Obonto state (``ObontoGame.state_observation_tensor``).
+"""Obonto's observation tensor: from an observation, and straight from a state (the fast road).
 
-The same numbers as ``features.observation_tensor(state.observation(seat))`` (the nine planes
-its docstring lists), read from the state's fields instead of the observation dict; the
-conformance suite checks the two roads equal at every step. Obonto has perfect information, so
-the fields show a seat nothing its observation does not.
+Nine 9x9 planes, flattened plane by plane, rank 1 first within a plane (index rank0 * 9 + file0):
+
+0. light squares (1.0) versus dark ones (0.0)
+1-3. the observer's lion, zebra, camel
+4-6. the opponent's lion, zebra, camel
+7. all 1.0 when the observer is the player to move, else 0.0
+8. all 1.0 in the solo phase, else 0.0
+
+The observer is the observation's ``seat``; for a spectator (``seat`` None) it is the seat to
+move.
+
+``state_tensor`` gives the same numbers as ``observation_tensor(state.observation(seat))``, read
+from the state's fields instead of the observation dict; the conformance suite checks the two
+roads equal at every step. Obonto has perfect information, so the fields show a seat nothing its
+observation does not.
 """
 
 from __future__ import annotations
@@ -12,11 +23,40 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from boneyard.games.obonto.features import PLANES
-from boneyard.games.obonto.notation import SQUARES
+from boneyard.games.obonto.notation import GRID, KINDS, SQUARES
+from boneyard.games.obonto.observation import ObontoObservation
 
 if TYPE_CHECKING:
-    from boneyard.games.obonto.rules import ObontoState
+    from boneyard.games.obonto.rules import ObontoGame, ObontoState
+PLANES = 9
+TENSOR_SHAPE = (PLANES, 9, 9)
+
+
+def observation_tensor(observation: ObontoObservation) -> list[float]:
+    """The flat list of ``9 * 81`` floats described in the module docstring."""
+    tensor = [0.0] * (PLANES * SQUARES)
+    tensor[:SQUARES] = [1.0] * SQUARES
+    for name in observation["dark"]:
+        tensor[GRID.parse(name)] = 0.0
+    seat = observation["seat"]
+    if seat is None:
+        seat = observation["to_move"]
+    for owner, animals in enumerate(observation["animals"]):
+        first_plane = 1 if owner == seat else 4
+        for kind, name in animals.items():
+            plane = first_plane + KINDS.index(kind)
+            tensor[plane * SQUARES + GRID.parse(name)] = 1.0
+    if observation["current_player"] == seat:
+        tensor[7 * SQUARES : 8 * SQUARES] = [1.0] * SQUARES
+    if observation["phase"] == "solo":
+        tensor[8 * SQUARES :] = [1.0] * SQUARES
+    return tensor
+
+
+def observation_tensor_shape(game: ObontoGame) -> tuple[int, ...]:
+    return TENSOR_SHAPE
+
+
 _DARK_BYTES = (SQUARES + 7) // 8
 _ONE = b"\x00\x00\x80\x3f"
 """1.0 as the four bytes of a little-endian float32 (0.0 is four zero bytes)."""

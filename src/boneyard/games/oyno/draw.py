@@ -10,16 +10,18 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
-from boneyard.core.game import Observation
+from boneyard.games.oyno.observation import DuelObservation, OynoObservation, PuzzleObservation
 
 _TEXT_CHARS = {"U": "U", "D": "D", "R": "R", "r": "r", "W": "W", "w": "w", ".": ".", "o": "o"}
 
 
-def _rows(observation: Observation) -> list[str]:
+def _rows(observation: OynoObservation) -> list[str]:
     """Ranks from the highest down, with a bone being dealt or rolled shown as '?'."""
     size = observation["size"]
     rows = [list(rank) for rank in observation["position"].split("/")]
-    marked = observation.get("pending") or observation.get("rolling")
+    marked = (
+        observation["pending"] if observation["game"] == "oyno_puzzle" else observation["rolling"]
+    )
     if marked:
         file = ord(marked[0]) - ord("a")
         rank = int(marked[1:]) - 1
@@ -31,7 +33,7 @@ def _square(file: int, rank: int) -> str:
     return f"{chr(ord('a') + file)}{rank + 1}"
 
 
-def _grid_text(observation: Observation) -> list[str]:
+def _grid_text(observation: OynoObservation) -> list[str]:
     size = observation["size"]
     width = len(str(size))
     lines = []
@@ -43,7 +45,7 @@ def _grid_text(observation: Observation) -> list[str]:
     return lines
 
 
-def puzzle_text(observation: Observation) -> str:
+def puzzle_text(observation: PuzzleObservation) -> str:
     """The puzzle board as text, with the move count and how many bones are up."""
     lines = _grid_text(observation)
     if observation["dealt"] < observation["bones"]:
@@ -59,7 +61,7 @@ def puzzle_text(observation: Observation) -> str:
     return "\n".join(lines)
 
 
-def duel_text(observation: Observation) -> str:
+def duel_text(observation: DuelObservation) -> str:
     """The two-player board as text, with supplies and whose turn it is."""
     lines = _grid_text(observation)
     supply = observation["supply"]
@@ -89,7 +91,7 @@ _FILL = {
 }
 
 
-def board_svg(observation: Observation, **options: Any) -> str:
+def board_svg(observation: OynoObservation, **options: Any) -> str:
     """The board of either OYNO game as an SVG document.
 
     Options: ``cell`` (pixels per cell, default 56), ``highlight`` (square names to outline).

@@ -24,14 +24,16 @@ to move) is a draw, and so is reaching ``max_moves`` actions.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
+from boneyard.core.record import Copied, Value
 from boneyard.core.registry import register
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
+from boneyard.games.oyno.observation import DuelObservation
 
 DUEL_PIECES = "RrWw"
 SEAT_COLOURS = ("red", "white")
@@ -220,7 +222,7 @@ class Oyno(Game):
         from boneyard.games.oyno.heuristic import duel_score, duel_value
 
         if not isinstance(state, DuelState) or state.rolling >= 0 or state.is_terminal():
-            return duel_value(state.observation(seat), seat)
+            return duel_value(cast(DuelObservation, state.observation(seat)), seat)
         # The same value as from the observation (every field is public), without building it.
         geometry = self.geometry
         return duel_score(
@@ -237,31 +239,44 @@ class Oyno(Game):
     def render_text(self, observation: Observation) -> str:
         from boneyard.games.oyno.draw import duel_text
 
-        return duel_text(observation)
+        return duel_text(cast(DuelObservation, observation))
 
     def render_svg(self, observation: Observation, **options: Any) -> str:
         from boneyard.games.oyno.draw import board_svg
 
-        return board_svg(observation, **options)
+        return board_svg(cast(DuelObservation, observation), **options)
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (5 * self.size * self.size + 3,)
 
     def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.oyno.heuristic import duel_tensor
+        from boneyard.games.oyno.tensor import duel_tensor
 
-        return duel_tensor(observation)
+        return duel_tensor(cast(DuelObservation, observation))
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, DuelState):
             raise TypeError(f"not an oyno state: {state!r}")
-        return self._lazy("boneyard.games.oyno.tensor", "duel_state_tensor")(state, seat)
+        return self._hook("tensor", "duel_state_tensor")(state, seat)
 
 
 class DuelState(State):
     """Two-player position: one occupied mask per colour, one mask of up bones."""
 
     game: Oyno
+
+    occupied: Copied[list[int]]
+    """Bit mask of the cells each colour occupies."""
+    up: Value[int]
+    supply: Copied[list[int]]
+    player: Value[int]
+    moves: Value[int]
+    winner: Value[int]
+    draw: Value[bool]
+    rolling: Value[int]
+    """The cell of a wild bone whose side is being rolled, or -1."""
+    seen: Copied[dict[tuple[int, int, int, int, int, int], int]]
+    """How often each position (``_key``) has stood, for the repetition draw."""
 
     def __init__(self, game: Oyno) -> None:
         super().__init__(game)
@@ -273,8 +288,7 @@ class DuelState(State):
         self.winner = -1
         self.draw = False
         self.rolling = -1
-        """The cell of a wild bone whose side is being rolled, or -1."""
-        self.seen: dict[tuple[int, int, int, int, int, int], int] = {}
+        self.seen = {}
         if game.start is not None:
             red, white, up, player = game.start
             self.occupied = [red, white]
@@ -287,22 +301,6 @@ class DuelState(State):
             self._check_win(1 - player)
         if self.winner < 0:
             self.seen[self._key()] = 1
-
-    def clone(self) -> DuelState:
-        new = object.__new__(DuelState)
-        new.game = self.game
-        new._history = list(self._history)
-        new._legal_cache = self._legal_cache
-        new.occupied = list(self.occupied)
-        new.up = self.up
-        new.supply = list(self.supply)
-        new.player = self.player
-        new.moves = self.moves
-        new.winner = self.winner
-        new.draw = self.draw
-        new.rolling = self.rolling
-        new.seen = dict(self.seen)
-        return new
 
     def _key(self) -> tuple[int, int, int, int, int, int]:
         return (
@@ -509,6 +507,10 @@ class DuelState(State):
         return format_position(self.game.size, symbols)
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> DuelObservation:
+        """``observation(seat)`` as its declared type."""
         geometry = self.game.geometry
         return {
             "game": "oyno",
@@ -529,4 +531,4 @@ class DuelState(State):
     def __str__(self) -> str:
         from boneyard.games.oyno.draw import duel_text
 
-        return duel_text(self._observation(None))
+        return duel_text(self._typed_observation(None))

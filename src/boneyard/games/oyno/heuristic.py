@@ -1,43 +1,34 @@
-"""What ``Game.evaluate`` and the observation tensors of both OYNO games use.
+"""What ``Game.evaluate`` of both OYNO games uses.
 
-Both read only an observation dict (what the seat may see), never a state.
+It reads only an observation dict (what the seat may see), never a state.
 """
 
 from __future__ import annotations
 
-from boneyard.core.game import Observation
 from boneyard.games.oyno.board import board
+from boneyard.games.oyno.observation import DuelObservation, PuzzleObservation
 
 
-def _cells(position: str) -> list[str]:
+def cells_of(position: str) -> list[str]:
     """The characters of a position, cell by cell from a1 (rank by rank, files left to right)."""
     ranks = position.split("/")
     return [char for rank in reversed(ranks) for char in rank]
 
 
-def puzzle_value(observation: Observation) -> float:
+def puzzle_value(observation: PuzzleObservation) -> float:
     """1 when solved; otherwise the fraction of bones up, scaled below the solved value."""
     if observation["solved"]:
         return 1.0
     bones = observation["bones"]
-    ups = sum(1 for char in _cells(observation["position"]) if char == "U")
+    ups = sum(1 for char in cells_of(observation["position"]) if char == "U")
     return 0.9 * ups / bones if bones else 0.0
 
 
-def puzzle_tensor(observation: Observation) -> list[float]:
-    """Three planes of size x size, from a1: up bones, down bones, empty resting cells."""
-    cells = _cells(observation["position"])
-    up = [1.0 if c == "U" else 0.0 for c in cells]
-    down = [1.0 if c == "D" else 0.0 for c in cells]
-    empty = [1.0 if c == "." else 0.0 for c in cells]
-    return up + down + empty
-
-
-def _duel_masks(observation: Observation) -> tuple[list[int], int]:
+def _duel_masks(observation: DuelObservation) -> tuple[list[int], int]:
     """The occupied mask of each colour and the mask of up bones, read from the position."""
     occupied = [0, 0]
     up = 0
-    for cell, char in enumerate(_cells(observation["position"])):
+    for cell, char in enumerate(cells_of(observation["position"])):
         if char in "RW":
             up |= 1 << cell
         if char in "Rr":
@@ -105,7 +96,7 @@ def duel_score(
     return 0.8 * (mine - theirs) / (3 * per_player + 1)
 
 
-def duel_value(observation: Observation, seat: int) -> float:
+def duel_value(observation: DuelObservation, seat: int) -> float:
     """``duel_score`` read from an observation; a finished game is +-1 (a draw 0)."""
     winner = observation.get("winner")
     if winner is not None:
@@ -124,18 +115,3 @@ def duel_value(observation: Observation, seat: int) -> float:
         geometry.resting_mask,
         seat,
     )
-
-
-def duel_tensor(observation: Observation) -> list[float]:
-    """Five planes of size x size from a1: red up, red down, white up, white down, empty; then
-    both supplies (as fractions of bones_per_player) and the player to move (1.0 for white)."""
-    cells = _cells(observation["position"])
-    planes: list[float] = []
-    for char in "RrWw.":
-        planes.extend(1.0 if c == char else 0.0 for c in cells)
-    per_player = observation["bones_per_player"]
-    supply = observation["supply"]
-    planes.append(supply[0] / per_player)
-    planes.append(supply[1] / per_player)
-    planes.append(1.0 if observation["current_player"] == 1 else 0.0)
-    return planes

@@ -18,14 +18,16 @@ Rules (RULINGS.md, "OYNO board" and "OYNO puzzle"):
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
+from boneyard.core.record import Value
 from boneyard.core.registry import register
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
+from boneyard.games.oyno.observation import PuzzleObservation
 
 PUZZLE_PIECES = "UD"
 
@@ -237,30 +239,30 @@ class OynoPuzzle(Game):
     def evaluate(self, state: State, seat: int) -> float:
         from boneyard.games.oyno.heuristic import puzzle_value
 
-        return puzzle_value(state.observation(seat))
+        return puzzle_value(cast(PuzzleObservation, state.observation(seat)))
 
     def render_text(self, observation: Observation) -> str:
         from boneyard.games.oyno.draw import puzzle_text
 
-        return puzzle_text(observation)
+        return puzzle_text(cast(PuzzleObservation, observation))
 
     def render_svg(self, observation: Observation, **options: Any) -> str:
         from boneyard.games.oyno.draw import board_svg
 
-        return board_svg(observation, **options)
+        return board_svg(cast(PuzzleObservation, observation), **options)
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (3, self.size, self.size)
 
     def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.oyno.heuristic import puzzle_tensor
+        from boneyard.games.oyno.tensor import puzzle_tensor
 
-        return puzzle_tensor(observation)
+        return puzzle_tensor(cast(PuzzleObservation, observation))
 
     def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
         if not isinstance(state, PuzzleState):
             raise TypeError(f"not an oyno_puzzle state: {state!r}")
-        return self._lazy("boneyard.games.oyno.tensor", "puzzle_state_tensor")(state, seat)
+        return self._hook("tensor", "puzzle_state_tensor")(state, seat)
 
 
 KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {
@@ -297,6 +299,17 @@ class PuzzleState(State):
 
     game: OynoPuzzle
 
+    occupied: Value[int]
+    """Bit mask of the occupied cells."""
+    up: Value[int]
+    """Bit mask of the bones showing their up side."""
+    moves: Value[int]
+    dealt: Value[int]
+    pending: Value[int]
+    """The cell of the bone whose side is being dealt, or -1."""
+    ups_dealt: Value[int]
+    _player: Value[int]
+
     def __init__(self, game: OynoPuzzle) -> None:
         super().__init__(game)
         self.occupied = 0
@@ -304,27 +317,12 @@ class PuzzleState(State):
         self.moves = 0
         self.dealt = 0
         self.pending = -1
-        """The cell of the bone whose side is being dealt, or -1."""
         self.ups_dealt = 0
         self._player = CHANCE
         if game.start is not None:
             self.occupied, self.up = game.start
             self.dealt = game.bones
             self._settle()
-
-    def clone(self) -> PuzzleState:
-        new = object.__new__(PuzzleState)
-        new.game = self.game
-        new._history = list(self._history)
-        new._legal_cache = self._legal_cache
-        new.occupied = self.occupied
-        new.up = self.up
-        new.moves = self.moves
-        new.dealt = self.dealt
-        new.pending = self.pending
-        new.ups_dealt = self.ups_dealt
-        new._player = self._player
-        return new
 
     def _settle(self) -> None:
         if self.dealt < self.game.bones:
@@ -457,6 +455,10 @@ class PuzzleState(State):
         return format_puzzle_position(self.game.size, self.occupied, self.up)
 
     def _observation(self, seat: int | None) -> Observation:
+        return cast(Observation, self._typed_observation(seat))
+
+    def _typed_observation(self, seat: int | None) -> PuzzleObservation:
+        """``observation(seat)`` as its declared type."""
         geometry = self.game.geometry
         return {
             "game": "oyno_puzzle",
@@ -475,4 +477,4 @@ class PuzzleState(State):
     def __str__(self) -> str:
         from boneyard.games.oyno.draw import puzzle_text
 
-        return puzzle_text(self._observation(None))
+        return puzzle_text(self._typed_observation(None))

@@ -1,9 +1,10 @@
-"""The observation tensors straight from OYNO states (``state_observation_tensor`` of both games).
+"""The observation tensors of both OYNO games: from an observation, and straight from a state.
 
-The same numbers as ``heuristic.duel_tensor`` and ``heuristic.puzzle_tensor`` of
-``state.observation(seat)``, read from the states' bit masks instead of the position string of
-the observation dict; the conformance suite checks the two roads equal at every step. Both OYNO
-games have perfect information, so the fields show a seat nothing its observation does not.
+``duel_state_tensor`` and ``puzzle_state_tensor`` give the same numbers as ``duel_tensor`` and
+``puzzle_tensor`` of ``state.observation(seat)``, read from the states' bit masks instead of the
+position string of the observation dict; the conformance suite checks the two roads equal at every
+step. Both OYNO games have perfect information, so the fields show a seat nothing its observation
+does not.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ import struct
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from boneyard.games.oyno.heuristic import cells_of
+from boneyard.games.oyno.observation import DuelObservation, PuzzleObservation
 
 if TYPE_CHECKING:
     from boneyard.games.oyno.duel import DuelState
@@ -100,3 +104,27 @@ def duel_state_tensor(state: DuelState, seat: int | None) -> Any:
         1.0 if white_moves else 0.0,
     )
     return tensor
+
+
+def puzzle_tensor(observation: PuzzleObservation) -> list[float]:
+    """Three planes of size x size, from a1: up bones, down bones, empty resting cells."""
+    cells = cells_of(observation["position"])
+    up = [1.0 if c == "U" else 0.0 for c in cells]
+    down = [1.0 if c == "D" else 0.0 for c in cells]
+    empty = [1.0 if c == "." else 0.0 for c in cells]
+    return up + down + empty
+
+
+def duel_tensor(observation: DuelObservation) -> list[float]:
+    """Five planes of size x size from a1: red up, red down, white up, white down, empty; then
+    both supplies (as fractions of bones_per_player) and the player to move (1.0 for white)."""
+    cells = cells_of(observation["position"])
+    planes: list[float] = []
+    for char in "RrWw.":
+        planes.extend(1.0 if c == char else 0.0 for c in cells)
+    per_player = observation["bones_per_player"]
+    supply = observation["supply"]
+    planes.append(supply[0] / per_player)
+    planes.append(supply[1] / per_player)
+    planes.append(1.0 if observation["current_player"] == 1 else 0.0)
+    return planes
