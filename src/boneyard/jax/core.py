@@ -26,6 +26,7 @@ and the others share ``+1`` (each ``1 / (players - 1)``, so the rewards sum to z
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, TypeVar, dataclass_transform
 
 import jax
@@ -166,7 +167,20 @@ class Env:
 
 def random_legal_action(key: Array, mask: Array) -> Array:
     """A uniformly random legal action of one state's ``legal_action_mask``, drawn with one random
-    number (a categorical over every action id would draw one per id: 43,923 for Bond O Cones)."""
-    count = jnp.sum(mask, dtype=jnp.int32)
+    number (a categorical over every action id would draw one per id: 43,923 for Bond O Cones).
+
+    The r-th legal id is found in two levels (the mask as rows of about sqrt(n) ids: the row by
+    the running count of the row sums, then the id within the row), because a running count over
+    all n ids is slow on XLA's CPU backend.
+    """
+    n = mask.shape[0]
+    width = max(1, math.isqrt(n - 1) + 1)
+    rows = -(-n // width)
+    grid = jnp.pad(mask, (0, rows * width - n)).reshape(rows, width).astype(jnp.int32)
+    count = jnp.sum(grid)
     pick = jax.random.randint(key, (), 0, jnp.maximum(count, 1))
-    return jnp.argmax(jnp.cumsum(mask, dtype=jnp.int32) > pick).astype(jnp.int32)
+    before = jnp.cumsum(jnp.sum(grid, axis=1))
+    row = jnp.argmax(before > pick)
+    within = pick - (before[row] - jnp.sum(grid[row]))
+    column = jnp.argmax(jnp.cumsum(grid[row]) > within)
+    return (row * width + column).astype(jnp.int32)
