@@ -16,7 +16,7 @@ so other processes on a shared machine do not lower the rates; wall-clock rates 
 beside them. Run::
 
     nice .venv/bin/python benchmarks/bench_jax.py
-    nice .venv/bin/python benchmarks/bench_jax.py --games obonto --batches 1024 4096 --agent
+    nice .venv/bin/python benchmarks/bench_jax.py --games obonto --batches 1024 4096 --agent 4096
 """
 
 from __future__ import annotations
@@ -134,7 +134,13 @@ def main() -> None:
     parser.add_argument("--total", type=int, default=65536, help="steps a timed call")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rules-seconds", type=float, default=2.0)
-    parser.add_argument("--agent", action="store_true", help="also the agent loop's cost")
+    parser.add_argument(
+        "--agent",
+        nargs="*",
+        type=int,
+        default=[],
+        help="batch sizes at which to time the agent loop",
+    )
     args = parser.parse_args()
     print(f"jax {jax.__version__} on {jax.devices()[0].platform}; load {os.getloadavg()}")
     print("engine | batch | steps/s (CPU time) | steps/s (wall)")
@@ -151,8 +157,8 @@ def main() -> None:
         for batch in args.batches:
             cpu_rate, wall_rate = batch_rates(env, batch, args.total, args.repeats)
             print(f"{name} | {batch} | {cpu_rate:,.0f} | {wall_rate:,.0f}", flush=True)
-        if args.agent and name not in PGX:
-            for batch in args.batches:
+        if name not in PGX:
+            for batch in args.agent:
                 bare, agent = agent_cost(env, batch, 20, args.repeats)
                 print(
                     f"{name} | agent loop at {batch} | bare {1e3 * bare:.2f} ms, agent "
