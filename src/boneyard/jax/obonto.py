@@ -93,9 +93,14 @@ class ObontoEnv(Env):
 
     def _mask(self, state: ObontoState) -> Array:
         open_, ids = self._open(state.dark, state.animals, state.to_move)
-        spot = jnp.where(open_, ids, NUM_ACTIONS).reshape(-1)
-        mask = jnp.zeros(NUM_ACTIONS + 1, bool).at[spot].set(True)
-        return mask[:NUM_ACTIONS] & ~state.over
+        # each animal's reachable squares (a small scatter), then the rows of its origin in the
+        # 81 x 81 mask (a scatter of single ids into all 6,561 is slower on XLA's CPU)
+        kinds = jnp.broadcast_to(jnp.arange(3)[:, None], open_.shape)
+        spot = jnp.where(open_, ids % SQUARES, SQUARES)
+        reach = jnp.zeros((3, SQUARES + 1), bool).at[kinds, spot].set(True)[:, :SQUARES]
+        origins = jax.lax.dynamic_slice(state.animals, (3 * state.to_move,), (3,))
+        mask = jnp.zeros((SQUARES, SQUARES), bool).at[origins].set(reach & ~state.over)
+        return mask.reshape(NUM_ACTIONS)
 
     def _settle(self, state: ObontoState) -> ObontoState:
         """The seat to move has a move: a stuck player loses, a stuck winner ends the game, and an
