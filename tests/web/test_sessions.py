@@ -10,8 +10,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from boneyard.web.app import create_app
-from boneyard.web.live import Catalog, Settings
+from boneyard.web.catalog import Catalog
 from boneyard.web.sessions import SessionSettings
+from boneyard.web.settings import Settings
 from tests.web.conftest import all_games, create, make_app, token
 
 PEOPLE = [{"kind": "human"}, {"kind": "human"}]

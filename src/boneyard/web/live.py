@@ -210,16 +210,6 @@ def render(game: Game, observation: dict[str, Any], **options: Any) -> tuple[str
     return svg, text
 
 
-def __getattr__(name: str) -> Any:
-    # ``GameManager`` lives in ``manager`` (which imports this module); code written before the
-    # split imports it from here.
-    if name == "GameManager":
-        from boneyard.web.manager import GameManager
-
-        return GameManager
-    raise AttributeError(name)
-
-
 __all__ = [
     "LEVELS",
     "Catalog",
