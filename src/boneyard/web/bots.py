@@ -21,14 +21,13 @@ import json
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import lru_cache
-from multiprocessing import get_context
 from typing import Any
 
 from boneyard.ai.levels import HARD_SECONDS, level_for
 from boneyard.core.game import Game, State
+from boneyard.web.pools import warm_up, worker_pool
 
 StatePayload = State | tuple[str, dict[str, Any], dict[str, Any]]
 """A state itself (threads) or ``(game name, params, to_json document)`` (processes)."""
@@ -128,14 +127,6 @@ def hint_move(limit: float | None, payload: StatePayload) -> int:
     return bot_move("hard", seat, 0, limit, state)
 
 
-def _warm_up() -> int:
-    """Import the games and bots in a fresh worker process, before the first computer move."""
-    from boneyard.ai import make_bot  # noqa: F401
-    from boneyard.core.registry import list_games
-
-    return len(list_games())
-
-
 class BotWorkers:
     """Where computer moves and hints run, one job per worker, the most urgent first."""
 
@@ -147,18 +138,7 @@ class BotWorkers:
         """Workers hints leave free for computer moves."""
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
-        self._pool: Any = None
-        self._threads: ThreadPoolExecutor | None = None
-        if processes > 0:
-            from pebble import ProcessPool
-
-            # Each worker (a replacement for a killed one too) imports the games and bots before
-            # it takes a job: start-up never counts against a move's time limit.
-            self._pool = ProcessPool(
-                max_workers=processes, initializer=_warm_up, context=get_context("spawn")
-            )
-        else:
-            self._threads = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="bot")
+        self._pool, self._threads = worker_pool(processes, self.slots, "bot")
 
     def waiting(self, priority: int) -> int:
         """Jobs of ``priority`` waiting for a worker."""
@@ -226,7 +206,7 @@ class BotWorkers:
         """Start the worker processes now (spawning and importing takes seconds)."""
         if self._pool is not None:
             for _ in range(self.processes):
-                self._pool.schedule(_warm_up)
+                self._pool.schedule(warm_up)
 
     def shutdown(self) -> None:
         """Stop every worker; a worker process still thinking is terminated, not orphaned."""

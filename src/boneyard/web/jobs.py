@@ -32,7 +32,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 from sqlalchemy import (
@@ -56,6 +55,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.bots import GRACE, BotWorkers, StatePayload, bot_move, hint_move
 from boneyard.web.metrics import Metrics
+from boneyard.web.pools import warm_up, worker_pool
 from boneyard.web.settings import Settings
 from boneyard.web.store import Base, Store
 
@@ -413,13 +413,11 @@ class Worker:
     """Claims jobs and answers them in ``processes`` worker processes, until stopped."""
 
     def __init__(self, store: Store, processes: int, name: str | None = None) -> None:
-        from pebble import ProcessPool
-
         self.queue = JobQueue(store)
         self.store = store
         self.name = name or worker_name()
         self.processes = processes
-        self.pool = ProcessPool(max_workers=processes, context=get_context("spawn"))
+        self.pool, _ = worker_pool(processes, processes, "jobs")
         self.stop = threading.Event()
         self.wake = threading.Event()
         self.answered = 0
@@ -489,8 +487,6 @@ class Worker:
 
     def warm_up(self) -> None:
         """Start the worker processes and wait until they have imported the games."""
-        from boneyard.web.bots import _warm_up
-
-        started = [self.pool.schedule(_warm_up) for _ in range(self.processes)]
+        started = [self.pool.schedule(warm_up) for _ in range(self.processes)]
         for future in started:  # ready once the games and bots are imported (seconds)
             future.result(timeout=120)

@@ -13,8 +13,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import Counter
-from concurrent.futures import Future, ThreadPoolExecutor
-from multiprocessing import get_context
+from concurrent.futures import Future
 from typing import Any
 
 from boneyard.core.game import CHANCE, Game, State
@@ -23,6 +22,7 @@ from boneyard.web.chance import chance_outcome
 from boneyard.web.errors import WebError
 from boneyard.web.live import LogEntry
 from boneyard.web.memory import estimate_bytes
+from boneyard.web.pools import warm_up, worker_pool
 from boneyard.web.store import StoredGame
 
 Built = tuple[Game, State, list[LogEntry], list[tuple[int, int]], int]
@@ -81,28 +81,10 @@ def replay(game_cls: type[Game], stored: StoredGame) -> Built:
     return game, state, entries, list(stored.actions), estimate(game, state)
 
 
-def _warm_up() -> int:
-    from boneyard.ai import make_bot  # noqa: F401  (the bot workers share this)
-    from boneyard.core.registry import list_games
-
-    return len(list_games())
-
-
 class WorkPool:
     def __init__(self, processes: int, limit: float) -> None:
         self.limit = limit
-        self._pool: Any = None
-        self._threads: ThreadPoolExecutor | None = None
-        if processes > 0:
-            from pebble import ProcessPool
-
-            # The initializer imports the games in each worker (a replacement for a killed one
-            # too) before it takes a job: start-up never counts against a job's time limit.
-            self._pool = ProcessPool(
-                max_workers=processes, initializer=_warm_up, context=get_context("spawn")
-            )
-        else:
-            self._threads = ThreadPoolExecutor(4, thread_name_prefix="work")
+        self._pool, self._threads = worker_pool(processes, 4, "work")
         self._running: Counter[str] = Counter()
         self._lock = threading.Lock()
 
@@ -160,7 +142,7 @@ class WorkPool:
     def warm_up(self) -> None:
         """Start the worker processes now (spawning and importing takes seconds)."""
         if self._pool is not None:
-            self._pool.schedule(_warm_up)
+            self._pool.schedule(warm_up)
 
     def shutdown(self) -> None:
         if self._pool is not None:
