@@ -27,7 +27,7 @@ from typing import Any
 
 from boneyard.ai.levels import HARD_SECONDS, level_for
 from boneyard.core.game import Game, State
-from boneyard.web.pools import warm_up, worker_pool
+from boneyard.web.pools import stop_pool, warm_up, worker_pool
 
 StatePayload = State | tuple[str, dict[str, Any], dict[str, Any]]
 """A state itself (threads) or ``(game name, params, to_json document)`` (processes)."""
@@ -210,8 +210,4 @@ class BotWorkers:
 
     def shutdown(self) -> None:
         """Stop every worker; a worker process still thinking is terminated, not orphaned."""
-        if self._pool is not None:
-            self._pool.stop()
-            self._pool.join(timeout=5)
-        if self._threads is not None:
-            self._threads.shutdown(wait=False, cancel_futures=True)
+        stop_pool(self._pool, self._threads)

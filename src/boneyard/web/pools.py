@@ -31,3 +31,12 @@ def worker_pool(processes: int, threads: int, name: str) -> tuple[Any, ThreadPoo
         pool = ProcessPool(max_workers=processes, initializer=warm_up, context=get_context("spawn"))
         return pool, None
     return None, ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
+
+
+def stop_pool(pool: Any, threads: ThreadPoolExecutor | None) -> None:
+    """Stop a ``worker_pool``: a worker process still at work is terminated, not orphaned."""
+    if pool is not None:
+        pool.stop()
+        pool.join(timeout=5)
+    if threads is not None:
+        threads.shutdown(wait=False, cancel_futures=True)

@@ -22,7 +22,7 @@ from boneyard.web.chance import chance_outcome
 from boneyard.web.errors import WebError
 from boneyard.web.live import LogEntry
 from boneyard.web.memory import estimate_bytes
-from boneyard.web.pools import warm_up, worker_pool
+from boneyard.web.pools import stop_pool, warm_up, worker_pool
 from boneyard.web.store import StoredGame
 
 Built = tuple[Game, State, list[LogEntry], list[tuple[int, int]], int]
@@ -145,8 +145,4 @@ class WorkPool:
             self._pool.schedule(warm_up)
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.stop()
-            self._pool.join(timeout=5)
-        if self._threads is not None:
-            self._threads.shutdown(wait=False, cancel_futures=True)
+        stop_pool(self._pool, self._threads)
