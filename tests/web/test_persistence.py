@@ -90,6 +90,9 @@ def test_a_game_of_computers_alone_finishes(client: TestClient) -> None:
     assert final["terminal"] and final["seed"] is not None
     frame = client.get(f"/api/games/{created['id']}/replay/{final['seq']}").json()
     assert frame["observation"] == final["observation"]
+    # the replay's move log is in the game's words, as a spectator saw each move
+    assert [line["words"] for line in frame["log"]] == [line["words"] for line in final["log"]]
+    assert all(line["words"] for line in frame["log"] if line["player"] >= 0)
     assert client.get(f"/api/games/{created['id']}/replay/0").json()["log"] == []
     assert client.get(f"/api/games/{created['id']}/replay/{final['seq'] + 1}").status_code == 404
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from boneyard.web import words
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame, render
 from boneyard.web.manager import GameManager
@@ -156,7 +157,12 @@ async def replay_frame(game_id: str, step: int, request: Request) -> dict[str, A
         "svg": svg,
         "text": text,
         "log": [
-            {"seq": e.seq, "player": e.player, "string": e.strings[spectator]}
+            {
+                "seq": e.seq,
+                "player": e.player,
+                "string": e.strings[spectator],
+                "words": words.described(live, e.seq, spectator),
+            }
             for e in live.log[:step]
         ],
         "seats": [
