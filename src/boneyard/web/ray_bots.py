@@ -120,8 +120,10 @@ class RayBots:
         """Disconnect (the cluster goes on; tasks still running are cancelled by their callers)."""
         context = self._context
         if context is not None and context.done() and context.exception() is None:
-            self._threads.submit(context.result().disconnect)
-        self._threads.shutdown(wait=False, cancel_futures=False)
+            # Waited for: a client left connected keeps a thread trying to reconnect.
+            with contextlib.suppress(Exception):
+                self._threads.submit(context.result().disconnect).result(timeout=10)
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
     # ----- tasks ----------------------------------------------------------------------------------
 

@@ -1,0 +1,272 @@
+"""Bots on a Ray cluster (``--bots ray://HOST:PORT``, web/ray_bots.py): a throwaway Ray head
+on this machine, a person against the computer, a worker killed mid-move, a task past its time.
+
+One head serves the module (it takes seconds to start). It has its own temporary directory,
+ports and process group, and every process it started is ended after the module, on failure
+too; the ``/tmp/ray`` of other clusters is never touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from boneyard.cli import main
+from boneyard.web.bots import COMPUTER_MOVE
+from boneyard.web.ray_bots import RayBots
+from tests.web.conftest import create, make_app, token
+from tests.web.slow_bot import think_too_long
+
+ROOT = Path(__file__).resolve().parents[2]
+RAY = Path(sys.executable).with_name("ray")
+START_SECONDS = 120.0
+"""How long the head may take to start on a loaded two-core machine."""
+
+
+@dataclass
+class RayHead:
+    process: subprocess.Popen[bytes]
+    address: str
+    """``ray://127.0.0.1:PORT``: its Ray Client server."""
+
+
+def _free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for probe in sockets:
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in sockets]
+    finally:
+        for probe in sockets:
+            probe.close()
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below ``root`` (read from /proc: Ray's workers are the raylet's children)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _title(pid: int) -> str:
+    """A process's command line; a Ray worker's reads ``ray::FUNCTION`` while it runs a task."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def _workers_running(head: RayHead, function: str) -> list[int]:
+    return [
+        pid for pid in _descendants(head.process.pid) if _title(pid).startswith(f"ray::{function}")
+    ]
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the head and everything it started: SIGTERM (Ray's own orderly stop), then SIGKILL
+    for whatever is left, found by descent (not by name: other clusters may run here)."""
+    started = set(_descendants(process.pid))
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=20)
+    for pid in started | {process.pid}:
+        if _alive(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    if process.poll() is None:
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def ray_head() -> Iterator[RayHead]:
+    # A short directory: Ray's Unix sockets live below it and their paths are limited to 107
+    # bytes, which pytest's temporary directories come close to.
+    temp = Path(tempfile.mkdtemp(prefix="by-ray-", dir="/tmp"))
+    gcs, client, dashboard, agent, agent_grpc, nodes, objects, metrics, env_agent = _free_ports(9)
+    environment = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+        "RAY_USAGE_STATS_ENABLED": "0",
+        # A cluster of seconds on loopback; token authentication would be read from this
+        # process's home otherwise (and cached by Ray for the whole test process).
+        "RAY_AUTH_MODE": "disabled",
+    }
+    log = (temp / "head.log").open("wb")
+    process = subprocess.Popen(
+        [
+            str(RAY),
+            "start",
+            "--head",
+            "--block",
+            f"--temp-dir={temp}",
+            "--node-ip-address=127.0.0.1",
+            f"--port={gcs}",
+            f"--ray-client-server-port={client}",
+            "--include-dashboard=false",
+            f"--dashboard-port={dashboard}",
+            f"--dashboard-agent-listen-port={agent}",
+            f"--dashboard-agent-grpc-port={agent_grpc}",
+            f"--node-manager-port={nodes}",
+            f"--object-manager-port={objects}",
+            f"--metrics-export-port={metrics}",
+            f"--runtime-env-agent-port={env_agent}",
+            "--num-cpus=1",
+            "--object-store-memory=80000000",
+            "--disable-usage-stats",
+        ],
+        env=environment,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while b"Ray runtime started" not in (temp / "head.log").read_bytes():
+            if process.poll() is not None or time.monotonic() > deadline:
+                tail = (temp / "head.log").read_text(errors="replace")[-3000:]
+                pytest.fail(f"the Ray head did not start:\n{tail}")
+            time.sleep(0.2)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("RAY_AUTH_MODE", "disabled")
+            patch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+            yield RayHead(process, f"ray://127.0.0.1:{client}")
+    finally:
+        _stop(process)
+        log.close()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def ray_client(ray_head: RayHead, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The app with ``bots="ray://..."``: no bot worker of its own."""
+    db = tmp_path_factory.mktemp("ray-web") / "web.db"
+    app = make_app(db, bots=ray_head.address, bot_time_limit=1.5, hint_interval=0.0)
+    with TestClient(app) as client:
+        assert isinstance(app.state.manager.bots, RayBots)
+        yield client
+
+
+def _play_first(client: TestClient, created: dict[str, Any]) -> int:
+    """The person (seat 0) plays a legal move once it is their turn; the seq after it."""
+    path = f"/api/games/{created['id']}"
+    view = _wait_for_turn(client, created, 0)
+    body = {"token": token(created, 0), "seq": view["seq"], "action": view["legal"][0]["id"]}
+    answer = client.post(path + "/actions", json=body)
+    assert answer.status_code == 200, answer.text
+    return int(view["seq"]) + 1
+
+
+def _wait_for_turn(client: TestClient, created: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``seat``'s view once it is to move (the computer has answered)."""
+    path = f"/api/games/{created['id']}"
+    deadline = time.monotonic() + 90
+    while True:
+        view: dict[str, Any] = client.get(path, params={"token": token(created, seat)}).json()
+        if view["current_player"] == seat:
+            return view
+        assert time.monotonic() < deadline, "the computer did not move"
+        time.sleep(0.1)
+
+
+def test_the_computer_replies_and_hints_arrive_from_the_cluster(ray_client: TestClient) -> None:
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    created = create(ray_client, "obonto", seats=seats)
+    path = f"/api/games/{created['id']}"
+    after = _play_first(ray_client, created)
+    view = _wait_for_turn(ray_client, created, 0)
+    assert view["seq"] == after + 1 and view["log"][after]["player"] == 1
+    hint = ray_client.post(path + "/hint", json={"token": token(created, 0)})
+    assert hint.status_code == 200, hint.text
+    legal = ray_client.get(path, params={"token": token(created, 0)}).json()["legal"]
+    assert hint.json()["action"] in {item["id"] for item in legal}
+    bot_time = ray_client.get("/metrics").text
+    assert 'boneyard_bot_seconds_count{kind="move"}' in bot_time
+    assert 'boneyard_bot_seconds_count{kind="hint"} 1.0' in bot_time
+
+
+def test_a_move_whose_worker_dies_is_computed_again_and_played_once(
+    ray_head: RayHead, ray_client: TestClient
+) -> None:
+    # hard thinks for its whole budget (1.5 s): time to find its worker and kill it.
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "hard"}]
+    created = create(ray_client, "obonto", seats=seats)
+    path = f"/api/games/{created['id']}"
+    after = _play_first(ray_client, created)
+    deadline = time.monotonic() + 60
+    while not (running := _workers_running(ray_head, "bot_move")):
+        assert time.monotonic() < deadline, "no Ray worker took the computer's move"
+        assert ray_client.get(path).json()["seq"] == after, "it moved before it could be killed"
+        time.sleep(0.05)
+    os.kill(running[0], signal.SIGKILL)
+    view = _wait_for_turn(ray_client, created, 0)
+    # One computer move after the person's, none lost and none twice.
+    assert view["seq"] == after + 1
+    assert [entry["player"] for entry in view["log"][after - 1 :]] == [0, 1]
+    assert not _alive(running[0])
+
+
+def test_a_task_past_its_time_is_cancelled_and_its_worker_ended(
+    ray_head: RayHead, ray_client: TestClient
+) -> None:
+    bots: RayBots = ray_client.app.state.manager.bots  # type: ignore[attr-defined]
+    slack = bots.slack
+    bots.slack = 2.0  # (two seconds for the worker to start the task, then it is cancelled)
+    try:
+        with pytest.raises(TimeoutError, match="took longer than"):
+            ray_client.portal.call(bots.run, COMPUTER_MOVE, 0.1, think_too_long, 60.0)  # type: ignore[union-attr]
+    finally:
+        bots.slack = slack
+    assert bots.depth() == 0
+    deadline = time.monotonic() + 30
+    while _workers_running(ray_head, "think_too_long"):
+        assert time.monotonic() < deadline, "the cancelled task's worker runs on"
+        time.sleep(0.1)
+    # The cluster goes on answering.
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    created = create(ray_client, "obonto", seats=seats)
+    after = _play_first(ray_client, created)
+    assert _wait_for_turn(ray_client, created, 0)["seq"] == after + 1
+
+
+def test_serve_takes_a_ray_address_and_refuses_anything_else() -> None:
+    runner = CliRunner()
+    bad = runner.invoke(main, ["serve", "--bots", "cluster"])
+    assert bad.exit_code != 0 and "ray://HOST:PORT" in bad.output
+    assert "ray://HOST:PORT" in runner.invoke(main, ["serve", "--help"]).output
