@@ -99,13 +99,14 @@ def _workers_running(head: RayHead, function: str) -> list[int]:
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    """End the head and everything it started: SIGTERM (Ray's own orderly stop), then SIGKILL
-    for whatever is left, found by descent (not by name: other clusters may run here)."""
+    """End the head and everything it started: SIGTERM to its process group, then SIGKILL for
+    whatever is left after a moment, found by descent (not by name: other clusters may run
+    here). Its state is thrown away with its directory: nothing needs an orderly stop."""
     started = set(_descendants(process.pid))
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=20)
+            process.wait(timeout=3)
     for pid in started | {process.pid}:
         if _alive(pid):
             with contextlib.suppress(ProcessLookupError):
