@@ -23,10 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from boneyard.cli import main
+from boneyard.cli.serve import serve
 from boneyard.web.bots import COMPUTER_MOVE
 from boneyard.web.ray_bots import RayBots
 from tests.web.conftest import create, make_app, token
@@ -264,6 +266,19 @@ def test_a_task_past_its_time_is_cancelled_and_its_worker_ended(
     created = create(ray_client, "obonto", seats=seats)
     after = _play_first(ray_client, created)
     assert _wait_for_turn(ray_client, created, 0)["seq"] == after + 1
+
+
+def test_the_compose_overlay_points_both_web_processes_at_the_ray_cluster() -> None:
+    services = yaml.safe_load((ROOT / "deploy" / "compose.ray.yaml").read_text())["services"]
+    assert "--ray-client-server-port=10001" in services["ray-head"]["command"]
+    assert "--address=ray-head:6379" in services["ray-worker"]["command"]
+    for name in ("web1", "web2"):
+        command = services[name]["command"]
+        assert command[:2] == ["boneyard", "serve"] and "--bots=ray://ray-head:10001" in command
+        serve.make_context("serve", list(command[2:]))  # real options (raises otherwise)
+        assert services[name]["environment"] == services["ray-head"]["environment"]
+    assert services["ray-head"]["environment"]["RAY_AUTH_MODE"] == "token"
+    assert services["bots"]["profiles"] == ["queue"], "no job-queue worker by default"
 
 
 def test_serve_takes_a_ray_address_and_refuses_anything_else() -> None:
