@@ -1,8 +1,8 @@
 """Bots on a Ray cluster (``--bots ray://HOST:PORT``, web/ray_bots.py): a throwaway Ray head
 on this machine, a person against the computer, a worker killed mid-move, a task past its time.
 
-One head serves the module (it takes seconds to start). It has its own temporary directory,
-ports and process group, and every process it started is ended after the module, on failure
+One head serves every scenario (it takes seconds to start). It has its own temporary
+directory, ports and process group, and every process it started is ended afterwards, on failure
 too; the ``/tmp/ray`` of other clusters is never touched.
 """
 
@@ -117,7 +117,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
+@contextlib.contextmanager
 def ray_head() -> Iterator[RayHead]:
     # A short directory: Ray's Unix sockets live below it and their paths are limited to 107
     # bytes, which pytest's temporary directories come close to.
@@ -176,16 +176,6 @@ def ray_head() -> Iterator[RayHead]:
         shutil.rmtree(temp, ignore_errors=True)
 
 
-@pytest.fixture(scope="module")
-def ray_client(ray_head: RayHead, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    """The app with ``bots="ray://..."``: no bot worker of its own."""
-    db = tmp_path_factory.mktemp("ray-web") / "web.db"
-    app = make_app(db, bots=ray_head.address, bot_time_limit=1.5, hint_interval=0.0)
-    with TestClient(app) as client:
-        assert isinstance(app.state.manager.bots, RayBots)
-        yield client
-
-
 def _play_first(client: TestClient, created: dict[str, Any]) -> int:
     """The person (seat 0) plays a legal move once it is their turn; the seq after it."""
     path = f"/api/games/{created['id']}"
@@ -208,64 +198,78 @@ def _wait_for_turn(client: TestClient, created: dict[str, Any], seat: int) -> di
         time.sleep(0.1)
 
 
-def test_the_computer_replies_and_hints_arrive_from_the_cluster(ray_client: TestClient) -> None:
+def test_bots_on_a_ray_cluster(tmp_path: Path) -> None:
+    """One head and one connection for every scenario (each takes seconds to start; apart,
+    pytest-xdist would start one for each)."""
+    with ray_head() as head:
+        app = make_app(
+            tmp_path / "web.db", bots=head.address, bot_time_limit=1.5, hint_interval=0.0
+        )
+        with TestClient(app) as client:
+            bots = app.state.manager.bots
+            assert isinstance(bots, RayBots), "no bot worker of its own"
+            _the_computer_replies_and_a_hint_arrives(client)
+            _a_move_whose_worker_dies_is_computed_again_and_played_once(head, client)
+            _a_task_past_its_time_is_cancelled_and_its_worker_ended(head, client, bots)
+        started = _descendants(head.process.pid)
+    assert started and head.process.poll() is not None
+    assert not [pid for pid in started if _alive(pid)], "every Ray process ended"
+
+
+def _the_computer_replies_and_a_hint_arrives(client: TestClient) -> None:
     seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
-    created = create(ray_client, "obonto", seats=seats)
+    created = create(client, "obonto", seats=seats)
     path = f"/api/games/{created['id']}"
-    after = _play_first(ray_client, created)
-    view = _wait_for_turn(ray_client, created, 0)
+    after = _play_first(client, created)
+    view = _wait_for_turn(client, created, 0)
     assert view["seq"] == after + 1 and view["log"][after]["player"] == 1
-    hint = ray_client.post(path + "/hint", json={"token": token(created, 0)})
+    hint = client.post(path + "/hint", json={"token": token(created, 0)})
     assert hint.status_code == 200, hint.text
-    legal = ray_client.get(path, params={"token": token(created, 0)}).json()["legal"]
-    assert hint.json()["action"] in {item["id"] for item in legal}
-    bot_time = ray_client.get("/metrics").text
+    assert hint.json()["action"] in {item["id"] for item in view["legal"]}
+    bot_time = client.get("/metrics").text
     assert 'boneyard_bot_seconds_count{kind="move"}' in bot_time
     assert 'boneyard_bot_seconds_count{kind="hint"} 1.0' in bot_time
 
 
-def test_a_move_whose_worker_dies_is_computed_again_and_played_once(
-    ray_head: RayHead, ray_client: TestClient
+def _a_move_whose_worker_dies_is_computed_again_and_played_once(
+    head: RayHead, client: TestClient
 ) -> None:
     # hard thinks for its whole budget (1.5 s): time to find its worker and kill it.
     seats = [{"kind": "human"}, {"kind": "computer", "level": "hard"}]
-    created = create(ray_client, "obonto", seats=seats)
+    created = create(client, "obonto", seats=seats)
     path = f"/api/games/{created['id']}"
-    after = _play_first(ray_client, created)
+    after = _play_first(client, created)
     deadline = time.monotonic() + 60
-    while not (running := _workers_running(ray_head, "bot_move")):
+    while not (running := _workers_running(head, "bot_move")):
         assert time.monotonic() < deadline, "no Ray worker took the computer's move"
-        assert ray_client.get(path).json()["seq"] == after, "it moved before it could be killed"
+        assert client.get(path).json()["seq"] == after, "it moved before it could be killed"
         time.sleep(0.05)
     os.kill(running[0], signal.SIGKILL)
-    view = _wait_for_turn(ray_client, created, 0)
+    view = _wait_for_turn(client, created, 0)
     # One computer move after the person's, none lost and none twice.
     assert view["seq"] == after + 1
     assert [entry["player"] for entry in view["log"][after - 1 :]] == [0, 1]
     assert not _alive(running[0])
 
 
-def test_a_task_past_its_time_is_cancelled_and_its_worker_ended(
-    ray_head: RayHead, ray_client: TestClient
+def _a_task_past_its_time_is_cancelled_and_its_worker_ended(
+    head: RayHead, client: TestClient, bots: RayBots
 ) -> None:
-    bots: RayBots = ray_client.app.state.manager.bots  # type: ignore[attr-defined]
-    slack = bots.slack
-    bots.slack = 2.0  # (two seconds for the worker to start the task, then it is cancelled)
-    try:
-        with pytest.raises(TimeoutError, match="took longer than"):
-            ray_client.portal.call(bots.run, COMPUTER_MOVE, 0.1, think_too_long, 60.0)  # type: ignore[union-attr]
-    finally:
-        bots.slack = slack
+    bots.slack = 3.0  # (time for a worker to take it; then it is past its time)
+    assert client.portal is not None
+    answer = client.portal.start_task_soon(bots.run, COMPUTER_MOVE, 0.1, think_too_long, 60.0)
+    seen: set[int] = set()
+    while not answer.done():
+        seen.update(_workers_running(head, "think_too_long"))
+        time.sleep(0.05)
+    with pytest.raises(TimeoutError, match="took longer than"):
+        answer.result()
+    assert seen, "a worker was thinking about it"
     assert bots.depth() == 0
     deadline = time.monotonic() + 30
-    while _workers_running(ray_head, "think_too_long"):
+    while any(_alive(pid) for pid in seen):
         assert time.monotonic() < deadline, "the cancelled task's worker runs on"
         time.sleep(0.1)
-    # The cluster goes on answering.
-    seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
-    created = create(ray_client, "obonto", seats=seats)
-    after = _play_first(ray_client, created)
-    assert _wait_for_turn(ray_client, created, 0)["seq"] == after + 1
 
 
 def test_the_compose_overlay_points_both_web_processes_at_the_ray_cluster() -> None:
