@@ -101,20 +101,16 @@ def _workers_running(head: RayHead, function: str) -> list[int]:
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    """End the head and everything it started: SIGTERM to its process group, then SIGKILL for
-    whatever is left after a moment, found by descent (not by name: other clusters may run
-    here). Its state is thrown away with its directory: nothing needs an orderly stop."""
+    """End the head and everything it started, found by descent (not by name: other clusters
+    may run here). SIGKILL: its state is thrown away with its directory, and Ray's orderly
+    stop takes seconds."""
     started = set(_descendants(process.pid))
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=3)
-    for pid in started | {process.pid}:
-        if _alive(pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-    if process.poll() is None:
-        process.wait(timeout=10)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    for pid in started:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    process.wait(timeout=30)
 
 
 @contextlib.contextmanager
