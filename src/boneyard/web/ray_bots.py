@@ -40,9 +40,10 @@ from boneyard.web.settings import Settings
 
 log = logging.getLogger("boneyard.bots")
 
-START_SECONDS = 10.0
-"""Seconds on top of ``GRACE`` a task may wait for a worker: a new Ray worker process starts and
-imports the games before it thinks (the local pool's clock starts only then)."""
+START_SECONDS = 30.0
+"""Seconds on top of ``GRACE`` a task may wait before it thinks: for a free CPU of the cluster,
+and for a new Ray worker process to start and import the games (the local pool's clock starts
+only when a worker takes the job; a Ray task's cannot be seen to start from here)."""
 
 
 def require_ray_client(address: str) -> None:
@@ -159,20 +160,24 @@ class RayBots:
         began = time.monotonic()
         self._running[priority] += 1
         try:
+            connection = self._connection()
             try:
-                context = await asyncio.wrap_future(self._connection())
+                context = await asyncio.wrap_future(connection)
                 reference, answer = await loop.run_in_executor(
                     self._threads, self._submit, context, fn, args
                 )
-            except (ConnectionError, RayError) as error:
+            except Exception as error:  # no cluster there, or the connection is lost
+                if self._context is connection:
+                    self._context = None  # the next task connects again
                 raise JobFailed(
                     f"the Ray cluster at {self.address} cannot be reached: {error}"
                 ) from None
             wait = 2 * limit + self.slack
             try:
                 # Shielded: Ray's thread sets the answer's future, which must stay uncancelled.
-                found = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(answer)), wait)
-                return int(found)
+                waited = asyncio.wrap_future(answer)
+                waited.add_done_callback(_consume)
+                return int(await asyncio.wait_for(asyncio.shield(waited), wait))
             except RayTaskError:
                 raise  # the bot's own error (an instance of its class too), as locally
             except (ConnectionError, RayError) as error:
@@ -187,3 +192,9 @@ class RayBots:
         finally:
             self._running[priority] -= 1
             self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
+
+
+def _consume(answer: asyncio.Future[Any]) -> None:
+    """Take a task's error also when nobody waits for it any more (a cancelled task's)."""
+    if not answer.cancelled():
+        answer.exception()
