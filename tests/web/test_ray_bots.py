@@ -207,6 +207,7 @@ def test_bots_on_a_ray_cluster(tmp_path: Path) -> None:
             _the_computer_replies_and_a_hint_arrives(client)
             _a_move_whose_worker_dies_is_computed_again_and_played_once(head, client)
             _a_task_past_its_time_is_cancelled_and_its_worker_ended(head, client, bots)
+            _two_processes_ask_and_one_answer_is_played(head, client, tmp_path / "web.db")
         started = _descendants(head.process.pid)
     assert started and head.process.poll() is not None
     assert not [pid for pid in started if _alive(pid)], "every Ray process ended"
@@ -246,6 +247,28 @@ def _a_move_whose_worker_dies_is_computed_again_and_played_once(
     assert view["seq"] == after + 1
     assert [entry["player"] for entry in view["log"][after - 1 :]] == [0, 1]
     assert not _alive(running[0])
+
+
+def _two_processes_ask_and_one_answer_is_played(
+    head: RayHead, client: TestClient, db: Path
+) -> None:
+    """A second web process on the same store holds the game too: both ask the cluster for the
+    computer's move, and the store's unique ``(game, seq)`` keeps the second answer out."""
+    with TestClient(make_app(db, bots=head.address, bot_time_limit=1.5)) as other:
+        seats = [{"kind": "human"}, {"kind": "computer", "level": "hard"}]
+        created = create(client, "obonto", seats=seats)
+        path = f"/api/games/{created['id']}"
+        after = _play_first(client, created)
+        assert other.get(path).json()["seq"] == after  # (it catches up and asks too)
+        view = _wait_for_turn(client, created, 0)
+        deadline = time.monotonic() + 60
+        while 'boneyard_bot_seconds_count{kind="move"} 1.0' not in other.get("/metrics").text:
+            assert time.monotonic() < deadline, "the second process got its answer"
+            time.sleep(0.1)
+        assert view["seq"] == after + 1
+        assert [entry["player"] for entry in view["log"][after - 1 :]] == [0, 1]
+        assert other.get(path).json()["log"] == client.get(path).json()["log"]
+        assert "boneyard_moves_total 0.0" in other.get("/metrics").text, "its answer was refused"
 
 
 def _a_task_past_its_time_is_cancelled_and_its_worker_ended(
