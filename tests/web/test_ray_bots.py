@@ -36,6 +36,8 @@ from tests.web.slow_bot import think_too_long
 
 ROOT = Path(__file__).resolve().parents[2]
 RAY = Path(sys.executable).with_name("ray")
+if not RAY.exists():  # (Ray's command beside another interpreter)
+    RAY = Path(shutil.which("ray") or "ray")
 START_SECONDS = 120.0
 """How long the head may take to start on a loaded two-core machine."""
 
