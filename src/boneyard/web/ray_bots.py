@@ -104,6 +104,7 @@ class RayBots:
         import ray
 
         began = time.monotonic()
+        self._remote.clear()  # (registered with the connection before, if any)
         context = ray.init(self.address, allow_multiple=True, log_to_driver=False)
         with context:
             cpus = int(ray.cluster_resources().get("CPU", 0))
@@ -185,7 +186,8 @@ class RayBots:
             except (TimeoutError, asyncio.CancelledError) as error:
                 # Past its time, or nobody waits any more (the game left, the server stops):
                 # the cluster stops thinking about it.
-                self._threads.submit(self._cancel, context, reference)
+                with contextlib.suppress(RuntimeError):  # (shut down: the job ends anyway)
+                    self._threads.submit(self._cancel, context, reference)
                 if isinstance(error, TimeoutError):
                     raise TimeoutError(f"the bot took longer than {wait:g} seconds") from None
                 raise
