@@ -3,7 +3,8 @@ on this machine, a person against the computer, a worker killed mid-move, a task
 
 One head serves every scenario (it takes seconds to start). It has its own temporary
 directory, ports and process group, and every process it started is ended afterwards, on failure
-too; the ``/tmp/ray`` of other clusters is never touched.
+too (and by a watchdog when the test process itself is killed); the ``/tmp/ray`` of other
+clusters is never touched.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,17 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _ended(pids: Iterable[int], seconds: float) -> bool:
+    """Whether every one of ``pids`` has ended within ``seconds`` (a killed process takes a
+    moment to release its memory)."""
+    deadline = time.monotonic() + seconds
+    while any(_alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def _workers_running(head: RayHead, function: str) -> list[int]:
     return [
         pid for pid in _descendants(head.process.pid) if _title(pid).startswith(f"ray::{function}")
@@ -113,6 +125,9 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     process.wait(timeout=30)
+    if process.stdin is not None:
+        process.stdin.close()
+    _ended(started, 30)
 
 
 @contextlib.contextmanager
@@ -132,6 +147,12 @@ def ray_head() -> Iterator[RayHead]:
     log = (temp / "head.log").open("wb")
     process = subprocess.Popen(
         [
+            # A watchdog leads the head's process group: when this test process ends however
+            # it ends (even killed), the pipe to it closes and it kills the whole group.
+            "sh",
+            "-c",
+            '"$@" & cat > /dev/null; kill -KILL 0',
+            "ray-head",
             str(RAY),
             "start",
             "--head",
@@ -153,6 +174,7 @@ def ray_head() -> Iterator[RayHead]:
             "--disable-usage-stats",
         ],
         env=environment,
+        stdin=subprocess.PIPE,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -212,7 +234,7 @@ def test_bots_on_a_ray_cluster(tmp_path: Path) -> None:
             _two_processes_ask_and_one_answer_is_played(head, client, tmp_path / "web.db")
         started = _descendants(head.process.pid)
     assert started and head.process.poll() is not None
-    assert not [pid for pid in started if _alive(pid)], "every Ray process ended"
+    assert _ended(started, 30), "every Ray process ended"
 
 
 def _the_computer_replies_and_a_hint_arrives(client: TestClient) -> None:
@@ -287,10 +309,7 @@ def _a_task_past_its_time_is_cancelled_and_its_worker_ended(
         answer.result()
     assert seen, "a worker was thinking about it"
     assert bots.depth() == 0
-    deadline = time.monotonic() + 30
-    while any(_alive(pid) for pid in seen):
-        assert time.monotonic() < deadline, "the cancelled task's worker runs on"
-        time.sleep(0.1)
+    assert _ended(seen, 30), "the cancelled task's worker ended"
 
 
 def test_the_compose_overlay_points_both_web_processes_at_the_ray_cluster() -> None:
