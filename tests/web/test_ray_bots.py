@@ -270,7 +270,7 @@ def _a_move_whose_worker_dies_is_computed_again_and_played_once(
     # One computer move after the person's, none lost and none twice.
     assert view["seq"] == after + 1
     assert [entry["player"] for entry in view["log"][after - 1 :]] == [0, 1]
-    assert not _alive(running[0])
+    assert _ended(running[:1], 10)
 
 
 def _two_processes_ask_and_one_answer_is_played(
