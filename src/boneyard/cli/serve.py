@@ -35,6 +35,17 @@ def _set_limit(settings: Any, given: str) -> None:
     settings.param_limits.setdefault(game, {})[param] = int(value)
 
 
+def _check_bots(_context: click.Context, _param: click.Parameter, value: str) -> str:
+    from boneyard.web.settings import is_ray_address
+
+    if value in ("local", "queue") or is_ray_address(value):
+        return value
+    raise click.BadParameter(
+        f"{value!r}: write local, queue, or ray://HOST:PORT (a Ray cluster's client address, "
+        "e.g. ray://10.0.0.5:10001)"
+    )
+
+
 def _serve_workers(
     host: str,
     port: int,
@@ -108,9 +119,12 @@ def _serve_workers(
     "bots",
     default="local",
     show_default=True,
-    type=click.Choice(["local", "queue"]),
-    help="Where computer moves and hints run: 'local' (this server's --bot-processes) or "
-    "'queue' (jobs in the database for 'boneyard bots' workers on any machine).",
+    metavar="local|queue|ray://HOST:PORT",
+    callback=_check_bots,
+    help="Where computer moves and hints run: 'local' (this server's --bot-processes), "
+    "'queue' (jobs in the database for 'boneyard bots' workers on any machine) or "
+    "'ray://HOST:PORT' (tasks on the Ray cluster whose Ray Client server is there; its "
+    "nodes need boneyard installed; docs/web.md).",
 )
 @click.option(
     "--workers",
@@ -248,7 +262,8 @@ def serve(
 
         from boneyard.web.app import create_app
         from boneyard.web.ops import setup_logging
-        from boneyard.web.settings import Settings
+        from boneyard.web.ray_bots import require_ray_client
+        from boneyard.web.settings import Settings, is_ray_address
     except ImportError as error:
         raise click.ClickException(
             f"the web app needs the 'web' extra ({error.name} is missing): "
@@ -274,6 +289,11 @@ def serve(
         )
         for given in limits:
             _set_limit(settings, given)
+        if is_ray_address(bots):
+            try:
+                require_ray_client(bots)
+            except RuntimeError as error:
+                raise click.ClickException(str(error)) from None
         setup_logging(log_format, logging.WARNING)
         if workers > 1:
             _serve_workers(host, port, db, settings, workers, log_format, forwarded_allow_ips)

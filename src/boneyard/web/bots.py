@@ -80,6 +80,11 @@ def _load(name: str, params: str) -> Game:
     return load_game(name, **json.loads(params))
 
 
+def state_document(state: State) -> StatePayload:
+    """How a state travels to another process or machine: its game and ``to_json`` document."""
+    return (state.game.name, dict(state.game.params), state.to_json())
+
+
 def _state_of(payload: StatePayload) -> State:
     if isinstance(payload, State):
         return payload
@@ -147,7 +152,7 @@ class BotWorkers:
     def payload(self, state: State) -> StatePayload:
         """How ``state`` travels to a worker (a copy: the live game goes on changing)."""
         if self.processes > 0:
-            return (state.game.name, dict(state.game.params), state.to_json())
+            return state_document(state)
         return state.clone()
 
     async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> Any:

@@ -17,6 +17,7 @@ from boneyard.web.chance import bot_seed
 from boneyard.web.errors import WebError
 from boneyard.web.jobs import JobFailed, QueueBots, TimedBotWorkers
 from boneyard.web.live import LiveGame
+from boneyard.web.ray_bots import RayBots
 from boneyard.web.settings import Settings
 
 log = logging.getLogger("boneyard.web")
@@ -24,7 +25,7 @@ log = logging.getLogger("boneyard.web")
 
 class ComputerSeats:
     settings: Settings
-    bots: TimedBotWorkers | QueueBots
+    bots: TimedBotWorkers | QueueBots | RayBots
 
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
         raise NotImplementedError  # GameManager.act

@@ -13,8 +13,9 @@ On PostgreSQL a new job wakes idle workers (``NOTIFY boneyard_jobs``) and a fini
 the web process waiting for it (``NOTIFY boneyard_done``); every side also polls, so a lost
 notice costs at most ``POLL_SECONDS``. On SQLite (one machine) the polling alone carries it.
 
-With ``Settings.bots == "local"`` (the default) the bots run in the web process's own workers
-(``bots.BotWorkers``), as a lone ``boneyard serve`` does.
+With ``Settings.bots == "ray://HOST:PORT"`` they are Ray tasks on that cluster instead
+(``ray_bots.RayBots``). With ``Settings.bots == "local"`` (the default) the bots run in the web
+process's own workers (``bots.BotWorkers``), as a lone ``boneyard serve`` does.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
@@ -53,11 +54,21 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from boneyard.web.bots import GRACE, BotWorkers, StatePayload, bot_move, hint_move
+from boneyard.web.bots import (
+    GRACE,
+    BotWorkers,
+    StatePayload,
+    bot_move,
+    hint_move,
+    state_document,
+)
 from boneyard.web.metrics import Metrics
 from boneyard.web.pools import warm_up, worker_pool
-from boneyard.web.settings import Settings
+from boneyard.web.settings import Settings, is_ray_address
 from boneyard.web.store import Base, Store
+
+if TYPE_CHECKING:
+    from boneyard.web.ray_bots import RayBots
 
 log = logging.getLogger("boneyard.bots")
 
@@ -321,7 +332,7 @@ class QueueBots:
         return self._depth
 
     def payload(self, state: Any) -> StatePayload:
-        return (state.game.name, dict(state.game.params), state.to_json())
+        return state_document(state)
 
     def warm_up(self) -> None:
         loop = asyncio.get_running_loop()
@@ -395,10 +406,16 @@ class QueueBots:
                 await asyncio.sleep(1.0)
 
 
-def bot_runner(settings: Settings, store: Store, metrics: Metrics) -> TimedBotWorkers | QueueBots:
+def bot_runner(
+    settings: Settings, store: Store, metrics: Metrics
+) -> TimedBotWorkers | QueueBots | RayBots:
     """Where a web process's computer moves and hints run (``Settings.bots``)."""
+    from boneyard.web.ray_bots import RayBots  # (it imports this module)
+
     if settings.bots == "queue":
         return QueueBots(store, settings, metrics)
+    if is_ray_address(settings.bots):
+        return RayBots(settings.bots, settings, metrics)
     return TimedBotWorkers(settings.bot_processes, metrics)
 
 

@@ -21,6 +21,14 @@ DEFAULT_PARAM_LIMITS: dict[str, dict[str, int]] = {
 }
 """Game -> integer parameter -> the largest value the web offers."""
 
+RAY_SCHEME = "ray://"
+
+
+def is_ray_address(bots: str) -> bool:
+    """Whether a ``bots`` value names a Ray cluster (``ray://HOST:PORT``)."""
+    return bots.startswith(RAY_SCHEME) and len(bots) > len(RAY_SCHEME)
+
+
 MAX_WEB_INTEGER = 100_000
 """The largest value of any integer parameter not named in ``param_limits``."""
 
@@ -38,8 +46,9 @@ class Settings:
     bot_processes: int = 0
     """Worker processes for computer seats and hints (0: threads, as the tests use)."""
     bots: str = "local"
-    """Where computer moves and hints run: "local" (this process's own workers) or "queue"
-    (jobs in the store's ``bot_jobs`` table for ``boneyard bots`` workers; see ``web/jobs.py``)."""
+    """Where computer moves and hints run: "local" (this process's own workers), "queue"
+    (jobs in the store's ``bot_jobs`` table for ``boneyard bots`` workers; see ``web/jobs.py``)
+    or "ray://HOST:PORT" (tasks on that Ray cluster; see ``web/ray_bots.py``)."""
     job_wait_seconds: float = 120.0
     """With ``bots == "queue"``: seconds a computer move or hint waits for a worker's answer
     (past it the computer plays its first legal move, a hint answers 503)."""

@@ -1,0 +1,202 @@
+"""Bots on a Ray cluster: computer moves and hints as Ray tasks (``--bots ray://ADDRESS``).
+
+With ``Settings.bots == "ray://HOST:PORT"`` a web process connects to that cluster's Ray Client
+server and runs each computer move and hint (``bots.bot_move`` / ``bots.hint_move`` on the
+state's ``to_json`` document) as a task there, on whichever machine of the cluster has a free
+CPU. Every node of the cluster must have boneyard installed (the same version as the web
+processes, e.g. the same image), as Ray workers import the bots by name.
+
+- A task whose worker process (or machine) dies is run again by Ray (``max_retries``), at most
+  ``MAX_ATTEMPTS`` times in all, as a queued job is. Its answer comes back to the one web
+  process that asked, which plays it through the manager's accept path checked against the
+  sequence number like a person's move (``GameManager._bot_turn``): a second answer for the
+  same turn (another process holding the game asked too) is refused by the store's unique
+  ``(game, seq)``, as with the queue.
+- A task not answered within twice its budget and ``slack`` seconds is cancelled (its worker
+  process is killed, as the local pool kills one) and the caller gets ``TimeoutError``: the
+  computer then plays its first legal move, a hint answers 503.
+- Ray has no priorities: hints are kept from crowding out computer moves by the server's
+  ``hints_waiting`` budget (``waiting`` counts this process's tasks of each kind).
+
+Each ``RayBots`` has its own client connection (``ray.init(..., allow_multiple=True)``), used
+from its own threads only; nothing here changes the process's global Ray state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from boneyard.web.bots import GRACE, StatePayload, state_document
+from boneyard.web.jobs import KIND_OF, MAX_ATTEMPTS, JobFailed
+from boneyard.web.metrics import Metrics
+from boneyard.web.pools import warm_up
+from boneyard.web.settings import Settings
+
+log = logging.getLogger("boneyard.bots")
+
+START_SECONDS = 30.0
+"""Seconds on top of ``GRACE`` a task may wait before it thinks: for a free CPU of the cluster,
+and for a new Ray worker process to start and import the games (the local pool's clock starts
+only when a worker takes the job; a Ray task's cannot be seen to start from here)."""
+
+
+def require_ray_client(address: str) -> None:
+    """Raise ``RuntimeError`` saying what to install when Ray Client cannot be imported."""
+    try:
+        import grpc  # noqa: F401  (Ray Client's transport: the 'ray' extra has it)
+        import ray  # noqa: F401
+    except ImportError as error:
+        raise RuntimeError(
+            f"--bots {address} needs Ray Client ({error.name} is missing): "
+            "pip install 'boneyard[ray]'"
+        ) from None
+
+
+class RayBots:
+    """The web process's side of a Ray cluster: the same calls as ``BotWorkers``."""
+
+    def __init__(self, address: str, settings: Settings, metrics: Metrics) -> None:
+        require_ray_client(address)
+        self.address = address
+        self.settings = settings
+        self.metrics = metrics
+        self.slack = GRACE + START_SECONDS
+        """Seconds past twice a task's budget before it is cancelled."""
+        self.retries = MAX_ATTEMPTS - 1
+        # Ray Client calls block on the network: they run here, never on the event loop. One
+        # thread keeps this connection's calls in order; the answers arrive on Ray's own thread.
+        self._threads = ThreadPoolExecutor(1, thread_name_prefix="ray")
+        self._context: Future[Any] | None = None
+        self._remote: dict[Any, Any] = {}
+        self._running: Counter[int] = Counter()
+
+    def waiting(self, priority: int) -> int:
+        """Tasks of ``priority`` this process waits for."""
+        return self._running[priority]
+
+    def depth(self) -> int:
+        """Tasks this process waits for (queued in the cluster or running)."""
+        return sum(self._running.values())
+
+    def payload(self, state: Any) -> StatePayload:
+        return state_document(state)
+
+    # ----- the connection -------------------------------------------------------------------------
+
+    def warm_up(self) -> None:
+        """Connect now (seconds), off the event loop."""
+        self._connection()
+
+    def _connection(self) -> Future[Any]:
+        """The connection, made once; made again after one failed."""
+        context = self._context
+        if context is None or (context.done() and context.exception() is not None):
+            context = self._context = self._threads.submit(self._connect)
+        return context
+
+    def _connect(self) -> Any:
+        import ray
+
+        began = time.monotonic()
+        self._remote.clear()  # (registered with the connection before, if any)
+        context = ray.init(self.address, allow_multiple=True, log_to_driver=False)
+        with context:
+            cpus = int(ray.cluster_resources().get("CPU", 0))
+            # Every worker imports the games and bots before the first real task needs them.
+            prepare = ray.remote(warm_up)
+            for _ in range(cpus):
+                prepare.remote()
+        log.info(
+            "connected to the Ray cluster at %s (%d CPUs) in %.1f s",
+            self.address, cpus, time.monotonic() - began,
+        )  # fmt: skip
+        return context
+
+    def shutdown(self) -> None:
+        """Disconnect (the cluster goes on; tasks still running are cancelled by their callers)."""
+        context = self._context
+        if context is not None and context.done() and context.exception() is None:
+            # Waited for: a client left connected keeps a thread trying to reconnect.
+            with contextlib.suppress(Exception):
+                self._threads.submit(context.result().disconnect).result(timeout=10)
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+    # ----- tasks ----------------------------------------------------------------------------------
+
+    def _submit(self, context: Any, fn: Any, args: tuple[Any, ...]) -> tuple[Any, Future[Any]]:
+        """``fn(*args)`` as a task: (its reference, a future of its answer)."""
+        import ray
+
+        with context:
+            remote = self._remote.get(fn)
+            if remote is None:
+                # Ray retries a task whose worker died; an error the bot raised is final.
+                remote = self._remote[fn] = ray.remote(fn).options(
+                    max_retries=self.retries, retry_exceptions=False, num_cpus=1
+                )
+            reference = remote.remote(*args)
+            return reference, reference.future()
+
+    def _cancel(self, context: Any, reference: Any) -> None:
+        """Stop a task: its worker process is killed (Ray starts another) and not retried."""
+        import ray
+
+        with context, contextlib.suppress(Exception):
+            ray.cancel(reference, force=True)
+
+    async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> int:
+        """``fn(*args)`` as a task on the cluster; its answer. Raises ``TimeoutError`` past
+        ``2 * limit + slack`` seconds (the task is cancelled), ``JobFailed`` when the cluster
+        cannot be reached or the task's workers died too often, and the bot's own error."""
+        from ray.exceptions import RayError, RayTaskError
+
+        loop = asyncio.get_running_loop()
+        kind = KIND_OF.get(fn, "other")
+        began = time.monotonic()
+        self._running[priority] += 1
+        try:
+            connection = self._connection()
+            try:
+                context = await asyncio.wrap_future(connection)
+                reference, answer = await loop.run_in_executor(
+                    self._threads, self._submit, context, fn, args
+                )
+            except Exception as error:  # no cluster there, or the connection is lost
+                if self._context is connection:
+                    self._context = None  # the next task connects again
+                raise JobFailed(
+                    f"the Ray cluster at {self.address} cannot be reached: {error}"
+                ) from None
+            wait = 2 * limit + self.slack
+            try:
+                # Shielded: Ray's thread sets the answer's future, which must stay uncancelled.
+                waited = asyncio.wrap_future(answer)
+                waited.add_done_callback(_consume)
+                return int(await asyncio.wait_for(asyncio.shield(waited), wait))
+            except RayTaskError:
+                raise  # the bot's own error (an instance of its class too), as locally
+            except (ConnectionError, RayError) as error:
+                raise JobFailed(f"the bot's task failed on the Ray cluster: {error}") from None
+            except (TimeoutError, asyncio.CancelledError) as error:
+                # Past its time, or nobody waits any more (the game left, the server stops):
+                # the cluster stops thinking about it.
+                with contextlib.suppress(RuntimeError):  # (shut down: the job ends anyway)
+                    self._threads.submit(self._cancel, context, reference)
+                if isinstance(error, TimeoutError):
+                    raise TimeoutError(f"the bot took longer than {wait:g} seconds") from None
+                raise
+        finally:
+            self._running[priority] -= 1
+            self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
+
+
+def _consume(answer: asyncio.Future[Any]) -> None:
+    """Take a task's error also when nobody waits for it any more (a cancelled task's)."""
+    if not answer.cancelled():
+        answer.exception()

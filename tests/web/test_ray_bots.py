@@ -1,0 +1,332 @@
+"""Bots on a Ray cluster (``--bots ray://HOST:PORT``, web/ray_bots.py): a throwaway Ray head
+on this machine, a person against the computer, a worker killed mid-move, a task past its time.
+
+One head serves every scenario (it takes seconds to start). It has its own temporary
+directory, ports and process group, and every process it started is ended afterwards, on failure
+too (and by a watchdog when the test process itself is killed); the ``/tmp/ray`` of other
+clusters is never touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from boneyard.cli import main
+from boneyard.cli.serve import serve
+from boneyard.web.bots import COMPUTER_MOVE
+from boneyard.web.ray_bots import RayBots
+from tests.web.conftest import create, make_app, token
+from tests.web.slow_bot import think_too_long
+
+ROOT = Path(__file__).resolve().parents[2]
+RAY = Path(sys.executable).with_name("ray")
+if not RAY.exists():  # (Ray's command beside another interpreter)
+    RAY = Path(shutil.which("ray") or "ray")
+START_SECONDS = 120.0
+"""How long the head may take to start on a loaded two-core machine."""
+
+
+@dataclass
+class RayHead:
+    process: subprocess.Popen[bytes]
+    address: str
+    """``ray://127.0.0.1:PORT``: its Ray Client server."""
+
+
+def _free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for probe in sockets:
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in sockets]
+    finally:
+        for probe in sockets:
+            probe.close()
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below ``root`` (read from /proc: Ray's workers are the raylet's children)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _title(pid: int) -> str:
+    """A process's command line; a Ray worker's reads ``ray::FUNCTION`` while it runs a task."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def _ended(pids: Iterable[int], seconds: float) -> bool:
+    """Whether every one of ``pids`` has ended within ``seconds`` (a killed process takes a
+    moment to release its memory)."""
+    deadline = time.monotonic() + seconds
+    while any(_alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def _workers_running(head: RayHead, function: str) -> list[int]:
+    return [
+        pid for pid in _descendants(head.process.pid) if _title(pid).startswith(f"ray::{function}")
+    ]
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the head and everything it started, found by descent (not by name: other clusters
+    may run here). SIGKILL: its state is thrown away with its directory, and Ray's orderly
+    stop takes seconds."""
+    started = set(_descendants(process.pid))
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    for pid in started:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    if process.stdin is not None:
+        process.stdin.close()
+    _ended(started, 30)
+
+
+@contextlib.contextmanager
+def ray_head() -> Iterator[RayHead]:
+    # A short directory: Ray's Unix sockets live below it and their paths are limited to 107
+    # bytes, which pytest's temporary directories come close to.
+    temp = Path(tempfile.mkdtemp(prefix="by-ray-", dir="/tmp"))
+    gcs, client, dashboard, agent, agent_grpc, nodes, objects, metrics, env_agent = _free_ports(9)
+    environment = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+        "RAY_USAGE_STATS_ENABLED": "0",
+        # A cluster of seconds on loopback; token authentication would be read from this
+        # process's home otherwise (and cached by Ray for the whole test process).
+        "RAY_AUTH_MODE": "disabled",
+    }
+    log = (temp / "head.log").open("wb")
+    process = subprocess.Popen(
+        [
+            # A watchdog leads the head's process group: when this test process ends however
+            # it ends (even killed), the pipe to it closes and it kills the whole group.
+            "sh",
+            "-c",
+            '"$@" & cat > /dev/null; kill -KILL 0',
+            "ray-head",
+            str(RAY),
+            "start",
+            "--head",
+            "--block",
+            f"--temp-dir={temp}",
+            "--node-ip-address=127.0.0.1",
+            f"--port={gcs}",
+            f"--ray-client-server-port={client}",
+            "--include-dashboard=false",
+            f"--dashboard-port={dashboard}",
+            f"--dashboard-agent-listen-port={agent}",
+            f"--dashboard-agent-grpc-port={agent_grpc}",
+            f"--node-manager-port={nodes}",
+            f"--object-manager-port={objects}",
+            f"--metrics-export-port={metrics}",
+            f"--runtime-env-agent-port={env_agent}",
+            "--num-cpus=1",
+            "--object-store-memory=80000000",
+            "--disable-usage-stats",
+        ],
+        env=environment,
+        stdin=subprocess.PIPE,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while b"Ray runtime started" not in (temp / "head.log").read_bytes():
+            if process.poll() is not None or time.monotonic() > deadline:
+                tail = (temp / "head.log").read_text(errors="replace")[-3000:]
+                pytest.fail(f"the Ray head did not start:\n{tail}")
+            time.sleep(0.2)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("RAY_AUTH_MODE", "disabled")
+            patch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+            yield RayHead(process, f"ray://127.0.0.1:{client}")
+    finally:
+        _stop(process)
+        log.close()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _play_first(client: TestClient, created: dict[str, Any]) -> int:
+    """The person (seat 0) plays a legal move once it is their turn; the seq after it."""
+    path = f"/api/games/{created['id']}"
+    view = _wait_for_turn(client, created, 0)
+    body = {"token": token(created, 0), "seq": view["seq"], "action": view["legal"][0]["id"]}
+    answer = client.post(path + "/actions", json=body)
+    assert answer.status_code == 200, answer.text
+    return int(view["seq"]) + 1
+
+
+def _wait_for_turn(client: TestClient, created: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``seat``'s view once it is to move (the computer has answered)."""
+    path = f"/api/games/{created['id']}"
+    deadline = time.monotonic() + 90
+    while True:
+        view: dict[str, Any] = client.get(path, params={"token": token(created, seat)}).json()
+        if view["current_player"] == seat:
+            return view
+        assert time.monotonic() < deadline, "the computer did not move"
+        time.sleep(0.1)
+
+
+def test_bots_on_a_ray_cluster(tmp_path: Path) -> None:
+    """One head and one connection for every scenario (each takes seconds to start; apart,
+    pytest-xdist would start one for each)."""
+    with ray_head() as head:
+        app = make_app(
+            tmp_path / "web.db", bots=head.address, bot_time_limit=1.5, hint_interval=0.0
+        )
+        with TestClient(app) as client:
+            bots = app.state.manager.bots
+            assert isinstance(bots, RayBots), "no bot worker of its own"
+            _the_computer_replies_and_a_hint_arrives(client)
+            _a_move_whose_worker_dies_is_computed_again_and_played_once(head, client)
+            _a_task_past_its_time_is_cancelled_and_its_worker_ended(head, client, bots)
+            _two_processes_ask_and_one_answer_is_played(head, client, tmp_path / "web.db")
+        started = _descendants(head.process.pid)
+    assert started and head.process.poll() is not None
+    assert _ended(started, 30), "every Ray process ended"
+
+
+def _the_computer_replies_and_a_hint_arrives(client: TestClient) -> None:
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    created = create(client, "obonto", seats=seats)
+    path = f"/api/games/{created['id']}"
+    after = _play_first(client, created)
+    view = _wait_for_turn(client, created, 0)
+    assert view["seq"] == after + 1 and view["log"][after]["player"] == 1
+    hint = client.post(path + "/hint", json={"token": token(created, 0)})
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["action"] in {item["id"] for item in view["legal"]}
+    bot_time = client.get("/metrics").text
+    assert 'boneyard_bot_seconds_count{kind="move"}' in bot_time
+    assert 'boneyard_bot_seconds_count{kind="hint"} 1.0' in bot_time
+
+
+def _a_move_whose_worker_dies_is_computed_again_and_played_once(
+    head: RayHead, client: TestClient
+) -> None:
+    # hard thinks for its whole budget (1.5 s): time to find its worker and kill it.
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "hard"}]
+    created = create(client, "obonto", seats=seats)
+    path = f"/api/games/{created['id']}"
+    after = _play_first(client, created)
+    deadline = time.monotonic() + 60
+    while not (running := _workers_running(head, "bot_move")):
+        assert time.monotonic() < deadline, "no Ray worker took the computer's move"
+        assert client.get(path).json()["seq"] == after, "it moved before it could be killed"
+        time.sleep(0.05)
+    os.kill(running[0], signal.SIGKILL)
+    view = _wait_for_turn(client, created, 0)
+    # One computer move after the person's, none lost and none twice.
+    assert view["seq"] == after + 1
+    assert [entry["player"] for entry in view["log"][after - 1 :]] == [0, 1]
+    assert _ended(running[:1], 10)
+
+
+def _two_processes_ask_and_one_answer_is_played(
+    head: RayHead, client: TestClient, db: Path
+) -> None:
+    """A second web process on the same store holds the game too: both ask the cluster for the
+    computer's move, and the store's unique ``(game, seq)`` keeps the second answer out."""
+    with TestClient(make_app(db, bots=head.address, bot_time_limit=1.5)) as other:
+        seats = [{"kind": "human"}, {"kind": "computer", "level": "hard"}]
+        created = create(client, "obonto", seats=seats)
+        path = f"/api/games/{created['id']}"
+        after = _play_first(client, created)
+        assert other.get(path).json()["seq"] == after  # (it catches up and asks too)
+        view = _wait_for_turn(client, created, 0)
+        deadline = time.monotonic() + 60
+        while 'boneyard_bot_seconds_count{kind="move"} 1.0' not in other.get("/metrics").text:
+            assert time.monotonic() < deadline, "the second process got its answer"
+            time.sleep(0.1)
+        assert view["seq"] == after + 1
+        assert [entry["player"] for entry in view["log"][after - 1 :]] == [0, 1]
+        assert other.get(path).json()["log"] == client.get(path).json()["log"]
+        assert "boneyard_moves_total 0.0" in other.get("/metrics").text, "its answer was refused"
+
+
+def _a_task_past_its_time_is_cancelled_and_its_worker_ended(
+    head: RayHead, client: TestClient, bots: RayBots
+) -> None:
+    bots.slack = 3.0  # (time for a worker to take it; then it is past its time)
+    assert client.portal is not None
+    answer = client.portal.start_task_soon(bots.run, COMPUTER_MOVE, 0.1, think_too_long, 60.0)
+    seen: set[int] = set()
+    while not answer.done():
+        seen.update(_workers_running(head, "think_too_long"))
+        time.sleep(0.05)
+    with pytest.raises(TimeoutError, match="took longer than"):
+        answer.result()
+    assert seen, "a worker was thinking about it"
+    assert bots.depth() == 0
+    assert _ended(seen, 30), "the cancelled task's worker ended"
+
+
+def test_the_compose_overlay_points_both_web_processes_at_the_ray_cluster() -> None:
+    services = yaml.safe_load((ROOT / "deploy" / "compose.ray.yaml").read_text())["services"]
+    assert "--ray-client-server-port=10001" in services["ray-head"]["command"]
+    assert "--address=ray-head:6379" in services["ray-worker"]["command"]
+    for name in ("web1", "web2"):
+        command = services[name]["command"]
+        assert command[:2] == ["boneyard", "serve"] and "--bots=ray://ray-head:10001" in command
+        serve.make_context("serve", list(command[2:]))  # real options (raises otherwise)
+        assert services[name]["environment"] == services["ray-head"]["environment"]
+    assert services["ray-head"]["environment"]["RAY_AUTH_MODE"] == "token"
+    assert services["bots"]["profiles"] == ["queue"], "no job-queue worker by default"
+
+
+def test_serve_takes_a_ray_address_and_refuses_anything_else() -> None:
+    runner = CliRunner()
+    bad = runner.invoke(main, ["serve", "--bots", "cluster"])
+    assert bad.exit_code != 0 and "ray://HOST:PORT" in bad.output
+    assert "ray://HOST:PORT" in runner.invoke(main, ["serve", "--help"]).output
