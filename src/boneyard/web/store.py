@@ -120,6 +120,12 @@ class Store:
         self.create_tables()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
+    def alone(self) -> Any:
+        """A connection for one statement that commits by itself (a context manager): on
+        PostgreSQL in autocommit, one round trip instead of BEGIN, statement, COMMIT. Only for
+        a single statement, which is atomic on its own; several need ``engine.begin()``."""
+        return self.reads.begin()
+
     def create_tables(self, tables: Sequence[Any] | None = None) -> None:
         """Create the missing tables (all, or ``tables``). On PostgreSQL under an advisory lock:
         web processes and bot workers starting together would otherwise race to create them."""
