@@ -329,7 +329,7 @@ class GameManager(LiveCache, ComputerSeats):
         live.stored.actions.extend(new)
         log.info("game %s caught up from move %d to %d (moved elsewhere)", live.id, first, live.seq)
         self._announce(live, first)
-        self._schedule_bot(live)
+        self._schedule_bot(live, standby=True)  # the process that moved asks for the reply
 
     # ----- subscribers --------------------------------------------------------------------------
 
