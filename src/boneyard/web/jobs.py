@@ -132,24 +132,6 @@ class JobQueue:
         self.engine = store.engine
         store.create_tables([JobRow.__table__])
 
-    def _notifying(self, statement: Any, channel: str, payload: Callable[[Any], Any]) -> list[Any]:
-        """The rows of ``statement`` (an INSERT or UPDATE with RETURNING), run on its own.
-
-        On PostgreSQL each row also sends a notice on ``channel`` (``payload`` of the returned
-        columns) from the same statement: one round trip in autocommit, where a transaction of
-        its own would take four (BEGIN, the statement, ``pg_notify``, COMMIT). A notice is
-        delivered only if the statement commits.
-        """
-        if self.store.is_sqlite:
-            with self.engine.begin() as connection:
-                return list(connection.execute(statement).all())
-        changed = statement.cte("changed")
-        notifying = select(
-            *changed.c, func.pg_notify(channel, payload(changed.c)).label("notified")
-        ).select_from(changed)
-        with self.store.alone() as connection:
-            return list(connection.execute(notifying).all())
-
     def submit(self, kind: str, priority: int, args: list[Any], budget: float) -> int:
         """The job answering ``kind(*args)``: the one already asked for, or a new one."""
         key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
@@ -170,7 +152,7 @@ class JobQueue:
             .returning(JobRow.id)
         )
         for _ in range(3):
-            made = self._notifying(new_job, NEW_CHANNEL, lambda job: cast(job.id, Text))
+            made = self.store.notifying(new_job, NEW_CHANNEL, lambda job: cast(job.id, Text))
             if made:
                 return int(made[0].id)
             # Asked already (by this process or another holding the same game): share that job.
@@ -251,7 +233,7 @@ class JobQueue:
         def answer(row: Any) -> Any:
             return func.concat(row.id, ":", row.result)  # (concat reads NULL as "")
 
-        return bool(self._notifying(done, DONE_CHANNEL, answer))
+        return bool(self.store.notifying(done, DONE_CHANNEL, answer))
 
     def release(self, worker: str) -> int:
         """Hand back the jobs ``worker`` holds (it is stopping): others take them at once."""

@@ -27,6 +27,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    literal,
     select,
     text,
     update,
@@ -126,6 +127,24 @@ class Store:
         a single statement, which is atomic on its own; several need ``engine.begin()``."""
         return self.reads.begin()
 
+    def notifying(self, statement: Any, channel: str, payload: Callable[[Any], Any]) -> list[Any]:
+        """The rows of ``statement`` (an INSERT or UPDATE with RETURNING), run on its own.
+
+        On PostgreSQL each row also sends a notice on ``channel`` (``payload`` of the returned
+        columns) from the same statement: one round trip in autocommit, where a transaction of
+        its own takes four (BEGIN, the statement, ``pg_notify``, COMMIT). The notices are
+        delivered only if the statement commits (identical ones once).
+        """
+        if self.is_sqlite:
+            with self.engine.begin() as connection:
+                return list(connection.execute(statement).all())
+        changed = statement.cte("changed")
+        notifying = select(
+            *changed.c, func.pg_notify(channel, payload(changed.c)).label("notified")
+        ).select_from(changed)
+        with self.alone() as connection:
+            return list(connection.execute(notifying).all())
+
     def create_tables(self, tables: Sequence[Any] | None = None) -> None:
         """Create the missing tables (all, or ``tables``). On PostgreSQL under an advisory lock:
         web processes and bot workers starting together would otherwise race to create them."""
@@ -174,21 +193,26 @@ class Store:
         A sequence number already taken violates the primary key: nothing is stored.
         ``returns`` marks the game finished.
         """
-        # Core statements, not the ORM: this is the one write on every move.
+        # Core statements, not the ORM: this is the one write on every move. Mostly one
+        # statement: the actions, and on PostgreSQL the notice (one round trip, autocommit).
+        rows = self._rows(game_id, first_seq, actions)
+        # Heard by every server process on this database when the move commits.
+        notice = f"{game_id}:{first_seq + len(actions)}"
+        if returns is None:
+            stored = insert(ActionRow).values(rows).returning(ActionRow.seq)
+            self.notifying(stored, CHANNEL, lambda _row: literal(notice))
+            return
         with self.engine.begin() as connection:
-            connection.execute(insert(ActionRow), self._rows(game_id, first_seq, actions))
-            if returns is not None:
-                connection.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id)
-                    .values(finished=True, returns=json.dumps(returns))
-                )
+            connection.execute(insert(ActionRow), rows)
+            connection.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(finished=True, returns=json.dumps(returns))
+            )
             if not self.is_sqlite:
-                # Heard by every server process on this database when the transaction commits.
-                payload = f"{game_id}:{first_seq + len(actions)}"
                 connection.execute(
                     text("SELECT pg_notify(:channel, :payload)"),
-                    {"channel": CHANNEL, "payload": payload},
+                    {"channel": CHANNEL, "payload": notice},
                 )
 
     @staticmethod
