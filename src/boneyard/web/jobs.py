@@ -43,14 +43,13 @@ from sqlalchemy import (
     String,
     Text,
     and_,
-    cast,
     delete,
     func,
     or_,
     select,
+    text,
     update,
 )
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -81,6 +80,22 @@ a lost notice (a listener reconnecting) or a dead worker's lease left behind."""
 RECENT_ANSWERS = 4096
 """Answers heard and kept a moment by each web process, for a job whose answer came before
 its asker had noted the job's id (a fast bot)."""
+
+SUBMIT = text(
+    "WITH made AS (INSERT INTO bot_jobs (key, kind, priority, args, budget, status, attempts,"
+    " created) VALUES (:key, :kind, :priority, CAST(:args AS json), :budget, 'waiting', 0,"
+    " :created) ON CONFLICT (key) DO NOTHING RETURNING id)"
+    " SELECT id, pg_notify(:channel, CAST(id AS text)) FROM made"
+)
+"""A new job and its notice on PostgreSQL, in one statement (no row: it was asked already).
+Fixed texts compiled once: SQLAlchemy cannot cache DML inside WITH."""
+FINISH = text(
+    "WITH done AS (UPDATE bot_jobs SET status = :status, result = :result, error = :error,"
+    " lease_until = NULL, finished = :finished"
+    " WHERE id = :id AND worker = :worker AND status = 'running' RETURNING id, result)"
+    " SELECT id, pg_notify(:channel, concat(id, ':', result)) FROM done"
+)
+"""A job's answer and its notice ``<id>:<answer>`` (``<id>:`` for an error) on PostgreSQL."""
 
 JOBS: dict[str, Callable[..., int]] = {"move": bot_move, "hint": hint_move}
 """Job kinds and the functions (from ``bots``) that answer them."""
@@ -135,26 +150,25 @@ class JobQueue:
     def submit(self, kind: str, priority: int, args: list[Any], budget: float) -> int:
         """The job answering ``kind(*args)``: the one already asked for, or a new one."""
         key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
-        insert_into = sqlite_insert if self.store.is_sqlite else postgresql_insert
-        new_job = (
-            insert_into(JobRow)
-            .values(
-                key=key,
-                kind=kind,
-                priority=priority,
-                args=args,
-                budget=budget,
-                status="waiting",
-                attempts=0,
-                created=time.time(),
-            )
-            .on_conflict_do_nothing(index_elements=[JobRow.key])
-            .returning(JobRow.id)
-        )
+        job = {"key": key, "kind": kind, "priority": priority, "budget": budget}
         for _ in range(3):
-            made = self.store.notifying(new_job, NEW_CHANNEL, lambda job: cast(job.id, Text))
-            if made:
-                return int(made[0].id)
+            if self.store.is_sqlite:
+                with self.engine.begin() as connection:
+                    made = connection.execute(
+                        sqlite_insert(JobRow)
+                        .values(**job, args=args, status="waiting", attempts=0, created=time.time())
+                        .on_conflict_do_nothing(index_elements=[JobRow.key])
+                        .returning(JobRow.id)
+                    ).first()
+            else:
+                with self.store.alone() as connection:
+                    made = connection.execute(
+                        SUBMIT,
+                        {**job, "args": json.dumps(args), "created": time.time(),
+                         "channel": NEW_CHANNEL},
+                    ).first()  # fmt: skip
+            if made is not None:
+                return int(made.id)
             # Asked already (by this process or another holding the same game): share that job.
             with self.store.reads.connect() as connection:
                 found = connection.execute(
@@ -215,25 +229,28 @@ class JobQueue:
 
     def finish(self, job: Job, worker: str, result: int | None, error: str | None) -> bool:
         """Record ``job``'s answer (or error); False when another worker took it over meanwhile
-        (its lease ran out): then that worker's answer counts. The notice carries the answer
-        (``<id>:<answer>``, or ``<id>:`` for an error), so the web process reads nothing."""
-        done = (
-            update(JobRow)
-            .where(JobRow.id == job.id, JobRow.worker == worker, JobRow.status == "running")
-            .values(
-                status="done" if error is None else "failed",
-                result=result,
-                error=error,
-                lease_until=None,
-                finished=time.time(),
+        (its lease ran out): then that worker's answer counts. On PostgreSQL the notice carries
+        the answer (``<id>:<answer>``, or ``<id>:`` for an error): the web process reads nothing."""
+        answer = {
+            "status": "done" if error is None else "failed",
+            "result": result,
+            "error": error,
+            "finished": time.time(),
+        }
+        if not self.store.is_sqlite:
+            with self.store.alone() as connection:
+                done = connection.execute(
+                    FINISH, {**answer, "id": job.id, "worker": worker, "channel": DONE_CHANNEL}
+                ).first()
+            return done is not None
+        with self.engine.begin() as connection:
+            return bool(
+                connection.execute(
+                    update(JobRow)
+                    .where(JobRow.id == job.id, JobRow.worker == worker, JobRow.status == "running")
+                    .values(**answer, lease_until=None)
+                ).rowcount
             )
-            .returning(JobRow.id, JobRow.result)
-        )
-
-        def answer(row: Any) -> Any:
-            return func.concat(row.id, ":", row.result)  # (concat reads NULL as "")
-
-        return bool(self.store.notifying(done, DONE_CHANNEL, answer))
 
     def release(self, worker: str) -> int:
         """Hand back the jobs ``worker`` holds (it is stopping): others take them at once."""

@@ -27,7 +27,6 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    literal,
     select,
     text,
     update,
@@ -40,6 +39,17 @@ log = logging.getLogger("boneyard.web")
 CHANNEL = "boneyard_moves"
 """The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``."""
 
+
+STORE_MOVE = text(
+    "WITH stored AS (INSERT INTO actions (game_id, seq, action, player)"
+    " SELECT :game_id, s, a, p FROM unnest(CAST(:seqs AS integer[]),"
+    " CAST(:actions AS integer[]), CAST(:players AS integer[])) AS t(s, a, p))"
+    " SELECT pg_notify(:channel, :notice)"
+)
+"""A move on PostgreSQL: its actions and its notice in one statement, one round trip (in
+autocommit: no BEGIN and COMMIT), a fixed text compiled once (SQLAlchemy cannot cache an
+INSERT of several rows inside a WITH: it would compile it on every move). A taken sequence
+number fails the whole statement, notice included."""
 
 SCHEMA_LOCK = 0x626F6E6579
 """The PostgreSQL advisory lock held while tables are created ("boney")."""
@@ -127,24 +137,6 @@ class Store:
         a single statement, which is atomic on its own; several need ``engine.begin()``."""
         return self.reads.begin()
 
-    def notifying(self, statement: Any, channel: str, payload: Callable[[Any], Any]) -> list[Any]:
-        """The rows of ``statement`` (an INSERT or UPDATE with RETURNING), run on its own.
-
-        On PostgreSQL each row also sends a notice on ``channel`` (``payload`` of the returned
-        columns) from the same statement: one round trip in autocommit, where a transaction of
-        its own takes four (BEGIN, the statement, ``pg_notify``, COMMIT). The notices are
-        delivered only if the statement commits (identical ones once).
-        """
-        if self.is_sqlite:
-            with self.engine.begin() as connection:
-                return list(connection.execute(statement).all())
-        changed = statement.cte("changed")
-        notifying = select(
-            *changed.c, func.pg_notify(channel, payload(changed.c)).label("notified")
-        ).select_from(changed)
-        with self.alone() as connection:
-            return list(connection.execute(notifying).all())
-
     def create_tables(self, tables: Sequence[Any] | None = None) -> None:
         """Create the missing tables (all, or ``tables``). On PostgreSQL under an advisory lock:
         web processes and bot workers starting together would otherwise race to create them."""
@@ -198,17 +190,28 @@ class Store:
         rows = self._rows(game_id, first_seq, actions)
         # Heard by every server process on this database when the move commits.
         notice = f"{game_id}:{first_seq + len(actions)}"
-        if returns is None:
-            stored = insert(ActionRow).values(rows).returning(ActionRow.seq)
-            self.notifying(stored, CHANNEL, lambda _row: literal(notice))
+        if returns is None and not self.is_sqlite:
+            with self.alone() as connection:
+                connection.execute(
+                    STORE_MOVE,
+                    {
+                        "game_id": game_id,
+                        "seqs": [row["seq"] for row in rows],
+                        "actions": [row["action"] for row in rows],
+                        "players": [row["player"] for row in rows],
+                        "channel": CHANNEL,
+                        "notice": notice,
+                    },
+                )
             return
         with self.engine.begin() as connection:
             connection.execute(insert(ActionRow), rows)
-            connection.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(finished=True, returns=json.dumps(returns))
-            )
+            if returns is not None:
+                connection.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(finished=True, returns=json.dumps(returns))
+                )
             if not self.is_sqlite:
                 connection.execute(
                     text("SELECT pg_notify(:channel, :payload)"),
