@@ -37,7 +37,28 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 log = logging.getLogger("boneyard.web")
 
 CHANNEL = "boneyard_moves"
-"""The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``."""
+"""The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``,
+then ``:<action>/<player>,...`` (the actions just stored, so that the other processes need not
+read them back; left out past ``NOTICE_ACTIONS_CHARS``)."""
+NOTICE_ACTIONS_CHARS = 6000
+"""PostgreSQL takes notices of under 8,000 bytes: longer runs of actions are read back."""
+
+
+def move_notice(game_id: str, seq: int, actions: Sequence[tuple[int, int]]) -> str:
+    """The notice of ``actions`` stored so that the game is at ``seq``."""
+    listed = ",".join(f"{action}/{player}" for action, player in actions)
+    if len(listed) > NOTICE_ACTIONS_CHARS:
+        return f"{game_id}:{seq}"
+    return f"{game_id}:{seq}:{listed}"
+
+
+def read_move_notice(payload: str) -> tuple[str, int, list[tuple[int, int]] | None]:
+    """``(game id, seq, the actions stored up to seq or None)`` from a move notice."""
+    game_id, seq, listed = [*payload.split(":", 2), ""][:3]
+    if not listed:
+        return game_id, int(seq), None
+    actions = [item.split("/") for item in listed.split(",")]
+    return game_id, int(seq), [(int(action), int(player)) for action, player in actions]
 
 
 STORE_MOVE = text(
@@ -189,7 +210,7 @@ class Store:
         # statement: the actions, and on PostgreSQL the notice (one round trip, autocommit).
         rows = self._rows(game_id, first_seq, actions)
         # Heard by every server process on this database when the move commits.
-        notice = f"{game_id}:{first_seq + len(actions)}"
+        notice = move_notice(game_id, first_seq + len(actions), actions)
         if returns is None and not self.is_sqlite:
             with self.alone() as connection:
                 connection.execute(
@@ -235,8 +256,12 @@ class Store:
             ).scalar_one()
             return int(count)
 
-    def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None] | None:
-        """Call ``heard(game_id, seq)`` (from a thread) whenever any process stores a move.
+    def listen(
+        self, heard: Callable[[str, int, list[tuple[int, int]] | None], None]
+    ) -> Callable[[], None] | None:
+        """Call ``heard(game_id, seq, actions)`` (from a thread) whenever any process stores a
+        move: the game is at ``seq`` in the store; ``actions`` are the ones just stored (None:
+        too many for a notice, read them).
 
         PostgreSQL only (``LISTEN``): returns the function that stops listening. On SQLite
         there is nothing to listen to (None): a process notices others' moves on its next
@@ -244,8 +269,7 @@ class Store:
         """
 
         def parse(payload: str) -> None:
-            game_id, _, seq = payload.rpartition(":")
-            heard(game_id, int(seq))
+            heard(*read_move_notice(payload))
 
         return self.listen_channel(CHANNEL, parse)
 
