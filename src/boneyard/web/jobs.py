@@ -499,13 +499,16 @@ class Worker:
             f": {error}" if error else "",
         )  # fmt: skip
 
-    def _claim_forever(self) -> None:
+    def _claim_forever(self, looks: bool) -> None:
+        """Claim and answer jobs until stopped: one for each notice taken. ``looks``: this
+        claimer also looks at the table when no notice came for a while (one a worker)."""
         while not self.stop.is_set():
-            noticed = self.notices.acquire(timeout=self.poll)
+            noticed = self.notices.acquire(timeout=self.poll if looks else None)
             if self.stop.is_set():
                 return
             # A notice: one new job, taken unless another worker was quicker. No notice for a
-            # while: look at everything (a lost notice, a dead worker's lease) until it is empty.
+            # while: look at everything (a lost notice, a dead worker's lease) until it is
+            # empty, with another claimer woken for each job found.
             while not self.stop.is_set():
                 try:
                     job = self.queue.claim(self.name, expired=not noticed)
@@ -515,6 +518,8 @@ class Worker:
                     break
                 if job is None:
                     break
+                if not noticed:
+                    self.notices.release()
                 self._run_one(job)
                 if noticed:
                     break
@@ -526,7 +531,9 @@ class Worker:
         )
         # Two claimers a process: one job's database round trips overlap another's thinking.
         threads = [
-            threading.Thread(target=self._claim_forever, name=f"claim-{n}", daemon=True)
+            threading.Thread(
+                target=self._claim_forever, args=(n == 0,), name=f"claim-{n}", daemon=True
+            )
             for n in range(2 * self.processes)
         ]
         for thread in threads:
