@@ -1,6 +1,7 @@
 """Load across processes: many concurrent games over two web processes and one bot worker.
 
     .venv/bin/python benchmarks/web_cluster.py [--games 1000] [--moves 5] [--level easy]
+        [--statements]   (PostgreSQL's statements a stored move, from pg_stat_statements)
 
 It starts a throwaway PostgreSQL server (``boneyard.testing.postgres``: Unix socket only), two
 ``boneyard serve --bots queue`` processes and one ``boneyard bots`` worker on 127.0.0.1, then
