@@ -1,6 +1,7 @@
 """Load across processes: many concurrent games over two web processes and one bot worker.
 
     .venv/bin/python benchmarks/web_cluster.py [--games 1000] [--moves 5] [--level easy]
+        [--statements]   (PostgreSQL's statements a stored move, from pg_stat_statements)
 
 It starts a throwaway PostgreSQL server (``boneyard.testing.postgres``: Unix socket only), two
 ``boneyard serve --bots queue`` processes and one ``boneyard bots`` worker on 127.0.0.1, then
@@ -42,6 +43,7 @@ from typing import Any
 
 import httpx
 import websockets
+from sqlalchemy import text
 
 import boneyard
 from boneyard.testing.postgres import throwaway_postgres
@@ -275,6 +277,8 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
         }
         members = {name: family(roots) for name, roots in parts.items()}
         cpu_before = {name: cpu_of(pids) for name, pids in members.items()}
+        if args.statements:
+            statements(db_url, reset=True)
         client_before = time.process_time()
         started = time.monotonic()
         watching = [asyncio.ensure_future(w) for w in watchers]
@@ -286,6 +290,7 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
             for name, pids in members.items()
         }
         service_cpu = sum(cpu_used.values())
+        counted = statements(db_url) if args.statements else []
         client_cpu = time.process_time() - client_before
         stop.set()
         await asyncio.gather(*watching, return_exceptions=True)
@@ -331,6 +336,12 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
             f"p99 {percentile(values, 0.99):.1f} ms, max {percentile(values, 1.0):.1f} ms "
             f"({len(values)})"
         )
+    if counted:
+        moves = max(1, stored_moves)
+        calls = sum(row[1] for row in counted)
+        print(f"PostgreSQL statements: {calls / moves:.1f} a stored move; the most called:")
+        for query, count, mean_ms in counted[:16]:
+            print(f"  {count / moves:6.2f} a move, {mean_ms:6.3f} ms each: {query[:110]}")
     print(f"replayed after SIGKILL: {len(created)} games, mismatches: {len(lost)}")
     for problem in (result.errors + lost)[:10]:
         print("  ", problem)
@@ -342,6 +353,25 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
     )
     print("bars:", "met" if ok else "MISSED")
     return 0 if ok else 1
+
+
+def statements(db_url: str, reset: bool = False) -> list[tuple[str, int, float]]:
+    """PostgreSQL's statements since the last reset: (text, calls, mean ms), most called first."""
+    store = Store(db_url)
+    try:
+        with store.engine.begin() as connection:
+            if reset:
+                connection.execute(text("SELECT pg_stat_statements_reset()"))
+                return []
+            rows = connection.execute(
+                text(
+                    "SELECT regexp_replace(query, '\\s+', ' ', 'g'), calls, mean_exec_time "
+                    "FROM pg_stat_statements ORDER BY calls DESC"
+                )
+            ).all()
+    finally:
+        store.close()
+    return [(str(query), int(calls), float(mean)) for query, calls, mean in rows]
 
 
 def check_replay(
@@ -391,11 +421,22 @@ def main() -> None:
     parser.add_argument("--bot-processes", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds of play at most")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--statements",
+        action="store_true",
+        help="count PostgreSQL's statements per stored move (pg_stat_statements)",
+    )
     args = parser.parse_args()
     # Two sockets a game here and one a game in each server: lift the open-file limit.
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    with throwaway_postgres("max_connections=200") as db_url:
+    settings = ["max_connections=200"]
+    if args.statements:
+        settings.append("shared_preload_libraries=pg_stat_statements")
+    with throwaway_postgres(*settings) as db_url:
+        if args.statements:
+            with Store(db_url).engine.begin() as connection:
+                connection.execute(text("CREATE EXTENSION pg_stat_statements"))
         code = asyncio.run(run(args, db_url))
     sys.exit(code)
 

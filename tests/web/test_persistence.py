@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.core.registry import list_games
 from boneyard.web.chance import chance_outcome, seed_hash
+from boneyard.web.store import move_notice, read_move_notice
 from tests.web.conftest import all_games, create, make_app, play_random, token
 
 
@@ -252,3 +253,15 @@ def test_a_recently_used_game_is_not_dropped(db_path: Path) -> None:
         first = create(client, "obonto")
         second = create(client, "bones")
         assert set(manager.games) == {first["id"], second["id"]}
+
+
+def test_a_move_notice_carries_the_stored_actions_or_only_the_number() -> None:
+    """Other processes apply the actions a notice brings; one too long for PostgreSQL's
+    notices (under 8,000 bytes) brings only the number, and they read the store instead."""
+    actions = [(12, 0), (3, -1), (40, 1)]
+    notice = move_notice("a-B_9", 7, actions)
+    assert read_move_notice(notice) == ("a-B_9", 7, actions)
+    long_run = [(1000 + n, n % 4 - 1) for n in range(2000)]
+    notice = move_notice("game", 2000, long_run)
+    assert len(notice.encode()) < 8000
+    assert read_move_notice(notice) == ("game", 2000, None)

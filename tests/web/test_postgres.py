@@ -155,6 +155,61 @@ def test_two_server_processes_share_a_game_on_postgresql(postgres_url: str) -> N
         second.stop()
 
 
+def _bot_answers(app: FastAPI) -> float:
+    """How many computer moves this app's process asked its bots for."""
+    registry = app.state.manager.metrics.registry
+    return registry.get_sample_value("boneyard_bot_seconds_count", {"kind": "move"}) or 0.0
+
+
+def _view_at(socket: Any, seq: int) -> dict[str, Any]:
+    """The socket's views until the one at sequence number ``seq`` (or past it)."""
+    while True:
+        view = socket.receive_json()
+        if view["type"] == "view" and view["seq"] >= seq:
+            return dict(view)
+
+
+def test_only_the_process_that_moved_asks_for_the_computer_and_another_stands_by(
+    postgres_url: str,
+) -> None:
+    """The process a person moved through asks for the computer's reply; another process
+    holding the game hears the move and only stands by. When the reply does not come (the
+    first process is gone, or here: slow), the other plays it after its stand-by time."""
+    first, second = make_app(postgres_url), make_app(postgres_url)
+    with TestClient(first) as a, TestClient(second) as b:
+        seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+        created = a.post("/api/games", json={"game": "obonto", "seats": seats}).json()
+        path = f"/api/games/{created['id']}"
+        person = {"token": created["seats"][0]["token"]}
+        with b.websocket_connect(f"/ws/games/{created['id']}?draw=false") as watcher:
+            view = _view_at(watcher, 0)
+            asked_by_a = _bot_answers(first)
+            for _ in range(2):
+                if view["current_player"] == 1:  # the computer: moved by the process it is on
+                    view = _view_at(watcher, view["seq"] + 1)
+                mine = a.get(path, params=person).json()
+                assert mine["current_player"] == 0
+                body = {**person, "seq": mine["seq"], "action": mine["legal"][0]["id"]}
+                assert a.post(path + "/actions", json=body).status_code == 200
+                view = _view_at(watcher, mine["seq"] + 1)
+            view = _view_at(watcher, view["seq"] + 1) if view["current_player"] == 1 else view
+            assert _bot_answers(first) > asked_by_a
+            assert _bot_answers(second) == 0, "the process that only heard of the moves waits"
+            # The first process answers no more (as if gone): the second takes the turn over.
+            first.state.manager.settings.bot_delay = 600.0
+            second.state.manager.settings.bot_standby_seconds = 0.5
+            mine = a.get(path, params=person).json()
+            body = {**person, "seq": mine["seq"], "action": mine["legal"][0]["id"]}
+            assert a.post(path + "/actions", json=body).status_code == 200
+            began = time.monotonic()
+            view = _view_at(watcher, mine["seq"] + 2)
+            assert view["log"][-1]["player"] == 1 and view["current_player"] != 1
+            assert _bot_answers(second) == 1
+            assert time.monotonic() - began < 30
+        state = _replayed(postgres_url, created["id"])
+        assert state.observation(0) == b.get(path, params=person).json()["observation"]
+
+
 class UvicornServer(Server):
     """``uvicorn --factory boneyard.web.app:app_from_environment --workers 2``, as documented."""
 

@@ -34,15 +34,27 @@ class ComputerSeats:
         recently = time.monotonic() - live.last_used < self.settings.watch_seconds
         return bool(live.subscribers) or recently
 
-    def _schedule_bot(self, live: LiveGame) -> None:
+    async def freshen(self, live: LiveGame) -> None:
+        raise NotImplementedError  # GameManager.freshen
+
+    def _schedule_bot(self, live: LiveGame, standby: bool = False) -> None:
+        """Start the computer's turn if a computer is to move. ``standby``: the move was made
+        through another process, which asks for the reply; this one only stands by for it."""
         if live.bot_task is not None and not live.bot_task.done():
-            return
+            if live.bot_standby_at is None or live.bot_standby_at == live.seq:
+                return
+            live.bot_task.cancel()  # stood by for a reply that came meanwhile
+        live.bot_standby_at = None
         player = live.state.current_player()
         if player < 0 or live.stored.seats[player]["kind"] != "computer":
             return
         if live.computers_only and not self._watched(live):
             return  # nobody is watching: it goes on when someone looks
-        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(live, player))
+        if standby:
+            live.bot_standby_at = live.seq
+        live.bot_task = asyncio.get_running_loop().create_task(
+            self._bot_turn(live, player, standby)
+        )
 
     def _pause_before(self, live: LiveGame, seat: int) -> float:
         """The full delay at a new turn; a short one between steps of the same computer."""
@@ -52,8 +64,27 @@ class ComputerSeats:
             return min(self.settings.bot_step_delay, self.settings.bot_delay)
         return self.settings.bot_delay
 
-    async def _bot_turn(self, live: LiveGame, seat: int) -> None:
-        await asyncio.sleep(self._pause_before(live, seat))
+    async def _stand_by(self, live: LiveGame, seat: int) -> bool:
+        """Wait for the process that made the last move to play the computer's reply; True
+        when it did not come (that process may be gone): this one plays it then."""
+        seq = live.seq
+        level = str(live.stored.seats[seat]["level"])
+        budget = budget_of(live.game.name, level, self.settings.bot_time_limit)
+        await asyncio.sleep(self.settings.bot_delay + budget + self.settings.bot_standby_seconds)
+        live.bot_standby_at = None  # from here on this turn is this process's own
+        await self.freshen(live)  # a notice missed: the store has the reply
+        if live.seq == seq:
+            return True
+        live.bot_task = None
+        self._schedule_bot(live, standby=True)
+        return False
+
+    async def _bot_turn(self, live: LiveGame, seat: int, standby: bool = False) -> None:
+        if standby:
+            if not await self._stand_by(live, seat):
+                return
+        else:
+            await asyncio.sleep(self._pause_before(live, seat))
         seq = live.seq
         if live.state.current_player() != seat:
             return

@@ -30,6 +30,7 @@ import random
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -45,13 +46,12 @@ from sqlalchemy import (
     and_,
     delete,
     func,
-    insert,
     or_,
     select,
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.bots import (
@@ -84,7 +84,29 @@ MAX_ATTEMPTS = 3
 KEEP_SECONDS = 300.0
 """How long a finished job's answer stays in the table."""
 POLL_SECONDS = 0.25
-"""How often a waiting side looks at the table when no notice came."""
+"""How often a waiting side looks at the table on SQLite (no notices there)."""
+NOTICED_POLL_SECONDS = 1.0
+"""How often it looks on PostgreSQL, where notices carry the news and a look only finds what
+a lost notice (a listener reconnecting) or a dead worker's lease left behind."""
+RECENT_ANSWERS = 4096
+"""Answers heard and kept a moment by each web process, for a job whose answer came before
+its asker had noted the job's id (a fast bot)."""
+
+SUBMIT = text(
+    "WITH made AS (INSERT INTO bot_jobs (key, kind, priority, args, budget, status, attempts,"
+    " created) VALUES (:key, :kind, :priority, CAST(:args AS json), :budget, 'waiting', 0,"
+    " :created) ON CONFLICT (key) DO NOTHING RETURNING id)"
+    " SELECT id, pg_notify(:channel, CAST(id AS text)) FROM made"
+)
+"""A new job and its notice on PostgreSQL, in one statement (no row: it was asked already).
+Fixed texts compiled once: SQLAlchemy cannot cache DML inside WITH."""
+FINISH = text(
+    "WITH done AS (UPDATE bot_jobs SET status = :status, result = :result, error = :error,"
+    " lease_until = NULL, finished = :finished"
+    " WHERE id = :id AND worker = :worker AND status = 'running' RETURNING id, result)"
+    " SELECT id, pg_notify(:channel, concat(id, ':', result)) FROM done"
+)
+"""A job's answer and its notice ``<id>:<answer>`` (``<id>:`` for an error) on PostgreSQL."""
 
 JOBS: dict[str, Callable[..., int]] = {"move": bot_move, "hint": hint_move}
 """Job kinds and the functions (from ``bots``) that answer them."""
@@ -136,74 +158,71 @@ class JobQueue:
         self.engine = store.engine
         store.create_tables([JobRow.__table__])
 
-    def _notify(self, connection: Any, channel: str, payload: str) -> None:
-        if not self.store.is_sqlite:
-            connection.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": channel, "payload": payload},
-            )
-
     def submit(self, kind: str, priority: int, args: list[Any], budget: float) -> int:
         """The job answering ``kind(*args)``: the one already asked for, or a new one."""
         key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
+        job = {"key": key, "kind": kind, "priority": priority, "budget": budget}
         for _ in range(3):
-            try:
+            if self.store.is_sqlite:
                 with self.engine.begin() as connection:
-                    found = connection.execute(
-                        select(JobRow.id, JobRow.status).where(JobRow.key == key)
-                    ).first()
-                    if found is not None and found.status != "failed":
-                        return int(found.id)
-                    if found is not None:  # a failed job is asked again: a fresh try
-                        connection.execute(delete(JobRow).where(JobRow.id == found.id))
-                    job_id = connection.execute(
-                        insert(JobRow)
-                        .values(
-                            key=key,
-                            kind=kind,
-                            priority=priority,
-                            args=args,
-                            budget=budget,
-                            status="waiting",
-                            attempts=0,
-                            created=time.time(),
-                        )
+                    made = connection.execute(
+                        sqlite_insert(JobRow)
+                        .values(**job, args=args, status="waiting", attempts=0, created=time.time())
+                        .on_conflict_do_nothing(index_elements=[JobRow.key])
                         .returning(JobRow.id)
-                    ).scalar_one()
-                    self._notify(connection, NEW_CHANNEL, str(job_id))
-                    return int(job_id)
-            except IntegrityError:  # another process asked at the same moment: share its job
-                continue
+                    ).first()
+            else:
+                with self.store.alone() as connection:
+                    made = connection.execute(
+                        SUBMIT,
+                        {**job, "args": json.dumps(args), "created": time.time(),
+                         "channel": NEW_CHANNEL},
+                    ).first()  # fmt: skip
+            if made is not None:
+                return int(made.id)
+            # Asked already (by this process or another holding the same game): share that job.
+            with self.store.reads.connect() as connection:
+                found = connection.execute(
+                    select(JobRow.id, JobRow.status).where(JobRow.key == key)
+                ).first()
+            if found is not None and found.status != "failed":
+                return int(found.id)
+            if found is not None:  # a failed job is asked again: a fresh try
+                with self.store.alone() as connection:
+                    connection.execute(delete(JobRow).where(JobRow.id == found.id))
         raise JobFailed("could not queue the job")
 
-    def claim(self, worker: str) -> Job | None:
-        """Take the most urgent waiting job (or one whose worker's lease ran out), or None."""
+    def claim(self, worker: str, expired: bool = True) -> Job | None:
+        """Take the most urgent waiting job, or None. ``expired``: also one whose worker's lease
+        ran out (and fail those whose workers died too often); a worker woken by a new job's
+        notice looks only at waiting jobs (a cheaper look: the index on status)."""
         now = time.time()
-        with self.engine.begin() as connection:
-            # Jobs whose workers died too often: failed, for the web process to see.
-            connection.execute(
-                update(JobRow)
-                .where(
-                    JobRow.status == "running",
-                    JobRow.lease_until < now,
-                    JobRow.attempts >= MAX_ATTEMPTS,
+        takeable: Any = JobRow.status == "waiting"
+        if expired:
+            with self.store.alone() as connection:
+                # Jobs whose workers died too often: failed, for the web process to see.
+                connection.execute(
+                    update(JobRow)
+                    .where(
+                        JobRow.status == "running",
+                        JobRow.lease_until < now,
+                        JobRow.attempts >= MAX_ATTEMPTS,
+                    )
+                    .values(status="failed", error=f"its bot worker died {MAX_ATTEMPTS} times")
                 )
-                .values(status="failed", error=f"its bot worker died {MAX_ATTEMPTS} times")
-            )
-            takeable = or_(
-                JobRow.status == "waiting",
-                and_(JobRow.status == "running", JobRow.lease_until < now),
-            )
-            # SKIP LOCKED: a job another worker is claiming right now is passed over, not
-            # waited for (PostgreSQL; SQLite has one writer at a time and ignores it).
-            first = (
-                select(JobRow.id)
-                .where(takeable)
-                .order_by(JobRow.priority, JobRow.id)
-                .limit(1)
-                .with_for_update(skip_locked=True)
-                .scalar_subquery()
-            )
+            takeable = or_(takeable, and_(JobRow.status == "running", JobRow.lease_until < now))
+        # SKIP LOCKED: a job another worker is claiming right now is passed over, not
+        # waited for (PostgreSQL; SQLite has one writer at a time and ignores it). One
+        # statement, so one round trip: it needs no transaction of its own.
+        first = (
+            select(JobRow.id)
+            .where(takeable)
+            .order_by(JobRow.priority, JobRow.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+            .scalar_subquery()
+        )
+        with self.store.alone() as connection:
             row = connection.execute(
                 update(JobRow)
                 .where(JobRow.id == first)
@@ -221,22 +240,28 @@ class JobQueue:
 
     def finish(self, job: Job, worker: str, result: int | None, error: str | None) -> bool:
         """Record ``job``'s answer (or error); False when another worker took it over meanwhile
-        (its lease ran out): then that worker's answer counts."""
+        (its lease ran out): then that worker's answer counts. On PostgreSQL the notice carries
+        the answer (``<id>:<answer>``, or ``<id>:`` for an error): the web process reads nothing."""
+        answer = {
+            "status": "done" if error is None else "failed",
+            "result": result,
+            "error": error,
+            "finished": time.time(),
+        }
+        if not self.store.is_sqlite:
+            with self.store.alone() as connection:
+                done = connection.execute(
+                    FINISH, {**answer, "id": job.id, "worker": worker, "channel": DONE_CHANNEL}
+                ).first()
+            return done is not None
         with self.engine.begin() as connection:
-            done = connection.execute(
-                update(JobRow)
-                .where(JobRow.id == job.id, JobRow.worker == worker, JobRow.status == "running")
-                .values(
-                    status="done" if error is None else "failed",
-                    result=result,
-                    error=error,
-                    lease_until=None,
-                    finished=time.time(),
-                )
-            ).rowcount
-            if done:
-                self._notify(connection, DONE_CHANNEL, str(job.id))
-        return bool(done)
+            return bool(
+                connection.execute(
+                    update(JobRow)
+                    .where(JobRow.id == job.id, JobRow.worker == worker, JobRow.status == "running")
+                    .values(**answer, lease_until=None)
+                ).rowcount
+            )
 
     def release(self, worker: str) -> int:
         """Hand back the jobs ``worker`` holds (it is stopping): others take them at once."""
@@ -317,7 +342,10 @@ class QueueBots:
         self.metrics = metrics
         self._threads = ThreadPoolExecutor(2, thread_name_prefix="jobs")
         self._pending: dict[int, tuple[int, asyncio.Future[int]]] = {}
-        """Job id -> (priority, its answer); resolved and removed by the collector."""
+        """Job id -> (priority, its answer); resolved and removed when its answer is heard."""
+        self._recent: OrderedDict[int, int] = OrderedDict()
+        """The last ``RECENT_ANSWERS`` answers heard (job id -> answer), any process's."""
+        self._poll = POLL_SECONDS if store.is_sqlite else NOTICED_POLL_SECONDS
         self._wake: asyncio.Event | None = None
         self._collector: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
@@ -336,13 +364,37 @@ class QueueBots:
 
     def warm_up(self) -> None:
         loop = asyncio.get_running_loop()
-        wake = self._wake = asyncio.Event()
+        self._wake = asyncio.Event()
 
-        def heard(_payload: str) -> None:
-            loop.call_soon_threadsafe(wake.set)
+        def heard(payload: str) -> None:
+            loop.call_soon_threadsafe(self._heard, payload)
 
         self._stop_listening = self.store.listen_channel(DONE_CHANNEL, heard)
         self._collector = loop.create_task(self._collect_forever())
+
+    def _heard(self, payload: str) -> None:
+        """A job was answered (``<id>:<answer>``): its asker here gets the answer from the
+        notice itself. An error (``<id>:``) or an unreadable notice: the table is read."""
+        job, _, answer = payload.partition(":")
+        try:
+            job_id, result = int(job), int(answer)
+        except ValueError:
+            assert self._wake is not None
+            self._wake.set()
+            return
+        self._recent[job_id] = result
+        if len(self._recent) > RECENT_ANSWERS:
+            self._recent.popitem(last=False)
+        self._answer(job_id, result, None)
+
+    def _answer(self, job_id: int, result: int | None, error: str | None) -> None:
+        _, future = self._pending.pop(job_id, (0, None))
+        if future is None or future.done():
+            return
+        if error is not None or result is None:
+            future.set_exception(JobFailed(error or "no answer"))
+        else:
+            future.set_result(int(result))
 
     def shutdown(self) -> None:
         if self._collector is not None:
@@ -367,6 +419,8 @@ class QueueBots:
         entry = self._pending.get(job_id)
         if entry is None:  # (else this process asked the same already: one answer for both)
             entry = self._pending[job_id] = (priority, loop.create_future())
+            if job_id in self._recent:  # answered before its id came back here
+                self._answer(job_id, self._recent[job_id], None)
         try:
             # Shielded: one asker giving up leaves the answer to the others.
             return await asyncio.wait_for(
@@ -381,7 +435,7 @@ class QueueBots:
         looked = 0.0
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=POLL_SECONDS)
+                await asyncio.wait_for(self._wake.wait(), timeout=self._poll)
             self._wake.clear()
             try:
                 if self._pending:
@@ -389,13 +443,7 @@ class QueueBots:
                         self._threads, self.queue.collect, list(self._pending)
                     )
                     for job_id, (result, error) in found.items():
-                        _, future = self._pending.pop(job_id, (0, None))
-                        if future is None or future.done():
-                            continue
-                        if error is not None or result is None:
-                            future.set_exception(JobFailed(error or "no answer"))
-                        else:
-                            future.set_result(int(result))
+                        self._answer(job_id, result, error)
                 if time.monotonic() - looked > 1.0:
                     looked = time.monotonic()
                     self._depth = await loop.run_in_executor(self._threads, self.queue.depth)
@@ -436,7 +484,9 @@ class Worker:
         self.processes = processes
         self.pool, _ = worker_pool(processes, processes, "jobs")
         self.stop = threading.Event()
-        self.wake = threading.Event()
+        self.notices = threading.Semaphore(0)
+        """One permit a new job's notice: one claimer wakes for it, not all of them."""
+        self.poll = POLL_SECONDS if store.is_sqlite else NOTICED_POLL_SECONDS
         self.answered = 0
 
     def _run_one(self, job: Job) -> None:
@@ -466,26 +516,41 @@ class Worker:
             f": {error}" if error else "",
         )  # fmt: skip
 
-    def _claim_forever(self) -> None:
+    def _claim_forever(self, looks: bool) -> None:
+        """Claim and answer jobs until stopped: one for each notice taken. ``looks``: this
+        claimer also looks at the table when no notice came for a while (one a worker)."""
         while not self.stop.is_set():
-            try:
-                job = self.queue.claim(self.name)
-            except Exception:
-                log.warning("claiming a job failed; trying again", exc_info=True)
-                self.stop.wait(1.0)
-                continue
-            if job is None:
-                self.wake.wait(POLL_SECONDS)
-                self.wake.clear()
-                continue
-            self._run_one(job)
+            noticed = self.notices.acquire(timeout=self.poll if looks else None)
+            if self.stop.is_set():
+                return
+            # A notice: one new job, taken unless another worker was quicker. No notice for a
+            # while: look at everything (a lost notice, a dead worker's lease) until it is
+            # empty, with another claimer woken for each job found.
+            while not self.stop.is_set():
+                try:
+                    job = self.queue.claim(self.name, expired=not noticed)
+                except Exception:
+                    log.warning("claiming a job failed; trying again", exc_info=True)
+                    self.stop.wait(1.0)
+                    break
+                if job is None:
+                    break
+                if not noticed:
+                    self.notices.release()
+                self._run_one(job)
+                if noticed:
+                    break
 
     def run(self) -> None:
         """Work until ``stop`` is set; then hand back the jobs still held."""
-        stop_listening = self.store.listen_channel(NEW_CHANNEL, lambda _payload: self.wake.set())
+        stop_listening = self.store.listen_channel(
+            NEW_CHANNEL, lambda _payload: self.notices.release()
+        )
         # Two claimers a process: one job's database round trips overlap another's thinking.
         threads = [
-            threading.Thread(target=self._claim_forever, name=f"claim-{n}", daemon=True)
+            threading.Thread(
+                target=self._claim_forever, args=(n == 0,), name=f"claim-{n}", daemon=True
+            )
             for n in range(2 * self.processes)
         ]
         for thread in threads:
@@ -493,6 +558,7 @@ class Worker:
         try:
             self.stop.wait()
         finally:
+            self.notices.release(len(threads))  # the claimers see the stop at once
             if stop_listening is not None:
                 stop_listening()
             self.pool.stop()

@@ -64,6 +64,9 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    bot_standby_at: int | None = None
+    """While ``bot_task`` only stands by (another process asks for the computer's move): the
+    sequence number it stands by at."""
     last_by: str = ""
     last_used: float = field(default_factory=time.monotonic)
     memory: int = 0

@@ -120,8 +120,8 @@ class GameManager(LiveCache, ComputerSeats):
         loop = asyncio.get_running_loop()
         self._spawn(self._sweep_forever())
 
-        def heard(game_id: str, seq: int) -> None:
-            loop.call_soon_threadsafe(self._heard, game_id, seq)
+        def heard(game_id: str, seq: int, actions: list[tuple[int, int]] | None) -> None:
+            loop.call_soon_threadsafe(self._heard, game_id, seq, actions)
 
         self._stop_listening = self.store.listen(heard)
 
@@ -298,25 +298,33 @@ class GameManager(LiveCache, ComputerSeats):
             async with live.lock:
                 await self._catch_up(live)
 
-    def _heard(self, game_id: str, seq: int) -> None:
-        """Another process stored move ``seq`` of ``game_id`` (PostgreSQL notices)."""
+    def _heard(self, game_id: str, seq: int, actions: list[tuple[int, int]] | None) -> None:
+        """Another process stored ``actions`` of ``game_id``, up to ``seq`` (PostgreSQL
+        notices)."""
         live = self.games.get(game_id)
         if live is not None and live.seq < seq:
-            self._spawn(self._catch_up_to(live, seq))
+            self._spawn(self._catch_up_to(live, seq, actions))
 
-    async def _catch_up_to(self, live: LiveGame, seq: int) -> None:
-        """Catch up to ``seq`` (a notice said the store has it): no count to ask first."""
+    async def _catch_up_to(
+        self, live: LiveGame, seq: int, actions: list[tuple[int, int]] | None
+    ) -> None:
+        """Catch up to ``seq`` (a notice said the store has it): no count to ask first, and
+        nothing to read when the notice brought every action this copy lacks."""
         async with live.lock:
             if live.seq < seq:
-                await self._catch_up(live)
+                if actions is None or live.seq != seq - len(actions):
+                    actions = None  # the copy missed more than this notice: read the store
+                await self._catch_up(live, actions)
 
-    async def _catch_up(self, live: LiveGame) -> None:
-        """Replay the actions stored past ``live.seq`` and announce them. Locked."""
+    async def _catch_up(self, live: LiveGame, new: list[tuple[int, int]] | None = None) -> None:
+        """Replay the actions stored past ``live.seq`` (``new``: they are known, as committed
+        by another process; else read) and announce them. Locked."""
         first = live.seq
-        new: list[tuple[int, int]] = await self._in(
-            self.reader, self.settings.store_seconds, "reading the game",
-            self.store.actions_from, live.id, first,
-        )  # fmt: skip
+        if new is None:
+            new = await self._in(
+                self.reader, self.settings.store_seconds, "reading the game",
+                self.store.actions_from, live.id, first,
+            )  # fmt: skip
         if not new:
             return
         state = live.state.clone()
@@ -329,7 +337,7 @@ class GameManager(LiveCache, ComputerSeats):
         live.stored.actions.extend(new)
         log.info("game %s caught up from move %d to %d (moved elsewhere)", live.id, first, live.seq)
         self._announce(live, first)
-        self._schedule_bot(live)
+        self._schedule_bot(live, standby=True)  # the process that moved asks for the reply
 
     # ----- subscribers --------------------------------------------------------------------------
 

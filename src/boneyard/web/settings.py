@@ -41,6 +41,10 @@ class Settings:
     bot_step_delay: float = 0.15
     """Seconds between the steps of one computer turn (its set-up, forced moves, a run of its
     own actions): a person waits the bot's thinking plus one ``bot_delay``, not one a step."""
+    bot_standby_seconds: float = 10.0
+    """Several processes: the one that made the move asks for the computer's reply; another
+    process that heard of the move waits this long past the computer's delay and time budget,
+    then asks itself unless the reply came (the first process may have died)."""
     bot_time_limit: float | None = None
     """Seconds a computer move may take; ``None``: the level's own budget."""
     bot_processes: int = 0

@@ -37,8 +37,40 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 log = logging.getLogger("boneyard.web")
 
 CHANNEL = "boneyard_moves"
-"""The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``."""
+"""The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``,
+then ``:<action>/<player>,...`` (the actions just stored, so that the other processes need not
+read them back; left out past ``NOTICE_ACTIONS_CHARS``)."""
+NOTICE_ACTIONS_CHARS = 6000
+"""PostgreSQL takes notices of under 8,000 bytes: longer runs of actions are read back."""
 
+
+def move_notice(game_id: str, seq: int, actions: Sequence[tuple[int, int]]) -> str:
+    """The notice of ``actions`` stored so that the game is at ``seq``."""
+    listed = ",".join(f"{action}/{player}" for action, player in actions)
+    if len(listed) > NOTICE_ACTIONS_CHARS:
+        return f"{game_id}:{seq}"
+    return f"{game_id}:{seq}:{listed}"
+
+
+def read_move_notice(payload: str) -> tuple[str, int, list[tuple[int, int]] | None]:
+    """``(game id, seq, the actions stored up to seq or None)`` from a move notice."""
+    game_id, seq, listed = [*payload.split(":", 2), ""][:3]
+    if not listed:
+        return game_id, int(seq), None
+    actions = [item.split("/") for item in listed.split(",")]
+    return game_id, int(seq), [(int(action), int(player)) for action, player in actions]
+
+
+STORE_MOVE = text(
+    "WITH stored AS (INSERT INTO actions (game_id, seq, action, player)"
+    " SELECT :game_id, s, a, p FROM unnest(CAST(:seqs AS integer[]),"
+    " CAST(:actions AS integer[]), CAST(:players AS integer[])) AS t(s, a, p))"
+    " SELECT pg_notify(:channel, :notice)"
+)
+"""A move on PostgreSQL: its actions and its notice in one statement, one round trip (in
+autocommit: no BEGIN and COMMIT), a fixed text compiled once (SQLAlchemy cannot cache an
+INSERT of several rows inside a WITH: it would compile it on every move). A taken sequence
+number fails the whole statement, notice included."""
 
 SCHEMA_LOCK = 0x626F6E6579
 """The PostgreSQL advisory lock held while tables are created ("boney")."""
@@ -120,6 +152,12 @@ class Store:
         self.create_tables()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
+    def alone(self) -> Any:
+        """A connection for one statement that commits by itself (a context manager): on
+        PostgreSQL in autocommit, one round trip instead of BEGIN, statement, COMMIT. Only for
+        a single statement, which is atomic on its own; several need ``engine.begin()``."""
+        return self.reads.begin()
+
     def create_tables(self, tables: Sequence[Any] | None = None) -> None:
         """Create the missing tables (all, or ``tables``). On PostgreSQL under an advisory lock:
         web processes and bot workers starting together would otherwise race to create them."""
@@ -168,9 +206,27 @@ class Store:
         A sequence number already taken violates the primary key: nothing is stored.
         ``returns`` marks the game finished.
         """
-        # Core statements, not the ORM: this is the one write on every move.
+        # Core statements, not the ORM: this is the one write on every move. Mostly one
+        # statement: the actions, and on PostgreSQL the notice (one round trip, autocommit).
+        rows = self._rows(game_id, first_seq, actions)
+        # Heard by every server process on this database when the move commits.
+        notice = move_notice(game_id, first_seq + len(actions), actions)
+        if returns is None and not self.is_sqlite:
+            with self.alone() as connection:
+                connection.execute(
+                    STORE_MOVE,
+                    {
+                        "game_id": game_id,
+                        "seqs": [row["seq"] for row in rows],
+                        "actions": [row["action"] for row in rows],
+                        "players": [row["player"] for row in rows],
+                        "channel": CHANNEL,
+                        "notice": notice,
+                    },
+                )
+            return
         with self.engine.begin() as connection:
-            connection.execute(insert(ActionRow), self._rows(game_id, first_seq, actions))
+            connection.execute(insert(ActionRow), rows)
             if returns is not None:
                 connection.execute(
                     update(GameRow)
@@ -178,11 +234,9 @@ class Store:
                     .values(finished=True, returns=json.dumps(returns))
                 )
             if not self.is_sqlite:
-                # Heard by every server process on this database when the transaction commits.
-                payload = f"{game_id}:{first_seq + len(actions)}"
                 connection.execute(
                     text("SELECT pg_notify(:channel, :payload)"),
-                    {"channel": CHANNEL, "payload": payload},
+                    {"channel": CHANNEL, "payload": notice},
                 )
 
     @staticmethod
@@ -202,8 +256,12 @@ class Store:
             ).scalar_one()
             return int(count)
 
-    def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None] | None:
-        """Call ``heard(game_id, seq)`` (from a thread) whenever any process stores a move.
+    def listen(
+        self, heard: Callable[[str, int, list[tuple[int, int]] | None], None]
+    ) -> Callable[[], None] | None:
+        """Call ``heard(game_id, seq, actions)`` (from a thread) whenever any process stores a
+        move: the game is at ``seq`` in the store; ``actions`` are the ones just stored (None:
+        too many for a notice, read them).
 
         PostgreSQL only (``LISTEN``): returns the function that stops listening. On SQLite
         there is nothing to listen to (None): a process notices others' moves on its next
@@ -211,8 +269,7 @@ class Store:
         """
 
         def parse(payload: str) -> None:
-            game_id, _, seq = payload.rpartition(":")
-            heard(game_id, int(seq))
+            heard(*read_move_notice(payload))
 
         return self.listen_channel(CHANNEL, parse)
 
