@@ -150,3 +150,13 @@ class Server:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
+
+
+def lasting(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without the clock: how long the seat to move has been waiting (whole seconds,
+    so two reads a moment apart may differ)."""
+    session = view.get("session") or {}
+    waiting = session.get("waiting")
+    if waiting is None:
+        return view
+    return {**view, "session": {**session, "waiting": {**waiting, "seconds": None}}}

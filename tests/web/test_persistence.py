@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from boneyard.core.registry import list_games
 from boneyard.web.chance import chance_outcome, seed_hash
 from boneyard.web.store import move_notice, read_move_notice
-from tests.web.conftest import all_games, create, make_app, play_random, token
+from tests.web.conftest import all_games, create, lasting, make_app, play_random, token
 
 
 @pytest.mark.parametrize("name", sorted(all_games()))
@@ -20,12 +20,12 @@ def test_a_game_survives_a_restart(db_path: Path, name: str) -> None:
         created = create(first, name)
         play_random(first, created, 8, seed=3)
         views = [
-            first.get(f"/api/games/{created['id']}", params={"token": s["token"]}).json()
+            lasting(first.get(f"/api/games/{created['id']}", params={"token": s["token"]}).json())
             for s in created["seats"]
         ]
     with TestClient(make_app(db_path)) as second:
         again = [
-            second.get(f"/api/games/{created['id']}", params={"token": s["token"]}).json()
+            lasting(second.get(f"/api/games/{created['id']}", params={"token": s["token"]}).json())
             for s in created["seats"]
         ]
         assert again == views
@@ -219,13 +219,13 @@ def test_idle_games_leave_memory_and_come_back_from_the_store(db_path: Path) -> 
         first = create(client, "obonto")
         play_random(client, first, 3, seed=5)
         views = [
-            client.get(f"/api/games/{first['id']}", params={"token": s["token"]}).json()
+            lasting(client.get(f"/api/games/{first['id']}", params={"token": s["token"]}).json())
             for s in first["seats"]
         ]
         second = create(client, "bones")
         assert list(manager.games) == [second["id"]], "the idle first game was dropped"
         again = [
-            client.get(f"/api/games/{first['id']}", params={"token": s["token"]}).json()
+            lasting(client.get(f"/api/games/{first['id']}", params={"token": s["token"]}).json())
             for s in first["seats"]
         ]
         assert again == views, "replayed from the store, nothing lost"

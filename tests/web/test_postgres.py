@@ -30,7 +30,7 @@ from boneyard.web.catalog import Catalog
 from boneyard.web.jobs import JobQueue, JobRow
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store
-from tests.web.conftest import Server, all_games, create, play_random, token
+from tests.web.conftest import Server, all_games, create, lasting, play_random, token
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
@@ -55,7 +55,7 @@ def test_games_survive_a_restart_on_postgresql(postgres_url: str) -> None:
             play_random(first, created, 6, seed=number)
         views = [
             [
-                first.get(f"/api/games/{g['id']}", params={"token": s["token"]}).json()
+                lasting(first.get(f"/api/games/{g['id']}", params={"token": s["token"]}).json())
                 for s in g["seats"]
             ]
             for g in games
@@ -63,7 +63,9 @@ def test_games_survive_a_restart_on_postgresql(postgres_url: str) -> None:
     with TestClient(make_app(postgres_url)) as second:
         for created, before in zip(games, views, strict=True):
             after = [
-                second.get(f"/api/games/{created['id']}", params={"token": s["token"]}).json()
+                lasting(
+                    second.get(f"/api/games/{created['id']}", params={"token": s["token"]}).json()
+                )
                 for s in created["seats"]
             ]
             assert after == before

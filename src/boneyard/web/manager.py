@@ -39,7 +39,7 @@ from boneyard.web.limits import RateLimit
 from boneyard.web.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.metrics import Metrics
 from boneyard.web.settings import Settings
-from boneyard.web.store import Store, StoredGame
+from boneyard.web.store import RELOAD, StaleCopy, Store, StoredGame
 from boneyard.web.work import WorkPool, advance, replay, set_up, strings_of
 
 log = logging.getLogger("boneyard.web")
@@ -299,11 +299,41 @@ class GameManager(LiveCache, ComputerSeats):
                 await self._catch_up(live)
 
     def _heard(self, game_id: str, seq: int, actions: list[tuple[int, int]] | None) -> None:
-        """Another process stored ``actions`` of ``game_id``, up to ``seq`` (PostgreSQL
-        notices)."""
+        """Another process stored ``actions`` of ``game_id``, up to ``seq``, or changed it
+        otherwise (``RELOAD``) (PostgreSQL notices)."""
         live = self.games.get(game_id)
-        if live is not None and live.seq < seq:
+        if live is None:
+            return
+        if seq == RELOAD:
+            self._spawn(self._reload(live))
+        elif live.seq < seq:
             self._spawn(self._catch_up_to(live, seq, actions))
+
+    async def _reload(self, live: LiveGame) -> None:
+        async with live.lock:
+            await self.rebuild(live)
+
+    async def rebuild(self, live: LiveGame, stored: StoredGame | None = None) -> None:
+        """Make ``live`` again from ``stored`` (by default: read from the store, where another
+        process changed the game other than by a move) and show it to its sockets. Locked."""
+        if stored is None:
+            stored = await self._in(
+                self.reader, self.settings.store_seconds, "reading the game", self.store.load,
+                live.id,
+            )  # fmt: skip
+            if stored is None:
+                return
+        _game, state, entries, _, _size = await self.work.run(
+            None, "loading the game", replay, self.catalog.game_class(stored.name), stored
+        )
+        if live.bot_task is not None:
+            live.bot_task.cancel()  # chosen, or standing by, for a position that may be gone
+            live.bot_task = None
+        live.stored, live.state, live.log = stored, state, entries
+        words.forget(live.id)
+        self._made(live)  # the session of play read again, its ending re-applied
+        self._announce(live, 0)
+        self._schedule_bot(live, standby=True)
 
     async def _catch_up_to(
         self, live: LiveGame, seq: int, actions: list[tuple[int, int]] | None
@@ -448,9 +478,13 @@ class GameManager(LiveCache, ComputerSeats):
                 applied,
                 returns,
             )
-        except IntegrityError:
-            # Another process stored this move number first: our copy was stale.
-            await self._catch_up(live)
+        except (IntegrityError, StaleCopy) as error:
+            # Another process stored this move number first, or took moves back or ended the
+            # game: our copy was stale.
+            if isinstance(error, StaleCopy):
+                await self.rebuild(live)
+            else:
+                await self._catch_up(live)
             raise WebError(
                 409,
                 "stale",

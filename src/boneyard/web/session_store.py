@@ -168,6 +168,7 @@ class SessionStore:
                 values["seats"] = seats
             if values:
                 connection.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            self.store.changed(connection, game_id)
         return SessionEvent(number, at_seq, kind, seat, detail, now)
 
     # ----- series and open seats -----------------------------------------------------------------
@@ -216,6 +217,8 @@ class SessionStore:
                     carried=entry.carried,
                 )
             )
+            if previous is not None:
+                self.store.changed(connection, previous)  # its players' rematch links
         return True
 
     def fill_seat(self, game_id: str, seat: int, person: str | None) -> bool:
@@ -233,6 +236,7 @@ class SessionStore:
                 .where(SeriesGameRow.game_id == game_id)
                 .values(open_seats=[s for s in row.open_seats if s != seat], people=people)
             )
+            self.store.changed(connection, game_id)
         return True
 
     def listed_games(self, limit: int = 200) -> list[SeriesGame]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from boneyard.core.game import CHANCE, TERMINAL, State
+from boneyard.web import words
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame
 from boneyard.web.manager import GameManager
@@ -583,6 +584,7 @@ class SessionManager:
             live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start
         )
         del live.stored.actions[start:]
+        words.forget(live.id)  # the moves from ``start`` on are gone: so is what was said of them
         rebuilt = self.manager._replay(live.stored)
         live.state = rebuilt.state
         live.log = rebuilt.log

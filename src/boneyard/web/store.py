@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -39,7 +40,11 @@ log = logging.getLogger("boneyard.web")
 CHANNEL = "boneyard_moves"
 """The PostgreSQL notification channel: payload ``<game id>:<sequence number after the move>``,
 then ``:<action>/<player>,...`` (the actions just stored, so that the other processes need not
-read them back; left out past ``NOTICE_ACTIONS_CHARS``)."""
+read them back; left out past ``NOTICE_ACTIONS_CHARS``); or ``<game id>:-1`` (``RELOAD``): the
+game changed other than by a move (a resignation, a takeback, a seat taken): read it again
+(then ``:<origin>``, the ``Store.origin`` of the process that changed it, which has it)."""
+RELOAD = -1
+"""The sequence number of a notice that says: read the whole game again."""
 NOTICE_ACTIONS_CHARS = 6000
 """PostgreSQL takes notices of under 8,000 bytes: longer runs of actions are read back."""
 
@@ -53,9 +58,10 @@ def move_notice(game_id: str, seq: int, actions: Sequence[tuple[int, int]]) -> s
 
 
 def read_move_notice(payload: str) -> tuple[str, int, list[tuple[int, int]] | None]:
-    """``(game id, seq, the actions stored up to seq or None)`` from a move notice."""
+    """``(game id, seq, the actions stored up to seq or None)`` from a move notice (``seq``
+    is ``RELOAD`` for a change other than a move)."""
     game_id, seq, listed = [*payload.split(":", 2), ""][:3]
-    if not listed:
+    if not listed or int(seq) == RELOAD:
         return game_id, int(seq), None
     actions = [item.split("/") for item in listed.split(",")]
     return game_id, int(seq), [(int(action), int(player)) for action, player in actions]
@@ -63,14 +69,33 @@ def read_move_notice(payload: str) -> tuple[str, int, list[tuple[int, int]] | No
 
 STORE_MOVE = text(
     "WITH stored AS (INSERT INTO actions (game_id, seq, action, player)"
-    " SELECT :game_id, s, a, p FROM unnest(CAST(:seqs AS integer[]),"
-    " CAST(:actions AS integer[]), CAST(:players AS integer[])) AS t(s, a, p))"
-    " SELECT pg_notify(:channel, :notice)"
+    " SELECT CAST(:game_id AS varchar), s, a, p FROM unnest(CAST(:seqs AS integer[]),"
+    " CAST(:actions AS integer[]), CAST(:players AS integer[])) AS t(s, a, p)"
+    " WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = CAST(:game_id AS varchar) AND finished)"
+    " AND (CAST(:first AS integer) = 0 OR EXISTS (SELECT 1 FROM actions"
+    " WHERE game_id = CAST(:game_id AS varchar) AND seq = CAST(:first AS integer) - 1))"
+    " RETURNING seq)"
+    " SELECT pg_notify(:channel, :notice) FROM (SELECT count(*) AS n FROM stored) AS c"
+    " WHERE c.n > 0"
 )
 """A move on PostgreSQL: its actions and its notice in one statement, one round trip (in
 autocommit: no BEGIN and COMMIT), a fixed text compiled once (SQLAlchemy cannot cache an
 INSERT of several rows inside a WITH: it would compile it on every move). A taken sequence
-number fails the whole statement, notice included."""
+number fails the whole statement, notice included; a game over, or a gap before the first
+number (a copy that missed a takeback), stores nothing and answers no row."""
+
+CAN_EXTEND = text(
+    "SELECT (SELECT finished FROM games WHERE id = :game_id),"
+    " (SELECT count(*) FROM actions WHERE game_id = :game_id AND seq = :first - 1)"
+)
+"""Whether a move numbered ``:first`` may be stored: the game is not over and the move before
+it is stored (STORE_MOVE's condition, for the transaction of a move that ends the game)."""
+
+
+class StaleCopy(Exception):
+    """A move was made on a copy of the game that missed a change made by another process: a
+    takeback, or an ending outside the rules (a resignation, an agreed draw). Nothing stored."""
+
 
 SCHEMA_LOCK = 0x626F6E6579
 """The PostgreSQL advisory lock held while tables are created ("boney")."""
@@ -138,6 +163,8 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.origin = secrets.token_hex(6)
+        """This process's name in its notices (it skips its own change notices)."""
         connect_args: dict[str, Any] = {}
         if self.is_sqlite:
             connect_args = {"check_same_thread": False, "timeout": 30}
@@ -203,7 +230,8 @@ class Store:
     ) -> None:
         """Store ``actions`` as ``first_seq, first_seq + 1, ...`` in one transaction.
 
-        A sequence number already taken violates the primary key: nothing is stored.
+        A sequence number already taken violates the primary key: nothing is stored. A game
+        that is over, or a gap before ``first_seq``, raises ``StaleCopy``: nothing is stored.
         ``returns`` marks the game finished.
         """
         # Core statements, not the ORM: this is the one write on every move. Mostly one
@@ -213,19 +241,27 @@ class Store:
         notice = move_notice(game_id, first_seq + len(actions), actions)
         if returns is None and not self.is_sqlite:
             with self.alone() as connection:
-                connection.execute(
+                stored = connection.execute(
                     STORE_MOVE,
                     {
                         "game_id": game_id,
+                        "first": first_seq,
                         "seqs": [row["seq"] for row in rows],
                         "actions": [row["action"] for row in rows],
                         "players": [row["player"] for row in rows],
                         "channel": CHANNEL,
                         "notice": notice,
                     },
-                )
+                ).first()
+            if stored is None:
+                raise StaleCopy(game_id)
             return
         with self.engine.begin() as connection:
+            finished, before = connection.execute(
+                CAN_EXTEND, {"game_id": game_id, "first": first_seq}
+            ).one()
+            if finished or (first_seq > 0 and not before):
+                raise StaleCopy(game_id)
             connection.execute(insert(ActionRow), rows)
             if returns is not None:
                 connection.execute(
@@ -261,7 +297,8 @@ class Store:
     ) -> Callable[[], None] | None:
         """Call ``heard(game_id, seq, actions)`` (from a thread) whenever any process stores a
         move: the game is at ``seq`` in the store; ``actions`` are the ones just stored (None:
-        too many for a notice, read them).
+        too many for a notice, read them). ``seq`` is ``RELOAD`` when the game changed other
+        than by a move (``changed``).
 
         PostgreSQL only (``LISTEN``): returns the function that stops listening. On SQLite
         there is nothing to listen to (None): a process notices others' moves on its next
@@ -269,9 +306,20 @@ class Store:
         """
 
         def parse(payload: str) -> None:
+            if payload.endswith(f":{RELOAD}:{self.origin}"):
+                return  # this process made that change, and its copy has it
             heard(*read_move_notice(payload))
 
         return self.listen_channel(CHANNEL, parse)
+
+    def changed(self, connection: Any, game_id: str) -> None:
+        """Tell every process that ``game_id`` changed other than by a move (in the transaction
+        of ``connection``, so only if it commits): they read it again. PostgreSQL only."""
+        if not self.is_sqlite:
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{game_id}:{RELOAD}:{self.origin}"},
+            )
 
     def listen_channel(
         self, channel: str, heard: Callable[[str], None]

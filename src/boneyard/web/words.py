@@ -75,6 +75,11 @@ def _memory(live: LiveGame) -> _Memory:
     return memory
 
 
+def forget(game_id: str) -> None:
+    """Drop what was said of ``game_id``'s moves: its log was rewritten (a takeback)."""
+    _memories.pop(game_id, None)
+
+
 def described(live: LiveGame, seq: int, column: int) -> str:
     """Stored action ``seq`` in words, as seat ``column`` (the seat count: a spectator) saw it."""
     memory = _memory(live)
