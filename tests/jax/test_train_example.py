@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -59,8 +60,18 @@ def _known_player(params: Any, key: Any, observations: Any, masks: Any, seat: in
     return jnp.where(params == LAST_LEGAL, last, jnp.where(params == ILLEGAL, illegal, uniform))
 
 
-def _evaluate(env: Any, player: int, seat: int, seed: int) -> Any:
-    return example.evaluate(env, _known_player, jnp.int32(player), seat, 200, seed)
+@pytest.fixture(scope="module")
+def evaluate(env: Any) -> Callable[[int, int, int], Any]:
+    """200 games of a known player on a seat against random: (player, seat, seed) -> Record.
+    One compiled evaluation a seat serves every player."""
+    compiled: dict[int, Any] = {}
+
+    def play(player: int, seat: int, seed: int) -> Any:
+        if seat not in compiled:
+            compiled[seat] = example.Evaluation(env, _known_player, jnp.int32(0), seat, 200)
+        return compiled[seat](jnp.int32(player), seed)
+
+    return play
 
 
 def _rules_engine_positions(games: int, seed: int) -> list[tuple[Any, np.ndarray, np.ndarray]]:
@@ -124,11 +135,11 @@ def test_an_untrained_greedy_policy_picks_legal_moves_in_both_seats() -> None:
 
 
 @pytest.mark.parametrize("seat", [0, 1])
-def test_the_evaluation_counts_from_the_agents_seat(env: Any, seat: int) -> None:
+def test_the_evaluation_counts_from_the_agents_seat(evaluate: Any, seat: int) -> None:
     """An agent that plays illegally loses every game; random against random wins about half
     (200 games: a binomial's standard deviation is 3.5 points) and never draws."""
-    assert _evaluate(env, ILLEGAL, seat, seed=5) == example.Record(wins=0, losses=200, draws=0)
-    record = _evaluate(env, RANDOM, seat, seed=11)
+    assert evaluate(ILLEGAL, seat, 5) == example.Record(wins=0, losses=200, draws=0)
+    record = evaluate(RANDOM, seat, 11)
     assert record.games == 200 and record.draws == 0  # one Obonto game never ends level
     assert 0.38 <= record.win_rate <= 0.62, record
 
@@ -146,11 +157,11 @@ def _rules_engine_rate(games: int, seed: int) -> float:
     return won / games
 
 
-def test_the_evaluation_agrees_with_the_rules_engine_on_a_fixed_player(env: Any) -> None:
+def test_the_evaluation_agrees_with_the_rules_engine_on_a_fixed_player(evaluate: Any) -> None:
     """Playing the last legal action (the largest id: moves toward the far side) against random
     wins about three games in four; the batch evaluation's rate and the rules engine's, 200
     games each, differ by sampling only (a standard deviation of about 4 points)."""
-    batch = _evaluate(env, LAST_LEGAL, 0, seed=21).win_rate
+    batch = evaluate(LAST_LEGAL, 0, 21).win_rate
     rules = _rules_engine_rate(200, seed=21)
     assert rules > 0.65, "this player is far from random, so a seat mix-up would show"
     assert abs(batch - rules) < 0.12, (batch, rules)
