@@ -15,12 +15,12 @@ The policy is a plain-JAX MLP over the seat's observation tensor (the rules engi
   (3 x 81 choices), not one of the 6,561 from-to ids; the chosen pair is turned back into the
   rules engine's id through the animal's square read from the observation.
 
-It learns from the win or the loss (+1 / -1), not the points: the bar it is measured by counts
-wins. Evaluation plays the greedy policy (its most likely legal choice) against random for
+It learns from the win or the loss (+1 / -1), not the points: winning is what it is asked to
+do. Evaluation plays the greedy policy (its most likely legal choice) against random for
 ``--games`` games in each seat, on seeds the training never used.
 
     .venv/bin/python examples/train_obonto.py                 # at most 9 minutes in all
-    .venv/bin/python examples/train_obonto.py --minutes 4 --seed 1
+    .venv/bin/python examples/train_obonto.py --minutes 6 --seed 1
 """
 
 from __future__ import annotations
