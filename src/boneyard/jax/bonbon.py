@@ -153,7 +153,8 @@ class BonBonEnv(Env):
         tile_counts = np.zeros((len(rows), TILE_VALUES), dtype=np.int32)
         tile_ids = np.zeros(len(rows), dtype=np.int32)
         for row, picked in enumerate(rows):
-            triple = tuple(sorted(tiles[i] for i in picked))
+            low, middle, high = sorted(tiles[i] for i in picked)
+            triple = (low, middle, high)
             for value in triple:
                 tile_counts[row, value] += 1
             tile_ids[row] = game.triple_id[triple]
@@ -549,13 +550,13 @@ class BonBonEnv(Env):
             turn=jnp.where(moving_on, following, s.turn),
             phase=jnp.where(moving_on, jnp.int32(TURN), s.phase),
         )
-        s, game_over, tiles_outcome = self._end_round(s, round_over, keys[-1])
+        s, tiles_outcome = self._end_round(s, round_over, keys[-1])
         last = jnp.where(peeks, peek_outcome, tiles_outcome)
         return s.replace(chance=jnp.stack([*outcomes, last]).astype(jnp.int32))
 
     def _end_round(
         self, s: BonBonState, round_over: Array, key: Array
-    ) -> tuple[BonBonState, Array, Array]:
+    ) -> tuple[BonBonState, Array]:
         """Score the round where ``round_over``; then the game ends or the next round starts."""
         n = self.players
         scores = (
@@ -567,9 +568,7 @@ class BonBonEnv(Env):
         scored = s.status != ELIMINATED
         # rank by (score, cards): a seat wins if fewer than ``places`` scored seats beat it
         rank_key = scores * (self.deck_size + 1) + s.run_length
-        beaten_by = jnp.sum(
-            scored[None, :] & (rank_key[None, :] > rank_key[:, None]), axis=1
-        )
+        beaten_by = jnp.sum(scored[None, :] & (rank_key[None, :] > rank_key[:, None]), axis=1)
         winners = round_over & scored & (beaten_by < self.places)
         wins = s.wins + winners
         rounds = s.rounds + round_over
@@ -610,4 +609,4 @@ class BonBonEnv(Env):
             rewards=rewards,
             legal_action_mask=self._mask(s) & ~game_over,
         )
-        return s, game_over, jnp.where(new_round, tiles_id, -1)
+        return s, jnp.where(new_round, tiles_id, -1)
