@@ -16,11 +16,12 @@ drawn, and to everyone once its effect showed it.
 
 Chance is drawn in ``init`` and ``step`` (never a step of its own), with the rules engine's
 probabilities: a card by how many of each kind the deck holds (or the card a peek showed), a
-peek the same way, the round's three bonus tiles as three of the tiles uniformly. A step can
-draw a card (a draw), then more cards (a second helping, played face up with no choice only in
-a deck that makes it so), then a peek or the next round's tiles, in that order: ``chance`` holds
-one slot per card event of a step and a last one for the peek or the tiles (the rules engine's
-chance ids, ``-1`` for none). Rewards: the rules engine's returns (1 to each winner of the game)
+peek the same way, the round's three bonus tiles as three of the tiles uniformly. A step plays
+the waiting card (or a gift, a catch), then draws a card (a draw, a second helping) and, where
+that card is a second helping that must go face up (only in a deck that makes it so), the next,
+then a peek or the next round's tiles, in that order: ``chance`` holds one slot per draw a step
+can make and a last one for the peek or the tiles (the rules engine's chance ids, ``-1`` for
+none). Rewards: the rules engine's returns (1 to each winner of the game)
 on the step that ends the game.
 
 Observations are the rules engine's ``observation_tensor`` of ``observation(seat)``; its
@@ -71,11 +72,31 @@ TILE_VALUES = nt.MAX_TILE_VALUE + 1
 IDENTITY, THIRDS, TENTHS, TWENTIETHS, NINTHS, OF_LIMIT, OF_DECK, OF_ROUNDS, OF_36 = range(9)
 
 
+def _mix(x: Array) -> Array:
+    """MurmurHash3's 32-bit finaliser: every bit of ``x`` reaches every bit of the result."""
+    x = x ^ (x >> 16)
+    x = x * jnp.uint32(0x85EBCA6B)
+    x = x ^ (x >> 13)
+    x = x * jnp.uint32(0xC2B2AE35)
+    return x ^ (x >> 16)
+
+
+def random_words(key: Array, count: int) -> Array:
+    """``count`` random 32-bit words from ``key`` (uint32[count]): the key's words hashed with a
+    counter. ``jax.random.bits`` would give them too, but its threefry runs as a loop of five
+    rounds on XLA's CPU, a pass over the batch per round; this is one fused pass."""
+    data = jax.random.key_data(key).reshape(-1).astype(jnp.uint32)
+    x = jnp.arange(count, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9) + data[0]
+    for word in data[1:]:
+        x = _mix(x) ^ word
+    return _mix(_mix(x))
+
+
 @state_class
 class BonBonState(State):
     chance: Array
-    """int32[events + 1]: the card drawn in each card event of the step, then the peek or the
-    next round's tiles, as the rules engine's chance ids (-1: none)."""
+    """int32[draws + 1]: the cards the step drew, then the peek or the next round's tiles, as
+    the rules engine's chance ids (-1: none)."""
     phase: Array
     """The rules engine's ``Phase`` (never a chance phase here)."""
     turn: Array
@@ -139,8 +160,8 @@ class BonBonEnv(Env):
         self.limit = game.collective_limit
         self.max_rounds = game.max_rounds
         self.places = 2 if n >= 5 else 1
-        # A second helping that must go face up draws again within the same card event chain:
-        # one more card event for each such card the deck holds.
+        # Card events a step can have: the waiting card, a draw, and one more draw for each
+        # second helping the deck holds that must go face up (it draws again at once).
         chained = sum(
             count
             for count, effect, up_only in zip(game.full_counts, game.effects, game.face_up_only)
@@ -280,14 +301,23 @@ class BonBonEnv(Env):
 
     # ----- chance -----------------------------------------------------------------------------
 
-    def _card(self, key: Array, counts: Array, left: Array) -> Array:
+    @staticmethod
+    def _below(word: Array, span: Array | int) -> Array:
+        """A number in ``[0, span)`` from a random 32-bit ``word``: ``word * span / 2**32``
+        rounded down (Lemire's multiply-shift, in 16-bit halves; ``span <= 2**16``). Each number
+        is ``2**32 / span`` words rounded down or up: off by less than ``span / 2**32``."""
+        span = jnp.asarray(span).astype(jnp.uint32)
+        high, low = word >> 16, word & 0xFFFF
+        return ((high * span + ((low * span) >> 16)) >> 16).astype(jnp.int32)
+
+    def _card(self, word: Array, counts: Array, left: Array) -> Array:
         """A kind of card from the deck ``counts`` (``left`` cards), each card equally likely."""
-        pick = jax.random.randint(key, (), 0, jnp.maximum(left, 1))
+        pick = self._below(word, jnp.maximum(left, 1))
         return jnp.sum(jnp.cumsum(counts) <= pick).astype(jnp.int32)
 
-    def _tiles(self, key: Array) -> tuple[Array, Array]:
+    def _tiles(self, word: Array) -> tuple[Array, Array]:
         """The round's tiles (counts per value) and their chance id."""
-        row = jax.random.randint(key, (), 0, self.tile_ids.shape[0])
+        row = self._below(word, self.tile_ids.shape[0])
         return self.tile_rows[row], self.tile_ids[row]
 
     # ----- a game and a round -----------------------------------------------------------------
@@ -321,8 +351,8 @@ class BonBonEnv(Env):
         }
 
     def _init(self, key: Array) -> BonBonState:
-        tile_counts, tiles_id = self._tiles(key)
-        chance = jnp.full(self.events + 1, -1, jnp.int32).at[-1].set(tiles_id)
+        tile_counts, tiles_id = self._tiles(random_words(key, 1)[0])
+        chance = jnp.full(self.events, -1, jnp.int32).at[-1].set(tiles_id)
         n = self.players
         fields = self.base_fields(
             jnp.int32(0), jnp.bool_(False), jnp.zeros(n), jnp.zeros(nt.NUM_ACTIONS, bool)
@@ -346,30 +376,35 @@ class BonBonEnv(Env):
         self,
         s: BonBonState,
         active: Array,
-        draws: Array | bool,
+        draws: bool,
         owner: Array,
         down: Array | bool,
         catch: Array | bool,
         plain: Array | bool,
-        key: Array,
+        word: Array,
     ) -> tuple[BonBonState, dict[str, Array]]:
-        """One card event: a card drawn (``draws``) or the waiting card, into ``owner``'s run
-        face up or face ``down``, or a caught! reveal of ``owner``'s trailing cards (``catch``);
-        the limits; then the card's effect (none when ``plain``: a gift or a catch)."""
+        """One card event: a card drawn by the seat to act (``draws``) or the waiting card, into
+        ``owner``'s run face up or face ``down``, or a caught! reveal of ``owner``'s trailing
+        cards (``catch``); the limits; then the card's effect (none when ``plain``: a gift or a
+        catch)."""
         seats, kind_ids = self.seats, self.kind_ids
-        draws, down, catch, plain = (jnp.asarray(f, bool) for f in (draws, down, catch, plain))
+        down, catch, plain = (jnp.asarray(f, bool) for f in (down, catch, plain))
         turn = s.turn
         me = seats == turn
-        # the draw
-        peeked = s.peek_kind >= 0
-        drawing = active & draws
-        kind = jnp.where(
-            drawing, jnp.where(peeked, s.peek_kind, self._card(key, s.counts, s.deck_left)), s.drawn
-        )
-        kind_hot = kind_ids == kind
-        knows = jnp.where(drawing, me | (peeked & (seats == s.peeker)), s.drawn_knows)
-        counts = s.counts - (drawing & kind_hot)
-        deck_left = s.deck_left - drawing
+        counts, deck_left = s.counts, s.deck_left
+        if draws:
+            drawing = active
+            peeked = s.peek_kind >= 0
+            kind = jnp.where(peeked, s.peek_kind, self._card(word, counts, deck_left))
+            kind_hot = kind_ids == kind
+            knows = me | (peeked & (seats == s.peeker))
+            counts = counts - (drawing & kind_hot)
+            deck_left = deck_left - drawing
+        else:
+            drawing = jnp.bool_(False)
+            kind = s.drawn
+            kind_hot = kind_ids == kind
+            knows = s.drawn_knows
         value = jnp.sum(jnp.where(kind_hot, self.values, 0))
         effect = jnp.sum(jnp.where(kind_hot, self.effects, 0))
         up_only = jnp.any(kind_hot & self.face_up_only)
@@ -464,7 +499,7 @@ class BonBonEnv(Env):
             counts=counts,
             deck_left=deck_left,
             drawn=jnp.where(active, jnp.where(waits, kind, -1), s.drawn),
-            drawn_knows=jnp.where(to_gift, True, knows),
+            drawn_knows=jnp.where(waits, to_gift | knows, s.drawn_knows),
             peek_kind=jnp.where(drawing, -1, s.peek_kind),
             peeker=jnp.where(drawing, -1, s.peeker),
             last_drawer=jnp.where(drawing, turn, s.last_drawer),
@@ -485,7 +520,7 @@ class BonBonEnv(Env):
     def _step(self, state: BonBonState, action: Array, key: Array) -> BonBonState:
         n = self.players
         seats = self.seats
-        keys = jax.random.split(key, self.events + 2)
+        words = random_words(key, self.events + 1)
         s = state
         phase, turn = s.phase, s.turn
         me = seats == turn
@@ -498,25 +533,25 @@ class BonBonEnv(Env):
             tiles_open=s.tiles_open & ~bonus,
         )
         end_turn = passing | ((phase == WRAPPED) & (action == nt.END))
-        # the action's card event, then the cards a second helping draws
-        draw = ((phase == TURN) | (phase == WRAPPED)) & (action == nt.DRAW)
+        # the waiting card played (up, down, a gift) or a catch; then the cards drawn: by the
+        # action, by a second helping
         gifting, catching = phase == GIFTING, phase == CATCHING
         target = jnp.where(gifting, action - nt.GIFT, action - nt.CATCH)
         s, out = self._event(
             s,
-            active=draw | (phase == PLACE) | gifting | catching,
-            draws=draw,
+            active=(phase == PLACE) | gifting | catching,
+            draws=False,
             owner=jnp.where(gifting | catching, target, turn),
             down=(phase == PLACE) & (action == nt.DOWN),
             catch=catching,
             plain=gifting | catching,
-            key=keys[0],
+            word=words[0],
         )
-        outcomes = [out["outcome"]]
+        outcomes = []
         end_turn = end_turn | out["end_turn"]
         collective = out["collective"]
         peeks = out["peeks"]
-        pending = out["second"]
+        pending = out["second"] | (((phase == TURN) | (phase == WRAPPED)) & (action == nt.DRAW))
         for event in range(1, self.events):
             s, out = self._event(
                 s,
@@ -526,7 +561,7 @@ class BonBonEnv(Env):
                 down=False,
                 catch=False,
                 plain=False,
-                key=keys[event],
+                word=words[event - 1],
             )
             outcomes.append(out["outcome"])
             end_turn = end_turn | out["end_turn"]
@@ -534,7 +569,7 @@ class BonBonEnv(Env):
             peeks = peeks | out["peeks"]
             pending = out["second"]
         # a peek: the top card, seen by the drawer alone, stays in the deck
-        peek_kind = self._card(keys[-2], s.counts, s.deck_left)
+        peek_kind = self._card(words[-2], s.counts, s.deck_left)
         peek_outcome = jnp.sum(jnp.where(self.kind_ids == peek_kind, self.kind_outcome, 0))
         s = s.replace(
             peek_kind=jnp.where(peeks, peek_kind, s.peek_kind),
@@ -550,12 +585,12 @@ class BonBonEnv(Env):
             turn=jnp.where(moving_on, following, s.turn),
             phase=jnp.where(moving_on, jnp.int32(TURN), s.phase),
         )
-        s, tiles_outcome = self._end_round(s, round_over, keys[-1])
+        s, tiles_outcome = self._end_round(s, round_over, words[-1])
         last = jnp.where(peeks, peek_outcome, tiles_outcome)
         return s.replace(chance=jnp.stack([*outcomes, last]).astype(jnp.int32))
 
     def _end_round(
-        self, s: BonBonState, round_over: Array, key: Array
+        self, s: BonBonState, round_over: Array, word: Array
     ) -> tuple[BonBonState, Array]:
         """Score the round where ``round_over``; then the game ends or the next round starts."""
         n = self.players
@@ -590,7 +625,7 @@ class BonBonEnv(Env):
         new_round = round_over & ~game_over
         starter = jnp.where(s.last_drawer >= 0, s.last_drawer + 1, s.round_starter + 1) % n
         starter = jnp.where(new_round, starter, s.round_starter)
-        tile_counts, tiles_id = self._tiles(key)
+        tile_counts, tiles_id = self._tiles(word)
         fresh = self._round_fields(tile_counts)
         changes = {
             name: jnp.where(new_round, value, getattr(ended, name)) for name, value in fresh.items()
