@@ -168,6 +168,29 @@ class BonBonEnv(Env):
             if effect == SECOND and up_only
         )
         self.events = 2 + chained
+        # Small integer types where the deck allows them: a step's passes over the batch cost
+        # by the byte. Arithmetic inside a step is in int32; the state is stored in these.
+        total_value = sum(v * c for v, c in zip(game.values, game.full_counts))
+        count_type = jnp.int8 if self.deck_size <= 127 else jnp.int16
+        value_type = jnp.int16 if total_value + 2 * self.deck_size + 10 <= 32767 else jnp.int32
+        self.field_types: dict[str, Any] = {
+            name: jnp.int8 for name in ("wins", "status", "tile_taken", "tile_counts")
+        }
+        for name in ("up_total", "value_sum", "trail_value", "marker"):
+            self.field_types[name] = value_type
+        for name in (
+            "run_length",
+            "face_down",
+            "trailing",
+            "closed_bonus",
+            "counts",
+            "deck_left",
+            "own_kinds",
+            "trail_kinds",
+            "hidden",
+            "trail_hidden",
+        ):
+            self.field_types[name] = count_type
         # The round's tiles: every three of the tiles, equally likely.
         tiles = game.tile_values
         rows = list(itertools.combinations(range(len(tiles)), 3))
@@ -313,7 +336,7 @@ class BonBonEnv(Env):
     def _card(self, word: Array, counts: Array, left: Array) -> Array:
         """A kind of card from the deck ``counts`` (``left`` cards), each card equally likely."""
         pick = self._below(word, jnp.maximum(left, 1))
-        return jnp.sum(jnp.cumsum(counts) <= pick).astype(jnp.int32)
+        return jnp.sum(jnp.cumsum(counts.astype(jnp.int32)) <= pick).astype(jnp.int32)
 
     def _tiles(self, word: Array) -> tuple[Array, Array]:
         """The round's tiles (counts per value) and their chance id."""
@@ -368,7 +391,13 @@ class BonBonEnv(Env):
             wins=jnp.zeros(n, jnp.int32),
             **self._round_fields(tile_counts),
         )
-        return state.replace(legal_action_mask=self._mask(state))
+        return self._typed(state.replace(legal_action_mask=self._mask(state)))
+
+    def _typed(self, state: BonBonState) -> BonBonState:
+        """``state`` with every field in its stored type (``field_types``)."""
+        return state.replace(
+            **{name: getattr(state, name).astype(kind) for name, kind in self.field_types.items()}
+        )
 
     # ----- a step -----------------------------------------------------------------------------
 
@@ -587,7 +616,7 @@ class BonBonEnv(Env):
         )
         s, tiles_outcome = self._end_round(s, round_over, words[-1])
         last = jnp.where(peeks, peek_outcome, tiles_outcome)
-        return s.replace(chance=jnp.stack([*outcomes, last]).astype(jnp.int32))
+        return self._typed(s.replace(chance=jnp.stack([*outcomes, last]).astype(jnp.int32)))
 
     def _end_round(
         self, s: BonBonState, round_over: Array, word: Array
@@ -595,7 +624,7 @@ class BonBonEnv(Env):
         """Score the round where ``round_over``; then the game ends or the next round starts."""
         n = self.players
         scores = (
-            s.value_sum
+            s.value_sum.astype(jnp.int32)
             + jnp.maximum(s.tile_taken, 0)
             + s.closed_bonus
             + jnp.maximum(s.trailing - 1, 0)
