@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 
 import boneyard.jax
+from boneyard.core.errors import InvalidParameterError
 from boneyard.core.registry import load_game
 from boneyard.games.bonbon import notation as nt
 from tests.games.bonbon.bonbon_helpers import write_deck
@@ -76,6 +77,13 @@ def test_other_parameters_equal_the_rules_engine(
     params = _params(params, tmp_path)
     replay = Replay(boneyard.jax.make("bonbon", **params), load_game("bonbon", **params))
     assert replay.run(12, seed=3) >= 12
+
+
+def test_bad_parameters_are_refused_by_the_rules_engine() -> None:
+    with pytest.raises(InvalidParameterError, match="players"):
+        boneyard.jax.make("bonbon", players=7)
+    with pytest.raises(InvalidParameterError, match="tiles"):
+        boneyard.jax.make("bonbon", tiles="1,2")
 
 
 def test_a_face_up_second_helping_chains_card_events(tmp_path: Path) -> None:
