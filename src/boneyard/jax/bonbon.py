@@ -21,8 +21,9 @@ the waiting card (or a gift, a catch), then draws a card (a draw, a second helpi
 that card is a second helping that must go face up (only in a deck that makes it so), the next,
 then a peek or the next round's tiles, in that order: ``chance`` holds one slot per draw a step
 can make and a last one for the peek or the tiles (the rules engine's chance ids, ``-1`` for
-none). Rewards: the rules engine's returns (1 to each winner of the game)
-on the step that ends the game.
+none). The random numbers are one hash of the key (``random_words``); a draw among ``m`` cards
+is Lemire's multiply-shift of one 32-bit word, off the exact odds by less than ``m / 2**32``.
+Rewards: the rules engine's returns (1 to each winner of the game) on the step that ends it.
 
 Observations are the rules engine's ``observation_tensor`` of ``observation(seat)``; its
 fractions (``wins / 3``, ``marker / limit``, ...) come from one table of float32 numbers made
