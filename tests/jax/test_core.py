@@ -30,7 +30,7 @@ def test_boneyard_imports_without_jax() -> None:
 
 def test_make_names_the_games_it_has_and_checks_parameters() -> None:
     assert set(boneyard.jax.available_games()) >= {"obonto", "oyno", "oyno_puzzle", "bones"}
-    with pytest.raises(UnknownGameError, match="batch engines exist for: bones"):
+    with pytest.raises(UnknownGameError, match=r"batch engines exist for: .*bones"):
         boneyard.jax.make("chess")
     with pytest.raises(InvalidParameterError, match="bones_per_player"):
         boneyard.jax.make("oyno", size=3, bones_per_player=4)

@@ -33,6 +33,7 @@ ENGINES: dict[str, tuple[str, str]] = {
     "oyno": ("boneyard.jax.oyno", "OynoEnv"),
     "obonto": ("boneyard.jax.obonto", "ObontoEnv"),
     "bones": ("boneyard.jax.bones", "BonesEnv"),
+    "bonbon": ("boneyard.jax.bonbon", "BonBonEnv"),
 }
 """Game name -> (module, class) of its batch engine, imported when first made."""
 

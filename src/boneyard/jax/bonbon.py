@@ -1,0 +1,677 @@
+"""Bon-Bon as a batch engine: rounds, limits, face-down runs, effects, bonus tiles, 2-6 players.
+
+The rules are the rules engine's (``boneyard.games.bonbon.rules``, RULINGS.md "Bon-Bon"); it
+validates the parameters (``players``, ``deck``, ``tiles``, ``max_rounds``) and gives the deck's
+kinds of card, their values, flags, effects and chance ids. Action ids are the rules engine's 27
+(``boneyard.games.bonbon.notation``: pass, draw, up, down, end, gift S, catch S, bonus V).
+
+A run is not kept card by card but as what the rules and the observation read from it, per
+seat: its length, face-down cards, trailing face-down cards (after the last face-up card: the
+only ones a wrapper or caught! reveals and a broken collective limit discards), printed value,
+the bonus of its closed face-down groups, and per kind of card how many it holds
+(``own_kinds``), how many trail (``trail_kinds``), and, per observing seat, how many are face
+down and unknown to that seat (``hidden[owner, seat, kind]``, ``trail_hidden`` for the trailing
+ones): a face-down card is known to its owner and to the seat that peeked at it before it was
+drawn, and to everyone once its effect showed it.
+
+Chance is drawn in ``init`` and ``step`` (never a step of its own), with the rules engine's
+probabilities: a card by how many of each kind the deck holds (or the card a peek showed), a
+peek the same way, the round's three bonus tiles as three of the tiles uniformly. A step plays
+the waiting card (or a gift, a catch), then draws a card (a draw, a second helping) and, where
+that card is a second helping that must go face up (only in a deck that makes it so), the next,
+then a peek or the next round's tiles, in that order: ``chance`` holds one slot per draw a step
+can make and a last one for the peek or the tiles (the rules engine's chance ids, ``-1`` for
+none). The random numbers are one hash of the key (``random_words``); a draw among ``m`` cards
+is Lemire's multiply-shift of one 32-bit word, off the exact odds by less than ``m / 2**32``.
+Rewards: the rules engine's returns (1 to each winner of the game) on the step that ends it.
+
+Observations are the rules engine's ``observation_tensor`` of ``observation(seat)``; its
+fractions (``wins / 3``, ``marker / limit``, ...) come from one table of float32 numbers made
+as the rules engine makes them (XLA's CPU division is not correctly rounded), read with one
+gather per observation.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from boneyard.games.bonbon import notation as nt
+from boneyard.games.bonbon.rules import (
+    CAUGHT,
+    ELIMINATED,
+    GIFT,
+    IN_PLAY,
+    NONE,
+    PASSED,
+    PEEK,
+    PERSONAL_LIMIT,
+    SECOND,
+    WINS_TO_WIN,
+    WRAPPER,
+    BonBonGame,
+    Phase,
+)
+from boneyard.jax.core import Array, Env, State, state_class
+
+TURN, PLACE, GIFTING, CATCHING, WRAPPED, OVER = (
+    Phase.TURN,
+    Phase.PLACE,
+    Phase.GIFTING,
+    Phase.CATCHING,
+    Phase.WRAPPED,
+    Phase.OVER,
+)
+PHASES = len(Phase)
+TILE_VALUES = nt.MAX_TILE_VALUE + 1
+
+# Classes of observation numbers: a number of class c with numerator x is TABLE[c, x].
+IDENTITY, THIRDS, TENTHS, TWENTIETHS, NINTHS, OF_LIMIT, OF_DECK, OF_ROUNDS, OF_36 = range(9)
+
+
+def _mix(x: Array) -> Array:
+    """MurmurHash3's 32-bit finaliser: every bit of ``x`` reaches every bit of the result."""
+    x = x ^ (x >> 16)
+    x = x * jnp.uint32(0x85EBCA6B)
+    x = x ^ (x >> 13)
+    x = x * jnp.uint32(0xC2B2AE35)
+    return x ^ (x >> 16)
+
+
+def random_words(key: Array, count: int) -> Array:
+    """``count`` random 32-bit words from ``key`` (uint32[count]): the key's words hashed with a
+    counter. ``jax.random.bits`` would give them too, but its threefry runs as a loop of five
+    rounds on XLA's CPU, a pass over the batch per round; this is one fused pass."""
+    data = jax.random.key_data(key).reshape(-1).astype(jnp.uint32)
+    x = jnp.arange(count, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9) + data[0]
+    for word in data[1:]:
+        x = _mix(x) ^ word
+    return _mix(_mix(x))
+
+
+@state_class
+class BonBonState(State):
+    chance: Array
+    """int32[draws + 1]: the cards the step drew, then the peek or the next round's tiles, as
+    the rules engine's chance ids (-1: none)."""
+    phase: Array
+    """The rules engine's ``Phase`` (never a chance phase here)."""
+    turn: Array
+    round_starter: Array
+    last_drawer: Array
+    rounds: Array
+    wins: Array
+    """int32[players], and likewise every per-seat field below."""
+    status: Array
+    tile_taken: Array
+    up_total: Array
+    run_length: Array
+    face_down: Array
+    trailing: Array
+    """Face-down cards after the run's last face-up card."""
+    value_sum: Array
+    trail_value: Array
+    closed_bonus: Array
+    """(size - 1) summed over the run's face-down groups that a face-up card closed."""
+    tile_counts: Array
+    """int32[10]: the tiles on offer this round, a count per value."""
+    tiles_open: Array
+    marker: Array
+    counts: Array
+    """int32[kinds]: the deck."""
+    deck_left: Array
+    drawn: Array
+    """The kind of the card waiting to be played, or -1."""
+    drawn_knows: Array
+    """bool[players]: the seats that know the waiting card."""
+    peek_kind: Array
+    peeker: Array
+    own_kinds: Array
+    """int32[players, kinds]"""
+    trail_kinds: Array
+    hidden: Array
+    """int32[owner, seat, kinds]: face-down cards of the owner's run that the seat does not know."""
+    trail_hidden: Array
+
+
+class BonBonEnv(Env):
+    """Bon-Bon with the rules engine's parameters (players, deck, tiles, max_rounds)."""
+
+    id = "bonbon"
+
+    def __init__(self, **params: Any) -> None:
+        game = BonBonGame(**params)
+        self.game = game
+        n = game.players
+        super().__init__(num_players=n, num_actions=nt.NUM_ACTIONS)
+        kinds = len(game.labels)
+        self.players, self.kinds = n, kinds
+        self.seats = jnp.arange(n, dtype=jnp.int32)
+        self.kind_ids = jnp.arange(kinds, dtype=jnp.int32)
+        self.values = jnp.asarray(game.values, dtype=jnp.int32)
+        self.face_up_only = jnp.asarray(game.face_up_only, dtype=bool)
+        self.effects = jnp.asarray(game.effects, dtype=jnp.int32)
+        self.kind_outcome = jnp.asarray(game.kind_outcome, dtype=jnp.int32)
+        self.full_counts = jnp.asarray(game.full_counts, dtype=jnp.int32)
+        self.deck_size = game.deck.size
+        self.limit = game.collective_limit
+        self.max_rounds = game.max_rounds
+        self.places = 2 if n >= 5 else 1
+        # Card events a step can have: the waiting card, a draw, and one more draw for each
+        # second helping the deck holds that must go face up (it draws again at once).
+        chained = sum(
+            count
+            for count, effect, up_only in zip(game.full_counts, game.effects, game.face_up_only)
+            if effect == SECOND and up_only
+        )
+        self.events = 2 + chained
+        # Small integer types where the deck allows them: a step's passes over the batch cost
+        # by the byte. Arithmetic inside a step is in int32; the state is stored in these.
+        total_value = sum(v * c for v, c in zip(game.values, game.full_counts))
+        count_type = jnp.int8 if self.deck_size <= 127 else jnp.int16
+        value_type = jnp.int16 if total_value + 2 * self.deck_size + 10 <= 32767 else jnp.int32
+        self.field_types: dict[str, Any] = {
+            name: jnp.int8 for name in ("wins", "status", "tile_taken", "tile_counts")
+        }
+        for name in ("up_total", "value_sum", "trail_value", "marker"):
+            self.field_types[name] = value_type
+        for name in (
+            "run_length",
+            "face_down",
+            "trailing",
+            "closed_bonus",
+            "counts",
+            "deck_left",
+            "own_kinds",
+            "trail_kinds",
+            "hidden",
+            "trail_hidden",
+        ):
+            self.field_types[name] = count_type
+        # The round's tiles: every three of the tiles, equally likely.
+        tiles = game.tile_values
+        rows = list(itertools.combinations(range(len(tiles)), 3))
+        tile_counts = np.zeros((len(rows), TILE_VALUES), dtype=np.int32)
+        tile_ids = np.zeros(len(rows), dtype=np.int32)
+        for row, picked in enumerate(rows):
+            low, middle, high = sorted(tiles[i] for i in picked)
+            triple = (low, middle, high)
+            for value in triple:
+                tile_counts[row, value] += 1
+            tile_ids[row] = game.triple_id[triple]
+        self.tile_rows = jnp.asarray(tile_counts)
+        self.tile_ids = jnp.asarray(tile_ids)
+        self._make_table()
+
+    # ----- the observation's numbers ----------------------------------------------------------
+
+    def _make_table(self) -> None:
+        """The fractions of the observation tensor, float32 as the rules engine rounds them."""
+        total_value = sum(v * c for v, c in zip(self.game.values, self.game.full_counts))
+        width = max(total_value, self.deck_size, self.max_rounds, self.limit, 10) + 2
+        divisors = {
+            THIRDS: WINS_TO_WIN,
+            TENTHS: 10,
+            TWENTIETHS: 20,
+            NINTHS: 9,
+            OF_LIMIT: self.limit,
+            OF_DECK: max(self.deck_size, 1),
+            OF_ROUNDS: self.max_rounds,
+            OF_36: 36,
+        }
+        table = np.zeros((9, width), dtype=np.float32)
+        table[IDENTITY] = np.arange(width, dtype=np.float32)
+        for row, divisor in divisors.items():
+            table[row] = np.asarray([x / divisor for x in range(width)], dtype=np.float32)
+        self.table = jnp.asarray(table.reshape(-1))
+        n, kinds = self.players, self.kinds
+        per_seat = [IDENTITY] * 3 + [THIRDS, TENTHS, TENTHS] + [TWENTIETHS] * 3
+        per_seat += [IDENTITY, NINTHS]
+        classes = [IDENTITY] * (2 * n + 2 + PHASES) + per_seat * n
+        classes += [OF_LIMIT, OF_36, OF_DECK, OF_ROUNDS] + [THIRDS] * TILE_VALUES + [IDENTITY]
+        classes += [TENTHS] * kinds + [IDENTITY] * (2 * kinds + 2) + [TENTHS] * kinds
+        self.table_base = jnp.asarray(np.asarray(classes, dtype=np.int32) * width)
+
+    def _observe(self, state: BonBonState, seat: Array) -> Array:
+        s = state
+        n = self.players
+        me = self.seats == seat
+        over = s.phase == OVER
+        phase_hot = jnp.arange(PHASES) == s.phase
+        head = jnp.concatenate(
+            [me, (self.seats == s.turn) & ~over, jnp.stack([jnp.bool_(False), over]), phase_hot]
+        ).astype(jnp.int32)
+        status_hot = (s.status[:, None] == jnp.arange(3)[None, :]).astype(jnp.int32)
+        taken = s.tile_taken >= 0
+        seats = jnp.concatenate(
+            [
+                status_hot,
+                jnp.stack(
+                    [
+                        s.wins,
+                        PERSONAL_LIMIT - s.wins,
+                        s.up_total,
+                        s.run_length,
+                        s.face_down,
+                        s.trailing,
+                        taken.astype(jnp.int32),
+                        jnp.maximum(s.tile_taken, 0),
+                    ],
+                    axis=1,
+                ),
+            ],
+            axis=1,
+        ).reshape(n * 11)
+        board = jnp.concatenate(
+            [
+                jnp.stack([s.marker, jnp.int32(self.limit), s.deck_left, s.rounds + ~over]),
+                s.tile_counts,
+                s.tiles_open.astype(jnp.int32)[None],
+            ]
+        )
+        kind_hot_drawn = self.kind_ids == s.drawn
+        drawn_known = (s.drawn >= 0) & jnp.any(me & s.drawn_knows)
+        drawn_hidden = (s.drawn >= 0) & ~drawn_known
+        peek_hot = self.kind_ids == s.peek_kind
+        peek_known = (s.peek_kind >= 0) & (s.peeker == seat)
+        peek_hidden = (s.peek_kind >= 0) & ~peek_known
+        hidden = jnp.sum(jnp.where(me[None, :, None], s.hidden, 0), axis=(0, 1))
+        unseen = s.counts + hidden + (kind_hot_drawn & drawn_hidden) - (peek_hot & peek_known)
+        own = jnp.sum(jnp.where(me[:, None], s.own_kinds, 0), axis=0)
+        cards = jnp.concatenate(
+            [
+                unseen,
+                (kind_hot_drawn & drawn_known).astype(jnp.int32),
+                drawn_hidden.astype(jnp.int32)[None],
+                (peek_hot & peek_known).astype(jnp.int32),
+                peek_hidden.astype(jnp.int32)[None],
+                own,
+            ]
+        )
+        numerators = jnp.concatenate([head, seats, board, cards])
+        return self.table[self.table_base + numerators]
+
+    # ----- legal actions ----------------------------------------------------------------------
+
+    def _mask(self, s: BonBonState) -> Array:
+        phase = s.phase
+        turn_phase = phase == TURN
+        wrapped = phase == WRAPPED
+        placing = phase == PLACE
+        others = (s.status == IN_PLAY) & (self.seats != s.turn)
+        pad = jnp.zeros(nt.MAX_SEATS - self.players, bool)
+        return jnp.concatenate(
+            [
+                jnp.stack(
+                    [
+                        turn_phase & ~s.tiles_open,
+                        (turn_phase & (s.deck_left > 0)) | wrapped,
+                        placing,
+                        placing,
+                        wrapped,
+                    ]
+                ),
+                others & (phase == GIFTING),
+                pad,
+                others & (phase == CATCHING),
+                pad,
+                turn_phase & s.tiles_open & (s.tile_counts > 0),
+            ]
+        )
+
+    # ----- chance -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _below(word: Array, span: Array | int) -> Array:
+        """A number in ``[0, span)`` from a random 32-bit ``word``: ``word * span / 2**32``
+        rounded down (Lemire's multiply-shift, in 16-bit halves; ``span <= 2**16``). Each number
+        is ``2**32 / span`` words rounded down or up: off by less than ``span / 2**32``."""
+        span = jnp.asarray(span).astype(jnp.uint32)
+        high, low = word >> 16, word & 0xFFFF
+        return ((high * span + ((low * span) >> 16)) >> 16).astype(jnp.int32)
+
+    def _card(self, word: Array, counts: Array, left: Array) -> Array:
+        """A kind of card from the deck ``counts`` (``left`` cards), each card equally likely."""
+        pick = self._below(word, jnp.maximum(left, 1))
+        return jnp.sum(jnp.cumsum(counts.astype(jnp.int32)) <= pick).astype(jnp.int32)
+
+    def _tiles(self, word: Array) -> tuple[Array, Array]:
+        """The round's tiles (counts per value) and their chance id."""
+        row = self._below(word, self.tile_ids.shape[0])
+        return self.tile_rows[row], self.tile_ids[row]
+
+    # ----- a game and a round -----------------------------------------------------------------
+
+    def _round_fields(self, tile_counts: Array) -> dict[str, Array]:
+        n, kinds = self.players, self.kinds
+        zeros = jnp.zeros(n, jnp.int32)
+        return {
+            "status": jnp.full(n, IN_PLAY, jnp.int32),
+            "tile_taken": jnp.full(n, -1, jnp.int32),
+            "up_total": zeros,
+            "run_length": zeros,
+            "face_down": zeros,
+            "trailing": zeros,
+            "value_sum": zeros,
+            "trail_value": zeros,
+            "closed_bonus": zeros,
+            "tile_counts": tile_counts,
+            "tiles_open": jnp.bool_(True),
+            "marker": jnp.int32(0),
+            "counts": self.full_counts,
+            "deck_left": jnp.int32(self.deck_size),
+            "drawn": jnp.int32(-1),
+            "drawn_knows": jnp.zeros(n, bool),
+            "peek_kind": jnp.int32(-1),
+            "peeker": jnp.int32(-1),
+            "own_kinds": jnp.zeros((n, kinds), jnp.int32),
+            "trail_kinds": jnp.zeros((n, kinds), jnp.int32),
+            "hidden": jnp.zeros((n, n, kinds), jnp.int32),
+            "trail_hidden": jnp.zeros((n, n, kinds), jnp.int32),
+        }
+
+    def _init(self, key: Array) -> BonBonState:
+        tile_counts, tiles_id = self._tiles(random_words(key, 1)[0])
+        chance = jnp.full(self.events, -1, jnp.int32).at[-1].set(tiles_id)
+        n = self.players
+        fields = self.base_fields(
+            jnp.int32(0), jnp.bool_(False), jnp.zeros(n), jnp.zeros(nt.NUM_ACTIONS, bool)
+        )
+        state = BonBonState(
+            **fields,
+            chance=chance,
+            phase=jnp.int32(TURN),
+            turn=jnp.int32(0),
+            round_starter=jnp.int32(0),
+            last_drawer=jnp.int32(-1),
+            rounds=jnp.int32(0),
+            wins=jnp.zeros(n, jnp.int32),
+            **self._round_fields(tile_counts),
+        )
+        return self._typed(state.replace(legal_action_mask=self._mask(state)))
+
+    def _typed(self, state: BonBonState) -> BonBonState:
+        """``state`` with every field in its stored type (``field_types``)."""
+        return state.replace(
+            **{name: getattr(state, name).astype(kind) for name, kind in self.field_types.items()}
+        )
+
+    # ----- a step -----------------------------------------------------------------------------
+
+    def _event(
+        self,
+        s: BonBonState,
+        active: Array,
+        draws: bool,
+        owner: Array,
+        down: Array | bool,
+        catch: Array | bool,
+        plain: Array | bool,
+        word: Array,
+    ) -> tuple[BonBonState, dict[str, Array]]:
+        """One card event: a card drawn by the seat to act (``draws``) or the waiting card, into
+        ``owner``'s run face up or face ``down``, or a caught! reveal of ``owner``'s trailing
+        cards (``catch``); the limits; then the card's effect (none when ``plain``: a gift or a
+        catch)."""
+        seats, kind_ids = self.seats, self.kind_ids
+        down, catch, plain = (jnp.asarray(f, bool) for f in (down, catch, plain))
+        turn = s.turn
+        me = seats == turn
+        counts, deck_left = s.counts, s.deck_left
+        if draws:
+            drawing = active
+            peeked = s.peek_kind >= 0
+            kind = jnp.where(peeked, s.peek_kind, self._card(word, counts, deck_left))
+            kind_hot = kind_ids == kind
+            knows = me | (peeked & (seats == s.peeker))
+            counts = counts - (drawing & kind_hot)
+            deck_left = deck_left - drawing
+        else:
+            drawing = jnp.bool_(False)
+            kind = s.drawn
+            kind_hot = kind_ids == kind
+            knows = s.drawn_knows
+        value = jnp.sum(jnp.where(kind_hot, self.values, 0))
+        effect = jnp.sum(jnp.where(kind_hot, self.effects, 0))
+        up_only = jnp.any(kind_hot & self.face_up_only)
+        others_before = (s.status == IN_PLAY) & ~me
+        to_place = drawing & ~up_only
+        to_gift = drawing & up_only & (effect == GIFT) & jnp.any(others_before)
+        waits = to_place | to_gift
+        lands = active & ~catch & ~waits
+        face_up = lands & ~down
+        face_down = lands & down
+        reveal = (face_up & (effect == WRAPPER)) | (active & catch)
+        own = seats == owner
+        # the owner's trailing face-down cards turn face up (a wrapper, a caught!), or a face-up
+        # card closes them into a group
+        revealing = own & reveal
+        revealed = jnp.sum(jnp.where(revealing, s.trail_value, 0))
+        hidden = s.hidden - jnp.where(revealing[:, None, None], s.trail_hidden, 0)
+        down_count = s.face_down - jnp.where(revealing, s.trailing, 0)
+        closing = own & (face_up | reveal)
+        closed_bonus = s.closed_bonus + jnp.where(
+            own & face_up & ~reveal, jnp.maximum(s.trailing - 1, 0), 0
+        )
+        trailing = jnp.where(closing, 0, s.trailing)
+        trail_value = jnp.where(closing, 0, s.trail_value)
+        trail_kinds = jnp.where(closing[:, None], 0, s.trail_kinds)
+        trail_hidden = jnp.where(closing[:, None, None], 0, s.trail_hidden)
+        # the card enters the run
+        landing = own & lands
+        into = (landing[:, None] & kind_hot[None, :]).astype(jnp.int32)
+        run_length = s.run_length + landing
+        value_sum = s.value_sum + jnp.where(landing, value, 0)
+        own_kinds = s.own_kinds + into
+        going_down = own & face_down
+        down_count = down_count + going_down
+        trailing = trailing + going_down
+        trail_value = trail_value + jnp.where(going_down, value, 0)
+        trail_kinds = trail_kinds + (going_down[:, None] & kind_hot[None, :])
+        unknown = going_down[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
+        hidden = hidden + unknown
+        trail_hidden = trail_hidden + unknown
+        # the limits, for the owner
+        checks = face_up | reveal
+        added = jnp.where(face_up, value, 0) + revealed
+        marker = s.marker + added
+        up_total = s.up_total + jnp.where(own, added, 0)
+        collective = checks & (marker > self.limit)
+        owner_total = jnp.sum(jnp.where(own, up_total, 0))
+        owner_limit = PERSONAL_LIMIT - jnp.sum(jnp.where(own, s.wins, 0))
+        personal = checks & ~collective & (owner_total > owner_limit)
+        status = jnp.where(own & (collective | personal), ELIMINATED, s.status)
+        # a broken collective limit: the players still in play discard their trailing cards
+        dropping = (status == IN_PLAY) & collective
+        hidden = hidden - jnp.where(dropping[:, None, None], trail_hidden, 0)
+        own_kinds = own_kinds - jnp.where(dropping[:, None], trail_kinds, 0)
+        run_length = run_length - jnp.where(dropping, trailing, 0)
+        down_count = down_count - jnp.where(dropping, trailing, 0)
+        value_sum = value_sum - jnp.where(dropping, trail_value, 0)
+        trail_hidden = jnp.where(dropping[:, None, None], 0, trail_hidden)
+        trail_kinds = jnp.where(dropping[:, None], 0, trail_kinds)
+        trail_value = jnp.where(dropping, 0, trail_value)
+        trailing = jnp.where(dropping, 0, trailing)
+        # the card's effect, if the drawer is still in play and the round goes on
+        settled = active & ~waits & ~collective
+        effect = jnp.where(plain, NONE, effect)
+        live = settled & jnp.any(me & (status == IN_PLAY))
+        stocked = deck_left > 0
+        catching = live & (effect == CAUGHT) & jnp.any((status == IN_PLAY) & ~me)
+        wrapped = live & (effect == WRAPPER) & stocked
+        peeks = live & (effect == PEEK) & stocked
+        second = live & (effect == SECOND) & stocked
+        # the effect shows the card to everyone, even face down
+        shown = (peeks | second) & face_down
+        unshown = (shown & me)[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
+        hidden = hidden - unshown
+        trail_hidden = trail_hidden - unshown
+        phase = jnp.select(
+            [active & to_place, active & to_gift, catching, wrapped],
+            [jnp.int32(PLACE), jnp.int32(GIFTING), jnp.int32(CATCHING), jnp.int32(WRAPPED)],
+            s.phase,
+        )
+        s = s.replace(
+            phase=phase,
+            status=status,
+            up_total=up_total,
+            run_length=run_length,
+            face_down=down_count,
+            trailing=trailing,
+            value_sum=value_sum,
+            trail_value=trail_value,
+            closed_bonus=closed_bonus,
+            marker=marker,
+            counts=counts,
+            deck_left=deck_left,
+            drawn=jnp.where(active, jnp.where(waits, kind, -1), s.drawn),
+            drawn_knows=jnp.where(waits, to_gift | knows, s.drawn_knows),
+            peek_kind=jnp.where(drawing, -1, s.peek_kind),
+            peeker=jnp.where(drawing, -1, s.peeker),
+            last_drawer=jnp.where(drawing, turn, s.last_drawer),
+            own_kinds=own_kinds,
+            trail_kinds=trail_kinds,
+            hidden=hidden,
+            trail_hidden=trail_hidden,
+        )
+        out = {
+            "outcome": jnp.where(drawing, jnp.sum(jnp.where(kind_hot, self.kind_outcome, 0)), -1),
+            "end_turn": settled & ~catching & ~wrapped & ~second,
+            "second": second,
+            "peeks": peeks,
+            "collective": collective,
+        }
+        return s, out
+
+    def _step(self, state: BonBonState, action: Array, key: Array) -> BonBonState:
+        n = self.players
+        seats = self.seats
+        words = random_words(key, self.events + 1)
+        s = state
+        phase, turn = s.phase, s.turn
+        me = seats == turn
+        # pass (the first to pass takes a tile)
+        passing = (phase == TURN) & ((action == nt.PASS) | (action >= nt.BONUS))
+        bonus = passing & (action >= nt.BONUS)
+        s = s.replace(
+            status=jnp.where(me & passing, PASSED, s.status),
+            tile_taken=jnp.where(me & bonus, action - nt.BONUS, s.tile_taken),
+            tiles_open=s.tiles_open & ~bonus,
+        )
+        end_turn = passing | ((phase == WRAPPED) & (action == nt.END))
+        # the waiting card played (up, down, a gift) or a catch; then the cards drawn: by the
+        # action, by a second helping
+        gifting, catching = phase == GIFTING, phase == CATCHING
+        target = jnp.where(gifting, action - nt.GIFT, action - nt.CATCH)
+        s, out = self._event(
+            s,
+            active=(phase == PLACE) | gifting | catching,
+            draws=False,
+            owner=jnp.where(gifting | catching, target, turn),
+            down=(phase == PLACE) & (action == nt.DOWN),
+            catch=catching,
+            plain=gifting | catching,
+            word=words[0],
+        )
+        outcomes = []
+        end_turn = end_turn | out["end_turn"]
+        collective = out["collective"]
+        peeks = out["peeks"]
+        pending = out["second"] | (((phase == TURN) | (phase == WRAPPED)) & (action == nt.DRAW))
+        for event in range(1, self.events):
+            s, out = self._event(
+                s,
+                active=pending,
+                draws=True,
+                owner=s.turn,
+                down=False,
+                catch=False,
+                plain=False,
+                word=words[event - 1],
+            )
+            outcomes.append(out["outcome"])
+            end_turn = end_turn | out["end_turn"]
+            collective = collective | out["collective"]
+            peeks = peeks | out["peeks"]
+            pending = out["second"]
+        # a peek: the top card, seen by the drawer alone, stays in the deck
+        peek_kind = self._card(words[-2], s.counts, s.deck_left)
+        peek_outcome = jnp.sum(jnp.where(self.kind_ids == peek_kind, self.kind_outcome, 0))
+        s = s.replace(
+            peek_kind=jnp.where(peeks, peek_kind, s.peek_kind),
+            peeker=jnp.where(peeks, turn, s.peeker),
+        )
+        # the turn passes to the next seat in play, or the round ends
+        in_play = s.status == IN_PLAY
+        order = (seats - turn - 1) % n
+        following = jnp.argmin(jnp.where(in_play, order, n)).astype(jnp.int32)
+        round_over = collective | (end_turn & ~jnp.any(in_play))
+        moving_on = end_turn & ~round_over
+        s = s.replace(
+            turn=jnp.where(moving_on, following, s.turn),
+            phase=jnp.where(moving_on, jnp.int32(TURN), s.phase),
+        )
+        s, tiles_outcome = self._end_round(s, round_over, words[-1])
+        last = jnp.where(peeks, peek_outcome, tiles_outcome)
+        return self._typed(s.replace(chance=jnp.stack([*outcomes, last]).astype(jnp.int32)))
+
+    def _end_round(
+        self, s: BonBonState, round_over: Array, word: Array
+    ) -> tuple[BonBonState, Array]:
+        """Score the round where ``round_over``; then the game ends or the next round starts."""
+        n = self.players
+        scores = (
+            s.value_sum.astype(jnp.int32)
+            + jnp.maximum(s.tile_taken, 0)
+            + s.closed_bonus
+            + jnp.maximum(s.trailing - 1, 0)
+        )
+        scored = s.status != ELIMINATED
+        # rank by (score, cards): a seat wins if fewer than ``places`` scored seats beat it
+        rank_key = scores * (self.deck_size + 1) + s.run_length
+        beaten_by = jnp.sum(scored[None, :] & (rank_key[None, :] > rank_key[:, None]), axis=1)
+        winners = round_over & scored & (beaten_by < self.places)
+        wins = s.wins + winners
+        rounds = s.rounds + round_over
+        champions = winners & (wins >= WINS_TO_WIN)
+        any_champion = jnp.any(champions)
+        game_over = round_over & (any_champion | (rounds >= self.max_rounds))
+        best = jnp.max(jnp.where(champions, rank_key, -1))
+        game_winners = jnp.where(any_champion, champions & (rank_key == best), wins == wins.max())
+        rewards = jnp.where(game_over, game_winners.astype(jnp.float32), 0.0)
+        # the game ends: the scored runs are shown to all
+        ended = s.replace(
+            phase=jnp.where(game_over, jnp.int32(OVER), s.phase),
+            hidden=jnp.where(game_over & scored[:, None, None], 0, s.hidden),
+            drawn=jnp.where(game_over, -1, s.drawn),
+            peek_kind=jnp.where(game_over, -1, s.peek_kind),
+            peeker=jnp.where(game_over, -1, s.peeker),
+        )
+        # or the next round starts after the last seat that drew
+        new_round = round_over & ~game_over
+        starter = jnp.where(s.last_drawer >= 0, s.last_drawer + 1, s.round_starter + 1) % n
+        starter = jnp.where(new_round, starter, s.round_starter)
+        tile_counts, tiles_id = self._tiles(word)
+        fresh = self._round_fields(tile_counts)
+        changes = {
+            name: jnp.where(new_round, value, getattr(ended, name)) for name, value in fresh.items()
+        }
+        s = ended.replace(
+            **changes,
+            wins=wins,
+            rounds=rounds,
+            round_starter=starter,
+            turn=jnp.where(new_round, starter, ended.turn),
+            phase=jnp.where(new_round, jnp.int32(TURN), ended.phase),
+        )
+        s = s.replace(
+            current_player=s.turn,
+            terminated=game_over,
+            rewards=rewards,
+            legal_action_mask=self._mask(s) & ~game_over,
+        )
+        return s, jnp.where(new_round, tiles_id, -1)
