@@ -115,18 +115,14 @@ def once(value: Array) -> Array:
 
     XLA's CPU fusion copies a chain of cheap operations into every element of each consumer, so
     a board computed by a step (or a deal) would be computed again for each of the N * N mask
-    entries and each observation entry. A square root, which it counts as expensive, is not
-    copied: ``value`` goes through one (exactly: booleans as 0 and 1, integers as 16-bit halves
-    whose squared roots round back to them)."""
+    entries and each observation entry. Operations it counts as expensive are not copied into
+    a consumer that reads their elements many times: a square root (exact on booleans as 0 and
+    1), an integer division by a number it cannot see is 1."""
     if value.dtype == jnp.bool_:
         return jnp.sqrt(value.astype(jnp.float32)) > 0
-
-    def exact(half: Array) -> Array:
-        root = jnp.sqrt(half.astype(jnp.float32))
-        return jnp.round(root * root).astype(jnp.uint32)
-
     bits = value.astype(jnp.uint32)
-    return ((exact(bits >> 16) << 16) | exact(bits & 0xFFFF)).astype(value.dtype)
+    nonzero = jnp.maximum(bits, 1)
+    return (bits // (nonzero // nonzero)).astype(value.dtype)
 
 
 # ----- the puzzle -----------------------------------------------------------------------------
@@ -413,6 +409,7 @@ class OynoEnv(Env):
         supply = state.supply - jnp.where(jnp.arange(2) == p, is_place, False).astype(jnp.int32)
         chance = jnp.where(put & wild, roll.astype(jnp.int32), -1).reshape(1)
 
+        red, white, up, supply = once(red), once(white), once(up), once(supply)
         moves = state.moves + 1
         own = jnp.where(p == 0, red, white)
         other = jnp.where(p == 0, white, red)
@@ -421,16 +418,16 @@ class OynoEnv(Env):
             p,
             jnp.where(self._has_won(other, up, supply[1 - p]), 1 - p, -1),
         ).astype(jnp.int32)
-        won = winner >= 0
+        won = once(winner >= 0)
         player = jnp.where(won, p, 1 - p).astype(jnp.int32)
-        position = self._key(red, white, up, player)
+        position = once(self._key(red, white, up, player))
         index = state.history_length
         history = state.history.at[index].set(position)
         phase_start = jnp.where(is_place, index, state.phase_start)
         rows = jnp.arange(history.shape[0])
         same = jnp.all(history == position, axis=1) & (rows >= phase_start) & (rows <= index)
         draw = ~won & ((jnp.sum(same) >= 3) | (moves >= self.max_moves))
-        terminated = won | draw
+        terminated = once(won | draw)
         return state.replace(
             current_player=player,
             rewards=self._returns(winner),
