@@ -222,8 +222,9 @@ class OynoPuzzleEnv(Env):
         solved = self.bits.empty(occupied & ~up)
         terminated = once(solved | (moves >= self.max_moves))
         rewards = jnp.where(terminated & solved, 1.0, 0.0).reshape(1)
-        cells = self.bits.unpack(jnp.stack([up, self.bits.resting & ~occupied]))
-        mask = self.bits.outer(cells[0] & ~terminated, cells[1])
+        movers = self.bits.unpack(once(jnp.where(terminated, 0, up)))
+        targets = self.bits.unpack(once(self.bits.resting & ~occupied))
+        mask = self.bits.outer(movers, targets)
         fields = self.base_fields(jnp.int32(0), terminated, rewards, mask)
         if state is not None:
             fields.update(observation=state.observation, _step_count=state._step_count)
@@ -317,16 +318,21 @@ class OynoEnv(Env):
     def _has_won(self, own: Array, up: Array, supply: Array) -> Array:
         return (supply == 0) & self.bits.empty(own & ~up)
 
-    def _mask(self, red: Array, white: Array, up: Array, supply: Array, player: Array) -> Array:
+    def _mask(
+        self, red: Array, white: Array, up: Array, supply: Array, player: Array, over: Array
+    ) -> Array:
+        """The legal actions (none once the game is ``over``)."""
         own = jnp.where(player == 0, red, white)
         in_supply = supply[player] > 0
         must_place = in_supply & self.bits.empty(own & ~up)
-        may_place = must_place | (self.place_any_time & in_supply)
-        cells = self.bits.unpack(jnp.stack([own, self.bits.resting & ~(red | white), own & ~up]))
-        own_cells, empty, down = cells[0], cells[1], cells[2]
-        place = empty & may_place
-        moves = self.bits.outer(own_cells, empty) & ~must_place
-        flips = down & ~must_place
+        may_place = (must_place | (self.place_any_time & in_supply)) & ~over
+        may_move = ~must_place & ~over
+        empty = self.bits.resting & ~(red | white)
+        place = self.bits.unpack(once(jnp.where(may_place, empty, 0)))
+        movers = self.bits.unpack(once(jnp.where(may_move, own, 0)))
+        targets = self.bits.unpack(once(empty))
+        flips = self.bits.unpack(once(jnp.where(may_move, own & ~up, 0)))
+        moves = self.bits.outer(movers, targets)
         wild = jnp.bool_(self.wild)
         return jnp.concatenate([place, place & wild, moves, moves & wild, flips])
 
@@ -355,7 +361,7 @@ class OynoEnv(Env):
             jnp.where(terminated, last, player),
             terminated,
             self._returns(winner),
-            self._mask(red, white, up, supply, player) & ~terminated,
+            self._mask(red, white, up, supply, player, terminated),
         )
         return DuelState(
             **fields,
@@ -422,17 +428,20 @@ class OynoEnv(Env):
         player = jnp.where(won, p, 1 - p).astype(jnp.int32)
         position = once(self._key(red, white, up, player))
         index = state.history_length
-        history = state.history.at[index].set(position)
         phase_start = jnp.where(is_place, index, state.phase_start)
-        rows = jnp.arange(history.shape[0])
-        same = jnp.all(history == position, axis=1) & (rows >= phase_start) & (rows <= index)
-        draw = ~won & ((jnp.sum(same) >= 3) | (moves >= self.max_moves))
+        # earlier occurrences in this phase, then the entry written by a select, not a scatter:
+        # XLA fuses it with the selects over the batch that copy the history anyway
+        rows = jnp.arange(state.history.shape[0])
+        earlier = jnp.all(state.history == position, axis=1) & (rows >= phase_start)
+        seen = jnp.sum(earlier & (rows < index)) + 1
+        history = jnp.where((rows == index)[:, None], position, state.history)
+        draw = ~won & ((seen >= 3) | (moves >= self.max_moves))
         terminated = once(won | draw)
         return state.replace(
             current_player=player,
             rewards=self._returns(winner),
             terminated=terminated,
-            legal_action_mask=self._mask(red, white, up, supply, player) & ~terminated,
+            legal_action_mask=self._mask(red, white, up, supply, player, terminated),
             red=red,
             white=white,
             up=up,
