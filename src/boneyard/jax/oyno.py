@@ -456,7 +456,7 @@ class OynoEnv(Env):
         )
 
     def _observe(self, state: DuelState, seat: Array) -> Array:
-        red, white, up = state.red, state.white, state.up
+        red, white, up = once(state.red), once(state.white), once(state.up)
         planes = jnp.stack(
             [red & up, red & ~up, white & up, white & ~up, self.bits.resting & ~(red | white)]
         )
