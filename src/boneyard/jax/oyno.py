@@ -1,9 +1,12 @@
 """OYNO as batch engines: the puzzle (``oyno_puzzle``) and the two-player game (``oyno``).
 
 The rules are the rules engine's (``boneyard.games.oyno``); the parameters are validated by it
-and its board gives the geometry. Cells are ``rank0 * size + file0`` as there; a board is a bool
-array per layer (``occupied``, ``up``; the two-player game has ``red`` and ``white``), and
-reversing the bones beside a cell is an XOR with that cell's row of the neighbour matrix.
+and its board gives the geometry. Cells are ``rank0 * size + file0`` as there, and a board layer
+(``occupied``, ``up``; the two-player game has ``red`` and ``white``) is a bitboard as there:
+uint32 words, cell ``c`` at bit ``c % 32`` of word ``c // 32`` (one word up to 5x5). Reversing
+the bones beside a cell is an XOR with that cell's neighbour mask. Bitboards keep the state a
+few words a game, which is what a vmapped step pays for on XLA's CPU backend (each operation is
+a pass over the batch); the masks and observations are unpacked from them once a step.
 
 Action ids are the rules engine's (``boneyard.games.oyno.notation``): puzzle ``X * N + Y``;
 two-player ``c`` place, ``N + c`` place wild, ``2N + X * N + Y`` move, ``2N + N*N + X * N + Y``
@@ -30,14 +33,96 @@ from boneyard.games.oyno.duel import Oyno
 from boneyard.games.oyno.puzzle import OynoPuzzle
 from boneyard.jax.core import Array, Env, State, state_class
 
-
-def _bits(mask: int, cells: int) -> np.ndarray:
-    return np.array([(mask >> c) & 1 for c in range(cells)], dtype=bool)
+WORD_BITS = 32
 
 
-def _neighbour_matrix(geometry: Board) -> np.ndarray:
-    """``[c, d]``: d is a resting cell beside c."""
-    return np.stack([_bits(m, geometry.cells) for m in geometry.neighbours])
+class Bitboards:
+    """Bitboards of one OYNO board: the geometry as word constants, and the word helpers."""
+
+    def __init__(self, geometry: Board) -> None:
+        n = geometry.cells
+        self.cells = n
+        self.words = -(-n // WORD_BITS)
+        self.resting = self.constant(geometry.resting_mask)
+        # [c]: the resting cells beside c (a row per cell, gathered by the cell of a step)
+        self.neighbours = jnp.asarray(np.stack([self._words(m) for m in geometry.neighbours]))
+        self.resting_count = len(geometry.resting)
+
+    def _words(self, mask: int) -> np.ndarray:
+        chunks = [(mask >> (WORD_BITS * w)) & 0xFFFFFFFF for w in range(self.words)]
+        return np.array(chunks, dtype=np.uint32)
+
+    def constant(self, mask: int) -> Array:
+        """The words of a Python int bitmask."""
+        return jnp.asarray(self._words(mask))
+
+    def cell(self, cell: Array, on: Array | bool = True) -> Array:
+        """The words with only ``cell``'s bit (none where ``on`` is false)."""
+        cell = cell.astype(jnp.uint32)
+        bit = jnp.left_shift(jnp.uint32(1), cell % WORD_BITS)
+        word = jnp.arange(self.words, dtype=jnp.uint32) == cell // WORD_BITS
+        return jnp.where(word & on, bit, jnp.uint32(0))
+
+    def unpack(self, words: Array) -> Array:
+        """bool[..., N]: the cells' bits (words on the last axis)."""
+        shifts = jnp.arange(WORD_BITS, dtype=jnp.uint32)
+        bits = (words[..., None] >> shifts) & 1
+        return bits.reshape(*words.shape[:-1], -1)[..., : self.cells].astype(bool)
+
+    @staticmethod
+    def outer(rows: Array, columns: Array) -> Array:
+        """bool[N * N]: ``rows[x] & columns[y]`` at ``x * N + y`` (a mask of moves X to Y)."""
+        return (rows[:, None] & columns[None, :]).reshape(-1)
+
+    @staticmethod
+    def empty(words: Array) -> Array:
+        """No bit is set."""
+        return ~jnp.any(words != 0)
+
+    def nth_cell(self, words: Array, rank: Array) -> Array:
+        """The cell of the ``rank``-th set bit (from 0, in cell order)."""
+        counts = jax.lax.population_count(words).astype(jnp.int32)
+        if self.words == 1:
+            word, x = jnp.int32(0), words[0]
+        else:
+            through = jnp.cumsum(counts)
+            word = jnp.sum(through <= rank).astype(jnp.int32)
+            rank = rank - (through[word] - counts[word])
+            x = words[word]
+        position = jnp.int32(0)
+        for width in (16, 8, 4, 2, 1):  # a binary search on the bit counts of the low halves
+            low = jax.lax.population_count(x & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
+            go = rank >= low
+            rank = jnp.where(go, rank - low, rank)
+            x = jnp.where(go, x >> width, x)
+            position = position + jnp.where(go, width, 0)
+        return word * WORD_BITS + position
+
+
+def _below(bits: Array, bound: Array | int) -> Array:
+    """A number in ``[0, bound)`` from 32 random bits: the high word of ``bits * bound`` (16-bit
+    halves, as JAX has no 64-bit product without x64); off uniform by under ``bound / 2**32``."""
+    bound = jnp.asarray(bound).astype(jnp.uint32)
+    x_hi, x_lo = bits >> 16, bits & 0xFFFF
+    b_hi, b_lo = bound >> 16, bound & 0xFFFF
+    middle = x_hi * b_lo + ((x_lo * b_lo) >> 16)
+    carry = (middle & 0xFFFF) + x_lo * b_hi
+    return (x_hi * b_hi + (middle >> 16) + (carry >> 16)).astype(jnp.int32)
+
+
+def once(value: Array) -> Array:
+    """``value`` unchanged, but computed once a game.
+
+    XLA's CPU fusion copies a chain of cheap operations into every element of each consumer, so
+    a board computed by a step (or a deal) would be computed again for each of the N * N mask
+    entries and each observation entry. Operations it counts as expensive are not copied into
+    a consumer that reads their elements many times: a square root (exact on booleans as 0 and
+    1), an integer division by a number it cannot see is 1."""
+    if value.dtype == jnp.bool_:
+        return jnp.sqrt(value.astype(jnp.float32)) > 0
+    bits = value.astype(jnp.uint32)
+    nonzero = jnp.maximum(bits, 1)
+    return (bits // (nonzero // nonzero)).astype(value.dtype)
 
 
 # ----- the puzzle -----------------------------------------------------------------------------
@@ -46,9 +131,9 @@ def _neighbour_matrix(geometry: Board) -> np.ndarray:
 @state_class
 class PuzzleState(State):
     occupied: Array
-    """bool[N]: a bone rests on the cell."""
+    """uint32[words]: the cells a bone rests on."""
     up: Array
-    """bool[N]: the bone there is up (false on empty cells)."""
+    """uint32[words]: the cells whose bone is up (a subset of ``occupied``)."""
     moves: Array
     chance: Array
     """int32[2 * bones]: the deal's outcomes as the rules engine's chance ids (-1: none)."""
@@ -74,42 +159,52 @@ class OynoPuzzleEnv(Env):
         self.cells = n
         self.bones = game.bones
         self.max_moves = game.max_moves
-        self.neighbours = jnp.asarray(_neighbour_matrix(geometry))
-        self.resting = jnp.asarray(_bits(geometry.resting_mask, n))
-        self.resting_cells = jnp.asarray(np.array(geometry.resting, dtype=np.int32))
+        self.bits = Bitboards(geometry)
         self.start = None
         if game.start is not None:
             occupied, up = game.start
-            self.start = (jnp.asarray(_bits(occupied, n)), jnp.asarray(_bits(up, n)))
+            self.start = (self.bits.constant(occupied), self.bits.constant(up))
+
+    def _sides(self, key: Array) -> Array:
+        """bool[bones]: the dealt sides, uniform among the allowed patterns."""
+        bones = self.bones
+        if bones == 1:
+            return jnp.ones(1, bool)  # a single bone is dealt up
+        if bones < 31:
+            # not all down, not all up: 1 .. 2^bones - 2
+            pattern = 1 + _below(jax.random.bits(key, (), jnp.uint32), (1 << bones) - 2)
+            return (pattern >> jnp.arange(bones)) & 1 == 1
+
+        # the same distribution by redrawing the two excluded patterns (rarely needed)
+        def redraw(carry: tuple[Array, Array]) -> tuple[Array, Array]:
+            key, _ = carry
+            key, draw = jax.random.split(key)
+            return key, jax.random.bernoulli(draw, 0.5, (bones,))
+
+        _, sides = jax.lax.while_loop(
+            lambda carry: jnp.all(carry[1]) | ~jnp.any(carry[1]),
+            redraw,
+            redraw((key, jnp.zeros(bones, bool))),
+        )
+        return sides
 
     def _deal(self, key: Array) -> tuple[Array, Array, Array]:
-        n, bones = self.cells, self.bones
+        bits, bones = self.bits, self.bones
         cell_key, side_key = jax.random.split(key)
-        # distinct cells, uniformly: the resting cells with the largest of i.i.d. uniform keys
-        # (top_k: a full argsort is several times slower on XLA's CPU backend)
-        _, chosen = jax.lax.top_k(jax.random.uniform(cell_key, (n - 1,)), bones)
-        cells = self.resting_cells[chosen]
-        if bones == 1:
-            sides = jnp.ones(1, bool)  # a single bone is dealt up
-        elif bones < 31:
-            # uniform among the allowed patterns (not all down, not all up): 1 .. 2^bones - 2
-            pattern = jax.random.randint(side_key, (), 1, (1 << bones) - 1)
-            sides = (pattern >> jnp.arange(bones)) & 1 == 1
-        else:
-            # the same distribution by redrawing the two excluded patterns (rarely needed)
-            def redraw(carry: tuple[Array, Array]) -> tuple[Array, Array]:
-                key, _ = carry
-                key, draw = jax.random.split(key)
-                return key, jax.random.bernoulli(draw, 0.5, (bones,))
+        sides = self._sides(side_key)
 
-            _, sides = jax.lax.while_loop(
-                lambda carry: jnp.all(carry[1]) | ~jnp.any(carry[1]),
-                redraw,
-                redraw((side_key, jnp.zeros(bones, bool))),
-            )
-        occupied = jnp.zeros(n, bool).at[cells].set(True)
-        up = jnp.zeros(n, bool).at[cells].set(sides)
-        chance = jnp.stack([cells, n + sides.astype(jnp.int32)], axis=1).reshape(-1)
+        # bone after bone, a uniform cell among the free resting cells (as the rules engine)
+        randoms = jax.random.bits(cell_key, (bones,), jnp.uint32)
+        free, up = bits.resting, jnp.zeros(bits.words, jnp.uint32)
+        chosen = []
+        for bone in range(bones):
+            cell = once(bits.nth_cell(free, _below(randoms[bone], bits.resting_count - bone)))
+            free = free & ~bits.cell(cell)
+            up = up | bits.cell(cell, sides[bone])
+            chosen.append(cell)
+        cells = jnp.stack(chosen)
+        occupied = bits.resting & ~free
+        chance = jnp.stack([cells, self.cells + sides.astype(jnp.int32)], axis=1).reshape(-1)
         return occupied, up, chance.astype(jnp.int32)
 
     def _init(self, key: Array) -> PuzzleState:
@@ -123,47 +218,51 @@ class OynoPuzzleEnv(Env):
     def _settle(
         self, occupied: Array, up: Array, moves: Array, chance: Array, state: PuzzleState | None
     ) -> PuzzleState:
-        solved = ~jnp.any(occupied & ~up)
-        terminated = solved | (moves >= self.max_moves)
+        occupied, up = once(occupied), once(up)
+        solved = self.bits.empty(occupied & ~up)
+        terminated = once(solved | (moves >= self.max_moves))
         rewards = jnp.where(terminated & solved, 1.0, 0.0).reshape(1)
-        empty = self.resting & ~occupied
-        mask = (up[:, None] & empty[None, :]).reshape(-1) & ~terminated
+        movers = self.bits.unpack(once(jnp.where(terminated, 0, up)))
+        targets = self.bits.unpack(once(self.bits.resting & ~occupied))
+        mask = self.bits.outer(movers, targets)
         fields = self.base_fields(jnp.int32(0), terminated, rewards, mask)
         if state is not None:
             fields.update(observation=state.observation, _step_count=state._step_count)
         return PuzzleState(**fields, occupied=occupied, up=up, moves=moves, chance=chance)
 
     def _step(self, state: PuzzleState, action: Array, key: Array) -> PuzzleState:
+        bits = self.bits
         start, end = action // self.cells, action % self.cells
-        nbr = self.neighbours
-        occupied = state.occupied.at[start].set(False)
         # the bone goes to the center; the bones beside the cell it left are reversed
-        up = state.up.at[start].set(False) ^ (nbr[start] & occupied)
+        occupied = state.occupied & ~bits.cell(start)
+        up = (state.up & occupied) ^ (bits.neighbours[start] & occupied)
         # it comes down up on the new cell; the bones beside that cell are reversed
-        up = up.at[end].set(True) ^ (nbr[end] & occupied)
-        occupied = occupied.at[end].set(True)
+        up = (up | bits.cell(end)) ^ (bits.neighbours[end] & occupied)
+        occupied = occupied | bits.cell(end)
         chance = jnp.full_like(state.chance, -1)
         return self._settle(occupied, up, state.moves + 1, chance, state)
 
     def _observe(self, state: PuzzleState, seat: Array) -> Array:
-        occupied = state.occupied & self.resting
-        planes = jnp.stack(
-            [occupied & state.up, occupied & ~state.up, self.resting & ~state.occupied]
-        )
-        return planes.astype(jnp.float32).reshape(3, self.size, self.size)
+        occupied, up = state.occupied, state.up
+        planes = jnp.stack([occupied & up, occupied & ~up, self.bits.resting & ~occupied])
+        cells = self.bits.unpack(planes)
+        return cells.astype(jnp.float32).reshape(3, self.size, self.size)
 
 
 # ----- the two-player game --------------------------------------------------------------------
 
-CELLS_PER_WORD = 10
-"""Cells packed into one uint32 of a position key (3 bits each)."""
+CELLS_PER_KEY_WORD = 13
+"""Cells in one uint32 word of a position key: a base-5 digit each (empty, red up, red down,
+white up, white down), 5^13 * 2 < 2^32 leaving room for the player to move in the first word."""
 
 
 @state_class
 class DuelState(State):
     red: Array
+    """uint32[words]: the cells of red's bones."""
     white: Array
     up: Array
+    """uint32[words]: the cells of up bones (a subset of red | white)."""
     supply: Array
     """int32[2]: bones in each seat's supply."""
     player: Array
@@ -171,7 +270,7 @@ class DuelState(State):
     winner: Array
     """-1 while nobody has won."""
     history: Array
-    """uint32[max_moves + 1, words]: the position keys since the game began, in order."""
+    """uint32[max_moves + 1, key words]: the position keys since the game began, in order."""
     history_length: Array
     phase_start: Array
     """The first history entry with today's supplies: no earlier position can come back, since
@@ -197,9 +296,8 @@ class OynoEnv(Env):
         self.wild = game.wild
         self.place_any_time = game.place_any_time
         self.max_moves = game.max_moves
-        self.neighbours = jnp.asarray(_neighbour_matrix(geometry))
-        self.resting = jnp.asarray(_bits(geometry.resting_mask, n))
-        self.words = -(-n // CELLS_PER_WORD)
+        self.bits = Bitboards(geometry)
+        self.key_words = -(-n // CELLS_PER_KEY_WORD)
         # supply / bones_per_player as the rules engine rounds it (XLA may divide less exactly)
         self.fractions = jnp.asarray(
             np.arange(self.per_player + 1) / self.per_player, dtype=jnp.float32
@@ -207,53 +305,63 @@ class OynoEnv(Env):
         self.start = game.start
 
     def _key(self, red: Array, white: Array, up: Array, player: Array) -> Array:
-        """The position (board and player; supplies are the phase's) packed in uint32 words."""
-        down = (~up).astype(jnp.uint32)
-        code = red.astype(jnp.uint32) * (1 + down) + white.astype(jnp.uint32) * (3 + down)
-        code = jnp.pad(code, (0, self.words * CELLS_PER_WORD - self.cells))
-        shifts = (3 * jnp.arange(CELLS_PER_WORD, dtype=jnp.uint32))[None, :]
-        words = jnp.sum(code.reshape(self.words, CELLS_PER_WORD) << shifts, axis=1)
-        return words.astype(jnp.uint32).at[0].add(player.astype(jnp.uint32) << 30)
+        """The position (board and player; supplies are the phase's), exactly, in uint32 words."""
+        cells = self.bits.unpack(jnp.stack([red, white, ~up])).astype(jnp.uint32)
+        red_cell, white_cell, down = cells[0], cells[1], cells[2]
+        digit = red_cell * (1 + down) + white_cell * (3 + down)
+        digit = jnp.pad(digit, (0, self.key_words * CELLS_PER_KEY_WORD - self.cells))
+        powers = jnp.asarray(5 ** np.arange(CELLS_PER_KEY_WORD), dtype=jnp.uint32)
+        words = jnp.sum(digit.reshape(self.key_words, CELLS_PER_KEY_WORD) * powers, axis=1)
+        first = player.astype(jnp.uint32) * jnp.uint32(5**CELLS_PER_KEY_WORD)
+        return words.astype(jnp.uint32).at[0].add(first)
 
     def _has_won(self, own: Array, up: Array, supply: Array) -> Array:
-        return (supply == 0) & ~jnp.any(own & ~up)
+        return (supply == 0) & self.bits.empty(own & ~up)
 
-    def _mask(self, red: Array, white: Array, up: Array, supply: Array, player: Array) -> Array:
+    def _mask(
+        self, red: Array, white: Array, up: Array, supply: Array, player: Array, over: Array
+    ) -> Array:
+        """The legal actions (none once the game is ``over``)."""
         own = jnp.where(player == 0, red, white)
-        empty = self.resting & ~(red | white)
-        must_place = (supply[player] > 0) & ~jnp.any(own & ~up)
-        may_place = must_place | (self.place_any_time & (supply[player] > 0))
-        place = empty & may_place
-        moves = (own[:, None] & empty[None, :]).reshape(-1) & ~must_place
-        flips = own & ~up & ~must_place
+        in_supply = supply[player] > 0
+        must_place = in_supply & self.bits.empty(own & ~up)
+        may_place = (must_place | (self.place_any_time & in_supply)) & ~over
+        may_move = ~must_place & ~over
+        empty = self.bits.resting & ~(red | white)
+        place = self.bits.unpack(once(jnp.where(may_place, empty, 0)))
+        movers = self.bits.unpack(once(jnp.where(may_move, own, 0)))
+        targets = self.bits.unpack(once(empty))
+        flips = self.bits.unpack(once(jnp.where(may_move, own & ~up, 0)))
+        moves = self.bits.outer(movers, targets)
         wild = jnp.bool_(self.wild)
         return jnp.concatenate([place, place & wild, moves, moves & wild, flips])
 
     def _init(self, key: Array) -> DuelState:
-        n = self.cells
+        bits = self.bits
         if self.start is not None:
             red_mask, white_mask, up_mask, first = self.start
-            red, white = jnp.asarray(_bits(red_mask, n)), jnp.asarray(_bits(white_mask, n))
-            up = jnp.asarray(_bits(up_mask, n))
+            red, white = bits.constant(red_mask), bits.constant(white_mask)
+            up = bits.constant(up_mask)
+            counts = (bin(red_mask).count("1"), bin(white_mask).count("1"))
         else:
-            red = white = up = jnp.zeros(n, bool)
-            first = 0
+            red = white = up = jnp.zeros(bits.words, jnp.uint32)
+            first, counts = 0, (0, 0)
         player = jnp.int32(first)
-        supply = self.per_player - jnp.stack([red.sum(), white.sum()]).astype(jnp.int32)
+        supply = jnp.asarray([self.per_player - counts[0], self.per_player - counts[1]], jnp.int32)
         # a start can be won already: by the player who moved last, else by the other
         last = jnp.int32(1 - first)
         own_last, own_next = (white, red) if first == 0 else (red, white)
         won_last = self._has_won(own_last, up, supply[last])
         won_next = self._has_won(own_next, up, supply[player])
         winner = jnp.where(won_last, last, jnp.where(won_next, player, -1)).astype(jnp.int32)
-        history = jnp.zeros((self.max_moves + 1, self.words), jnp.uint32)
+        history = jnp.zeros((self.max_moves + 1, self.key_words), jnp.uint32)
         history = history.at[0].set(self._key(red, white, up, player))
         terminated = winner >= 0
         fields = self.base_fields(
             jnp.where(terminated, last, player),
             terminated,
             self._returns(winner),
-            self._mask(red, white, up, supply, player) & ~terminated,
+            self._mask(red, white, up, supply, player, terminated),
         )
         return DuelState(
             **fields,
@@ -271,15 +379,12 @@ class OynoEnv(Env):
         )
 
     def _returns(self, winner: Array) -> Array:
-        return jnp.where(
-            winner == 0,
-            jnp.array([1.0, -1.0]),
-            jnp.where(winner == 1, jnp.array([-1.0, 1.0]), jnp.zeros(2)),
-        ).astype(jnp.float32)
+        sign = jnp.where(winner == 0, 1.0, jnp.where(winner == 1, -1.0, 0.0))
+        return jnp.stack([sign, -sign]).astype(jnp.float32)
 
     def _step(self, state: DuelState, action: Array, key: Array) -> DuelState:
         n = self.cells
-        nbr = self.neighbours
+        bits = self.bits
         p = state.player
         is_place = action < 2 * n
         is_flip = action >= 2 * n + 2 * n * n
@@ -291,25 +396,26 @@ class OynoEnv(Env):
         flip_cell = jnp.clip(action - 2 * n - 2 * n * n, 0, n - 1)
 
         # a move first lifts the bone to the center: the bones beside its cell are reversed
-        lifted = jnp.zeros(n, bool).at[start].set(is_move)
+        lifted = bits.cell(start, is_move)
         red = state.red & ~lifted
         white = state.white & ~lifted
-        up = state.up & ~lifted
-        up = up ^ (nbr[start] & (red | white) & is_move)
+        everything = red | white
+        up = (state.up & everything) ^ jnp.where(is_move, bits.neighbours[start] & everything, 0)
         # a placed or moved bone comes down up, or rolled; the bones beside it are reversed
         put = is_place | is_move
         roll = jax.random.bernoulli(key)
         side = jnp.where(wild, roll, True)
-        everything = red | white
-        landed = jnp.zeros(n, bool).at[cell].set(put)
-        red = red | (landed & (p == 0))
-        white = white | (landed & (p == 1))
-        up = jnp.where(put, up.at[cell].set(side) ^ (nbr[cell] & everything), up)
+        landed = bits.cell(cell, put)
+        turned = jnp.where(put, bits.neighbours[cell] & everything, 0)
+        up = (up | (landed & jnp.where(side, ~jnp.uint32(0), 0))) ^ turned
+        red = red | jnp.where(p == 0, landed, 0)
+        white = white | jnp.where(p == 1, landed, 0)
         # a flip turns an own down bone up
-        up = up.at[flip_cell].set(up[flip_cell] | is_flip)
-        supply = state.supply.at[p].add(-is_place.astype(jnp.int32))
+        up = up | bits.cell(flip_cell, is_flip)
+        supply = state.supply - jnp.where(jnp.arange(2) == p, is_place, False).astype(jnp.int32)
         chance = jnp.where(put & wild, roll.astype(jnp.int32), -1).reshape(1)
 
+        red, white, up, supply = once(red), once(white), once(up), once(supply)
         moves = state.moves + 1
         own = jnp.where(p == 0, red, white)
         other = jnp.where(p == 0, white, red)
@@ -318,21 +424,24 @@ class OynoEnv(Env):
             p,
             jnp.where(self._has_won(other, up, supply[1 - p]), 1 - p, -1),
         ).astype(jnp.int32)
-        won = winner >= 0
+        won = once(winner >= 0)
         player = jnp.where(won, p, 1 - p).astype(jnp.int32)
-        position = self._key(red, white, up, player)
+        position = once(self._key(red, white, up, player))
         index = state.history_length
-        history = state.history.at[index].set(position)
         phase_start = jnp.where(is_place, index, state.phase_start)
-        rows = jnp.arange(history.shape[0])
-        same = jnp.all(history == position, axis=1) & (rows >= phase_start) & (rows <= index)
-        draw = ~won & ((jnp.sum(same) >= 3) | (moves >= self.max_moves))
-        terminated = won | draw
+        # earlier occurrences in this phase, then the entry written by a select, not a scatter:
+        # XLA fuses it with the selects over the batch that copy the history anyway
+        rows = jnp.arange(state.history.shape[0])
+        earlier = jnp.all(state.history == position, axis=1) & (rows >= phase_start)
+        seen = jnp.sum(earlier & (rows < index)) + 1
+        history = jnp.where((rows == index)[:, None], position, state.history)
+        draw = ~won & ((seen >= 3) | (moves >= self.max_moves))
+        terminated = once(won | draw)
         return state.replace(
             current_player=player,
             rewards=self._returns(winner),
             terminated=terminated,
-            legal_action_mask=self._mask(red, white, up, supply, player) & ~terminated,
+            legal_action_mask=self._mask(red, white, up, supply, player, terminated),
             red=red,
             white=white,
             up=up,
@@ -347,15 +456,16 @@ class OynoEnv(Env):
         )
 
     def _observe(self, state: DuelState, seat: Array) -> Array:
-        red, white, up = state.red, state.white, state.up
-        planes = jnp.concatenate(
-            [red & up, red & ~up, white & up, white & ~up, self.resting & ~(red | white)]
-        ).astype(jnp.float32)
+        red, white, up = once(state.red), once(state.white), once(state.up)
+        planes = jnp.stack(
+            [red & up, red & ~up, white & up, white & ~up, self.bits.resting & ~(red | white)]
+        )
+        cells = self.bits.unpack(planes).reshape(-1).astype(jnp.float32)
         white_to_move = (state.player == 1) & ~state.terminated
         tail = jnp.concatenate(
             [self.fractions[state.supply], white_to_move[None].astype(jnp.float32)]
         )
-        return jnp.concatenate([planes, tail.astype(jnp.float32)])
+        return jnp.concatenate([cells, tail.astype(jnp.float32)])
 
 
-__all__ = ["DuelState", "OynoEnv", "OynoPuzzleEnv", "PuzzleState"]
+__all__ = ["Bitboards", "DuelState", "OynoEnv", "OynoPuzzleEnv", "PuzzleState"]
