@@ -33,6 +33,7 @@ ENGINES: dict[str, tuple[str, str]] = {
     "oyno": ("boneyard.jax.oyno", "OynoEnv"),
     "obonto": ("boneyard.jax.obonto", "ObontoEnv"),
     "bones": ("boneyard.jax.bones", "BonesEnv"),
+    "bondo_cones": ("boneyard.jax.bondo_cones", "BondoConesEnv"),
 }
 """Game name -> (module, class) of its batch engine, imported when first made."""
 
