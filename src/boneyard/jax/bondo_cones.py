@@ -186,7 +186,9 @@ def _walk_short(start: Array, steps: Array, empty: Array, target: Array) -> Arra
     second_ok = first_ok[:, None] & _has(empty, second)
     seen2 = seen1[:, None, :] | bit[second]  # [8, 8, 12]
     four = _next_to(king[second] & empty & ~seen2) & ~seen2
-    four = jnp.bitwise_or.reduce(jnp.where(second_ok[..., None], four, 0), axis=(0, 1))
+    four = jnp.bitwise_or.reduce(
+        jnp.where(second_ok[..., None], four, 0).reshape(64, HEIGHT), axis=0
+    )
     found = jnp.select([steps == 1, steps == 2, steps == 3], [one, two, three], four)
     return found & target
 
@@ -214,7 +216,7 @@ def _walk_long(start: Array, steps: Array, empty: Array, target: Array, active: 
     home = bit[start]
     candidates = ball[start, steps] & target & ~home & _reachable(start, steps, empty)
     levels = jnp.arange(LONGEST_WALK)
-    carry = (
+    carry: Any = (
         jnp.int32(0),  # depth: steps taken so far
         jnp.zeros(LONGEST_WALK, jnp.int32).at[0].set(start),  # the walk's squares
         jnp.zeros(LONGEST_WALK, jnp.int32),  # per depth: the next direction to try
@@ -223,10 +225,10 @@ def _walk_long(start: Array, steps: Array, empty: Array, target: Array, active: 
         ~active | ~jnp.any(candidates != 0),  # done
     )
 
-    def going(carry: tuple[Array, ...]) -> Array:
+    def going(carry: Any) -> Array:
         return ~carry[-1]
 
-    def advance(carry: tuple[Array, ...]) -> tuple[Array, ...]:
+    def advance(carry: Any) -> Any:
         depth, walk, tried, visited, found, _ = carry
         here = levels == depth
         current = jnp.sum(jnp.where(here, walk, 0))
@@ -502,10 +504,10 @@ class BondoConesEnv(Env):
         # the two squares an action can change: (a, its new cone), (b, its new cone)
         none = jnp.int32(NONE)
         a, b = none, none
-        a_cone = (owner[o], value[o], rings[o], flags[o])
-        b_cone = (owner[t], value[t], rings[t], flags[t])
+        a_cone: tuple[Any, ...] = (owner[o], value[o], rings[o], flags[o])
+        b_cone: tuple[Any, ...] = (owner[t], value[t], rings[t], flags[t])
 
-        def pick(cond: Array, new: tuple[Array, ...], old: tuple[Array, ...]) -> tuple[Array, ...]:
+        def pick(cond: Array, new: tuple[Any, ...], old: tuple[Any, ...]) -> tuple[Any, ...]:
             return tuple(jnp.where(cond, x, y).astype(jnp.int8) for x, y in zip(new, old))
 
         i8 = jnp.int8
