@@ -42,6 +42,7 @@ ENGINES: dict[str, tuple[str, dict[str, Any]]] = {
     "oyno wild": ("oyno", {"wild": True}),
     "obonto": ("obonto", {}),
     "bones": ("bones", {}),
+    "bondo_cones": ("bondo_cones", {}),
 }
 PGX = ("tic_tac_toe", "connect_four", "othello")
 

@@ -43,6 +43,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.custom_batching import custom_vmap
 
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.board import BALL, DIRECTIONS, KING_MASK, RED_FIELDS, START_FIELDS
@@ -208,18 +209,26 @@ def _reachable(start: Array, steps: Array, empty: Array) -> Array:
 
 def _walk_long(start: Array, steps: Array, empty: Array, target: Array, active: Array) -> Array:
     """The squares a Double BondO on ``start`` ends on after exactly ``steps`` (5 to 8) king
-    steps (the rules engine's depth-first search: a walk is extended one neighbour at a time,
-    its last two steps taken at once, and a branch is left once every square it could still
-    end on is known to be reachable). Nothing is searched where ``active`` is false."""
+    steps: the rules engine's depth-first search over walks, one child of the deepest walk a
+    round. A child three steps from the end is finished in the same round (its free neighbours,
+    then every square next to those: the last two steps at once); a child is only entered while
+    some square not yet found could still end its walk (within reach of it through free
+    squares). Nothing is searched where ``active`` is false."""
     king, bit, nbrs = jnp.asarray(KING), jnp.asarray(BIT), jnp.asarray(NEIGHBOURS)
-    ball = jnp.asarray(BALL_ROWS)
     home = bit[start]
-    candidates = ball[start, steps] & target & ~home & _reachable(start, steps, empty)
+    candidates = jnp.asarray(BALL_ROWS)[start, steps] & target & ~home
+    candidates = candidates & _reachable(start, steps, empty)
     levels = jnp.arange(LONGEST_WALK)
+    directions = jnp.arange(8)
+
+    def free_directions(square: Array, visited: Array) -> Array:
+        free = _has(empty & ~visited, nbrs[square])
+        return jnp.sum(jnp.where(free, 1 << directions, 0))
+
     carry: Any = (
         jnp.int32(0),  # depth: steps taken so far
         jnp.zeros(LONGEST_WALK, jnp.int32).at[0].set(start),  # the walk's squares
-        jnp.zeros(LONGEST_WALK, jnp.int32),  # per depth: the next direction to try
+        jnp.zeros(LONGEST_WALK, jnp.int32).at[0].set(free_directions(start, home)),  # untried
         home,  # visited
         jnp.zeros(HEIGHT, jnp.int32),  # found
         ~active | ~jnp.any(candidates != 0),  # done
@@ -229,31 +238,81 @@ def _walk_long(start: Array, steps: Array, empty: Array, target: Array, active: 
         return ~carry[-1]
 
     def advance(carry: Any) -> Any:
-        depth, walk, tried, visited, found, _ = carry
+        depth, walk, untried, visited, found, _ = carry
         here = levels == depth
         current = jnp.sum(jnp.where(here, walk, 0))
-        direction = jnp.sum(jnp.where(here, tried, 0))
-        left = steps - depth
-        exhausted = direction >= 8
-        square = nbrs[current, jnp.minimum(direction, 7)]
-        now = visited | bit[square]
-        free = ~exhausted & _has(empty & ~visited, square)
-        last_two = _next_to(king[square] & empty & ~now) & ~now
-        found = jnp.where(free & (left == 3), found | last_two, found)
-        reach = ball[square, jnp.maximum(left - 1, 0)]
-        promising = jnp.any((reach & candidates & ~found & ~now) != 0)
-        push = free & (left > 3) & promising
-        tried = jnp.where(here & ~exhausted, tried + 1, tried)
+        open_ = jnp.sum(jnp.where(here, untried, 0))
+        exhausted = open_ == 0
+        direction = jnp.argmax((open_ >> directions) & 1)
+        untried = jnp.where(here, open_ & ~(1 << direction), untried)
+        child = nbrs[current, direction]
+        now = visited | bit[child]
+        left = steps - depth - 1  # steps left once on the child
+        wanted = candidates & ~found & ~now
+        promising = ~exhausted & jnp.any((_reachable(child, left, empty & ~now) & wanted) != 0)
+        # three steps left: every free neighbour of the child, then the last two steps at once
+        grand = nbrs[child]  # [8]
+        grand_ok = _has(empty & ~now, grand)
+        seen = now | bit[grand]
+        ends = _next_to(king[grand] & empty & ~seen) & ~seen
+        ends = jnp.bitwise_or.reduce(jnp.where(grand_ok[:, None], ends, 0), axis=0)
+        found = jnp.where(promising & (left == 3), found | ends, found)
+        push = promising & (left > 3)
         deeper = levels == depth + 1
-        walk = jnp.where(push & deeper, square, walk)
-        tried = jnp.where(push & deeper, 0, tried)
+        walk = jnp.where(push & deeper, child, walk)
+        untried = jnp.where(push & deeper, free_directions(child, now), untried)
         visited = jnp.where(push, now, jnp.where(exhausted, visited & ~bit[current], visited))
         depth = jnp.where(push, depth + 1, jnp.where(exhausted, depth - 1, depth))
         done = (depth < 0) | ~jnp.any((candidates & ~found) != 0)
-        return depth, walk, tried, visited, found, done
+        return depth, walk, untried, visited, found, done
 
     found = jax.lax.while_loop(going, advance, carry)[4]
     return found & candidates
+
+
+LONG_WALK_LANES = 32
+"""Games searched together by ``_long_walks`` on a batch."""
+
+
+@custom_vmap
+def _long_walks(start: Array, steps: Array, empty: Array, target: Array, active: Array) -> Array:
+    """``_walk_long``; on a batch, only the games where ``active`` are searched (see below)."""
+    return _walk_long(start, steps, empty, target, active)
+
+
+@_long_walks.def_vmap
+def _long_walks_batched(
+    size: int, batched: Any, start: Array, steps: Array, empty: Array, target: Array, active: Array
+) -> tuple[Array, bool]:
+    """A batch of searches, the active games gathered ``LONG_WALK_LANES`` at a time.
+
+    A ``while_loop`` under ``vmap`` runs as long as its longest game, with every game of the
+    batch in every round; a long walk is rare (a Double BondO rolling 3 or 4), so searching
+    the few games that need one by themselves saves the rest of the batch that work.
+    """
+    start, steps, empty, target, active = (
+        x if b else jnp.broadcast_to(x, (size, *jnp.shape(x)))
+        for x, b in zip((start, steps, empty, target, active), batched, strict=True)
+    )
+    lanes = min(size, LONG_WALK_LANES)
+    search = jax.vmap(_walk_long)
+
+    def more(carry: tuple[Array, Array]) -> Array:
+        return jnp.any(carry[1])
+
+    def next_lanes(carry: tuple[Array, Array]) -> tuple[Array, Array]:
+        found, waiting = carry
+        games = jnp.nonzero(waiting, size=lanes, fill_value=size)[0]
+        real = games < size
+        at = jnp.minimum(games, size - 1)
+        ends = search(start[at], steps[at], empty[at], target[at], real & active[at])
+        found = found.at[games].set(ends, mode="drop")
+        waiting = waiting.at[games].set(False, mode="drop")
+        return found, waiting
+
+    found = jnp.zeros((size, HEIGHT), jnp.int32)
+    found, _ = jax.lax.while_loop(more, next_lanes, (found, active))
+    return found, True
 
 
 # ----- the state ---------------------------------------------------------------------------------
@@ -322,6 +381,9 @@ class BondoConesEnv(Env):
             value_plane[value] = plane
         self.value_plane = jnp.asarray(value_plane)
         self.move_columns = self._move_columns()
+        first_put = np.zeros(nt.NUM_DISTINCT_ACTIONS, dtype=bool)
+        first_put[nt.PUT_BASE + np.array(START_FIELDS[0])] = True
+        self.first_put_mask = jnp.asarray(first_put)
 
     @staticmethod
     def _move_columns() -> Array:
@@ -372,7 +434,7 @@ class BondoConesEnv(Env):
             rings = state.rings[jnp.minimum(square, SQUARES - 1)].astype(jnp.int32)
             walk = jnp.where(rings == 2, 2 * steps, steps)
             short = _walk_short(square, jnp.minimum(walk, 4), empty, target)
-            long_ = _walk_long(square, walk, empty, target, active & (square < NONE) & (walk > 4))
+            long_ = _long_walks(square, walk, empty, target, active & (square < NONE) & (walk > 4))
             ends = _from_rows(jnp.where(walk > 4, long_, short))
             row = (squares == square) & active
             moves = moves | (row[:, None] & ends[None, :])
@@ -448,7 +510,8 @@ class BondoConesEnv(Env):
             chance=jnp.full(self.chance_slots, -1, jnp.int32),
         )
         if not self.random_setup:
-            return self._settle(state, jnp.bool_(False), key)
+            # seat 0 puts its first cone: no chance, the same state every game (a constant)
+            return state.replace(legal_action_mask=self.first_put_mask)
         return self._random_setup(state, key)
 
     def _random_setup(self, state: BondoConesState, key: Array) -> BondoConesState:
