@@ -43,6 +43,7 @@ ENGINES: dict[str, tuple[str, dict[str, Any]]] = {
     "obonto": ("obonto", {}),
     "bones": ("bones", {}),
     "bonbon": ("bonbon", {}),
+    "bondo_cones": ("bondo_cones", {}),
 }
 PGX = ("tic_tac_toe", "connect_four", "othello")
 

@@ -34,6 +34,7 @@ ENGINES: dict[str, tuple[str, str]] = {
     "obonto": ("boneyard.jax.obonto", "ObontoEnv"),
     "bones": ("boneyard.jax.bones", "BonesEnv"),
     "bonbon": ("boneyard.jax.bonbon", "BonBonEnv"),
+    "bondo_cones": ("boneyard.jax.bondo_cones", "BondoConesEnv"),
 }
 """Game name -> (module, class) of its batch engine, imported when first made."""
 

@@ -1,0 +1,799 @@
+"""Bond O Cones as a batch engine: set-up, dice, hidden values, rings and battles.
+
+The rules are the rules engine's (``boneyard.games.bondo_cones.rules``, RULINGS.md); it validates
+the parameters (``target``, ``max_turns``, ``setup``) and gives the board (start and red fields).
+A state keeps per square the owner (-1: empty), the value, the rings and the flags (peeked 1,
+spied 2) of the cone there, and the rules engine's phase, actor, turn player, set-up progress,
+die, battle windows, set-aside ring, turn count and winner.
+
+Action ids are the rules engine's (``boneyard.games.bondo_cones.notation``); the mask is a
+``bool[43923]`` in this layout (``sq`` = ``rank0 * 10 + file0``)::
+
+    0     + from * 120 + to   move a cone (ordinary: straight; BondO cone: a king walk)
+    14400 + from * 120 + to   die ring: move the ring(s) of an own cone to a plain own cone
+    28800 + from * 120 + to   won battle: take the ring of ``from``, put it on own ``to``
+    43200 + sq                set-up: put the next cone (value order) on a free start field
+    43320 + sq                set-up: put the ring on a red-field cone
+    43440 + sq                die ring: place the set-aside ring
+    43560 + sq                die eye: peek at an own cone
+    43680 + sq                lost battle: the opponent spies a cone of the loser
+    43800 + sq                lost battle against a Double BondO: the opponent seizes a cone
+    43920 battle, 43921 roll, 43922 pass
+
+Chance is drawn inside ``init`` and ``step`` with the rules engine's probabilities and kept in
+``chance`` as its chance outcome ids, in the order the rules engine meets them (-1: none): the
+random set-up (16 cones then the ring, per seat, uniform over the free start fields and the two
+red fields), who starts (1/2 each), a battle (won or lost, 1/2 each) and the die (1/6 each face).
+A step plays the player's action and then every chance node up to the next player, so
+``current_player`` is never a chance node: the state always waits for a seat or is over.
+
+Moves: ordinary cones are found with row bitboards (``int32[12]``, bit ``file`` of row
+``rank``) shifted step by step in each direction; a BondO cone's walk of exactly ``n`` king
+steps that never enters a square twice is found by enumerating its first ``n - 2`` steps and
+taking the last two at once (every square next to a free neighbour, outside the walk) for
+``n <= 4``, and by the rules engine's depth-first search (a ``while_loop``) for the longer walks
+of a Double BondO (6 and 8 steps). Observations are the rules engine's ``observation_tensor``
+per seat: an opponent's cone shows only once its set-up puts are done, its value only once spied.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.custom_batching import custom_vmap
+
+from boneyard.games.bondo_cones import notation as nt
+from boneyard.games.bondo_cones.board import BALL, DIRECTIONS, KING_MASK, RED_FIELDS, START_FIELDS
+from boneyard.games.bondo_cones.rules import (
+    DRAW,
+    PEEKED,
+    PUTS,
+    SETUP_DONE,
+    SETUP_ORDER,
+    SPIED,
+    WINDOW,
+    BondoConesGame,
+    Phase,
+)
+from boneyard.games.bondo_cones.tensor import GLOBALS, PLANES, TENSOR_SIZE
+from boneyard.jax.core import Array, Env, State, state_class
+
+SQUARES = nt.SQUARES
+WIDTH = nt.WIDTH
+HEIGHT = nt.HEIGHT
+FULL_ROW = (1 << WIDTH) - 1
+NONE = SQUARES
+"""The square index that stands for "no square" in the tables (an all-zero bitboard)."""
+
+SETUP_PUT, SETUP_RING, FIRST, DECIDE, BATTLE, TAKE, PUNISH, ROLL, ACT, OVER = (
+    int(phase) for phase in Phase
+)
+ORDINARY_MAX = 4
+"""The longest straight move (a die shows at most 4)."""
+LONGEST_WALK = 8
+"""A Double BondO rolling 4."""
+RANDOM_SETUP_CHANCE = 2 * (PUTS + 1) + 2
+"""Chance outcomes of a random set-up's ``init``: 16 cones and a ring per seat, who starts, the
+first die."""
+STEP_CHANCE = 2
+"""The most chance outcomes one step meets: who starts and the first die (after the last
+set-up ring), or a battle, or a die."""
+
+# ----- row bitboards ------------------------------------------------------------------------------
+
+
+def _rows_of(squares: int) -> np.ndarray:
+    """A Python-int bitboard (bit ``sq``) as rows: ``int32[12]``, bit ``file`` of row ``rank``."""
+    return np.array([(squares >> (r * WIDTH)) & FULL_ROW for r in range(HEIGHT)], dtype=np.int32)
+
+
+def _table(masks: list[int]) -> np.ndarray:
+    """Rows of each bitboard, one more all-zero row for ``NONE``."""
+    return np.stack([_rows_of(m) for m in masks] + [np.zeros(HEIGHT, np.int32)])
+
+
+BIT = _table([1 << sq for sq in range(SQUARES)])
+KING = _table(list(KING_MASK))
+BALL_ROWS = np.stack(
+    [np.stack([_rows_of(BALL[sq][r]) for r in range(LONGEST_WALK + 1)]) for sq in range(SQUARES)]
+    + [np.zeros((LONGEST_WALK + 1, HEIGHT), np.int32)]
+)
+"""``[sq, r]``: the squares within ``r`` king steps of ``sq``."""
+
+
+def _neighbours() -> np.ndarray:
+    """``[sq, d]``: the square next to ``sq`` in direction ``d``, ``NONE`` off the board."""
+    table = np.full((SQUARES + 1, 8), NONE, dtype=np.int32)
+    for sq in range(SQUARES):
+        file, rank = sq % WIDTH, sq // WIDTH
+        for d, (df, dr) in enumerate(DIRECTIONS):
+            if 0 <= file + df < WIDTH and 0 <= rank + dr < HEIGHT:
+                table[sq, d] = (rank + dr) * WIDTH + file + df
+    return table
+
+
+NEIGHBOURS = _neighbours()
+
+
+def _file_shift(rows: Array, df: int) -> Array:
+    if df > 0:
+        return (rows << 1) & FULL_ROW
+    if df < 0:
+        return rows >> 1
+    return rows
+
+
+def _rank_shift(rows: Array, dr: int) -> Array:
+    """Rows moved ``dr`` ranks up (``result[r] = rows[r - dr]``), zeros shifted in."""
+    if dr == 0:
+        return rows
+    zero = jnp.zeros_like(rows[..., :1])
+    if dr > 0:
+        return jnp.concatenate([zero, rows[..., :-1]], axis=-1)
+    return jnp.concatenate([rows[..., 1:], zero], axis=-1)
+
+
+def _shift(rows: Array, df: int, dr: int) -> Array:
+    """Every square of ``rows`` moved one step ``(df, dr)``; squares leaving the board drop."""
+    return _rank_shift(_file_shift(rows, df), dr)
+
+
+def _next_to(rows: Array) -> Array:
+    """The squares next to (a king step from) any square of ``rows``: the rules' ``expand``."""
+    beside = _file_shift(rows, 1) | _file_shift(rows, -1)
+    three = beside | rows
+    return beside | _rank_shift(three, 1) | _rank_shift(three, -1)
+
+
+def _to_rows(squares: Array) -> Array:
+    """``bool[120]`` -> rows."""
+    cells = squares.reshape(HEIGHT, WIDTH).astype(jnp.int32)
+    return jnp.sum(cells << jnp.arange(WIDTH, dtype=jnp.int32), axis=-1, dtype=jnp.int32)
+
+
+def _from_rows(rows: Array) -> Array:
+    """Rows -> ``bool[..., 120]``."""
+    bits = (rows[..., :, None] >> jnp.arange(WIDTH, dtype=jnp.int32)) & 1
+    return bits.astype(bool).reshape(*rows.shape[:-1], SQUARES)
+
+
+def _has(rows: Array, square: Array) -> Array:
+    """Whether ``square`` (``NONE``: never) is in ``rows``."""
+    return jnp.any((rows & jnp.asarray(BIT)[square]) != 0, axis=-1)
+
+
+# ----- BondO walks -------------------------------------------------------------------------------
+
+
+def _walk_short(start: Array, steps: Array, empty: Array, target: Array) -> Array:
+    """The squares a BondO cone on ``start`` ends on after exactly ``steps`` (1 to 4) king
+    steps through empty squares, never entering a square twice, ending on ``target``."""
+    king, bit, nbrs = jnp.asarray(KING), jnp.asarray(BIT), jnp.asarray(NEIGHBOURS)
+    home = bit[start]
+    one = king[start]
+    two = _next_to(one & empty) & ~home
+    # three steps: start, a, then the last two at once (every square next to a free neighbour
+    # of a, outside the walk)
+    first = nbrs[start]  # [8]
+    first_ok = _has(empty, first)
+    seen1 = home | bit[first]  # [8, 12]
+    three = _next_to(king[first] & empty & ~seen1) & ~seen1
+    three = jnp.bitwise_or.reduce(jnp.where(first_ok[:, None], three, 0), axis=0)
+    # four steps: start, a, b, then the last two at once
+    second = nbrs[first]  # [8, 8]
+    second_ok = first_ok[:, None] & _has(empty, second)
+    seen2 = seen1[:, None, :] | bit[second]  # [8, 8, 12]
+    four = _next_to(king[second] & empty & ~seen2) & ~seen2
+    four = jnp.bitwise_or.reduce(
+        jnp.where(second_ok[..., None], four, 0).reshape(64, HEIGHT), axis=0
+    )
+    found = jnp.select([steps == 1, steps == 2, steps == 3], [one, two, three], four)
+    return found & target
+
+
+def _reachable(start: Array, steps: Array, empty: Array) -> Array:
+    """Squares some king walk (repeats allowed) from ``start`` through empty squares reaches in
+    at most ``steps`` steps: a superset of every walk's squares (the rules' ``reachable``)."""
+    seen = jnp.asarray(BIT)[start]
+    front = seen
+    for i in range(LONGEST_WALK):
+        grown = _next_to(front) & ~seen
+        live = i < steps
+        seen = jnp.where(live, seen | grown, seen)
+        front = grown & empty
+    return seen & ~jnp.asarray(BIT)[start]
+
+
+def _walk_long(start: Array, steps: Array, empty: Array, target: Array, active: Array) -> Array:
+    """The squares a Double BondO on ``start`` ends on after exactly ``steps`` (5 to 8) king
+    steps: the rules engine's depth-first search over walks, one child of the deepest walk a
+    round. A child three steps from the end is finished in the same round (its free neighbours,
+    then every square next to those: the last two steps at once); a child is only entered while
+    some square not yet found could still end its walk (within reach of it through free
+    squares). Nothing is searched where ``active`` is false."""
+    king, bit, nbrs = jnp.asarray(KING), jnp.asarray(BIT), jnp.asarray(NEIGHBOURS)
+    home = bit[start]
+    candidates = jnp.asarray(BALL_ROWS)[start, steps] & target & ~home
+    candidates = candidates & _reachable(start, steps, empty)
+    levels = jnp.arange(LONGEST_WALK)
+    directions = jnp.arange(8)
+
+    def free_directions(square: Array, visited: Array) -> Array:
+        free = _has(empty & ~visited, nbrs[square])
+        return jnp.sum(jnp.where(free, 1 << directions, 0))
+
+    carry: Any = (
+        jnp.int32(0),  # depth: steps taken so far
+        jnp.zeros(LONGEST_WALK, jnp.int32).at[0].set(start),  # the walk's squares
+        jnp.zeros(LONGEST_WALK, jnp.int32).at[0].set(free_directions(start, home)),  # untried
+        home,  # visited
+        jnp.zeros(HEIGHT, jnp.int32),  # found
+        ~active | ~jnp.any(candidates != 0),  # done
+    )
+
+    def going(carry: Any) -> Array:
+        return ~carry[-1]
+
+    def advance(carry: Any) -> Any:
+        depth, walk, untried, visited, found, _ = carry
+        here = levels == depth
+        current = jnp.sum(jnp.where(here, walk, 0))
+        open_ = jnp.sum(jnp.where(here, untried, 0))
+        exhausted = open_ == 0
+        direction = jnp.argmax((open_ >> directions) & 1)
+        untried = jnp.where(here, open_ & ~(1 << direction), untried)
+        child = nbrs[current, direction]
+        now = visited | bit[child]
+        left = steps - depth - 1  # steps left once on the child
+        wanted = candidates & ~found & ~now
+        promising = ~exhausted & jnp.any((_reachable(child, left, empty & ~now) & wanted) != 0)
+        # three steps left: every free neighbour of the child, then the last two steps at once
+        grand = nbrs[child]  # [8]
+        grand_ok = _has(empty & ~now, grand)
+        seen = now | bit[grand]
+        ends = _next_to(king[grand] & empty & ~seen) & ~seen
+        ends = jnp.bitwise_or.reduce(jnp.where(grand_ok[:, None], ends, 0), axis=0)
+        found = jnp.where(promising & (left == 3), found | ends, found)
+        push = promising & (left > 3)
+        deeper = levels == depth + 1
+        walk = jnp.where(push & deeper, child, walk)
+        untried = jnp.where(push & deeper, free_directions(child, now), untried)
+        visited = jnp.where(push, now, jnp.where(exhausted, visited & ~bit[current], visited))
+        depth = jnp.where(push, depth + 1, jnp.where(exhausted, depth - 1, depth))
+        done = (depth < 0) | ~jnp.any((candidates & ~found) != 0)
+        return depth, walk, untried, visited, found, done
+
+    found = jax.lax.while_loop(going, advance, carry)[4]
+    return found & candidates
+
+
+LONG_WALK_LANES = 32
+"""Games searched together by ``_long_walks`` on a batch."""
+
+
+@custom_vmap
+def _long_walks(start: Array, steps: Array, empty: Array, target: Array, active: Array) -> Array:
+    """``_walk_long``; on a batch, only the games where ``active`` are searched (see below)."""
+    return _walk_long(start, steps, empty, target, active)
+
+
+@_long_walks.def_vmap
+def _long_walks_batched(
+    size: int, batched: Any, start: Array, steps: Array, empty: Array, target: Array, active: Array
+) -> tuple[Array, bool]:
+    """A batch of searches, the active games gathered ``LONG_WALK_LANES`` at a time.
+
+    A ``while_loop`` under ``vmap`` runs as long as its longest game, with every game of the
+    batch in every round; a long walk is rare (a Double BondO rolling 3 or 4), so searching
+    the few games that need one by themselves saves the rest of the batch that work.
+    """
+    start, steps, empty, target, active = (
+        x if b else jnp.broadcast_to(x, (size, *jnp.shape(x)))
+        for x, b in zip((start, steps, empty, target, active), batched, strict=True)
+    )
+    lanes = min(size, LONG_WALK_LANES)
+    search = jax.vmap(_walk_long)
+
+    def more(carry: tuple[Array, Array]) -> Array:
+        return jnp.any(carry[1])
+
+    def next_lanes(carry: tuple[Array, Array]) -> tuple[Array, Array]:
+        found, waiting = carry
+        games = jnp.nonzero(waiting, size=lanes, fill_value=size)[0]
+        real = games < size
+        at = jnp.minimum(games, size - 1)
+        ends = search(start[at], steps[at], empty[at], target[at], real & active[at])
+        found = found.at[games].set(ends, mode="drop")
+        waiting = waiting.at[games].set(False, mode="drop")
+        return found, waiting
+
+    found = jnp.zeros((size, HEIGHT), jnp.int32)
+    found, _ = jax.lax.while_loop(more, next_lanes, (found, active))
+    return found, True
+
+
+# ----- the state ---------------------------------------------------------------------------------
+
+
+@state_class
+class BondoConesState(State):
+    owner: Array
+    """int8[120]: the seat of the cone on the square, or -1."""
+    value: Array
+    """int8[120]: the value of the cone there, or -1."""
+    rings: Array
+    """int8[120]: the rings the cone there carries (0, 1 or 2)."""
+    flags: Array
+    """int8[120]: 1 its owner peeked at it, 2 the opponent spied it."""
+    scores: Array
+    phase: Array
+    actor: Array
+    turn_player: Array
+    setup_progress: Array
+    die: Array
+    """The face rolled this turn (0-3: 1-4, 4 eye, 5 ring), or -1."""
+    windows: Array
+    """int32[2]: turns left in each seat's battle window."""
+    set_aside: Array
+    turns: Array
+    winner: Array
+    """A seat, 2 for a draw, -1 while the game runs."""
+    last_move: Array
+    """int32[2]: from and to of the last move, or -1."""
+    chance: Array
+    """int32[k]: this step's chance outcomes as the rules engine's ids, in order (-1: none)."""
+
+
+class BondoConesEnv(Env):
+    """Bond O Cones with the rules engine's parameters (target, max_turns, setup)."""
+
+    id = "bondo_cones"
+
+    def __init__(self, **params: Any) -> None:
+        game = BondoConesGame(**params)
+        self.game = game
+        super().__init__(num_players=2, num_actions=nt.NUM_DISTINCT_ACTIONS)
+        self.target = game.target
+        self.max_turns = game.max_turns
+        self.random_setup = game.random_setup
+        self.chance_slots = RANDOM_SETUP_CHANCE if game.random_setup else STEP_CHANCE
+        start = np.zeros((2, SQUARES), dtype=bool)
+        red = np.zeros((2, SQUARES), dtype=bool)
+        for seat in (0, 1):
+            start[seat, list(START_FIELDS[seat])] = True
+            red[seat, list(RED_FIELDS[seat])] = True
+        self.start_fields = jnp.asarray(start)
+        self.red_fields = jnp.asarray(red)
+        self.start_squares = jnp.asarray(np.array(START_FIELDS, dtype=np.int32))
+        self.red_squares = jnp.asarray(np.array(RED_FIELDS, dtype=np.int32))
+        self.setup_order = jnp.asarray(np.array(SETUP_ORDER, dtype=np.int8))
+        # the observation's fractions, rounded to float32 as the rules engine's floats are
+        turns = np.arange(self.max_turns + 1)
+        self.turn_fraction = jnp.asarray(turns / self.max_turns, jnp.float32)
+        self.score_fraction = jnp.asarray(np.arange(64) / 41, jnp.float32)
+        self.progress_fraction = jnp.asarray(np.arange(SETUP_DONE + 1) / 17, jnp.float32)
+        self.window_fraction = jnp.asarray(np.arange(WINDOW + 1) / 3, jnp.float32)
+        value_plane = np.full(9, -1, dtype=np.int32)
+        for plane, value in enumerate((0, 1, 2, 4, 8)):
+            value_plane[value] = plane
+        self.value_plane = jnp.asarray(value_plane)
+        self.move_columns = self._move_columns()
+        first_put = np.zeros(nt.NUM_DISTINCT_ACTIONS, dtype=bool)
+        first_put[nt.PUT_BASE + np.array(START_FIELDS[0])] = True
+        self.first_put_mask = jnp.asarray(first_put)
+
+    @staticmethod
+    def _move_columns() -> Array:
+        """Where each column of the straight-move matrix comes from (see ``_straight_moves``)."""
+        source = np.full(SQUARES + 1, 8 * ORDINARY_MAX, dtype=np.int32)
+        for d, (df, dr) in enumerate(DIRECTIONS):
+            for k in range(1, ORDINARY_MAX + 1):
+                source[ORDINARY_MAX * 11 + (df + dr * WIDTH) * k] = d * ORDINARY_MAX + k - 1
+        return jnp.asarray(source)
+
+    # ----- moves ------------------------------------------------------------------------------
+
+    def _straight_moves(self, movers: Array, empty: Array, target: Array, steps: Array) -> Array:
+        """``bool[120 * 120]``: ``from * 120 + to`` for each straight move of ``steps`` squares.
+
+        Per direction and length the origins of the moves, as a column each; a move's id is
+        ``from * 121 + offset`` where ``offset = to - from``, so the matrix ``[from, 44 +
+        offset]`` (a column per offset, ``121`` wide), read flat from ``44``, is the move region.
+        """
+        origins = []
+        for df, dr in DIRECTIONS:
+            chain = target
+            for k in range(1, ORDINARY_MAX + 1):
+                back = _shift(chain, -df, -dr)
+                origins.append(jnp.where(steps == k, back & movers, 0))
+                chain = back & empty
+        columns = _from_rows(jnp.stack(origins))  # [32, 120]
+        columns = jnp.concatenate([columns, jnp.zeros((1, SQUARES), bool)])
+        matrix = columns[self.move_columns].T  # [120, 121]
+        start = ORDINARY_MAX * 11
+        return matrix.reshape(-1)[start : start + SQUARES * SQUARES]
+
+    def _moves(self, state: BondoConesState, me: Array, steps: Array, active: Array) -> Array:
+        """``bool[14400]``: the moves of ``me``'s cones for a die of ``steps``."""
+        mine = state.owner == me
+        ringed = mine & (state.rings > 0)
+        empty_sq = state.owner < 0
+        empty = _to_rows(empty_sq)
+        target = _to_rows(empty_sq | (state.owner == 1 - me))
+        moves = self._straight_moves(_to_rows(mine & ~ringed), empty, target, steps)
+        moves = moves.reshape(SQUARES, SQUARES)
+        # the (at most two) BondO cones: the first and the last ringed square
+        squares = jnp.arange(SQUARES)
+        low = jnp.min(jnp.where(ringed, squares, NONE))
+        high = jnp.max(jnp.where(ringed, squares, -1))
+        for square in (low, high):
+            square = jnp.where(square < 0, NONE, square)
+            rings = state.rings[jnp.minimum(square, SQUARES - 1)].astype(jnp.int32)
+            walk = jnp.where(rings == 2, 2 * steps, steps)
+            short = _walk_short(square, jnp.minimum(walk, 4), empty, target)
+            long_ = _long_walks(square, walk, empty, target, active & (square < NONE) & (walk > 4))
+            ends = _from_rows(jnp.where(walk > 4, long_, short))
+            row = (squares == square) & active
+            moves = moves | (row[:, None] & ends[None, :])
+        return moves.reshape(-1)
+
+    # ----- the mask ---------------------------------------------------------------------------
+
+    def _mask(self, state: BondoConesState) -> Array:
+        phase, me, die = state.phase, state.actor, state.die
+        owner = state.owner
+        mine = owner == me
+        theirs = owner == 1 - me
+        ringed = state.rings > 0
+        act = phase == ACT
+        moving = act & (die >= 0) & (die < 4)
+        moves = self._moves(state, me, die + 1, moving) & moving
+        ring_die = act & (die == nt.FACE_RING)
+        plain = mine & ~ringed
+        ring_moves = (mine & ringed & ring_die & ~state.set_aside)[:, None] & plain[None, :]
+        takes = (theirs & ringed & (phase == TAKE))[:, None] & mine[None, :]
+        puts = self.start_fields[me] & (owner < 0) & (phase == SETUP_PUT)
+        setup_rings = self.red_fields[me] & (phase == SETUP_RING)
+        set_aside = plain & ring_die & state.set_aside
+        peeks = mine & act & (die == nt.FACE_EYE)
+        double = jnp.any(mine & (state.rings == 2))
+        punish = phase == PUNISH
+        spies = theirs & punish & ~double
+        seizes = theirs & punish & double
+        decide = phase == DECIDE
+        any_move = jnp.any(moves)
+        stuck = (
+            (moving & ~any_move)
+            | (act & (die == nt.FACE_EYE) & ~jnp.any(mine))
+            | (ring_die & ~jnp.any(set_aside) & ~(jnp.any(mine & ringed) & jnp.any(plain)))
+            | (punish & ~jnp.any(theirs))
+        )
+        return jnp.concatenate(
+            [
+                moves,
+                ring_moves.reshape(-1),
+                takes.reshape(-1),
+                puts,
+                setup_rings,
+                set_aside,
+                peeks,
+                spies,
+                seizes,
+                jnp.stack([decide, decide, stuck]),
+            ]
+        )
+
+    # ----- playing ----------------------------------------------------------------------------
+
+    def _init(self, key: Array) -> BondoConesState:
+        fields = self.base_fields(jnp.int32(0), jnp.bool_(False), jnp.zeros(2), jnp.zeros(0, bool))
+        state = BondoConesState(
+            **fields,
+            owner=jnp.full(SQUARES, -1, jnp.int8),
+            value=jnp.full(SQUARES, -1, jnp.int8),
+            rings=jnp.zeros(SQUARES, jnp.int8),
+            flags=jnp.zeros(SQUARES, jnp.int8),
+            scores=jnp.zeros(2, jnp.int32),
+            phase=jnp.int32(SETUP_PUT),
+            actor=jnp.int32(0),
+            turn_player=jnp.int32(0),
+            setup_progress=jnp.zeros(2, jnp.int32),
+            die=jnp.int32(-1),
+            windows=jnp.zeros(2, jnp.int32),
+            set_aside=jnp.bool_(False),
+            turns=jnp.int32(0),
+            winner=jnp.int32(-1),
+            last_move=jnp.full(2, -1, jnp.int32),
+            chance=jnp.full(self.chance_slots, -1, jnp.int32),
+        )
+        if not self.random_setup:
+            # seat 0 puts its first cone: no chance, the same state every game (a constant)
+            return state.replace(legal_action_mask=self.first_put_mask)
+        return self._random_setup(state, key)
+
+    def _random_setup(self, state: BondoConesState, key: Array) -> BondoConesState:
+        """Both seats' cones and rings placed by chance, then who starts and the first die."""
+        owner, value, rings = state.owner, state.value, state.rings
+        outcomes = []
+        keys = jax.random.split(key, 5)
+        for seat in (0, 1):
+            # the i-th cone goes on a uniformly random free start field: a random order of them
+            order = jax.random.permutation(keys[2 * seat], self.start_squares[seat])
+            placed = order[:PUTS]
+            values = jnp.zeros(SQUARES, jnp.int8).at[placed].set(self.setup_order)
+            owner = jnp.where(self.start_fields[seat], jnp.int8(seat), owner)
+            value = jnp.where(self.start_fields[seat], values, value)
+            red = self.red_squares[seat, jax.random.randint(keys[2 * seat + 1], (), 0, 2)]
+            rings = rings.at[red].set(1)
+            outcomes += [nt.CHANCE_PUT_BASE + placed, (nt.CHANCE_RING_BASE + red)[None]]
+        state = state.replace(
+            owner=owner,
+            value=value,
+            rings=rings,
+            setup_progress=jnp.full(2, SETUP_DONE, jnp.int32),
+            phase=jnp.int32(FIRST),
+        )
+        settled = self._settle(state, jnp.bool_(False), keys[4])
+        chance = jnp.concatenate([*outcomes, settled.chance[:STEP_CHANCE]]).astype(jnp.int32)
+        return settled.replace(chance=chance)
+
+    def _step(self, state: BondoConesState, action: Array, key: Array) -> BondoConesState:
+        phase, me = state.phase, state.actor
+        them = 1 - me
+        owner, value, rings, flags = state.owner, state.value, state.rings, state.flags
+        pair = action % (SQUARES * SQUARES)
+        origin, target = pair // SQUARES, pair % SQUARES
+        square = (action - nt.PUT_BASE) % SQUARES
+        kind = jnp.where(action < nt.PUT_BASE, action // (SQUARES * SQUARES), 3)
+        kind = jnp.where(action >= nt.PUT_BASE, 3 + (action - nt.PUT_BASE) // SQUARES, kind)
+        # kinds: 0 move, 1 ring move, 2 take, 3 put, 4 set-up ring, 5 set-aside ring, 6 peek,
+        # 7 spy, 8 seize, 9 battle / roll / pass
+        o = jnp.minimum(origin, SQUARES - 1)
+        t = jnp.minimum(target, SQUARES - 1)
+        s = jnp.minimum(square, SQUARES - 1)
+        scores = state.scores
+        windows = state.windows
+        set_aside = state.set_aside
+        progress = state.setup_progress
+        winner = state.winner
+        last_move = state.last_move
+        next_phase = phase
+        actor = me
+        end_turn = jnp.bool_(False)
+
+        # the two squares an action can change: (a, its new cone), (b, its new cone)
+        none = jnp.int32(NONE)
+        a, b = none, none
+        a_cone: tuple[Any, ...] = (owner[o], value[o], rings[o], flags[o])
+        b_cone: tuple[Any, ...] = (owner[t], value[t], rings[t], flags[t])
+
+        def pick(cond: Array, new: tuple[Any, ...], old: tuple[Any, ...]) -> tuple[Any, ...]:
+            return tuple(jnp.where(cond, x, y).astype(jnp.int8) for x, y in zip(new, old))
+
+        i8 = jnp.int8
+        empty_cone = (i8(-1), i8(-1), i8(0), i8(0))
+
+        # set-up puts (chosen): the next cone in value order; the last put fills the zeros
+        put = (phase == SETUP_PUT) & (kind == 3)
+        done = progress[me] + 1
+        put_cone = (me, self.setup_order[jnp.minimum(progress[me], PUTS - 1)], 0, 0)
+        a = jnp.where(put, square, a)
+        a_cone = pick(put, put_cone, a_cone)
+        progress = jnp.where(put, progress.at[me].set(done), progress)
+        fill = put & (done == PUTS)
+        next_phase = jnp.where(put, jnp.where(done == PUTS, SETUP_RING, SETUP_PUT), next_phase)
+        # set-up ring (chosen)
+        ring_put = (phase == SETUP_RING) & (kind == 4)
+        a = jnp.where(ring_put, square, a)
+        a_cone = pick(ring_put, (owner[s], value[s], 1, flags[s]), a_cone)
+        progress = jnp.where(ring_put, progress.at[me].set(SETUP_DONE), progress)
+        actor = jnp.where(ring_put & (me == 0), 1, actor)
+        next_phase = jnp.where(ring_put, jnp.where(me == 0, SETUP_PUT, FIRST), next_phase)
+        # battle or roll
+        decide = phase == DECIDE
+        next_phase = jnp.where(decide, jnp.where(action == nt.BATTLE, BATTLE, ROLL), next_phase)
+        # a won battle: take a ring of theirs (a Double's other ring is set aside)
+        take = phase == TAKE
+        a = jnp.where(take, origin, a)
+        a_cone = pick(take, (owner[o], value[o], 0, flags[o]), a_cone)
+        b = jnp.where(take, target, b)
+        b_cone = pick(take, (owner[t], value[t], 1, flags[t]), b_cone)
+        set_aside = set_aside | (take & (rings[o] == 2))
+        next_phase = jnp.where(take, ROLL, next_phase)
+        # a lost battle: the opponent spies or seizes a cone (or passes)
+        punish = phase == PUNISH
+        seize = punish & (kind == 8)
+        spy = punish & (kind == 7)
+        a = jnp.where(seize | spy, square, a)
+        a_cone = pick(seize, empty_cone, a_cone)
+        a_cone = pick(spy, (owner[s], value[s], rings[s], flags[s] | SPIED), a_cone)
+        gained = jnp.where(seize, value[s].astype(jnp.int32), 0)
+        end_turn = end_turn | punish
+        # the die's action
+        act = phase == ACT
+        move = act & (kind == 0)
+        capture = move & (owner[t] == them)
+        a = jnp.where(move, origin, a)
+        a_cone = pick(move, empty_cone, a_cone)
+        b = jnp.where(move, target, b)
+        moved = (me, value[o], rings[o] + jnp.where(capture, rings[t], 0), flags[o])
+        b_cone = pick(move, moved, b_cone)
+        gained = jnp.where(capture, value[t].astype(jnp.int32), gained)
+        last_move = jnp.where(move, jnp.stack([origin, target]), last_move)
+        ring_move = act & (kind == 1)
+        a = jnp.where(ring_move, origin, a)
+        a_cone = pick(ring_move, (owner[o], value[o], 0, flags[o]), a_cone)
+        b = jnp.where(ring_move, target, b)
+        b_cone = pick(ring_move, (owner[t], value[t], rings[o], flags[t]), b_cone)
+        peek = act & (kind == 6)
+        a = jnp.where(peek, square, a)
+        a_cone = pick(peek, (owner[s], value[s], rings[s], flags[s] | PEEKED), a_cone)
+        placed = act & (kind == 5)
+        a = jnp.where(placed, square, a)
+        a_cone = pick(placed, (owner[s], value[s], 1, flags[s]), a_cone)
+        set_aside = set_aside & ~placed
+        end_turn = end_turn | act
+
+        # write the squares
+        squares = jnp.arange(SQUARES)
+        at_a = squares == a
+        at_b = squares == b
+        columns = []
+        for old, new_a, new_b in zip((owner, value, rings, flags), a_cone, b_cone):
+            columns.append(jnp.where(at_a, new_a, jnp.where(at_b, new_b, old)))
+        owner, value, rings, flags = columns
+        filled = fill & self.start_fields[me] & (owner < 0)
+        owner = jnp.where(filled, me.astype(jnp.int8), owner)
+        value = jnp.where(filled, jnp.int8(0), value)
+        # scores, the winner, the battle windows
+        scores = scores.at[me].add(gained)
+        winner = jnp.where(scores[me] >= self.target, me, winner)
+        had = jnp.any((state.owner == them) & (state.rings > 0))
+        has = jnp.any((owner == them) & (rings > 0))
+        windows = jnp.where(had & ~has, windows.at[them].set(WINDOW), windows)
+
+        state = state.replace(
+            owner=owner,
+            value=value,
+            rings=rings,
+            flags=flags,
+            scores=scores,
+            phase=next_phase.astype(jnp.int32),
+            actor=actor.astype(jnp.int32),
+            setup_progress=progress,
+            windows=windows,
+            set_aside=set_aside,
+            winner=winner.astype(jnp.int32),
+            last_move=last_move.astype(jnp.int32),
+        )
+        return self._settle(state, end_turn, key)
+
+    def _settle(self, state: BondoConesState, end_turn: Array, key: Array) -> BondoConesState:
+        """Play the chance nodes up to the next player (a battle, who starts, the die), ending
+        the turn first where ``end_turn``; then the mask, the flags and the rewards."""
+        battle_key, first_key, die_key = jax.random.split(key, 3)
+        phase, tp = state.phase, state.turn_player
+        windows, actor = state.windows, state.actor
+        # a declared battle, won or lost (1/2 each)
+        battle = phase == BATTLE
+        won = jax.random.bernoulli(battle_key)
+        windows = jnp.where(battle, windows.at[tp].set(jnp.where(won, 0, WINDOW)), windows)
+        actor = jnp.where(battle & ~won, 1 - tp, actor)
+        phase = jnp.where(battle, jnp.where(won, TAKE, PUNISH), phase)
+        # the end of a turn: over, capped, or the next player's turn
+        winner = state.winner
+        over = end_turn & (winner >= 0)
+        capped = end_turn & ~over & (state.turns >= self.max_turns)
+        winner = jnp.where(capped, DRAW, winner)
+        phase = jnp.where(over | capped, OVER, phase)
+        # who starts (1/2 each)
+        first = phase == FIRST
+        starter = jax.random.randint(first_key, (), 0, 2)
+        starts = first | (end_turn & ~over & ~capped)
+        seat = jnp.where(first, starter, 1 - tp)
+        owner, rings = state.owner, state.rings
+        holds = jnp.stack([jnp.any((owner == s) & (rings > 0)) for s in (0, 1)])
+        may_battle = (windows[seat] > 0) & ~holds[seat] & holds[1 - seat]
+        windows = jnp.where(
+            starts, windows.at[seat].set(jnp.maximum(windows[seat] - 1, 0)), windows
+        )
+        turns = jnp.where(starts, state.turns + 1, state.turns)
+        tp = jnp.where(starts, seat, tp)
+        actor = jnp.where(starts, seat, actor)
+        die = jnp.where(starts, -1, state.die)
+        phase = jnp.where(starts, jnp.where(may_battle, DECIDE, ROLL), phase)
+        # the die (1/6 each face)
+        rolls = phase == ROLL
+        face = jax.random.randint(die_key, (), 0, 6)
+        die = jnp.where(rolls, face, die)
+        phase = jnp.where(rolls, ACT, phase)
+        chance = jnp.full(self.chance_slots, -1, jnp.int32)
+        chance = chance.at[0].set(
+            jnp.where(
+                battle,
+                jnp.where(won, nt.BATTLE_WON, nt.BATTLE_LOST),
+                jnp.where(first, nt.FIRST_BASE + starter, -1),
+            )
+        )
+        chance = chance.at[1].set(jnp.where(rolls, face, -1))
+        ended = phase == OVER
+        sign = jnp.where(winner == 0, 1.0, -1.0)
+        rewards = jnp.where(ended & (winner < DRAW), jnp.stack([sign, -sign]), 0.0)
+        state = state.replace(
+            phase=phase.astype(jnp.int32),
+            actor=actor.astype(jnp.int32),
+            turn_player=tp.astype(jnp.int32),
+            windows=windows.astype(jnp.int32),
+            turns=turns.astype(jnp.int32),
+            die=die.astype(jnp.int32),
+            winner=winner.astype(jnp.int32),
+            chance=chance,
+            current_player=actor.astype(jnp.int32),
+            terminated=ended,
+            rewards=rewards.astype(jnp.float32),
+        )
+        return state.replace(legal_action_mask=self._mask(state) & ~ended)
+
+    # ----- what each seat sees ----------------------------------------------------------------
+
+    def _observe(self, state: BondoConesState, seat: Array) -> Array:
+        owner, rings, flags = state.owner, state.rings, state.flags
+        them = 1 - seat
+        shown = state.setup_progress >= PUTS
+        mine = owner == seat
+        theirs = (owner == them) & shown[them]
+        seen = mine | theirs
+        spied = (flags & SPIED) != 0
+        known = mine | (theirs & spied)
+        half = rings.astype(jnp.float32) / 2
+        plane = self.value_plane[jnp.clip(state.value, 0, 8)]
+        values = (plane[None, :] == jnp.arange(5)[:, None]) & known[None, :]
+        squares = jnp.arange(SQUARES)
+        last = (squares == state.last_move[0]) | (squares == state.last_move[1])
+        planes = jnp.concatenate(
+            [
+                jnp.stack([mine, theirs]).astype(jnp.float32),
+                jnp.stack([jnp.where(mine, half, 0.0), jnp.where(theirs, half, 0.0)]),
+                values.astype(jnp.float32),
+                jnp.stack(
+                    [
+                        theirs & ~known,
+                        seen & ((flags & PEEKED) != 0),
+                        seen & spied,
+                        last,
+                    ]
+                ).astype(jnp.float32),
+            ]
+        )
+        phase = jnp.arange(10) == state.phase
+        die = jnp.arange(6) == state.die
+        acting = (state.actor == seat) & ~state.terminated
+        tail = jnp.concatenate(
+            [
+                jnp.stack(
+                    [
+                        self.score_fraction[state.scores[seat]],
+                        self.score_fraction[state.scores[them]],
+                        self.score_fraction[self.target],
+                        self.turn_fraction[state.turns],
+                    ]
+                ),
+                phase.astype(jnp.float32),
+                die.astype(jnp.float32),
+                jnp.stack(
+                    [
+                        acting.astype(jnp.float32),
+                        self.window_fraction[state.windows[seat]],
+                        self.window_fraction[state.windows[them]],
+                        state.set_aside.astype(jnp.float32),
+                        self.progress_fraction[state.setup_progress[seat]],
+                        self.progress_fraction[state.setup_progress[them]],
+                    ]
+                ),
+            ]
+        )
+        assert PLANES * SQUARES + GLOBALS == TENSOR_SIZE
+        return jnp.concatenate([planes.reshape(-1), tail])
