@@ -106,19 +106,31 @@ class ObontoEnv(Env):
         open_ = valid & ~jnp.any(dark[entered], axis=-1) & ~occupied[targets]
         return open_, origins[:, None] * SQUARES + targets
 
-    def _mask(self, state: ObontoState, open_: Array, ids: Array) -> Array:
-        # each animal's reachable squares (a small scatter), then the rows of its origin in the
-        # 81 x 81 mask (a scatter of single ids into all 6,561 is slower on XLA's CPU)
+    def _mask(
+        self, state: ObontoState, open_: Array, ids: Array, last: tuple[Array, Array]
+    ) -> Array:
+        """The mask of ``state``: the ``last`` mask (with ``last``'s rows to wipe: the origins of
+        the animals of the seat that was to move) with those rows wiped and the rows of the seat
+        to move's animals written. Only these rows change, so XLA updates the mask in place: a
+        fresh mask would write all 6,561 ids of every game on each step."""
         kinds = jnp.broadcast_to(jnp.arange(3)[:, None], open_.shape)
         spot = jnp.where(open_, ids % SQUARES, SQUARES)
         reach = jnp.zeros((3, SQUARES + 1), bool).at[kinds, spot].set(True)[:, :SQUARES]
         origins = jax.lax.dynamic_slice(state.animals, (3 * state.to_move,), (3,))
-        mask = jnp.zeros((SQUARES, SQUARES), bool).at[origins].set(reach & ~state.over)
-        return mask.reshape(NUM_ACTIONS)
+        last_mask, wipe = last
+        # In place only if every read of the old mask (the caller's sampler and the legality
+        # check, which XLA recomputes inside the fusions that use the action) comes before the
+        # write; they all feed the settled game, so rows that depend on it (the condition is
+        # always true) are written last. Otherwise XLA copies the whole mask twice a step.
+        wipe = jnp.where(state.games_played >= 0, wipe, SQUARES)
+        rows = last_mask.reshape(SQUARES, SQUARES).at[wipe].set(False, mode="drop")
+        rows = rows.at[origins].set(reach & ~state.over)
+        return rows.reshape(NUM_ACTIONS)
 
-    def _settle(self, state: ObontoState) -> ObontoState:
+    def _settle(self, state: ObontoState, last: tuple[Array, Array]) -> ObontoState:
         """The seat to move has a move: a stuck player loses, a stuck winner ends the game, and an
-        ended game starts the next one or ends the match (the rules engine's ``_settle``).
+        ended game starts the next one or ends the match (the rules engine's ``_settle``);
+        ``last``: the mask before the step and its rows to wipe (``_mask``).
 
         The loop carries only the game's own small fields and the open paths of the seat to
         move (made once a round): carrying the whole state would select the 6,561-id mask and
@@ -167,7 +179,7 @@ class ObontoEnv(Env):
             current_player=state.to_move,
             terminated=state.over,
             rewards=rewards,
-            legal_action_mask=self._mask(state, open_, ids),
+            legal_action_mask=self._mask(state, open_, ids, last),
         )
 
     def _first_state(self) -> ObontoState:
@@ -186,7 +198,8 @@ class ObontoEnv(Env):
             totals=jnp.zeros(2, jnp.int32),
             over=jnp.bool_(False),
         )
-        return self._settle(state)
+        nothing = jnp.full(3, SQUARES, jnp.int32)  # no rows to wipe (a row past the board)
+        return self._settle(state, (jnp.zeros(NUM_ACTIONS, bool), nothing))
 
     def _init(self, key: Array) -> ObontoState:
         # no chance: every match starts alike, made once (a constant XLA need not compute)
@@ -202,7 +215,12 @@ class ObontoEnv(Env):
             to_move=jnp.where(solo, state.to_move, 1 - state.to_move),
             solo_moves=state.solo_moves + solo,
         )
-        return self._settle(moved)
+        # the rows of the mover's animals are wiped from the mask; after an illegal action (the
+        # game ends, its mask is all true) none: reading the mask at the action here orders the
+        # legality check of ``Env.step`` before the write too
+        origins = jax.lax.dynamic_slice(state.animals, (3 * state.to_move,), (3,))
+        wipe = jnp.where(state.legal_action_mask[action], origins, SQUARES)
+        return self._settle(moved, (state.legal_action_mask, wipe))
 
     def _observe(self, state: ObontoState, seat: Array) -> Array:
         squares = jnp.arange(SQUARES)
