@@ -112,11 +112,8 @@ class BonesEnv(Env):
     def _step(self, state: BonesState, action: Array, key: Array) -> BonesState:
         first, second = self.first[action], self.second[action]
         number = state.placed.astype(self.piece)
-        # the two squares as a comparison of every square (a scatter is slower on XLA's CPU)
-        squares = jnp.arange(self.squares)
-        covered = (squares == first) | (squares == second)
-        top = jnp.where(covered, number, state.top_piece)
-        heights = state.heights + covered.astype(self.piece)
+        top = state.top_piece.at[first].set(number).at[second].set(number)
+        heights = state.heights.at[first].add(1).at[second].add(1)
         colour = state.player
         won = self._has_line((top >= 0) & (top % 2 == colour))
         placed = number + 1
