@@ -28,12 +28,11 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 
 import boneyard.jax
 from boneyard.cli.bench import bench_random_playouts
 from boneyard.core.registry import load_game
-from boneyard.jax.core import random_legal_action
+from boneyard.jax.core import random_legal_action, reset_ended
 from boneyard.jax.loop import BatchLoop
 
 ENGINES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -50,7 +49,6 @@ PGX = ("tic_tac_toe", "connect_four", "othello")
 
 def playout(env: Any, batch: int, steps: int) -> Callable[[Any, jax.Array], Any]:
     """A jitted call: ``steps`` rounds of random play with auto-reset over ``batch`` games."""
-    init = jax.vmap(env.init)
     step = jax.vmap(env.step)
     pick = jax.vmap(random_legal_action)
 
@@ -59,11 +57,9 @@ def playout(env: Any, batch: int, steps: int) -> Callable[[Any, jax.Array], Any]
         key, choose, chance, deal = jax.random.split(key, 4)
         actions = pick(jax.random.split(choose, batch), state.legal_action_mask)
         state = step(state, actions, jax.random.split(chance, batch))
-        fresh = init(jax.random.split(deal, batch))
+        deals = jax.random.split(deal, batch)
         done = state.terminated | state.truncated
-        state = jax.tree_util.tree_map(
-            lambda a, b: jnp.where(done.reshape((-1,) + (1,) * (a.ndim - 1)), a, b), fresh, state
-        )
+        state = reset_ended(state, done, lambda i: env.init(deals[i]))
         return (state, key), None
 
     def run(state: Any, key: jax.Array) -> Any:

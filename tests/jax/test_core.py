@@ -38,15 +38,24 @@ def test_make_names_the_games_it_has_and_checks_parameters() -> None:
         boneyard.jax.make("oyno_puzzle", size=3, bones=5, difficulty=2)
 
 
-def test_random_legal_action_is_uniform_over_the_legal_ids() -> None:
-    mask = np.zeros(6561, dtype=bool)
-    legal = [0, 80, 81, 3000, 6560]
+@pytest.mark.parametrize(
+    ("size", "legal"),
+    [
+        (6561, [0, 80, 81, 3000, 6560]),  # 6560: past the sampler's grid of words
+        (161, [3, 4, 150, 160]),
+        (9, [0, 4, 8]),
+        (43923, [1, 2, 20000, 43847, 43922]),
+    ],
+)
+def test_random_legal_action_is_uniform_over_the_legal_ids(size: int, legal: list[int]) -> None:
+    mask = np.zeros(size, dtype=bool)
     mask[legal] = True
     draw = jax.jit(jax.vmap(random_legal_action, in_axes=(0, None)))
     picks = np.asarray(draw(jax.random.split(jax.random.PRNGKey(0), 5000), jnp.asarray(mask)))
     ids, counts = np.unique(picks, return_counts=True)
     assert ids.tolist() == legal
-    assert counts.min() > 900 and counts.max() < 1100  # 1000 each expected
+    expected = 5000 / len(legal)
+    assert counts.min() > 0.85 * expected and counts.max() < 1.15 * expected
 
 
 def test_an_illegal_action_ends_the_game_with_a_penalty_for_its_chooser() -> None:

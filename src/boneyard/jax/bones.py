@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -25,7 +26,8 @@ from boneyard.jax.core import Array, Env, State, state_class
 @state_class
 class BonesState(State):
     top_piece: Array
-    """int32[squares]: the number of the square's top piece (placement order), or -1."""
+    """int8 (int16 past 127 placements)[squares]: the number of the square's top piece
+    (placement order), or -1."""
     heights: Array
     placed: Array
     player: Array
@@ -44,6 +46,8 @@ class BonesEnv(Env):
         super().__init__(num_players=2, num_actions=table.count)
         self.width, self.height, self.pieces = game.width, game.height, game.pieces
         self.squares = game.width * game.height
+        # piece numbers and stack heights in the smallest type that holds them (fewer bytes a step)
+        self.piece = jnp.int8 if 2 * self.pieces <= 127 else jnp.int16
         self.first = jnp.asarray(table.first, dtype=jnp.int32)
         self.second = jnp.asarray(table.second, dtype=jnp.int32)
         start_mask = np.zeros(table.count, dtype=bool)
@@ -54,21 +58,39 @@ class BonesEnv(Env):
         self.start_plane = jnp.asarray(start_plane)
         # supply / pieces as the rules engine rounds it to float32
         self.fractions = jnp.asarray(np.arange(self.pieces + 1) / self.pieces, dtype=jnp.float32)
+        # the table lists the placements along the ranks, then along the files, square by square:
+        # the mask is then two shifted comparisons of the board (no gather of squares)
+        width, height = self.width, self.height
+        along_ranks = [
+            (r * width + c, r * width + c + 1) for r in range(height) for c in range(width - 1)
+        ]
+        along_files = [(s, s + width) for s in range((height - 1) * width)]
+        self.by_lines = list(zip(table.first, table.second)) == along_ranks + along_files
+        self._start = jax.tree_util.tree_map(np.asarray, jax.jit(self._first_state)())
 
     def _mask(self, top: Array, placed: Array) -> Array:
-        under = top[self.first]
-        exactly_on = (under >= 0) & (under == top[self.second])
+        if self.by_lines:
+            grid = top.reshape(self.height, self.width)
+            pairs = [(grid[:, :-1], grid[:, 1:]), (grid[:-1, :], grid[1:, :])]
+            exactly_on = jnp.concatenate([((a >= 0) & (a == b)).reshape(-1) for a, b in pairs])
+        else:
+            under = top[self.first]
+            exactly_on = (under >= 0) & (under == top[self.second])
         return jnp.where(placed == 0, self.start_actions, ~exactly_on)
 
     def _init(self, key: Array) -> BonesState:
-        top = jnp.full(self.squares, -1, jnp.int32)
+        # no chance: every game starts alike, made once (a constant XLA need not compute)
+        return jax.tree_util.tree_map(jnp.asarray, self._start)
+
+    def _first_state(self) -> BonesState:
+        top = jnp.full(self.squares, -1, self.piece)
         fields = self.base_fields(
             jnp.int32(0), jnp.bool_(False), jnp.zeros(2), self._mask(top, jnp.int32(0))
         )
         return BonesState(
             **fields,
             top_piece=top,
-            heights=jnp.zeros(self.squares, jnp.int32),
+            heights=jnp.zeros(self.squares, self.piece),
             placed=jnp.int32(0),
             player=jnp.int32(0),
             winner=jnp.int32(-1),
@@ -89,7 +111,7 @@ class BonesEnv(Env):
 
     def _step(self, state: BonesState, action: Array, key: Array) -> BonesState:
         first, second = self.first[action], self.second[action]
-        number = state.placed
+        number = state.placed.astype(self.piece)
         top = state.top_piece.at[first].set(number).at[second].set(number)
         heights = state.heights.at[first].add(1).at[second].add(1)
         colour = state.player
@@ -117,8 +139,8 @@ class BonesEnv(Env):
         width = self.width
         colour = jnp.where(top >= 0, top % 2, -1)
         files = jnp.arange(self.squares) % width
-        right = jnp.concatenate([top[1:], jnp.full(1, -1, jnp.int32)])
-        up = jnp.concatenate([top[width:], jnp.full(width, -1, jnp.int32)])
+        right = jnp.concatenate([top[1:], jnp.full(1, -1, self.piece)])
+        up = jnp.concatenate([top[width:], jnp.full(width, -1, self.piece)])
         joined_right = (top >= 0) & (top == right) & (files < width - 1)
         joined_up = (top >= 0) & (top == up)
         supply = self.pieces - (state.placed + 1 - jnp.arange(2)) // 2

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 Array = jax.Array
 T = TypeVar("T")
@@ -155,8 +157,9 @@ class Env:
         return jnp.full(self.num_players, others, jnp.float32).at[mover].set(penalty)
 
     def _finished_mask(self, state: Any) -> Any:
-        mask = jnp.where(state.terminated, True, state.legal_action_mask)
-        return state.replace(legal_action_mask=mask)
+        return state.replace(
+            legal_action_mask=fill_where(state.legal_action_mask, state.terminated)
+        )
 
     def base_fields(
         self, current_player: Array, terminated: Array, rewards: Array, mask: Array
@@ -173,24 +176,109 @@ class Env:
         }
 
 
+FILL_BLOCKS = 9
+"""Blocks in which ``fill_where`` writes a large mask (a block's worth of ``True`` is made per
+game)."""
+SMALL_MASK = 1024
+"""Up to this many ids ``fill_where`` selects: cheaper than block writes for a small mask."""
+
+
+def fill_where(mask: Array, flag: Array) -> Array:
+    """``mask`` with every entry true where ``flag`` is, else unchanged.
+
+    Written as a few block writes that skip a game whose flag is false, so XLA updates the mask
+    in place: a select (``jnp.where``) would read and write every id of every game of a batch on
+    each step, which for a large mask (Obonto's 6,561 ids) costs more than the step itself.
+    """
+    n = mask.shape[0]
+    if n <= SMALL_MASK:
+        return jnp.where(flag, True, mask)
+    block = -(-n // FILL_BLOCKS)
+    numbers = jax.lax.ScatterDimensionNumbers(
+        update_window_dims=(0,), inserted_window_dims=(), scatter_dims_to_operand_dims=(0,)
+    )
+    for start in range(0, n, block):
+        size = min(block, n - start)
+        # an index past the end drops the block (the game's flag is false)
+        index = jnp.where(flag, start, n).reshape(1)
+        mask = jax.lax.scatter(
+            mask,
+            index,
+            jnp.ones(size, mask.dtype),
+            numbers,
+            indices_are_sorted=True,
+            unique_indices=True,
+            mode=jax.lax.GatherScatterMode.FILL_OR_DROP,
+        )
+    return mask
+
+
+def reset_ended(state: Any, ended: Array, fresh: Callable[[Array], Any]) -> Any:
+    """A batch of states (leading axis: the game) with game ``i`` replaced by ``fresh(i)`` where
+    ``ended[i]``, one ended game after another.
+
+    Only the ended games are written (in place), so the cost follows the games that ended rather
+    than the batch: a select of fresh states for every game reads and writes the whole batch of
+    states (masks and observations included) on every step.
+    """
+    games = ended.shape[0]
+    count = jnp.sum(ended, dtype=jnp.int32)
+    (where,) = jnp.nonzero(ended, size=games, fill_value=0)
+
+    def one(j: Array, batch: Any) -> Any:
+        i = where[j]
+        new = fresh(i)
+        return jax.tree_util.tree_map(
+            lambda leaf, value: jax.lax.dynamic_update_index_in_dim(leaf, value, i, 0), batch, new
+        )
+
+    return jax.lax.fori_loop(0, count, one, state)
+
+
+def _nth(counts: Array, rank: Array) -> tuple[Array, Array]:
+    """The group holding the ``rank``-th legal id (counting from 0) given each group's count of
+    legal ids, and the rank within it. The running count is one small matrix product: XLA's
+    CPU backend makes ``cumsum`` in several passes (counts stay exact in float32)."""
+    n = counts.shape[0]
+    lower = jnp.asarray(np.tril(np.ones((n, n), np.float32)))
+    before = lower @ counts.astype(jnp.float32)
+    group = jnp.sum(before <= rank.astype(jnp.float32), dtype=jnp.int32)
+    inside = rank - (jnp.take(before, group, mode="clip").astype(jnp.int32) - counts[group])
+    return group, inside
+
+
 def random_legal_action(key: Array, mask: Array) -> Array:
     """A uniformly random legal action of one state's ``legal_action_mask``, drawn with one random
     number (a categorical over every action id would draw one per id: 43,923 for Bond O Cones).
 
-    The r-th legal id is found in two levels (the mask as rows of about sqrt(n) ids: the row by
-    the running count of the row sums, then the id within the row), because a running count over
-    all n ids is slow on XLA's CPU backend; the row sums are added as bytes (a row has at most
-    255 ids up to 65,025 actions), three times faster there than as 32-bit numbers.
+    The r-th legal id is found in two levels: first the group of ids holding it (from each
+    group's count of legal ids), then the id within the group. The one pass over the whole mask,
+    the groups' counts, reads the mask four ids at a time, as 32-bit words whose bytes are the
+    ids (XLA's CPU backend reduces one element at a time, and is bound by memory here): a group is
+    a column of a rows x columns grid of words, summed down the rows (each byte of a sum counts
+    the legal ids of one byte lane, at most 63 rows so no byte overflows), then the bytes of a
+    sum are added by one multiplication. Ids past the grid (a few) are one more group.
     """
     n = mask.shape[0]
-    width = max(1, math.isqrt(n - 1) + 1)
-    rows = -(-n // width)
-    small = jnp.uint8 if width <= 255 else jnp.int32
-    grid = jnp.pad(mask, (0, rows * width - n)).reshape(rows, width).astype(small)
-    sums = jnp.sum(grid, axis=1, dtype=small).astype(jnp.int32)
-    before = jnp.cumsum(sums)
-    pick = jax.random.randint(key, (), 0, jnp.maximum(before[-1], 1))
-    row = jnp.argmax(before > pick)
-    within = pick - (before[row] - sums[row])
-    column = jnp.argmax(jnp.cumsum(grid[row].astype(jnp.int32)) > within)
-    return (row * width + column).astype(jnp.int32)
+    words = n // 4
+    rows = min(math.isqrt(words), 63)
+    columns = words // rows if rows else 0
+    if rows < 2:  # a handful of ids: one group
+        legal = mask.astype(jnp.int32)
+        pick = jax.random.randint(key, (), 0, jnp.maximum(jnp.sum(legal), 1))
+        return _nth(legal, pick)[0]
+    grid = 4 * rows * columns
+    cells = mask[:grid].astype(jnp.uint8).reshape(rows, columns, 4)
+    sums = jnp.sum(jax.lax.bitcast_convert_type(cells, jnp.uint32), axis=0, dtype=jnp.uint32)
+    tail = mask[grid:].astype(jnp.int32)
+    counts = jnp.concatenate(
+        [((sums * jnp.uint32(0x01010101)) >> 24).astype(jnp.int32), jnp.sum(tail)[None]]
+    )
+    pick = jax.random.randint(key, (), 0, jnp.maximum(jnp.sum(counts), 1))
+    column, rank = _nth(counts, pick)
+    # column c of the grid holds the ids 4 * (row * columns + c) + lane, row by row
+    lanes = jnp.take(cells, jnp.minimum(column, columns - 1), axis=1).reshape(rows * 4)
+    at = _nth(lanes.astype(jnp.int32), rank)[0]
+    in_grid = 4 * ((at // 4) * columns + column) + at % 4
+    in_tail = grid + _nth(tail, rank)[0]
+    return jnp.where(column < columns, in_grid, in_tail).astype(jnp.int32)

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from boneyard.jax.core import Array, Env, random_legal_action
+from boneyard.jax.core import Array, Env, random_legal_action, reset_ended
 
 SKIPPED_GAMES = 16
 """Games in a row that may end before the agent's first turn before one is handed over ended."""
@@ -117,6 +117,8 @@ class BatchLoop:
         return state, episode
 
     def _one_step(self, state: Any, action: Array, seed: Array, episode: Array) -> Any:
+        """One game's step and the opponents' replies; a game that ends is restarted after, for
+        the ended games only (``_step``)."""
         env = self.env
         mover = state.current_player
         key = jax.random.fold_in(jax.random.fold_in(seed, episode), state._step_count)
@@ -129,9 +131,7 @@ class BatchLoop:
         done = state.terminated | state.truncated
         seat = mover if self.seat is None else self.seat
         final = env.observe(state, seat)
-        fresh, next_episode = self._begin(seed, episode + 1)
-        state = jax.tree_util.tree_map(lambda a, b: jnp.where(done, a, b), fresh, state)
-        return state, jnp.where(done, next_episode, episode), StepResult(reward, done, final)
+        return state, StepResult(reward, done, final)
 
     # ----- the batch --------------------------------------------------------------------------
 
@@ -141,8 +141,13 @@ class BatchLoop:
         return LoopState(games, keys, episodes)
 
     def _step(self, loop: LoopState, actions: Array) -> tuple[LoopState, StepResult]:
-        games, episodes, result = jax.vmap(self._one_step)(
-            loop.games, actions, loop.seeds, loop.episodes
+        games, result = jax.vmap(self._one_step)(loop.games, actions, loop.seeds, loop.episodes)
+        # only the games that ended are begun again and written: a select of a fresh game for
+        # every game would make and copy the whole batch's states on every step
+        games, episodes = reset_ended(
+            (games, loop.episodes),
+            result.done,
+            lambda i: self._begin(loop.seeds[i], loop.episodes[i] + 1),
         )
         return LoopState(games, loop.seeds, episodes), result
 

@@ -61,6 +61,20 @@ class ObontoState(State):
     over: Array
 
 
+GAME_FIELDS = (
+    "dark",
+    "animals",
+    "to_move",
+    "loser",
+    "solo_moves",
+    "game_index",
+    "games_played",
+    "totals",
+    "over",
+)
+"""The fields of ``ObontoState`` that are the game itself (the rest is the protocol's)."""
+
+
 class ObontoEnv(Env):
     """An Obonto match with the rules engine's parameters (games, target, start, first)."""
 
@@ -79,6 +93,7 @@ class ObontoEnv(Env):
         self.start_dark = jnp.asarray([bool(START_DARK_MASK >> c & 1) for c in range(SQUARES)])
         self.start_animals = jnp.asarray(game.start_animals, dtype=jnp.int32)
         self.first = game.first
+        self._start = jax.tree_util.tree_map(np.asarray, jax.jit(self._first_state)())
 
     def _open(self, dark: Array, animals: Array, seat: Array) -> tuple[Array, Array]:
         """The seat's three animals' paths: (open: bool[3, 36], action id: int32[3, 36])."""
@@ -91,59 +106,83 @@ class ObontoEnv(Env):
         open_ = valid & ~jnp.any(dark[entered], axis=-1) & ~occupied[targets]
         return open_, origins[:, None] * SQUARES + targets
 
-    def _mask(self, state: ObontoState) -> Array:
-        open_, ids = self._open(state.dark, state.animals, state.to_move)
-        # each animal's reachable squares (a small scatter), then the rows of its origin in the
-        # 81 x 81 mask (a scatter of single ids into all 6,561 is slower on XLA's CPU)
+    def _mask(
+        self, state: ObontoState, open_: Array, ids: Array, last: tuple[Array, Array]
+    ) -> Array:
+        """The mask of ``state``: the ``last`` mask (with ``last``'s rows to wipe: the origins of
+        the animals of the seat that was to move) with those rows wiped and the rows of the seat
+        to move's animals written. Only these rows change, so XLA updates the mask in place: a
+        fresh mask would write all 6,561 ids of every game on each step."""
         kinds = jnp.broadcast_to(jnp.arange(3)[:, None], open_.shape)
         spot = jnp.where(open_, ids % SQUARES, SQUARES)
         reach = jnp.zeros((3, SQUARES + 1), bool).at[kinds, spot].set(True)[:, :SQUARES]
         origins = jax.lax.dynamic_slice(state.animals, (3 * state.to_move,), (3,))
-        mask = jnp.zeros((SQUARES, SQUARES), bool).at[origins].set(reach & ~state.over)
-        return mask.reshape(NUM_ACTIONS)
+        last_mask, wipe = last
+        # In place only if every read of the old mask (the caller's sampler and the legality
+        # check, which XLA recomputes inside the fusions that use the action) comes before the
+        # write; they all feed the settled game, so rows that depend on it (the condition is
+        # always true) are written last. Otherwise XLA copies the whole mask twice a step.
+        wipe = jnp.where(state.games_played >= 0, wipe, SQUARES)
+        rows = last_mask.reshape(SQUARES, SQUARES).at[wipe].set(False, mode="drop")
+        rows = rows.at[origins].set(reach & ~state.over)
+        return rows.reshape(NUM_ACTIONS)
 
-    def _settle(self, state: ObontoState) -> ObontoState:
+    def _settle(self, state: ObontoState, last: tuple[Array, Array]) -> ObontoState:
         """The seat to move has a move: a stuck player loses, a stuck winner ends the game, and an
-        ended game starts the next one or ends the match (the rules engine's ``_settle``)."""
+        ended game starts the next one or ends the match (the rules engine's ``_settle``);
+        ``last``: the mask before the step and its rows to wipe (``_mask``).
 
-        def stuck(s: ObontoState) -> Array:
-            open_, _ = self._open(s.dark, s.animals, s.to_move)
-            return ~s.over & ~jnp.any(open_)
+        The loop carries only the game's own small fields and the open paths of the seat to
+        move (made once a round): carrying the whole state would select the 6,561-id mask and
+        the observation of every game in the batch on each round."""
 
-        def resolve(s: ObontoState) -> ObontoState:
-            in_play = s.loser < 0
+        def stuck(carry: tuple[dict[str, Array], Array, Array]) -> Array:
+            game, open_, _ = carry
+            return ~game["over"] & ~jnp.any(open_)
+
+        def resolve(
+            carry: tuple[dict[str, Array], Array, Array],
+        ) -> tuple[dict[str, Array], Array, Array]:
+            s = carry[0]
+            in_play = s["loser"] < 0
             # in play: the stuck seat loses and the other moves on alone
-            lost = s.replace(loser=s.to_move, to_move=1 - s.to_move)
+            lost = {**s, "loser": s["to_move"], "to_move": 1 - s["to_move"]}
             # in the solo phase: the winner is stuck too, the game is scored
-            winner = 1 - s.loser
-            totals = s.totals.at[winner].add(1 + s.solo_moves)
-            played = s.games_played + 1
+            winner = 1 - s["loser"]
+            totals = s["totals"].at[winner].add(1 + s["solo_moves"])
+            played = s["games_played"] + 1
             over = played >= self.games
             if self.target:
                 over = over | (jnp.max(totals) >= self.target)
-            scored = s.replace(
-                totals=totals,
-                games_played=played,
-                over=over,
-                dark=jnp.where(over, s.dark, self.start_dark),
-                to_move=jnp.where(over, s.to_move, s.loser),
-                loser=jnp.where(over, s.loser, -1),
-                solo_moves=jnp.where(over, s.solo_moves, 0),
-                game_index=jnp.where(over, s.game_index, s.game_index + 1),
-            )
-            return jax.tree_util.tree_map(lambda a, b: jnp.where(in_play, a, b), lost, scored)
+            scored = {
+                **s,
+                "totals": totals,
+                "games_played": played,
+                "over": over,
+                "dark": jnp.where(over, s["dark"], self.start_dark),
+                "to_move": jnp.where(over, s["to_move"], s["loser"]),
+                "loser": jnp.where(over, s["loser"], -1),
+                "solo_moves": jnp.where(over, s["solo_moves"], 0),
+                "game_index": jnp.where(over, s["game_index"], s["game_index"] + 1),
+            }
+            game = jax.tree_util.tree_map(lambda a, b: jnp.where(in_play, a, b), lost, scored)
+            open_, ids = self._open(game["dark"], game["animals"], game["to_move"])
+            return game, open_, ids
 
-        state = jax.lax.while_loop(stuck, resolve, state)
+        game = {name: getattr(state, name) for name in GAME_FIELDS}
+        open_, ids = self._open(state.dark, state.animals, state.to_move)
+        game, open_, ids = jax.lax.while_loop(stuck, resolve, (game, open_, ids))
+        state = state.replace(**game)
         difference = (state.totals[0] - state.totals[1]).astype(jnp.float32)
         rewards = jnp.where(state.over, jnp.stack([difference, -difference]), 0.0)
         return state.replace(
             current_player=state.to_move,
             terminated=state.over,
             rewards=rewards,
-            legal_action_mask=self._mask(state),
+            legal_action_mask=self._mask(state, open_, ids, last),
         )
 
-    def _init(self, key: Array) -> ObontoState:
+    def _first_state(self) -> ObontoState:
         fields = self.base_fields(
             jnp.int32(self.first), jnp.bool_(False), jnp.zeros(2), jnp.zeros(NUM_ACTIONS, bool)
         )
@@ -159,7 +198,12 @@ class ObontoEnv(Env):
             totals=jnp.zeros(2, jnp.int32),
             over=jnp.bool_(False),
         )
-        return self._settle(state)
+        nothing = jnp.full(3, SQUARES, jnp.int32)  # no rows to wipe (a row past the board)
+        return self._settle(state, (jnp.zeros(NUM_ACTIONS, bool), nothing))
+
+    def _init(self, key: Array) -> ObontoState:
+        # no chance: every match starts alike, made once (a constant XLA need not compute)
+        return jax.tree_util.tree_map(jnp.asarray, self._start)
 
     def _step(self, state: ObontoState, action: Array, key: Array) -> ObontoState:
         origin, target = action // SQUARES, action % SQUARES
@@ -171,7 +215,12 @@ class ObontoEnv(Env):
             to_move=jnp.where(solo, state.to_move, 1 - state.to_move),
             solo_moves=state.solo_moves + solo,
         )
-        return self._settle(moved)
+        # the rows of the mover's animals are wiped from the mask; after an illegal action (the
+        # game ends, its mask is all true) none: reading the mask at the action here orders the
+        # legality check of ``Env.step`` before the write too
+        origins = jax.lax.dynamic_slice(state.animals, (3 * state.to_move,), (3,))
+        wipe = jnp.where(state.legal_action_mask[action], origins, SQUARES)
+        return self._settle(moved, (state.legal_action_mask, wipe))
 
     def _observe(self, state: ObontoState, seat: Array) -> Array:
         squares = jnp.arange(SQUARES)
