@@ -160,3 +160,14 @@ def lasting(view: dict[str, Any]) -> dict[str, Any]:
     if waiting is None:
         return view
     return {**view, "session": {**session, "waiting": {**waiting, "seconds": None}}}
+
+
+def wait_for(what: str, check: Any, seconds: float = 10.0) -> Any:
+    """``check()`` once it is truthy, looked at every 0.1 s; fails after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"waited {seconds:g} s for {what}")

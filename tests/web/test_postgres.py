@@ -30,7 +30,7 @@ from boneyard.web.catalog import Catalog
 from boneyard.web.jobs import JobQueue, JobRow
 from boneyard.web.settings import Settings
 from boneyard.web.store import Store
-from tests.web.conftest import Server, all_games, create, lasting, play_random, token
+from tests.web.conftest import Server, all_games, create, lasting, play_random, token, wait_for
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
@@ -326,16 +326,6 @@ class BotWorkerProcess:
         self.process.wait()
 
 
-def _wait_for(what: str, check: Any, seconds: float) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"waited {seconds:g} s for {what}")
-
-
 def test_a_bot_worker_answers_and_a_killed_workers_move_is_still_made(postgres_url: str) -> None:
     """A server started with ``--bots queue`` thinks nowhere itself: its computer move waits
     in the job table until a ``boneyard bots`` worker answers it. The first worker is killed
@@ -358,15 +348,15 @@ def test_a_bot_worker_answers_and_a_killed_workers_move_is_still_made(postgres_u
                 with store.engine.connect() as connection:
                     return connection.execute(select(JobRow).where(JobRow.status == status)).first()
 
-            _wait_for("the computer move queued", lambda: job("waiting"), 30)
+            wait_for("the computer move queued", lambda: job("waiting"), 30)
             time.sleep(1.0)
             assert client.get(path).json()["seq"] == before, "no worker: nobody moved"
             workers.append(BotWorkerProcess(postgres_url, "first"))
-            running = _wait_for("the first worker to take the job", lambda: job("running"), 60)
+            running = wait_for("the first worker to take the job", lambda: job("running"), 60)
             assert running.worker == "first"
             workers[0].kill()
             workers.append(BotWorkerProcess(postgres_url, "second"))
-            after = _wait_for(
+            after = wait_for(
                 "the computer move",
                 lambda: (view := client.get(path).json())["seq"] > before and view,
                 90,

@@ -3,15 +3,12 @@ several processes: each hears the others' session changes, and a stale copy stor
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.web.store import StaleCopy, Store
 from tests.web import test_postgres
+from tests.web.conftest import wait_for
 from tests.web.test_lobby import join, open_game, person, seen
 from tests.web.test_sessions import PEOPLE, ask, create, play, view
 
@@ -47,17 +44,6 @@ def test_sessions_survive_a_restart_on_postgresql(postgres_url: str) -> None:
         assert not view(client, other)["terminal"]
 
 
-def until(check: Callable[[], Any], what: str, seconds: float = 10.0) -> Any:
-    """``check()`` once it is truthy (another process hears a change within moments)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        seen = check()
-        if seen:
-            return seen
-        time.sleep(0.02)
-    raise AssertionError(f"not within {seconds} s: {what}")
-
-
 def test_two_processes_see_each_others_takebacks_and_resignations(postgres_url: str) -> None:
     with (
         TestClient(test_postgres.make_app(postgres_url)) as a,
@@ -67,17 +53,19 @@ def test_two_processes_see_each_others_takebacks_and_resignations(postgres_url: 
         play(a, game, 0, "e5-f5")
         assert view(b, game, 1)["seq"] == 1  # process B holds a copy from here on
         assert ask(a, game, 0, "takeback").status_code == 200
-        until(lambda: view(b, game, 1)["session"]["can"]["answer_takeback"], "B hears the request")
+        wait_for(
+            "B hears the request", lambda: view(b, game, 1)["session"]["can"]["answer_takeback"]
+        )
         assert ask(b, game, 1, "accept_takeback").status_code == 200
-        until(lambda: view(a, game, 0)["seq"] == 0, "A hears the takeback")
+        wait_for("A hears the takeback", lambda: view(a, game, 0)["seq"] == 0)
         # the same move number again, another move: both copies describe the new one
         play(a, game, 0, "d5-e5")
         for client in (a, b):
-            log = until(lambda c=client: view(c, game, 1)["log"], "the move reaches both")
+            log = wait_for("the move reaches both", lambda c=client: view(c, game, 1)["log"])
             assert [line["string"] for line in log] == ["d5-e5"]
             assert "d5" in log[0]["words"] and "f5" not in log[0]["words"]
         assert ask(b, game, 1, "resign").status_code == 200
-        seen = until(lambda: view(a, game, 0)["terminal"] and view(a, game, 0), "A hears it")
+        seen = wait_for("A hears it", lambda: view(a, game, 0)["terminal"] and view(a, game, 0))
         assert seen["status"] == "Game over: Black resigned, White wins"
         legal = view(b, game, 0)["legal"]
         assert legal == [], "no move is offered in a resigned game"
