@@ -59,3 +59,39 @@ def test_one_seed_a_game_and_bad_actions_are_refused() -> None:
         envs.step([0])
     with pytest.raises(ValueError, match="action ids are 0 to 6560"):
         envs.step([0, 6561])
+
+
+@pytest.mark.parametrize("seat", [1, None])
+def test_an_ended_game_hands_over_its_last_observation_from_the_agents_seat(
+    seat: int | None,
+) -> None:
+    import jax
+
+    from boneyard.jax import make
+    from boneyard.jax.core import random_legal_action
+    from boneyard.jax.loop import BatchLoop
+
+    env = make("oyno", size=3, bones_per_player=2)
+    loop = BatchLoop(env, num_envs=8, seat=seat)
+    state = loop.reset(loop.seeds(7))
+    pick = jax.jit(jax.vmap(random_legal_action))
+    one_step = jax.jit(jax.vmap(loop._one_step))
+    observe = jax.jit(jax.vmap(env.observe))
+    ended = 0
+    for round_ in range(40):
+        games = state.games
+        keys = jax.random.split(jax.random.PRNGKey(round_), loop.num_envs)
+        actions = pick(keys, games.legal_action_mask)
+        # the reference: every game stepped, every game's observation from the agent's seat
+        stepped, _, done, seats = one_step(games, actions, state.seeds, state.episodes)
+        expected = np.asarray(observe(stepped, seats))
+        state, result = loop.step(state, actions)
+        done = np.asarray(done)
+        assert np.asarray(result.done).tolist() == done.tolist()
+        final = np.asarray(result.final_observation)
+        assert np.array_equal(final[done], expected[done])
+        # a game that goes on shows the observation the agent reads next
+        going = ~done
+        assert np.array_equal(final[going], np.asarray(state.games.observation)[going])
+        ended += int(done.sum())
+    assert ended > 4, "short games end within the run"

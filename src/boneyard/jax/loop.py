@@ -45,7 +45,8 @@ class StepResult(NamedTuple):
     """The agent's reward (its seat's; with self-play the seat that just acted)."""
     done: Array
     final_observation: Array
-    """The observation at the end of a game that just ended (the agent's seat's), else the new."""
+    """For a game that just ended, its last observation from the agent's seat (with self-play
+    the seat that acted); for a game that goes on, its new observation (the seat to act's)."""
 
 
 class BatchLoop:
@@ -116,9 +117,12 @@ class BatchLoop:
         )
         return state, episode
 
-    def _one_step(self, state: Any, action: Array, seed: Array, episode: Array) -> Any:
-        """One game's step and the opponents' replies; a game that ends is restarted after, for
-        the ended games only (``_step``)."""
+    def _one_step(
+        self, state: Any, action: Array, seed: Array, episode: Array
+    ) -> tuple[Any, Array, Array, Array]:
+        """One game's step and the opponents' replies: the state, the agent's reward, whether the
+        game ended, and the agent's seat (with self-play the seat that acted). A game that ends is
+        restarted after, for the ended games only (``_step``)."""
         env = self.env
         mover = state.current_player
         key = jax.random.fold_in(jax.random.fold_in(seed, episode), state._step_count)
@@ -127,11 +131,9 @@ class BatchLoop:
         total = state.rewards
         state, gained = self._agent_view(state, opponents)
         total = total + gained
-        reward = total[mover] if self.seat is None else total[self.seat]
+        seat = mover if self.seat is None else jnp.int32(self.seat)
         done = state.terminated | state.truncated
-        seat = mover if self.seat is None else self.seat
-        final = env.observe(state, seat)
-        return state, StepResult(reward, done, final)
+        return state, total[seat], done, seat
 
     # ----- the batch --------------------------------------------------------------------------
 
@@ -141,15 +143,26 @@ class BatchLoop:
         return LoopState(games, keys, episodes)
 
     def _step(self, loop: LoopState, actions: Array) -> tuple[LoopState, StepResult]:
-        games, result = jax.vmap(self._one_step)(loop.games, actions, loop.seeds, loop.episodes)
+        games, reward, done, seats = jax.vmap(self._one_step)(
+            loop.games, actions, loop.seeds, loop.episodes
+        )
+        # the ended games' last observations, seen from the agent's seat, are made for those
+        # games only: an observation of every game a step would cost more than the agent's
+        # reading (for Bones, most of the loop's cost over the bare step); a game that goes on
+        # shows its new observation
+        final = reset_ended(
+            games.observation,
+            done,
+            lambda i: self.env.observe(jax.tree_util.tree_map(lambda x: x[i], games), seats[i]),
+        )
         # only the games that ended are begun again and written: a select of a fresh game for
         # every game would make and copy the whole batch's states on every step
         games, episodes = reset_ended(
             (games, loop.episodes),
-            result.done,
+            done,
             lambda i: self._begin(loop.seeds[i], loop.episodes[i] + 1),
         )
-        return LoopState(games, loop.seeds, episodes), result
+        return LoopState(games, loop.seeds, episodes), StepResult(reward, done, final)
 
     def seeds(self, seed: int | Sequence[int]) -> Array:
         """Per-game seeds: ``seed, seed + 1, ...`` from one number, or one number a game."""
