@@ -251,15 +251,13 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     """A uniformly random legal action of one state's ``legal_action_mask``, drawn with one random
     number (a categorical over every action id would draw one per id: 43,923 for Bond O Cones).
 
-    The r-th legal id is found in three levels: the group of ids holding it (from each group's
-    count of legal ids), then the four ids holding it within the group, then the id. The one pass
-    over the whole mask, the groups' counts, reads the mask four ids at a time, as 32-bit words
-    whose bytes are the ids (XLA's CPU backend reduces one element at a time, and is bound by
-    memory here): a group is a column of a rows x columns grid of words, summed down the rows
-    (each byte of a sum counts the legal ids of one byte lane, at most 63 rows so no byte
-    overflows), then the bytes of a sum are added by one multiplication. The later levels read
-    only the chosen column, from the mask itself (reading it from the words would make XLA keep
-    the whole grid of words in memory). Ids past the grid (a few) are one more group.
+    The r-th legal id is found in two levels: first the group of ids holding it (from each
+    group's count of legal ids), then the id within the group. The one pass over the whole mask,
+    the groups' counts, reads the mask four ids at a time, as 32-bit words whose bytes are the
+    ids (XLA's CPU backend reduces one element at a time, and is bound by memory here): a group is
+    a column of a rows x columns grid of words, summed down the rows (each byte of a sum counts
+    the legal ids of one byte lane, at most 63 rows so no byte overflows), then the bytes of a
+    sum are added by one multiplication. Ids past the grid (a few) are one more group.
     """
     n = mask.shape[0]
     words = n // 4
@@ -270,10 +268,8 @@ def random_legal_action(key: Array, mask: Array) -> Array:
         pick = jax.random.randint(key, (), 0, jnp.maximum(jnp.sum(legal), 1))
         return _nth(legal, pick)[0]
     grid = 4 * rows * columns
-    cells = mask[:grid].reshape(rows, columns, 4)
-    sums = jnp.sum(
-        jax.lax.bitcast_convert_type(cells.astype(jnp.uint8), jnp.uint32), axis=0, dtype=jnp.uint32
-    )
+    cells = mask[:grid].astype(jnp.uint8).reshape(rows, columns, 4)
+    sums = jnp.sum(jax.lax.bitcast_convert_type(cells, jnp.uint32), axis=0, dtype=jnp.uint32)
     tail = mask[grid:].astype(jnp.int32)
     counts = jnp.concatenate(
         [((sums * jnp.uint32(0x01010101)) >> 24).astype(jnp.int32), jnp.sum(tail)[None]]
@@ -281,10 +277,8 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     pick = jax.random.randint(key, (), 0, jnp.maximum(jnp.sum(counts), 1))
     column, rank = _nth(counts, pick)
     # column c of the grid holds the ids 4 * (row * columns + c) + lane, row by row
-    chosen = jax.lax.dynamic_slice(cells, (0, jnp.minimum(column, columns - 1), 0), (rows, 1, 4))
-    lanes = chosen.reshape(rows, 4).astype(jnp.int32)
-    row, rank_in_row = _nth(jnp.sum(lanes, axis=1), rank)
-    lane = _nth(jnp.take(lanes, row, axis=0, mode="clip"), rank_in_row)[0]
-    in_grid = 4 * (row * columns + column) + lane
+    lanes = jnp.take(cells, jnp.minimum(column, columns - 1), axis=1).reshape(rows * 4)
+    at = _nth(lanes.astype(jnp.int32), rank)[0]
+    in_grid = 4 * ((at // 4) * columns + column) + at % 4
     in_tail = grid + _nth(tail, rank)[0]
     return jnp.where(column < columns, in_grid, in_tail).astype(jnp.int32)
