@@ -67,7 +67,7 @@ def test_two_people_at_one_screen_and_quit() -> None:
     [
         ("bondo_cones", "Put your cone worth 8 on one of your shaded start fields."),
         ("bonbon", "This round's bonus tiles are"),
-        ("oyno_puzzle", "A bone was dealt on"),
+        ("oyno_puzzle", "The puzzle is dealt: 8 bones"),
     ],
 )
 def test_games_with_chance_and_secrets_are_told_in_words(name: str, told: str) -> None:

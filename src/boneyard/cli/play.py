@@ -79,7 +79,9 @@ class TerminalGame:
         player = self.state.current_player()
         if player == CHANCE:
             action = sample_chance_outcome(self.state, self.chance)
-            self.console.print(Text(self.describe(None, action), style="dim"))
+            told = self.describe(None, action)
+            if told:  # a step of a deal the board shows is not told
+                self.console.print(Text(told, style="dim"))
             self.state.apply_action(action)
             return
         if player in self.bots:

@@ -437,7 +437,9 @@ class Game(ABC):
         """``action`` in words, as the viewer whose ``observation`` (of the position *before*
         the action) this is saw it played by ``actor`` (``None``: chance). ``action`` is the
         string ``State.action_string_for(viewer, ...)`` gave, so it hides what the viewer may
-        not see. For example "North moved the lion from d1 to d2"."""
+        not see. For example "North moved the lion from d1 to d2". A chance outcome not worth
+        a line of its own (one step of a deal the board shows) is the empty string: the log
+        leaves it out."""
         hook = self._hook("prompt", "describe_action")
         if hook is not None:
             return str(hook(observation, actor, action))

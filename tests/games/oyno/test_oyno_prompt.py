@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import boneyard
 from boneyard.core.game import State
 
@@ -39,11 +41,19 @@ def test_the_puzzle_panel_and_its_results() -> None:
     assert words in ("Not solved: the 1 move ran out.", "Solved in 1 move: every bone is up.")
 
 
-def test_a_puzzle_deal_is_described() -> None:
-    game = boneyard.load_game("oyno_puzzle")
+def test_a_puzzle_deal_is_told_in_one_line_as_its_last_bone_lands() -> None:
+    game = boneyard.load_game("oyno_puzzle", bones=5)
+    rng = random.Random(3)
     state = game.new_initial_state()
-    first = state.action_to_string(state.legal_actions()[0])
-    assert game.describe_action(state.observation(0), None, first).startswith("A bone was dealt")
+    told = []
+    while state.is_chance_node():
+        action = rng.choice(state.legal_actions())
+        string = state.action_to_string(action)
+        told.append(game.describe_action(state.observation(0), None, string))
+        state.apply_action(action)
+    up = state.observation(0)["up"]
+    assert told[:-1] == [""] * (len(told) - 1)  # the board shows each bone as it lands
+    assert told[-1] == f"The puzzle is dealt: 5 bones, {up} of them up."
 
 
 def test_the_duel_prompt_says_a_new_bone_must_be_placed_when_all_are_up() -> None:

@@ -90,16 +90,23 @@ def _action_words(game: Game, observation: Observation, action: str) -> str:
 def describe_action(game: Game, observation: Observation, actor: int | None, action: str) -> str:
     if actor is None:
         words = action.split()
+        # the puzzle's deal is told once, as its last bone lands: the board shows each bone, and
+        # a line a bone and a side would fill the log before the first move
         if words[0] == "bone":
-            return f"A bone was dealt on {words[1]}."
+            return ""
         if words[0] == "puzzle":
             return "A puzzle was chosen."
         if words[0] in ("up", "down"):
             side = words[0]
+            if _is_puzzle(game):
+                bones = observation["bones"]
+                if observation["dealt"] < bones - 1:
+                    return ""
+                up = observation["up"] + (side == "up")
+                return f"The puzzle is dealt: {plural(bones, 'bone')}, {up} of them up."
             rolling = observation.get("rolling") or observation.get("pending")
             where = f" on {rolling}" if rolling else ""
-            verb = "was dealt" if _is_puzzle(game) else "landed"
-            return f"The bone{where} {verb} {side}."
+            return f"The bone{where} landed {side}."
         return "Chance decided."
     who = "You" if _is_puzzle(game) else _name(game, actor)
     return f"{who} {_action_words(game, observation, action)}."
