@@ -271,3 +271,49 @@ def test_takeback_in_a_game_with_chance_is_allowed_until_chance_plays(db_path: P
         assert not view(client, created, 0)["session"]["can"]["takeback"], "no button for it"
         refused = ask(client, created, 0, "takeback")
         assert refused.status_code == 409 and "chance" in refused.json()["detail"]
+
+
+def test_a_person_names_their_own_seat_and_everyone_sees_it(client: TestClient) -> None:
+    created = create(client, "bones", seats=PEOPLE)
+    before = view(client, created)
+    assert ask(client, created, 1, "name", name="  Ben   Lee ").status_code == 200
+    seen = view(client, created, 0)
+    players = {p["seat"]: p for p in seen["players"]}
+    assert players[1]["name"] == "Ben Lee (Black)" and players[1]["person_name"] == "Ben Lee"
+    assert players[0]["person_name"] is None
+    assert [e["words"] for e in seen["session"]["events"]] == ["Black is now called Ben Lee"]
+    # the same name again changes nothing; a long name is cut to 30 characters
+    assert ask(client, created, 1, "name", name="Ben Lee").status_code == 200
+    assert len(view(client, created)["session"]["events"]) == 1
+    ask(client, created, 0, "name", name="A" * 45)
+    assert {p["seat"]: p for p in view(client, created)["players"]}[0]["person_name"] == "A" * 30
+    # an empty name is refused and changes nothing; a spectator has no seat to name
+    for bad in ("", "   ", None):
+        refused = ask(client, created, 1, "name", name=bad)
+        assert refused.status_code == 400 and refused.json()["error"] == "bad_name"
+        assert "1 to 30 characters" in refused.json()["detail"]
+    assert {p["seat"]: p for p in view(client, created)["players"]}[1]["person_name"] == "Ben Lee"
+    spectator = client.post(
+        f"/api/games/{created['id']}/session", json={"token": "nobody", "do": "name", "name": "X"}
+    )
+    assert spectator.status_code in (403, 404)
+    assert view(client, created)["seq"] == before["seq"], "naming is not a move"
+
+
+def test_a_name_given_between_an_offer_and_its_answer_leaves_the_offer_open(
+    client: TestClient,
+) -> None:
+    created = create(client, "bones", seats=PEOPLE)
+    play(client, created, 0, "e5-f5")
+    assert ask(client, created, 0, "offer_draw").status_code == 200
+    assert ask(client, created, 1, "name", name="Ben").status_code == 200
+    assert view(client, created, 1)["session"]["can"]["answer_draw"]
+    assert ask(client, created, 1, "accept_draw").status_code == 200
+    assert view(client, created)["returns"] == [0.0, 0.0]
+
+
+def test_a_person_against_the_computer_names_their_seat(client: TestClient) -> None:
+    created = create(client, "bones", seats=VS_COMPUTER)
+    assert ask(client, created, 0, "name", name="Ann").status_code == 200
+    human = {p["seat"]: p for p in view(client, created)["players"]}
+    assert human[0]["name"] == "Ann (White)" and human[1]["person_name"] is None

@@ -202,3 +202,37 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     wait_seq(ben, 1)  # Ben's board follows Ann's move
     ann_context.close()
     ben_context.close()
+
+
+def test_a_friend_names_their_seat_from_the_invite_link(server: str, browser: Any) -> None:
+    ann_context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    ben_context = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844})
+    ann, ben = ann_context.new_page(), ben_context.new_page()
+    for page in (ann, ben):
+        page.set_default_timeout(TIMEOUT_MS)
+    ann.goto(server + "/")
+    ann.fill("#your-name", "Ann")
+    ann.click("li[data-game=bones] button:has-text('Play a friend')")
+    assert ann.inner_text("li[data-seat='0']").startswith("Ann (White):")
+    invite = ann.input_value("li[data-seat='1'] input.link")  # what Ann sends to Ben
+    ann.click("li[data-seat='0'] a.invite")
+    ann.wait_for_selector("#game[data-seq]")
+    assert ann.input_value("#seat-name") == "Ann"
+    ben.goto(invite)
+    ben.wait_for_selector("#name-form:not([hidden])")
+    assert ben.input_value("#seat-name") == "", "Ben has not said his name yet"
+    ben.fill("#seat-name", "Ben")
+    ben.click("#name-form button[type=submit]")
+    ann.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black)')")
+    ann.wait_for_selector("#session-events li:has-text('Black is now called Ben')")
+    ben.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black) (you)')")
+    # the name is remembered: Ben's next invite link names his seat by itself
+    second = httpx.post(
+        f"{server}/api/games",
+        json={"game": "bones", "seats": [{"kind": "human"}, {"kind": "human"}]},
+        timeout=30,
+    ).json()
+    ben.goto(server + second["seats"][1]["url"])
+    ben.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black) (you)')")
+    ann_context.close()
+    ben_context.close()

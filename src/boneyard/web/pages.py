@@ -14,6 +14,7 @@ from fastapi.templating import Jinja2Templates
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.core.game import Game
+from boneyard.web import words
 from boneyard.web.errors import WebError
 from boneyard.web.live import render
 from boneyard.web.manager import GameManager
@@ -146,8 +147,9 @@ async def new_game(name: str, request: Request) -> Any:
     if len(humans) == 1:
         # One person against the computer: straight to the board.
         return RedirectResponse(humans[0]["url"], status_code=303)
+    names = [words.display_name(live, seat) for seat in range(live.num_seats)]
     return templates.TemplateResponse(
-        request, "created.html", {"created": created, "title": live.game.title}
+        request, "created.html", {"created": created, "names": names, "title": live.game.title}
     )
 
 

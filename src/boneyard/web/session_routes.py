@@ -1,4 +1,4 @@
-"""The API of the session of play: resign, draws, abort, takeback, rematch, stand-in."""
+"""The API of the session of play: resign, draws, abort, takeback, rematch, stand-in, names."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ Request_ = Literal[
     "decline_takeback",
     "rematch",
     "stand_in",
+    "name",
 ]
 
 
@@ -34,6 +35,11 @@ class SessionRequest(BaseModel):
     do: Request_ = Field(description="What the seat asks for.")
     seat: StrictInt | None = Field(
         default=None, description="For stand_in: the absent seat (default: the seat to move)."
+    )
+    name: StrictStr | None = Field(
+        default=None,
+        max_length=200,
+        description="For name: the asking seat's display name (trimmed to 30 characters).",
     )
 
 
@@ -54,10 +60,11 @@ async def session_request(game_id: str, body: SessionRequest, request: Request) 
     move; ``takeback`` of one's last move (against the computer at once, refused after a chance
     event or a reveal; against a person a request to ``accept_takeback`` /
     ``decline_takeback``); ``rematch`` once the game is over; ``stand_in``: the computer takes
-    over the seat to move once it has been silent for the set time. Answers the seat's view."""
+    over the seat to move once it has been silent for the set time; ``name``: the seat's display
+    name (a friend opening an invite link names their own seat). Answers the seat's view."""
     live = await _manager(request).get(game_id)
     seat = live.seat_of(body.token)
-    await sessions_of(request).request(live, seat, body.do, body.seat)
+    await sessions_of(request).request(live, seat, body.do, body.seat, body.name)
     return live.view(seat, draw=False)
 
 

@@ -258,6 +258,8 @@ class SessionManager:
             return f"{who} looked at the shortest solution"
         if event.kind == "left":
             return f"{who} resigned and left: the computer plays on for them"
+        if event.kind == "named":
+            return f"{event.detail['side']} is now called {event.detail['name']}"
         if event.kind == "stand_in":
             return f"The computer now plays for {event.detail.get('label', who)}, who was away"
         return who
@@ -266,9 +268,11 @@ class SessionManager:
 
     def _pending(self, session: Session, kind: str) -> SessionEvent | None:
         """An offer or request still open: the last web-layer action, on the current move."""
-        if not session.events:
+        # a seat naming itself in between leaves an offer open
+        said = [event for event in session.events if event.kind != "named"]
+        if not said:
             return None
-        last = session.events[-1]
+        last = said[-1]
         if last.kind == kind and last.at_seq == session.live.seq:
             return last
         return None
@@ -406,7 +410,12 @@ class SessionManager:
     # ----- web-layer actions ---------------------------------------------------------------------
 
     async def request(
-        self, live: LiveGame, seat: int | None, what: str, target: int | None = None
+        self,
+        live: LiveGame,
+        seat: int | None,
+        what: str,
+        target: int | None = None,
+        name: str | None = None,
     ) -> None:
         if seat is None:
             raise WebError(403, "spectator", "a spectator cannot do that: open an invite link")
@@ -426,9 +435,12 @@ class SessionManager:
         if what == "stand_in":
             await self.stand_in(live, seat, target)
             return
+        if what == "name":
+            await self.rename(live, seat, name)
+            return
         handler = handlers.get(what)
         if handler is None:
-            known = ", ".join([*handlers, "stand_in"])
+            known = ", ".join([*handlers, "stand_in", "name"])
             raise WebError(400, "bad_request", f"unknown request {what!r}; requests: {known}")
         await handler(live, seat)
 
@@ -621,6 +633,26 @@ class SessionManager:
         await self._record(live, kind, seat, {"label": label, "target": target}, seats=seats)
         live.stored.seats[:] = seats
         await self._changed(live)
+
+    # ----- names ---------------------------------------------------------------------------------
+
+    async def rename(self, live: LiveGame, seat: int, name: object) -> None:
+        """``seat``'s display name, set by that seat (a friend who opened an invite link)."""
+        cleaned = words.clean_name(name)
+        if cleaned is None:
+            raise WebError(
+                400, "bad_name", f"a name is 1 to {words.NAME_LIMIT} characters, not only spaces"
+            )
+        async with live.lock:
+            if live.stored.seats[seat].get("name") == cleaned:
+                return
+            seats = [dict(info) for info in live.stored.seats]
+            seats[seat]["name"] = cleaned
+            side = live.game.seat_name(seat)
+            side = side[:1].upper() + side[1:]
+            await self._record(live, "named", seat, {"side": side, "name": cleaned}, seats=seats)
+            live.stored.seats[:] = seats
+            await self._changed(live)
 
     # ----- rematch -------------------------------------------------------------------------------
 

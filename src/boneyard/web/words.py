@@ -153,6 +153,7 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
             "name": display_name(live, s),
             "side": game.seat_name(s),
             "computer": live.stored.seats[s]["kind"] == "computer",
+            "person_name": clean_name(live.stored.seats[s].get("name")),
             "you": s == seat,
         }
         for s in range(live.num_seats)

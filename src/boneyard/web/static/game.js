@@ -190,6 +190,7 @@ function render() {
     if (player.seat === v.current_player) item.classList.add("to-move");
     seats.appendChild(item);
   }
+  showName(v);
   $("seed-hash").textContent = v.seed_hash;
   $("seed").textContent = v.seed ?? "";
   $("seed").parentElement.hidden = !v.seed;
@@ -208,6 +209,48 @@ function button(v, action, cls = "action") {
   });
   return b;
 }
+
+// ----- the person's name -----------------------------------------------------------------------
+
+const NAME_KEY = "boneyard-name"; // the name typed on the home page, kept by this browser
+let named = false; // this page gave its seat the remembered name once
+
+/** A page of one person's seat (an invite link) shows their name, which they may change; a seat
+ * opened without a name takes the name this browser remembers. */
+function showName(v) {
+  const form = $("name-form");
+  const me = tokens.length === 1 && tokens[0] && v.seat !== null ? v.players?.[v.seat] : null;
+  form.hidden = !me || me.computer || v.players.length < 2;
+  if (form.hidden) return;
+  const field = $("seat-name");
+  if (document.activeElement !== field) field.value = me.person_name ?? "";
+  const remembered = (localStorage.getItem(NAME_KEY) ?? "").trim();
+  if (!me.person_name && remembered && !named) {
+    named = true;
+    saveName(remembered);
+  }
+}
+
+async function saveName(name) {
+  const response = await fetch(`/api/games/${gameId}/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: tokens[0], do: "name", name }),
+  });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    $("message").textContent = `Your name was not saved: ${body.detail ?? "try again"}.`;
+  }
+}
+
+$("name-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("seat-name").value.trim();
+  if (!name) return;
+  localStorage.setItem(NAME_KEY, name);
+  named = true;
+  saveName(name);
+});
 
 function renderActions(v, mine) {
   const actions = $("actions");
