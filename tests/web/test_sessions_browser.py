@@ -189,12 +189,14 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     game_id = ann.url.split("/game/")[1].split("?")[0]
     ben.fill("#your-name", "Ben")
     ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
+    ann.wait_for_selector("#seats li[data-seat='0']:has-text('Ann (White) (you)')")
     row = ben.inner_text(f"[data-game-id='{game_id}']")
     assert "Ann waits" in row and "pieces 20" in row
     ben.click(f"[data-game-id='{game_id}'] button.join")
     ben.wait_for_url(f"**/game/{game_id}?t=*")
     ben.wait_for_selector("#game[data-seq]")
     assert ben.get_attribute("#game", "data-seat") == "1"
+    ann.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black)')")  # his lobby name
     ann.wait_for_selector("#session-waiting", state="hidden")
     assert ann.get_attribute("#game", "data-mine") == "yes"
     click_square(ann, "e5")

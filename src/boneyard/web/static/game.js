@@ -3,6 +3,7 @@ import {
   squaresOf, el, showBoard, mark, showLog, lastMoveSquares, showPanel, nameSquares,
   keepTextReadable,
 } from "./board.js";
+import { loadPerson } from "./identity.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -213,6 +214,7 @@ function button(v, action, cls = "action") {
 // ----- the person's name -----------------------------------------------------------------------
 
 const NAME_KEY = "boneyard-name"; // the name typed on the home page, kept by this browser
+// (else the lobby's light identity's name)
 let named = false; // this page gave its seat the remembered name once
 
 /** A page of one person's seat (an invite link) shows their name, which they may change; a seat
@@ -224,7 +226,7 @@ function showName(v) {
   if (form.hidden) return;
   const field = $("seat-name");
   if (document.activeElement !== field) field.value = me.person_name ?? "";
-  const remembered = (localStorage.getItem(NAME_KEY) ?? "").trim();
+  const remembered = (localStorage.getItem(NAME_KEY) || loadPerson()?.name || "").trim();
   if (!me.person_name && remembered && !named) {
     named = true;
     saveName(remembered);
