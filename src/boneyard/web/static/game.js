@@ -217,12 +217,14 @@ const NAME_KEY = "boneyard-name"; // the name typed on the home page, kept by th
 // (else the lobby's light identity's name)
 let named = false; // this page gave its seat the remembered name once
 
-/** A page of one person's seat (an invite link) shows their name, which they may change; a seat
- * opened without a name takes the name this browser remembers. */
+/** A page of one person's seat (an invite link) in a game with other people shows their name,
+ * which they may change; a seat opened without a name takes the name this browser remembers. */
 function showName(v) {
   const form = $("name-form");
   const me = tokens.length === 1 && tokens[0] && v.seat !== null ? v.players?.[v.seat] : null;
-  form.hidden = !me || me.computer || v.players.length < 2;
+  // against the computer alone nobody would read it
+  const others = (v.players ?? []).filter((player) => player.seat !== v.seat && !player.computer);
+  form.hidden = !me || me.computer || others.length === 0;
   if (form.hidden) return;
   const field = $("seat-name");
   if (document.activeElement !== field) field.value = me.person_name ?? "";
@@ -496,10 +498,10 @@ function applyMemoryMode(v) {
     if (!piece || piece.seat !== v.seat || piece.peeked) continue;
     node.setAttribute("data-value", "");
     for (const text of node.querySelectorAll("text")) text.textContent = "?";
-    for (const title of node.querySelectorAll("title")) title.textContent = "your cone (hidden: memory mode)";
+    for (const title of node.querySelectorAll("title")) title.textContent = "Your cone (its value hidden in memory mode)";
   }
   const pre = $("board").querySelector("pre");
-  if (pre) pre.textContent = "(text view hidden in memory mode)";
+  if (pre) pre.textContent = "The text view is hidden in memory mode.";
 }
 
 $("memory").addEventListener("change", () => render());
