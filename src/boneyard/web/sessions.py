@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from boneyard.core.game import CHANCE, TERMINAL, State
+from boneyard.core.words import capital
 from boneyard.web import words
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame
@@ -648,8 +649,7 @@ class SessionManager:
                 return
             seats = [dict(info) for info in live.stored.seats]
             seats[seat]["name"] = cleaned
-            side = live.game.seat_name(seat)
-            side = side[:1].upper() + side[1:]
+            side = capital(live.game.seat_name(seat))
             await self._record(live, "named", seat, {"side": side, "name": cleaned}, seats=seats)
             live.stored.seats[:] = seats
             await self._changed(live)
