@@ -34,6 +34,15 @@ taking the last two at once (every square next to a free neighbour, outside the 
 ``n <= 4``, and by the rules engine's depth-first search (a ``while_loop``) for the longer walks
 of a Double BondO (6 and 8 steps). Observations are the rules engine's ``observation_tensor``
 per seat: an opponent's cone shows only once its set-up puts are done, its value only once spied.
+
+The mask is made in two stages. First a few hundred numbers a game: per square the directions an
+ordinary cone there can go for the die, the (at most two) BondO cones and the squares their walks
+end on, the rows and columns of the ring moves and takes, and the 723 ids past the three
+``120 x 120`` regions. Then the regions, as one ``[360, 120]`` block of bytes, each an
+elementwise function of those numbers: a straight move ``from -> to`` is legal where the
+direction of ``LINE_CODES[from, to]`` is among ``from``'s and its length is the die's. On a
+batch this is one pass over the regions' ids (and one copy into the mask); the mask is written
+whole each step, so the step costs at least the write of 43,923 ids and the sampler's read of them.
 """
 
 from __future__ import annotations
