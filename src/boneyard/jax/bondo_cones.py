@@ -32,8 +32,10 @@ Moves: ordinary cones are found with row bitboards (``int32[12]``, bit ``file`` 
 steps that never enters a square twice is found by enumerating its first ``n - 2`` steps and
 taking the last two at once (every square next to a free neighbour, outside the walk) for
 ``n <= 4``, and by the rules engine's depth-first search (a ``while_loop``) for the longer walks
-of a Double BondO (6 and 8 steps). Observations are the rules engine's ``observation_tensor``
-per seat: an opponent's cone shows only once its set-up puts are done, its value only once spied.
+of a Double BondO (6 and 8 steps); on a batch, the walks of 4 steps and the long walks are made
+only for the games whose die asks for them (``_gathered``). Observations are the rules
+engine's ``observation_tensor`` per seat: an opponent's cone shows only once its set-up puts are
+done, its value only once spied.
 
 The mask is made in two stages. First a few hundred numbers a game: per square the directions an
 ordinary cone there can go for the die, the (at most two) BondO cones and the squares their walks
@@ -47,6 +49,7 @@ whole each step, so the step costs at least the write of 43,923 ids and the samp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -192,14 +195,7 @@ def _walk_short(start: Array, steps: Array, empty: Array, target: Array) -> Arra
     seen1 = home | bit[first]  # [8, 12]
     three = _next_to(king[first] & empty & ~seen1) & ~seen1
     three = jnp.bitwise_or.reduce(jnp.where(first_ok[:, None], three, 0), axis=0)
-    # four steps: start, a, b, then the last two at once
-    second = nbrs[first]  # [8, 8]
-    second_ok = first_ok[:, None] & _has(empty, second)
-    seen2 = seen1[:, None, :] | bit[second]  # [8, 8, 12]
-    four = _next_to(king[second] & empty & ~seen2) & ~seen2
-    four = jnp.bitwise_or.reduce(
-        jnp.where(second_ok[..., None], four, 0).reshape(64, HEIGHT), axis=0
-    )
+    four = _four_step_walks(start, steps, empty, target, steps == 4)
     found = jnp.select([steps == 1, steps == 2, steps == 3], [one, two, three], four)
     return found & target
 
@@ -280,49 +276,81 @@ def _walk_long(start: Array, steps: Array, empty: Array, target: Array, active: 
     return found & candidates
 
 
+def _gathered(walk: Callable[..., Array], lanes: Callable[[int], int]) -> Any:
+    """``walk(start, steps, empty, target, active)`` (the rows found; none where not
+    ``active``) as a function that, on a batch of ``size`` games, runs only the games where
+    ``active``, gathered ``lanes(size)`` at a time.
+
+    Under ``vmap`` every game of the batch does the work of every game (and a ``while_loop``
+    runs as long as its longest game); a walk that few games need (a die of 4, a Double BondO
+    rolling 3 or 4) is cheaper made for those games by themselves.
+    """
+
+    @custom_vmap
+    def gathered(start: Array, steps: Array, empty: Array, target: Array, active: Array) -> Array:
+        return walk(start, steps, empty, target, active)
+
+    @gathered.def_vmap
+    def batched_rule(
+        size: int,
+        batched: Any,
+        start: Array,
+        steps: Array,
+        empty: Array,
+        target: Array,
+        active: Array,
+    ) -> tuple[Array, bool]:
+        start, steps, empty, target, active = (
+            x if b else jnp.broadcast_to(x, (size, *jnp.shape(x)))
+            for x, b in zip((start, steps, empty, target, active), batched, strict=True)
+        )
+        width = min(size, lanes(size))
+        search = jax.vmap(walk)
+
+        def more(carry: tuple[Array, Array]) -> Array:
+            return jnp.any(carry[1])
+
+        def next_lanes(carry: tuple[Array, Array]) -> tuple[Array, Array]:
+            found, waiting = carry
+            games = jnp.nonzero(waiting, size=width, fill_value=size)[0]
+            real = games < size
+            at = jnp.minimum(games, size - 1)
+            ends = search(start[at], steps[at], empty[at], target[at], real & active[at])
+            found = found.at[games].set(ends, mode="drop")
+            waiting = waiting.at[games].set(False, mode="drop")
+            return found, waiting
+
+        found = jnp.zeros((size, HEIGHT), jnp.int32)
+        found, _ = jax.lax.while_loop(more, next_lanes, (found, active))
+        return found, True
+
+    return gathered
+
+
 LONG_WALK_LANES = 32
 """Games searched together by ``_long_walks`` on a batch."""
+_long_walks = _gathered(_walk_long, lambda size: LONG_WALK_LANES)
+"""``_walk_long``; on a batch, only the games where ``active`` are searched."""
 
 
-@custom_vmap
-def _long_walks(start: Array, steps: Array, empty: Array, target: Array, active: Array) -> Array:
-    """``_walk_long``; on a batch, only the games where ``active`` are searched (see below)."""
-    return _walk_long(start, steps, empty, target, active)
-
-
-@_long_walks.def_vmap
-def _long_walks_batched(
-    size: int, batched: Any, start: Array, steps: Array, empty: Array, target: Array, active: Array
-) -> tuple[Array, bool]:
-    """A batch of searches, the active games gathered ``LONG_WALK_LANES`` at a time.
-
-    A ``while_loop`` under ``vmap`` runs as long as its longest game, with every game of the
-    batch in every round; a long walk is rare (a Double BondO rolling 3 or 4), so searching
-    the few games that need one by themselves saves the rest of the batch that work.
-    """
-    start, steps, empty, target, active = (
-        x if b else jnp.broadcast_to(x, (size, *jnp.shape(x)))
-        for x, b in zip((start, steps, empty, target, active), batched, strict=True)
+def _walk_four(start: Array, steps: Array, empty: Array, target: Array, active: Array) -> Array:
+    """``_walk_short``'s walks of 4 steps (none where not ``active``): start, a, b, then the
+    last two steps at once."""
+    king, bit, nbrs = jnp.asarray(KING), jnp.asarray(BIT), jnp.asarray(NEIGHBOURS)
+    first = nbrs[start]  # [8]
+    seen1 = bit[start] | bit[first]  # [8, 12]
+    second = nbrs[first]  # [8, 8]
+    second_ok = (_has(empty, first)[:, None] & _has(empty, second)) & active
+    seen2 = seen1[:, None, :] | bit[second]  # [8, 8, 12]
+    four = _next_to(king[second] & empty & ~seen2) & ~seen2
+    return jnp.bitwise_or.reduce(
+        jnp.where(second_ok[..., None], four, 0).reshape(64, HEIGHT), axis=0
     )
-    lanes = min(size, LONG_WALK_LANES)
-    search = jax.vmap(_walk_long)
 
-    def more(carry: tuple[Array, Array]) -> Array:
-        return jnp.any(carry[1])
 
-    def next_lanes(carry: tuple[Array, Array]) -> tuple[Array, Array]:
-        found, waiting = carry
-        games = jnp.nonzero(waiting, size=lanes, fill_value=size)[0]
-        real = games < size
-        at = jnp.minimum(games, size - 1)
-        ends = search(start[at], steps[at], empty[at], target[at], real & active[at])
-        found = found.at[games].set(ends, mode="drop")
-        waiting = waiting.at[games].set(False, mode="drop")
-        return found, waiting
-
-    found = jnp.zeros((size, HEIGHT), jnp.int32)
-    found, _ = jax.lax.while_loop(more, next_lanes, (found, active))
-    return found, True
+_four_step_walks = _gathered(_walk_four, lambda size: max(LONG_WALK_LANES, size // 4))
+"""``_walk_four``; on a batch, only the games where ``active`` (a quarter of the batch at a
+time: about one game in six rolls a 4)."""
 
 
 # ----- the moves of a die -----------------------------------------------------------------------
@@ -376,7 +404,8 @@ def _bondo_ends(
     for square in (low, high):
         square = jnp.where(square < 0, NONE, square)
         walk = jnp.where(rings[jnp.minimum(square, SQUARES - 1)] == 2, 2 * steps, steps)
-        short = _walk_short(square, jnp.minimum(walk, 4), empty, target)
+        # (no walk where not moving: a walk of 4 is made only for the games that need one)
+        short = _walk_short(square, jnp.where(moving, jnp.minimum(walk, 4), 0), empty, target)
         long_ = _long_walks(square, walk, empty, target, moving & (square < NONE) & (walk > 4))
         ends.append(jnp.where(moving, jnp.where(walk > 4, long_, short), 0))
     return (low, jnp.where(high < 0, NONE, high)), (_from_rows(ends[0]), _from_rows(ends[1]))
