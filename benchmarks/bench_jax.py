@@ -17,6 +17,8 @@ beside them. Run::
 
     nice .venv/bin/python benchmarks/bench_jax.py
     nice .venv/bin/python benchmarks/bench_jax.py --games obonto --batches 1024 4096 --agent 4096
+    nice .venv/bin/python benchmarks/bench_jax.py --games bondo_cones othello --batches 1024 4096 \
+        --floor-ids 43923
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ import argparse
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
+import jax.numpy as jnp
 
 import boneyard.jax
 from boneyard.cli.bench import bench_random_playouts
@@ -45,6 +48,32 @@ ENGINES: dict[str, tuple[str, dict[str, Any]]] = {
     "bondo_cones": ("bondo_cones", {}),
 }
 PGX = ("tic_tac_toe", "connect_four", "othello")
+FLOOR = "mask floor"
+"""A game whose step only writes a fresh mask (``--floor-ids`` ids): what a step with a mask of
+that size costs at least, the write of the mask and the sampler's read of it."""
+
+
+class FloorState(NamedTuple):
+    legal_action_mask: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+
+
+class MaskFloor:
+    """The floor's game: a step writes a fresh mask, legal on the action's id and on one id in
+    eight (which ones drawn from the key); it never ends."""
+
+    def __init__(self, ids: int) -> None:
+        self.ids = ids
+
+    def init(self, key: jax.Array) -> FloorState:
+        return FloorState(jnp.ones(self.ids, bool), jnp.bool_(False), jnp.bool_(False))
+
+    def step(self, state: FloorState, action: jax.Array, key: jax.Array) -> FloorState:
+        ids = jnp.arange(self.ids)
+        lane = jax.random.randint(key, (), 0, 8)
+        mask = ((ids & 7) == lane) | (ids == action)
+        return state._replace(legal_action_mask=mask)
 
 
 def playout(env: Any, batch: int, steps: int) -> Callable[[Any, jax.Array], Any]:
@@ -133,6 +162,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rules-seconds", type=float, default=2.0)
     parser.add_argument(
+        "--floor-ids",
+        type=int,
+        default=0,
+        help=f"also time '{FLOOR}': a step that only writes a fresh mask of this many ids",
+    )
+    parser.add_argument(
         "--agent",
         nargs="*",
         type=int,
@@ -142,11 +177,16 @@ def main() -> None:
     args = parser.parse_args()
     print(f"jax {jax.__version__} on {jax.devices()[0].platform}; load {os.getloadavg()}")
     print("engine | batch | steps/s (CPU time) | steps/s (wall)")
-    for name in args.games:
-        if name in PGX:
+    games = [*args.games, *([FLOOR] if args.floor_ids else [])]
+    for name in games:
+        env: Any
+        if name == FLOOR:
+            env = MaskFloor(args.floor_ids)
+            name = f"{FLOOR} ({args.floor_ids:,} ids)"
+        elif name in PGX:
             import pgx
 
-            env: Any = pgx.make(name)  # type: ignore[arg-type]
+            env = pgx.make(name)  # type: ignore[arg-type]
         else:
             game, params = ENGINES[name]
             env = boneyard.jax.make(game, **params)
@@ -155,7 +195,7 @@ def main() -> None:
         for batch in args.batches:
             cpu_rate, wall_rate = batch_rates(env, batch, args.total, args.repeats)
             print(f"{name} | {batch} | {cpu_rate:,.0f} | {wall_rate:,.0f}", flush=True)
-        if name not in PGX:
+        if name in ENGINES:
             for batch in args.agent:
                 bare, agent = agent_cost(env, batch, 20, args.repeats)
                 print(
