@@ -235,6 +235,35 @@ def reset_ended(state: Any, ended: Array, fresh: Callable[[Array], Any]) -> Any:
     return jax.lax.fori_loop(0, count, one, state)
 
 
+WORD_BITS = 32
+GROUP_WORDS = 64
+"""Up to this many 32-bit words of a mask the sampler finds the word of its pick in one level."""
+
+
+def below(bits: Array, bound: Array | int) -> Array:
+    """A number in ``[0, bound)`` from 32 random bits: the high word of ``bits * bound`` (16-bit
+    halves, as JAX has no 64-bit product without x64); off uniform by under ``bound / 2**32``."""
+    bound = jnp.asarray(bound).astype(jnp.uint32)
+    x_hi, x_lo = bits >> 16, bits & 0xFFFF
+    b_hi, b_lo = bound >> 16, bound & 0xFFFF
+    middle = x_hi * b_lo + ((x_lo * b_lo) >> 16)
+    carry = (middle & 0xFFFF) + x_lo * b_hi
+    return (x_hi * b_hi + (middle >> 16) + (carry >> 16)).astype(jnp.int32)
+
+
+def nth_set_bit(word: Array, rank: Array) -> Array:
+    """The position (0-31) of the ``rank``-th set bit of a uint32 (from 0, low bits first): a
+    binary search on the bit counts of the low halves."""
+    position = jnp.int32(0)
+    for width in (16, 8, 4, 2, 1):
+        low = jax.lax.population_count(word & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
+        go = rank >= low
+        rank = jnp.where(go, rank - low, rank)
+        word = jnp.where(go, word >> width, word)
+        position = position + jnp.where(go, width, 0)
+    return position
+
+
 def _nth(counts: Array, rank: Array) -> tuple[Array, Array]:
     """The group holding the ``rank``-th legal id (counting from 0) given each group's count of
     legal ids, and the rank within it. The running count is one small matrix product: XLA's
@@ -251,34 +280,27 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     """A uniformly random legal action of one state's ``legal_action_mask``, drawn with one random
     number (a categorical over every action id would draw one per id: 43,923 for Bond O Cones).
 
-    The r-th legal id is found in two levels: first the group of ids holding it (from each
-    group's count of legal ids), then the id within the group. The one pass over the whole mask,
-    the groups' counts, reads the mask four ids at a time, as 32-bit words whose bytes are the
-    ids (XLA's CPU backend reduces one element at a time, and is bound by memory here): a group is
-    a column of a rows x columns grid of words, summed down the rows (each byte of a sum counts
-    the legal ids of one byte lane, at most 63 rows so no byte overflows), then the bytes of a
-    sum are added by one multiplication. Ids past the grid (a few) are one more group.
+    The one pass over the whole mask packs it into 32-bit words (a sum of shifted bits: XLA's CPU
+    backend vectorises it, where a count of bytes or a gather of a column is slow); the r-th
+    legal id is then found by bit counts alone: the word holding it (in two levels past
+    ``GROUP_WORDS`` words: a group of words, then the word), then the bit within the word.
     """
     n = mask.shape[0]
-    words = n // 4
-    rows = min(math.isqrt(words), 63)
-    columns = words // rows if rows else 0
-    if rows < 2:  # a handful of ids: one group
-        legal = mask.astype(jnp.int32)
-        pick = jax.random.randint(key, (), 0, jnp.maximum(jnp.sum(legal), 1))
-        return _nth(legal, pick)[0]
-    grid = 4 * rows * columns
-    cells = mask[:grid].astype(jnp.uint8).reshape(rows, columns, 4)
-    sums = jnp.sum(jax.lax.bitcast_convert_type(cells, jnp.uint32), axis=0, dtype=jnp.uint32)
-    tail = mask[grid:].astype(jnp.int32)
-    counts = jnp.concatenate(
-        [((sums * jnp.uint32(0x01010101)) >> 24).astype(jnp.int32), jnp.sum(tail)[None]]
-    )
-    pick = jax.random.randint(key, (), 0, jnp.maximum(jnp.sum(counts), 1))
-    column, rank = _nth(counts, pick)
-    # column c of the grid holds the ids 4 * (row * columns + c) + lane, row by row
-    lanes = jnp.take(cells, jnp.minimum(column, columns - 1), axis=1).reshape(rows * 4)
-    at = _nth(lanes.astype(jnp.int32), rank)[0]
-    in_grid = 4 * ((at // 4) * columns + column) + at % 4
-    in_tail = grid + _nth(tail, rank)[0]
-    return jnp.where(column < columns, in_grid, in_tail).astype(jnp.int32)
+    words = -(-n // WORD_BITS)
+    padded = jnp.pad(mask, (0, words * WORD_BITS - n)).reshape(words, WORD_BITS)
+    shifts = jnp.arange(WORD_BITS, dtype=jnp.uint32)
+    bits = jnp.sum(padded.astype(jnp.uint32) << shifts, axis=1, dtype=jnp.uint32)
+    counts = jax.lax.population_count(bits).astype(jnp.int32)
+    total = jnp.sum(counts)
+    pick = below(jax.random.bits(key, (), jnp.uint32), jnp.maximum(total, 1))
+    if words <= GROUP_WORDS:
+        word, rank = _nth(counts, pick)
+    else:
+        per = math.isqrt(words - 1) + 1
+        groups = -(-words // per)
+        grid = jnp.pad(counts, (0, groups * per - words)).reshape(groups, per)
+        group, rank = _nth(jnp.sum(grid, axis=1), pick)
+        inside, rank = _nth(jnp.take(grid, jnp.minimum(group, groups - 1), axis=0), rank)
+        word = group * per + inside
+    word = jnp.minimum(word, words - 1)
+    return (word * WORD_BITS + nth_set_bit(bits[word], rank)).astype(jnp.int32)

@@ -31,9 +31,7 @@ from boneyard.core.errors import InvalidParameterError
 from boneyard.games.oyno.board import Board
 from boneyard.games.oyno.duel import Oyno
 from boneyard.games.oyno.puzzle import OynoPuzzle
-from boneyard.jax.core import Array, Env, State, state_class
-
-WORD_BITS = 32
+from boneyard.jax.core import WORD_BITS, Array, Env, State, below, nth_set_bit, state_class
 
 
 class Bitboards:
@@ -89,25 +87,7 @@ class Bitboards:
             word = jnp.sum(through <= rank).astype(jnp.int32)
             rank = rank - (through[word] - counts[word])
             x = words[word]
-        position = jnp.int32(0)
-        for width in (16, 8, 4, 2, 1):  # a binary search on the bit counts of the low halves
-            low = jax.lax.population_count(x & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
-            go = rank >= low
-            rank = jnp.where(go, rank - low, rank)
-            x = jnp.where(go, x >> width, x)
-            position = position + jnp.where(go, width, 0)
-        return word * WORD_BITS + position
-
-
-def _below(bits: Array, bound: Array | int) -> Array:
-    """A number in ``[0, bound)`` from 32 random bits: the high word of ``bits * bound`` (16-bit
-    halves, as JAX has no 64-bit product without x64); off uniform by under ``bound / 2**32``."""
-    bound = jnp.asarray(bound).astype(jnp.uint32)
-    x_hi, x_lo = bits >> 16, bits & 0xFFFF
-    b_hi, b_lo = bound >> 16, bound & 0xFFFF
-    middle = x_hi * b_lo + ((x_lo * b_lo) >> 16)
-    carry = (middle & 0xFFFF) + x_lo * b_hi
-    return (x_hi * b_hi + (middle >> 16) + (carry >> 16)).astype(jnp.int32)
+        return word * WORD_BITS + nth_set_bit(x, rank)
 
 
 def once(value: Array) -> Array:
@@ -172,7 +152,7 @@ class OynoPuzzleEnv(Env):
             return jnp.ones(1, bool)  # a single bone is dealt up
         if bones < 31:
             # not all down, not all up: 1 .. 2^bones - 2
-            pattern = 1 + _below(jax.random.bits(key, (), jnp.uint32), (1 << bones) - 2)
+            pattern = 1 + below(jax.random.bits(key, (), jnp.uint32), (1 << bones) - 2)
             return (pattern >> jnp.arange(bones)) & 1 == 1
 
         # the same distribution by redrawing the two excluded patterns (rarely needed)
@@ -198,7 +178,7 @@ class OynoPuzzleEnv(Env):
         free, up = bits.resting, jnp.zeros(bits.words, jnp.uint32)
         chosen = []
         for bone in range(bones):
-            cell = once(bits.nth_cell(free, _below(randoms[bone], bits.resting_count - bone)))
+            cell = once(bits.nth_cell(free, below(randoms[bone], bits.resting_count - bone)))
             free = free & ~bits.cell(cell)
             up = up | bits.cell(cell, sides[bone])
             chosen.append(cell)
