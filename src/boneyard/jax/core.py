@@ -80,6 +80,12 @@ class Env:
     id: str = ""
     version: str = "v0"
     illegal_action_penalty: float = -1.0
+    kept_by_game: tuple[str, ...] = ()
+    """Fields a game's ``_step`` itself leaves unchanged on a finished game (a large array it
+    updates in place: the select that keeps a finished game's fields would copy it whole)."""
+    fills_finished_mask: bool = False
+    """The game's ``_step`` makes the mask all true itself where the game is finished after the
+    step (over before it, ended by it, or by an illegal action): see ``finished``."""
 
     def __init__(self, num_players: int, num_actions: int) -> None:
         self._num_players = num_players
@@ -121,7 +127,7 @@ class Env:
         kept = {
             field.name: jnp.where(over, getattr(state, field.name), getattr(stepped, field.name))
             for field in dataclasses.fields(state)
-            if field.name not in ("legal_action_mask", "observation", "rewards")
+            if field.name not in ("legal_action_mask", "observation", "rewards", *self.kept_by_game)
         }
         penalised = illegal & ~over
         rewards = jnp.where(over, 0.0, stepped.rewards)
@@ -130,7 +136,8 @@ class Env:
         state = state.replace(
             rewards=rewards.astype(jnp.float32), terminated=state.terminated | penalised
         )
-        state = self._finished_mask(state)
+        if not self.fills_finished_mask:
+            state = self._finished_mask(state)
         return state.replace(observation=self._observe(state, state.current_player))
 
     def observe(self, state: Any, player_id: Array | int | None = None) -> Array:
@@ -149,6 +156,13 @@ class Env:
 
     def _observe(self, state: Any, seat: Array) -> Array:
         raise NotImplementedError
+
+    @staticmethod
+    def finished(state: Any, action: Array, ended: Array) -> Array:
+        """Whether a game is finished after ``action`` on ``state`` (the state ``_step`` was given)
+        that ``ended`` by the rules: it was over before, or the action is illegal."""
+        illegal = ~state.legal_action_mask[action]
+        return state.terminated | state.truncated | illegal | ended
 
     def _penalty(self, mover: Array) -> Array:
         """The rewards of an illegal action by ``mover``."""

@@ -263,6 +263,10 @@ class OynoEnv(Env):
     """Two-player OYNO (red is seat 0 and moves first), with the wild variant."""
 
     id = "oyno"
+    # the history is written in place, one entry a step (never on a finished game), and the
+    # finished mask made with the mask: a select over either costs more than the step
+    kept_by_game = ("history",)
+    fills_finished_mask = True
 
     def __init__(self, **params: Any) -> None:
         game = Oyno(**params)
@@ -299,21 +303,37 @@ class OynoEnv(Env):
         return (supply == 0) & self.bits.empty(own & ~up)
 
     def _mask(
-        self, red: Array, white: Array, up: Array, supply: Array, player: Array, over: Array
+        self,
+        red: Array,
+        white: Array,
+        up: Array,
+        supply: Array,
+        player: Array,
+        over: Array,
+        finished: Array,
     ) -> Array:
-        """The legal actions (none once the game is ``over``)."""
+        """The legal actions (none once the game is ``over``); all true where ``finished``.
+
+        The finished game's all-true mask is made here, from all-ones words, rather than by a
+        pass over the mask afterwards (``Env.fills_finished_mask``)."""
+        bits = self.bits
         own = jnp.where(player == 0, red, white)
         in_supply = supply[player] > 0
-        must_place = in_supply & self.bits.empty(own & ~up)
+        must_place = in_supply & bits.empty(own & ~up)
         may_place = (must_place | (self.place_any_time & in_supply)) & ~over
         may_move = ~must_place & ~over
-        empty = self.bits.resting & ~(red | white)
-        place = self.bits.unpack(once(jnp.where(may_place, empty, 0)))
-        movers = self.bits.unpack(once(jnp.where(may_move, own, 0)))
-        targets = self.bits.unpack(once(empty))
-        flips = self.bits.unpack(once(jnp.where(may_move, own & ~up, 0)))
-        moves = self.bits.outer(movers, targets)
-        wild = jnp.bool_(self.wild)
+        empty = bits.resting & ~(red | white)
+        all_ones = jnp.full(bits.words, 0xFFFFFFFF, jnp.uint32)
+
+        def unpack(words: Array) -> Array:
+            return bits.unpack(once(jnp.where(finished, all_ones, words)))
+
+        place = unpack(jnp.where(may_place, empty, 0))
+        movers = unpack(jnp.where(may_move, own, 0))
+        targets = unpack(empty)
+        flips = unpack(jnp.where(may_move, own & ~up, 0))
+        wild = self.wild | finished
+        moves = bits.outer(movers, targets)
         return jnp.concatenate([place, place & wild, moves, moves & wild, flips])
 
     def _init(self, key: Array) -> DuelState:
@@ -341,7 +361,7 @@ class OynoEnv(Env):
             jnp.where(terminated, last, player),
             terminated,
             self._returns(winner),
-            self._mask(red, white, up, supply, player, terminated),
+            self._mask(red, white, up, supply, player, terminated, terminated),
         )
         return DuelState(
             **fields,
@@ -372,7 +392,8 @@ class OynoEnv(Env):
         code = action - 2 * n
         start = (code % (n * n)) // n
         cell = jnp.where(is_place, action % n, code % n)
-        wild = jnp.where(is_place, action // n, code // (n * n)) == 1
+        # (a game without wild bones has no wild action: an illegal one ends the game anyway)
+        wild = (jnp.where(is_place, action // n, code // (n * n)) == 1) & self.wild
         flip_cell = jnp.clip(action - 2 * n - 2 * n * n, 0, n - 1)
 
         # a move first lifts the bone to the center: the bones beside its cell are reversed
@@ -383,7 +404,7 @@ class OynoEnv(Env):
         up = (state.up & everything) ^ jnp.where(is_move, bits.neighbours[start] & everything, 0)
         # a placed or moved bone comes down up, or rolled; the bones beside it are reversed
         put = is_place | is_move
-        roll = jax.random.bernoulli(key)
+        roll = jax.random.bernoulli(key) if self.wild else jnp.bool_(False)
         side = jnp.where(wild, roll, True)
         landed = bits.cell(cell, put)
         turned = jnp.where(put, bits.neighbours[cell] & everything, 0)
@@ -409,19 +430,22 @@ class OynoEnv(Env):
         position = once(self._key(red, white, up, player))
         index = state.history_length
         phase_start = jnp.where(is_place, index, state.phase_start)
-        # earlier occurrences in this phase, then the entry written by a select, not a scatter:
-        # XLA fuses it with the selects over the batch that copy the history anyway
+        # the entry is written in place (dropped on a finished game, whose history stays as it
+        # was: ``kept_by_game``), then the occurrences in this phase counted, itself included:
+        # counted before the write, XLA would copy the whole history to write it
         rows = jnp.arange(state.history.shape[0])
-        earlier = jnp.all(state.history == position, axis=1) & (rows >= phase_start)
-        seen = jnp.sum(earlier & (rows < index)) + 1
-        history = jnp.where((rows == index)[:, None], position, state.history)
+        over = state.terminated | state.truncated
+        history = state.history.at[jnp.where(over, rows.shape[0], index)].set(position, mode="drop")
+        occurrences = jnp.all(history == position, axis=1) & (rows >= phase_start)
+        seen = jnp.sum(occurrences & (rows <= index))
         draw = ~won & ((seen >= 3) | (moves >= self.max_moves))
         terminated = once(won | draw)
+        finished = once(self.finished(state, action, terminated))
         return state.replace(
             current_player=player,
             rewards=self._returns(winner),
             terminated=terminated,
-            legal_action_mask=self._mask(red, white, up, supply, player, terminated),
+            legal_action_mask=self._mask(red, white, up, supply, player, terminated, finished),
             red=red,
             white=white,
             up=up,
