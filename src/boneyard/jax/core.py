@@ -250,8 +250,6 @@ def reset_ended(state: Any, ended: Array, fresh: Callable[[Array], Any]) -> Any:
 
 
 WORD_BITS = 32
-GROUP_WORDS = 64
-"""Up to this many 32-bit words of a mask the sampler finds the word of its pick in one level."""
 
 
 def below(bits: Array, bound: Array | int) -> Array:
@@ -290,31 +288,43 @@ def _nth(counts: Array, rank: Array) -> tuple[Array, Array]:
     return group, inside
 
 
+def _draw(key: Array, legal: Array) -> Array:
+    """A uniform rank among ``legal`` ids, from one 32-bit random word (``jax.random.randint``
+    draws two and splits the key)."""
+    return below(jax.random.bits(key, (), jnp.uint32), jnp.maximum(legal, 1))
+
+
 def random_legal_action(key: Array, mask: Array) -> Array:
     """A uniformly random legal action of one state's ``legal_action_mask``, drawn with one random
     number (a categorical over every action id would draw one per id: 43,923 for Bond O Cones).
 
-    The one pass over the whole mask packs it into 32-bit words (a sum of shifted bits: XLA's CPU
-    backend vectorises it, where a count of bytes or a gather of a column is slow); the r-th
-    legal id is then found by bit counts alone: the word holding it (in two levels past
-    ``GROUP_WORDS`` words: a group of words, then the word), then the bit within the word.
+    The r-th legal id is found in two levels: first the group of ids holding it (from each
+    group's count of legal ids), then the id within the group. The one pass over the whole mask,
+    the groups' counts, reads the mask four ids at a time, as 32-bit words whose bytes are the
+    ids (XLA's CPU backend reduces one element at a time, and is bound by memory here): a group is
+    a column of a rows x columns grid of words, summed down the rows (each byte of a sum counts
+    the legal ids of one byte lane, at most 63 rows so no byte overflows), then the bytes of a
+    sum are added by one multiplication. Ids past the grid (a few) are one more group.
     """
     n = mask.shape[0]
-    words = -(-n // WORD_BITS)
-    padded = jnp.pad(mask, (0, words * WORD_BITS - n)).reshape(words, WORD_BITS)
-    shifts = jnp.arange(WORD_BITS, dtype=jnp.uint32)
-    bits = jnp.sum(padded.astype(jnp.uint32) << shifts, axis=1, dtype=jnp.uint32)
-    counts = jax.lax.population_count(bits).astype(jnp.int32)
-    total = jnp.sum(counts)
-    pick = below(jax.random.bits(key, (), jnp.uint32), jnp.maximum(total, 1))
-    if words <= GROUP_WORDS:
-        word, rank = _nth(counts, pick)
-    else:
-        per = math.isqrt(words - 1) + 1
-        groups = -(-words // per)
-        grid = jnp.pad(counts, (0, groups * per - words)).reshape(groups, per)
-        group, rank = _nth(jnp.sum(grid, axis=1), pick)
-        inside, rank = _nth(jnp.take(grid, jnp.minimum(group, groups - 1), axis=0), rank)
-        word = group * per + inside
-    word = jnp.minimum(word, words - 1)
-    return (word * WORD_BITS + nth_set_bit(bits[word], rank)).astype(jnp.int32)
+    words = n // 4
+    rows = min(math.isqrt(words), 63)
+    columns = words // rows if rows else 0
+    if rows < 2:  # a handful of ids: one group
+        legal = mask.astype(jnp.int32)
+        return _nth(legal, _draw(key, jnp.sum(legal)))[0]
+    grid = 4 * rows * columns
+    cells = mask[:grid].astype(jnp.uint8).reshape(rows, columns, 4)
+    sums = jnp.sum(jax.lax.bitcast_convert_type(cells, jnp.uint32), axis=0, dtype=jnp.uint32)
+    tail = mask[grid:].astype(jnp.int32)
+    counts = jnp.concatenate(
+        [((sums * jnp.uint32(0x01010101)) >> 24).astype(jnp.int32), jnp.sum(tail)[None]]
+    )
+    pick = _draw(key, jnp.sum(counts))
+    column, rank = _nth(counts, pick)
+    # column c of the grid holds the ids 4 * (row * columns + c) + lane, row by row
+    lanes = jnp.take(cells, jnp.minimum(column, columns - 1), axis=1).reshape(rows * 4)
+    at = _nth(lanes.astype(jnp.int32), rank)[0]
+    in_grid = 4 * ((at // 4) * columns + column) + at % 4
+    in_tail = grid + _nth(tail, rank)[0]
+    return jnp.where(column < columns, in_grid, in_tail).astype(jnp.int32)

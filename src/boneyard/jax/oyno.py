@@ -224,7 +224,7 @@ class OynoPuzzleEnv(Env):
 
     def _observe(self, state: PuzzleState, seat: Array) -> Array:
         occupied, up = state.occupied, state.up
-        planes = jnp.stack([occupied & up, occupied & ~up, self.bits.resting & ~occupied])
+        planes = once(jnp.stack([occupied & up, occupied & ~up, self.bits.resting & ~occupied]))
         cells = self.bits.unpack(planes)
         return cells.astype(jnp.float32).reshape(3, self.size, self.size)
 
@@ -250,7 +250,9 @@ class DuelState(State):
     winner: Array
     """-1 while nobody has won."""
     history: Array
-    """uint32[max_moves + 1, key words]: the position keys since the game began, in order."""
+    """uint32[2, max_moves // 2 + 1, key words]: the position keys since the game began, entry
+    ``i`` (after ``i`` moves) at ``[i % 2, i // 2]``: the player to move alternates, so only the
+    entries of one parity can repeat a position (half the history is read a step)."""
     history_length: Array
     phase_start: Array
     """The first history entry with today's supplies: no earlier position can come back, since
@@ -354,8 +356,8 @@ class OynoEnv(Env):
         won_last = self._has_won(own_last, up, supply[last])
         won_next = self._has_won(own_next, up, supply[player])
         winner = jnp.where(won_last, last, jnp.where(won_next, player, -1)).astype(jnp.int32)
-        history = jnp.zeros((self.max_moves + 1, self.key_words), jnp.uint32)
-        history = history.at[0].set(self._key(red, white, up, player))
+        history = jnp.zeros((2, self.max_moves // 2 + 1, self.key_words), jnp.uint32)
+        history = history.at[0, 0].set(self._key(red, white, up, player))
         terminated = winner >= 0
         fields = self.base_fields(
             jnp.where(terminated, last, player),
@@ -433,11 +435,15 @@ class OynoEnv(Env):
         # the entry is written in place (dropped on a finished game, whose history stays as it
         # was: ``kept_by_game``), then the occurrences in this phase counted, itself included:
         # counted before the write, XLA would copy the whole history to write it
-        rows = jnp.arange(state.history.shape[0])
+        half = state.history.shape[1]
         over = state.terminated | state.truncated
-        history = state.history.at[jnp.where(over, rows.shape[0], index)].set(position, mode="drop")
-        occurrences = jnp.all(history == position, axis=1) & (rows >= phase_start)
-        seen = jnp.sum(occurrences & (rows <= index))
+        parity = index % 2
+        history = state.history.at[parity, jnp.where(over, half, index // 2)].set(
+            position, mode="drop"
+        )
+        entries = 2 * jnp.arange(half) + parity  # the moves after which these were written
+        same = jnp.all(jnp.take(history, parity, axis=0) == position, axis=1)
+        seen = jnp.sum(same & (entries >= phase_start) & (entries <= index))
         draw = ~won & ((seen >= 3) | (moves >= self.max_moves))
         terminated = once(won | draw)
         finished = once(self.finished(state, action, terminated))
@@ -461,8 +467,10 @@ class OynoEnv(Env):
 
     def _observe(self, state: DuelState, seat: Array) -> Array:
         red, white, up = once(state.red), once(state.white), once(state.up)
-        planes = jnp.stack(
-            [red & up, red & ~up, white & up, white & ~up, self.bits.resting & ~(red | white)]
+        planes = once(
+            jnp.stack(
+                [red & up, red & ~up, white & up, white & ~up, self.bits.resting & ~(red | white)]
+            )
         )
         cells = self.bits.unpack(planes).reshape(-1).astype(jnp.float32)
         white_to_move = (state.player == 1) & ~state.terminated
