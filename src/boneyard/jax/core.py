@@ -322,9 +322,16 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     )
     pick = _draw(key, jnp.sum(counts))
     column, rank = _nth(counts, pick)
-    # column c of the grid holds the ids 4 * (row * columns + c) + lane, row by row
-    lanes = jnp.take(cells, jnp.minimum(column, columns - 1), axis=1).reshape(rows * 4)
-    at = _nth(lanes.astype(jnp.int32), rank)[0]
-    in_grid = 4 * ((at // 4) * columns + column) + at % 4
+    # column c of the grid holds the ids 4 * (row * columns + c) + lane, row by row: the row
+    # from the rows' counts, then the lane among the row's four (a running count of all the
+    # column's ids would be a product of rows * 4 squared)
+    column_cells = jnp.take(cells, jnp.minimum(column, columns - 1), axis=1)
+    row, rank = _nth(jnp.sum(column_cells, axis=1, dtype=jnp.int32), rank)
+    lanes = jnp.take(column_cells, jnp.minimum(row, rows - 1), axis=0).astype(jnp.int32)
+    lane, before = jnp.int32(0), jnp.int32(0)
+    for k in range(3):
+        before = before + lanes[k]
+        lane = lane + (before <= rank).astype(jnp.int32)
+    in_grid = 4 * (row * columns + column) + lane
     in_tail = grid + _nth(tail, rank)[0]
     return jnp.where(column < columns, in_grid, in_tail).astype(jnp.int32)
