@@ -224,8 +224,10 @@ class OynoPuzzleEnv(Env):
 
     def _observe(self, state: PuzzleState, seat: Array) -> Array:
         occupied, up = state.occupied, state.up
-        planes = once(jnp.stack([occupied & up, occupied & ~up, self.bits.resting & ~occupied]))
-        cells = self.bits.unpack(planes)
+        # the planes' words side by side (a stack would put the batch between planes and words,
+        # and XLA would transpose it for every entry of the observation)
+        words = once(jnp.concatenate([occupied & up, occupied & ~up, self.bits.resting & ~occupied]))
+        cells = self.bits.unpack(words.reshape(3, -1))
         return cells.astype(jnp.float32).reshape(3, self.size, self.size)
 
 
@@ -467,12 +469,12 @@ class OynoEnv(Env):
 
     def _observe(self, state: DuelState, seat: Array) -> Array:
         red, white, up = once(state.red), once(state.white), once(state.up)
-        planes = once(
-            jnp.stack(
+        words = once(
+            jnp.concatenate(
                 [red & up, red & ~up, white & up, white & ~up, self.bits.resting & ~(red | white)]
             )
         )
-        cells = self.bits.unpack(planes).reshape(-1).astype(jnp.float32)
+        cells = self.bits.unpack(words.reshape(5, -1)).reshape(-1).astype(jnp.float32)
         white_to_move = (state.player == 1) & ~state.terminated
         tail = jnp.concatenate(
             [self.fractions[state.supply], white_to_move[None].astype(jnp.float32)]
