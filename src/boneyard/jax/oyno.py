@@ -226,7 +226,8 @@ class OynoPuzzleEnv(Env):
         occupied, up = state.occupied, state.up
         # the planes' words side by side (a stack would put the batch between planes and words,
         # and XLA would transpose it for every entry of the observation)
-        words = once(jnp.concatenate([occupied & up, occupied & ~up, self.bits.resting & ~occupied]))
+        empty = self.bits.resting & ~occupied
+        words = once(jnp.concatenate([occupied & up, occupied & ~up, empty]))
         cells = self.bits.unpack(words.reshape(3, -1))
         return cells.astype(jnp.float32).reshape(3, self.size, self.size)
 
