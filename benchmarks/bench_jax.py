@@ -86,9 +86,10 @@ def playout(env: Any, batch: int, steps: int) -> Callable[[Any, jax.Array], Any]
         key, choose, chance, deal = jax.random.split(key, 4)
         actions = pick(jax.random.split(choose, batch), state.legal_action_mask)
         state = step(state, actions, jax.random.split(chance, batch))
-        deals = jax.random.split(deal, batch)
         done = state.terminated | state.truncated
-        state = reset_ended(state, done, lambda i: env.init(deals[i]))
+        # a deal's key made for the games that ended only (a split for every game costs a
+        # random draw a game each round)
+        state = reset_ended(state, done, lambda i: env.init(jax.random.fold_in(deal, i)))
         return (state, key), None
 
     def run(state: Any, key: jax.Array) -> Any:

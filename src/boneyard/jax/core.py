@@ -80,6 +80,12 @@ class Env:
     id: str = ""
     version: str = "v0"
     illegal_action_penalty: float = -1.0
+    kept_by_game: tuple[str, ...] = ()
+    """Fields a game's ``_step`` itself leaves unchanged on a finished game (a large array it
+    updates in place: the select that keeps a finished game's fields would copy it whole)."""
+    fills_finished_mask: bool = False
+    """The game's ``_step`` makes the mask all true itself where the game is finished after the
+    step (over before it, ended by it, or by an illegal action): see ``finished``."""
 
     def __init__(self, num_players: int, num_actions: int) -> None:
         self._num_players = num_players
@@ -121,7 +127,7 @@ class Env:
         kept = {
             field.name: jnp.where(over, getattr(state, field.name), getattr(stepped, field.name))
             for field in dataclasses.fields(state)
-            if field.name not in ("legal_action_mask", "observation", "rewards")
+            if field.name not in ("legal_action_mask", "observation", "rewards", *self.kept_by_game)
         }
         penalised = illegal & ~over
         rewards = jnp.where(over, 0.0, stepped.rewards)
@@ -130,7 +136,8 @@ class Env:
         state = state.replace(
             rewards=rewards.astype(jnp.float32), terminated=state.terminated | penalised
         )
-        state = self._finished_mask(state)
+        if not self.fills_finished_mask:
+            state = self._finished_mask(state)
         return state.replace(observation=self._observe(state, state.current_player))
 
     def observe(self, state: Any, player_id: Array | int | None = None) -> Array:
@@ -149,6 +156,13 @@ class Env:
 
     def _observe(self, state: Any, seat: Array) -> Array:
         raise NotImplementedError
+
+    @staticmethod
+    def finished(state: Any, action: Array, ended: Array) -> Array:
+        """Whether a game is finished after ``action`` on ``state`` (the state ``_step`` was given)
+        that ``ended`` by the rules: it was over before, or the action is illegal."""
+        illegal = ~state.legal_action_mask[action]
+        return state.terminated | state.truncated | illegal | ended
 
     def _penalty(self, mover: Array) -> Array:
         """The rewards of an illegal action by ``mover``."""
@@ -235,6 +249,33 @@ def reset_ended(state: Any, ended: Array, fresh: Callable[[Array], Any]) -> Any:
     return jax.lax.fori_loop(0, count, one, state)
 
 
+WORD_BITS = 32
+
+
+def below(bits: Array, bound: Array | int) -> Array:
+    """A number in ``[0, bound)`` from 32 random bits: the high word of ``bits * bound`` (16-bit
+    halves, as JAX has no 64-bit product without x64); off uniform by under ``bound / 2**32``."""
+    bound = jnp.asarray(bound).astype(jnp.uint32)
+    x_hi, x_lo = bits >> 16, bits & 0xFFFF
+    b_hi, b_lo = bound >> 16, bound & 0xFFFF
+    middle = x_hi * b_lo + ((x_lo * b_lo) >> 16)
+    carry = (middle & 0xFFFF) + x_lo * b_hi
+    return (x_hi * b_hi + (middle >> 16) + (carry >> 16)).astype(jnp.int32)
+
+
+def nth_set_bit(word: Array, rank: Array) -> Array:
+    """The position (0-31) of the ``rank``-th set bit of a uint32 (from 0, low bits first): a
+    binary search on the bit counts of the low halves."""
+    position = jnp.int32(0)
+    for width in (16, 8, 4, 2, 1):
+        low = jax.lax.population_count(word & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
+        go = rank >= low
+        rank = jnp.where(go, rank - low, rank)
+        word = jnp.where(go, word >> width, word)
+        position = position + jnp.where(go, width, 0)
+    return position
+
+
 def _nth(counts: Array, rank: Array) -> tuple[Array, Array]:
     """The group holding the ``rank``-th legal id (counting from 0) given each group's count of
     legal ids, and the rank within it. The running count is one small matrix product: XLA's
@@ -245,6 +286,12 @@ def _nth(counts: Array, rank: Array) -> tuple[Array, Array]:
     group = jnp.sum(before <= rank.astype(jnp.float32), dtype=jnp.int32)
     inside = rank - (jnp.take(before, group, mode="clip").astype(jnp.int32) - counts[group])
     return group, inside
+
+
+def _draw(key: Array, legal: Array) -> Array:
+    """A uniform rank among ``legal`` ids, from one 32-bit random word (``jax.random.randint``
+    draws two and splits the key)."""
+    return below(jax.random.bits(key, (), jnp.uint32), jnp.maximum(legal, 1))
 
 
 def random_legal_action(key: Array, mask: Array) -> Array:
@@ -265,8 +312,7 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     columns = words // rows if rows else 0
     if rows < 2:  # a handful of ids: one group
         legal = mask.astype(jnp.int32)
-        pick = jax.random.randint(key, (), 0, jnp.maximum(jnp.sum(legal), 1))
-        return _nth(legal, pick)[0]
+        return _nth(legal, _draw(key, jnp.sum(legal)))[0]
     grid = 4 * rows * columns
     cells = mask[:grid].astype(jnp.uint8).reshape(rows, columns, 4)
     sums = jnp.sum(jax.lax.bitcast_convert_type(cells, jnp.uint32), axis=0, dtype=jnp.uint32)
@@ -274,11 +320,18 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     counts = jnp.concatenate(
         [((sums * jnp.uint32(0x01010101)) >> 24).astype(jnp.int32), jnp.sum(tail)[None]]
     )
-    pick = jax.random.randint(key, (), 0, jnp.maximum(jnp.sum(counts), 1))
+    pick = _draw(key, jnp.sum(counts))
     column, rank = _nth(counts, pick)
-    # column c of the grid holds the ids 4 * (row * columns + c) + lane, row by row
-    lanes = jnp.take(cells, jnp.minimum(column, columns - 1), axis=1).reshape(rows * 4)
-    at = _nth(lanes.astype(jnp.int32), rank)[0]
-    in_grid = 4 * ((at // 4) * columns + column) + at % 4
+    # column c of the grid holds the ids 4 * (row * columns + c) + lane, row by row: the row
+    # from the rows' counts, then the lane among the row's four (a running count of all the
+    # column's ids would be a product of rows * 4 squared)
+    column_cells = jnp.take(cells, jnp.minimum(column, columns - 1), axis=1)
+    row, rank = _nth(jnp.sum(column_cells, axis=1, dtype=jnp.int32), rank)
+    lanes = jnp.take(column_cells, jnp.minimum(row, rows - 1), axis=0).astype(jnp.int32)
+    lane, before = jnp.int32(0), jnp.int32(0)
+    for k in range(3):
+        before = before + lanes[k]
+        lane = lane + (before <= rank).astype(jnp.int32)
+    in_grid = 4 * (row * columns + column) + lane
     in_tail = grid + _nth(tail, rank)[0]
     return jnp.where(column < columns, in_grid, in_tail).astype(jnp.int32)

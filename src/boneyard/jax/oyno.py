@@ -31,9 +31,7 @@ from boneyard.core.errors import InvalidParameterError
 from boneyard.games.oyno.board import Board
 from boneyard.games.oyno.duel import Oyno
 from boneyard.games.oyno.puzzle import OynoPuzzle
-from boneyard.jax.core import Array, Env, State, state_class
-
-WORD_BITS = 32
+from boneyard.jax.core import WORD_BITS, Array, Env, State, below, nth_set_bit, state_class
 
 
 class Bitboards:
@@ -89,25 +87,7 @@ class Bitboards:
             word = jnp.sum(through <= rank).astype(jnp.int32)
             rank = rank - (through[word] - counts[word])
             x = words[word]
-        position = jnp.int32(0)
-        for width in (16, 8, 4, 2, 1):  # a binary search on the bit counts of the low halves
-            low = jax.lax.population_count(x & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
-            go = rank >= low
-            rank = jnp.where(go, rank - low, rank)
-            x = jnp.where(go, x >> width, x)
-            position = position + jnp.where(go, width, 0)
-        return word * WORD_BITS + position
-
-
-def _below(bits: Array, bound: Array | int) -> Array:
-    """A number in ``[0, bound)`` from 32 random bits: the high word of ``bits * bound`` (16-bit
-    halves, as JAX has no 64-bit product without x64); off uniform by under ``bound / 2**32``."""
-    bound = jnp.asarray(bound).astype(jnp.uint32)
-    x_hi, x_lo = bits >> 16, bits & 0xFFFF
-    b_hi, b_lo = bound >> 16, bound & 0xFFFF
-    middle = x_hi * b_lo + ((x_lo * b_lo) >> 16)
-    carry = (middle & 0xFFFF) + x_lo * b_hi
-    return (x_hi * b_hi + (middle >> 16) + (carry >> 16)).astype(jnp.int32)
+        return word * WORD_BITS + nth_set_bit(x, rank)
 
 
 def once(value: Array) -> Array:
@@ -172,7 +152,7 @@ class OynoPuzzleEnv(Env):
             return jnp.ones(1, bool)  # a single bone is dealt up
         if bones < 31:
             # not all down, not all up: 1 .. 2^bones - 2
-            pattern = 1 + _below(jax.random.bits(key, (), jnp.uint32), (1 << bones) - 2)
+            pattern = 1 + below(jax.random.bits(key, (), jnp.uint32), (1 << bones) - 2)
             return (pattern >> jnp.arange(bones)) & 1 == 1
 
         # the same distribution by redrawing the two excluded patterns (rarely needed)
@@ -198,7 +178,7 @@ class OynoPuzzleEnv(Env):
         free, up = bits.resting, jnp.zeros(bits.words, jnp.uint32)
         chosen = []
         for bone in range(bones):
-            cell = once(bits.nth_cell(free, _below(randoms[bone], bits.resting_count - bone)))
+            cell = once(bits.nth_cell(free, below(randoms[bone], bits.resting_count - bone)))
             free = free & ~bits.cell(cell)
             up = up | bits.cell(cell, sides[bone])
             chosen.append(cell)
@@ -244,8 +224,11 @@ class OynoPuzzleEnv(Env):
 
     def _observe(self, state: PuzzleState, seat: Array) -> Array:
         occupied, up = state.occupied, state.up
-        planes = jnp.stack([occupied & up, occupied & ~up, self.bits.resting & ~occupied])
-        cells = self.bits.unpack(planes)
+        # the planes' words side by side (a stack would put the batch between planes and words,
+        # and XLA would transpose it for every entry of the observation)
+        empty = self.bits.resting & ~occupied
+        words = once(jnp.concatenate([occupied & up, occupied & ~up, empty]))
+        cells = self.bits.unpack(words.reshape(3, -1))
         return cells.astype(jnp.float32).reshape(3, self.size, self.size)
 
 
@@ -270,7 +253,9 @@ class DuelState(State):
     winner: Array
     """-1 while nobody has won."""
     history: Array
-    """uint32[max_moves + 1, key words]: the position keys since the game began, in order."""
+    """uint32[2, max_moves // 2 + 1, key words]: the position keys since the game began, entry
+    ``i`` (after ``i`` moves) at ``[i % 2, i // 2]``: the player to move alternates, so only the
+    entries of one parity can repeat a position (half the history is read a step)."""
     history_length: Array
     phase_start: Array
     """The first history entry with today's supplies: no earlier position can come back, since
@@ -283,6 +268,10 @@ class OynoEnv(Env):
     """Two-player OYNO (red is seat 0 and moves first), with the wild variant."""
 
     id = "oyno"
+    # the history is written in place, one entry a step (never on a finished game), and the
+    # finished mask made with the mask: a select over either costs more than the step
+    kept_by_game = ("history",)
+    fills_finished_mask = True
 
     def __init__(self, **params: Any) -> None:
         game = Oyno(**params)
@@ -319,21 +308,37 @@ class OynoEnv(Env):
         return (supply == 0) & self.bits.empty(own & ~up)
 
     def _mask(
-        self, red: Array, white: Array, up: Array, supply: Array, player: Array, over: Array
+        self,
+        red: Array,
+        white: Array,
+        up: Array,
+        supply: Array,
+        player: Array,
+        over: Array,
+        finished: Array,
     ) -> Array:
-        """The legal actions (none once the game is ``over``)."""
+        """The legal actions (none once the game is ``over``); all true where ``finished``.
+
+        The finished game's all-true mask is made here, from all-ones words, rather than by a
+        pass over the mask afterwards (``Env.fills_finished_mask``)."""
+        bits = self.bits
         own = jnp.where(player == 0, red, white)
         in_supply = supply[player] > 0
-        must_place = in_supply & self.bits.empty(own & ~up)
+        must_place = in_supply & bits.empty(own & ~up)
         may_place = (must_place | (self.place_any_time & in_supply)) & ~over
         may_move = ~must_place & ~over
-        empty = self.bits.resting & ~(red | white)
-        place = self.bits.unpack(once(jnp.where(may_place, empty, 0)))
-        movers = self.bits.unpack(once(jnp.where(may_move, own, 0)))
-        targets = self.bits.unpack(once(empty))
-        flips = self.bits.unpack(once(jnp.where(may_move, own & ~up, 0)))
-        moves = self.bits.outer(movers, targets)
-        wild = jnp.bool_(self.wild)
+        empty = bits.resting & ~(red | white)
+        all_ones = jnp.full(bits.words, 0xFFFFFFFF, jnp.uint32)
+
+        def unpack(words: Array) -> Array:
+            return bits.unpack(once(jnp.where(finished, all_ones, words)))
+
+        place = unpack(jnp.where(may_place, empty, 0))
+        movers = unpack(jnp.where(may_move, own, 0))
+        targets = unpack(empty)
+        flips = unpack(jnp.where(may_move, own & ~up, 0))
+        wild = self.wild | finished
+        moves = bits.outer(movers, targets)
         return jnp.concatenate([place, place & wild, moves, moves & wild, flips])
 
     def _init(self, key: Array) -> DuelState:
@@ -354,14 +359,14 @@ class OynoEnv(Env):
         won_last = self._has_won(own_last, up, supply[last])
         won_next = self._has_won(own_next, up, supply[player])
         winner = jnp.where(won_last, last, jnp.where(won_next, player, -1)).astype(jnp.int32)
-        history = jnp.zeros((self.max_moves + 1, self.key_words), jnp.uint32)
-        history = history.at[0].set(self._key(red, white, up, player))
+        history = jnp.zeros((2, self.max_moves // 2 + 1, self.key_words), jnp.uint32)
+        history = history.at[0, 0].set(self._key(red, white, up, player))
         terminated = winner >= 0
         fields = self.base_fields(
             jnp.where(terminated, last, player),
             terminated,
             self._returns(winner),
-            self._mask(red, white, up, supply, player, terminated),
+            self._mask(red, white, up, supply, player, terminated, terminated),
         )
         return DuelState(
             **fields,
@@ -392,7 +397,8 @@ class OynoEnv(Env):
         code = action - 2 * n
         start = (code % (n * n)) // n
         cell = jnp.where(is_place, action % n, code % n)
-        wild = jnp.where(is_place, action // n, code // (n * n)) == 1
+        # (a game without wild bones has no wild action: an illegal one ends the game anyway)
+        wild = (jnp.where(is_place, action // n, code // (n * n)) == 1) & self.wild
         flip_cell = jnp.clip(action - 2 * n - 2 * n * n, 0, n - 1)
 
         # a move first lifts the bone to the center: the bones beside its cell are reversed
@@ -403,7 +409,7 @@ class OynoEnv(Env):
         up = (state.up & everything) ^ jnp.where(is_move, bits.neighbours[start] & everything, 0)
         # a placed or moved bone comes down up, or rolled; the bones beside it are reversed
         put = is_place | is_move
-        roll = jax.random.bernoulli(key)
+        roll = jax.random.bernoulli(key) if self.wild else jnp.bool_(False)
         side = jnp.where(wild, roll, True)
         landed = bits.cell(cell, put)
         turned = jnp.where(put, bits.neighbours[cell] & everything, 0)
@@ -429,19 +435,26 @@ class OynoEnv(Env):
         position = once(self._key(red, white, up, player))
         index = state.history_length
         phase_start = jnp.where(is_place, index, state.phase_start)
-        # earlier occurrences in this phase, then the entry written by a select, not a scatter:
-        # XLA fuses it with the selects over the batch that copy the history anyway
-        rows = jnp.arange(state.history.shape[0])
-        earlier = jnp.all(state.history == position, axis=1) & (rows >= phase_start)
-        seen = jnp.sum(earlier & (rows < index)) + 1
-        history = jnp.where((rows == index)[:, None], position, state.history)
+        # the entry is written in place (dropped on a finished game, whose history stays as it
+        # was: ``kept_by_game``), then the occurrences in this phase counted, itself included:
+        # counted before the write, XLA would copy the whole history to write it
+        half = state.history.shape[1]
+        over = state.terminated | state.truncated
+        parity = index % 2
+        history = state.history.at[parity, jnp.where(over, half, index // 2)].set(
+            position, mode="drop"
+        )
+        entries = 2 * jnp.arange(half) + parity  # the moves after which these were written
+        same = jnp.all(jnp.take(history, parity, axis=0) == position, axis=1)
+        seen = jnp.sum(same & (entries >= phase_start) & (entries <= index))
         draw = ~won & ((seen >= 3) | (moves >= self.max_moves))
         terminated = once(won | draw)
+        finished = once(self.finished(state, action, terminated))
         return state.replace(
             current_player=player,
             rewards=self._returns(winner),
             terminated=terminated,
-            legal_action_mask=self._mask(red, white, up, supply, player, terminated),
+            legal_action_mask=self._mask(red, white, up, supply, player, terminated, finished),
             red=red,
             white=white,
             up=up,
@@ -457,10 +470,12 @@ class OynoEnv(Env):
 
     def _observe(self, state: DuelState, seat: Array) -> Array:
         red, white, up = once(state.red), once(state.white), once(state.up)
-        planes = jnp.stack(
-            [red & up, red & ~up, white & up, white & ~up, self.bits.resting & ~(red | white)]
+        words = once(
+            jnp.concatenate(
+                [red & up, red & ~up, white & up, white & ~up, self.bits.resting & ~(red | white)]
+            )
         )
-        cells = self.bits.unpack(planes).reshape(-1).astype(jnp.float32)
+        cells = self.bits.unpack(words.reshape(5, -1)).reshape(-1).astype(jnp.float32)
         white_to_move = (state.player == 1) & ~state.terminated
         tail = jnp.concatenate(
             [self.fractions[state.supply], white_to_move[None].astype(jnp.float32)]
