@@ -56,7 +56,7 @@ from boneyard.games.bonbon.rules import (
     BonBonGame,
     Phase,
 )
-from boneyard.jax.core import Array, Env, State, state_class
+from boneyard.jax.core import Array, Env, State, below, state_class
 
 TURN, PLACE, GIFTING, CATCHING, WRAPPED, OVER = (
     Phase.TURN,
@@ -325,23 +325,14 @@ class BonBonEnv(Env):
 
     # ----- chance -----------------------------------------------------------------------------
 
-    @staticmethod
-    def _below(word: Array, span: Array | int) -> Array:
-        """A number in ``[0, span)`` from a random 32-bit ``word``: ``word * span / 2**32``
-        rounded down (Lemire's multiply-shift, in 16-bit halves; ``span <= 2**16``). Each number
-        is ``2**32 / span`` words rounded down or up: off by less than ``span / 2**32``."""
-        span = jnp.asarray(span).astype(jnp.uint32)
-        high, low = word >> 16, word & 0xFFFF
-        return ((high * span + ((low * span) >> 16)) >> 16).astype(jnp.int32)
-
     def _card(self, word: Array, counts: Array, left: Array) -> Array:
         """A kind of card from the deck ``counts`` (``left`` cards), each card equally likely."""
-        pick = self._below(word, jnp.maximum(left, 1))
+        pick = below(word, jnp.maximum(left, 1))
         return jnp.sum(jnp.cumsum(counts.astype(jnp.int32)) <= pick).astype(jnp.int32)
 
     def _tiles(self, word: Array) -> tuple[Array, Array]:
         """The round's tiles (counts per value) and their chance id."""
-        row = self._below(word, self.tile_ids.shape[0])
+        row = below(word, self.tile_ids.shape[0])
         return self.tile_rows[row], self.tile_ids[row]
 
     # ----- a game and a round -----------------------------------------------------------------

@@ -71,8 +71,7 @@ from boneyard.games.bondo_cones.rules import (
     Phase,
 )
 from boneyard.games.bondo_cones.tensor import GLOBALS, PLANES, TENSOR_SIZE
-from boneyard.jax.core import Array, Env, State, state_class
-from boneyard.jax.oyno import once
+from boneyard.jax.core import Array, Env, State, once, state_class
 
 SQUARES = nt.SQUARES
 WIDTH = nt.WIDTH

@@ -190,6 +190,21 @@ class Env:
         }
 
 
+def once(value: Array) -> Array:
+    """``value`` unchanged, but computed once a game.
+
+    XLA's CPU fusion copies a chain of cheap operations into every element of each consumer, so
+    a board computed by a step (or a deal) would be computed again for each of the N * N mask
+    entries and each observation entry. Operations it counts as expensive are not copied into
+    a consumer that reads their elements many times: a square root (exact on booleans as 0 and
+    1), an integer division by a number it cannot see is 1."""
+    if value.dtype == jnp.bool_:
+        return jnp.sqrt(value.astype(jnp.float32)) > 0
+    bits = value.astype(jnp.uint32)
+    nonzero = jnp.maximum(bits, 1)
+    return (bits // (nonzero // nonzero)).astype(value.dtype)
+
+
 FILL_BLOCKS = 9
 """Blocks in which ``fill_where`` writes a large mask (a block's worth of ``True`` is made per
 game)."""

@@ -31,7 +31,16 @@ from boneyard.core.errors import InvalidParameterError
 from boneyard.games.oyno.board import Board
 from boneyard.games.oyno.duel import Oyno
 from boneyard.games.oyno.puzzle import OynoPuzzle
-from boneyard.jax.core import WORD_BITS, Array, Env, State, below, nth_set_bit, state_class
+from boneyard.jax.core import (
+    WORD_BITS,
+    Array,
+    Env,
+    State,
+    below,
+    nth_set_bit,
+    once,
+    state_class,
+)
 
 
 class Bitboards:
@@ -88,21 +97,6 @@ class Bitboards:
             rank = rank - (through[word] - counts[word])
             x = words[word]
         return word * WORD_BITS + nth_set_bit(x, rank)
-
-
-def once(value: Array) -> Array:
-    """``value`` unchanged, but computed once a game.
-
-    XLA's CPU fusion copies a chain of cheap operations into every element of each consumer, so
-    a board computed by a step (or a deal) would be computed again for each of the N * N mask
-    entries and each observation entry. Operations it counts as expensive are not copied into
-    a consumer that reads their elements many times: a square root (exact on booleans as 0 and
-    1), an integer division by a number it cannot see is 1."""
-    if value.dtype == jnp.bool_:
-        return jnp.sqrt(value.astype(jnp.float32)) > 0
-    bits = value.astype(jnp.uint32)
-    nonzero = jnp.maximum(bits, 1)
-    return (bits // (nonzero // nonzero)).astype(value.dtype)
 
 
 # ----- the puzzle -----------------------------------------------------------------------------
