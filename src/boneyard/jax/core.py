@@ -265,6 +265,7 @@ def reset_ended(state: Any, ended: Array, fresh: Callable[[Array], Any]) -> Any:
 
 
 WORD_BITS = 32
+"""Bits of the words a bitboard engine (OYNO's) packs its cells into."""
 
 
 def below(bits: Array, bound: Array | int) -> Array:
@@ -313,13 +314,14 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     """A uniformly random legal action of one state's ``legal_action_mask``, drawn with one random
     number (a categorical over every action id would draw one per id: 43,923 for Bond O Cones).
 
-    The r-th legal id is found in two levels: first the group of ids holding it (from each
-    group's count of legal ids), then the id within the group. The one pass over the whole mask,
-    the groups' counts, reads the mask four ids at a time, as 32-bit words whose bytes are the
-    ids (XLA's CPU backend reduces one element at a time, and is bound by memory here): a group is
-    a column of a rows x columns grid of words, summed down the rows (each byte of a sum counts
-    the legal ids of one byte lane, at most 63 rows so no byte overflows), then the bytes of a
-    sum are added by one multiplication. Ids past the grid (a few) are one more group.
+    The r-th legal id is found in three levels: the group of ids holding it (from each group's
+    count of legal ids), then the word of four ids within the group, then the id. The one pass
+    over the whole mask, the groups' counts, reads the mask four ids at a time, as 32-bit words
+    whose bytes are the ids (XLA's CPU backend reduces one element at a time, and is bound by
+    memory here): a group is a column of a rows x columns grid of words, summed down the rows
+    (each byte of a sum counts the legal ids of one byte lane, at most 63 rows so no byte
+    overflows), then the bytes of a sum are added by one multiplication. Ids past the grid (a
+    few) are one more group.
     """
     n = mask.shape[0]
     words = n // 4
