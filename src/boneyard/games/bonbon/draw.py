@@ -76,7 +76,10 @@ def render_text(observation: BonBonObservation) -> str:
 
 
 CARD_W, CARD_H, GAP = 30, 42, 4
-LEFT, ROW_H, TOP = 150, 58, 96
+LEFT, ROW_H, TOP, NARROWEST = 10, 96, 96, 360
+"""A seat's row is its name, a line of its state, then its cards underneath: the picture stays
+about as narrow as a phone, so a page need not raise its text to read it (raised text would
+run into the next line)."""
 INK, UP_FILL, DOWN_FILL, MARK = "#3b2314", "#f6e7c8", "#6b3e26", "#c0392b"
 
 
@@ -97,7 +100,7 @@ def render_svg(game: Game, observation: BonBonObservation, **options: Any) -> st
     names = game.info.seat_names
     runs = observation["runs"]
     longest = max((len(run) for run in runs), default=0)
-    width = int(options.get("width", max(560, LEFT + (longest + 2) * (CARD_W + GAP) + 20)))
+    width = int(options.get("width", max(NARROWEST, LEFT + longest * (CARD_W + GAP) + 20)))
     height = TOP + ROW_H * len(runs) + 36
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -157,7 +160,7 @@ def _tile_marks(observation: BonBonObservation) -> list[str]:
     out = [f'<text x="10" y="82" fill="{INK}">bonus tiles</text>']
     opacity = "1" if observation["tiles_open"] else "0.35"
     for i, value in enumerate(observation["tiles"]):
-        cx = 100 + i * 28
+        cx = 112 + i * 28
         out.append(
             f'<g data-tile="{value}" opacity="{opacity}"><circle cx="{cx}" cy="77" r="11" '
             f'fill="#f1c40f" stroke="{INK}"/><text x="{cx}" y="82" text-anchor="middle" '
@@ -177,12 +180,12 @@ def _row(observation: BonBonObservation, seat: int, run: list[CardView], name: s
         f'<g data-seat="{seat}"{fade}>',
         f'<text x="10" y="{y + 16}" font-weight="bold" fill="{INK}">'
         f"{escape(name.capitalize())}{mine}</text>",
-        f'<text x="10" y="{y + 32}" fill="{INK}">{escape(status)}, '
-        f"{wins} round{'' if wins == 1 else 's'} won</text>",
-        f'<text x="10" y="{y + 48}" fill="{INK}">face up {observation["up_totals"][seat]} of '
+        f'<text x="10" y="{y + 34}" fill="{INK}">{escape(status)}, '
+        f"{wins} round{'' if wins == 1 else 's'} won, face up {observation['up_totals'][seat]} of "
         f"{observation['personal_limits'][seat]}"
         f"{'' if taken is None else f', tile {taken}'}</text>",
     ]
+    y += 42  # the cards, under the name and the state
     for index, card in enumerate(run):
         x = LEFT + index * (CARD_W + GAP)
         label = _label(card)

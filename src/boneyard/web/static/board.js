@@ -18,7 +18,13 @@ export function el(tag, attrs = {}, text = "") {
 export function showBoard(container, view) {
   container.replaceChildren();
   const svg = view.svg ? svgNode(view.svg) : null;
-  if (svg) container.appendChild(svg);
+  if (svg) {
+    // A picture without squares (Bon-Bon's table of cards) reads well near its own size: not
+    // blown up to the board's width (a board is, to make its squares easy to hit).
+    const natural = Number(svg.getAttribute("width"));
+    if (natural && !svg.querySelector("[data-square]")) svg.style.maxWidth = `${1.3 * natural}px`;
+    container.appendChild(svg);
+  }
   const pre = el("pre", { class: view.svg ? "board-text hidden-text" : "board-text" }, view.text);
   container.appendChild(pre);
 }
