@@ -293,10 +293,11 @@ def test_a_person_names_their_own_seat_and_everyone_sees_it(client: TestClient) 
         assert refused.status_code == 400 and refused.json()["error"] == "bad_name"
         assert "1 to 30 characters" in refused.json()["detail"]
     assert {p["seat"]: p for p in view(client, created)["players"]}[1]["person_name"] == "Ben Lee"
-    spectator = client.post(
-        f"/api/games/{created['id']}/session", json={"token": "nobody", "do": "name", "name": "X"}
-    )
-    assert spectator.status_code in (403, 404)
+    for given, error in (("", "spectator"), ("nobody", "wrong_token")):
+        refused = client.post(
+            f"/api/games/{created['id']}/session", json={"token": given, "do": "name", "name": "X"}
+        )
+        assert refused.status_code == 403 and refused.json()["error"] == error
     assert view(client, created)["seq"] == before["seq"], "naming is not a move"
 
 

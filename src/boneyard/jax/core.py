@@ -243,8 +243,8 @@ def fill_where(mask: Array, flag: Array) -> Array:
 
 
 def reset_ended(state: Any, ended: Array, fresh: Callable[[Array], Any]) -> Any:
-    """A batch of states (leading axis: the game) with game ``i`` replaced by ``fresh(i)`` where
-    ``ended[i]``, one ended game after another.
+    """A batch of states, or of anything kept a game a row (leading axis: the game), with game
+    ``i`` replaced by ``fresh(i)`` where ``ended[i]``, one ended game after another.
 
     Only the ended games are written (in place), so the cost follows the games that ended rather
     than the batch: a select of fresh states for every game reads and writes the whole batch of
