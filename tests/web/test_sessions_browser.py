@@ -217,7 +217,9 @@ def test_a_friend_names_their_seat_from_the_invite_link(server: str, browser: An
     ann.click("li[data-game=bones] button:has-text('Play a friend')")
     assert ann.inner_text("li[data-seat='0']").startswith("Ann (White):")
     # the page's script makes each link a whole address; the click returns before it has run
-    ann.wait_for_function("document.querySelector(\"li[data-seat='1'] input.link\").value.startsWith('http')")
+    ann.wait_for_function(
+        "document.querySelector(\"li[data-seat='1'] input.link\").value.startsWith('http')"
+    )
     invite = ann.input_value("li[data-seat='1'] input.link")  # what Ann sends to Ben
     assert invite.startswith(server + "/game/")
     assert ann.inner_text("a.spectate").startswith(server + "/game/")

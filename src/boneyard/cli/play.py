@@ -80,15 +80,15 @@ class TerminalGame:
         if player == CHANCE:
             action = sample_chance_outcome(self.state, self.chance)
             told = self.describe(None, action)
-            if told:  # a step of a deal the board shows is not told
+            if told:  # a step of a deal the board shows is not told on its own
                 self.console.print(Text(told, style="dim"))
             self.state.apply_action(action)
             return
         if player in self.bots:
             action = self.bots[player].step(self.state)
-            self.console.print(
-                Text.assemble("(computer) ", (self.describe(player, action), "bold"))
-            )
+            told = self.describe(player, action)
+            if told:  # one of a run of hidden moves, told once at its end
+                self.console.print(Text.assemble("(computer) ", (told, "bold")))
             self.state.apply_action(action)
             return
         self.human_turn(player)

@@ -437,9 +437,10 @@ class Game(ABC):
         """``action`` in words, as the viewer whose ``observation`` (of the position *before*
         the action) this is saw it played by ``actor`` (``None``: chance). ``action`` is the
         string ``State.action_string_for(viewer, ...)`` gave, so it hides what the viewer may
-        not see. For example "North moved the lion from d1 to d2". A chance outcome not worth
-        a line of its own (one step of a deal the board shows) is the empty string: the log
-        leaves it out."""
+        not see. For example "North moved the lion from d1 to d2". A step not worth a line of
+        its own is the empty string and the log leaves it out: a chance outcome (one step of a
+        deal the board shows) or a move the viewer could not follow (``action`` hides part of
+        it), told once with the run it belongs to ("Black put their 16 cones ...")."""
         hook = self._hook("prompt", "describe_action")
         if hook is not None:
             return str(hook(observation, actor, action))

@@ -103,8 +103,10 @@ def _check_step(game: Game, state: State, action: int, rng: random.Random, where
         observation = state.observation(viewer)
         seen = state.action_string_for(viewer, action)
         text = game.describe_action(observation, actor, seen)
-        if actor is None and text == "":
-            continue  # a chance step the log leaves out (a player's action is always told)
+        if text == "" and (actor is None or seen != full):
+            # A chance step, or a move the viewer could not follow, told with its run (a deal,
+            # a hidden set-up); a move the viewer saw whole is always told.
+            continue
         check_text(text, observation, f"{where}: {full!r} described to {viewer}")
         words = set(re.findall(r"[a-z0-9!]+", text.lower()))
         for hidden in set(full.split()) - set(seen.split()):

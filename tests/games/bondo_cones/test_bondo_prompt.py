@@ -34,18 +34,44 @@ def test_the_last_cone_prompt_says_the_zeros_fill_the_rest() -> None:
     assert "the ten cones worth 0 fill the fields left" in words(state)
 
 
-def test_hidden_set_up_puts_are_described_without_the_field() -> None:
-    game = new_game()
-    state = game.new_initial_state()
-    action = state.string_to_action("put e2")
-    seen_by_white = state.action_string_for(1, action)
-    assert seen_by_white == "put ?"
-    assert game.describe_action(state.observation(1), 0, seen_by_white) == (
-        "Black put a cone on a start field."
-    )
-    assert game.describe_action(state.observation(0), 0, "put e2") == (
-        "Black put the cone worth 8 on e2."
-    )
+def told(state: BondoConesState, actor: int | None, move: str, viewer: int | None) -> str:
+    """``move``, about to be played in ``state``, as ``viewer`` is told it."""
+    seen = state.action_string_for(viewer, state.string_to_action(move))
+    return state.game.describe_action(state.observation(viewer), actor, seen)
+
+
+def test_a_hidden_set_up_is_told_once_as_its_last_cone_lands() -> None:
+    state = new_game().new_initial_state()
+    puts = setup_puts(0)
+    assert state.action_string_for(1, state.string_to_action(puts[0])) == "put ?"
+    assert told(state, 0, puts[0], 0) == f"Black put the cone worth 8 on {puts[0][4:]}."
+    for move in puts[:15]:  # White and a spectator cannot follow these cone by cone
+        assert told(state, 0, move, 1) == told(state, 0, move, None) == ""
+        assert told(state, 0, move, 0).startswith("Black put the cone worth")
+        play(state, move)
+    last = "Black put their 16 cones on their start fields, hidden from you."
+    assert told(state, 0, puts[15], 1) == told(state, 0, puts[15], None) == last
+    play(state, puts[15])
+    assert told(state, 0, "ring d4", 1) == "Black put the BondO ring on d4."
+
+
+def test_a_random_set_up_is_told_once_for_each_side() -> None:
+    state = new_game(setup="random").new_initial_state()
+    told_lines, rings = [], []
+    while state.observation(None)["phase"] in ("setup_put", "setup_ring"):
+        action = state.chance_outcomes()[-1][0]
+        if state.action_to_string(action).startswith("ring"):
+            rings.append(state.action_to_string(action).split()[1])
+        said = {told(state, None, state.action_to_string(action), v) for v in (0, 1, None)}
+        assert len(said) == 1, "every seat and a spectator are told the same"
+        told_lines += [line for line in said if line]
+        state.apply_action(action)
+    assert told_lines == [
+        "Black's cones were put on their start fields at random.",
+        f"Black put the BondO ring on {rings[0]}.",
+        "White's cones were put on their start fields at random.",
+        f"White put the BondO ring on {rings[1]}.",
+    ]
 
 
 def test_the_die_decides_the_prompt() -> None:

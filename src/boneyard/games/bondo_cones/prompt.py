@@ -18,6 +18,7 @@ from boneyard.games.bondo_cones.notation import COLOURS, parse_observed_token
 
 SETUP_VALUES = Counter({8: 1, 4: 4, 2: 6, 1: 5})
 """How many cones of each value a player places by hand; the ten 0s fill the fields left."""
+SETUP_PUTS = sum(SETUP_VALUES.values())
 RED_FIELDS = (("d4", "g4"), ("d9", "g9"))
 
 
@@ -163,7 +164,27 @@ def _phrase(game: Game, observation: Observation, actor: int, action: str) -> st
     return "passed"
 
 
+def _setup_put(game: Game, observation: Observation, actor: int | None, action: str) -> str | None:
+    """A set-up put the viewer cannot follow cone by cone (an opponent's, hidden, or the
+    random set-up's) told once, as its last cone lands: "" before that, ``None`` for any
+    other action."""
+    words = action.split()
+    if words[0] != "put" or (actor is not None and words[1] != "?"):
+        return None
+    seat = observation["actor"] if actor is None else actor
+    if observation["setup_progress"][seat] < SETUP_PUTS - 1:
+        return ""
+    if actor is None:
+        return f"{_name(game, seat)}'s cones were put on their start fields at random."
+    return (
+        f"{_name(game, seat)} put their {SETUP_PUTS} cones on their start fields, hidden from you."
+    )
+
+
 def describe_action(game: Game, observation: Observation, actor: int | None, action: str) -> str:
+    told_once = _setup_put(game, observation, actor, action)
+    if told_once is not None:
+        return told_once
     if actor is not None:
         return f"{_name(game, actor)} {_phrase(game, observation, actor, action)}."
     words = action.split()
