@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from boneyard.cli.common import LOG_FORMAT
+
 
 @click.command()
 @click.option(
@@ -27,13 +29,7 @@ import click
     default=None,
     help="This worker's name in the job table (default: host name and process id).",
 )
-@click.option(
-    "--log-format",
-    default="text",
-    show_default=True,
-    type=click.Choice(["text", "json"]),
-    help="Logs on standard error as text or as JSON lines.",
-)
+@LOG_FORMAT
 def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
     """Run computer moves and hints queued by web servers (boneyard serve --bots queue).
 

@@ -30,6 +30,15 @@ class GameName(click.ParamType):
 
 GAME_NAME = GameName()
 
+LOG_FORMAT = click.option(
+    "--log-format",
+    default="text",
+    show_default=True,
+    type=click.Choice(["text", "json"]),
+    help="Logs on standard error as text or as JSON lines (one object a line).",
+)
+"""The ``--log-format`` of the long-running commands (``serve``, ``bots``)."""
+
 
 def fail_on_bad_input(command: Command) -> Command:
     """Turn the project's ValueErrors into a one-line error and exit status 2, no traceback."""

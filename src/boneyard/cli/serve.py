@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from boneyard.cli.common import LOG_FORMAT
+
 
 def _check_free(host: str, port: int) -> None:
     """Refuse early, in words, when the address is taken (before worker processes start)."""
@@ -142,13 +144,7 @@ def _serve_workers(
     "or '*' (behind a reverse proxy: the per-client budgets count players, not the proxy). "
     "Default: 127.0.0.1.",
 )
-@click.option(
-    "--log-format",
-    default="text",
-    show_default=True,
-    type=click.Choice(["text", "json"]),
-    help="Logs on standard error as text or as JSON lines (one object a line).",
-)
+@LOG_FORMAT
 @click.option(
     "--hint-interval",
     default=3.0,
