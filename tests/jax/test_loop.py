@@ -42,6 +42,22 @@ def test_the_agent_moves_only_on_its_seat_and_games_reset_themselves() -> None:
     assert ended > 6, "short games end and start again within the run"
 
 
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_the_observations_are_the_agents_seats(seat: int | None) -> None:
+    import jax
+
+    envs = BoneyardVectorEnv("oyno", num_envs=8, seat=seat, size=3, bones_per_player=2)
+    observe = jax.jit(jax.vmap(envs.engine.observe))
+    rng = np.random.default_rng(2)
+    observations, infos = envs.reset(seed=9)
+    for _ in range(30):
+        games = envs._state.games
+        seats = games.current_player if seat is None else np.full(8, seat, np.int32)
+        assert np.array_equal(observations, np.asarray(observe(games, seats)))
+        actions = [rng.choice(np.flatnonzero(mask)) for mask in infos["action_mask"]]
+        observations, _, _, _, infos = envs.step(actions)
+
+
 def test_the_same_seeds_replay_the_same_games_and_other_seeds_differ() -> None:
     def run(seed: int) -> list[np.ndarray]:
         return _play(BoneyardVectorEnv("oyno_puzzle", num_envs=4, size=3, bones=4), seed, 20)

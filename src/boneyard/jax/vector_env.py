@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import boneyard.jax
+from boneyard.jax.core import reset_ended
 from boneyard.jax.loop import BatchLoop, LoopState
 
 
@@ -55,14 +56,30 @@ class BoneyardVectorEnv(VectorEnv):
         )
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self._state: LoopState | None = None
-        self._observe = jax.jit(jax.vmap(self.engine.observe))
+        self._agent_observations = jax.jit(self._observations)
+
+    def _observations(self, games: Any) -> jax.Array:
+        """Every game's observation from the agent's seat, observed again only where the seat
+        to act is another (``_view``)."""
+        seat = self.loop.seat
+        return reset_ended(
+            games.observation,
+            games.current_player != seat,
+            lambda i: self.engine.observe(jax.tree_util.tree_map(lambda x: x[i], games), seat),
+        )
 
     def _view(self) -> tuple[np.ndarray, dict[str, Any]]:
         assert self._state is not None
         games = self._state.games
-        seat = games.current_player if self.loop.seat is None else self.loop.seat
-        seats = np.broadcast_to(np.asarray(seat, dtype=np.int32), (self.num_envs,))
-        observations = np.asarray(self._observe(games, seats))
+        # The state keeps the observation of the seat to act, which after the loop's step is the
+        # agent's (with self-play always); only a game that ended before the agent's first turn
+        # shows another seat's, and only then are the games observed again.
+        elsewhere = self.loop.seat is not None and bool(
+            (np.asarray(games.current_player) != self.loop.seat).any()
+        )
+        observations = np.asarray(
+            self._agent_observations(games) if elsewhere else games.observation
+        )
         infos = {
             "action_mask": np.asarray(games.legal_action_mask),
             "current_player": np.asarray(games.current_player),
