@@ -228,6 +228,7 @@ def test_bots_on_a_ray_cluster(tmp_path: Path) -> None:
         with TestClient(app) as client:
             bots = app.state.manager.bots
             assert isinstance(bots, RayBots), "no bot worker of its own"
+            _ready_once_connected(client)
             _the_computer_replies_and_a_hint_arrives(client)
             _a_move_whose_worker_dies_is_computed_again_and_played_once(head, client)
             _a_task_past_its_time_is_cancelled_and_its_worker_ended(head, client, bots)
@@ -235,6 +236,40 @@ def test_bots_on_a_ray_cluster(tmp_path: Path) -> None:
         started = _descendants(head.process.pid)
     assert started and head.process.poll() is not None
     assert _ended(started, 30), "every Ray process ended"
+
+
+def _ready_once_connected(client: TestClient) -> None:
+    deadline = time.monotonic() + 60
+    while (answer := client.get("/readyz")).status_code != 200:
+        assert answer.json()["detail"].startswith("the computer players cannot move: connecting")
+        assert time.monotonic() < deadline, "the web process connected to the cluster"
+        time.sleep(0.2)
+    assert answer.json() == {"status": "ready"}
+
+
+def test_not_ready_while_the_ray_cluster_cannot_be_reached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tries = []
+
+    def refused(self: RayBots) -> None:
+        tries.append(self.address)
+        raise ConnectionError("ray client connection timeout")
+
+    monkeypatch.setattr(RayBots, "_connect", refused)
+    address = "ray://127.0.0.1:1"
+    with TestClient(make_app(tmp_path / "web.db", bots=address)) as client:
+        deadline = time.monotonic() + 30
+        while "connecting" in (detail := client.get("/readyz").json()["detail"]):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert detail == (
+            f"the computer players cannot move: the Ray cluster at {address} cannot be reached "
+            "(ray client connection timeout)"
+        )
+        assert client.get("/readyz").status_code == 503
+        assert len(tries) >= 2, "each look after a failure tries to connect again"
+        assert client.get("/healthz").status_code == 200
 
 
 def _the_computer_replies_and_a_hint_arrives(client: TestClient) -> None:

@@ -213,6 +213,11 @@ class BotWorkers:
             for _ in range(self.processes):
                 self._pool.schedule(warm_up)
 
+    async def unready(self, timeout: float) -> str | None:
+        """Why computer moves cannot run now (``None``: they can). The workers are this
+        process's own: they always can."""
+        return None
+
     def shutdown(self) -> None:
         """Stop every worker; a worker process still thinking is terminated, not orphaned."""
         stop_pool(self._pool, self._threads)

@@ -396,6 +396,11 @@ class QueueBots:
         else:
             future.set_result(int(result))
 
+    async def unready(self, timeout: float) -> str | None:
+        """Why computer moves cannot run now (``None``: they can). Jobs wait in the database,
+        which the readiness check asks about itself; a missing worker shows as queue depth."""
+        return None
+
     def shutdown(self) -> None:
         if self._collector is not None:
             self._collector.cancel()

@@ -1,9 +1,10 @@
 """For operators: health, readiness, metrics and structured logs.
 
 ``/healthz`` answers 200 while the process serves at all (a liveness probe); ``/readyz`` answers
-200 only when the database answers too (503 otherwise: a proxy or orchestrator sends no players
-to it); ``/metrics`` is the Prometheus text of ``metrics.Metrics``. ``setup_logging`` writes one
-JSON object a line when asked (``--log-format json``), for a log collector.
+200 only when the database answers too, and the Ray cluster when the bots run on one (503
+otherwise, saying which: a proxy or orchestrator sends no players to it); ``/metrics`` is the
+Prometheus text of ``metrics.Metrics``. ``setup_logging`` writes one JSON object a line when
+asked (``--log-format json``), for a log collector.
 """
 
 from __future__ import annotations
@@ -41,11 +42,15 @@ async def readyz(request: Request) -> Response:
         )
     except Exception as error:
         reason = "no answer" if isinstance(error, TimeoutError) else type(error).__name__
-        return JSONResponse(
-            {"status": "unavailable", "detail": f"the database does not answer ({reason})"},
-            status_code=503,
-        )
+        return _unavailable(f"the database does not answer ({reason})")
+    bots = await manager.bots.unready(READY_SECONDS)
+    if bots is not None:
+        return _unavailable(f"the computer players cannot move: {bots}")
     return JSONResponse({"status": "ready"})
+
+
+def _unavailable(detail: str) -> JSONResponse:
+    return JSONResponse({"status": "unavailable", "detail": detail}, status_code=503)
 
 
 @router.get("/metrics")

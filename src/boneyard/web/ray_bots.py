@@ -118,6 +118,34 @@ class RayBots:
         )  # fmt: skip
         return context
 
+    async def unready(self, timeout: float) -> str | None:
+        """Why computer moves cannot run now (``None``: they can): still connecting, the last
+        connection failed (the next try begins now), or the cluster does not answer within
+        ``timeout`` seconds."""
+        connection = self._context
+        if connection is None or not connection.done():
+            self._connection()
+            return f"connecting to the Ray cluster at {self.address}"
+        failed = connection.exception()
+        if failed is not None:
+            self._connection()  # the next try begins
+            return f"the Ray cluster at {self.address} cannot be reached ({failed})"
+        try:
+            await asyncio.wait_for(
+                asyncio.wrap_future(self._threads.submit(self._ping, connection.result())),
+                timeout,
+            )
+        except Exception as error:
+            reason = "no answer" if isinstance(error, TimeoutError) else str(error)
+            return f"the Ray cluster at {self.address} does not answer ({reason})"
+        return None
+
+    def _ping(self, context: Any) -> None:
+        import ray
+
+        with context:
+            ray.cluster_resources()
+
     def shutdown(self) -> None:
         """Disconnect (the cluster goes on; tasks still running are cancelled by their callers)."""
         context = self._context
