@@ -223,6 +223,10 @@ def test_a_friend_names_their_seat_from_the_invite_link(server: str, browser: An
     invite = ann.input_value("li[data-seat='1'] input.link")  # what Ann sends to Ben
     assert invite.startswith(server + "/game/")
     assert ann.inner_text("a.spectate").startswith(server + "/game/")
+    ann_context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    ann.click("li[data-seat='1'] button.copy")  # Ann copies Ben's link to send it
+    ann.wait_for_selector("li[data-seat='1'] button.copy:has-text('Copied')")
+    assert ann.evaluate("navigator.clipboard.readText()") == invite
     ann.click("li[data-seat='0'] a.invite")
     ann.wait_for_selector("#game[data-seq]")
     assert ann.input_value("#seat-name") == "Ann"
