@@ -68,7 +68,10 @@ def test_identities_are_proved_by_their_secret(client: TestClient) -> None:
         "/api/open", json={"game": "bones", "person": {"id": ann["id"], "secret": "x"}}
     )
     assert wrong.status_code == 403 and wrong.json()["error"] == "wrong_person"
-    assert client.post("/api/people", json={"name": " "}).json()["error"] == "bad_name"
+    refused = client.post("/api/people", json={"name": " "}).json()
+    assert refused["error"] == "bad_name"
+    assert refused["detail"] == "a name is 1 to 30 characters, not only spaces"
+    assert person(client, "Bea " + "x" * 40)["name"] == "Bea " + "x" * 26, "as a seat's name"
     assert client.get("/api/lobby").json()["waiting"] == [], "a refused request stores nothing"
 
 

@@ -20,6 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from boneyard.web import words
 from boneyard.web.catalog import parse_params
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame
@@ -29,8 +30,6 @@ from boneyard.web.routes import ERRORS, kind_json
 from boneyard.web.schemas import ParamValue, SeatSpec
 from boneyard.web.session_store import SeriesGame
 from boneyard.web.sessions import CONTINUATIONS, SessionManager, pair_key, session_of
-
-NAME_LIMIT = 40
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 pages = APIRouter(include_in_schema=False)
@@ -46,7 +45,9 @@ class PersonIn(BaseModel):
 class NewPerson(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: StrictStr = Field(description="The name others see (1 to 40 characters).")
+    name: StrictStr = Field(
+        description=f"The name others see (trimmed to {words.NAME_LIMIT} characters)."
+    )
 
 
 class OpenGame(BaseModel):
@@ -72,13 +73,6 @@ def _managers(request: Request) -> tuple[GameManager, SessionManager]:
     return request.app.state.manager, request.app.state.sessions
 
 
-def clean_name(name: str) -> str:
-    text = " ".join(name.split())
-    if not 1 <= len(text) <= NAME_LIMIT:
-        raise WebError(400, "bad_name", f"a name has 1 to {NAME_LIMIT} characters")
-    return text
-
-
 async def _person(sessions: SessionManager, given: PersonIn | None) -> dict[str, str] | None:
     if given is None:
         return None
@@ -94,7 +88,7 @@ async def _person(sessions: SessionManager, given: PersonIn | None) -> dict[str,
 async def new_person(body: NewPerson, request: Request) -> dict[str, str]:
     """Answers ``{"id", "name", "secret"}``; the browser keeps the secret (it is shown once)."""
     _manager, sessions = _managers(request)
-    name = clean_name(body.name)
+    name = words.given_name(body.name)
     person_id, secret = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
     await sessions.manager.in_store(sessions.store.add_person, person_id, name, secret)
     return {"id": person_id, "name": name, "secret": secret}
@@ -111,7 +105,7 @@ class Rename(BaseModel):
 async def rename(person_id: str, body: Rename, request: Request) -> dict[str, str]:
     _manager, sessions = _managers(request)
     await _person(sessions, PersonIn(id=person_id, secret=body.secret))
-    name = clean_name(body.name)
+    name = words.given_name(body.name)
     await sessions.manager.in_store(sessions.store.rename_person, person_id, name)
     return {"id": person_id, "name": name}
 

@@ -639,11 +639,7 @@ class SessionManager:
 
     async def rename(self, live: LiveGame, seat: int, name: object) -> None:
         """``seat``'s display name, set by that seat (a friend who opened an invite link)."""
-        cleaned = words.clean_name(name)
-        if cleaned is None:
-            raise WebError(
-                400, "bad_name", f"a name is 1 to {words.NAME_LIMIT} characters, not only spaces"
-            )
+        cleaned = words.given_name(name)
         async with live.lock:
             if live.stored.seats[seat].get("name") == cleaned:
                 return

@@ -141,6 +141,15 @@ def clean_name(name: object) -> str | None:
     return text or None
 
 
+def given_name(name: object) -> str:
+    """A name a person gives (a seat's, or their identity's in the lobby), cleaned as
+    ``clean_name``; a request without one is refused."""
+    text = clean_name(name)
+    if text is None:
+        raise WebError(400, "bad_name", f"a name is 1 to {NAME_LIMIT} characters, not only spaces")
+    return text
+
+
 def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:
     """The words of ``seat``'s view (``None``: a spectator), to add to it."""
     game = live.game
