@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 from sqlalchemy import text
 
@@ -121,12 +121,12 @@ def start(log: Path, *arguments: str) -> subprocess.Popen[bytes]:
 
 async def wait_until_ready(base: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient() as client:
+    async with httpx2.AsyncClient() as client:
         while True:
             try:
                 if (await client.get(f"{base}/readyz")).status_code == 200:
                     return
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the server at {base} did not start")
@@ -235,8 +235,8 @@ async def run(args: argparse.Namespace, db_url: str) -> int:
                 raise RuntimeError("the bot worker did not start")
             await asyncio.sleep(0.2)
         seats = [{"kind": "human"}, {"kind": "computer", "level": args.level}]
-        limits = httpx.Limits(max_connections=16)
-        clients = [httpx.AsyncClient(base_url=b, limits=limits, timeout=60) for b in bases]
+        limits = httpx2.Limits(max_connections=16)
+        clients = [httpx2.AsyncClient(base_url=b, limits=limits, timeout=60) for b in bases]
         semaphore = asyncio.Semaphore(16)
 
         async def create(number: int) -> None:

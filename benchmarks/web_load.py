@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 
 import boneyard
@@ -91,12 +91,12 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
 
 async def wait_until_up(base: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient() as client:
+    async with httpx2.AsyncClient() as client:
         while True:
             try:
                 if (await client.get(f"{base}/api/kinds")).status_code == 200:
                     return
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not start")
@@ -167,8 +167,8 @@ async def run(args: argparse.Namespace) -> int:
     result = Result()
     try:
         await wait_until_up(base)
-        limits = httpx.Limits(max_connections=50)
-        async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
+        limits = httpx2.Limits(max_connections=50)
+        async with httpx2.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
             created = []
             for _ in range(args.games):
                 response = await client.post("/api/games", json={"game": args.game})

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 
 def start(db: Path, port: int) -> subprocess.Popen[bytes]:
@@ -32,9 +32,9 @@ def start(db: Path, port: int) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 60
     while True:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/kinds", timeout=2)
+            httpx2.get(f"http://127.0.0.1:{port}/api/kinds", timeout=2)
             return server
-        except httpx.TransportError:
+        except httpx2.TransportError:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
@@ -43,21 +43,21 @@ def start(db: Path, port: int) -> subprocess.Popen[bytes]:
 def waiting(base: str, level: str, computer_seat: int) -> float:
     seats = [{"kind": "human"}, {"kind": "human"}]
     seats[computer_seat] = {"kind": "computer", "level": level}
-    created = httpx.post(f"{base}/api/games", json={"game": "bondo_cones", "seats": seats}).json()
+    created = httpx2.post(f"{base}/api/games", json={"game": "bondo_cones", "seats": seats}).json()
     person = 1 - computer_seat
     token = created["seats"][person]["token"]
     path = f"{base}/api/games/{created['id']}"
     waited = 0.0
     since = time.monotonic()
     while True:
-        view = httpx.get(path, params={"token": token, "draw": "false"}).json()
+        view = httpx2.get(path, params={"token": token, "draw": "false"}).json()
         now = time.monotonic()
         if view["current_player"] == person:
             waited += now - since
             if view["observation"].get("phase") == "act":
                 return waited
             action = view["legal"][0]["id"]
-            httpx.post(
+            httpx2.post(
                 path + "/actions", json={"token": token, "seq": view["seq"], "action": action}
             )
             since = time.monotonic()

@@ -29,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -44,9 +44,9 @@ class Run:
         self.answers: Counter[str] = Counter()
         self.lock = threading.Lock()
 
-    def client(self, address: str) -> httpx.Client:
-        transport = httpx.HTTPTransport(local_address=address)
-        return httpx.Client(base_url=self.base, transport=transport, timeout=60)
+    def client(self, address: str) -> httpx2.Client:
+        transport = httpx2.HTTPTransport(local_address=address)
+        return httpx2.Client(base_url=self.base, transport=transport, timeout=60)
 
     def count(self, what: str) -> None:
         with self.lock:
@@ -62,7 +62,7 @@ def resident(pid: int) -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def vs_computer(client: httpx.Client, game: str = "obonto", **params: Any) -> dict[str, Any]:
+def vs_computer(client: httpx2.Client, game: str = "obonto", **params: Any) -> dict[str, Any]:
     seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
     answer = client.post("/api/games", json={"game": game, "params": params, "seats": seats})
     answer.raise_for_status()
@@ -167,7 +167,7 @@ def bad_messages(run: Run) -> None:
                     "/api/games", content=body, headers={"content-type": "application/json"}
                 )
                 run.count(f"10 MB body {answer.status_code}")
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 run.count("10 MB body: connection closed")
             time.sleep(0.5)
 
@@ -227,7 +227,7 @@ def keep_going(work: Any, run: Run, *args: Any, errors: list[str] | None = None)
     while not run.stop.is_set():
         try:
             work(run, *args)
-        except (httpx.TransportError, OSError) as error:
+        except (httpx2.TransportError, OSError) as error:
             run.count(f"{work.__name__}: {type(error).__name__}")
             if errors is not None:
                 errors.append(f"{type(error).__name__}: {error}")
@@ -278,9 +278,9 @@ def main() -> None:
         deadline = time.monotonic() + 60
         while True:
             try:
-                httpx.get(run.base + "/api/kinds", timeout=2)
+                httpx2.get(run.base + "/api/kinds", timeout=2)
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.2)
         time.sleep(3)  # the bot processes start

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -115,9 +115,9 @@ class Server:
         deadline = time.monotonic() + 60
         while True:
             try:
-                httpx.get(self.base + "/api/kinds", timeout=2)
+                httpx2.get(self.base + "/api/kinds", timeout=2)
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 if time.monotonic() > deadline or self.process.poll() is not None:
                     self.stop()
                     raise RuntimeError("the test server did not start") from None
@@ -132,9 +132,9 @@ class Server:
     def environment(self, url: str) -> dict[str, str] | None:
         return None  # the test's own
 
-    def client(self, address: str = "127.0.0.1") -> httpx.Client:
-        transport = httpx.HTTPTransport(local_address=address)
-        return httpx.Client(base_url=self.base, transport=transport, timeout=30)
+    def client(self, address: str = "127.0.0.1") -> httpx2.Client:
+        transport = httpx2.HTTPTransport(local_address=address)
+        return httpx2.Client(base_url=self.base, transport=transport, timeout=30)
 
     def socket(self, path: str, address: str = "127.0.0.1", **options: Any) -> ClientConnection:
         raw = socket.create_connection(("127.0.0.1", self.port), source_address=(address, 0))

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
@@ -46,7 +46,7 @@ def attacker_address(monkeypatch: pytest.MonkeyPatch) -> str:
     address = f"127.0.1.{next(_attackers)}"
     client, connect_socket = Server.client, Server.socket
 
-    def client_from(self: Server, at: str = address) -> httpx.Client:
+    def client_from(self: Server, at: str = address) -> httpx2.Client:
         return client(self, at)
 
     def socket_from(self: Server, path: str, at: str = address, **options: Any) -> Any:
@@ -75,7 +75,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-def vs_computer(client: httpx.Client, game: str = "obonto", **params: Any) -> dict[str, Any]:
+def vs_computer(client: httpx2.Client, game: str = "obonto", **params: Any) -> dict[str, Any]:
     seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
     created = client.post("/api/games", json={"game": game, "params": params, "seats": seats})
     assert created.status_code == 201, created.text
@@ -83,7 +83,7 @@ def vs_computer(client: httpx.Client, game: str = "obonto", **params: Any) -> di
     return result
 
 
-def prompt(client: httpx.Client, path: str = "/api/kinds") -> float:
+def prompt(client: httpx2.Client, path: str = "/api/kinds") -> float:
     """Seconds one request of the other client takes (it must succeed)."""
     start = time.monotonic()
     answer = client.get(path)
@@ -91,7 +91,7 @@ def prompt(client: httpx.Client, path: str = "/api/kinds") -> float:
     return time.monotonic() - start
 
 
-def computer_answer_seconds(client: httpx.Client) -> float:
+def computer_answer_seconds(client: httpx2.Client) -> float:
     """Seconds a computer opponent takes to answer a move, in a new game of the other client."""
     created = vs_computer(client)
     token = created["seats"][0]["token"]
@@ -206,7 +206,7 @@ def test_large_games_stay_within_the_memory_budget(tmp_path: Path) -> None:
         "--bot-processes", "0", "--work-processes", "1",
     )  # fmt: skip
 
-    def create_many(client: httpx.Client, count: int) -> None:
+    def create_many(client: httpx2.Client, count: int) -> None:
         answers = [
             client.post("/api/games", json={"game": "oyno", "params": {"size": 15}})
             for _ in range(count)
@@ -232,7 +232,7 @@ def test_large_games_stay_within_the_memory_budget(tmp_path: Path) -> None:
 
 def test_a_slow_puzzle_set_up_freezes_nobody(server: Server) -> None:
     """A puzzle of difficulty 5 on 7x7 once took 23 s of exact solving inside the request."""
-    result: list[httpx.Response] = []
+    result: list[httpx2.Response] = []
 
     def attack() -> None:
         with server.client() as client:

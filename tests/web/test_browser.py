@@ -45,12 +45,12 @@ def browser() -> Iterator[Any]:
 
 
 def create(server: str, name: str, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    import httpx
+    import httpx2
 
     body: dict[str, Any] = {"game": name}
     if seats is not None:
         body["seats"] = seats
-    response = httpx.post(f"{server}/api/games", json=body, timeout=30)
+    response = httpx2.post(f"{server}/api/games", json=body, timeout=30)
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created
@@ -151,9 +151,9 @@ def test_friends_at_one_screen_take_turns(server: str, browser: Any) -> None:
 
 @pytest.mark.skipif("bondo_cones" not in list_games(), reason="bondo_cones is not registered")
 def test_bond_o_cones_memory_mode_hides_own_values(server: str, browser: Any) -> None:
-    import httpx
+    import httpx2
 
-    response = httpx.post(
+    response = httpx2.post(
         f"{server}/api/games", json={"game": "bondo_cones", "params": {"setup": "random"}}
     )
     created = response.json()

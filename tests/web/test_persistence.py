@@ -136,7 +136,7 @@ def test_a_killed_server_loses_no_acknowledged_move(db_path: Path) -> None:
     import subprocess
     import sys
 
-    import httpx
+    import httpx2
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -164,20 +164,20 @@ def test_a_killed_server_loses_no_acknowledged_move(db_path: Path) -> None:
         deadline = time.monotonic() + 30
         while True:
             try:
-                httpx.get(base + "/api/kinds", timeout=2)
+                httpx2.get(base + "/api/kinds", timeout=2)
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
-        created = httpx.post(base + "/api/games", json={"game": "obonto"}, timeout=10).json()
+        created = httpx2.post(base + "/api/games", json={"game": "obonto"}, timeout=10).json()
         tokens = [seat["token"] for seat in created["seats"]]
         played = []
         for seq in range(6):
-            view = httpx.get(
+            view = httpx2.get(
                 f"{base}/api/games/{created['id']}", params={"token": tokens[seq % 2]}
             ).json()
             action = view["legal"][-1]
-            answer = httpx.post(
+            answer = httpx2.post(
                 f"{base}/api/games/{created['id']}/actions",
                 json={"token": tokens[seq % 2], "seq": seq, "action": action["id"]},
             )

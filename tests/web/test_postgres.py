@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -94,7 +94,7 @@ def test_a_taken_sequence_number_stores_nothing_on_postgresql(postgres_url: str)
         store.close()
 
 
-def _move(client: httpx.Client, path: str, tokens: list[str]) -> str:
+def _move(client: httpx2.Client, path: str, tokens: list[str]) -> str:
     """Play the first legal move of the seat to move through ``client``; its action string."""
     mover = client.get(path).json()["current_player"]
     view = client.get(path, params={"token": tokens[mover]}).json()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from tests.web import test_browser
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser]
 
 def api_view(server: str, game_id: str, token: str | None = None) -> dict[str, Any]:
     params = {"draw": "false", **({"token": token} if token else {})}
-    response = httpx.get(f"{server}/api/games/{game_id}", params=params, timeout=30)
+    response = httpx2.get(f"{server}/api/games/{game_id}", params=params, timeout=30)
     assert response.status_code == 200, response.text
     result: dict[str, Any] = response.json()
     return result
@@ -28,7 +28,7 @@ def api_view(server: str, game_id: str, token: str | None = None) -> dict[str, A
 
 def api_play(server: str, game_id: str, token: str, move: str) -> None:
     seq = api_view(server, game_id)["seq"]
-    response = httpx.post(
+    response = httpx2.post(
         f"{server}/api/games/{game_id}/actions",
         json={"token": token, "seq": seq, "action_string": move},
         timeout=30,
@@ -75,7 +75,7 @@ def test_bones_rematch_in_two_browsers_the_loser_starts(server: str, browser: An
 
 
 def test_an_obonto_match_of_three_games_on_one_page(server: str, browser: Any) -> None:
-    response = httpx.post(
+    response = httpx2.post(
         f"{server}/api/games",
         json={
             "game": "obonto",
@@ -239,7 +239,7 @@ def test_a_friend_names_their_seat_from_the_invite_link(server: str, browser: An
     ann.wait_for_selector("#session-events li:has-text('Black is now called Ben')")
     ben.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black) (you)')")
     # the name is remembered: Ben's next invite link names his seat by itself
-    second = httpx.post(
+    second = httpx2.post(
         f"{server}/api/games",
         json={"game": "bones", "seats": [{"kind": "human"}, {"kind": "human"}]},
         timeout=30,
