@@ -75,6 +75,8 @@ class RayBots:
         self._context: Future[Any] | None = None
         self._remote: dict[Any, Any] = {}
         self._running: Counter[int] = Counter()
+        self._pinging: Future[None] | None = None
+        """The readiness check's question to the cluster, while it is asked."""
 
     def waiting(self, priority: int) -> int:
         """Tasks of ``priority`` this process waits for."""
@@ -130,11 +132,13 @@ class RayBots:
         if failed is not None:
             self._connection()  # the next try begins
             return f"the Ray cluster at {self.address} cannot be reached ({failed})"
+        # One question at a time: a probe that keeps asking a lost cluster waits for the one
+        # under way rather than queueing more behind it on the connection's thread.
+        ping = self._pinging
+        if ping is None or ping.done():
+            ping = self._pinging = self._threads.submit(self._ping, connection.result())
         try:
-            await asyncio.wait_for(
-                asyncio.wrap_future(self._threads.submit(self._ping, connection.result())),
-                timeout,
-            )
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(ping)), timeout)
         except Exception as error:
             reason = "no answer" if isinstance(error, TimeoutError) else str(error)
             return f"the Ray cluster at {self.address} does not answer ({reason})"
