@@ -215,10 +215,14 @@ def test_a_whole_game_against_the_computer_by_clicks(
         fits_the_screen(page)
     else:
         page.click("#replay-link")
-        page.wait_for_selector("#where:has-text('0 /')")
+        page.wait_for_selector("#where:has-text('0 of')")
         page.click("#last")
         page.wait_for_selector("#log li")
         assert raw_words(page) == [], "the replay speaks as plainly"
+        steps = page.get_attribute("#replay", "data-steps")
+        assert page.inner_text("#where") == f"{steps} of {steps}"
+        assert page.get_attribute("#log", "start") is None, "moves count from 1, as in play"
+        assert page.locator("#fairness").get_attribute("open") is None, "fairness stays small"
 
 
 @pytest.mark.skipif("bondo_cones" not in list_games(), reason="bondo_cones is not registered")

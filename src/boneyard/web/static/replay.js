@@ -19,7 +19,7 @@ async function show(n) {
   showBoard(document.getElementById("board"), frame);
   mark(document.getElementById("board"), lastMoveSquares(frame.log), "last");
   showLog(document.getElementById("log"), frame.log, frame.seats);
-  document.getElementById("where").textContent = `${frame.step} / ${frame.steps}`;
+  document.getElementById("where").textContent = `${frame.step} of ${frame.steps}`;
   document.getElementById("seed").textContent = frame.seed ?? "";
   document.getElementById("seed-hash").textContent = frame.seed_hash;
 }
