@@ -70,6 +70,11 @@ def test_bones_rematch_in_two_browsers_the_loser_starts(server: str, browser: An
     white_page.goto(server + "/mine")
     white_page.wait_for_selector(".mine-game")
     assert white_page.locator(".mine-game").count() == 2, "My games lists both games"
+    first = f".mine-game[data-game-id='{created['id']}']"
+    white_page.wait_for_selector(f"{first} .status-line:text-is('Game over: you won')")
+    second = f".mine-game:not([data-game-id='{created['id']}'])"
+    white_page.wait_for_selector(f"{second} .status-line:text-is('Waiting for White')")
+    assert white_page.get_attribute(second, "data-your-move") == "no"
     white_page.context.close()
     black_page.context.close()
 

@@ -48,8 +48,29 @@ export function entryFromView(view, tokens) {
     title: view.title,
     game: view.game,
     opponents: tokens.length > 1 ? [] : opponents,
-    status: view.status,
+    status: statusLine(view, tokens.length === 1 ? own : [], named),
     yourMove: Boolean(mine.size) && !view.terminal && view.current_player !== null && view.current_player === view.seat,
     over: Boolean(view.terminal),
   };
+}
+
+/** Where the game stands, in a few words, from a view without its drawing (no game words):
+ * who won, or whom it waits for. Nothing when it is this browser's one seat's move (the mark
+ * says so). ``own``: that seat, or empty when this browser plays several seats. */
+function statusLine(view, own, named) {
+  const seats = view.seats ?? [];
+  const label = (seat) => named(seats[seat]?.label ?? "");
+  if (view.terminal) {
+    const returns = view.returns ?? [];
+    if (!returns.length) return "Game over";
+    const best = Math.max(...returns);
+    const winners = returns.flatMap((r, seat) => (r === best ? [seat] : []));
+    if (winners.length === returns.length && returns.length > 1) return "Game over: a draw";
+    if (own.length === 1 && returns.length > 1) return winners.includes(own[0]) ? "Game over: you won" : "Game over: you lost";
+    return returns.length === 1 ? "Game over" : `Game over: ${winners.map(label).join(" and ")} won`;
+  }
+  if (view.current_player === null || view.current_player === undefined || view.current_player < 0) return "";
+  if (!own.length) return `${label(view.current_player)} to move`; // every seat at this screen
+  if (view.current_player === own[0]) return "";
+  return `Waiting for ${label(view.current_player)}`;
 }
