@@ -184,7 +184,13 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     ann, ben = ann_context.new_page(), ben_context.new_page()
     for page in (ann, ben):
         page.set_default_timeout(TIMEOUT_MS)
-        page.goto(server + "/lobby")
+    ann.goto(server + "/lobby")
+    # Ben gave his name on the home page: the lobby knows it
+    ben.goto(server + "/")
+    ben.fill("#your-name", "Ben")
+    ben.click("nav a:has-text('Lobby')")
+    ben.wait_for_url("**/lobby")  # (loaded: its script has run)
+    assert ben.input_value("#your-name") == "Ben"
     ann.fill("#your-name", "Ann")
     ann.select_option("#open-kind", "bones")
     ann.fill("[data-param=pieces]", "20")
@@ -192,7 +198,6 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     ann.wait_for_selector("#game[data-seq]")
     ann.wait_for_selector("#session-waiting:not([hidden])")
     game_id = ann.url.split("/game/")[1].split("?")[0]
-    ben.fill("#your-name", "Ben")
     ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
     ann.wait_for_selector("#seats li[data-seat='0']:has-text('Ann (White) (you)')")
     row = ben.inner_text(f"[data-game-id='{game_id}']")
@@ -207,6 +212,9 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     click_square(ann, "e5")
     click_square(ann, "f5")
     wait_seq(ben, 1)  # Ben's board follows Ann's move
+    ann.click("nav a:has-text('Games')")  # and the name Ann gave the lobby is hers everywhere
+    ann.wait_for_url(server + "/")  # (loaded: its script has run)
+    assert ann.input_value("#your-name") == "Ann"
     ann_context.close()
     ben_context.close()
 

@@ -3,7 +3,7 @@ import {
   squaresOf, el, showBoard, mark, showLog, lastMoveSquares, showPanel, nameSquares,
   keepTextReadable,
 } from "./board.js";
-import { loadPerson } from "./identity.js";
+import { rememberName, rememberedName } from "./identity.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -213,8 +213,6 @@ function button(v, action, cls = "action") {
 
 // ----- the person's name -----------------------------------------------------------------------
 
-const NAME_KEY = "boneyard-name"; // the name typed on the home page, kept by this browser
-// (else the lobby's light identity's name)
 let named = false; // this page gave its seat the remembered name once
 
 /** A page of one person's seat (an invite link) in a game with other people shows their name,
@@ -228,7 +226,7 @@ function showName(v) {
   if (form.hidden) return;
   const field = $("seat-name");
   if (document.activeElement !== field) field.value = me.person_name ?? "";
-  const remembered = (localStorage.getItem(NAME_KEY) || loadPerson()?.name || "").trim();
+  const remembered = rememberedName();
   if (!me.person_name && remembered && !named) {
     named = true;
     saveName(remembered);
@@ -251,7 +249,7 @@ $("name-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const name = $("seat-name").value.trim();
   if (!name) return;
-  localStorage.setItem(NAME_KEY, name);
+  rememberName(name);
   named = true;
   saveName(name);
 });

@@ -34,7 +34,27 @@ export async function ensurePerson(name) {
     saved = await post("/api/people", { name });
   }
   localStorage.setItem(KEY, JSON.stringify(saved));
+  rememberName(name);
   return saved;
+}
+
+const NAME_KEY = "boneyard-name"; // the name last typed on the home page or a game page
+
+/** The name this browser goes by: the one last typed, else its light identity's, else "". */
+export function rememberedName() {
+  try {
+    return (localStorage.getItem(NAME_KEY) || loadPerson()?.name || "").trim();
+  } catch {
+    return "";
+  }
+}
+
+export function rememberName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name.trim());
+  } catch {
+    // Storage switched off: the name is only not remembered.
+  }
 }
 
 export function proof(person) {

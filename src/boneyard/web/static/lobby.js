@@ -1,9 +1,9 @@
 // The lobby: open a game for someone to join, join a waiting game, or watch a live one.
-import { ensurePerson, loadPerson, post, proof } from "./identity.js";
+import { ensurePerson, loadPerson, post, proof, rememberedName } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
 const nameInput = $("your-name");
-nameInput.value = loadPerson()?.name ?? "";
+nameInput.value = loadPerson()?.name ?? rememberedName();
 
 async function me() {
   const name = nameInput.value.trim();
