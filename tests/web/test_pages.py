@@ -25,15 +25,22 @@ def test_home_lists_every_game(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(all_games()))
-def test_new_game_form_shows_parameters_with_descriptions(client: TestClient, name: str) -> None:
+def test_new_game_form_asks_for_each_parameter_in_words(client: TestClient, name: str) -> None:
     page = client.get(f"/new/{name}").text
     game_cls = all_games()[name]
+
+    def escaped(text: str) -> str:
+        return text.replace("'", "&#39;").replace('"', "&#34;")
+
     for spec in game_cls.parameters:
         shown = f'name="p_{spec.name}"' in page
         assert shown != spec.local_only, f"{spec.name}: local-only parameters stay off the form"
         if shown:  # asked as the game asks it, else described (the first letter capitalised)
             asked = (spec.question or spec.description)[1:]
-            assert asked.replace("'", "&#39;").replace('"', "&#34;") in page
+            assert escaped(asked) in page
+        if spec.question:  # the description is for programs: raw keys, seat numbers
+            besides = page.replace(escaped(spec.question), "")
+            assert escaped(spec.description) not in besides, spec.description
     assert page.count('<label class="seat"') == game_cls.max_players
 
 

@@ -103,7 +103,8 @@ class BonBonGame(Game):
             "values of the passing bonus tiles, comma-separated (three drawn each round)",
             check=nt.check_tiles,
             advanced=True,
-            question="Values of the passing bonus tiles, separated by commas",
+            question="Values of the passing bonus tiles, separated by commas (three are drawn "
+            "each round)",
         ),
         Parameter(
             "max_rounds",
