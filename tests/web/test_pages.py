@@ -92,7 +92,7 @@ def test_replay_page(client: TestClient) -> None:
 def test_rules_page_of_each_registered_game(client: TestClient, name: str) -> None:
     response = client.get(f"/rules/{name}")
     assert response.status_code == 200
-    assert "<h2>Parameters</h2>" in response.text
+    assert '<details class="for-programs"><summary>Parameters</summary>' in response.text
 
 
 def test_rules_images_are_served_and_paths_are_checked(client: TestClient) -> None:
@@ -102,6 +102,28 @@ def test_rules_images_are_served_and_paths_are_checked(client: TestClient) -> No
         assert client.get(f"/rules/img/{found[0].name}").status_code == 200
     assert client.get("/rules/img/..%2F..%2Fpyproject.toml").status_code == 404
     assert client.get("/rules/img/nothing.svg").status_code == 404
+
+
+def test_a_section_for_programs_is_folded_and_comments_are_left_out() -> None:
+    html = to_html(
+        "# T\n\nRules.\n\n<!-- for programs -->\n## Notation\n\nIds.\n\n### Ids\n\nMore.\n\n"
+        "## Next\n\n<!-- a note for editors -->\nText.\n\n<!-- for programs -->\n## Last\n\nEnd."
+    )
+    folded = '<details class="for-programs"><summary>Notation</summary>'
+    assert html.index("Rules.") < html.index(folded) < html.index("Ids.") < html.index("<h3>Ids")
+    assert html.index("More.") < html.index("</details>") < html.index("<h2>Next</h2>")
+    assert html.endswith(
+        '<details class="for-programs"><summary>Last</summary>\n<p>End.</p>\n</details>'
+    )
+    assert "editors" not in html and "&lt;!--" not in html
+
+
+@pytest.mark.parametrize("name", ["obonto", "bones", "bondo_cones", "bonbon", "oyno"])
+def test_a_rules_page_folds_its_notation_for_programs(client: TestClient, name: str) -> None:
+    page = client.get(f"/rules/{name}").text
+    assert '<details class="for-programs"><summary>' in page
+    unfolded = re.sub(r'<details class="for-programs">.*?</details>', "", page, flags=re.S)
+    assert "seat 0" not in unfolded.lower(), "the rules a player reads name the sides"
 
 
 def test_markdown_is_converted_safely() -> None:

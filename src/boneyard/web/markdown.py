@@ -2,7 +2,10 @@
 
 It knows headings, paragraphs, lists, fenced code, tables, emphasis, inline code, links and
 images. Everything is HTML-escaped first, so a page can never inject markup; links and images
-keep only relative, ``http`` and ``https`` addresses.
+keep only relative, ``http`` and ``https`` addresses. An HTML comment on a line of its own is
+left out, and ``<!-- for programs -->`` before a ``##`` heading folds that section (notation,
+action ids, parameters) under its heading: a player reading the rules need not wade through it,
+and GitHub shows the file as it is.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 _ITALIC = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])|(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)")
 _ORDERED = re.compile(r"^\s*\d+[.)]\s+")
 _UNORDERED = re.compile(r"^\s*[-*+]\s+")
+_COMMENT = re.compile(r"^&lt;!--(.*)--&gt;$")
+FOR_PROGRAMS = "for programs"
+"""The comment that folds the next ``##`` section."""
 
 
 def _safe_url(url: str, image_base: str) -> str | None:
@@ -83,9 +89,23 @@ def to_html(markdown: str, image_base: str = "/rules/img/") -> str:
             out.append(f"<p>{_inline(' '.join(paragraph), image_base)}</p>")
             paragraph.clear()
 
+    fold_next = folded = False
+
+    def unfold() -> None:
+        nonlocal folded
+        if folded:
+            out.append("</details>")
+            folded = False
+
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
+        comment = _COMMENT.match(stripped)
+        if comment:
+            flush()
+            fold_next = comment.group(1).strip() == FOR_PROGRAMS
+            i += 1
+            continue
         if stripped.startswith("```"):
             flush()
             i += 1
@@ -100,7 +120,15 @@ def to_html(markdown: str, image_base: str = "/rules/img/") -> str:
         if heading:
             flush()
             level = len(heading.group(1))
-            out.append(f"<h{level}>{_inline(heading.group(2), image_base)}</h{level}>")
+            title = _inline(heading.group(2), image_base)
+            if level <= 2:
+                unfold()
+            if level == 2 and fold_next:
+                out.append(f'<details class="for-programs"><summary>{title}</summary>')
+                folded = True
+            else:
+                out.append(f"<h{level}>{title}</h{level}>")
+            fold_next = False
             i += 1
             continue
         if (
@@ -145,4 +173,5 @@ def to_html(markdown: str, image_base: str = "/rules/img/") -> str:
             paragraph.append(stripped)
         i += 1
     flush()
+    unfold()
     return "\n".join(out)
