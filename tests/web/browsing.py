@@ -127,3 +127,41 @@ def play_by_clicking(page: Any, action: str) -> None:
         action_control(page, "#all-actions", action).click()
     else:
         action_control(page, "#actions", action).click()
+
+
+SMALL: dict[str, dict[str, str]] = {
+    "obonto": {},
+    "oyno": {"max_moves": "30"},
+    "oyno_puzzle": {"max_moves": "12"},
+    "bones": {"width": "6", "height": "6", "pieces": "6"},
+    "bondo_cones": {"target": "3", "max_turns": "12", "setup": "random"},
+    "bonbon": {"max_rounds": "1"},
+}
+"""Parameters that keep a whole game short (typed into the Custom game form)."""
+
+
+def start_custom_game(page: Any, address: str, game: str, params: dict[str, str]) -> None:
+    """From the home page, *Custom game* with ``params`` typed in (opening *Advanced* where a
+    field is folded under it, as a person would), started against the computer."""
+    page.goto(address + "/")
+    page.click(f"li[data-game={game}] a:has-text('Custom game')")
+    for parameter, value in params.items():
+        field = page.locator(f"[name=p_{parameter}]")
+        if not field.is_visible():
+            page.click("details.advanced summary")
+        if field.evaluate("node => node.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#game[data-seq]")
+
+
+def wait_for_a_decision(page: Any) -> bool:
+    """Wait until this seat is to move (True) or the game is over (False)."""
+    page.wait_for_function(
+        "document.getElementById('game').dataset.mine === 'yes'"
+        " || document.getElementById('game').dataset.terminal === 'yes'",
+        timeout=30_000,
+    )
+    return page.get_attribute("#game", "data-terminal") != "yes"

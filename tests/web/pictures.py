@@ -25,14 +25,16 @@ from typing import Any
 import httpx2
 
 from tests.web.browsing import (
+    SMALL,
     launch,
     legal_strings,
     play_by_clicking,
     seq_of,
+    start_custom_game,
+    wait_for_a_decision,
     wait_for_seq_above,
 )
 from tests.web.conftest import free_port
-from tests.web.test_newcomer import SMALL
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 DESKTOP = {"width": 1280, "height": 900}
@@ -67,8 +69,11 @@ def served() -> Iterator[str]:
                         break
                 except httpx2.TransportError:
                     pass
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start: {server.stderr!r}")
+                if server.poll() is not None:
+                    said = server.stderr.read().decode(errors="replace") if server.stderr else ""
+                    raise RuntimeError(f"boneyard serve stopped: {said.strip()}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError("boneyard serve did not answer /readyz within 60 s")
                 time.sleep(0.2)
             yield address
         finally:
@@ -84,19 +89,10 @@ def page_at(browser: Any, viewport: dict[str, int], scale: float = 1.0) -> Any:
     return page
 
 
-def is_my_turn(page: Any) -> bool:
-    """Wait until this seat is to move (True) or the game is over (False)."""
-    page.wait_for_function(
-        "document.getElementById('game').dataset.mine === 'yes'"
-        " || document.getElementById('game').dataset.terminal === 'yes'"
-    )
-    return page.get_attribute("#game", "data-terminal") != "yes"
-
-
 def play(page: Any, rng: random.Random, decisions: int) -> None:
     """Up to ``decisions`` random legal decisions by clicks (fewer if the game ends)."""
     for _ in range(decisions):
-        if not is_my_turn(page):
+        if not wait_for_a_decision(page):
             return
         seq = seq_of(page)
         play_by_clicking(page, rng.choice(legal_strings(page)))
@@ -151,18 +147,7 @@ def games(browser: Any, address: str) -> None:
     that a whole game fits: its start, a later position and its end."""
     for game in GAMES:
         page = page_at(browser, DESKTOP)
-        page.goto(address + "/")
-        page.click(f"li[data-game={game}] a:has-text('Custom game')")
-        for parameter, value in SMALL[game].items():
-            field = page.locator(f"[name=p_{parameter}]")
-            if not field.is_visible():
-                page.click("details.advanced summary")
-            if field.evaluate("node => node.tagName") == "SELECT":
-                field.select_option(value)
-            else:
-                field.fill(value)
-        page.click("#new-game button[type=submit]")
-        page.wait_for_selector("#game[data-seq]")
+        start_custom_game(page, address, game, SMALL[game])
         rng = random.Random(game)
         snap(page, IMAGES / "games" / f"{game}-start.png")
         play(page, rng, MIDDLE)

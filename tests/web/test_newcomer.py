@@ -20,12 +20,15 @@ import pytest
 from boneyard.core.registry import list_games
 from tests.web.browsing import (
     CHROMIUM,
+    SMALL,
     TIMEOUT_MS,
     launch,
     legal_strings,
     play_by_clicking,
     seq_of,
     serve,
+    start_custom_game,
+    wait_for_a_decision,
     wait_for_seq_above,
 )
 
@@ -41,16 +44,6 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 GAMES = [name for name in ("obonto", "oyno", "oyno_puzzle", "bones", "bondo_cones", "bonbon")]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-SMALL: dict[str, dict[str, str]] = {
-    "obonto": {},
-    "oyno": {"max_moves": "30"},
-    "oyno_puzzle": {"max_moves": "12"},
-    "bones": {"width": "6", "height": "6", "pieces": "6"},
-    "bondo_cones": {"target": "3", "max_turns": "12", "setup": "random"},
-    "bonbon": {"max_rounds": "1"},
-}
-"""Parameters that keep a whole game short (typed into the Custom game form)."""
 
 RAW = re.compile(
     r"\b[a-z]+_[a-z0-9_]+\b|\bphase\b|\bto move \d|\bsetup progress\b|\bseat \d|"
@@ -104,16 +97,6 @@ def raw_words(page: Any) -> list[str]:
 def prompt(page: Any) -> str:
     text: str = page.inner_text("[role=status]")
     return text.strip()
-
-
-def wait_for_a_decision(page: Any) -> bool:
-    """Wait until this seat is to move (True) or the game is over (False)."""
-    page.wait_for_function(
-        "document.getElementById('game').dataset.mine === 'yes'"
-        " || document.getElementById('game').dataset.terminal === 'yes'",
-        timeout=30_000,
-    )
-    return page.get_attribute("#game", "data-terminal") != "yes"
 
 
 def play(page: Any, rng: random.Random, decisions: int) -> list[str]:
@@ -189,18 +172,7 @@ def test_a_whole_game_against_the_computer_by_clicks(
     if name not in list_games():
         pytest.skip(f"{name} is not registered")
     page = new_page(viewport)
-    page.goto(server + "/")
-    page.click(f"li[data-game={name}] a:has-text('Custom game')")
-    for parameter, value in SMALL[name].items():
-        field = page.locator(f"[name=p_{parameter}]")
-        if not field.is_visible():  # folded under Advanced: open it, as a person would
-            page.click("details.advanced summary")
-        if field.evaluate("node => node.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
-    page.click("#new-game button[type=submit]")
-    page.wait_for_selector("#game[data-seq]")
+    start_custom_game(page, server, name, SMALL[name])
     if viewport == PHONE:
         fits_the_screen(page)
     prompts = play(page, random.Random(f"{name} whole"), 400)

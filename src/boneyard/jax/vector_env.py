@@ -71,19 +71,15 @@ class BoneyardVectorEnv(VectorEnv):
     def _view(self) -> tuple[np.ndarray, dict[str, Any]]:
         assert self._state is not None
         games = self._state.games
+        to_act = np.asarray(games.current_player)
         # The state keeps the observation of the seat to act, which after the loop's step is the
         # agent's (with self-play always); only a game that ended before the agent's first turn
         # shows another seat's, and only then are the games observed again.
-        elsewhere = self.loop.seat is not None and bool(
-            (np.asarray(games.current_player) != self.loop.seat).any()
-        )
+        elsewhere = self.loop.seat is not None and bool((to_act != self.loop.seat).any())
         observations = np.asarray(
             self._agent_observations(games) if elsewhere else games.observation
         )
-        infos = {
-            "action_mask": np.asarray(games.legal_action_mask),
-            "current_player": np.asarray(games.current_player),
-        }
+        infos = {"action_mask": np.asarray(games.legal_action_mask), "current_player": to_act}
         return observations, infos
 
     def reset(
