@@ -190,6 +190,48 @@ def test_one_screen_with_hidden_information_covers_each_turn(server: str, browse
     context.close()
 
 
+def test_the_cover_holds_whichever_seat_answers_first(server: str, browser: Any) -> None:
+    """At one screen, the first seat's secrets stay covered even when the second seat's socket
+    answers first after the page loads (CI once saw this order and the cover never came)."""
+    created = create(server, "toy_secret")
+    first, second = (seat["token"] for seat in created["seats"][:2])
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    held: list[str | bytes] = []  # the first seat's views, until the second seat's has come
+    routes: dict[str, Any] = {}
+    second_answered = False
+
+    def route(socket: Any) -> None:
+        if "draw=false" in socket.url:  # the bar's watch for "your move" in My games
+            socket.connect_to_server()
+            return
+        token = first if f"token={first}" in socket.url else second
+        routes[token] = socket
+        server_side = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            nonlocal second_answered
+            if token == first and not second_answered:
+                held.append(message)
+                return
+            socket.send(message)
+            if token == second and not second_answered:
+                second_answered = True
+                while held:
+                    routes[first].send(held.pop(0))
+
+        server_side.on_message(from_server)
+
+    page.route_web_socket("**/ws/games/**", route)
+    page.goto(server + created["together_url"])
+    page.wait_for_selector("#game[data-covered='yes']")
+    assert "Pass the screen to" in page.inner_text("#status")
+    assert page.locator("#board svg, pre").count() == 0, "no board behind the cover"
+    assert second_answered and not held, "the sockets answered in the order the test set"
+    context.close()
+
+
 @pytest.mark.skipif("bonbon" not in list_games(), reason="bonbon is not registered")
 def test_bon_bon_form_follows_the_number_of_players(server: str, browser: Any) -> None:
     context = browser.new_context(bypass_csp=True)

@@ -98,20 +98,20 @@ function receive(token, message) {
 function pickShown() {
   for (const [token, view] of views) {
     if (view.seat !== null && view.current_player === view.seat && !view.terminal) {
-      if (token !== shown || coveredSeat === undefined) cover(view.seat);
       shown = token;
       return;
     }
   }
-  if (coveredSeat === undefined) coveredSeat = null;
 }
 
-// With hidden information and several seats at one screen, a cover hides the next seat's view
-// until that person clicks, so the others do not see its secrets.
-let coveredSeat; // undefined: nothing shown yet; null: no cover; else the seat behind the cover
+// With hidden information and several seats at one screen, a cover hides each seat's view until
+// its person says who they are, so the others do not see its secrets. The cover depends only on
+// whose view is on screen, never on which socket answered first after a load.
+let uncoveredSeat = null; // the seat whose person last took the screen
 
-function cover(seat) {
-  coveredSeat = tokens.length > 1 && root.dataset.hidden === "yes" ? seat : null;
+function covered(v) {
+  if (tokens.length < 2 || root.dataset.hidden !== "yes" || v.terminal) return false;
+  return v.seat !== uncoveredSeat;
 }
 
 function renderCover(v) {
@@ -120,7 +120,7 @@ function renderCover(v) {
   $("recent").replaceChildren();
   const button = el("button", { type: "button", id: "uncover" }, `I am ${name}: show my view`);
   button.addEventListener("click", () => {
-    coveredSeat = null;
+    uncoveredSeat = v.seat;
     render();
     $("board").focus({ preventScroll: true });
   });
@@ -146,7 +146,7 @@ function label(v, string) {
 function render() {
   const v = view();
   if (!v) return;
-  if (coveredSeat !== null && coveredSeat !== undefined && v.seat === coveredSeat) {
+  if (covered(v)) {
     root.dataset.covered = "yes";
     return renderCover(v);
   }
