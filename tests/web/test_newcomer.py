@@ -191,8 +191,9 @@ def test_a_whole_game_against_the_computer_by_clicks(
         page.click("#last")
         page.wait_for_selector("#log li")
         assert raw_words(page) == [], "the replay speaks as plainly"
-        steps = page.get_attribute("#replay", "data-steps")
-        assert page.inner_text("#where") == f"{steps} of {steps}"
+        stops = len(page.get_attribute("#replay", "data-stops").split(",")) - 1
+        assert page.inner_text("#where") == f"{stops} of {stops}"
+        assert page.locator("#log li").count() == stops, "one step a move told"
         assert page.get_attribute("#log", "start") is None, "moves count from 1, as in play"
         assert page.locator("#fairness").get_attribute("open") is None, "fairness stays small"
 

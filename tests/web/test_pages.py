@@ -88,6 +88,31 @@ def test_replay_page(client: TestClient) -> None:
     assert "not over yet" in page
 
 
+@pytest.mark.skipif("bondo_cones" not in list_games(), reason="bondo_cones is not registered")
+def test_a_replay_steps_over_a_set_up_hidden_from_spectators(client: TestClient) -> None:
+    people = [{"kind": "human"}, {"kind": "human"}]
+    created = create(client, "bondo_cones", seats=people)
+    for seat in created["seats"]:  # each side's 16 cones, hidden, and its ring
+        with client.websocket_connect(f"/ws/games/{created['id']}?token={seat['token']}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "quick_setup"})
+            while ws.receive_json()["type"] != "ack":
+                pass
+    resign = {"token": created["seats"][0]["token"], "do": "resign"}
+    assert client.post(f"/api/games/{created['id']}/session", json=resign).status_code == 200
+    page = client.get(f"/game/{created['id']}/replay").text
+    found = re.search(r'data-steps="(\d+)" data-stops="([\d,]+)"', page)
+    assert found, "the replay page names its steps"
+    steps, stops = int(found[1]), [int(stop) for stop in found[2].split(",")]
+    # black's cones (1-16) and ring (17), white's (18-33 and 34), who begins, the first roll
+    assert steps == 36 and stops == [0, 16, 17, 33, 34, 35, 36], "a side's set-up is one stop"
+    assert f'max="{len(stops) - 1}"' in page, "the slider goes over the stops"
+    last = client.get(f"/api/games/{created['id']}/replay/16").json()["log"]
+    assert [line["words"] for line in last if line["words"]] == [
+        "Black put their 16 cones on their start fields, hidden from you."
+    ]
+
+
 @pytest.mark.parametrize("name", list_games())
 def test_rules_page_of_each_registered_game(client: TestClient, name: str) -> None:
     response = client.get(f"/rules/{name}")

@@ -184,6 +184,7 @@ async def replay_page(game_id: str, request: Request) -> Any:
             "name": live.game.name,
             "finished": live.state.is_terminal(),
             "steps": live.seq,
+            "stops": ",".join(map(str, words.replay_stops(live))),
         },
     )
 

@@ -110,6 +110,19 @@ def described(live: LiveGame, seq: int, column: int) -> str:
     return memory.said[seq][column]
 
 
+def replay_stops(live: LiveGame) -> list[int]:
+    """The steps a replay stops at: the start, then after each action a spectator is told of.
+
+    An action told as nothing changes nothing a spectator sees (one side's hidden set-up, told
+    once at its last piece), so stepping through it would show the same board again and again.
+    The end is always a stop."""
+    spectator = live.num_seats
+    stops = [0, *(seq + 1 for seq in range(live.seq) if described(live, seq, spectator))]
+    if stops[-1] != live.seq:
+        stops.append(live.seq)
+    return stops
+
+
 def recent(live: LiveGame, seat: int | None) -> list[str]:
     """What happened since ``seat`` last acted (a spectator: the last action), in words."""
     column = live.num_seats if seat is None else seat

@@ -8,7 +8,7 @@ let session = null;
 
 function show() {
   if (!session || !slider) return;
-  const step = Number(slider.value);
+  const step = Number(root.dataset.step ?? 0);
   const lines = session.events.filter((event) => event.at <= step).map((event) => event.words);
   if (session.ending && step === steps) lines.push(session.ending.words);
   list.replaceChildren(
