@@ -31,7 +31,7 @@ def test_a_whole_game_against_the_computer_by_typing_moves() -> None:
 
     def person() -> Iterator[str]:
         # A new user: asks for help and the moves, makes a typo and an illegal move, then plays.
-        yield from ("help", "moves", "d1-d3", "zz", "board")
+        yield from ("help", "rules", "moves", "d1-d3", "zz", "board")
         while True:
             state = holder[0].state
             yield state.action_to_string(rng.choice(state.legal_actions()))
@@ -42,6 +42,10 @@ def test_a_whole_game_against_the_computer_by_typing_moves() -> None:
     assert session.state.is_terminal()
     out = session.console.export_text()
     assert "moves" in out and "legal:" in out
+    assert "type rules for how to play" in out
+    for sentence in session.game.how_to_play:  # "rules": the rules in short
+        assert " ".join(sentence.split()[:8]) in " ".join(out.split())
+    assert "The whole rules: boneyard rules obonto" in out
     assert "The lion moves exactly 1 step" in out  # one reason for the illegal d1-d3
     assert "illegal action" not in out
     assert "no square" in out or "'zz'" in out

@@ -114,6 +114,7 @@ def against_the_computer(browser: Any, address: str, game: str, phone: bool = Fa
     page.fill("#your-name", "Ann")
     page.click(f"li[data-game={game}] form.play-computer button[type=submit]")
     page.wait_for_selector("#game[data-seq]")
+    page.click("#how-to-play-done")  # read, and folded: the picture shows the board
     return page
 
 
@@ -149,7 +150,8 @@ def games(browser: Any, address: str) -> None:
         page = page_at(browser, DESKTOP)
         start_custom_game(page, address, game, SMALL[game])
         rng = random.Random(game)
-        snap(page, IMAGES / "games" / f"{game}-start.png")
+        snap(page, IMAGES / "games" / f"{game}-start.png")  # How to play open, as the first time
+        page.click("#how-to-play-done")
         play(page, rng, MIDDLE)
         snap(page, IMAGES / "games" / f"{game}-middle.png")
         play(page, rng, 400)

@@ -151,10 +151,21 @@ def test_each_game_starts_with_the_defaults_in_one_click(
     page.wait_for_selector("#game[data-seq]")
     assert page.get_attribute("[role=status]", "aria-live") == "polite"
     assert "Ann" in page.inner_text("#seats"), "the person is named by the name given"
+    how = page.locator("#how-to-play")
+    assert how.get_attribute("open") is not None, "the rules in short, open the first time"
+    assert how.inner_text().count("\n") >= 3, "a few sentences"
+    page.click("#how-to-play-done")  # "Got it"
+    assert how.get_attribute("open") is None
     prompts = play(page, random.Random(name), 3)
     assert prompts, "the person gets to move"
     assert raw_words(page) == []
     assert page.locator("#fairness").get_attribute("open") is None, "fairness stays small"
+    page.goto(server + "/")
+    page.click(f"li[data-game={name}] form.play-computer button[type=submit]")
+    page.wait_for_selector("#game[data-seq]")
+    assert how.get_attribute("open") is None, "folded once this browser has seen the game"
+    how.locator("summary").click()
+    assert how.locator("li").first.is_visible(), "one click away"
 
 
 @pytest.mark.parametrize(

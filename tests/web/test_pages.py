@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from boneyard.cli import main
-from boneyard.core.registry import list_games
+from boneyard.core.registry import game_class, list_games
 from boneyard.web.markdown import to_html
 from tests.web.conftest import all_games, create
 
@@ -118,6 +119,26 @@ def test_rules_page_of_each_registered_game(client: TestClient, name: str) -> No
     response = client.get(f"/rules/{name}")
     assert response.status_code == 200
     assert '<details class="for-programs"><summary>Parameters</summary>' in response.text
+    # the title, then the rules in short, before anything else the page says
+    headings = re.findall(r"<h([12])[^>]*>", response.text)
+    assert headings[:2] == ["1", "2"] and "<h2>How to play, in short</h2>" in response.text
+    in_short = response.text.split("<h2>How to play, in short</h2>")[1].split("</ul>")[0]
+    assert sentences(in_short) == list(game_class(name).how_to_play)
+
+
+def sentences(html_list: str) -> list[str]:
+    """The items of an HTML list, as text."""
+    return [html.unescape(item) for item in re.findall(r"<li>(.*?)</li>", html_list, re.S)]
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_the_game_page_has_the_rules_in_short(client: TestClient, name: str) -> None:
+    created = create(client, name)
+    page = client.get(f"/game/{created['id']}").text
+    box = page[page.index('<details id="how-to-play"') :]
+    box = box[: box.index("</details>")]
+    assert "<summary>How to play</summary>" in box and f'href="/rules/{name}"' in box
+    assert sentences(box) == list(game_class(name).how_to_play)
 
 
 def test_rules_images_are_served_and_paths_are_checked(client: TestClient) -> None:

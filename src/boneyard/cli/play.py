@@ -3,9 +3,9 @@
 The screen speaks the game's words (its ``prompt`` module): before each move of a person it shows
 the board, the game's panel (scores, the die, limits) and what to decide now; every move of the
 computer or chance is told in words, and the end as the game words its result. A person types
-moves in the game's notation (``d1-d2``) or a command: ``help``, ``moves``, ``hint``, ``board``,
-``quit``. A typo gets the notation explained, an illegal move one short reason, and the game
-goes on.
+moves in the game's notation (``d1-d2``) or a command: ``help``, ``rules`` (``Game.how_to_play``),
+``moves``, ``hint``, ``board``, ``quit``. A typo gets the notation explained, an illegal move one
+short reason, and the game goes on.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ SEAT_NUMBER = re.compile(r"\bseat (\d)\b")
 HELP = """\
 Type a move in the game's notation (for example the first of `moves`), or a command:
   moves   list the legal moves
+  rules   how to play, in short
   hint    ask the strongest computer level for a move
   board   show the board again
   help    show this help
@@ -64,7 +65,10 @@ class TerminalGame:
         }
 
     def run(self) -> None:
-        self.console.print(f"[bold]{self.game.info.title}[/bold]: type [bold]help[/bold] for help.")
+        self.console.print(
+            f"[bold]{self.game.info.title}[/bold]: type [bold]rules[/bold] for how to play, "
+            "[bold]help[/bold] for the commands."
+        )
         try:
             while not self.state.is_terminal():
                 self.play_one()
@@ -107,6 +111,8 @@ class TerminalGame:
                 raise Quit
             if command in ("help", "?"):
                 self.console.print(HELP)
+            elif command == "rules":
+                self.show_rules()
             elif command == "moves":
                 self.console.print("legal: " + self.legal_strings())
             elif command == "board":
@@ -115,6 +121,12 @@ class TerminalGame:
                 self.console.print(f"hint: [bold]{self.hint()}[/bold]")
             elif self.try_move(seat, command):
                 return
+
+    def show_rules(self) -> None:
+        sentences = self.game.how_to_play or ("The rules page says how to play.",)
+        for sentence in sentences:
+            self.console.print(Text("- " + sentence))
+        self.console.print(f"The whole rules: boneyard rules {self.game.name}")
 
     def try_move(self, seat: int, text: str) -> bool:
         """Play ``text`` for ``seat``; a refusal is explained in one line and changes nothing."""

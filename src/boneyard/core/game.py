@@ -29,14 +29,14 @@ consistent with one seat's view, which is all its bots may search. A state decla
 once (``core/record.py``); ``clone`` and the JSON snapshot are derived from that declaration.
 
 Words for people (the web page and the terminal show nothing else): ``Game.pitch`` (one line for
-the home page), ``Game.prompt`` (what the seat to act must decide now, in the rules' words),
-``Game.describe_action`` (an action in words, as a viewer saw it), ``Game.action_label`` (the
-label of a button), ``Game.panel`` (the labelled facts beside the board), ``Game.result``
-(the end in words) and ``Game.in_setup`` (a set-up a person may leave to chance in one click),
-with ``State.why_illegal`` (one short reason for a refused action). The seven Game hooks are
-found by convention in the game package's ``prompt`` module (``boneyard.games.<name>.prompt``):
-a module-level function of the same name taking the game first, for example
-``def prompt(game, observation, seat) -> str``. Each has a plain default.
+the home page), ``Game.how_to_play`` (the rules in a few sentences), ``Game.prompt`` (what the seat
+to act must decide now, in the rules' words), ``Game.describe_action`` (an action in words, as a
+viewer saw it), ``Game.action_label`` (the label of a button), ``Game.panel`` (the labelled facts
+beside the board), ``Game.result`` (the end in words) and ``Game.in_setup`` (a set-up a person may
+leave to chance in one click), with ``State.why_illegal`` (one short reason for a refused action).
+The seven Game hooks are found by convention in the game package's ``prompt`` module
+(``boneyard.games.<name>.prompt``): a module-level function of the same name taking the game
+first, for example ``def prompt(game, observation, seat) -> str``. Each has a plain default.
 """
 
 from __future__ import annotations
@@ -180,6 +180,10 @@ class Game(ABC):
     """Regular expression -> rich style, to colour the text board in the terminal."""
     pitch: ClassVar[str] = ""
     """One line in plain words that makes a newcomer want to play (the home page's card)."""
+    how_to_play: ClassVar[tuple[str, ...]] = ()
+    """The rules in a few short sentences for someone who has never played: the goal, a turn,
+    the end (the game page's *How to play*, the top of the rules page, ``rules`` at the
+    terminal). The rules page says the rest."""
 
     def __init__(self, **params: Any) -> None:
         self._hooks: dict[tuple[str, str], Any] = {}

@@ -33,6 +33,7 @@ def check_words(game: Game, *, playouts: int = 2, seed: int = 0, max_actions: in
     """Check the words of ``playouts`` random games of ``game``, each cut at ``max_actions``."""
     if not game.pitch or len(game.pitch) > 160:
         raise ConformanceError(f"{game!r}: the pitch should be one line, got {game.pitch!r}")
+    check_how_to_play(game)
     for seat in range(game.info.num_players):
         check_text(game.seat_name(seat), {}, f"{game!r} seat name {seat}")
     for playout in range(playouts):
@@ -50,6 +51,28 @@ def check_words(game: Game, *, playouts: int = 2, seed: int = 0, max_actions: in
                 text = game.result(observation, viewer, state.returns())
                 check_text(text, observation, f"{game!r} playout {playout}: result for {viewer}")
                 _check_panel(game, state, viewer, f"{game!r} playout {playout} at the end")
+
+
+HOW_TO_PLAY_LINES = (3, 7)
+HOW_TO_PLAY_LENGTH = 300
+
+
+def check_how_to_play(game: Game) -> None:
+    """``Game.how_to_play`` is a few short sentences in words for people."""
+    lines = game.how_to_play
+    least, most = HOW_TO_PLAY_LINES
+    if not least <= len(lines) <= most:
+        raise ConformanceError(
+            f"{game!r}: how_to_play should have {least} to {most} sentences, has {len(lines)}"
+        )
+    for number, line in enumerate(lines, 1):
+        where = f"{game!r} how_to_play line {number}"
+        check_text(line, {}, where)
+        if len(line) > HOW_TO_PLAY_LENGTH or not line.rstrip().endswith((".", "!", "?")):
+            raise ConformanceError(
+                f"{where}: a line is one or two sentences of at most {HOW_TO_PLAY_LENGTH} "
+                f"characters, ending with a full stop; got {line!r}"
+            )
 
 
 def check_text(text: str, observation: dict[str, object], where: str) -> None:

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from boneyard.rules_pages import rules_folder
 from boneyard.web import ladder, lobby, ops, pages, realtime, routes, session_pages, session_routes
 from boneyard.web.catalog import Catalog
 from boneyard.web.errors import WebError
@@ -31,14 +32,6 @@ from boneyard.web.store import Store
 HERE = Path(__file__).resolve().parent
 DEFAULT_DB = "sqlite:///boneyard.db"
 log = logging.getLogger("boneyard.web")
-
-
-def rules_dir() -> Path:
-    """docs/rules of a source checkout, or the copy a wheel ships as boneyard/rules_docs."""
-    checkout = HERE.parents[2] / "docs" / "rules"
-    if checkout.is_dir():
-        return checkout
-    return HERE.parent / "rules_docs"
 
 
 def create_app(
@@ -78,7 +71,7 @@ def create_app(
     app.state.sessions = SessionManager(
         game_manager, SessionStore(game_manager.store), session_settings
     )
-    app.state.rules_dir = rules_dir()
+    app.state.rules_dir = rules_folder()
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, error: WebError) -> Response:

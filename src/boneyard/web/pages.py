@@ -14,6 +14,7 @@ from fastapi.templating import Jinja2Templates
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.core.game import Game
+from boneyard.rules_pages import page_markdown
 from boneyard.web import words
 from boneyard.web.errors import WebError
 from boneyard.web.live import render
@@ -168,6 +169,7 @@ async def game_page(game_id: str, request: Request, t: str = "") -> Any:
             "tokens": tokens,
             "seats": seats,
             "hidden_information": not live.game.perfect_information,
+            "how_to_play": live.game.how_to_play,
         },
     )
 
@@ -203,13 +205,7 @@ async def rules_image(filename: str, request: Request) -> Response:
 async def rules_page(name: str, request: Request) -> Any:
     manager = _manager(request)
     game_cls = manager.catalog.game_class(name)
-    page = game_cls.rules_page or name
-    path: Path = request.app.state.rules_dir / f"{page}.md"
-    body = (
-        to_html(path.read_text(encoding="utf-8"))
-        if path.is_file()
-        else f"<p>The rules page of {game_cls.title} is not written yet.</p>"
-    )
+    body = to_html(page_markdown(game_cls, request.app.state.rules_dir))
     # "What this game is like" (docs/rules/<game>-like.md, from `boneyard analyze`), if written
     like_path: Path = request.app.state.rules_dir / f"{name}-like.md"
     like = to_html(like_path.read_text(encoding="utf-8")) if like_path.is_file() else None

@@ -122,6 +122,21 @@ class BonBonGame(Game):
         "Push your luck in a box of chocolates: play cards face down to dodge the limits, "
         "and hope nobody catches you."
     )
+    how_to_play = (
+        "Everyone draws chocolates from one deck. Win three rounds to win the game.",
+        "On your turn, take a card or pass. A card you take goes at the end of your row, face "
+        "up or face down as you choose; only you know a face-down card.",
+        "Face-up cards count towards two limits: your own (10, less one for every round you "
+        "have won) and the table's (10 with two players, more with more). Go over yours and "
+        "you are out of the round.",
+        "Go over the table's and you are out and the round ends at once; everyone else loses "
+        "the face-down cards after their last face-up card.",
+        "The first to pass takes a bonus tile. Some cards do something: show you the next "
+        "card, make you draw again, go to another player, or make someone turn cards up.",
+        "At the end of a round, each player still in adds up all their cards, face up or down, "
+        "the bonus tile, and 1 point for each face-down card after the first in a row. The "
+        "highest score wins the round.",
+    )
     conformance_variants = (
         {"players": 2},
         {"players": 3},

@@ -147,6 +147,21 @@ class BondoConesGame(Game):
         "Hidden values under every cone, a die that decides what you may do, and rings "
         "that make a cone a king: capture 28 points first."
     )
+    how_to_play = (
+        "Black and white each have 26 cones with a number under each that only their owner "
+        "knows. Before play, each side puts its numbered cones on its own start rows in secret "
+        "(the zeros fill the rest) and its ring on one of its cones on a red square.",
+        "Each turn the die says what you may do: a 1 to 4 moves one of your cones that many "
+        "steps, the eye lets you look under one of your cones, and the ring moves your ring to "
+        "another of your cones.",
+        "A plain cone moves in one straight line, in any of eight directions; a cone wearing a "
+        "ring may turn after every step. No cone jumps over another.",
+        "End a move on your opponent's cone to capture it: its number is added to your score, "
+        "and any ring it wore passes to your cone.",
+        "Lost your last ring? For your next three turns you may call a battle, a coin toss that "
+        "wins you a ring back or lets your opponent learn one of your numbers.",
+        "The first to capture the target (28 points, unless the game was set otherwise) wins.",
+    )
     text_styles = {
         r"\bb[\d?]": "bold bright_white on grey23",
         r"\bw[\d?]": "bold black on grey93",

@@ -135,6 +135,17 @@ class ObontoGame(Game):
         "Lion, zebra and camel race over a board that darkens behind them: "
         "leave your rival with no move, then keep moving alone for points."
     )
+    how_to_play = (
+        "Each side has a lion, a zebra and a camel on a board of light squares.",
+        "On your turn, move one of your animals: the lion exactly 1 step, the zebra exactly 2, "
+        "the camel exactly 3. A step goes up, down, left or right, and a move may turn corners.",
+        "An animal steps on light squares only and never twice on the same square in one move. "
+        "It may jump over other animals, but it must stop on an empty square.",
+        "The square an animal leaves turns dark for good, so the board fills up as you play.",
+        "Whoever cannot move on their turn loses. The winner then moves on alone and scores "
+        "1 point, plus 1 for every move made alone.",
+        "In a match of several games the points add up, and the most points win the match.",
+    )
     parameters = (
         Parameter(
             "games",

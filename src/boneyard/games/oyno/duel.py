@@ -95,6 +95,19 @@ class Oyno(Game):
         "Race to get all your bones on the board standing up, while every move "
         "flips your rival's bones and your own."
     )
+    how_to_play = (
+        "Red and white each bring their bones onto the board; red moves first. Nothing ever "
+        "rests on the round square in the middle.",
+        "On your turn do one thing: place a bone from your supply, standing, on an empty square; "
+        "move one of your bones on the board to another empty square, where it lands standing; "
+        "or stand up one of your lying bones.",
+        "Placing or moving turns over every bone next to the square a bone leaves and next to "
+        "the square where it lands, of either colour: a standing bone lies down and a lying "
+        "bone stands.",
+        "When all your bones on the board stand, you must place a new one.",
+        "You win when all your bones are on the board and all of them stand. The same position "
+        "a third time, or a very long game, is a draw.",
+    )
     text_styles = {
         "R": "bold red",
         "r": "red",

@@ -83,6 +83,15 @@ class OynoPuzzle(Game):
     rules_page = "oyno"
     seat_names = ("player",)
     pitch = "Every move turns the bones around it over: can you make them all stand up?"
+    how_to_play = (
+        "Some bones on the board stand up and some lie down. Your goal: make every bone stand.",
+        "A move picks up a standing bone and puts it, standing, on another empty square. "
+        "Nothing ever rests on the round square in the middle.",
+        "Picking it up turns over every bone next to the square it left; putting it down turns "
+        "over every bone next to the square where it lands. Turned over, a standing bone lies "
+        "down and a lying bone stands.",
+        "Lying bones cannot be picked up. Solve it in as few moves as you can.",
+    )
     text_styles = {"U": "bold green", "D": "yellow", "o": "grey50"}
     parameters = (
         SIZE_PARAMETER,

@@ -33,6 +33,13 @@ class RaceGame(Game):
     seat_names = ("first", "second")
     conformance_variants = ({}, {"goal": 12}, {"coin": False})
     pitch = "Add one or two, let the coin add its bit, and be the one who reaches the goal."
+    how_to_play = (
+        "Two players share one running total, which starts at 0.",
+        "On your turn, add 1 or 2 to the total. Then a coin is tossed and adds 1 more, three "
+        "times in four.",
+        "Whoever brings the total to the goal or past it (7, unless the game was set otherwise) "
+        "wins. If the coin gets there first, the game is a draw.",
+    )
 
     def _configure(self) -> None:
         self.goal = cast(int, self.params["goal"])

@@ -517,4 +517,24 @@ $("quick-setup").addEventListener("click", () => {
 
 window.addEventListener("resize", () => render());
 
+/** The rules in short are open the first time this browser shows this game, folded after. */
+function openHowToPlayTheFirstTime() {
+  const box = $("how-to-play");
+  if (!box) return;
+  const key = `boneyard.seen.${root.dataset.game}`;
+  try {
+    if (localStorage.getItem(key)) return;
+    localStorage.setItem(key, "yes");
+  } catch {
+    return; // storage switched off: nothing to remember it by, so it stays folded
+  }
+  box.open = true;
+}
+
+openHowToPlayTheFirstTime();
+$("how-to-play-done")?.addEventListener("click", () => {
+  $("how-to-play").open = false;
+  $("status").scrollIntoView({ block: "nearest" });
+  $("board").focus({ preventScroll: true });
+});
 for (const token of tokens) connect(token);
