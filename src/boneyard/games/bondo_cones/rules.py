@@ -149,8 +149,8 @@ class BondoConesGame(Game):
     )
     how_to_play = (
         "Black and white each have 26 cones with a number under each that only their owner "
-        "knows. Before play, each side puts its numbered cones on its own start rows in secret "
-        "(the zeros fill the rest) and its ring on one of its cones on a red square.",
+        "knows. Before play, each side puts its numbered cones on its own start fields in secret "
+        "(the zeros fill the rest) and its ring on one of its cones on a red field.",
         "Each turn the die says what you may do: a 1 to 4 moves one of your cones that many "
         "steps, the eye lets you look under one of your cones, and the ring moves your ring to "
         "another of your cones.",

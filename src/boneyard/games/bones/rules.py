@@ -67,16 +67,16 @@ class BonesGame(Game):
     seat_names = ("white", "black")
     pitch = "Lay dominoes anywhere, even on top of each other: first to show five in a line wins."
     how_to_play = (
-        "White and black take turns laying one domino of their own colour; a domino covers "
-        "two squares side by side.",
-        "The first domino must cover part of the dotted start area in the middle.",
-        "After that a domino may go almost anywhere: on empty squares, on top of other "
-        "dominoes of either colour, or half on and half off a pile.",
-        "The one thing you may not do is lay a domino exactly on top of a single earlier domino "
+        "White and black take turns placing one piece of their own colour: a domino that "
+        "covers two squares side by side.",
+        "The first piece must cover part of the dotted start area in the middle.",
+        "After that a piece may go almost anywhere: on empty squares, on top of other pieces "
+        "of either colour, or half on and half off a pile.",
+        "The one thing you may not do is place a piece exactly on top of a single earlier piece "
         "that is still wholly uncovered.",
-        "Each square shows the colour of its top domino. Show five or more of your colour in a "
+        "Each square shows the colour of its top piece. Show five or more of your colour in a "
         "straight line, across or up and down (not diagonally), and you win at once.",
-        "When both sides have laid all their dominoes without a line, the game is a draw.",
+        "When both sides have placed all their pieces without a line, the game is a draw.",
     )
     text_styles = {r"W\d+\*?": "bold black on grey93", r"B\d+\*?": "bold bright_white on grey23"}
     conformance_variants = (

@@ -96,16 +96,15 @@ class Oyno(Game):
         "flips your rival's bones and your own."
     )
     how_to_play = (
-        "Red and white each bring their bones onto the board; red moves first. Nothing ever "
-        "rests on the round square in the middle.",
-        "On your turn do one thing: place a bone from your supply, standing, on an empty square; "
-        "move one of your bones on the board to another empty square, where it lands standing; "
-        "or stand up one of your lying bones.",
-        "Placing or moving turns over every bone next to the square a bone leaves and next to "
-        "the square where it lands, of either colour: a standing bone lies down and a lying "
-        "bone stands.",
-        "When all your bones on the board stand, you must place a new one.",
-        "You win when all your bones are on the board and all of them stand. The same position "
+        "Red and white each bring their bones onto the board; red moves first. No bone ever "
+        "rests on the round center cell.",
+        "On your turn do one thing: place a bone from your supply, up, on an empty cell; move "
+        "one of your bones on the board to another empty cell, where it lands up; or turn one "
+        "of your down bones up.",
+        "Placing or moving turns over every bone next to the cell a bone leaves and next to the "
+        "cell where it lands, of either colour: up becomes down and down becomes up.",
+        "When all your bones on the board are up, you must place a new one.",
+        "You win when all your bones are on the board and all of them are up. The same position "
         "a third time, or a very long game, is a draw.",
     )
     text_styles = {

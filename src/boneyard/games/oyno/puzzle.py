@@ -84,13 +84,13 @@ class OynoPuzzle(Game):
     seat_names = ("player",)
     pitch = "Every move turns the bones around it over: can you make them all stand up?"
     how_to_play = (
-        "Some bones on the board stand up and some lie down. Your goal: make every bone stand.",
-        "A move picks up a standing bone and puts it, standing, on another empty square. "
-        "Nothing ever rests on the round square in the middle.",
-        "Picking it up turns over every bone next to the square it left; putting it down turns "
-        "over every bone next to the square where it lands. Turned over, a standing bone lies "
-        "down and a lying bone stands.",
-        "Lying bones cannot be picked up. Solve it in as few moves as you can.",
+        "Each bone on the board is up (standing) or down (lying flat). Your goal: every bone up.",
+        "A move picks up a bone that is up and puts it, up, on another empty cell. No bone ever "
+        "rests on the round center cell.",
+        "Picking it up turns over every bone next to the cell it left; putting it down turns "
+        "over every bone next to the cell where it lands. Turned over, up becomes down and down "
+        "becomes up.",
+        "Down bones cannot be picked up. Solve it in as few moves as you can.",
     )
     text_styles = {"U": "bold green", "D": "yellow", "o": "grey50"}
     parameters = (
