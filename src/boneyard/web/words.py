@@ -113,9 +113,9 @@ def described(live: LiveGame, seq: int, column: int) -> str:
 def replay_stops(live: LiveGame) -> list[int]:
     """The steps a replay stops at: the start, then after each action a spectator is told of.
 
-    An action told as nothing changes nothing a spectator sees (one side's hidden set-up, told
-    once at its last piece), so stepping through it would show the same board again and again.
-    The end is always a stop."""
+    An action a spectator is told nothing of is one step of a longer hidden one (a side's
+    secret set-up, told once at its last cone): stopping there would show the board change with
+    nothing said. The end is always a stop."""
     spectator = live.num_seats
     stops = [0, *(seq + 1 for seq in range(live.seq) if described(live, seq, spectator))]
     if stops[-1] != live.seq:
