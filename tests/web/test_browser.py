@@ -69,6 +69,8 @@ def test_two_seats_play_by_clicking_and_see_each_other(
         if everyone[0].get_attribute("#game", "data-terminal") == "yes":
             break
         mover = next(p for p in everyone if p.get_attribute("#game", "data-mine") == "yes")
+        assert mover.title().startswith("Your move · "), "the tab tells whose move it is"
+        assert not any(p.title().startswith("Your move") for p in everyone if p is not mover)
         action = legal_strings(mover)[0]
         play_by_clicking(mover, action)
         for page in everyone:

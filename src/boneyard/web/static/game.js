@@ -9,6 +9,7 @@ const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
 const tokens = root.dataset.tokens ? root.dataset.tokens.split(",") : [""];
 const $ = (id) => document.getElementById(id);
+const pageTitle = document.title;
 
 const views = new Map(); // token -> latest view
 const sockets = new Map(); // token -> WebSocket
@@ -146,6 +147,9 @@ function label(v, string) {
 function render() {
   const v = view();
   if (!v) return;
+  // The tab says when it is this page's move, for a game left in a background tab.
+  const state = myTurn(v) ? "Your move · " : v.terminal ? "Game over · " : "";
+  document.title = state + pageTitle;
   if (covered(v)) {
     root.dataset.covered = "yes";
     return renderCover(v);
