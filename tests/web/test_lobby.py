@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+
+from boneyard.core.registry import list_games
 
 
 def person(client: TestClient, name: str) -> dict[str, str]:
@@ -38,6 +41,18 @@ def seen(client: TestClient, link: dict[str, Any]) -> dict[str, Any]:
         f"/api/games/{link['id']}", params={"token": link["token"]}
     ).json()
     return body
+
+
+@pytest.mark.skipif("oyno" not in list_games(), reason="oyno is not registered")
+def test_an_open_games_settings_are_listed_in_words(client: TestClient) -> None:
+    ann = person(client, "Ann")
+    params = {"wild": True, "place_rule": "all_up", "bones_per_player": 6}
+    body = {"game": "oyno", "person": proof(ann), "params": params}
+    assert client.post("/api/open", json=body).status_code == 201
+    listed = client.get("/api/lobby").json()["waiting"][0]["params"]
+    assert listed == (
+        "bones per player 6, wild on, place rule: only when all their bones on the board are up"
+    )
 
 
 def test_an_open_game_is_listed_joined_and_then_watched(client: TestClient) -> None:

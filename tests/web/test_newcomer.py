@@ -287,3 +287,15 @@ def test_a_move_clicked_while_the_connection_is_down_is_sent_on_reconnect(
     wait_for_seq_above(page, 0)
     assert "d1-d2" in page.inner_text("#log"), "the move was not lost"
     next(second, None)
+
+
+@pytest.mark.skipif("oyno" not in list_games(), reason="oyno is not registered")
+def test_the_lobby_asks_in_words_and_fits_a_phone(server: str, new_page: Any) -> None:
+    page = new_page(PHONE)
+    page.goto(server + "/lobby")
+    page.select_option("#open-kind", "oyno")
+    rule = page.locator("[data-param=place_rule]")
+    rule.wait_for()
+    labels = rule.locator("option").all_inner_texts()
+    assert labels[0] == "Whenever they still hold one", "a choice in words, as on Custom game"
+    fits_the_screen(page)

@@ -298,14 +298,24 @@ async def lobby(request: Request) -> dict[str, Any]:
 
 
 def _params_words(kind: dict[str, Any], params: dict[str, Any]) -> str:
-    """The parameters that differ from the defaults, as "games 3, target 20"."""
+    """The parameters that differ from the defaults, as "games 3, wild on, setup: at random"."""
     specs = {spec["name"]: spec for spec in kind["info"]["parameter_specs"]}
     changed = [
-        f"{name.replace('_', ' ')} {value}"
+        _param_words(specs[name], value)
         for name, value in params.items()
         if name in specs and value != specs[name]["default"]
     ]
     return ", ".join(changed) or "the usual rules"
+
+
+def _param_words(spec: dict[str, Any], value: Any) -> str:
+    name = spec["name"].replace("_", " ")
+    if isinstance(value, bool):
+        return f"{name} {'on' if value else 'off'}"
+    if spec["choices"] and spec["choice_labels"] and value in spec["choices"]:
+        label = spec["choice_labels"][spec["choices"].index(value)]
+        return f"{name}: {label[:1].lower()}{label[1:]}"  # the Custom game form's words
+    return f"{name} {value}"
 
 
 @pages.get("/lobby", response_class=HTMLResponse)

@@ -32,7 +32,10 @@ async function showParams() {
     let input;
     if (spec.choices) {
       input = document.createElement("select");
-      for (const choice of spec.choices) input.append(new Option(String(choice), String(choice)));
+      spec.choices.forEach((choice, index) => {
+        const words = spec.choice_labels?.[index] ?? String(choice); // as the Custom game form
+        input.append(new Option(words, String(choice)));
+      });
     } else if (spec.type === "bool") {
       input = document.createElement("input");
       input.type = "checkbox";
