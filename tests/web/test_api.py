@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -199,6 +200,21 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
     assert "/api/games" in schema["paths"]
     assert "/api/games/{game_id}/actions" in schema["paths"]
     assert client.get("/docs").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("page", "script"), [("/docs", "swagger-ui-bundle.js"), ("/redoc", "redoc")]
+)
+def test_the_api_pages_need_nothing_from_elsewhere(
+    client: TestClient, page: str, script: str
+) -> None:
+    html = client.get(page).text
+    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert sources and all(source.startswith("/") for source in sources), sources
+    served = [source for source in sources if script in source]
+    assert served and all(client.get(source).status_code == 200 for source in sources)
+    policy = client.get(page).headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "http" not in policy
 
 
 def test_hint_for_the_seat_to_move_only(client: TestClient) -> None:

@@ -271,3 +271,20 @@ def test_pages_run_under_the_csp(server: str, browser: Any) -> None:
     page.wait_for_selector("[data-action]", state="attached")  # drawn by the page's script
     assert violations == []
     context.close()
+
+
+def test_the_api_page_works_without_the_internet(server: str, browser: Any) -> None:
+    """Swagger UI comes from the app itself (the test machine reaches nothing else)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    outside: list[str] = []
+    page.on(
+        "request",
+        lambda request: outside.append(request.url) if not request.url.startswith(server) else None,
+    )
+    page.goto(server + "/docs")
+    page.wait_for_selector(".opblock")  # the API's operations, drawn by Swagger UI
+    assert "/api/games" in page.inner_text("body")
+    assert outside == []
+    context.close()

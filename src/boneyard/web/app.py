@@ -16,13 +16,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boneyard.rules_pages import rules_folder
 from boneyard.web import ladder, lobby, ops, pages, realtime, routes, session_pages, session_routes
 from boneyard.web.catalog import Catalog
 from boneyard.web.errors import WebError
-from boneyard.web.guard import Guard
+from boneyard.web.guard import DOCS_STATIC, Guard
 from boneyard.web.manager import GameManager
 from boneyard.web.session_store import SessionStore
 from boneyard.web.sessions import SessionManager, SessionSettings
@@ -53,7 +54,9 @@ def create_app(
         game_manager.shutdown()
         store.close()
 
-    app = FastAPI(
+    # FastAPI with its API pages' scripts served from the package, so /docs works offline
+    app = FastAPIOffline(
+        static_url=DOCS_STATIC,
         title="boneyard",
         summary="Play Obonto, OYNO, Bones, Bond O Cones and Bon-Bon in the browser.",
         description=(

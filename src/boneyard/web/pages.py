@@ -29,7 +29,9 @@ router = APIRouter(include_in_schema=False)
 
 def wants_html(request: Request) -> bool:
     """Errors on pages are pages; errors of the API (and anything else) are JSON."""
-    return not request.url.path.startswith(("/api/", "/ws/", "/static/", "/openapi", "/docs"))
+    return not request.url.path.startswith(
+        ("/api/", "/ws/", "/static", "/openapi", "/docs", "/redoc")
+    )
 
 
 def error_page(request: Request, status: int, detail: str) -> Any:
