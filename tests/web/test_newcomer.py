@@ -224,6 +224,8 @@ def test_bond_o_cones_set_up_at_random_in_one_click(server: str, new_page: Any) 
     page.wait_for_function("Number(document.getElementById('game').dataset.seq) >= 17")
     wait_for_a_decision(page)
     assert page.locator("#quick-setup").is_hidden(), "the set-up is done"
+    told = page.locator("#log li", has_text="cones on their start fields, hidden from you")
+    assert told.count() == 1 and told.locator(".notation").count() == 0, "no 'put ?' beside it"
     assert not any(s.startswith("put ") for s in legal_strings(page))
     assert prompt(page) != before or before == ""
 

@@ -199,6 +199,16 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     ann.wait_for_selector("#session-waiting:not([hidden])")
     game_id = ann.url.split("/game/")[1].split("?")[0]
     ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
+    again = ann_context.new_page()  # Ann looks at the lobby again: her game is hers
+    again.set_default_timeout(TIMEOUT_MS)
+    again.goto(server + "/lobby")
+    back = again.locator(f"[data-game-id='{game_id}'] a.yours")
+    back.wait_for()
+    assert "you wait for an opponent" in again.inner_text(f"[data-game-id='{game_id}']")
+    assert again.locator(f"[data-game-id='{game_id}'] button.join").count() == 0
+    back.click()
+    again.wait_for_selector("#game[data-seat='0']")
+    again.close()
     ann.wait_for_selector("#seats li[data-seat='0']:has-text('Ann (White) (you)')")
     row = ben.inner_text(f"[data-game-id='{game_id}']")
     assert "Ann waits" in row and "pieces 20" in row

@@ -64,8 +64,11 @@ export function showLog(list, log, players) {
       // The game's own words for the move, as this seat saw it; nothing worth saying: no line.
       if (!entry.words) continue;
       item.append(el("span", { class: "move" }, entry.words));
-      // The notation beside the words, for players who read it (a chance outcome has none).
-      if (entry.player >= 0) item.append(" ", el("span", { class: "notation" }, entry.string));
+      // The notation beside the words, for players who read it (a chance outcome has none, and
+      // a move seen only in part, written with a "?", has nothing to add to its words).
+      if (entry.player >= 0 && !entry.string.includes("?")) {
+        item.append(" ", el("span", { class: "notation" }, entry.string));
+      }
     } else {
       item.append(el("span", { class: "who" }, who + ": "), el("span", { class: "move" }, entry.string));
     }

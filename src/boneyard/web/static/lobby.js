@@ -1,5 +1,6 @@
 // The lobby: open a game for someone to join, join a waiting game, or watch a live one.
 import { ensurePerson, loadPerson, post, proof, rememberedName } from "./identity.js";
+import { loadGames } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
 const nameInput = $("your-name");
@@ -82,7 +83,8 @@ $("open-game").addEventListener("submit", async (event) => {
   }
 });
 
-function row(game, join) {
+/** A game in the lobby; ``mine``: this browser's seats in it (its own open game), if any. */
+function row(game, join, mine) {
   const li = document.createElement("li");
   li.className = "lobby-game";
   li.dataset.gameId = game.id;
@@ -90,8 +92,18 @@ function row(game, join) {
   title.textContent = game.title;
   const about = document.createElement("span");
   const names = game.people.filter(Boolean);
-  about.textContent = ` (${game.params}) ${join ? (names.length ? `${names.join(", ")} waits` : "someone waits") : names.join(" against ")}`;
+  const waits = names.length ? `${names.join(", ")} waits` : "someone waits";
+  const who = mine && game.open_seats.length ? "you wait for an opponent" : join ? waits : names.join(" against ");
+  about.textContent = ` (${game.params}) ${who}`;
   li.append(title, about, " ");
+  if (mine) {
+    const back = document.createElement("a");
+    back.className = "yours";
+    back.href = `/game/${encodeURIComponent(game.id)}?t=${mine.tokens.map(encodeURIComponent).join(",")}`;
+    back.textContent = "Back to your game";
+    li.append(back);
+    return li;
+  }
   if (join) {
     const button = document.createElement("button");
     button.type = "button";
@@ -123,9 +135,9 @@ function row(game, join) {
 async function refresh() {
   try {
     const lobby = await (await fetch("/api/lobby")).json();
-    const mine = new Set(JSON.parse(localStorage.getItem("boneyard.mygames") ?? "[]").map((g) => g.id));
-    $("waiting").replaceChildren(...lobby.waiting.map((g) => row(g, !mine.has(g.id))));
-    $("live").replaceChildren(...lobby.live.map((g) => row(g, false)));
+    const mine = new Map(loadGames().map((g) => [g.id, g]));
+    $("waiting").replaceChildren(...lobby.waiting.map((g) => row(g, !mine.has(g.id), mine.get(g.id))));
+    $("live").replaceChildren(...lobby.live.map((g) => row(g, false, mine.get(g.id))));
     $("waiting-empty").hidden = lobby.waiting.length > 0;
     $("live-empty").hidden = lobby.live.length > 0;
   } catch {
