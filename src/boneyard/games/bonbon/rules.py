@@ -126,11 +126,12 @@ class BonBonGame(Game):
         "Everyone draws chocolates from one deck. Win three rounds to win the game.",
         "On your turn, take a card or pass. A card you take goes at the end of your row, face "
         "up or face down as you choose; only you know a face-down card.",
-        "Face-up cards count towards two limits: your own (10, less one for every round you "
-        "have won) and the table's (10 with two players, more with more). Go over yours and "
-        "you are out of the round.",
-        "Go over the table's and you are out and the round ends at once; everyone else loses "
-        "the face-down cards after their last face-up card.",
+        "Face-up cards count towards your own limit (10, less one for every round you have "
+        "won) and move the shared marker, which everyone's face-up cards move. Go over your "
+        "own limit and you are out of the round.",
+        "Push the shared marker past its limit (10 with two players, more with more) and you "
+        "are out and the round ends at once; everyone else loses the face-down cards after "
+        "their last face-up card.",
         "The first to pass takes a bonus tile. Some cards do something: show you the next "
         "card, make you draw again, go to another player, or make someone turn cards up.",
         "At the end of a round, each player still in adds up all their cards, face up or down, "
