@@ -136,7 +136,7 @@ class ObontoGame(Game):
         "leave your rival with no move, then keep moving alone for points."
     )
     how_to_play = (
-        "Each side has a lion, a zebra and a camel on a board of light squares.",
+        "Each side has a lion, a zebra and a camel on a board of mostly light squares.",
         "On your turn, move one of your animals: the lion exactly 1 step, the zebra exactly 2, "
         "the camel exactly 3. A step goes up, down, left or right, and a move may turn corners.",
         "An animal steps on light squares only and never twice on the same square in one move. "
