@@ -301,3 +301,14 @@ def test_the_lobby_asks_in_words_and_fits_a_phone(server: str, new_page: Any) ->
     labels = rule.locator("option").all_inner_texts()
     assert labels[0] == "Whenever they still hold one", "a choice in words, as on Custom game"
     fits_the_screen(page)
+
+
+@pytest.mark.parametrize("name", [registered(name) for name in GAMES])
+def test_the_custom_game_form_fits_a_phone(server: str, new_page: Any, name: str) -> None:
+    page = new_page(PHONE)
+    page.goto(server + "/")
+    page.click(f"li[data-game={name}] a:has-text('Custom game')")
+    page.wait_for_selector("form button[type=submit]")
+    for advanced in page.locator("details.advanced summary").all():
+        advanced.click()  # the settings a player would not choose, opened too
+    fits_the_screen(page)
