@@ -1,6 +1,6 @@
 // The replay page: step through a finished game, one move at a time. The steps it stops at come
 // from the server: a move a spectator was never shown (a hidden set-up) is stepped over.
-import { showBoard, mark, showLog, lastMoveSquares } from "./board.js";
+import { showBoard, mark, showLog, lastMoveSquares, keepTextReadable } from "./board.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.gameId;
@@ -21,6 +21,7 @@ async function show(n) {
     return;
   }
   showBoard(document.getElementById("board"), frame);
+  keepTextReadable(document.getElementById("board")); // a phone's board, as on the game page
   mark(document.getElementById("board"), lastMoveSquares(frame.log), "last");
   showLog(document.getElementById("log"), frame.log, frame.seats);
   document.getElementById("where").textContent = `${at} of ${stops.length - 1}`;
@@ -33,6 +34,7 @@ document.getElementById("prev").onclick = () => show(at - 1);
 document.getElementById("next").onclick = () => show(at + 1);
 document.getElementById("last").onclick = () => show(stops.length - 1);
 slider.oninput = () => show(Number(slider.value));
+window.addEventListener("resize", () => keepTextReadable(document.getElementById("board")));
 document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowLeft") show(at - 1);
   if (event.key === "ArrowRight") show(at + 1);
