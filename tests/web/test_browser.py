@@ -253,38 +253,43 @@ def test_bon_bon_form_follows_the_number_of_players(server: str, browser: Any) -
     context.close()
 
 
-def test_pages_run_under_the_csp(server: str, browser: Any) -> None:
-    """The pages' own scripts work under the server's Content-Security-Policy, with no report."""
+def _noting_page(server: str, browser: Any) -> tuple[Any, list[str], list[str]]:
+    """A page under the server's own Content-Security-Policy, with the policy's reports and the
+    addresses it asked for elsewhere than the server."""
     context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     violations: list[str] = []
+    outside: list[str] = []
     page.on(
         "console",
         lambda message: (
             violations.append(message.text) if "Content Security Policy" in message.text else None
         ),
     )
-    page.goto(server + "/new/obonto")
-    page.click("button[type=submit]")
-    page.wait_for_selector("[data-square]")
-    page.wait_for_selector("[data-action]", state="attached")  # drawn by the page's script
-    assert violations == []
-    context.close()
-
-
-def test_the_api_page_works_without_the_internet(server: str, browser: Any) -> None:
-    """Swagger UI comes from the app itself (the test machine reaches nothing else)."""
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    outside: list[str] = []
     page.on(
         "request",
         lambda request: outside.append(request.url) if not request.url.startswith(server) else None,
     )
+    return page, violations, outside
+
+
+def test_pages_run_under_the_csp(server: str, browser: Any) -> None:
+    """The pages' own scripts work under the server's Content-Security-Policy, with no report."""
+    page, violations, outside = _noting_page(server, browser)
+    page.goto(server + "/new/obonto")
+    page.click("button[type=submit]")
+    page.wait_for_selector("[data-square]")
+    page.wait_for_selector("[data-action]", state="attached")  # drawn by the page's script
+    assert violations == [] and outside == []
+    page.context.close()
+
+
+def test_the_api_page_works_without_the_internet(server: str, browser: Any) -> None:
+    """Swagger UI comes from the app itself (the test machine reaches nothing else)."""
+    page, violations, outside = _noting_page(server, browser)
     page.goto(server + "/docs")
     page.wait_for_selector(".opblock")  # the API's operations, drawn by Swagger UI
     assert "/api/games" in page.inner_text("body")
-    assert outside == []
-    context.close()
+    assert violations == [] and outside == []
+    page.context.close()
