@@ -332,6 +332,7 @@ def _two_processes_ask_and_one_answer_is_played(
     """A second web process on the same store holds the game too: both ask the cluster for the
     computer's move, and the store's unique ``(game, seq)`` keeps the second answer out."""
     with TestClient(make_app(db, bots=head.address, bot_time_limit=1.5)) as other:
+        _ready_once_connected(other, head.address)
         seats = [{"kind": "human"}, {"kind": "computer", "level": "hard"}]
         created = create(client, "obonto", seats=seats)
         path = f"/api/games/{created['id']}"
