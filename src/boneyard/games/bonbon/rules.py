@@ -127,8 +127,8 @@ class BonBonGame(Game):
         "On your turn, take a card or pass. A card you take goes at the end of your row, face "
         "up or face down as you choose; only you know a face-down card.",
         "Face-up cards count towards your own limit (10, less one for every round you have "
-        "won) and move the shared marker, which everyone's face-up cards move. Go over your "
-        "own limit and you are out of the round.",
+        "won) and move the shared marker, which counts everyone's. Go over your own limit and "
+        "you are out of the round.",
         "Push the shared marker past its limit (10 with two players, more with more) and you "
         "are out and the round ends at once; everyone else loses the face-down cards after "
         "their last face-up card.",
