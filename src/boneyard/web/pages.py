@@ -179,6 +179,7 @@ async def game_page(game_id: str, request: Request, t: str = "") -> Any:
 @router.get("/game/{game_id}/replay", response_class=HTMLResponse)
 async def replay_page(game_id: str, request: Request) -> Any:
     live = await _manager(request).get(game_id)
+    finished = live.state.is_terminal()
     return templates.TemplateResponse(
         request,
         "replay.html",
@@ -186,9 +187,10 @@ async def replay_page(game_id: str, request: Request) -> Any:
             "game_id": game_id,
             "title": live.game.title,
             "name": live.game.name,
-            "finished": live.state.is_terminal(),
+            "finished": finished,
             "steps": live.seq,
-            "stops": ",".join(map(str, words.replay_stops(live))),
+            # (a game still played shows no steps: its moves need not be put in words yet)
+            "stops": ",".join(map(str, words.replay_stops(live))) if finished else "0",
         },
     )
 
