@@ -35,17 +35,30 @@ def all_games() -> dict[str, type[Game]]:
     return classes
 
 
-def make_app(db_path: Path, **settings: Any) -> FastAPI:
-    # Tests create many games and send messages as fast as they can from one address: the
-    # per-client and per-socket budgets are tested in test_abuse.
+def app_settings(**settings: Any) -> Settings:
+    """Settings for an app under Starlette's TestClient. Tests create many games and send
+    messages as fast as they can from one address: the per-client budgets are tested in
+    test_abuse and test_guard, which set them."""
     options = {
         "bot_delay": 0.0,
         "games_per_minute": 100_000,
+        "people_per_minute": 100_000,
+        "session_requests_per_minute": 100_000,
+        "moves_per_minute": 100_000,
+        "sockets_per_minute": 100_000,
+        "lookups_per_minute": 100_000,
         "socket_messages_per_second": 100_000.0,
+        "rename_seconds": 0.0,
+        # the TestClient's requests name the host "testserver"
+        "allowed_hosts": (*Settings().allowed_hosts, "testserver"),
         **settings,
     }
+    return Settings(**options)
+
+
+def make_app(db_path: Path, **settings: Any) -> FastAPI:
     return create_app(
-        f"sqlite:///{db_path}", catalog=Catalog(all_games()), settings=Settings(**options)
+        f"sqlite:///{db_path}", catalog=Catalog(all_games()), settings=app_settings(**settings)
     )
 
 

@@ -68,5 +68,9 @@ def test_the_daily_puzzle_is_the_same_for_everyone_on_a_date(db_path: Path, tmp_
             for c, p in zip((one, two), played, strict=True)
         ]
         assert positions[0] == positions[1] == first["start"]
-        bad = one.get("/api/ladder/daily/yesterday")
+        # the form is the schema's (422); a well-formed day that is no day is the ladder's (400)
+        for text in ("yesterday", "2026-١١-24", "20261124"):
+            bad = one.get(f"/api/ladder/daily/{text}")
+            assert bad.status_code == 422 and "date" in bad.json()["detail"], bad.text
+        bad = one.get("/api/ladder/daily/2026-13-45")
         assert bad.status_code == 400 and bad.json()["error"] == "bad_date"

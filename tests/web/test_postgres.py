@@ -28,9 +28,17 @@ from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.app import create_app
 from boneyard.web.catalog import Catalog
 from boneyard.web.jobs import JobQueue, JobRow
-from boneyard.web.settings import Settings
 from boneyard.web.store import Store
-from tests.web.conftest import Server, all_games, create, lasting, play_random, token, wait_for
+from tests.web.conftest import (
+    Server,
+    all_games,
+    app_settings,
+    create,
+    lasting,
+    play_random,
+    token,
+    wait_for,
+)
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
@@ -45,7 +53,7 @@ def postgres_url() -> Iterator[str]:
 
 
 def make_app(url: str) -> FastAPI:
-    return create_app(url, catalog=Catalog(all_games()), settings=Settings(bot_delay=0.0))
+    return create_app(url, catalog=Catalog(all_games()), settings=app_settings())
 
 
 def test_games_survive_a_restart_on_postgresql(postgres_url: str) -> None:

@@ -29,7 +29,7 @@ VIEW_KEYS = {
 }  # fmt: skip
 SESSION_KEYS = {
     "ending", "can", "draw_offer", "takeback_request", "events", "series", "next_url",
-    "next_game", "waiting", "stand_in_after", "open_seats", "puzzle", "follow",
+    "next_game", "waiting", "stand_in_after", "open_seats", "puzzle", "follow", "events_total",
 }  # fmt: skip
 """The session of play (web/sessions.py): words and flags, no state; ``next_url`` carries the
 seat's own token into the next game only."""

@@ -12,8 +12,7 @@ from fastapi.testclient import TestClient
 from boneyard.web.app import create_app
 from boneyard.web.catalog import Catalog
 from boneyard.web.sessions import SessionSettings
-from boneyard.web.settings import Settings
-from tests.web.conftest import all_games, create, make_app, token
+from tests.web.conftest import all_games, app_settings, create, make_app, token
 
 PEOPLE = [{"kind": "human"}, {"kind": "human"}]
 VS_COMPUTER = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
@@ -228,7 +227,7 @@ def test_stand_in_after_the_set_time(db_path: Path) -> None:
     app = create_app(
         f"sqlite:///{db_path}",
         catalog=Catalog(all_games()),
-        settings=Settings(bot_delay=0.0),
+        settings=app_settings(),
         session_settings=SessionSettings(stand_in_seconds=0.3),
     )
     with TestClient(app) as client:
@@ -287,8 +286,11 @@ def test_a_person_names_their_own_seat_and_everyone_sees_it(client: TestClient) 
     assert len(view(client, created)["session"]["events"]) == 1
     ask(client, created, 0, "name", name="A" * 45)
     assert {p["seat"]: p for p in view(client, created)["players"]}[0]["person_name"] == "A" * 30
-    # an empty name is refused and changes nothing; a spectator has no seat to name
-    for bad in ("", "   ", None):
+    # an empty name is refused and changes nothing (empty text by the schema, a name of spaces
+    # or none by the session); a spectator has no seat to name
+    refused = ask(client, created, 1, "name", name="")
+    assert refused.status_code == 422 and "name" in refused.json()["detail"]
+    for bad in ("   ", None):
         refused = ask(client, created, 1, "name", name=bad)
         assert refused.status_code == 400 and refused.json()["error"] == "bad_name"
         assert "1 to 30 characters" in refused.json()["detail"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from typing import Any
@@ -48,6 +49,45 @@ def _check_bots(_context: click.Context, _param: click.Parameter, value: str) ->
     )
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def allowed_hosts_for(host: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names the server answers to: the loopback names, then ``--host-name`` values or,
+    without any, the address it listens on (on every address: this machine's names)."""
+    if "*" in names:
+        return ("*",)
+    chosen = list(names)
+    if not chosen:
+        if host in WILDCARDS:
+            import socket
+
+            chosen = [socket.gethostname(), socket.getfqdn()]
+            with contextlib.suppress(OSError):  # a machine without a resolvable name
+                addresses = socket.getaddrinfo(socket.gethostname(), None)
+                chosen += [str(info[4][0]) for info in addresses]
+        else:
+            chosen = [host]
+    return tuple(dict.fromkeys([*LOOPBACK_NAMES, *chosen]))
+
+
+def uvicorn_options(settings: Any) -> dict[str, Any]:
+    """What every way of starting uvicorn passes: the bounded HTTP protocol, the trusted
+    proxies (none by default: no client names its own address), the socket frame limit."""
+    from boneyard.web.connections import BoundedHttp
+
+    trusted = ",".join(settings.trusted_proxies)
+    return {
+        "http": BoundedHttp,
+        "proxy_headers": bool(trusted),
+        "forwarded_allow_ips": trusted or None,
+        # Frames past 64 KiB are refused by the protocol itself; the app's own limit is smaller.
+        "ws_max_size": 64 * 1024,
+        "log_level": "warning",
+    }
+
+
 def _serve_workers(
     host: str,
     port: int,
@@ -55,7 +95,6 @@ def _serve_workers(
     settings: Any,
     workers: int,
     log_format: str,
-    forwarded_allow_ips: str | None,
 ) -> None:
     """Several uvicorn worker processes on one address, each its own app (the app factory)."""
     import uvicorn
@@ -81,9 +120,7 @@ def _serve_workers(
         host=host,
         port=port,
         workers=workers,
-        log_level="warning",
-        ws_max_size=64 * 1024,
-        forwarded_allow_ips=forwarded_allow_ips,
+        **uvicorn_options(settings),
     )
 
 
@@ -137,12 +174,26 @@ def _serve_workers(
     "for one process and a warning says so).",
 )
 @click.option(
-    "--forwarded-allow-ips",
-    default=None,
-    metavar="ADDRESSES",
-    help="Proxies trusted to name the client's address (X-Forwarded-For), comma-separated, "
-    "or '*' (behind a reverse proxy: the per-client budgets count players, not the proxy). "
-    "Default: 127.0.0.1.",
+    "--trusted-proxy",
+    multiple=True,
+    metavar="ADDRESS",
+    help="A reverse proxy trusted to name the client's address (X-Forwarded-For): an address "
+    "or network, e.g. 10.0.0.2 or 172.28.0.0/16 (repeatable). Default: none, every client is "
+    "its connection's address.",
+)
+@click.option(
+    "--host-name",
+    multiple=True,
+    metavar="NAME",
+    help="A name this server answers to (the Host header), e.g. games.example.org "
+    "(repeatable; '*' for any). Default: the --host address and localhost.",
+)
+@click.option(
+    "--max-connections",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Open connections (sockets included) at most; past it: 503 with Retry-After.",
 )
 @LOG_FORMAT
 @click.option(
@@ -233,7 +284,9 @@ def serve(
     bot_processes: int,
     bots: str,
     workers: int,
-    forwarded_allow_ips: str | None,
+    trusted_proxy: tuple[str, ...],
+    host_name: tuple[str, ...],
+    max_connections: int,
     log_format: str,
     hint_interval: float,
     memory_mb: float,
@@ -256,7 +309,7 @@ def serve(
     try:
         import uvicorn
 
-        from boneyard.web.app import create_app
+        from boneyard.web.app import configure_connections, create_app
         from boneyard.web.ops import setup_logging
         from boneyard.web.ray_bots import require_ray_client
         from boneyard.web.settings import Settings, is_ray_address
@@ -282,6 +335,9 @@ def serve(
             work_processes=work_processes,
             work_seconds=work_seconds,
             allowed_origins=origins,
+            allowed_hosts=allowed_hosts_for(host, host_name),
+            trusted_proxies=trusted_proxy,
+            max_connections=max_connections,
         )
         for given in limits:
             _set_limit(settings, given)
@@ -292,9 +348,10 @@ def serve(
                 raise click.ClickException(str(error)) from None
         setup_logging(log_format, logging.WARNING)
         if workers > 1:
-            _serve_workers(host, port, db, settings, workers, log_format, forwarded_allow_ips)
+            _serve_workers(host, port, db, settings, workers, log_format)
             return
         app = create_app(db, settings=settings)
+        settings.max_connections = configure_connections(settings)
     except click.ClickException:
         raise
     except Exception as error:  # a bad URL or an unreachable database
@@ -307,15 +364,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"boneyard is serving at http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
     try:
-        # Frames past 64 KiB are refused by the protocol itself; the app's own limit is smaller.
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            ws_max_size=64 * 1024,
-            forwarded_allow_ips=forwarded_allow_ips,
-        )
+        uvicorn.run(app, host=host, port=port, **uvicorn_options(settings))
     finally:
         # Also when uvicorn gives up after the app started: the worker processes must end.
         app.state.manager.shutdown()

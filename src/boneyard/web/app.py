@@ -20,7 +20,18 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boneyard.rules_pages import rules_folder
-from boneyard.web import ladder, lobby, ops, pages, realtime, routes, session_pages, session_routes
+from boneyard.web import (
+    connections,
+    ladder,
+    lobby,
+    ops,
+    pages,
+    realtime,
+    routes,
+    session_pages,
+    session_routes,
+)
+from boneyard.web.budgets import Budgets, unguarded_routes
 from boneyard.web.catalog import Catalog
 from boneyard.web.errors import WebError
 from boneyard.web.guard import DOCS_STATIC, Guard
@@ -31,6 +42,8 @@ from boneyard.web.settings import Settings
 from boneyard.web.store import Store
 
 HERE = Path(__file__).resolve().parent
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+"""The error codes of the answers Starlette gives before a route runs."""
 DEFAULT_DB = "sqlite:///boneyard.db"
 log = logging.getLogger("boneyard.web")
 
@@ -70,6 +83,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = game_manager
+    # The one guard every route passes: each route's Charge is taken from these (budgets.py).
+    app.state.budgets = Budgets(game_manager.settings)
     # The session of play (resign, draws, takeback, rematch, ...): web/sessions.py.
     app.state.sessions = SessionManager(
         game_manager, SessionStore(game_manager.store), session_settings
@@ -90,6 +105,10 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        if any(item.get("type") == "json_invalid" for item in error.errors()):
+            return JSONResponse(
+                {"error": "bad_json", "detail": "the body is not valid JSON"}, status_code=400
+            )
         problems = []
         for item in error.errors():
             where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
@@ -101,14 +120,18 @@ def create_app(
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         if pages.wants_html(request):
             return pages.error_page(request, error.status_code, str(error.detail))
+        code = HTTP_CODES.get(error.status_code, "http")
         return JSONResponse(
-            {"error": "http", "detail": str(error.detail)}, status_code=error.status_code
+            {"error": code, "detail": str(error.detail)},
+            status_code=error.status_code,
+            headers=error.headers,  # a 405's Allow
         )
 
     app.add_middleware(
         Guard,
         max_body_bytes=game_manager.settings.max_body_bytes,
         allowed_origins=game_manager.settings.allowed_origins,
+        allowed_hosts=game_manager.settings.allowed_hosts,
     )
     app.include_router(routes.router)
     app.include_router(session_routes.router)
@@ -121,6 +144,9 @@ def create_app(
     app.include_router(ladder.pages)
     app.include_router(lobby.pages)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    unguarded = unguarded_routes(list(app.routes))
+    if unguarded:
+        raise TypeError(f"routes that change something must declare a Charge: {unguarded}")
     return app
 
 
@@ -141,6 +167,13 @@ def several_processes_warning(db_url: str, workers: int) -> str | None:
     )
 
 
+def configure_connections(settings: Settings) -> int:
+    """This process's connection limits (``connections.py``); answers the cap that fits."""
+    return connections.configure(
+        settings.max_connections, settings.header_seconds, settings.body_seconds
+    )
+
+
 def app_from_environment() -> FastAPI:
     """For ``uvicorn --factory boneyard.web.app:app_from_environment [--workers N]``: the
     database from BONEYARD_DB, the settings from BONEYARD_SETTINGS (JSON, optional), JSON-line
@@ -151,8 +184,9 @@ def app_from_environment() -> FastAPI:
     if style:
         ops.setup_logging(style)
     given = json.loads(os.environ.get("BONEYARD_SETTINGS") or "{}")
-    if "allowed_origins" in given:
-        given["allowed_origins"] = tuple(given["allowed_origins"])
+    for name in ("allowed_origins", "allowed_hosts", "trusted_proxies"):  # JSON lists: tuples
+        if name in given:
+            given[name] = tuple(given[name])
     settings = Settings(**given)
     # uvicorn starts its workers with multiprocessing; WEB_CONCURRENCY is its --workers default.
     workers = int(os.environ.get("WEB_CONCURRENCY") or "1")
@@ -161,4 +195,5 @@ def app_from_environment() -> FastAPI:
     warning = several_processes_warning(db_url, workers)
     if warning and not os.environ.get("BONEYARD_WARNED"):
         log.warning("%s", warning)
+    configure_connections(settings)
     return create_app(db_url, settings=settings)

@@ -31,6 +31,12 @@ class LiveCache:
         if excess > 0:
             self._drop_idle(excess, self.settings.live_idle_seconds, keep=live)
 
+    def grow(self, live: LiveGame, size: int) -> None:
+        """``live`` holds ``size`` bytes more (a stored event): counted in the budget."""
+        live.memory += size
+        if self.games.get(live.id) is live:
+            self.live_bytes += size
+
     def _drop(self, live: LiveGame) -> None:
         if self.games.get(live.id) is live:
             del self.games[live.id]

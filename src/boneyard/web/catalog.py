@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from boneyard.core.errors import BoneyardError
@@ -39,6 +40,10 @@ def seat_count_for(game_cls: type[Game], params: dict[str, Any]) -> int:
     """How many seats a game with ``params`` has (loads it: the game decides)."""
     return game_cls(**params).info.num_players
 
+
+NUMBER_TEXT = {int: re.compile(r"-?[0-9]+"), float: re.compile(r"-?[0-9]+(\.[0-9]+)?")}
+"""Numbers as text (a form's fields): ASCII digits only. Python's ``int`` also reads "1_2" and
+other scripts' digits ("١٢"): a person never means those."""
 
 MAX_WEB_TEXT = 400
 """The longest text parameter the web accepts (a 17x17 OYNO position is 306 characters)."""
@@ -79,6 +84,14 @@ def parse_params(
                 "bad_parameter",
                 f"parameter '{name}' is {len(value)} characters long; this server accepts at "
                 f"most {MAX_WEB_TEXT}",
+            )
+        number = NUMBER_TEXT.get(specs[name].type)
+        if isinstance(value, str) and number is not None and not number.fullmatch(value.strip()):
+            raise WebError(
+                400,
+                "bad_parameter",
+                f"bad value {value!r} for parameter '{name}': write a number in the digits "
+                "0-9 (e.g. 12 or -3)",
             )
         try:
             params[name] = specs[name].validate(value)

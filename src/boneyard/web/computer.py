@@ -122,6 +122,7 @@ class ComputerSeats:
     async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         if seat is None:
             raise WebError(403, "spectator", "a spectator gets no hints: open an invite link")
+        live.check_person(seat)
         if live.state.is_terminal() or live.state.current_player() != seat:
             raise WebError(409, "not_your_turn", "a hint is for the seat to move")
         now = time.monotonic()

@@ -8,7 +8,12 @@
   ``Origin`` a browser sends must be the server's own or one of ``allowed_origins`` (or
   ``null`` with ``Sec-Fetch-Site: same-origin``). Programs that send neither are not browsers
   and pass;
-- a request body over ``max_body_bytes`` is refused with 413 before it is read.
+- a request body over ``max_body_bytes`` is refused with 413 before it is read;
+- a request or socket whose ``Host`` is not one of ``allowed_hosts`` (the port aside) is refused
+  with 400: a foreign name that resolves to this server (DNS rebinding) reaches nothing.
+
+What each request may create is charged by ``budgets.py``; connections are bounded by
+``connections.py`` (``boneyard serve``).
 """
 
 from __future__ import annotations
@@ -45,11 +50,23 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 class Guard:
     def __init__(
-        self, app: ASGIApp, max_body_bytes: int, allowed_origins: Iterable[str] = ()
+        self,
+        app: ASGIApp,
+        max_body_bytes: int,
+        allowed_origins: Iterable[str] = (),
+        allowed_hosts: Iterable[str] = ("*",),
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.allowed_origins = {origin.rstrip("/") for origin in allowed_origins}
+        self.allowed_hosts = {_bare_host(host) for host in allowed_hosts}
+
+    def _foreign_host(self, headers: dict[str, str]) -> str | None:
+        """The ``Host`` a request names when this server does not answer to it, else None."""
+        if "*" in self.allowed_hosts:
+            return None
+        host = headers.get("host", "")
+        return None if _bare_host(host) in self.allowed_hosts else host
 
     def _foreign_origin(self, scope: Scope, headers: dict[str, str]) -> str | None:
         """The ``Origin`` of another site, or None where the request is the server's own.
@@ -74,7 +91,11 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            if self._foreign_origin(scope, _headers(scope)) is not None:
+            headers = _headers(scope)
+            if self._foreign_host(headers) is not None:
+                await send({"type": "websocket.close", "code": 4400})  # before accepting: 400
+                return
+            if self._foreign_origin(scope, headers) is not None:
                 await send({"type": "websocket.close", "code": 4403})  # before accepting: 403
                 return
             await self.app(scope, receive, send)
@@ -83,6 +104,13 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
+        host = self._foreign_host(headers)
+        if host is not None:
+            shown = ", ".join(sorted(self.allowed_hosts))
+            await _refuse(
+                send, 400, "bad_host", f"this server answers to {shown}, not to {host[:100]!r}"
+            )
+            return
         foreign = self._foreign_origin(scope, headers)
         if scope["method"] not in SAFE_METHODS and foreign is not None:
             await _refuse(send, 403, "foreign_origin", f"requests from {foreign} are refused")
@@ -130,6 +158,14 @@ class Guard:
             await send(message)
 
         return sending
+
+
+def _bare_host(host: str) -> str:
+    """A ``Host`` value without its port, lower case: "[::1]:8000" -> "::1"."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
 async def _refuse(send: Send, status: int, code: str, detail: str) -> None:

@@ -15,15 +15,17 @@ import hashlib
 import random
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Path, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from boneyard.web.budgets import GamePayer, GuardedRouter, LookupPayer, Payer
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame
 from boneyard.web.manager import GameManager
 from boneyard.web.pages import templates
 from boneyard.web.routes import ERRORS
+from boneyard.web.schemas import number_in_path
 from boneyard.web.sessions import SessionManager, session_of
 
 PUZZLE = "oyno_puzzle"
@@ -32,8 +34,11 @@ LEVELS = 9
 DAILY_BONES = 6
 SIZE = 5
 
-router = APIRouter(prefix="/api/ladder", responses=ERRORS)
-pages = APIRouter(include_in_schema=False)
+router = GuardedRouter(prefix="/api/ladder", responses=ERRORS)
+pages = GuardedRouter(include_in_schema=False)
+
+DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+"""A day as YYYY-MM-DD in ASCII digits."""
 
 
 def bones_of_level(level: int) -> int:
@@ -69,9 +74,11 @@ def _managers(request: Request) -> tuple[GameManager, SessionManager]:
     return request.app.state.manager, request.app.state.sessions
 
 
-async def _deal(request: Request, params: dict[str, Any], detail: dict[str, Any]) -> dict[str, Any]:
+async def _deal(
+    request: Request, payer: Payer, params: dict[str, Any], detail: dict[str, Any]
+) -> dict[str, Any]:
     manager, sessions = _managers(request)
-    live = await manager.create(PUZZLE, params, [{"kind": "human"}])
+    live = await manager.create(PUZZLE, params, [{"kind": "human"}], client=payer.client)
     start = str(live.state.observation(None)["position"])
     solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
     detail = {**detail, "start": start, "shortest": len(solution), "solution": solution}
@@ -91,28 +98,34 @@ async def _deal(request: Request, params: dict[str, Any], detail: dict[str, Any]
 class DailyRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    date: StrictStr = Field(description="The day, YYYY-MM-DD (the player's own calendar).")
+    date: StrictStr = Field(
+        pattern=DATE_PATTERN, description="The day, YYYY-MM-DD (the player's own calendar)."
+    )
 
 
 @router.post("/levels/{level}", status_code=201, summary="Deal a puzzle of the ladder")
-async def deal_level(level: int, request: Request) -> dict[str, Any]:
+async def deal_level(
+    request: Request,
+    payer: GamePayer,
+    level: str = number_in_path(f"1 to {LEVELS}"),
+) -> dict[str, Any]:
     """Level N deals N + 1 bones on 5x5 at random; answers the game's link and the length of
     the shortest solution."""
-    bones = bones_of_level(level)
-    return await _deal(request, {"bones": bones}, {"level": level, "bones": bones})
+    bones = bones_of_level(int(level))
+    return await _deal(request, payer, {"bones": bones}, {"level": int(level), "bones": bones})
 
 
 @router.get("/daily/{date}", summary="The daily puzzle of a date")
-async def daily(date: str) -> dict[str, Any]:
+async def daily(_payer: LookupPayer, date: str = Path(pattern=DATE_PATTERN)) -> dict[str, Any]:
     start = daily_start(date)
     solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
     return {"date": date, "start": start, "bones": DAILY_BONES, "shortest": len(solution)}
 
 
 @router.post("/daily", status_code=201, summary="Play the daily puzzle of a date")
-async def play_daily(body: DailyRequest, request: Request) -> dict[str, Any]:
+async def play_daily(body: DailyRequest, request: Request, payer: GamePayer) -> dict[str, Any]:
     start = daily_start(body.date)
-    return await _deal(request, {"start": start}, {"date": body.date, "bones": DAILY_BONES})
+    return await _deal(request, payer, {"start": start}, {"date": body.date, "bones": DAILY_BONES})
 
 
 class SolutionRequest(BaseModel):
@@ -122,7 +135,9 @@ class SolutionRequest(BaseModel):
 
 
 @router.post("/games/{game_id}/solution", summary="Show the shortest solution of a puzzle")
-async def solution(game_id: str, body: SolutionRequest, request: Request) -> dict[str, Any]:
+async def solution(
+    game_id: str, body: SolutionRequest, request: Request, payer: GamePayer
+) -> dict[str, Any]:
     """Plays the solver's line from the puzzle's start in a game of its own and answers its
     replay address (the same one when asked again)."""
     manager, sessions = _managers(request)
@@ -137,14 +152,14 @@ async def solution(game_id: str, body: SolutionRequest, request: Request) -> dic
     shown = next((e for e in session.events if e.kind == "solution_shown"), None)
     if shown is not None:
         return {"replay_url": shown.detail["replay_url"], "moves": note.detail["solution"]}
-    replay = await _play_line(manager, note.detail["start"], note.detail["solution"])
+    replay = await _play_line(manager, payer, note.detail["start"], note.detail["solution"])
     url = f"/game/{replay.id}/replay"
     await sessions.note(live, "solution_shown", {"replay_url": url}, seat)
     return {"replay_url": url, "moves": note.detail["solution"]}
 
 
-async def _play_line(manager: GameManager, start: str, moves: list[str]) -> LiveGame:
-    live = await manager.create(PUZZLE, {"start": start}, [{"kind": "human"}])
+async def _play_line(manager: GameManager, payer: Payer, start: str, moves: list[str]) -> LiveGame:
+    live = await manager.create(PUZZLE, {"start": start}, [{"kind": "human"}], client=payer.client)
     for move in moves:
         await manager.act(live, 0, live.seq, move)
     return live

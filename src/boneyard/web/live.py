@@ -109,6 +109,16 @@ class LiveGame:
                 return seat
         raise WebError(403, "wrong_token", f"that token is not a seat of game {self.id}")
 
+    def check_person(self, seat: int | None) -> None:
+        """Refuse (403) a token whose seat a person no longer holds: the computer took it over
+        (its person resigned a game of three or more, or a stand-in). It may still watch."""
+        if seat is not None and self.stored.seats[seat]["kind"] != "human":
+            raise WebError(
+                403,
+                "seat_taken_over",
+                "the computer plays this seat now; this link can still watch the game",
+            )
+
     def seat_label(self, seat: int) -> str:
         names = self.game.info.seat_names
         label = names[seat] if seat < len(names) else f"Player {seat + 1}"

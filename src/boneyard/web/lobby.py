@@ -16,12 +16,12 @@ import secrets
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from boneyard.web import words
-from boneyard.web.catalog import parse_params
+from boneyard.web.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame
 from boneyard.web.manager import GameManager
@@ -31,8 +31,8 @@ from boneyard.web.schemas import ParamValue, SeatSpec
 from boneyard.web.session_store import SeriesGame
 from boneyard.web.sessions import CONTINUATIONS, SessionManager, pair_key, session_of
 
-router = APIRouter(prefix="/api", responses=ERRORS)
-pages = APIRouter(include_in_schema=False)
+router = GuardedRouter(prefix="/api", responses=ERRORS)
+pages = GuardedRouter(include_in_schema=False)
 
 
 class PersonIn(BaseModel):
@@ -46,7 +46,10 @@ class NewPerson(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: StrictStr = Field(
-        description=f"The name others see (trimmed to {words.NAME_LIMIT} characters)."
+        min_length=1,
+        max_length=200,
+        description="The name others see: one line of visible text (no direction controls, "
+        f"not only invisible characters), trimmed to {words.NAME_LIMIT} characters.",
     )
 
 
@@ -85,7 +88,7 @@ async def _person(sessions: SessionManager, given: PersonIn | None) -> dict[str,
 
 
 @router.post("/people", status_code=201, summary="A light identity: a name and a secret")
-async def new_person(body: NewPerson, request: Request) -> dict[str, str]:
+async def new_person(body: NewPerson, request: Request, _payer: PersonPayer) -> dict[str, str]:
     """Answers ``{"id", "name", "secret"}``; the browser keeps the secret (it is shown once)."""
     _manager, sessions = _managers(request)
     name = words.given_name(body.name)
@@ -98,11 +101,15 @@ class Rename(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     secret: StrictStr
-    name: StrictStr
+    name: StrictStr = Field(
+        min_length=1, max_length=200, description=NewPerson.model_fields["name"].description
+    )
 
 
 @router.post("/people/{person_id}/name", summary="Change the name others see")
-async def rename(person_id: str, body: Rename, request: Request) -> dict[str, str]:
+async def rename(
+    person_id: str, body: Rename, request: Request, _payer: PersonPayer
+) -> dict[str, str]:
     _manager, sessions = _managers(request)
     await _person(sessions, PersonIn(id=person_id, secret=body.secret))
     name = words.given_name(body.name)
@@ -111,8 +118,11 @@ async def rename(person_id: str, body: Rename, request: Request) -> dict[str, st
 
 
 @router.post("/people/{person_id}/games", summary="A person's continuing games")
-async def person_games(person_id: str, body: PersonIn, request: Request) -> list[dict[str, Any]]:
-    """Each continuing game with this person's own link into it (proved by the secret)."""
+async def person_games(
+    person_id: str, body: PersonIn, request: Request, _payer: LookupPayer
+) -> list[dict[str, Any]]:
+    """Each continuing game with this person's own link into it (proved by the secret). The
+    body's ``id`` must be the address's ``person_id`` (else 400)."""
     manager, sessions = _managers(request)
     if body.id != person_id:
         raise WebError(400, "bad_request", "the body's id is not the address's")
@@ -149,20 +159,26 @@ def _names(sessions: SessionManager, series: SeriesGame) -> list[str]:
 
 
 @router.post("/open", status_code=201, summary="Create a game with open seats")
-async def open_game(body: OpenGame, request: Request) -> dict[str, Any]:
+async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[str, Any]:
     """The creator takes ``seat``; the other human seats wait for someone to *Join* (listed in
     the lobby unless ``listed`` is false). Answers the creator's link."""
     manager, sessions = _managers(request)
     person = await _person(sessions, body.person)
-    game_cls = manager.catalog.game_class(body.game)
-    if body.seats is None:
-        count = game_cls(**parse_params(game_cls, dict(body.params))).info.num_players
-        seats = [{"kind": "human"} for _ in range(count)]
-    else:
-        seats = [seat.model_dump() for seat in body.seats]
-    if not 0 <= body.seat < len(seats) or seats[body.seat]["kind"] != "human":
-        raise WebError(400, "bad_seats", "the creator's seat must be one of the people's seats")
-    live = await manager.create(body.game, dict(body.params), seats)
+    manager.catalog.game_class(body.game)  # an unknown game: 404 before anything is set up
+
+    def seats(count: int) -> list[dict[str, Any]]:
+        """Every seat a person unless given: the game's seat count comes from its set-up in
+        the work pool, within the server's parameter limits (never built here on the loop)."""
+        chosen = (
+            [{"kind": "human"} for _ in range(count)]
+            if body.seats is None
+            else [seat.model_dump() for seat in body.seats]
+        )
+        if not 0 <= body.seat < len(chosen) or chosen[body.seat]["kind"] != "human":
+            raise WebError(400, "bad_seats", "the creator's seat must be one of the people's seats")
+        return chosen
+
+    live = await manager.create(body.game, dict(body.params), seats, client=payer.client)
     open_seats = [
         s for s, info in enumerate(live.stored.seats) if info["kind"] == "human" and s != body.seat
     ]
@@ -189,7 +205,7 @@ async def open_game(body: OpenGame, request: Request) -> dict[str, Any]:
 
 
 @router.post("/open/{game_id}/join", summary="Take a free seat of an open game")
-async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
+async def join(game_id: str, body: Join, request: Request, payer: GamePayer) -> dict[str, Any]:
     """Answers the new seat's link. Two people meeting again over Obonto are both sent to their
     continuing game instead."""
     manager, sessions = _managers(request)
@@ -219,7 +235,7 @@ async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
         and live.game.name in CONTINUATIONS
         and all(fresh.people)
     ):
-        moved = await _continuing(manager, sessions, live, fresh, person["id"])
+        moved = await _continuing(manager, sessions, live, fresh, person["id"], payer.client)
         if moved is not None:
             return moved
     token = live.stored.seats[seat]["token"]
@@ -232,6 +248,7 @@ async def _continuing(
     live: LiveGame,
     entry: SeriesGame,
     joiner: str,
+    client: str,
 ) -> dict[str, Any] | None:
     """Lead two people who meet again to their one continuing game, or make this one it."""
     pair = pair_key(live.game.name, entry.people)
@@ -243,7 +260,7 @@ async def _continuing(
     if previous.state.is_terminal():
         # Continue from its end: a rematch of the last game keeps the people in their seats.
         seat = next(iter(_seats_of(previous, entry.people[0])), 0)
-        await sessions.rematch(previous, seat)
+        await sessions.rematch(previous, seat, client)
         target_id = session_of(previous).series.next_game  # type: ignore[union-attr]
         assert target_id is not None
         target = await manager.get(target_id)

@@ -35,7 +35,6 @@ from boneyard.web.chance import seed_hash
 from boneyard.web.computer import ComputerSeats
 from boneyard.web.errors import WebError
 from boneyard.web.jobs import bot_runner
-from boneyard.web.limits import RateLimit
 from boneyard.web.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.metrics import Metrics
 from boneyard.web.settings import Settings
@@ -82,8 +81,6 @@ class GameManager(LiveCache, ComputerSeats):
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
         self.live_bytes = 0
         self.sockets_by_client: Counter[str] = Counter()
-        per_minute = self.settings.games_per_minute
-        self.creations = RateLimit(per_minute / 60.0, max(1, per_minute))
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stop_listening: Callable[[], None] | None = None
 
@@ -140,24 +137,13 @@ class GameManager(LiveCache, ComputerSeats):
 
     # ----- creating and loading ---------------------------------------------------------------
 
-    def check_creation_rate(self, client: str) -> None:
-        wait = self.creations.take(client)
-        if wait > 0:
-            raise WebError(
-                429,
-                "too_many_games",
-                f"this address created {self.settings.games_per_minute} games in the last "
-                f"minute, the most this server allows; try again in {wait:.0f} seconds",
-                retry_after=wait,
-            )
-
     async def create(
         self, name: str, params: dict[str, Any], seats: Seats = None, client: str | None = None
     ) -> LiveGame:
-        """A new game, stored with its opening chance outcomes. ``client`` (an address) counts
-        against ``games_per_minute``. Refused (nothing stored) past a budget."""
-        if client is not None:
-            self.check_creation_rate(client)
+        """A new game, stored with its opening chance outcomes, set up in the work pool with the
+        server's parameter limits. ``client`` (an address, charged by the route's guard: see
+        ``budgets.py``) has one set-up running at a time. Refused (nothing stored) past the
+        memory budget."""
         game_cls = self.catalog.game_class(name)
         limits = self.settings.param_limits.get(name, {})
         seed = self.new_seed()
@@ -221,7 +207,7 @@ class GameManager(LiveCache, ComputerSeats):
                     "token": secrets.token_urlsafe(24),
                     "kind": kind,
                     "level": level if kind == "computer" else None,
-                    "name": words.clean_name(seat.get("name")) if kind == "human" else None,
+                    "name": _seat_name(seat.get("name")) if kind == "human" else None,
                 }
             )
         return rows
@@ -383,6 +369,13 @@ class GameManager(LiveCache, ComputerSeats):
                 429, "too_many_sockets", "this address has as many sockets open as it may",
                 retry_after=30,
             )  # fmt: skip
+        if self.sockets_by_client.total() >= self.settings.max_sockets:
+            raise WebError(
+                503, "too_many_sockets", "this server has as many sockets open as it allows",
+                retry_after=30,
+            )  # fmt: skip
+        self._make_room(self.settings.socket_bytes)  # a socket's buffers count as memory
+        self.live_bytes += self.settings.socket_bytes
         self.sockets_by_client[client] += 1
         live.subscribers.add(subscriber)
         if live.id in self.games:
@@ -392,6 +385,7 @@ class GameManager(LiveCache, ComputerSeats):
     def unsubscribe(self, live: LiveGame, subscriber: Subscriber, client: str) -> None:
         if subscriber in live.subscribers:
             live.subscribers.discard(subscriber)
+            self.live_bytes -= self.settings.socket_bytes
             self.sockets_by_client[client] -= 1
             if self.sockets_by_client[client] <= 0:
                 del self.sockets_by_client[client]
@@ -413,6 +407,13 @@ class GameManager(LiveCache, ComputerSeats):
                 live.subscribers.discard(subscriber)
 
     # ----- acting -------------------------------------------------------------------------------
+
+    async def act_as_person(
+        self, live: LiveGame, seat: int | None, seq: int, action: int | str
+    ) -> None:
+        """``act`` for a person's token: refused once the seat passed to the computer."""
+        live.check_person(seat)
+        await self.act(live, seat, seq, action)
 
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
         """Play ``action`` (an id or a string) for ``seat`` on top of sequence number ``seq``."""
@@ -495,3 +496,10 @@ class GameManager(LiveCache, ComputerSeats):
         live.stored.actions.extend(applied)
         self._announce(live, first)
         self._schedule_bot(live)
+
+
+def _seat_name(name: object) -> str | None:
+    """A person's name given with a new game: refused (400) when given but not a name."""
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return None
+    return words.given_name(name)

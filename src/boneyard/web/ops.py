@@ -15,13 +15,14 @@ import logging
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
+from boneyard.web.budgets import GuardedRouter
 from boneyard.web.manager import GameManager
 
-router = APIRouter(include_in_schema=False)
+router = GuardedRouter(include_in_schema=False)
 
 READY_SECONDS = 2.0
 """How long the readiness check waits for the database."""

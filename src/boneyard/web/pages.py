@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -16,15 +16,16 @@ from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.core.game import Game
 from boneyard.rules_pages import page_markdown
 from boneyard.web import words
+from boneyard.web.budgets import GamePayer, GuardedRouter
 from boneyard.web.errors import WebError
 from boneyard.web.live import render
 from boneyard.web.manager import GameManager
 from boneyard.web.markdown import to_html
-from boneyard.web.routes import client_of, created_json, kind_json
+from boneyard.web.routes import created_json, kind_json
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
-router = APIRouter(include_in_schema=False)
+router = GuardedRouter(include_in_schema=False)
 
 
 def wants_html(request: Request) -> bool:
@@ -102,7 +103,7 @@ async def new_game_form(name: str, request: Request) -> Any:
 
 
 @router.post("/new/{name}", response_class=HTMLResponse)
-async def new_game(name: str, request: Request) -> Any:
+async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     manager = _manager(request)
     manager.catalog.game_class(name)  # an unknown game: 404
     fields = {
@@ -141,7 +142,7 @@ async def new_game(name: str, request: Request) -> Any:
         return chosen
 
     try:
-        live = await manager.create(name, given, seats, client=client_of(request))
+        live = await manager.create(name, given, seats, client=payer.client)
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)

@@ -27,8 +27,9 @@ import logging
 import time
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 
+from boneyard.web.budgets import GuardedRouter, SocketPayer
 from boneyard.web.errors import WebError
 from boneyard.web.limits import RateLimit
 from boneyard.web.live import LiveGame
@@ -36,7 +37,7 @@ from boneyard.web.manager import GameManager
 from boneyard.web.settings import Settings
 from boneyard.web.words import words_message
 
-router = APIRouter()
+router = GuardedRouter()
 log = logging.getLogger("boneyard.web")
 
 MAX_DEPTH = 4
@@ -111,13 +112,19 @@ def _depth(value: Any, limit: int) -> int:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(
-    websocket: WebSocket, game_id: str, token: str | None = None, draw: bool = True
+    websocket: WebSocket,
+    game_id: str,
+    payer: SocketPayer,
+    token: str | None = None,
+    draw: bool = True,
 ) -> None:
     """``draw=false`` leaves the board drawings out of the views (for programs)."""
     manager: GameManager = websocket.app.state.manager
-    client = websocket.client.host if websocket.client else "unknown"
+    client = payer.client
     await websocket.accept()
     try:
+        if payer.refusal is not None:
+            raise payer.refusal
         live = await manager.get(game_id)
         seat = live.seat_of(token)
         subscriber = SocketSubscriber(websocket, seat, draw, manager.settings)
@@ -200,7 +207,7 @@ async def _handle(
             action = message.get("action", message.get("action_string"))
             if not isinstance(action, int | str):
                 raise WebError(422, "bad_action", "send 'action' (id) or 'action_string'")
-            await manager.act(live, subscriber.seat, seq, action)
+            await manager.act_as_person(live, subscriber.seat, seq, action)
             subscriber.send({"type": "ack", "request": request, "seq": live.seq})
         elif kind == "hint":
             hint = await manager.hint(live, subscriber.seat)

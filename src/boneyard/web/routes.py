@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 
 from boneyard.web import words
+from boneyard.web.budgets import GamePayer, GuardedRouter, MovePayer
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame, render
 from boneyard.web.manager import GameManager
@@ -21,23 +22,19 @@ from boneyard.web.schemas import (
     HintRequest,
     SeatLink,
     View,
+    number_in_path,
 )
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413, 422, 429, 503)
 }
 
-router = APIRouter(prefix="/api", responses=ERRORS)
+router = GuardedRouter(prefix="/api", responses=ERRORS)
 
 
 def manager_of(request: Request) -> GameManager:
     manager: GameManager = request.app.state.manager
     return manager
-
-
-def client_of(request: Request) -> str:
-    """The address a request came from: what per-client budgets count."""
-    return request.client.host if request.client else "unknown"
 
 
 def kind_json(manager: GameManager, name: str) -> dict[str, Any]:
@@ -95,12 +92,12 @@ async def kind(name: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/games", response_model=CreatedGame, status_code=201, summary="Create a game")
-async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> dict[str, Any]:
     """Refused with 429 past the server's games per client a minute, 503 when its memory for
     live games is full or setting the game up takes too long (nothing is stored then)."""
     manager = manager_of(request)
     seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
-    live = await manager.create(body.game, dict(body.params), seats, client=client_of(request))
+    live = await manager.create(body.game, dict(body.params), seats, client=payer.client)
     return created_json(live)
 
 
@@ -115,30 +112,38 @@ async def view(
 
 
 @router.post("/games/{game_id}/actions", response_model=View, summary="Play an action")
-async def act(game_id: str, body: Act, request: Request) -> dict[str, Any]:
-    """Refused (nothing changes) when the token is wrong, ``seq`` is stale (409), it is not the
-    seat's turn (409) or the action is malformed or illegal (422)."""
+async def act(game_id: str, body: Act, request: Request, _payer: MovePayer) -> dict[str, Any]:
+    """Refused (nothing changes) when the token is wrong or its seat passed to the computer
+    (403), ``seq`` is stale (409), it is not the seat's turn (409) or the action is malformed or
+    illegal (422)."""
     manager = manager_of(request)
     live = await manager.get(game_id)
     seat = live.seat_of(body.token)
     if (body.action is None) == (body.action_string is None):
         raise WebError(422, "bad_action", "send exactly one of 'action' (id) or 'action_string'")
     action: int | str = body.action if body.action is not None else str(body.action_string)
-    await manager.act(live, seat, body.seq, action)
+    await manager.act_as_person(live, seat, body.seq, action)
     return live.view(seat)
 
 
 @router.post("/games/{game_id}/hint", response_model=Hint, summary="Ask the computer for a move")
-async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
+async def hint(
+    game_id: str, body: HintRequest, request: Request, _payer: MovePayer
+) -> dict[str, Any]:
     manager = manager_of(request)
     live = await manager.get(game_id)
     return await manager.hint(live, live.seat_of(body.token))
 
 
 @router.get("/games/{game_id}/replay/{step}", response_model=Frame, summary="A replay step")
-async def replay_frame(game_id: str, step: int, request: Request) -> dict[str, Any]:
+async def replay_frame(
+    game_id: str, request: Request, step: str = number_in_path("actions played, 0 to the end")
+) -> dict[str, Any]:
     """The position after ``step`` actions, as a spectator saw it (finished games only)."""
-    manager = manager_of(request)
+    return await _frame(manager_of(request), game_id, int(step))
+
+
+async def _frame(manager: GameManager, game_id: str, step: int) -> dict[str, Any]:
     live = await manager.get(game_id)
     if manager.settings.replay_finished_only and not live.state.is_terminal():
         raise WebError(409, "not_finished", "a game can be replayed once it is over")

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 ParamValue = StrictBool | StrictInt | StrictFloat | StrictStr
+
+DIGITS = "^[0-9]{1,9}$"
+"""A whole number in an address: ASCII digits only (not '+3', '1_2' or other scripts' digits,
+which Python's ``int`` would read)."""
+
+
+def number_in_path(description: str) -> Any:
+    """A path parameter of ``DIGITS`` (read with ``int`` by the route)."""
+    return Path(pattern=DIGITS, description=description)
 
 
 class SeatSpec(BaseModel):
@@ -57,7 +67,11 @@ class CreatedGame(BaseModel):
 
 
 class Act(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # exactly one of the two ways to name the action (else 422 bad_action)
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"oneOf": [{"required": ["action"]}, {"required": ["action_string"]}]},
+    )
 
     token: StrictStr = Field(description="The acting seat's secret token.")
     seq: StrictInt = Field(description="The move number the action is played on (the view's seq).")

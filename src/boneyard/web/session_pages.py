@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse
 
+from boneyard.web.budgets import GuardedRouter
 from boneyard.web.pages import templates
 
-router = APIRouter(include_in_schema=False)
+router = GuardedRouter(include_in_schema=False)
 
 
 @router.get("/mine", response_class=HTMLResponse)

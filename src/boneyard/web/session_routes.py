@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from boneyard.web.budgets import GuardedRouter, SessionPayer, Spend
 from boneyard.web.manager import GameManager
 from boneyard.web.routes import ERRORS
 from boneyard.web.sessions import SessionManager, session_of
 
-router = APIRouter(prefix="/api", responses=ERRORS)
+router = GuardedRouter(prefix="/api", responses=ERRORS)
 
 Request_ = Literal[
     "resign",
@@ -38,8 +39,11 @@ class SessionRequest(BaseModel):
     )
     name: StrictStr | None = Field(
         default=None,
+        min_length=1,
         max_length=200,
-        description="For name: the asking seat's display name (trimmed to 30 characters).",
+        description="For name: the asking seat's display name: one line of visible text, "
+        "trimmed to 30 characters (a seat renames itself at most once in the server's "
+        "rename_seconds).",
     )
 
 
@@ -54,7 +58,9 @@ def _manager(request: Request) -> GameManager:
 
 
 @router.post("/games/{game_id}/session", summary="Resign, offer a draw, take back, rematch, ...")
-async def session_request(game_id: str, body: SessionRequest, request: Request) -> dict[str, Any]:
+async def session_request(
+    game_id: str, body: SessionRequest, request: Request, payer: SessionPayer
+) -> dict[str, Any]:
     """Web-layer actions, stored with the game: ``resign``; ``offer_draw`` (between people, in
     games that can be drawn) and ``accept_draw`` / ``decline_draw``; ``abort`` before the first
     move; ``takeback`` of one's last move (against the computer at once, refused after a chance
@@ -62,15 +68,17 @@ async def session_request(game_id: str, body: SessionRequest, request: Request) 
     ``decline_takeback``); ``rematch`` once the game is over; ``stand_in``: the computer takes
     over the seat to move once it has been silent for the set time; ``name``: the seat's display
     name (a friend opening an invite link names their own seat). Answers the seat's view."""
+    if body.do == "rematch":
+        payer.charge(Spend.GAME)  # the next game is made by this request
     live = await _manager(request).get(game_id)
     seat = live.seat_of(body.token)
-    await sessions_of(request).request(live, seat, body.do, body.seat, body.name)
+    await sessions_of(request).request(live, seat, body.do, body.seat, body.name, payer.client)
     return live.view(seat, draw=False)
 
 
 @router.get("/games/{game_id}/session", summary="The session of play, as one seat sees it")
 async def session_view(game_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
-    """How the game ended, offers waiting, web-layer actions in words, the series score and
-    (for a seat) its link into the next game."""
+    """How the game ended, offers waiting, web-layer actions in words (all of them: a view
+    carries the latest few), the series score and (for a seat) its link into the next game."""
     live = await _manager(request).get(game_id)
-    return session_of(live)(live.seat_of(token))
+    return session_of(live).view(live.seat_of(token), every_event=True)

@@ -20,9 +20,11 @@ the store (after a restart, or on the replay page) shows them and ends the same 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from typing import Any
 
 from boneyard.core.game import CHANCE, TERMINAL, State
@@ -41,6 +43,8 @@ NEVER_DRAWN = frozenset({"obonto"})
 
 ENDINGS = ("resign", "draw_agreed", "abort", "moved")
 """Web-layer actions that end a game ("moved": two people were led to their continuing game)."""
+ALWAYS_STORED = frozenset({*ENDINGS, "left", "stand_in"})
+"""Events a game's cap on events never refuses: a person can always leave or be replaced."""
 STAND_IN_LEVEL = "medium"
 
 
@@ -86,16 +90,39 @@ class Session:
     """What the web layer knows about one live game, beyond its rules."""
 
     manager: SessionManager
-    live: LiveGame
+    game: InitVar[LiveGame]
     events: list[SessionEvent]
     series: SeriesGame | None
     next_urls: dict[int, str] = field(default_factory=dict)
     """Per seat of this game: the link to the seat its person has in the next game."""
     clock_seq: int = -1
     clock_since: float = 0.0
+    _live: weakref.ref[LiveGame] = field(init=False, repr=False)
+
+    def __post_init__(self, game: LiveGame) -> None:
+        self.live = game
+
+    # The live game holds its session (``extra_view``): the session holds it back weakly, so a
+    # game dropped from memory is freed at once, not at the next full garbage collection (the
+    # largest OYNO boards are megabytes each: the server grew without bound between two).
+    @property
+    def live(self) -> LiveGame:
+        live = self._live()
+        if live is None:
+            raise WebError(409, "gone", "this game left memory; load it again")
+        return live
+
+    @live.setter
+    def live(self, live: LiveGame) -> None:
+        self._live = weakref.ref(live)
 
     def __call__(self, seat: int | None) -> dict[str, Any]:
+        """What a view of the game carries: the latest ``events_in_view`` events."""
         return self.manager.session_view(self, seat)
+
+    def view(self, seat: int | None, every_event: bool = False) -> dict[str, Any]:
+        """The session as ``seat`` sees it; ``every_event``: with every event stored."""
+        return self.manager.session_view(self, seat, every_event)
 
     def waited(self) -> float:
         """Seconds since the game reached its current move number (as this server saw it)."""
@@ -110,6 +137,11 @@ def session_of(live: LiveGame) -> Session:
     if not isinstance(session, Session):
         raise WebError(500, "no_session", "this game has no session of play")
     return session
+
+
+def event_bytes(event: SessionEvent) -> int:
+    """What one stored event holds in memory, roughly (its words are made when shown)."""
+    return 400 + len(json.dumps(event.detail))
 
 
 def pair_key(name: str, people: list[str | None]) -> str:
@@ -175,8 +207,12 @@ class SessionManager:
         """Give ``live`` its session: the stored web-layer actions, and an ending re-applied."""
         events = self.store.events(live.id)
         series = self.store.series_game(live.id)
+        before = live.extra_view
         session = Session(self, live, events, series)
         live.extra_view = session
+        # its events count in the game's memory (those of a session read before, once)
+        counted = sum(map(event_bytes, before.events)) if isinstance(before, Session) else 0
+        self.manager.grow(live, sum(map(event_bytes, events)) - counted)
         for event in events:
             if event.kind in ENDINGS:
                 self._end(live, event)
@@ -284,8 +320,13 @@ class SessionManager:
     def _is_person(self, live: LiveGame, seat: int | None) -> bool:
         return seat is not None and live.stored.seats[seat]["kind"] == "human"
 
-    def session_view(self, session: Session, seat: int | None) -> dict[str, Any]:
+    def session_view(
+        self, session: Session, seat: int | None, every_event: bool = False
+    ) -> dict[str, Any]:
         live = session.live
+        shown = [e for e in session.events if e.kind != "puzzle"]  # the puzzle's panel says it
+        if not every_event:
+            shown = shown[-self.manager.settings.events_in_view :]
         over = live.state.is_terminal()
         draw_offer = self._pending(session, "draw_offer")
         takeback_request = self._pending(session, "takeback_request")
@@ -334,9 +375,9 @@ class SessionManager:
             else {"seat": takeback_request.seat},
             "events": [
                 {"at": e.at_seq, "kind": e.kind, "seat": e.seat, "words": self.event_words(live, e)}
-                for e in session.events
-                if e.kind != "puzzle"  # shown by the puzzle's own panel
+                for e in shown
             ],
+            "events_total": len(session.events),
             "series": self.series_score(session),
             "next_url": session.next_urls.get(seat) if seat is not None else None,
             "follow": ending is not None and ending.kind == "moved",
@@ -417,7 +458,9 @@ class SessionManager:
         what: str,
         target: int | None = None,
         name: str | None = None,
+        client: str | None = None,
     ) -> None:
+        """Do ``what`` for ``seat``; ``client`` (the address charged) sets up a rematch."""
         if seat is None:
             raise WebError(403, "spectator", "a spectator cannot do that: open an invite link")
         if live.stored.seats[seat]["kind"] != "human":
@@ -431,7 +474,7 @@ class SessionManager:
             "takeback": self.takeback,
             "accept_takeback": self.accept_takeback,
             "decline_takeback": self.decline_takeback,
-            "rematch": self.rematch,
+            "rematch": lambda live, seat: self.rematch(live, seat, client),
         }
         if what == "stand_in":
             await self.stand_in(live, seat, target)
@@ -453,15 +496,25 @@ class SessionManager:
         detail: dict[str, Any] | None = None,
         **changes: Any,
     ) -> SessionEvent:
-        """Store one web-layer action (locked by the caller) and remember it."""
+        """Store one web-layer action (locked by the caller) and remember it. Past the game's
+        ``session_events_per_game`` only an ending, a leaving or a stand-in is stored."""
         session = session_of(live)
         number = len(session.events)
+        limit = self.manager.settings.session_events_per_game
+        if number >= limit and kind not in ALWAYS_STORED:
+            raise WebError(
+                429,
+                "too_many_events",
+                f"this game has stored {limit} requests (offers, names, takebacks), the most "
+                "this server keeps for one game; it can still be played, resigned or left",
+            )
         event = await self.manager.in_store(
             lambda: self.store.add_event(
                 live.id, number, live.seq, kind, seat, detail or {}, **changes
             )
         )
         session.events.append(event)
+        self.manager.grow(live, event_bytes(event))
         return event
 
     def _refuse_if_over(self, live: LiveGame) -> None:
@@ -643,6 +696,24 @@ class SessionManager:
         async with live.lock:
             if live.stored.seats[seat].get("name") == cleaned:
                 return
+            interval = self.manager.settings.rename_seconds
+            last = next(
+                (
+                    e
+                    for e in reversed(session_of(live).events)
+                    if e.kind == "named" and e.seat == seat
+                ),
+                None,
+            )
+            if last is not None and time.time() - last.time < interval:
+                wait = interval - (time.time() - last.time)
+                raise WebError(
+                    429,
+                    "too_many_names",
+                    f"a seat changes its name at most once in {interval:g} seconds; try again "
+                    f"in {max(1, round(wait))} seconds",
+                    retry_after=wait,
+                )
             seats = [dict(info) for info in live.stored.seats]
             seats[seat]["name"] = cleaned
             side = capital(live.game.seat_name(seat))
@@ -652,7 +723,7 @@ class SessionManager:
 
     # ----- rematch -------------------------------------------------------------------------------
 
-    async def rematch(self, live: LiveGame, seat: int) -> None:
+    async def rematch(self, live: LiveGame, seat: int, client: str | None = None) -> None:
         if not live.state.is_terminal():
             raise WebError(409, "not_finished", "a rematch starts once this game is over")
         async with self._rematch_lock:
@@ -691,7 +762,7 @@ class SessionManager:
                 carried_wins[member] = score["wins"][old_seat]
                 if score["points"] is not None:
                     carried_points[member] = score["points"][old_seat]
-            next_live = await self.manager.create(live.game.name, params, new_seats)
+            next_live = await self.manager.create(live.game.name, params, new_seats, client)
             entry = SeriesGame(
                 game_id=next_live.id,
                 series_id=series.series_id,

@@ -87,14 +87,53 @@ class Settings:
     """Seconds a database commit may wait (another process or a backup holding the file)."""
     # ----- clients -----------------------------------------------------------------------------
     games_per_minute: int = 20
-    """New games one client (address) may create a minute (more: 429 with Retry-After)."""
+    """New games one client (address) may make a minute, by any way in: created, opened,
+    joined, dealt from the ladder, a rematch (more: 429 with Retry-After). ``web/budgets.py``
+    charges every route; the other kinds follow."""
+    people_per_minute: int = 10
+    """Light identities one client may make or rename a minute."""
+    session_requests_per_minute: int = 60
+    """Web-layer requests on games (resign, offers, takebacks, names) one client may make a
+    minute."""
+    moves_per_minute: int = 600
+    """Moves and hints one client may send a minute over HTTP (sockets count their messages)."""
+    sockets_per_minute: int = 120
+    """WebSockets one client may open a minute."""
+    lookups_per_minute: int = 30
+    """Daily puzzles one client may look up a minute (each is solved)."""
+    # ----- what one game may hold ----------------------------------------------------------------
+    session_events_per_game: int = 200
+    """Web-layer events one game may store (offers, names, takebacks; endings always pass)."""
+    rename_seconds: float = 10.0
+    """A seat may change its name once in this many seconds."""
+    events_in_view: int = 30
+    """The latest web-layer events a view carries (all of them: ``GET .../session``)."""
     max_body_bytes: int = 64 * 1024
     """The largest request body (more: 413)."""
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may post forms and open sockets."""
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+    """Names the server answers to (the ``Host`` header, port aside); another is refused (400),
+    so a page of a foreign name that resolves here (DNS rebinding) gets nothing.
+    ``boneyard serve --host-name`` adds to them; ``"*"`` answers to any name."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Reverse proxies whose ``X-Forwarded-For`` names the client (``--trusted-proxy``); none
+    by default, so no client can choose the address its budgets are counted by."""
+    # ----- connections (``boneyard serve``: ``web/connections.py``) ----------------------------
+    max_connections: int = 1000
+    """Open HTTP connections at most; past it a new one is answered 503 with Retry-After and
+    closed (well before the process runs out of file descriptors)."""
+    header_seconds: float = 10.0
+    """A connection that has not sent a whole request head in this time is closed."""
+    body_seconds: float = 30.0
+    """A request whose body has not arrived in this time is closed."""
     # ----- sockets -----------------------------------------------------------------------------
     sockets_per_game: int = 64
     sockets_per_client: int = 64
+    max_sockets: int = 2000
+    """WebSockets open at once, server-wide (more: closed with 1013, try again later)."""
+    socket_bytes: int = 64 * 1024
+    """What one socket is counted as in the memory budget (its buffers and queue of views)."""
     socket_message_bytes: int = 4096
     """The largest message a client may send on a socket."""
     socket_messages_per_second: float = 20.0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import random
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,20 +147,42 @@ def display_name(live: LiveGame, seat: int) -> str:
     return f"{name} ({side})" if name else side
 
 
+DIRECTION_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Characters that reorder the text around them: in a name they could reverse a sentence."""
+
+
+def name_problem(text: str) -> str | None:
+    """Why ``text`` (already trimmed) cannot be a display name, or None: a name is one line of
+    visible characters, without direction controls or other control characters."""
+    if any(char in DIRECTION_CONTROLS for char in text):
+        return "a name cannot hold characters that change the direction of the text around it"
+    if any(unicodedata.category(char) == "Cc" for char in text):
+        return "a name is one line of text, without control characters"
+    if not any(unicodedata.category(char)[0] in "LNPS" for char in text):
+        return "a name needs at least one visible letter, digit or sign"
+    return None
+
+
 def clean_name(name: object) -> str | None:
-    """A display name as given: trimmed, at most ``NAME_LIMIT`` characters, or ``None``."""
+    """A display name as given: trimmed to one line of at most ``NAME_LIMIT`` characters, or
+    ``None`` (none given, or one that ``name_problem`` refuses)."""
     if not isinstance(name, str):
         return None
     text = " ".join(name.split())[:NAME_LIMIT]
-    return text or None
+    return text if text and name_problem(text) is None else None
 
 
 def given_name(name: object) -> str:
-    """A name a person gives (a seat's, or their identity's in the lobby), cleaned as
-    ``clean_name``; a request without one is refused."""
-    text = clean_name(name)
-    if text is None:
+    """A name a person gives (a seat's, or their identity's in the lobby), trimmed as
+    ``clean_name``; a missing, empty or invisible one is refused with the reason."""
+    text = " ".join(name.split())[:NAME_LIMIT] if isinstance(name, str) else ""
+    if not text:
         raise WebError(400, "bad_name", f"a name is 1 to {NAME_LIMIT} characters, not only spaces")
+    problem = name_problem(text)
+    if problem is not None:
+        raise WebError(400, "bad_name", problem)
     return text
 
 
@@ -280,5 +303,5 @@ async def words_message(
         action = random_setup_action(live, seat)
         if action is None:
             break
-        await manager.act(live, seat, live.seq, action)
+        await manager.act_as_person(live, seat, live.seq, action)
     subscriber.send({"type": "ack", "request": request, "seq": live.seq})

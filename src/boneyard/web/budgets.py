@@ -1,0 +1,218 @@
+"""The one guard every route passes: each request is charged to its client before it runs.
+
+Every way in that creates or changes something (a game, an open game, a ladder or daily puzzle,
+a rematch, a person, a session event, a move, a socket) names what it spends: a ``Charge``
+dependency on its route. The charge is taken from the client's budget of that kind (a token
+bucket per address, ``Settings``' ``*_per_minute``) before the body is read into a game, and a
+client past its budget is refused with 429 and ``Retry-After``, with nothing done.
+
+A route cannot forget it: ``GuardedRouter`` refuses, when the app is built, any route with a
+method other than GET or HEAD (and any WebSocket) that declares no ``Charge``; every router
+of the app is one. (``tests/web/test_guard.py`` walks the app's routes as well.)
+
+The client is the connection's address. Behind a reverse proxy the address the proxy names
+(``X-Forwarded-For``) is taken only from the proxies ``boneyard serve --trusted-proxy`` names
+(uvicorn's proxy headers); by default no proxy is trusted, so a header cannot rotate a budget.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, WebSocket
+
+from boneyard.web.errors import WebError
+from boneyard.web.limits import RateLimit
+from boneyard.web.settings import Settings
+
+
+class Spend(StrEnum):
+    """What a request spends: each kind has its own budget per client."""
+
+    GAME = "game"
+    """A new game: created, opened, joined, dealt from the ladder, a rematch."""
+    PERSON = "person"
+    """A light identity made or renamed (stored rows)."""
+    SESSION = "session"
+    """A web-layer request on a game: resign, offers, takeback, names, ... (stored events)."""
+    MOVE = "move"
+    """An action or a hint asked over HTTP (sockets have their own message rate)."""
+    SOCKET = "socket"
+    """A WebSocket opened."""
+    LOOKUP = "lookup"
+    """A request that reads little but computes (the daily puzzle's shortest solution)."""
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+_WORDS = {
+    Spend.GAME: "new games",
+    Spend.PERSON: "new or renamed people",
+    Spend.SESSION: "requests on games (offers, names, takebacks)",
+    Spend.MOVE: "moves and hints",
+    Spend.SOCKET: "new sockets",
+    Spend.LOOKUP: "puzzle look-ups",
+}
+
+
+def per_minute(settings: Settings, spend: Spend) -> int:
+    """How many ``spend`` requests one client may make a minute (bursts of as many)."""
+    return {
+        Spend.GAME: settings.games_per_minute,
+        Spend.PERSON: settings.people_per_minute,
+        Spend.SESSION: settings.session_requests_per_minute,
+        Spend.MOVE: settings.moves_per_minute,
+        Spend.SOCKET: settings.sockets_per_minute,
+        Spend.LOOKUP: settings.lookups_per_minute,
+    }[spend]
+
+
+class Budgets:
+    """Every client's budget of every kind, for one app."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._buckets = {
+            spend: RateLimit(
+                per_minute(settings, spend) / 60.0, max(1, per_minute(settings, spend))
+            )
+            for spend in Spend
+        }
+
+    def charge(self, client: str, spend: Spend) -> None:
+        """Take one ``spend`` from ``client``'s budget, or refuse (429) with nothing taken."""
+        wait = self._buckets[spend].take(client)
+        if wait > 0:
+            limit = per_minute(self.settings, spend)
+            raise WebError(
+                429,
+                "too_many_requests",
+                f"this address made {limit} {_WORDS[spend]} in the last minute, the most this "
+                f"server allows; try again in {max(1, round(wait))} seconds",
+                retry_after=wait,
+            )
+
+
+def client_address(connection: Request | WebSocket) -> str:
+    """The address a request came from (a trusted proxy's word for it, where one is named)."""
+    return connection.client.host if connection.client else "unknown"
+
+
+@dataclass(frozen=True)
+class Payer:
+    """The client a request is charged to: routes pass it on where work is done for it."""
+
+    client: str
+    budgets: Budgets
+    refusal: WebError | None = None
+    """A socket's refused charge: told to it once accepted (a socket gets no HTTP answer)."""
+
+    def charge(self, spend: Spend) -> None:
+        """A second charge for one request that also spends ``spend`` (a rematch: a game)."""
+        self.budgets.charge(self.client, spend)
+
+
+class Charge:
+    """A route's charge: ``Depends(Charge(Spend.GAME))`` takes one from the client's budget."""
+
+    def __init__(self, spend: Spend) -> None:
+        self.spend = spend
+
+    def __call__(self, request: Request) -> Payer:
+        return _charged(request, self.spend)
+
+    def __repr__(self) -> str:
+        return f"Charge({self.spend.value})"
+
+
+class SocketCharge(Charge):
+    """The charge of a WebSocket route (FastAPI gives it the socket, not a request). A refusal
+    is kept in the ``Payer``: the route tells it on the socket and closes it."""
+
+    def __call__(self, websocket: WebSocket) -> Payer:  # type: ignore[override]
+        try:
+            return _charged(websocket, self.spend)
+        except WebError as error:
+            budgets: Budgets = websocket.app.state.budgets
+            return Payer(client_address(websocket), budgets, refusal=error)
+
+
+def _charged(connection: Request | WebSocket, spend: Spend) -> Payer:
+    budgets: Budgets = connection.app.state.budgets
+    payer = Payer(client_address(connection), budgets)
+    budgets.charge(payer.client, spend)
+    return payer
+
+
+def charges_of(dependencies: list[Any]) -> list[Charge]:
+    """The ``Charge`` among a route's dependencies (``Depends`` objects or FastAPI's own)."""
+    found = []
+    for dependency in dependencies:
+        call: Callable[..., Any] | None = getattr(dependency, "dependency", None)
+        if call is None:
+            call = getattr(dependency, "call", None)
+        if isinstance(call, Charge):
+            found.append(call)
+    return found
+
+
+class GuardedRouter(APIRouter):
+    """An ``APIRouter`` on which a route that changes anything must say what it spends."""
+
+    def add_api_route(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        methods = {method.upper() for method in kwargs.get("methods") or ["GET"]}
+        if methods - SAFE_METHODS and not _declares_charge(endpoint, kwargs):
+            raise TypeError(
+                f"route {sorted(methods)} {path} changes something but declares no Charge: "
+                "add dependencies=[Depends(Charge(Spend....))] or a Payer parameter"
+            )
+        super().add_api_route(path, endpoint, **kwargs)
+
+    def add_api_websocket_route(
+        self, path: str, endpoint: Callable[..., Any], name: str | None = None, **kwargs: Any
+    ) -> None:
+        if not _declares_charge(endpoint, kwargs):
+            raise TypeError(f"socket route {path} declares no SocketCharge")
+        super().add_api_websocket_route(path, endpoint, name=name, **kwargs)
+
+
+def _declares_charge(endpoint: Callable[..., Any], kwargs: dict[str, Any]) -> bool:
+    """Whether the route charges: in ``dependencies=``, or a parameter's ``Depends`` (as its
+    default or in its ``Annotated`` type, e.g. ``payer: GamePayer``)."""
+    declared = list(kwargs.get("dependencies") or [])
+    for parameter in inspect.signature(endpoint, eval_str=True).parameters.values():
+        declared.append(parameter.default)
+        declared.extend(getattr(parameter.annotation, "__metadata__", ()))
+    return bool(charges_of(declared))
+
+
+GamePayer = Annotated[Payer, Depends(Charge(Spend.GAME))]
+"""A route parameter: the request is charged one game (``payer: GamePayer``)."""
+PersonPayer = Annotated[Payer, Depends(Charge(Spend.PERSON))]
+SessionPayer = Annotated[Payer, Depends(Charge(Spend.SESSION))]
+MovePayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
+LookupPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
+SocketPayer = Annotated[Payer, Depends(SocketCharge(Spend.SOCKET))]
+
+
+def unguarded_routes(routes: list[Any]) -> list[str]:
+    """The routes (walked through included routers) that change something without a charge:
+    ``create_app`` refuses to build an app with one."""
+    found = []
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:  # FastAPI keeps an included router as one entry
+            found += unguarded_routes(list(inner.routes))
+            continue
+        dependant = getattr(route, "dependant", None)
+        if dependant is None:
+            continue  # Starlette's own: the OpenAPI document, static files
+        methods = getattr(route, "methods", None)
+        changes = methods is None or bool(set(methods) - SAFE_METHODS)  # None: a socket
+        if changes and not charges_of(list(dependant.dependencies)):
+            found.append(f"{sorted(methods or ['WEBSOCKET'])} {route.path}")
+    return found
