@@ -29,7 +29,7 @@ from boneyard.web.pages import templates
 from boneyard.web.routes import ERRORS, kind_json
 from boneyard.web.schemas import ParamValue, SeatSpec
 from boneyard.web.session_store import SeriesGame
-from boneyard.web.sessions import CONTINUATIONS, SessionManager, pair_key, session_of
+from boneyard.web.sessions import SessionManager, pair_key, session_of
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 pages = APIRouter(include_in_schema=False)
@@ -216,7 +216,7 @@ async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
     if (
         fresh is not None
         and person is not None
-        and live.game.name in CONTINUATIONS
+        and live.game.spec.series.continues
         and all(fresh.people)
     ):
         moved = await _continuing(manager, sessions, live, fresh, person["id"])

@@ -23,7 +23,6 @@ from boneyard.core.errors import (
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.record import Copied, Nested, Value
-from boneyard.core.registry import register
 from boneyard.games.bonbon import notation as nt
 from boneyard.games.bonbon.deck import DEFAULT_DECK, EFFECTS, Deck, check_deck, load_deck
 from boneyard.games.bonbon.observation import (
@@ -66,7 +65,6 @@ Card = tuple[int, bool, int]
 """A card in a run: (kind index, face up?, bit mask of the seats that know its kind)."""
 
 
-@register
 class BonBonGame(Game):
     """Bon-Bon for 2 to 6 players, with its deck and bonus tiles as parameters."""
 

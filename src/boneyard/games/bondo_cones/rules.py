@@ -20,7 +20,6 @@ from typing import Any, cast
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.record import Copied, Derived, Nested, Value
-from boneyard.core.registry import register
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.board import (
     BOARD,
@@ -102,7 +101,6 @@ def _empty_list() -> list[int]:
     return [-1] * SQUARES
 
 
-@register
 class BondoConesGame(Game):
     """Bond O Cones for two players; seat 0 black at ranks 1-4, seat 1 white at ranks 9-12."""
 

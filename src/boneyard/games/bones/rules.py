@@ -34,7 +34,6 @@ from typing import Any, cast
 from boneyard.core.game import TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.record import Copied, Shared, Transient, Value
-from boneyard.core.registry import register
 from boneyard.games.bones import notation
 from boneyard.games.bones.notation import LINE, DominoTable, domino_table
 from boneyard.games.bones.observation import BonesObservation
@@ -45,7 +44,6 @@ EMPTY = -1
 COLOUR_LETTERS = ("W", "B")
 
 
-@register
 class BonesGame(Game):
     """Bones, by Joshua Howard (BoneGames, 1995)."""
 

@@ -25,9 +25,8 @@ from typing import Any, cast
 
 from boneyard.core.errors import InvalidStateError
 from boneyard.core.game import TERMINAL, Game, Observation, State
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import Parameter, ParameterValue
 from boneyard.core.record import Copied, Memo, Shared, Value
-from boneyard.core.registry import register
 from boneyard.games.obonto import notation
 from boneyard.games.obonto.notation import GRID, KINDS, NAMES, SQUARES, STEPS
 from boneyard.games.obonto.observation import ObontoObservation
@@ -114,7 +113,6 @@ def _occupied_mask(animals: list[int] | tuple[int, ...]) -> int:
     return mask
 
 
-@register
 class ObontoGame(Game):
     """Obonto for two players, as a match of one or more games."""
 
@@ -427,6 +425,18 @@ class ObontoState(State):
     def placement(self) -> str:
         """Where the animals stand, as a ``start`` parameter (to resume a match from here)."""
         return notation.format_placement(self._animals)
+
+    def next_match(self, resigned: int | None) -> dict[str, ParameterValue]:
+        """The parameters of the match that follows this one's end (a rematch): the animals
+        stay where they stand and the loser of the last game moves first; ``resigned``, the
+        seat that gave the match up, when one did."""
+        if resigned is not None:
+            first = resigned
+        elif self._results:
+            first = 1 - self._results[-1][0]
+        else:
+            first = self._first
+        return {"start": self.placement(), "first": first}
 
     def position(self) -> str:
         """The board and the seat to move as a position string (``notation.parse_position``)."""

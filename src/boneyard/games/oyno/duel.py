@@ -30,7 +30,6 @@ from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.record import Copied, Value
-from boneyard.core.registry import register
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
 from boneyard.games.oyno.observation import DuelObservation
@@ -79,7 +78,6 @@ def _check_start(text: str) -> str | None:
     return None
 
 
-@register
 class Oyno(Game):
     """Two-player OYNO, with the wild variant as a parameter."""
 
@@ -229,47 +227,6 @@ class Oyno(Game):
 
     def new_initial_state(self) -> DuelState:
         return DuelState(self)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.oyno.heuristic import duel_score, duel_value
-
-        if not isinstance(state, DuelState) or state.rolling >= 0 or state.is_terminal():
-            return duel_value(cast(DuelObservation, state.observation(seat)), seat)
-        # The same value as from the observation (every field is public), without building it.
-        geometry = self.geometry
-        return duel_score(
-            state.occupied,
-            state.up,
-            state.supply,
-            state.player,
-            self.bones_per_player,
-            geometry.neighbours,
-            geometry.resting_mask,
-            seat,
-        )
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.oyno.draw import duel_text
-
-        return duel_text(cast(DuelObservation, observation))
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.oyno.draw import board_svg
-
-        return board_svg(cast(DuelObservation, observation), **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (5 * self.size * self.size + 3,)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.oyno.tensor import duel_tensor
-
-        return duel_tensor(cast(DuelObservation, observation))
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, DuelState):
-            raise TypeError(f"not an oyno state: {state!r}")
-        return self._hook("tensor", "duel_state_tensor")(state, seat)
 
 
 class DuelState(State):

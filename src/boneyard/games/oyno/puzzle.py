@@ -24,7 +24,6 @@ from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import Parameter
 from boneyard.core.record import Value
-from boneyard.core.registry import register
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
 from boneyard.games.oyno.observation import PuzzleObservation
@@ -70,7 +69,6 @@ def _completions(has_up: bool, has_down: bool, remaining: int, need_down: bool) 
     return max(count, 0)
 
 
-@register
 class OynoPuzzle(Game):
     """The one-player OYNO puzzle."""
 
@@ -242,36 +240,6 @@ class OynoPuzzle(Game):
 
     def new_initial_state(self) -> PuzzleState:
         return PuzzleState(self)
-
-    # ----- optional hooks -------------------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.oyno.heuristic import puzzle_value
-
-        return puzzle_value(cast(PuzzleObservation, state.observation(seat)))
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.oyno.draw import puzzle_text
-
-        return puzzle_text(cast(PuzzleObservation, observation))
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.oyno.draw import board_svg
-
-        return board_svg(cast(PuzzleObservation, observation), **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (3, self.size, self.size)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.oyno.tensor import puzzle_tensor
-
-        return puzzle_tensor(cast(PuzzleObservation, observation))
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, PuzzleState):
-            raise TypeError(f"not an oyno_puzzle state: {state!r}")
-        return self._hook("tensor", "puzzle_state_tensor")(state, seat)
 
 
 KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {
