@@ -276,7 +276,7 @@ def _puzzle_analysis(bones: int, size: int, out: Path) -> None:
         summary = oyno_analysis.analyze(size, bones, report)
     summary["seconds"] = round(time.perf_counter() - started, 1)
     json_path, png_path = oyno_analysis.write_results(summary, out)
-    shown = {k: summary[k] for k in ("size", "bones", "setups", "solvable", "gods_number")}
+    shown = {k: summary[k] for k in oyno_analysis.HEADLINE}
     console.print(json.dumps(shown))
     console.print(f"distribution: {json.dumps(summary['distribution'])}")
     console.print(

@@ -35,6 +35,8 @@ import numpy.typing as npt
 UNREACHED = 255
 _CHUNK = 1 << 22
 MAX_POSITIONS = 1 << 31
+HEADLINE = ("size", "bones", "setups", "solvable", "gods_number")
+"""The keys of a summary worth one line at the terminal."""
 """The most positions one analysis holds (one byte each, plus the hand layer)."""
 
 IntArray = npt.NDArray[np.int64]
