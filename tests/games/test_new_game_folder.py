@@ -28,10 +28,10 @@ from boneyard.core.spec import GameSpec
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from boneyard.web.app import create_app  # noqa: E402
-from boneyard.web.settings import Settings  # noqa: E402
+from boneyard.web.app import create_app
+from boneyard.web.settings import Settings
 
 TEMPLATE = Path(boneyard.__file__).parent / "games" / "race"
 PACKAGE = "newgames"
