@@ -537,7 +537,9 @@ class State(ABC):
         because = f": {reason}" if reason else ""
         return f"illegal action {shown} in {self.game.name}{because}; legal: {legal}"
 
-    def why_illegal(self, action: int | str) -> str:
+    # Over the complexity limit on purpose: one early answer per case, in the order a person meets
+    # them.
+    def why_illegal(self, action: int | str) -> str:  # noqa: C901
         """One short reason in plain words why ``action`` (an id or its notation) is refused now,
         for a person who clicked it: the rule it breaks where the game knows it, else a generic
         sentence; never the list of legal actions. An empty string when it is legal."""

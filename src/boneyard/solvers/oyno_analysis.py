@@ -198,7 +198,9 @@ Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: called as the work goes on."""
 
 
-def distance_table(
+# Over the complexity limit on purpose: the exhaustive analysis's loop over levels and chunks:
+# inline for speed.
+def distance_table(  # noqa: C901
     size: int, bones: int, progress: Progress | None = None
 ) -> npt.NDArray[np.uint8]:
     """The optimal solution length of every position with ``bones`` bones (255: unsolvable).

@@ -329,7 +329,9 @@ class BonBonState(State):
         turn, status = self.turn, self.status
         return [s for s in range(len(status)) if s != turn and status[s] == IN_PLAY]
 
-    def _apply_action(self, action: int) -> None:
+    # Over the complexity limit on purpose: the rules' hot path (every search node): one branch per
+    # phase, inline.
+    def _apply_action(self, action: int) -> None:  # noqa: C901
         g = self.game
         phase = self.phase
         if phase == TURN:
@@ -705,7 +707,9 @@ class BonBonState(State):
 
     # ----- snapshots (the record is declared above; the core saves and restores it) ----------
 
-    def _after_restore(self) -> None:
+    # Over the complexity limit on purpose: one check per saved field, each refusing an incoherent
+    # document.
+    def _after_restore(self) -> None:  # noqa: C901
         game = self.game
         n = game.players
         kinds = len(game.labels)
@@ -761,7 +765,9 @@ def score_run(cards: list[tuple[int, bool]], tile: int = -1) -> int:
     return total + max(group - 1, 0)
 
 
-def resample_observation(
+# Over the complexity limit on purpose: one step per hidden part of the deal, in the order it was
+# dealt.
+def resample_observation(  # noqa: C901
     game: BonBonGame, observation: BonBonObservation, seat: int, rng: random.Random
 ) -> BonBonState:
     """A full state that ``seat`` cannot tell from the observed one, unknowns dealt by ``rng``.

@@ -130,7 +130,9 @@ def format_position(size: int, symbols: dict[int, str]) -> str:
     return "/".join(ranks)
 
 
-def parse_position(text: str, pieces: str) -> tuple[int, dict[int, str]]:
+# Over the complexity limit on purpose: one check per way a position string can be malformed, each
+# with its message.
+def parse_position(text: str, pieces: str) -> tuple[int, dict[int, str]]:  # noqa: C901
     """Parse notation into ``(size, {cell: character})``; ``pieces`` are the bone characters.
 
     A malformed string raises InvalidPositionError naming the rank and the character at fault.

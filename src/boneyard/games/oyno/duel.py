@@ -418,7 +418,9 @@ class DuelState(State):
             return notation.string_to_roll(text)
         return notation.duel_string_to_action(self.game.geometry, text)
 
-    def _why_illegal(self, action: int) -> str | None:
+    # Over the complexity limit on purpose: one reason per rule an action may break, in the rule
+    # text's order.
+    def _why_illegal(self, action: int) -> str | None:  # noqa: C901
         if self.current_player() not in (0, 1):
             return None
         geometry = self.game.geometry
