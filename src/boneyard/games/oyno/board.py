@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from boneyard.core.errors import InvalidPositionError
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import parameter
 from boneyard.core.squares import Grid, grid
 
 CENTER_CHAR = "o"
@@ -69,17 +69,16 @@ def check_size(size: int) -> str | None:
     return None
 
 
-SIZE_PARAMETER = Parameter(
-    "size",
-    int,
-    5,
-    "board size (odd); the middle cell is the center",
-    3,
-    25,
-    check=check_size,
-    question="How many cells along each side? (an odd number; 5 is the usual board)",
-)
-"""The board-size parameter both OYNO games declare."""
+def size_parameter() -> int:
+    """The board-size parameter both OYNO games declare (a field of their parameters)."""
+    return parameter(
+        5,
+        "board size (odd); the middle cell is the center",
+        minimum=3,
+        maximum=25,
+        check=check_size,
+        question="How many cells along each side? (an odd number; 5 is the usual board)",
+    )
 
 
 @cache
