@@ -5,14 +5,14 @@ BIN    := $(VENV)/bin
 # Workers for pytest: the development machine and CI have two cores.
 JOBS   ?= 2
 
-.PHONY: run test lint typecheck pytest bench playthroughs serve clean
+.PHONY: run test lint typecheck pytest bench playthroughs serve clean system-packages
 
 # The main job: the web app on http://127.0.0.1:8000 with an embedded SQLite database.
 run: $(VENV)/.run-installed
 	$(BIN)/boneyard serve
 
 # Every check: lint, types, tests (conformance, golden playthroughs, rules, interfaces).
-test: $(VENV)/.dev-installed
+test: system-packages $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
@@ -25,8 +25,13 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
-pytest: $(VENV)/.dev-installed
+pytest: system-packages $(VENV)/.dev-installed
 	$(BIN)/pytest -n $(JOBS) -q
+
+# Chromium, cairo and PostgreSQL for the tests: installed as root with apt, else one line that
+# names them and stops the run before anything else starts.
+system-packages:
+	@.ci/system-packages
 
 bench: $(VENV)/.run-installed
 	$(BIN)/boneyard bench

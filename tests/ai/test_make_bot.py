@@ -9,7 +9,8 @@ import pytest
 import boneyard
 from boneyard import State, solvers
 from boneyard.ai import LEVEL_NAMES, Level, hint, level_for, list_bots, make_bot
-from boneyard.ai.levels import GAME_LEVELS
+from boneyard.core.registry import game_specs
+from boneyard.core.spec import GameSpec
 
 from .cases import GAME_NAMES
 from .toy_games import TicTacToe
@@ -132,10 +133,11 @@ def test_an_illegal_solver_answer_is_ignored(monkeypatch: pytest.MonkeyPatch) ->
     assert fake.calls == 2
 
 
-def test_the_solver_registry_maps_games_to_modules_as_data() -> None:
-    assert solvers.SOLVER_MODULES["obonto"].endswith("obonto_solo")
-    assert solvers.SOLVER_MODULES["oyno_puzzle"].endswith("oyno_puzzle")
-    assert solvers.solver_for("bones") is None
+def test_each_game_names_its_solver_module_in_its_spec() -> None:
+    solved = {spec.name: spec.solver for spec in game_specs() if spec.solver is not None}
+    assert solved["obonto"].module.endswith("obonto_solo")
+    assert solved["oyno_puzzle"].module.endswith("oyno_puzzle")
+    assert solvers.solver_for(boneyard.load_game("bones")) is None
 
 
 # ----- hint --------------------------------------------------------------------------------
@@ -149,8 +151,9 @@ def test_hint_asks_the_solver_where_there_is_one(fake_solver: FakeSolver) -> Non
 
 
 def test_hint_uses_the_hard_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(TicTacToe, "_spec", None)  # undone after the test: the spec below sets it
+    GameSpec(game=TicTacToe, state=None, levels={"hard": Level("alphabeta", {"max_depth": 9})})
     game = TicTacToe()
-    monkeypatch.setitem(GAME_LEVELS, game.name, {"hard": Level("alphabeta", {"max_depth": 9})})
     state = game.new_initial_state()
     for move in (0, 3, 1, 4):
         state.apply_action(move)

@@ -18,7 +18,7 @@ from typing import Any
 from boneyard.ai.alphabeta import AlphaBetaBot
 from boneyard.ai.base import Bot, Budget
 from boneyard.ai.greedy import GreedyBot
-from boneyard.ai.levels import GAME_LEVELS, LEVEL_NAMES, Level, level_for
+from boneyard.ai.levels import LEVEL_NAMES, Level, level_for
 from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.random_bot import RandomBot
@@ -64,7 +64,7 @@ def make_bot(
         raise ValueError(f"a bot is named by a string, not {type(name_or_level).__name__}")
     name = name_or_level.strip().lower()
     if name in LEVEL_NAMES:
-        level = level_for(game.name, name)
+        level = level_for(game, name)
         bot_name = level.bot
         settings: dict[str, Any] = dict(level.options)
         settings["use_solver"] = level.use_solver
@@ -112,7 +112,6 @@ def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> i
 
 __all__ = [
     "BOTS",
-    "GAME_LEVELS",
     "LEVEL_NAMES",
     "Bot",
     "Budget",

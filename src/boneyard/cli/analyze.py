@@ -35,6 +35,7 @@ from boneyard.ai.arena import BACKENDS
 from boneyard.cli.common import GAME_NAME, fail_on_bad_input
 from boneyard.core.errors import InvalidParameterError
 from boneyard.core.parameters import parse_assignments
+from boneyard.core.registry import game_specs
 
 
 def _counts(text: str, wanted: int, what: str) -> tuple[int, ...]:
@@ -124,8 +125,11 @@ def analyze(
     With `--bones N`, oyno_puzzle is solved instead: every legal set-up of N bones.
     """
     if bones is not None:
-        if game != "oyno_puzzle":
-            raise click.UsageError("--bones is for oyno_puzzle only (its solver analysis)")
+        analysed = [spec.name for spec in game_specs() if spec.solver and spec.solver.analysis]
+        if game not in analysed:
+            raise click.UsageError(
+                f"--bones is for {', '.join(analysed)} only (its solver analysis)"
+            )
         _puzzle_analysis(bones, size, out)
         return
     from boneyard.ai.study import StudyPlan, commit, run_study, write_study
@@ -272,7 +276,7 @@ def _puzzle_analysis(bones: int, size: int, out: Path) -> None:
         summary = oyno_analysis.analyze(size, bones, report)
     summary["seconds"] = round(time.perf_counter() - started, 1)
     json_path, png_path = oyno_analysis.write_results(summary, out)
-    shown = {k: summary[k] for k in ("size", "bones", "setups", "solvable", "gods_number")}
+    shown = {k: summary[k] for k in oyno_analysis.HEADLINE}
     console.print(json.dumps(shown))
     console.print(f"distribution: {json.dumps(summary['distribution'])}")
     console.print(

@@ -7,12 +7,16 @@ from rich.console import Console
 
 from boneyard.cli.common import fail_on_bad_input
 from boneyard.core.errors import BoneyardError, InvalidPositionError
+from boneyard.core.registry import game_spec, game_specs
 
-SOLVABLE_GAMES = ("oyno_puzzle",)
+
+def solvable_games() -> list[str]:
+    """The games whose solver plays a whole optimal line from a start (their spec says so)."""
+    return [spec.name for spec in game_specs() if spec.solver and spec.solver.solves_from_start]
 
 
 @click.command()
-@click.argument("game", type=click.Choice(SOLVABLE_GAMES))
+@click.argument("game", type=click.Choice(solvable_games()))
 @click.option(
     "--start",
     required=True,
@@ -25,7 +29,6 @@ def solve(game: str, start: str, quiet: bool) -> None:
     """Solve a GAME position optimally and print the moves and the boards after each."""
     import boneyard
     from boneyard.games.oyno.search import SearchLimitError
-    from boneyard.solvers import oyno_puzzle
 
     console = Console(highlight=False)
     try:
@@ -38,7 +41,7 @@ def solve(game: str, start: str, quiet: bool) -> None:
         raise InvalidPositionError(message) from None
     state = loaded.new_initial_state()
     try:
-        actions = oyno_puzzle.solve(state)
+        actions = game_spec(game).load_solver().solve(state)
     except SearchLimitError as error:
         raise click.ClickException(f"this position is too large to solve here: {error}") from None
     if actions is None:

@@ -10,23 +10,14 @@ Action ids: player actions are ``0 .. num_distinct_actions - 1`` and chance outc
 ``0 .. max_chance_outcomes - 1``; which one an id means depends on whose turn it is, as in
 OpenSpiel. Every game documents its ids, and they never change meaning between releases.
 
-Optional hooks, each with a default that works, for what bots and interfaces need beyond the
-rules. A game gives them by convention, as module-level functions in fixed modules of its
-package (``Game._hook``), never by forwarding methods by hand:
-
-* ``draw``: ``render_text(observation)``, ``render_svg(observation, **options)``;
-* ``heuristic``: ``evaluate(state, seat)`` (the heuristic bots use);
-* ``tensor``: ``observation_tensor_shape(game)``, ``observation_tensor(game, observation)``
-  (fixed-size numbers for learning), ``state_tensor(state, seat)`` (the same numbers straight
-  from a state) and ``state_action_mask(state)`` (the legal actions as a byte mask);
-* ``search``: ``lookahead_values(observation, actions, time_limit)`` (a game's own search);
-* ``prompt``: the words for people below.
-
-A hook takes the arguments of the ``Game`` method it serves, and the game first where its first
-parameter is named ``game``. ``State.transposition_key`` (a cheap key for search tables) is a
-method of the state. A hidden-information game must also give ``State._resample``: a full state
-consistent with one seat's view, which is all its bots may search. A state declares its fields
-once (``core/record.py``); ``clone`` and the JSON snapshot are derived from that declaration.
+What bots and interfaces need beyond the rules (a drawing, the words for people, a heuristic,
+tensors, a search of its own) a game declares in its spec (``core/spec.py``), one object per
+concern checked against the protocols of ``core/hooks.py``; the ``Game`` methods below
+(``render_text``, ``prompt``, ``evaluate``, ...) call them, each with a plain default where the
+spec names none. ``State.transposition_key`` (a cheap key for search tables) is a method of the
+state. A hidden-information game must also give ``State._resample``: a full state consistent
+with one seat's view, which is all its bots may search. A state declares its fields once
+(``core/record.py``); ``clone`` and the JSON snapshot are derived from that declaration.
 
 Words for people (the web page and the terminal show nothing else): ``Game.pitch`` (one line for
 the home page), ``Game.how_to_play`` (the rules in a few sentences), ``Game.prompt`` (what the seat
@@ -34,22 +25,16 @@ to act must decide now, in the rules' words), ``Game.describe_action`` (an actio
 viewer saw it), ``Game.action_label`` (the label of a button), ``Game.panel`` (the labelled facts
 beside the board), ``Game.result`` (the end in words) and ``Game.in_setup`` (a set-up a person may
 leave to chance in one click), with ``State.why_illegal`` (one short reason for a refused action).
-The seven Game hooks are found by convention in the game package's ``prompt`` module
-(``boneyard.games.<name>.prompt``): a module-level function of the same name taking the game
-first, for example ``def prompt(game, observation, seat) -> str``. Each has a plain default.
 """
 
 from __future__ import annotations
 
 import copy
-import functools
-import importlib
-import inspect
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from boneyard.core.errors import (
     IllegalActionError,
@@ -58,6 +43,10 @@ from boneyard.core.errors import (
 )
 from boneyard.core.parameters import Parameter, ParameterValue, resolve_parameters
 from boneyard.core.record import Cache, Copied, record_of, restore, snapshot
+
+if TYPE_CHECKING:
+    from boneyard.core.hooks import Drawing, Tensor
+    from boneyard.core.spec import GameSpec
 
 CHANCE = -1
 """``current_player()`` at a chance node (a die roll, a shuffle, a draw)."""
@@ -69,18 +58,6 @@ Observation = dict[str, Any]
 
 NOT_ALLOWED = "That move is not allowed now."
 """``State.why_illegal``'s answer where the game gives no reason of its own."""
-
-
-_NOT_LOOKED_UP = object()
-
-
-def _takes_the_game(hook: Any) -> bool:
-    """Whether a hook found by convention wants the game as its first argument."""
-    try:
-        parameters = list(inspect.signature(hook).parameters)
-    except (TypeError, ValueError):
-        return False
-    return bool(parameters) and parameters[0] == "game"
 
 
 def sample_chance_outcome(state: State, rng: random.Random) -> int:
@@ -160,8 +137,8 @@ class Game(ABC):
 
     A subclass declares the class attributes below, implements ``new_initial_state`` and the
     sizing hooks (``num_players``, ``max_game_length``, ``utility_range``,
-    ``num_distinct_actions``, ``max_chance_outcomes``), and may override the optional hooks
-    (``evaluate``, ``render_text``, ``render_svg``, ``observation_tensor``).
+    ``num_distinct_actions``, ``max_chance_outcomes``). The optional hooks (``evaluate``,
+    ``render_text``, ``prompt``, ...) call what the game's spec names.
     """
 
     name: ClassVar[str]
@@ -185,8 +162,13 @@ class Game(ABC):
     the end (the game page's *How to play*, the top of the rules page, ``rules`` at the
     terminal). The rules page says the rest."""
 
+    _spec: ClassVar[GameSpec | None] = None
+    """Set by the game's ``GameSpec`` when it is made; read through ``spec``."""
+
     def __init__(self, **params: Any) -> None:
-        self._hooks: dict[tuple[str, str], Any] = {}
+        from boneyard.core.spec import spec_of
+
+        self.spec: GameSpec = spec_of(type(self))
         self.params: dict[str, ParameterValue | None] = resolve_parameters(
             self.name, self.parameters, params
         )
@@ -286,12 +268,12 @@ class Game(ABC):
     def evaluate(self, state: State, seat: int) -> float:
         """A heuristic value of ``state`` for ``seat``, inside the utility range.
 
-        Bots call it on states they may look at (their own, or resampled ones). Found as
-        ``heuristic.evaluate(state, seat)``; without one, only the end of the game is known.
+        Bots call it on states they may look at (their own, or resampled ones): the spec's
+        ``heuristic``; without one, only the end of the game is known.
         """
-        hook = self._hook("heuristic", "evaluate")
-        if hook is not None:
-            return float(hook(state, seat))
+        heuristic = self.spec.heuristic
+        if heuristic is not None:
+            return float(heuristic.evaluate(state, seat))
         if state.is_terminal():
             return state.returns()[seat]
         return 0.0
@@ -303,41 +285,46 @@ class Game(ABC):
 
         A value for each of ``actions`` (the legal actions of the seat whose ``observation`` this
         is; higher is better), computed from that observation alone, within ``time_limit``
-        seconds. A game whose rules are too slow for a generic search may export a search on a
-        compact model of its own here (Bond O Cones does): ``search.lookahead_values(game,
-        observation, actions, time_limit)``.
+        seconds. A game whose rules are too slow for a generic search may name a search on a
+        compact model of its own as its spec's ``search`` (Bond O Cones does).
         """
-        hook = self._hook("search", "lookahead_values")
-        if hook is None:
+        search = self.spec.search
+        if search is None:
             return None
-        values: dict[int, float] = hook(dict(observation), actions, time_limit)
-        return values
+        return search.lookahead_values(dict(observation), actions, time_limit)
 
     def render_text(self, observation: Observation) -> str:
-        """The board as text, drawn from what one seat may see (``draw.render_text``)."""
-        return str(self._required_hook("draw", "render_text", "text drawing")(observation))
+        """The board as text, drawn from what one seat may see (the spec's ``drawing``)."""
+        return str(self._drawing().render_text(observation))
 
     def render_svg(self, observation: Observation, **options: Any) -> str:
-        """The board as an SVG document, drawn from what one seat may see (``draw.render_svg``)."""
-        hook = self._required_hook("draw", "render_svg", "SVG drawing")
-        return str(hook(observation, **options))
+        """The board as an SVG document, drawn from what one seat may see."""
+        return str(self._drawing().render_svg(observation, **options))
+
+    def _drawing(self) -> Drawing:
+        drawing = self.spec.drawing
+        if drawing is None:
+            raise NotImplementedError(f"{self.name} has no drawing")
+        return drawing
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
-        """The shape of ``observation_tensor`` (``tensor.observation_tensor_shape``)."""
-        hook = self._required_hook("tensor", "observation_tensor_shape", "observation tensor")
-        return tuple(hook())
+        """The shape of ``observation_tensor`` (the spec's ``tensor``)."""
+        return tuple(self._tensor().observation_tensor_shape(self))
 
     def observation_tensor(self, observation: Observation) -> Sequence[float]:
-        """A fixed-size numeric encoding of an observation, for learning interfaces
-        (``tensor.observation_tensor``)."""
-        hook = self._required_hook("tensor", "observation_tensor", "observation tensor")
-        tensor: Sequence[float] = hook(observation)
+        """A fixed-size numeric encoding of an observation, for learning interfaces."""
+        return self._tensor().observation_tensor(self, observation)
+
+    def _tensor(self) -> Tensor:
+        tensor = self.spec.tensor
+        if tensor is None:
+            raise NotImplementedError(f"{self.name} has no observation tensor")
         return tensor
 
     def state_observation_tensor(self, state: State, seat: int | None) -> Sequence[float]:
         """``observation_tensor(state.observation(seat))``, the same numbers by a faster road.
 
-        A game may give ``tensor.state_tensor(state, seat)`` to encode straight from its fields,
+        A game may name a ``state_tensor`` in its spec to encode straight from its fields,
         skipping the observation dict; the conformance suite checks at every step that both roads
         give equal numbers, so the fast road shows a seat nothing more than its observation does.
         """
@@ -347,10 +334,9 @@ class Game(ABC):
     def _state_observation_tensor(self, state: State, seat: int | None) -> Sequence[float]:
         """``state_observation_tensor`` without checking ``seat`` (for adapters that pass only
         valid seats, at every step)."""
-        fast = self._hook("tensor", "state_tensor")
+        fast = self.spec.state_tensor
         if fast is not None:
-            tensor: Sequence[float] = fast(state, seat)
-            return tensor
+            return fast.state_tensor(state, seat)
         return self.observation_tensor(state.observation(seat))
 
     def state_action_mask(self, state: State) -> bytearray | None:
@@ -358,68 +344,14 @@ class Game(ABC):
 
         A new bytearray of ``num_distinct_actions`` bytes, 1 at exactly the ids of
         ``state.legal_actions()``: a game whose state keeps such bytes anyway (Bones keeps one
-        per placement) gives ``tensor.state_action_mask(state)``, and the interfaces that hand
-        agents a mask every turn use it instead of converting the legal list. tests/interop
-        checks it against ``legal_actions()`` at every step of random games.
+        per placement) names an ``action_mask`` in its spec, and the interfaces that hand agents
+        a mask every turn use it instead of converting the legal list. tests/interop checks it
+        against ``legal_actions()`` at every step of random games.
         """
-        hook = self._hook("tensor", "state_action_mask")
-        if hook is None:
-            return None
-        mask: bytearray = hook(state)
-        return mask
+        action_mask = self.spec.action_mask
+        return None if action_mask is None else action_mask.state_action_mask(state)
 
-    # ----- hooks found by convention in the game's package ----------------------------------
-
-    def _hook(self, module: str, name: str) -> Any:
-        """``name`` from the game package's ``module`` (``boneyard.games.<pkg>.<module>``), or
-        ``None`` where the package has no such module or the module no such name.
-
-        The one way a game gives its concerns to the core: the drawing in ``draw``, the
-        heuristic in ``heuristic``, the tensors in ``tensor``, its own search in ``search``, the
-        words in ``prompt``. A hook takes the arguments of the ``Game`` method it serves, and
-        the game before them when its first parameter is named ``game`` (a drawing needs only
-        the observation; a tensor's size needs the game's parameters). Looked up once per game
-        and kept: the fast tensor is read at every step, and the module is imported only when
-        first needed (numpy, drawing).
-        """
-        key = (module, name)
-        cache = self._hooks
-        found = cache.get(key, _NOT_LOOKED_UP)
-        if found is not _NOT_LOOKED_UP:
-            return found
-        found = None
-        # The game's own package first, then its base classes' (a test's variant of a game).
-        packages = dict.fromkeys(
-            cls.__module__.rpartition(".")[0]
-            for cls in type(self).__mro__
-            if issubclass(cls, Game) and cls is not Game and "." in cls.__module__
-        )
-        for package in packages:
-            qualified = f"{package}.{module}"
-            try:
-                found = getattr(importlib.import_module(qualified), name, None)
-            except ModuleNotFoundError as error:
-                if error.name != qualified:
-                    raise
-            if found is not None:
-                break
-        if found is not None and _takes_the_game(found):
-            found = functools.partial(found, self)
-        cache[key] = found
-        return found
-
-    def gives(self, module: str, name: str) -> bool:
-        """Whether the game's package gives the hook ``name`` in ``module`` (an interface may
-        take a faster road when it does)."""
-        return self._hook(module, name) is not None
-
-    def _required_hook(self, module: str, name: str, what: str) -> Any:
-        hook = self._hook(module, name)
-        if hook is None:
-            raise NotImplementedError(f"{self.name} has no {what}")
-        return hook
-
-    # ----- words for people (found in the game package's ``prompt`` module) ---------------
+    # ----- words for people (the spec's ``words``) --------------------------------------------
 
     def seat_name(self, seat: int) -> str:
         """The seat as the game names it (South, black, red), never a bare number."""
@@ -432,10 +364,7 @@ class Game(ABC):
         ``observation`` is ``seat``'s. For example "Put your cone worth 8 on one of your shaded
         start fields". The default only says whose move it is.
         """
-        hook = self._hook("prompt", "prompt")
-        if hook is not None:
-            return str(hook(observation, seat))
-        return f"Your move, {self.seat_name(seat)}."
+        return str(self.spec.words.prompt(self, observation, seat))
 
     def describe_action(self, observation: Observation, actor: int | None, action: str) -> str:
         """``action`` in words, as the viewer whose ``observation`` (of the position *before*
@@ -445,48 +374,28 @@ class Game(ABC):
         its own is the empty string and the log leaves it out: a chance outcome (one step of a
         deal the board shows) or a move the viewer could not follow (``action`` hides part of
         it), told once with the run it belongs to ("Black put their 16 cones ...")."""
-        hook = self._hook("prompt", "describe_action")
-        if hook is not None:
-            return str(hook(observation, actor, action))
-        who = "Chance" if actor is None else self.seat_name(actor)
-        return f"{who}: {action}"
+        return str(self.spec.words.describe_action(self, observation, actor, action))
 
     def action_label(self, observation: Observation, action: str) -> str:
         """The label of the button for ``action`` ("Draw a card"), for the seat whose
         ``observation`` this is."""
-        hook = self._hook("prompt", "action_label")
-        if hook is not None:
-            return str(hook(observation, action))
-        return action
+        return str(self.spec.words.action_label(self, observation, action))
 
     def panel(self, observation: Observation, seat: int | None) -> list[PanelItem]:
         """The labelled facts a player wants beside the board (scores, the die, cards left),
         from ``seat``'s observation (``None``: a spectator). Empty by default."""
-        hook = self._hook("prompt", "panel")
-        if hook is not None:
-            return list(hook(observation, seat))
-        return []
+        return list(self.spec.words.panel(self, observation, seat))
 
     def result(self, observation: Observation, seat: int | None, returns: Sequence[float]) -> str:
         """The end of the game in words for ``seat`` ("You won 3-1", "Draw by repetition");
         ``returns`` are the state's returns."""
-        hook = self._hook("prompt", "result")
-        if hook is not None:
-            return str(hook(observation, seat, returns))
-        best = max(returns)
-        winners = [s for s, value in enumerate(returns) if value == best]
-        if len(winners) == len(returns):
-            return "The game is drawn."
-        if seat is not None and seat in winners:
-            return "You won." if len(winners) == 1 else "You share the win."
-        names = " and ".join(self.seat_name(s) for s in winners)
-        return f"{names} won." if seat is None else f"You lost: {names} won."
+        return str(self.spec.words.result(self, observation, seat, returns))
 
     def in_setup(self, observation: Observation) -> bool:
         """Whether the seat whose ``observation`` this is is setting up (placing its pieces
         before play): a person may then leave the rest of its set-up to chance in one click."""
-        hook = self._hook("prompt", "in_setup")
-        return bool(hook(observation)) if hook is not None else False
+        set_up = self.spec.set_up_words
+        return bool(set_up.in_setup(self, observation)) if set_up is not None else False
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if v != self._default(k)}
@@ -628,7 +537,9 @@ class State(ABC):
         because = f": {reason}" if reason else ""
         return f"illegal action {shown} in {self.game.name}{because}; legal: {legal}"
 
-    def why_illegal(self, action: int | str) -> str:
+    # Over the complexity limit on purpose: one early answer per case, in the order a person meets
+    # them.
+    def why_illegal(self, action: int | str) -> str:  # noqa: C901
         """One short reason in plain words why ``action`` (an id or its notation) is refused now,
         for a person who clicked it: the rule it breaks where the game knows it, else a generic
         sentence; never the list of legal actions. An empty string when it is legal."""

@@ -1,17 +1,24 @@
 """Game parameters declared as data: type, default, allowed values and a one-line description.
 
-A game lists its parameters once; ``load_game``, the command line, the web form and the docs all
-read that list. Values arrive as Python objects (``load_game(games=3)``) or as text
-(``-p games=3`` on the command line, a web form field) and are checked the same way.
+A game declares its parameters once, as the fields of a frozen dataclass (``parameter``), which
+is also the typed object its rules read them as (``read_parameters``); ``load_game``, the
+command line, the web form and the docs read the ``Parameter`` list derived from it. Values
+arrive as Python objects (``load_game(games=3)``) or as text (``-p games=3`` on the command
+line, a web form field) and are checked the same way.
 """
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boneyard.core.errors import InvalidParameterError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 ParameterValue = int | float | bool | str
 
@@ -172,3 +179,67 @@ def parse_assignments(assignments: Iterable[str]) -> dict[str, str]:
             )
         values[name.strip()] = value
     return values
+
+
+# ----- a game's parameters as a typed object ---------------------------------------------------
+
+ParametersT = TypeVar("ParametersT", bound="DataclassInstance")
+Default = TypeVar("Default", int, float, bool, str, None)
+
+_PARAMETER = "boneyard.parameter"
+
+
+def parameter(
+    default: Default,
+    description: str,
+    *,
+    minimum: int | float | None = None,
+    maximum: int | float | None = None,
+    choices: tuple[ParameterValue, ...] | None = None,
+    check: Callable[[Any], str | None] | None = None,
+    local_only: bool = False,
+    advanced: bool = False,
+    question: str | None = None,
+    choice_labels: tuple[str, ...] | None = None,
+) -> Default:
+    """A field of a game's parameters dataclass: the one declaration of a parameter. Its name
+    is the field's, its type the field's annotation (``str | None`` for one that may be unset);
+    ``declared_parameters`` derives the ``Parameter`` every form and check reads."""
+    options = {
+        "description": description,
+        "minimum": minimum,
+        "maximum": maximum,
+        "choices": choices,
+        "check": check,
+        "local_only": local_only,
+        "advanced": advanced,
+        "question": question,
+        "choice_labels": choice_labels,
+    }
+    declared: Default = field(default=default, metadata={_PARAMETER: options})
+    return declared
+
+
+def declared_parameters(parameters_class: type) -> tuple[Parameter, ...]:
+    """The ``Parameter`` of each field of a parameters dataclass, in order (``Game.parameters``)."""
+    hints = typing.get_type_hints(parameters_class)
+    declared = []
+    for declared_field in fields(parameters_class):
+        kind = hints[declared_field.name]
+        if typing.get_origin(kind) in (typing.Union, types.UnionType):
+            (kind,) = [arg for arg in typing.get_args(kind) if arg is not type(None)]
+        default: Any = declared_field.default
+        declared.append(
+            Parameter(declared_field.name, kind, default, **declared_field.metadata[_PARAMETER])
+        )
+    return tuple(declared)
+
+
+def read_parameters(
+    parameters_class: type[ParametersT], values: Mapping[str, ParameterValue | None]
+) -> ParametersT:
+    """``values`` (checked by ``resolve_parameters``) as the game's typed parameters object:
+    its fields' values (a subclass of the game, a test's variant, may declare more)."""
+    names = [declared_field.name for declared_field in fields(parameters_class)]
+    typed: ParametersT = parameters_class(**{name: values[name] for name in names})
+    return typed

@@ -1,28 +1,37 @@
-"""The registry of games: every package under ``boneyard.games`` registers its games on import."""
+"""The registry of games: every package under ``boneyard.games`` registers its spec on import.
+
+A game outside boneyard's own packages registers the same way (``register(SPEC)`` in its
+package) once its package is imported; everything that lists games (the terminal, the arena,
+the web) reads this registry, so a registered game appears in all of them.
+"""
 
 from __future__ import annotations
 
 import difflib
 import importlib
 import pkgutil
-from typing import Any, TypeVar
+from typing import Any
 
 from boneyard.core.errors import UnknownGameError
 from boneyard.core.game import Game
+from boneyard.core.spec import GameSpec
 
-_GAMES: dict[str, type[Game]] = {}
+_SPECS: dict[str, GameSpec] = {}
 _discovered = False
 
-GameClass = TypeVar("GameClass", bound=type[Game])
 
-
-def register(game_class: GameClass) -> GameClass:
-    """Class decorator: make ``game_class`` loadable by its ``name``."""
-    name = game_class.name
-    if name in _GAMES and _GAMES[name] is not game_class:
+def register(spec: GameSpec) -> GameSpec:
+    """Make the game ``spec`` declares loadable by its name; returns ``spec``."""
+    name = spec.name
+    if name in _SPECS and _SPECS[name] is not spec:
         raise ValueError(f"two games registered under the name '{name}'")
-    _GAMES[name] = game_class
-    return game_class
+    _SPECS[name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Forget the game ``name`` (a test's temporary game); unknown names are ignored."""
+    _SPECS.pop(name, None)
 
 
 def _discover() -> None:
@@ -41,17 +50,28 @@ def _discover() -> None:
 def list_games() -> list[str]:
     """The registered game names, sorted."""
     _discover()
-    return sorted(_GAMES)
+    return sorted(_SPECS)
+
+
+def game_specs() -> list[GameSpec]:
+    """The registered games' specs, sorted by name."""
+    _discover()
+    return [_SPECS[name] for name in sorted(_SPECS)]
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec registered as ``name``; an unknown name raises UnknownGameError."""
+    _discover()
+    if not isinstance(name, str) or name not in _SPECS:
+        close = difflib.get_close_matches(str(name), _SPECS, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise UnknownGameError(f"unknown game {name!r}{hint} games: {', '.join(sorted(_SPECS))}")
+    return _SPECS[name]
 
 
 def game_class(name: str) -> type[Game]:
     """The class registered as ``name``; an unknown name raises UnknownGameError."""
-    _discover()
-    if not isinstance(name, str) or name not in _GAMES:
-        close = difflib.get_close_matches(str(name), _GAMES, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise UnknownGameError(f"unknown game {name!r}{hint} games: {', '.join(sorted(_GAMES))}")
-    return _GAMES[name]
+    return game_spec(name).game
 
 
 def load_game(name: str, **params: Any) -> Game:

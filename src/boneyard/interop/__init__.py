@@ -163,7 +163,7 @@ MaskHook = Callable[[State], "bytearray | None"]
 def action_mask_hook(game: Game) -> MaskHook | None:
     """``game.state_action_mask`` where the game has that faster road to the action mask of the
     player to move, else ``None`` (the mask is then made from ``state.legal_actions()``)."""
-    if not game.gives("tensor", "state_action_mask"):
+    if game.spec.action_mask is None:
         return None
     return game.state_action_mask
 

@@ -15,7 +15,6 @@ through both engines and compares every step. Needs the ``jax`` extra
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 try:
@@ -26,34 +25,25 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     ) from error
 
 from boneyard.core.errors import UnknownGameError
+from boneyard.core.registry import game_specs
 from boneyard.jax.core import Env, State
-
-ENGINES: dict[str, tuple[str, str]] = {
-    "oyno_puzzle": ("boneyard.jax.oyno", "OynoPuzzleEnv"),
-    "oyno": ("boneyard.jax.oyno", "OynoEnv"),
-    "obonto": ("boneyard.jax.obonto", "ObontoEnv"),
-    "bones": ("boneyard.jax.bones", "BonesEnv"),
-    "bonbon": ("boneyard.jax.bonbon", "BonBonEnv"),
-    "bondo_cones": ("boneyard.jax.bondo_cones", "BondoConesEnv"),
-}
-"""Game name -> (module, class) of its batch engine, imported when first made."""
 
 
 def available_games() -> tuple[str, ...]:
-    """The games that have a batch engine, sorted."""
-    return tuple(sorted(ENGINES))
+    """The games that have a batch engine (their spec's ``batch_engine``), sorted."""
+    return tuple(spec.name for spec in game_specs() if spec.batch_engine is not None)
 
 
 def make(name: str, **params: Any) -> Env:
     """The batch engine of game ``name`` with the rules engine's ``params`` (checked by it)."""
-    if name not in ENGINES:
+    spec = next((spec for spec in game_specs() if spec.name == name), None)
+    if spec is None or spec.batch_engine is None:
         raise UnknownGameError(
             f"no batch engine for game {name!r}; batch engines exist for: "
             f"{', '.join(available_games())}"
         )
-    module, cls = ENGINES[name]
-    engine: Env = getattr(importlib.import_module(module), cls)(**params)
+    engine: Env = spec.load_batch_engine()(**params)
     return engine
 
 
-__all__ = ["ENGINES", "Env", "State", "available_games", "make"]
+__all__ = ["Env", "State", "available_games", "make"]

@@ -1,47 +1,38 @@
-"""Exact solvers, and a registry that finds the one for a game.
+"""Exact solvers, found through each game's spec.
 
 Each solver module exposes ``best_action(state) -> int | None``: the exact best action where it
-can decide the position (the Obonto solo phase, an OYNO puzzle), ``None`` where it cannot. The
-table below maps a game name to its module; modules are imported on first use, so a missing or
-half-built solver only means "no exact answer" and never breaks the bots.
+can decide the position (the Obonto solo phase, an OYNO puzzle), ``None`` where it cannot. A
+game's spec names its module (``GameSpec.solver``); modules are imported on first use, so a
+missing or half-built solver only means "no exact answer" and never breaks the bots.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from boneyard.core.game import State
+    from boneyard.core.game import Game, State
 
 BestAction = Callable[["State"], "int | None"]
 
-SOLVER_MODULES: dict[str, str] = {
-    "obonto": "boneyard.solvers.obonto_solo",
-    "oyno_puzzle": "boneyard.solvers.oyno_puzzle",
-    "oyno": "boneyard.solvers.oyno_duel",  # small duels only (3x3 boards; 5x5 with one bone)
-}
-"""Game name -> module exposing ``best_action(state)``."""
-
 _loaded: dict[str, BestAction | None] = {}
+"""Game name -> its solver's ``best_action`` (``None``: none), once looked up."""
 
 
-def solver_for(game_name: str) -> BestAction | None:
-    """The ``best_action`` function of ``game_name``'s solver, or ``None`` if it has none."""
-    if game_name not in _loaded:
-        module_name = SOLVER_MODULES.get(game_name)
+def solver_for(game: Game) -> BestAction | None:
+    """The ``best_action`` function of ``game``'s solver, or ``None`` if it has none."""
+    if game.name not in _loaded:
         function: BestAction | None = None
-        if module_name is not None:
-            try:
-                module = importlib.import_module(module_name)
-            except ImportError:
-                module = None
-            candidate = getattr(module, "best_action", None)
-            if callable(candidate):
-                function = candidate
-        _loaded[game_name] = function
-    return _loaded[game_name]
+        try:
+            module = game.spec.load_solver()
+        except ImportError:
+            module = None
+        candidate = getattr(module, "best_action", None)
+        if callable(candidate):
+            function = candidate
+        _loaded[game.name] = function
+    return _loaded[game.name]
 
 
 def best_action(state: State) -> int | None:
@@ -50,7 +41,7 @@ def best_action(state: State) -> int | None:
     An answer that is not a legal action of ``state`` is ignored (treated as ``None``), so a
     faulty solver can make a bot weaker but never make it play an illegal move.
     """
-    function = solver_for(state.game.name)
+    function = solver_for(state.game)
     if function is None or state.is_terminal() or state.is_chance_node():
         return None
     action = function(state.clone())

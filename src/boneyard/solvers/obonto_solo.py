@@ -215,7 +215,9 @@ class _Search:
             bound = min(bound, reachable - max(0, dead_ends - 1))
         return bound
 
-    def solve_group(self, region: int, members: Animals, alpha: int = -1) -> int:
+    # Over the complexity limit on purpose: the exact solver's inner search: a helper would cost a
+    # call at every node.
+    def solve_group(self, region: int, members: Animals, alpha: int = -1) -> int:  # noqa: C901
         """The most moves in one group, exact whenever it is more than ``alpha``.
 
         When the answer is ``alpha`` or less, the value returned is only an upper bound that is

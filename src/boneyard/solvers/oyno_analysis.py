@@ -35,6 +35,8 @@ import numpy.typing as npt
 UNREACHED = 255
 _CHUNK = 1 << 22
 MAX_POSITIONS = 1 << 31
+HEADLINE = ("size", "bones", "setups", "solvable", "gods_number")
+"""The keys of a summary worth one line at the terminal."""
 """The most positions one analysis holds (one byte each, plus the hand layer)."""
 
 IntArray = npt.NDArray[np.int64]
@@ -196,7 +198,9 @@ Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: called as the work goes on."""
 
 
-def distance_table(
+# Over the complexity limit on purpose: the exhaustive analysis's loop over levels and chunks:
+# inline for speed.
+def distance_table(  # noqa: C901
     size: int, bones: int, progress: Progress | None = None
 ) -> npt.NDArray[np.uint8]:
     """The optimal solution length of every position with ``bones`` bones (255: unsolvable).

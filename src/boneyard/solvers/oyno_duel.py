@@ -267,7 +267,9 @@ class DuelSolution:
 
     # ----- building -----------------------------------------------------------------------
 
-    def _edges(self, layer: Layer, player: int) -> _Edges:
+    # Over the complexity limit on purpose: the duel solver's inner loop over moves: inline for
+    # speed.
+    def _edges(self, layer: Layer, player: int) -> _Edges:  # noqa: C901
         size, bones = self.size, self.bones
         neighbours, _, resting_mask = _geometry(size)
         occupied = (layer.red_mask, layer.white_mask)
@@ -424,7 +426,8 @@ class DuelSolution:
         if self.restrict is not None:
             self._chances(layer, edges)
 
-    def _chances(self, layer: Layer, edges: list[_Edges]) -> None:
+    # Over the complexity limit on purpose: the duel solver's value iteration: inline for speed.
+    def _chances(self, layer: Layer, edges: list[_Edges]) -> None:  # noqa: C901
         """Fill ``layer.chance`` by value iteration (from below, so cycles count as no win)."""
         greedy_seat = self.restrict
         assert greedy_seat is not None

@@ -91,6 +91,33 @@ def create_app(
     )
     app.state.rules_dir = rules_folder()
 
+    _answer_errors(app)
+    app.add_middleware(
+        Guard,
+        max_body_bytes=game_manager.settings.max_body_bytes,
+        allowed_origins=game_manager.settings.allowed_origins,
+        allowed_hosts=game_manager.settings.allowed_hosts,
+    )
+    app.include_router(routes.router)
+    app.include_router(session_routes.router)
+    app.include_router(ladder.router)
+    app.include_router(lobby.router)
+    app.include_router(ops.router)
+    app.include_router(realtime.router)
+    app.include_router(pages.router)
+    app.include_router(session_pages.router)
+    app.include_router(ladder.pages)
+    app.include_router(lobby.pages)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    unguarded = unguarded_routes(list(app.routes))
+    if unguarded:
+        raise TypeError(f"routes that change something must declare a Charge: {unguarded}")
+    return app
+
+
+def _answer_errors(app: FastAPI) -> None:
+    """Every refusal in the API's words: ``{"error": code, "detail": words}`` (pages: a page)."""
+
     @app.exception_handler(WebError)
     async def web_error(request: Request, error: WebError) -> Response:
         response: Response
@@ -126,28 +153,6 @@ def create_app(
             status_code=error.status_code,
             headers=error.headers,  # a 405's Allow
         )
-
-    app.add_middleware(
-        Guard,
-        max_body_bytes=game_manager.settings.max_body_bytes,
-        allowed_origins=game_manager.settings.allowed_origins,
-        allowed_hosts=game_manager.settings.allowed_hosts,
-    )
-    app.include_router(routes.router)
-    app.include_router(session_routes.router)
-    app.include_router(ladder.router)
-    app.include_router(lobby.router)
-    app.include_router(ops.router)
-    app.include_router(realtime.router)
-    app.include_router(pages.router)
-    app.include_router(session_pages.router)
-    app.include_router(ladder.pages)
-    app.include_router(lobby.pages)
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    unguarded = unguarded_routes(list(app.routes))
-    if unguarded:
-        raise TypeError(f"routes that change something must declare a Charge: {unguarded}")
-    return app
 
 
 def settings_to_environment(settings: Settings) -> str:

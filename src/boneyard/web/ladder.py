@@ -1,24 +1,23 @@
-"""The OYNO puzzle ladder and the daily puzzle (oyno.txt: one more bone each level).
+"""The puzzle ladder and the daily puzzle, of the game whose spec has a ``PuzzleLadder``.
 
-Level N deals N + 1 bones (level 1: 2 bones, up to 10 bones at level 9) from the game's own
-seed; the daily puzzle's set-up comes from the date alone, so everyone who asks for the same
-date gets the same bones. Each puzzle is noted with the length of its shortest solution (the
-optimal solver, ``boneyard.solvers.oyno_puzzle``); *Show solution* plays the solver's line in a
+Today that is the OYNO puzzle (oyno.txt: one more bone each level): level N deals N + 1 bones
+from the game's own seed; the daily puzzle's set-up comes from the date alone, so everyone who
+asks for the same date gets the same bones. Each puzzle is noted with the length of its
+shortest solution (the game's optimal solver); *Show solution* plays the solver's line in a
 game of its own, which the replay page steps through. Progress lives in the browser.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime
-import hashlib
-import random
 from typing import Any
 
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from boneyard.core.registry import game_specs
+from boneyard.core.spec import GameSpec, PuzzleLadder
 from boneyard.web.budgets import GamePayer, GuardedRouter, LookupPayer, Payer
 from boneyard.web.errors import WebError
 from boneyard.web.live import LiveGame
@@ -28,12 +27,6 @@ from boneyard.web.routes import ERRORS
 from boneyard.web.schemas import number_in_path
 from boneyard.web.sessions import SessionManager, session_of
 
-PUZZLE = "oyno_puzzle"
-LEVELS = 9
-"""Level N has N + 1 bones: 2 to 10."""
-DAILY_BONES = 6
-SIZE = 5
-
 router = GuardedRouter(prefix="/api/ladder", responses=ERRORS)
 pages = GuardedRouter(include_in_schema=False)
 
@@ -41,30 +34,32 @@ DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 """A day as YYYY-MM-DD in ASCII digits."""
 
 
-def bones_of_level(level: int) -> int:
-    if not 1 <= level <= LEVELS:
-        raise WebError(404, "no_level", f"the ladder has levels 1 to {LEVELS}, not {level}")
-    return level + 1
+def puzzle_game() -> tuple[GameSpec, PuzzleLadder]:
+    """The game with a ladder, and its ladder."""
+    for spec in game_specs():
+        if spec.ladder is not None:
+            return spec, spec.ladder
+    raise WebError(404, "no_ladder", "no game here has a ladder of puzzles")
+
+
+def value_of_level(level: int) -> int:
+    _spec, ladder = puzzle_game()
+    value = ladder.value_of_level(level)
+    if value is None:
+        raise WebError(404, "no_level", f"the ladder has levels 1 to {ladder.levels}, not {level}")
+    return value
 
 
 def daily_start(date: str) -> str:
     """The daily puzzle's set-up for ``date`` (YYYY-MM-DD): the same for everyone."""
-    from boneyard.games.oyno.generator import random_setup
-    from boneyard.games.oyno.puzzle import format_puzzle_position
-
     try:
-        day = datetime.date.fromisoformat(date)
-    except ValueError:
-        raise WebError(400, "bad_date", f"a date is written YYYY-MM-DD, not {date!r}") from None
-    digest = hashlib.sha256(f"boneyard daily puzzle:{day.isoformat()}".encode()).digest()
-    occupied, up = random_setup(SIZE, DAILY_BONES, random.Random(digest))
-    return str(format_puzzle_position(SIZE, occupied, up))
+        return puzzle_game()[1].daily_start(date)
+    except ValueError as error:
+        raise WebError(400, "bad_date", str(error)) from None
 
 
 def shortest_solution(position: str) -> list[str]:
-    from boneyard.solvers.oyno_puzzle import solve_position
-
-    solution = solve_position(position)
+    solution = puzzle_game()[1].shortest_solution(position)
     if solution is None:  # never seen on 5x5 with at most 10 bones; said plainly if it happens
         raise WebError(500, "unsolvable", "this puzzle has no solution: deal another one")
     return solution
@@ -78,7 +73,8 @@ async def _deal(
     request: Request, payer: Payer, params: dict[str, Any], detail: dict[str, Any]
 ) -> dict[str, Any]:
     manager, sessions = _managers(request)
-    live = await manager.create(PUZZLE, params, [{"kind": "human"}], client=payer.client)
+    spec, ladder = puzzle_game()
+    live = await manager.create(spec.name, params, [{"kind": "human"}], client=payer.client)
     start = str(live.state.observation(None)["position"])
     solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
     detail = {**detail, "start": start, "shortest": len(solution), "solution": solution}
@@ -88,7 +84,7 @@ async def _deal(
         "id": live.id,
         "url": f"/game/{live.id}?t={token}",
         "token": token,
-        "bones": detail["bones"],
+        ladder.parameter: detail[ladder.parameter],
         "shortest": len(solution),
         "level": detail.get("level"),
         "date": detail.get("date"),
@@ -107,25 +103,30 @@ class DailyRequest(BaseModel):
 async def deal_level(
     request: Request,
     payer: GamePayer,
-    level: str = number_in_path(f"1 to {LEVELS}"),
+    level: str = number_in_path("a level of the ladder, from 1"),
 ) -> dict[str, Any]:
     """Level N deals N + 1 bones on 5x5 at random; answers the game's link and the length of
     the shortest solution."""
-    bones = bones_of_level(int(level))
-    return await _deal(request, payer, {"bones": bones}, {"level": int(level), "bones": bones})
+    value = value_of_level(int(level))
+    parameter = puzzle_game()[1].parameter
+    return await _deal(request, payer, {parameter: value}, {"level": int(level), parameter: value})
 
 
 @router.get("/daily/{date}", summary="The daily puzzle of a date")
 async def daily(_payer: LookupPayer, date: str = Path(pattern=DATE_PATTERN)) -> dict[str, Any]:
     start = daily_start(date)
     solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
-    return {"date": date, "start": start, "bones": DAILY_BONES, "shortest": len(solution)}
+    ladder = puzzle_game()[1]
+    return {"date": date, "start": start, ladder.parameter: ladder.daily, "shortest": len(solution)}
 
 
 @router.post("/daily", status_code=201, summary="Play the daily puzzle of a date")
 async def play_daily(body: DailyRequest, request: Request, payer: GamePayer) -> dict[str, Any]:
     start = daily_start(body.date)
-    return await _deal(request, payer, {"start": start}, {"date": body.date, "bones": DAILY_BONES})
+    ladder = puzzle_game()[1]
+    return await _deal(
+        request, payer, {"start": start}, {"date": body.date, ladder.parameter: ladder.daily}
+    )
 
 
 class SolutionRequest(BaseModel):
@@ -159,7 +160,8 @@ async def solution(
 
 
 async def _play_line(manager: GameManager, payer: Payer, start: str, moves: list[str]) -> LiveGame:
-    live = await manager.create(PUZZLE, {"start": start}, [{"kind": "human"}], client=payer.client)
+    name = puzzle_game()[0].name
+    live = await manager.create(name, {"start": start}, [{"kind": "human"}], client=payer.client)
     for move in moves:
         await manager.act(live, 0, live.seq, move)
     return live
@@ -170,5 +172,9 @@ async def ladder_page(request: Request) -> Any:
     return templates.TemplateResponse(
         request,
         "ladder.html",
-        {"levels": [(level, bones_of_level(level)) for level in range(1, LEVELS + 1)]},
+        {
+            "levels": [
+                (level, value_of_level(level)) for level in range(1, puzzle_game()[1].levels + 1)
+            ]
+        },
     )

@@ -29,7 +29,7 @@ from boneyard.web.pages import templates
 from boneyard.web.routes import ERRORS, kind_json
 from boneyard.web.schemas import ParamValue, SeatSpec
 from boneyard.web.session_store import SeriesGame
-from boneyard.web.sessions import CONTINUATIONS, SessionManager, pair_key, session_of
+from boneyard.web.sessions import SessionManager, pair_key, session_of
 
 router = GuardedRouter(prefix="/api", responses=ERRORS)
 pages = GuardedRouter(include_in_schema=False)
@@ -232,7 +232,7 @@ async def join(game_id: str, body: Join, request: Request, payer: GamePayer) -> 
     if (
         fresh is not None
         and person is not None
-        and live.game.name in CONTINUATIONS
+        and live.game.spec.series.continues
         and all(fresh.people)
     ):
         moved = await _continuing(manager, sessions, live, fresh, person["id"], payer.client)

@@ -77,7 +77,8 @@ def _table(rows: list[str], image_base: str) -> str:
     return "".join(out)
 
 
-def to_html(markdown: str, image_base: str = "/rules/img/") -> str:
+# Over the complexity limit on purpose: one branch per kind of Markdown line the rules pages use.
+def to_html(markdown: str, image_base: str = "/rules/img/") -> str:  # noqa: C901
     """Convert ``markdown`` to safe HTML."""
     lines = html.escape(markdown, quote=True).splitlines()
     out: list[str] = []

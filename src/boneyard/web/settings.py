@@ -9,17 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-DEFAULT_PARAM_LIMITS: dict[str, dict[str, int]] = {
-    # One OYNO game holds its board's move tables: ~4 MB at 15x15 against ~30 MB at 25x25.
-    "oyno": {"size": 15, "bones_per_player": 60, "max_moves": 1000},
-    # Dealing a set-up of difficulty K solves up to 20,000 set-ups exactly: K stays small.
-    "oyno_puzzle": {"size": 15, "bones": 60, "max_moves": 1000, "difficulty": 8},
-    "bones": {"width": 16, "height": 16, "pieces": 100},
-    "obonto": {"games": 20, "target": 1000},
-    "bondo_cones": {"max_turns": 2000},
-    "bonbon": {"max_rounds": 100},
-}
-"""Game -> integer parameter -> the largest value the web offers."""
+from boneyard.core.registry import game_specs
+
+
+def default_param_limits() -> dict[str, dict[str, int]]:
+    """Game -> integer parameter -> the largest value the web offers: each game's spec's
+    ``web_limits``."""
+    return {spec.name: dict(spec.web_limits) for spec in game_specs() if spec.web_limits}
+
 
 RAY_SCHEME = "ray://"
 
@@ -74,9 +71,7 @@ class Settings:
     """A game unused this long (nobody watching, no computer move pending) leaves memory."""
     sweep_seconds: float = 30.0
     """How often idle games are looked for."""
-    param_limits: dict[str, dict[str, int]] = field(
-        default_factory=lambda: {name: dict(v) for name, v in DEFAULT_PARAM_LIMITS.items()}
-    )
+    param_limits: dict[str, dict[str, int]] = field(default_factory=default_param_limits)
     """Game -> integer parameter -> the largest value the web offers (see the module)."""
     # ----- work off the event loop -------------------------------------------------------------
     work_processes: int = 0

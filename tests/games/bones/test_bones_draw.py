@@ -155,7 +155,7 @@ def test_tensor_marks_the_start_area_before_the_first_piece() -> None:
 
 def test_tensor_is_built_from_the_observation_alone() -> None:
     state = play("e5-f5 f5-f6")
-    assert observation_tensor(state.observation(1)) == state.game.observation_tensor(
+    assert observation_tensor(state.game, state.observation(1)) == state.game.observation_tensor(
         state.clone().observation(1)
     )
 

@@ -1,6 +1,30 @@
 """Bon-Bon: push-your-luck chocolates for 2 to 6 players (``load_game("bonbon")``)."""
 
-from boneyard.games.bonbon import rules
+from boneyard.core.registry import register
+from boneyard.core.spec import HARD_SECONDS, HIDDEN_INFORMATION_LEVELS, GameSpec, Level
+from boneyard.games.bonbon import draw, heuristic, prompt, rules, tensor
 from boneyard.games.bonbon.heuristic import bust_probability
 
-__all__ = ["bust_probability", "rules"]
+SPEC = register(
+    GameSpec(
+        game=rules.BonBonGame,
+        state=rules.BonBonState,
+        drawing=draw,
+        words=prompt,
+        heuristic=heuristic,
+        tensor=tensor,
+        state_tensor=tensor,
+        # Rounds are long: rollouts of 30 moves scored hard's wins against random better than 10
+        # (19/20 against 18/20; docs/ai.md).
+        levels={
+            **HIDDEN_INFORMATION_LEVELS,
+            "hard": Level(
+                "ismcts", {"iterations": 5000, "rollout_depth": 30, "time_limit": HARD_SECONDS}
+            ),
+        },
+        web_limits={"max_rounds": 100},
+        batch_engine="boneyard.jax.bonbon:BonBonEnv",
+    )
+)
+
+__all__ = ["SPEC", "bust_probability", "rules"]

@@ -9,7 +9,7 @@ the run) and every seat's row with ``data-seat``, so an interface can make them 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from xml.sax.saxutils import escape
 
 from boneyard.games.bonbon.observation import (
@@ -18,9 +18,6 @@ from boneyard.games.bonbon.observation import (
     DrawnView,
     PeekView,
 )
-
-if TYPE_CHECKING:
-    from boneyard.core.game import Game
 
 SHORT = {"wrapper": "W", "peek": "P", "second": "2x", "gift": "G", "caught": "C!"}
 
@@ -94,10 +91,12 @@ def _svg_heading(observation: BonBonObservation, names: Sequence[str]) -> str:
     return f"{head}: {names[observation['turn']]} to play"
 
 
-def render_svg(game: Game, observation: BonBonObservation, **options: Any) -> str:
+def render_svg(observation: BonBonObservation, **options: Any) -> str:
     """The round in progress as an SVG document (options: ``width`` in pixels); players are
     named as the game names its seats."""
-    names = game.info.seat_names
+    from boneyard.games.bonbon.rules import BonBonGame
+
+    names = BonBonGame.seat_names
     runs = observation["runs"]
     longest = max((len(run) for run in runs), default=0)
     width = int(options.get("width", max(NARROWEST, LEFT + longest * (CARD_W + GAP) + 20)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, cast
 
@@ -21,9 +22,8 @@ from boneyard.core.errors import (
     InvalidStateError,
 )
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import declared_parameters, parameter, read_parameters
 from boneyard.core.record import Copied, Nested, Value
-from boneyard.core.registry import register
 from boneyard.games.bonbon import notation as nt
 from boneyard.games.bonbon.deck import DEFAULT_DECK, EFFECTS, Deck, check_deck, load_deck
 from boneyard.games.bonbon.observation import (
@@ -66,7 +66,39 @@ Card = tuple[int, bool, int]
 """A card in a run: (kind index, face up?, bit mask of the seats that know its kind)."""
 
 
-@register
+@dataclass(frozen=True)
+class BonBonParameters:
+    """BonBonGame's parameters, declared once: the form's fields and the rules' typed view."""
+
+    players: int = parameter(
+        2, "number of players", minimum=2, maximum=6, question="How many players?"
+    )
+    deck: str = parameter(
+        DEFAULT_DECK,
+        "path to a TOML deck file, or 'default' for the packaged deck",
+        check=check_deck,
+        local_only=True,
+        advanced=True,
+        question="Which deck file? (default: the packaged deck)",
+    )
+    tiles: str = parameter(
+        "1,1,2,2,3,3",
+        "values of the passing bonus tiles, comma-separated (three drawn each round)",
+        check=nt.check_tiles,
+        advanced=True,
+        question="Values of the passing bonus tiles, separated by commas (three are drawn "
+        "each round)",
+    )
+    max_rounds: int = parameter(
+        40,
+        "rounds after which the most chocolates win",
+        minimum=1,
+        maximum=1000,
+        advanced=True,
+        question="Stop after how many rounds at most?",
+    )
+
+
 class BonBonGame(Game):
     """Bon-Bon for 2 to 6 players, with its deck and bonus tiles as parameters."""
 
@@ -76,47 +108,7 @@ class BonBonGame(Game):
     max_players = 6
     chance = True
     perfect_information = False
-    parameters = (
-        Parameter(
-            "players",
-            int,
-            2,
-            "number of players",
-            minimum=2,
-            maximum=6,
-            question="How many players?",
-        ),
-        Parameter(
-            "deck",
-            str,
-            DEFAULT_DECK,
-            "path to a TOML deck file, or 'default' for the packaged deck",
-            check=check_deck,
-            local_only=True,
-            advanced=True,
-            question="Which deck file? (default: the packaged deck)",
-        ),
-        Parameter(
-            "tiles",
-            str,
-            "1,1,2,2,3,3",
-            "values of the passing bonus tiles, comma-separated (three drawn each round)",
-            check=nt.check_tiles,
-            advanced=True,
-            question="Values of the passing bonus tiles, separated by commas (three are drawn "
-            "each round)",
-        ),
-        Parameter(
-            "max_rounds",
-            int,
-            40,
-            "rounds after which the most chocolates win",
-            1,
-            1000,
-            advanced=True,
-            question="Stop after how many rounds at most?",
-        ),
-    )
+    parameters = declared_parameters(BonBonParameters)
     seat_names = ("red", "blue", "green", "yellow", "purple", "orange")
     pitch = (
         "Push your luck in a box of chocolates: play cards face down to dodge the limits, "
@@ -147,9 +139,10 @@ class BonBonGame(Game):
     )
 
     def _configure(self) -> None:
-        self.players = int(self.params["players"])  # type: ignore[arg-type]
-        self.deck: Deck = load_deck(str(self.params["deck"]))
-        self.max_rounds = int(self.params["max_rounds"])  # type: ignore[arg-type]
+        options = read_parameters(BonBonParameters, self.params)
+        self.players = options.players
+        self.deck: Deck = load_deck(options.deck)
+        self.max_rounds = options.max_rounds
         self.collective_limit = COLLECTIVE_LIMITS[self.players]
         kinds = self.deck.kinds
         self.labels = [k.label for k in kinds]
@@ -164,9 +157,9 @@ class BonBonGame(Game):
         self.full_deck_outcomes = [
             (o, c / size) for o, c in zip(self.kind_outcome, self.full_counts)
         ]
-        tiles = nt.parse_tiles(str(self.params["tiles"]))
+        tiles = nt.parse_tiles(options.tiles)
         if tiles is None:  # the parameter's check has already refused it
-            raise InvalidParameterError(f"bad value for parameter 'tiles': {self.params['tiles']}")
+            raise InvalidParameterError(f"bad value for parameter 'tiles': {options.tiles}")
         self.tile_values = tuple(sorted(tiles))
         self.tile_base = self.deck.outcome_space
         self.triples = nt.tile_triples(max(self.tile_values))
@@ -331,7 +324,9 @@ class BonBonState(State):
         turn, status = self.turn, self.status
         return [s for s in range(len(status)) if s != turn and status[s] == IN_PLAY]
 
-    def _apply_action(self, action: int) -> None:
+    # Over the complexity limit on purpose: the rules' hot path (every search node): one branch per
+    # phase, inline.
+    def _apply_action(self, action: int) -> None:  # noqa: C901
         g = self.game
         phase = self.phase
         if phase == TURN:
@@ -707,7 +702,9 @@ class BonBonState(State):
 
     # ----- snapshots (the record is declared above; the core saves and restores it) ----------
 
-    def _after_restore(self) -> None:
+    # Over the complexity limit on purpose: one check per saved field, each refusing an incoherent
+    # document.
+    def _after_restore(self) -> None:  # noqa: C901
         game = self.game
         n = game.players
         kinds = len(game.labels)
@@ -763,7 +760,9 @@ def score_run(cards: list[tuple[int, bool]], tile: int = -1) -> int:
     return total + max(group - 1, 0)
 
 
-def resample_observation(
+# Over the complexity limit on purpose: one step per hidden part of the deal, in the order it was
+# dealt.
+def resample_observation(  # noqa: C901
     game: BonBonGame, observation: BonBonObservation, seat: int, rng: random.Random
 ) -> BonBonState:
     """A full state that ``seat`` cannot tell from the observed one, unknowns dealt by ``rng``.

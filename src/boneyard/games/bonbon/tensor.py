@@ -75,7 +75,8 @@ def _head(players: int, seat: int | None, player: int, phase: int) -> list[float
     return out
 
 
-def state_tensor(state: BonBonState, seat: int | None) -> list[float]:
+# Over the complexity limit on purpose: the fast road, at every step: each plane is written inline.
+def state_tensor(state: BonBonState, seat: int | None) -> list[float]:  # noqa: C901
     """``observation_tensor(game, state.observation(seat))``, from the fields."""
     game = state.game
     tables = _tables(state)

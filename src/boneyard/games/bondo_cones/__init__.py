@@ -1,5 +1,32 @@
 """Bond O Cones: dice, hidden cone values, BondO rings and battles."""
 
+from boneyard.core.registry import register
+from boneyard.core.spec import HARD_SECONDS, GameSpec, Level
+from boneyard.games.bondo_cones import draw, heuristic, prompt, search, tensor
 from boneyard.games.bondo_cones.rules import BondoConesGame, BondoConesState
 
-__all__ = ["BondoConesGame", "BondoConesState"]
+SPEC = register(
+    GameSpec(
+        game=BondoConesGame,
+        state=BondoConesState,
+        drawing=draw,
+        words=prompt,
+        set_up_words=prompt,
+        heuristic=heuristic,
+        tensor=tensor,
+        state_tensor=tensor,
+        search=search,
+        # ISMCTS and alpha-beta over the rules scored about even with greedy (the rules cost
+        # ~1 ms a node). hard plays the game's own three-ply lookahead on a compact model of its
+        # observation (search.py, the ``lookahead`` bot; docs/ai.md).
+        levels={
+            "easy": Level("greedy", {"samples": 1}, use_solver=False),
+            "medium": Level("greedy", {"samples": 4}),
+            "hard": Level("lookahead", {"time_limit": HARD_SECONDS}),
+        },
+        web_limits={"max_turns": 2000},
+        batch_engine="boneyard.jax.bondo_cones:BondoConesEnv",
+    )
+)
+
+__all__ = ["SPEC", "BondoConesGame", "BondoConesState"]

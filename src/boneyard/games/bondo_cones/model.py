@@ -69,7 +69,9 @@ class Position:
     """The opponent's values ``me`` has not seen (for win chances of unknown captures)."""
 
     @classmethod
-    def from_observation(cls, observation: BondoObservation) -> Position:
+    # Over the complexity limit on purpose: one field of the observation after another, each checked
+    # where read.
+    def from_observation(cls, observation: BondoObservation) -> Position:  # noqa: C901
         from boneyard.games.bondo_cones.rules import VALUES
 
         seat = observation["seat"]
@@ -233,7 +235,9 @@ class Position:
         child.worth[square] = child.their_view[square] = 0.0
         return child
 
-    def hit_masks(self, attacker: int, targets: int | None = None) -> list[int]:
+    # Over the complexity limit on purpose: the search's inner loop over rolls and rays: inline for
+    # speed.
+    def hit_masks(self, attacker: int, targets: int | None = None) -> list[int]:  # noqa: C901
         """For each roll 1-4 (index 1-4), the defender's cones (those in ``targets`` if given)
         that ``attacker`` could capture with that roll."""
         cones = self.cones

@@ -271,7 +271,9 @@ class Lookahead:
                 rank[_mirror(name, self.me)] = -float(place)
         return {a: rank.get(a - nt.PUT_BASE, -100.0) for a in actions}
 
-    def _act_values(self, actions: list[int]) -> dict[int, float]:
+    # Over the complexity limit on purpose: the search's inner loop over actions and rolls: inline
+    # for speed.
+    def _act_values(self, actions: list[int]) -> dict[int, float]:  # noqa: C901
         p = self.position
         me = self.me
         children: list[tuple[int, Position, float]] = []

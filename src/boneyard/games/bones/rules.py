@@ -29,12 +29,12 @@ is looked for only along the three lines through the new piece (``DominoTable.li
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from dataclasses import dataclass
 from typing import Any, cast
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import declared_parameters, parameter, read_parameters
 from boneyard.core.record import Copied, Shared, Transient, Value
-from boneyard.core.registry import register
 from boneyard.games.bones import notation
 from boneyard.games.bones.notation import LINE, DominoTable, domino_table
 from boneyard.games.bones.observation import BonesObservation
@@ -45,25 +45,27 @@ EMPTY = -1
 COLOUR_LETTERS = ("W", "B")
 
 
-@register
+@dataclass(frozen=True)
+class BonesParameters:
+    """BonesGame's parameters, declared once: the form's fields and the rules' typed view."""
+
+    width: int = parameter(10, "files of the board (a, b, ...)", minimum=2, maximum=26)
+    height: int = parameter(9, "ranks of the board", minimum=2, maximum=26)
+    pieces: int = parameter(
+        30,
+        "pieces (dominoes) each player has",
+        minimum=1,
+        maximum=500,
+        question="How many dominoes each?",
+    )
+
+
 class BonesGame(Game):
     """Bones, by Joshua Howard (BoneGames, 1995)."""
 
     name = "bones"
     title = "Bones"
-    parameters = (
-        Parameter("width", int, 10, "files of the board (a, b, ...)", minimum=2, maximum=26),
-        Parameter("height", int, 9, "ranks of the board", minimum=2, maximum=26),
-        Parameter(
-            "pieces",
-            int,
-            30,
-            "pieces (dominoes) each player has",
-            minimum=1,
-            maximum=500,
-            question="How many dominoes each?",
-        ),
-    )
+    parameters = declared_parameters(BonesParameters)
     seat_names = ("white", "black")
     pitch = "Lay dominoes anywhere, even on top of each other: first to show five in a line wins."
     how_to_play = (
@@ -88,9 +90,10 @@ class BonesGame(Game):
     )
 
     def _configure(self) -> None:
-        self.width = int(self.params["width"])  # type: ignore[arg-type]
-        self.height = int(self.params["height"])  # type: ignore[arg-type]
-        self.pieces = int(self.params["pieces"])  # type: ignore[arg-type]
+        options = read_parameters(BonesParameters, self.params)
+        self.width = options.width
+        self.height = options.height
+        self.pieces = options.pieces
         self.table: DominoTable = domino_table(self.width, self.height)
         self._tensor_encoder: Any = None
         """The fast observation tensor's tables (``tensor.py``), made at the first use."""
@@ -151,7 +154,9 @@ class BonesState(State):
     def _legal_actions(self) -> list[int]:
         return self._legal[:]
 
-    def _apply_action(self, action: int) -> None:
+    # Over the complexity limit on purpose: the rules' hot path, run at every search node, is
+    # kept inline.
+    def _apply_action(self, action: int) -> None:  # noqa: C901
         table = self._table
         first = table.first[action]
         second = table.second[action]

@@ -65,7 +65,7 @@ def _float32(value: float) -> float:
 _FLOAT32 = struct.Struct("f")
 
 
-def observation_tensor(observation: BonesObservation) -> list[float]:
+def observation_tensor(game: BonesGame, observation: BonesObservation) -> list[float]:
     """The planes of ``TENSOR_PLANES``, flattened (plane, rank from 1, file from a).
 
     Every number is a float32 value (the supplies are rounded to it)."""

@@ -1,5 +1,36 @@
 """Obonto: lion, zebra and camel on a board that darkens behind them (see docs/rules/obonto.md)."""
 
+from boneyard.core.registry import register
+from boneyard.core.spec import HARD_SECONDS, GameSpec, Level, SeriesRules, Solver
+from boneyard.games.obonto import draw, heuristic, prompt, tensor
 from boneyard.games.obonto.rules import ObontoGame, ObontoState
 
-__all__ = ["ObontoGame", "ObontoState"]
+SPEC = register(
+    GameSpec(
+        game=ObontoGame,
+        state=ObontoState,
+        drawing=draw,
+        words=prompt,
+        heuristic=heuristic,
+        tensor=tensor,
+        state_tensor=tensor,
+        # Short random rollouts judged by the mobility heuristic beat alpha-beta over the same
+        # heuristic, which lost to greedy at depth 2 (arena, docs/ai.md). medium is hard's bot
+        # with a third of its time: capped at 300 iterations it lost to greedy (easy).
+        levels={
+            "easy": Level("greedy", use_solver=False),
+            "medium": Level("mcts", {"iterations": 2000, "rollout_depth": 6, "time_limit": 0.3}),
+            "hard": Level(
+                "mcts", {"iterations": 20000, "rollout_depth": 6, "time_limit": HARD_SECONDS}
+            ),
+        },
+        web_limits={"games": 20, "target": 1000},
+        solver=Solver("boneyard.solvers.obonto_solo"),
+        batch_engine="boneyard.jax.obonto:ObontoEnv",
+        # obonto.txt: the winner always makes the last move; the loser of a game moves first in
+        # the next; a match goes on with the animals where they stand.
+        series=SeriesRules(loser_starts=True, can_be_drawn=False, next_game=ObontoState.next_match),
+    )
+)
+
+__all__ = ["SPEC", "ObontoGame", "ObontoState"]

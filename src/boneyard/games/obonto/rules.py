@@ -21,13 +21,13 @@ In the solo phase ``current_player()`` stays the winner: the stuck loser never g
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from boneyard.core.errors import InvalidStateError
 from boneyard.core.game import TERMINAL, Game, Observation, State
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import ParameterValue, declared_parameters, parameter, read_parameters
 from boneyard.core.record import Copied, Memo, Shared, Value
-from boneyard.core.registry import register
 from boneyard.games.obonto import notation
 from boneyard.games.obonto.notation import GRID, KINDS, NAMES, SQUARES, STEPS
 from boneyard.games.obonto.observation import ObontoObservation
@@ -114,7 +114,37 @@ def _occupied_mask(animals: list[int] | tuple[int, ...]) -> int:
     return mask
 
 
-@register
+@dataclass(frozen=True)
+class ObontoParameters:
+    """ObontoGame's parameters, declared once: the form's fields and the rules' typed view."""
+
+    games: int = parameter(
+        1, "games in the match", minimum=1, maximum=1000, question="How many games in the match?"
+    )
+    target: int = parameter(
+        0,
+        "end the match once a player's total reaches this many points (0: off)",
+        minimum=0,
+        maximum=100_000,
+        question="End the match early when someone reaches how many points? (0: never)",
+    )
+    start: str = parameter(
+        notation.START_PLACEMENT,
+        "the animals' squares: seat 0 lion,zebra,camel then seat 1 lion,zebra,camel",
+        check=notation.placement_problem,
+        advanced=True,
+        question="Where do the animals stand? (South's lion, zebra, camel, then North's)",
+    )
+    first: int = parameter(
+        0,
+        "the seat that moves first in the first game",
+        choices=(0, 1),
+        advanced=True,
+        question="Who is younger? The younger player moves first.",
+        choice_labels=("South", "North"),
+    )
+
+
 class ObontoGame(Game):
     """Obonto for two players, as a match of one or more games."""
 
@@ -146,45 +176,7 @@ class ObontoGame(Game):
         "1 point, plus 1 for every move made alone.",
         "In a match of several games the points add up, and the most points win the match.",
     )
-    parameters = (
-        Parameter(
-            "games",
-            int,
-            1,
-            "games in the match",
-            minimum=1,
-            maximum=1000,
-            question="How many games in the match?",
-        ),
-        Parameter(
-            "target",
-            int,
-            0,
-            "end the match once a player's total reaches this many points (0: off)",
-            minimum=0,
-            maximum=100_000,
-            question="End the match early when someone reaches how many points? (0: never)",
-        ),
-        Parameter(
-            "start",
-            str,
-            notation.START_PLACEMENT,
-            "the animals' squares: seat 0 lion,zebra,camel then seat 1 lion,zebra,camel",
-            check=notation.placement_problem,
-            advanced=True,
-            question="Where do the animals stand? (South's lion, zebra, camel, then North's)",
-        ),
-        Parameter(
-            "first",
-            int,
-            0,
-            "the seat that moves first in the first game",
-            choices=(0, 1),
-            advanced=True,
-            question="Who is younger? The younger player moves first.",
-            choice_labels=("South", "North"),
-        ),
-    )
+    parameters = declared_parameters(ObontoParameters)
     conformance_variants = (
         {},
         {"games": 3},
@@ -194,10 +186,11 @@ class ObontoGame(Game):
     )
 
     def _configure(self) -> None:
-        self.games = int(self.params["games"])  # type: ignore[arg-type]
-        self.target = int(self.params["target"])  # type: ignore[arg-type]
-        self.first = int(self.params["first"])  # type: ignore[arg-type]
-        self.start_animals = notation.parse_placement(str(self.params["start"]))
+        options = read_parameters(ObontoParameters, self.params)
+        self.games = options.games
+        self.target = options.target
+        self.first = options.first
+        self.start_animals = notation.parse_placement(options.start)
 
     def max_game_length(self) -> int:
         return MAX_MOVES_PER_GAME * self.games
@@ -427,6 +420,18 @@ class ObontoState(State):
     def placement(self) -> str:
         """Where the animals stand, as a ``start`` parameter (to resume a match from here)."""
         return notation.format_placement(self._animals)
+
+    def next_match(self, resigned: int | None) -> dict[str, ParameterValue]:
+        """The parameters of the match that follows this one's end (a rematch): the animals
+        stay where they stand and the loser of the last game moves first; ``resigned``, the
+        seat that gave the match up, when one did."""
+        if resigned is not None:
+            first = resigned
+        elif self._results:
+            first = 1 - self._results[-1][0]
+        else:
+            first = self._first
+        return {"start": self.placement(), "first": first}
 
     def position(self) -> str:
         """The board and the seat to move as a position string (``notation.parse_position``)."""

@@ -32,7 +32,7 @@ PLANES = 9
 TENSOR_SHAPE = (PLANES, 9, 9)
 
 
-def observation_tensor(observation: ObontoObservation) -> list[float]:
+def observation_tensor(game: ObontoGame, observation: ObontoObservation) -> list[float]:
     """The flat list of ``9 * 81`` floats described in the module docstring."""
     tensor = [0.0] * (PLANES * SQUARES)
     tensor[:SQUARES] = [1.0] * SQUARES

@@ -1,8 +1,62 @@
 """OYNO: the one-player puzzle (``oyno_puzzle``) and the two-player game (``oyno``).
 
-Both share the board and its notation (``board``); each game's rules live in its own module.
+Both share the board and its notation (``board``), the words for people (``prompt``) and one
+module per concern, whose classes gather each game's functions; each game's rules live in its
+own module, and each game has its own spec below.
 """
 
-from boneyard.games.oyno import duel, puzzle
+from boneyard.core.registry import register
+from boneyard.core.spec import SEARCH_LEVELS, GameSpec, Level, Solver
+from boneyard.games.oyno import duel, prompt, puzzle
+from boneyard.games.oyno.draw import DuelDrawing, PuzzleDrawing
+from boneyard.games.oyno.heuristic import DuelHeuristic, PuzzleHeuristic
+from boneyard.games.oyno.ladder import LADDER
+from boneyard.games.oyno.tensor import DuelTensor, PuzzleTensor
 
-__all__ = ["duel", "puzzle"]
+PUZZLE_SPEC = register(
+    GameSpec(
+        game=puzzle.OynoPuzzle,
+        state=puzzle.PuzzleState,
+        drawing=PuzzleDrawing(),
+        words=prompt,
+        heuristic=PuzzleHeuristic(),
+        tensor=PuzzleTensor(),
+        state_tensor=PuzzleTensor(),
+        # The solver answers every solvable deal; greedy covers anything it cannot.
+        levels={
+            "easy": Level("greedy", use_solver=False),
+            "medium": Level("greedy"),
+            "hard": Level("greedy"),
+        },
+        # Dealing a set-up of difficulty K solves up to 20,000 set-ups exactly: K stays small.
+        web_limits={"size": 15, "bones": 60, "max_moves": 1000, "difficulty": 8},
+        solver=Solver(
+            "boneyard.solvers.oyno_puzzle",
+            solves_from_start=True,
+            analysis="boneyard.solvers.oyno_analysis",
+        ),
+        batch_engine="boneyard.jax.oyno:OynoPuzzleEnv",
+        ladder=LADDER,
+    )
+)
+
+DUEL_SPEC = register(
+    GameSpec(
+        game=duel.Oyno,
+        state=duel.DuelState,
+        drawing=DuelDrawing(),
+        words=prompt,
+        heuristic=DuelHeuristic(),
+        tensor=DuelTensor(),
+        state_tensor=DuelTensor(),
+        # Exact solutions of the small duels (solvers/oyno_duel.py) show perfect play cannot beat
+        # greedy there at all, so hard stays alpha-beta (it beats random; docs/ai.md).
+        levels=SEARCH_LEVELS,
+        # One game holds its board's move tables: ~4 MB at 15x15 against ~30 MB at 25x25.
+        web_limits={"size": 15, "bones_per_player": 60, "max_moves": 1000},
+        solver=Solver("boneyard.solvers.oyno_duel"),  # small duels only (3x3; 5x5 with one bone)
+        batch_engine="boneyard.jax.oyno:OynoEnv",
+    )
+)
+
+__all__ = ["DUEL_SPEC", "PUZZLE_SPEC", "duel", "puzzle"]

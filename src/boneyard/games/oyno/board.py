@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from boneyard.core.errors import InvalidPositionError
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import parameter
 from boneyard.core.squares import Grid, grid
 
 CENTER_CHAR = "o"
@@ -69,17 +69,16 @@ def check_size(size: int) -> str | None:
     return None
 
 
-SIZE_PARAMETER = Parameter(
-    "size",
-    int,
-    5,
-    "board size (odd); the middle cell is the center",
-    3,
-    25,
-    check=check_size,
-    question="How many cells along each side? (an odd number; 5 is the usual board)",
-)
-"""The board-size parameter both OYNO games declare."""
+def size_parameter() -> int:
+    """The board-size parameter both OYNO games declare (a field of their parameters)."""
+    return parameter(
+        5,
+        "board size (odd); the middle cell is the center",
+        minimum=3,
+        maximum=25,
+        check=check_size,
+        question="How many cells along each side? (an odd number; 5 is the usual board)",
+    )
 
 
 @cache
@@ -130,7 +129,9 @@ def format_position(size: int, symbols: dict[int, str]) -> str:
     return "/".join(ranks)
 
 
-def parse_position(text: str, pieces: str) -> tuple[int, dict[int, str]]:
+# Over the complexity limit on purpose: one check per way a position string can be malformed, each
+# with its message.
+def parse_position(text: str, pieces: str) -> tuple[int, dict[int, str]]:  # noqa: C901
     """Parse notation into ``(size, {cell: character})``; ``pieces`` are the bone characters.
 
     A malformed string raises InvalidPositionError naming the rank and the character at fault.

@@ -173,3 +173,17 @@ def _bone(char: str, x: int, y: int, cell: int) -> str:
             f'y2="{y + cell / 2:.1f}" stroke="{stroke}" stroke-width="1.5"/>'
         )
     return shape
+
+
+class PuzzleDrawing:
+    """The puzzle's drawing, as its spec names it (``core.hooks.Drawing``)."""
+
+    render_text = staticmethod(puzzle_text)
+    render_svg = staticmethod(board_svg)
+
+
+class DuelDrawing:
+    """The two-player game's drawing, as its spec names it (``core.hooks.Drawing``)."""
+
+    render_text = staticmethod(duel_text)
+    render_svg = staticmethod(board_svg)

@@ -23,16 +23,16 @@ to move) is a draw, and so is reaching ``max_moves`` actions.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import declared_parameters, parameter, read_parameters
 from boneyard.core.record import Copied, Value
-from boneyard.core.registry import register
 from boneyard.games.oyno import notation
-from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
+from boneyard.games.oyno.board import Board, board, format_position, parse_position, size_parameter
 from boneyard.games.oyno.observation import DuelObservation
 
 DUEL_PIECES = "RrWw"
@@ -79,7 +79,51 @@ def _check_start(text: str) -> str | None:
     return None
 
 
-@register
+@dataclass(frozen=True)
+class DuelParameters:
+    """Oyno's parameters, declared once: the form's fields and the rules' typed view."""
+
+    size: int = size_parameter()
+    bones_per_player: int = parameter(
+        8,
+        "bones each player has in supply",
+        minimum=1,
+        maximum=311,
+        question="How many bones each?",
+    )
+    wild: bool = parameter(
+        False,
+        "players may roll a bone instead of putting it up",
+        question="Wild bones: may a player roll a bone instead of putting it up?",
+    )
+    max_moves: int = parameter(
+        300,
+        "actions after which the game is a draw",
+        minimum=1,
+        advanced=True,
+        question="Call it a draw after how many moves?",
+    )
+    place_rule: str = parameter(
+        DEFAULT_PLACE_RULE,
+        "when a new bone may be placed: supply (whenever the supply holds one) or all_up "
+        "(only when every own bone on the board is up); forced when all are up in both",
+        choices=PLACE_RULES,
+        question="When may a player place a new bone?",
+        choice_labels=(
+            "Whenever they still hold one",
+            "Only when all their bones on the board are up",
+        ),
+    )
+    start: str | None = parameter(
+        None,
+        "a position to start from (supplies: bones_per_player "
+        "minus the bones on the board), then optionally r or w for the player to move",
+        check=_check_start,
+        advanced=True,
+        question="Start from this position (R, r red up, down; W, w white; . empty)",
+    )
+
+
 class Oyno(Game):
     """Two-player OYNO, with the wild variant as a parameter."""
 
@@ -114,57 +158,7 @@ class Oyno(Game):
         "w": "grey70",
         "o": "grey50",
     }
-    parameters = (
-        SIZE_PARAMETER,
-        Parameter(
-            "bones_per_player",
-            int,
-            8,
-            "bones each player has in supply",
-            1,
-            311,
-            question="How many bones each?",
-        ),
-        Parameter(
-            "wild",
-            bool,
-            False,
-            "players may roll a bone instead of putting it up",
-            question="Wild bones: may a player roll a bone instead of putting it up?",
-        ),
-        Parameter(
-            "max_moves",
-            int,
-            300,
-            "actions after which the game is a draw",
-            1,
-            advanced=True,
-            question="Call it a draw after how many moves?",
-        ),
-        Parameter(
-            "place_rule",
-            str,
-            DEFAULT_PLACE_RULE,
-            "when a new bone may be placed: supply (whenever the supply holds one) or all_up "
-            "(only when every own bone on the board is up); forced when all are up in both",
-            choices=PLACE_RULES,
-            question="When may a player place a new bone?",
-            choice_labels=(
-                "Whenever they still hold one",
-                "Only when all their bones on the board are up",
-            ),
-        ),
-        Parameter(
-            "start",
-            str,
-            None,
-            "a position to start from (supplies: bones_per_player "
-            "minus the bones on the board), then optionally r or w for the player to move",
-            check=_check_start,
-            advanced=True,
-            question="Start from this position (R, r red up, down; W, w white; . empty)",
-        ),
-    )
+    parameters = declared_parameters(DuelParameters)
     # move caps keep the suite quick: every step of a conformance playout checks every action
     conformance_variants = (
         {"max_moves": 60},
@@ -178,11 +172,12 @@ class Oyno(Game):
     )
 
     def _configure(self) -> None:
-        size = int(self.params["size"])  # type: ignore[arg-type]
+        options = read_parameters(DuelParameters, self.params)
+        size = options.size
         self.size = size
         self.geometry: Board = board(size)
         resting = len(self.geometry.resting)
-        self.bones_per_player = int(self.params["bones_per_player"])  # type: ignore[arg-type]
+        self.bones_per_player = options.bones_per_player
         most = (resting - 1) // 2
         if self.bones_per_player > most:
             raise InvalidParameterError(
@@ -190,11 +185,11 @@ class Oyno(Game):
                 f"{size}x{size} both supplies must fit with a cell to spare; allowed is 1 to "
                 f"{most}"
             )
-        self.wild = bool(self.params["wild"])
-        self.place_any_time = self.params["place_rule"] == "supply"
-        self.max_moves = int(self.params["max_moves"])  # type: ignore[arg-type]
+        self.wild = options.wild
+        self.place_any_time = options.place_rule == "supply"
+        self.max_moves = options.max_moves
         self.start: tuple[int, int, int, int] | None = None
-        start = self.params["start"]
+        start = options.start
         if start is not None:
             start_size, red, white, up, player = parse_duel_start(str(start))
             if start_size != size:
@@ -229,47 +224,6 @@ class Oyno(Game):
 
     def new_initial_state(self) -> DuelState:
         return DuelState(self)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.oyno.heuristic import duel_score, duel_value
-
-        if not isinstance(state, DuelState) or state.rolling >= 0 or state.is_terminal():
-            return duel_value(cast(DuelObservation, state.observation(seat)), seat)
-        # The same value as from the observation (every field is public), without building it.
-        geometry = self.geometry
-        return duel_score(
-            state.occupied,
-            state.up,
-            state.supply,
-            state.player,
-            self.bones_per_player,
-            geometry.neighbours,
-            geometry.resting_mask,
-            seat,
-        )
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.oyno.draw import duel_text
-
-        return duel_text(cast(DuelObservation, observation))
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.oyno.draw import board_svg
-
-        return board_svg(cast(DuelObservation, observation), **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (5 * self.size * self.size + 3,)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.oyno.tensor import duel_tensor
-
-        return duel_tensor(cast(DuelObservation, observation))
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, DuelState):
-            raise TypeError(f"not an oyno state: {state!r}")
-        return self._hook("tensor", "duel_state_tensor")(state, seat)
 
 
 class DuelState(State):
@@ -461,7 +415,9 @@ class DuelState(State):
             return notation.string_to_roll(text)
         return notation.duel_string_to_action(self.game.geometry, text)
 
-    def _why_illegal(self, action: int) -> str | None:
+    # Over the complexity limit on purpose: one reason per rule an action may break, in the rule
+    # text's order.
+    def _why_illegal(self, action: int) -> str | None:  # noqa: C901
         if self.current_player() not in (0, 1):
             return None
         geometry = self.game.geometry

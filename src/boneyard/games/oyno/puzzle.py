@@ -17,16 +17,16 @@ Rules (RULINGS.md, "OYNO board" and "OYNO puzzle"):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import declared_parameters, parameter, read_parameters
 from boneyard.core.record import Value
-from boneyard.core.registry import register
 from boneyard.games.oyno import notation
-from boneyard.games.oyno.board import SIZE_PARAMETER, Board, board, format_position, parse_position
+from boneyard.games.oyno.board import Board, board, format_position, parse_position, size_parameter
 from boneyard.games.oyno.observation import PuzzleObservation
 
 PUZZLE_PIECES = "UD"
@@ -70,7 +70,42 @@ def _completions(has_up: bool, has_down: bool, remaining: int, need_down: bool) 
     return max(count, 0)
 
 
-@register
+@dataclass(frozen=True)
+class PuzzleParameters:
+    """OynoPuzzle's parameters, declared once: the form's fields and the rules' typed view."""
+
+    size: int = size_parameter()
+    bones: int = parameter(
+        8,
+        "bones dealt (1 to the resting cells minus 1)",
+        minimum=1,
+        maximum=623,
+        question="How many bones? (more bones, harder puzzles)",
+    )
+    max_moves: int = parameter(
+        200,
+        "moves before an unsolved puzzle ends with 0",
+        minimum=1,
+        advanced=True,
+        question="Give up after how many moves?",
+    )
+    start: str | None = parameter(
+        None,
+        "a fixed set-up in position notation (sets size and "
+        "bones), e.g. U...D/.D.../..o../...U./D...U",
+        check=_check_start,
+        advanced=True,
+        question="Start from this position instead of a random deal (U up, D down, . empty)",
+    )
+    difficulty: int = parameter(
+        0,
+        "0: a random set-up; K: only set-ups whose optimal solution takes exactly K moves",
+        minimum=0,
+        maximum=100,
+        question="How many moves should the best solution take? (0: any puzzle)",
+    )
+
+
 class OynoPuzzle(Game):
     """The one-player OYNO puzzle."""
 
@@ -93,46 +128,7 @@ class OynoPuzzle(Game):
         "Down bones cannot be picked up. Solve it in as few moves as you can.",
     )
     text_styles = {"U": "bold green", "D": "yellow", "o": "grey50"}
-    parameters = (
-        SIZE_PARAMETER,
-        Parameter(
-            "bones",
-            int,
-            8,
-            "bones dealt (1 to the resting cells minus 1)",
-            1,
-            623,
-            question="How many bones? (more bones, harder puzzles)",
-        ),
-        Parameter(
-            "max_moves",
-            int,
-            200,
-            "moves before an unsolved puzzle ends with 0",
-            1,
-            advanced=True,
-            question="Give up after how many moves?",
-        ),
-        Parameter(
-            "start",
-            str,
-            None,
-            "a fixed set-up in position notation (sets size and "
-            "bones), e.g. U...D/.D.../..o../...U./D...U",
-            check=_check_start,
-            advanced=True,
-            question="Start from this position instead of a random deal (U up, D down, . empty)",
-        ),
-        Parameter(
-            "difficulty",
-            int,
-            0,
-            "0: a random set-up; K: only set-ups whose optimal solution takes exactly K moves",
-            0,
-            100,
-            question="How many moves should the best solution take? (0: any puzzle)",
-        ),
-    )
+    parameters = declared_parameters(PuzzleParameters)
     conformance_variants = (
         {},
         {"size": 3, "bones": 1},
@@ -154,13 +150,14 @@ class OynoPuzzle(Game):
         super().__init__(**params)
 
     def _configure(self) -> None:
-        size = int(self.params["size"])  # type: ignore[arg-type]
+        options = read_parameters(PuzzleParameters, self.params)
+        size = options.size
         self.geometry: Board = board(size)
         self.size = size
         resting = len(self.geometry.resting)
-        start = self.params["start"]
+        start = options.start
         self.start: tuple[int, int] | None = None
-        self.difficulty = int(self.params["difficulty"])  # type: ignore[arg-type]
+        self.difficulty = options.difficulty
         if start is not None:
             start_size, occupied, up = parse_puzzle_position(str(start))
             if start_size != size:
@@ -176,7 +173,7 @@ class OynoPuzzle(Game):
             self.start = (occupied, up)
             self.bones = bin(occupied).count("1")
         else:
-            self.bones = int(self.params["bones"])  # type: ignore[arg-type]
+            self.bones = options.bones
             if not 1 <= self.bones <= resting - 1:
                 raise InvalidParameterError(
                     f"bad value {self.bones} for parameter 'bones': allowed on {size}x{size} is "
@@ -184,7 +181,7 @@ class OynoPuzzle(Game):
                 )
         if self.difficulty:
             self._check_difficulty()
-        self.max_moves = int(self.params["max_moves"])  # type: ignore[arg-type]
+        self.max_moves = options.max_moves
         n = self.geometry.cells
         # move_rows[x][y] is the id of x-y: legal lists are gathered from these rows in C
         self.move_rows = [[x * n + y for y in range(n)] for x in range(n)]
@@ -242,36 +239,6 @@ class OynoPuzzle(Game):
 
     def new_initial_state(self) -> PuzzleState:
         return PuzzleState(self)
-
-    # ----- optional hooks -------------------------------------------------------------------
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from boneyard.games.oyno.heuristic import puzzle_value
-
-        return puzzle_value(cast(PuzzleObservation, state.observation(seat)))
-
-    def render_text(self, observation: Observation) -> str:
-        from boneyard.games.oyno.draw import puzzle_text
-
-        return puzzle_text(cast(PuzzleObservation, observation))
-
-    def render_svg(self, observation: Observation, **options: Any) -> str:
-        from boneyard.games.oyno.draw import board_svg
-
-        return board_svg(cast(PuzzleObservation, observation), **options)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (3, self.size, self.size)
-
-    def observation_tensor(self, observation: Observation) -> list[float]:
-        from boneyard.games.oyno.tensor import puzzle_tensor
-
-        return puzzle_tensor(cast(PuzzleObservation, observation))
-
-    def _state_observation_tensor(self, state: State, seat: int | None) -> Any:
-        if not isinstance(state, PuzzleState):
-            raise TypeError(f"not an oyno_puzzle state: {state!r}")
-        return self._hook("tensor", "puzzle_state_tensor")(state, seat)
 
 
 KNOWN_GODS_NUMBERS: dict[tuple[int, int], int] = {

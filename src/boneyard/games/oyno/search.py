@@ -64,7 +64,8 @@ def _pick_up(
     return rows, occ, sides
 
 
-def _finishes_loop(
+# Over the complexity limit on purpose: a solver's inner loop over bit masks: inline for speed.
+def _finishes_loop(  # noqa: C901
     size: int, occupied: Masks, up: Masks
 ) -> tuple[npt.NDArray[np.intp], Masks, Masks]:
     """Positions (by index) solved by one move, with that move's cells ``(index, X, Y)``."""
@@ -221,7 +222,8 @@ def _keys(size: int, occupied: Masks, up: Masks) -> Masks:
     return (up << np.int64(size * size)) | occupied
 
 
-def solve_masks(
+# Over the complexity limit on purpose: a solver's inner loop over bit masks: inline for speed.
+def solve_masks(  # noqa: C901
     size: int,
     occupied: int,
     up: int,
@@ -325,7 +327,8 @@ def _solve_python(
     return bfs_masks(size, occupied, up, max_length)
 
 
-def bfs_masks(
+# Over the complexity limit on purpose: a solver's inner loop over bit masks: inline for speed.
+def bfs_masks(  # noqa: C901
     size: int,
     occupied: int,
     up: int,

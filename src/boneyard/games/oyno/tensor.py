@@ -18,8 +18,8 @@ from boneyard.games.oyno.heuristic import cells_of
 from boneyard.games.oyno.observation import DuelObservation, PuzzleObservation
 
 if TYPE_CHECKING:
-    from boneyard.games.oyno.duel import DuelState
-    from boneyard.games.oyno.puzzle import PuzzleState
+    from boneyard.games.oyno.duel import DuelState, Oyno
+    from boneyard.games.oyno.puzzle import OynoPuzzle, PuzzleState
 _ONE = struct.pack("<f", 1.0)
 """1.0 as the four bytes of a little-endian float32 (0.0 is four zero bytes)."""
 _BITS = tuple(
@@ -128,3 +128,43 @@ def duel_tensor(observation: DuelObservation) -> list[float]:
     planes.append(supply[1] / per_player)
     planes.append(1.0 if observation["current_player"] == 1 else 0.0)
     return planes
+
+
+class PuzzleTensor:
+    """The puzzle's tensors, as its spec names them (``core.hooks.Tensor``, ``StateTensor``)."""
+
+    @staticmethod
+    def observation_tensor_shape(game: OynoPuzzle) -> tuple[int, ...]:
+        return (3, game.size, game.size)
+
+    @staticmethod
+    def observation_tensor(game: OynoPuzzle, observation: PuzzleObservation) -> list[float]:
+        return puzzle_tensor(observation)
+
+    @staticmethod
+    def state_tensor(state: PuzzleState, seat: int | None) -> Any:
+        from boneyard.games.oyno.puzzle import PuzzleState
+
+        if not isinstance(state, PuzzleState):
+            raise TypeError(f"not an oyno_puzzle state: {state!r}")
+        return puzzle_state_tensor(state, seat)
+
+
+class DuelTensor:
+    """The two-player game's tensors, as its spec names them."""
+
+    @staticmethod
+    def observation_tensor_shape(game: Oyno) -> tuple[int, ...]:
+        return (5 * game.size * game.size + 3,)
+
+    @staticmethod
+    def observation_tensor(game: Oyno, observation: DuelObservation) -> list[float]:
+        return duel_tensor(observation)
+
+    @staticmethod
+    def state_tensor(state: DuelState, seat: int | None) -> Any:
+        from boneyard.games.oyno.duel import DuelState
+
+        if not isinstance(state, DuelState):
+            raise TypeError(f"not an oyno state: {state!r}")
+        return duel_state_tensor(state, seat)

@@ -11,14 +11,30 @@ as it is, it has what the engine contract asks of a game, one file per concern:
 - ``draw.py``: the board as text and SVG, from an observation;
 - ``heuristic.py``: the value bots search with;
 - ``tensor.py``: fixed-size numbers for learning interfaces;
-- ``prompt.py``: the words a person reads.
+- ``prompt.py``: the words a person reads;
+- this file: the game's spec, which names all of the above, its levels, the web's limits for its
+  parameters and its series rules (``boneyard.core.spec``).
 
-The core finds the hooks in ``draw``, ``heuristic``, ``tensor`` and ``prompt`` by their names;
-nothing is forwarded by hand. The game is not registered (``boneyard.list_games()`` does not show
-it): a real game puts ``@register`` on its ``Game`` class. Its conformance test and golden
-playthrough are in ``tests/games/race``.
+The template is not registered (``boneyard.list_games()`` does not show it): a real game wraps
+its spec in ``register(...)``. Its conformance test and golden playthrough are in
+``tests/games/race``.
 """
 
+from boneyard.core.spec import GameSpec, SeriesRules
+from boneyard.games.race import draw, heuristic, prompt, tensor
 from boneyard.games.race.rules import RaceGame, RaceState
 
-__all__ = ["RaceGame", "RaceState"]
+SPEC = GameSpec(
+    game=RaceGame,
+    state=RaceState,
+    drawing=draw,
+    words=prompt,
+    heuristic=heuristic,
+    tensor=tensor,
+    web_limits={"goal": 30},
+    series=SeriesRules(loser_starts=True),
+)
+"""Race as the rest of boneyard sees it. A real game writes ``SPEC = register(GameSpec(...))``
+(``from boneyard.core.registry import register``)."""
+
+__all__ = ["SPEC", "RaceGame", "RaceState"]

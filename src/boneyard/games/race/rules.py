@@ -8,10 +8,11 @@ actions without a change, the history, the legal-action cache); the game fills i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import cast
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import Parameter
+from boneyard.core.parameters import declared_parameters, parameter, read_parameters
 from boneyard.core.record import Value
 from boneyard.games.race import notation
 from boneyard.games.race.observation import RaceObservation
@@ -20,16 +21,21 @@ COIN_ODDS = ((0, 0.25), (1, 0.75))
 """The coin's outcomes and their probabilities."""
 
 
+@dataclass(frozen=True)
+class RaceParameters:
+    """RaceGame's parameters, declared once: the form's fields and the rules' typed view."""
+
+    goal: int = parameter(7, "the total that ends the game", minimum=2, maximum=50)
+    coin: bool = parameter(True, "whether a coin follows every move")
+
+
 class RaceGame(Game):
     """Race to a goal, with a coin after every move (not registered: the template)."""
 
     name = "race"
     title = "Race"
     chance = True
-    parameters = (
-        Parameter("goal", int, 7, "the total that ends the game", minimum=2, maximum=50),
-        Parameter("coin", bool, True, "whether a coin follows every move"),
-    )
+    parameters = declared_parameters(RaceParameters)
     seat_names = ("first", "second")
     conformance_variants = ({}, {"goal": 12}, {"coin": False})
     pitch = "Add one or two, let the coin add its bit, and be the one who reaches the goal."
@@ -42,8 +48,9 @@ class RaceGame(Game):
     )
 
     def _configure(self) -> None:
-        self.goal = cast(int, self.params["goal"])
-        self.coin = cast(bool, self.params["coin"])
+        options = read_parameters(RaceParameters, self.params)
+        self.goal = options.goal
+        self.coin = options.coin
 
     def max_game_length(self) -> int:
         return 2 * self.goal

@@ -1,0 +1,125 @@
+"""What a game gives beyond its rules, as ``Protocol``s its spec is checked against.
+
+A game's spec (``core/spec.py``) names one object for each concern: usually a module of its
+package (``draw``, ``prompt``, ``heuristic``, ``tensor``, ``search``), which mypy checks against
+the protocol below like any other object, so a missing or misspelt function is a type error, not
+a silent fall back to a default. Where one package holds two games (OYNO), a small class of
+static methods gathers each game's functions.
+
+The parameters that differ from game to game (the game, its observation ``TypedDict``, its
+state) are typed ``Any`` here: a protocol over the base types would refuse every game's narrower
+functions (parameters are contravariant). What mypy checks is that each function is there, takes
+its arguments in this order and returns this type. ``render_svg`` ends in ``*args: Any,
+**options: Any`` so that each game keeps its own typed keyword options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from boneyard.core.game import Game, PanelItem
+
+
+class Drawing(Protocol):
+    """The board drawn from what one seat may see (``draw.py``)."""
+
+    def render_text(self, observation: Any, /) -> str: ...
+
+    def render_svg(self, observation: Any, /, *args: Any, **options: Any) -> str: ...
+
+
+class Words(Protocol):
+    """The words a person reads (``prompt.py``); ``PlainWords`` says the least that is true."""
+
+    def prompt(self, game: Any, observation: Any, seat: int, /) -> str: ...
+
+    def describe_action(
+        self, game: Any, observation: Any, actor: int | None, action: str, /
+    ) -> str: ...
+
+    def action_label(self, game: Any, observation: Any, action: str, /) -> str: ...
+
+    def panel(self, game: Any, observation: Any, seat: int | None, /) -> list[PanelItem]: ...
+
+    def result(
+        self, game: Any, observation: Any, seat: int | None, returns: Sequence[float], /
+    ) -> str: ...
+
+
+class SetUpWords(Protocol):
+    """For a game whose seats set up before play: whether a seat is setting up now."""
+
+    def in_setup(self, game: Any, observation: Any, /) -> bool: ...
+
+
+class Heuristic(Protocol):
+    """The value bots search with (``heuristic.py``), inside the utility range."""
+
+    def evaluate(self, state: Any, seat: int, /) -> float: ...
+
+
+class Tensor(Protocol):
+    """Fixed-size numbers for learning interfaces (``tensor.py``)."""
+
+    def observation_tensor_shape(self, game: Any, /) -> tuple[int, ...]: ...
+
+    def observation_tensor(self, game: Any, observation: Any, /) -> Sequence[float]: ...
+
+
+class StateTensor(Protocol):
+    """The same numbers as ``Tensor.observation_tensor`` straight from a state (faster)."""
+
+    def state_tensor(self, state: Any, seat: int | None, /) -> Sequence[float]: ...
+
+
+class ActionMask(Protocol):
+    """The legal actions of the player to move as a new byte mask (a state that keeps one)."""
+
+    def state_action_mask(self, state: Any, /) -> bytearray: ...
+
+
+class Search(Protocol):
+    """A game's own search on a model of its own (``search.py``), for the ``lookahead`` bot."""
+
+    def lookahead_values(
+        self, observation: Any, actions: list[int], time_limit: float | None, /
+    ) -> dict[int, float]: ...
+
+
+class PlainWords:
+    """The words of a game that gives none of its own: the seat's name and the action's text."""
+
+    # ``observation: object``: these read no observation, so every game's own type is accepted.
+
+    @staticmethod
+    def prompt(game: Game, observation: object, seat: int) -> str:
+        return f"Your move, {game.seat_name(seat)}."
+
+    @staticmethod
+    def describe_action(game: Game, observation: object, actor: int | None, action: str) -> str:
+        who = "Chance" if actor is None else game.seat_name(actor)
+        return f"{who}: {action}"
+
+    @staticmethod
+    def action_label(game: Game, observation: object, action: str) -> str:
+        return action
+
+    @staticmethod
+    def panel(game: Game, observation: object, seat: int | None) -> list[PanelItem]:
+        return []
+
+    @staticmethod
+    def result(game: Game, observation: object, seat: int | None, returns: Sequence[float]) -> str:
+        best = max(returns)
+        winners = [s for s, value in enumerate(returns) if value == best]
+        if len(winners) == len(returns):
+            return "The game is drawn."
+        if seat is not None and seat in winners:
+            return "You won." if len(winners) == 1 else "You share the win."
+        names = " and ".join(game.seat_name(s) for s in winners)
+        return f"{names} won." if seat is None else f"You lost: {names} won."
+
+
+PLAIN_WORDS: Words = PlainWords()

@@ -1,0 +1,212 @@
+"""A game's declaration: everything the rest of boneyard needs to know about it, in one place.
+
+Like OpenSpiel's ``GameType``, a spec is data that every layer reads: the rules classes, the
+objects that draw, phrase, judge and encode its positions (checked against ``core/hooks.py``'s
+protocols), its levels, the web's limits for its parameters, its series rules, and the modules
+of its solver and batch engine, named as text so that they are imported only when asked for (the
+core never imports JAX). Each game's package exports its spec as ``SPEC`` from its
+``__init__.py`` and registers it (``core/registry.py``); nothing outside ``games/`` keeps a table
+keyed by a game's name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from boneyard.core.hooks import (
+    PLAIN_WORDS,
+    ActionMask,
+    Drawing,
+    Heuristic,
+    Search,
+    SetUpWords,
+    StateTensor,
+    Tensor,
+    Words,
+)
+from boneyard.core.parameters import ParameterValue
+
+if TYPE_CHECKING:
+    from boneyard.core.game import Game, State
+
+# ----- levels ------------------------------------------------------------------------------------
+
+LEVEL_NAMES: tuple[str, ...] = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level of one game: a bot name, its options, and whether exact solvers may answer."""
+
+    bot: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    use_solver: bool = True
+
+    def describe(self) -> str:
+        options = ", ".join(f"{key}={value}" for key, value in self.options.items())
+        solver = "" if self.use_solver else ", no solver"
+        return f"{self.bot}({options}{solver})"
+
+
+HARD_SECONDS = 1.0
+"""The hard levels' time cap a move: even on a loaded machine it answers within 2 seconds."""
+
+Levels = Mapping[str, Level]
+"""Level name -> Level; a game's spec may leave some levels to ``DEFAULT_LEVELS``."""
+
+DEFAULT_LEVELS: Levels = MappingProxyType(
+    {
+        "easy": Level("greedy", use_solver=False),
+        "medium": Level("mcts", {"iterations": 300, "time_limit": 0.3}),
+        "hard": Level("mcts", {"iterations": 5000, "time_limit": HARD_SECONDS}),
+    }
+)
+"""What a level means in a game whose spec does not say."""
+
+SEARCH_LEVELS: Levels = MappingProxyType(
+    {
+        "easy": Level("greedy", use_solver=False),
+        "medium": Level("alphabeta", {"max_depth": 2, "time_limit": 0.3}),
+        "hard": Level("alphabeta", {"time_limit": HARD_SECONDS}),
+    }
+)
+"""Alpha-beta levels, for two-player games of perfect information."""
+
+HIDDEN_INFORMATION_LEVELS: Levels = MappingProxyType(
+    {
+        "easy": Level("greedy", use_solver=False),
+        "medium": Level("ismcts", {"iterations": 200, "time_limit": 0.3}),
+        "hard": Level("ismcts", {"iterations": 5000, "time_limit": HARD_SECONDS}),
+    }
+)
+"""Information-set MCTS levels, for games of hidden information."""
+
+
+def check_level_name(level: str) -> None:
+    """Refuse a level that is not one of ``LEVEL_NAMES`` with a ValueError naming them."""
+    if level not in LEVEL_NAMES:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
+
+
+# ----- series, ladder, solver --------------------------------------------------------------------
+
+NextGame = Callable[[Any, "int | None"], Mapping[str, ParameterValue]]
+"""The next game of a match from the end of the last: the final state and the seat that lost by
+leaving (a resignation; ``None`` when the rules ended the game) -> the parameters to change."""
+
+
+@dataclass(frozen=True)
+class SeriesRules:
+    """How one game of a series (a rematch, a match) leads to the next, by the game's rules."""
+
+    loser_starts: bool = False
+    """The loser of a game moves first in the next (otherwise the seats take turns)."""
+    can_be_drawn: bool = True
+    """A game can end in a draw (players may then agree one)."""
+    next_game: NextGame | None = None
+    """The next game continues from the end of the last (its points carry), or ``None``: every
+    game starts afresh."""
+
+    @property
+    def continues(self) -> bool:
+        return self.next_game is not None
+
+
+@dataclass(frozen=True)
+class PuzzleLadder:
+    """A one-player game's ladder of puzzles and its puzzle of the day (the web's ``/ladder``).
+
+    Level N sets ``parameter`` to ``first + N - 1``; the puzzle of a day starts from the set-up
+    ``daily_start(date)`` gives, with ``parameter`` at ``daily``. ``parameter`` is also the key
+    under which the web tells the puzzle's size."""
+
+    parameter: str
+    first: int
+    levels: int
+    daily: int
+    daily_start: Callable[[str], str]
+    """The set-up (the game's ``start`` parameter) of a date written YYYY-MM-DD; ValueError for
+    anything else. The same for everyone who asks for that date."""
+    shortest_solution: Callable[[str], list[str] | None]
+    """The moves of a shortest solution from a set-up, or ``None`` where there is none."""
+
+    def value_of_level(self, level: int) -> int | None:
+        """``parameter``'s value at ``level``, or ``None`` past the ladder's ends."""
+        return self.first + level - 1 if 1 <= level <= self.levels else None
+
+
+@dataclass(frozen=True)
+class Solver:
+    """A game's exact solver: a module loaded only when a bot or a command asks for it."""
+
+    module: str
+    """A module giving ``best_action(state) -> int | None``."""
+    solves_from_start: bool = False
+    """The module also gives ``solve(state) -> list[int] | None``, a whole optimal line (``boneyard
+    solve``)."""
+    analysis: str | None = None
+    """A module giving an exhaustive analysis of every set-up (``boneyard analyze --bones``)."""
+
+
+# ----- the spec ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's declaration (see the module). Made once, in the game's ``__init__.py``."""
+
+    game: type[Game]
+    state: type[State] | None
+    """The state class (``None`` only in the plain spec of a class no spec names)."""
+    drawing: Drawing | None = None
+    words: Words = PLAIN_WORDS
+    set_up_words: SetUpWords | None = None
+    heuristic: Heuristic | None = None
+    tensor: Tensor | None = None
+    state_tensor: StateTensor | None = None
+    action_mask: ActionMask | None = None
+    search: Search | None = None
+    levels: Levels = field(default_factory=lambda: DEFAULT_LEVELS)
+    web_limits: Mapping[str, int] = field(default_factory=dict)
+    """Integer parameter -> the largest value the web offers (a server may change it), where
+    the game's own range is more than a web server should take on for a stranger."""
+    solver: Solver | None = None
+    batch_engine: str | None = None
+    """``"module:Class"`` of the game's engine in ``boneyard.jax`` (needs JAX), or ``None``."""
+    series: SeriesRules = SeriesRules()
+    ladder: PuzzleLadder | None = None
+
+    def __post_init__(self) -> None:
+        # The game reaches its hooks through its spec; a subclass (a test's variant) inherits it.
+        self.game._spec = self
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    def level(self, level: str) -> Level:
+        """The Level ``level`` of this game; an unknown level raises ValueError."""
+        check_level_name(level)
+        return self.levels.get(level, DEFAULT_LEVELS[level])
+
+    def load_solver(self) -> Any:
+        """The solver's module, imported now (``None``: the game has no solver)."""
+        return None if self.solver is None else importlib.import_module(self.solver.module)
+
+    def load_batch_engine(self) -> Any:
+        """The batch engine's class, imported now (needs JAX); ``None``: the game has none."""
+        if self.batch_engine is None:
+            return None
+        module, _, name = self.batch_engine.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+def spec_of(game_class: type[Game]) -> GameSpec:
+    """The spec of ``game_class``: its package's, or for a class no spec names (a test's toy
+    game) a plain one with every default, so that the class's own methods answer."""
+    spec: GameSpec | None = getattr(game_class, "_spec", None)
+    return GameSpec(game=game_class, state=None) if spec is None else spec
