@@ -165,10 +165,15 @@ class Game(ABC):
     _spec: ClassVar[GameSpec | None] = None
     """Set by the game's ``GameSpec`` when it is made; read through ``spec``."""
 
-    def __init__(self, **params: Any) -> None:
+    @property
+    def spec(self) -> GameSpec:
+        """The game's declaration. Kept on its class, not the game: a game travels pickled to
+        worker processes, and a spec holds its hook modules."""
         from boneyard.core.spec import spec_of
 
-        self.spec: GameSpec = spec_of(type(self))
+        return spec_of(type(self))
+
+    def __init__(self, **params: Any) -> None:
         self.params: dict[str, ParameterValue | None] = resolve_parameters(
             self.name, self.parameters, params
         )
