@@ -142,6 +142,7 @@ class BonBonEnv(Env):
     """Bon-Bon with the rules engine's parameters (players, deck, tiles, max_rounds)."""
 
     id = "bonbon"
+    step_draws_chance = True
 
     def __init__(self, **params: Any) -> None:
         game = BonBonGame(**params)

@@ -446,6 +446,7 @@ class BondoConesEnv(Env):
     """Bond O Cones with the rules engine's parameters (target, max_turns, setup)."""
 
     id = "bondo_cones"
+    step_draws_chance = True
 
     def __init__(self, **params: Any) -> None:
         game = BondoConesGame(**params)

@@ -86,6 +86,10 @@ class Env:
     fills_finished_mask: bool = False
     """The game's ``_step`` makes the mask all true itself where the game is finished after the
     step (over before it, ended by it, or by an illegal action): see ``finished``."""
+    step_draws_chance: bool = False
+    """A step can draw chance (a die, a card, a wild roll) from its key, so ``step`` refuses to
+    run without one, as pgx's stochastic games do: a fixed key would draw the same outcomes at
+    every step of every game. A game whose chance is all in ``init`` (a deal) leaves it false."""
 
     def __init__(self, num_players: int, num_actions: int) -> None:
         self._num_players = num_players
@@ -116,6 +120,12 @@ class Env:
     def step(self, state: Any, action: Array, key: Array | None = None) -> Any:
         """The state after ``action`` by the seat to act; chance inside is drawn from ``key``."""
         if key is None:
+            if self.step_draws_chance:
+                raise ValueError(
+                    f"{self.id}: step(state, action) needs a key: a step of this game draws "
+                    "chance from it (pass a fresh jax.random key every step, as in pgx)"
+                )
+            # never read: no step of this game draws chance
             key = jax.random.PRNGKey(0)
         action = jnp.asarray(action, dtype=jnp.int32)
         illegal = ~state.legal_action_mask[action]

@@ -277,6 +277,8 @@ class OynoEnv(Env):
         self.cells = n
         self.per_player = game.bones_per_player
         self.wild = game.wild
+        # a wild bone rolls when it is placed or moved: only the wild variant draws in a step
+        self.step_draws_chance = game.wild
         self.place_any_time = game.place_any_time
         self.max_moves = game.max_moves
         self.bits = Bitboards(geometry)
