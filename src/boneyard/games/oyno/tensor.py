@@ -128,3 +128,10 @@ def duel_tensor(observation: DuelObservation) -> list[float]:
     planes.append(supply[1] / per_player)
     planes.append(1.0 if observation["current_player"] == 1 else 0.0)
     return planes
+
+
+def observation_bounds(game: object) -> tuple[float, float]:
+    """The least and greatest number the observation tensor can hold, for both OYNO games
+    (planes of flags, and supplies as fractions of the bones a player has), for the bounded
+    spaces of the research interfaces."""
+    return 0.0, 1.0
