@@ -87,7 +87,7 @@ def test_an_illegal_move_ends_the_game_with_a_penalty_as_in_pettingzoo_classic(n
     assert env.rewards[agent] == game.info.min_utility
     assert all(reward == 0 for other, reward in env.rewards.items() if other != agent)
     assert env.infos[agent]["illegal_move"]
-    for dead in env.agent_iter():  # every agent steps out, as PettingZoo expects
+    for _agent in env.agent_iter():  # every agent steps out, as PettingZoo expects
         assert env.last()[2]
         env.step(None)
     assert env.agents == []
