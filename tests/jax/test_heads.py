@@ -27,7 +27,7 @@ def test_heads_and_flat_ids_map_exactly_both_ways(name: str) -> None:
     assert np.array_equal(np.asarray(jax.jit(jax.vmap(heads.to_flat))(kind, row, column)), ids)
     sizes = heads.head_sizes
     for head, size in zip((kind, row, column), sizes, strict=True):
-        assert 0 <= int(head.min()) and int(head.max()) < size
+        assert int(head.min()) >= 0 and int(head.max()) < size
     assert sum(sizes) <= max(env.num_actions, 300)  # small heads where the flat space is large
 
 

@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 pytest.importorskip("jax")
-pgx = pytest.importorskip("pgx")
+pytest.importorskip("pgx")
 
 import jax
 import jax.numpy as jnp
+import pgx
 import pgx._src.api_test as pgx_api_test
 
 import boneyard.jax
