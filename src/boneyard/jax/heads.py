@@ -89,6 +89,11 @@ class ActionHeads:
         self._kind_of = jnp.asarray(kind_of)
         starts = np.array([s.offset for s in segments] + [num_actions], np.int32)
         self._segment_starts = starts
+        # Where every segment's rows are runs of ``columns`` ids (or it has one row), a kind's
+        # grid is one slice of the mask, reshaped: no gather of rows x columns ids a game.
+        self._sliced = all(s.columns == self.columns or s.rows == 1 for s in segments)
+        self._padding = max(0, max(s.offset for s in segments) + self.rows * self.columns)
+        self._padding -= num_actions
 
     @property
     def head_sizes(self) -> tuple[int, int, int]:
@@ -120,8 +125,17 @@ class ActionHeads:
 
     def region(self, mask: Array, kind: Array) -> Array:
         """bool[rows, columns]: kind ``kind``'s ids as its grid (False outside the segment)."""
-        padded = jnp.concatenate([mask, jnp.zeros(1, bool)])
-        return padded[self._table[kind]]
+        if not self._sliced:
+            padded = jnp.concatenate([mask, jnp.zeros(1, bool)])
+            return padded[self._table[kind]]
+        if self._padding:
+            mask = jnp.concatenate([mask, jnp.zeros(self._padding, bool)])
+        size = self.rows * self.columns
+        grid = jax.lax.dynamic_slice(mask, (self._offsets[kind],), (size,))
+        grid = grid.reshape(self.rows, self.columns)
+        rows = jnp.arange(self.rows)[:, None] < self._row_counts[kind]
+        columns = jnp.arange(self.columns)[None, :] < self._widths[kind]
+        return grid & rows & columns
 
     def head_masks(self, mask: Array, kind: Array, row: Array) -> tuple[Array, Array, Array]:
         """The masks of the three heads for one state's flat ``mask``: the kinds, the rows of
@@ -137,17 +151,23 @@ class ActionHeads:
 
         Under ``jax.vmap`` it draws for a batch; a finished state's mask is all true, so every
         head has a legal choice."""
-        kind_key, row_key, column_key = jax.random.split(key, 3)
+        # one draw of Gumbel noise for the three heads (a key split per head would run the
+        # generator four times a game)
+        sizes = self.head_sizes
+        noise = jax.random.gumbel(key, (sum(sizes),))
+        kind_noise, row_noise, column_noise = jnp.split(noise, [sizes[0], sizes[0] + sizes[1]])
         kinds, rows, columns = logits if logits is not None else (0.0, 0.0, 0.0)
-        kind = jax.random.categorical(kind_key, _masked(kinds, self.kind_mask(mask)))
+        kind = _pick(kinds, self.kind_mask(mask), kind_noise)
         grid = self.region(mask, kind)
-        row = jax.random.categorical(row_key, _masked(rows, jnp.any(grid, axis=1)))
-        column = jax.random.categorical(column_key, _masked(columns, grid[row]))
+        row = _pick(rows, jnp.any(grid, axis=1), row_noise)
+        column = _pick(columns, grid[row], column_noise)
         return self.to_flat(kind, row, column).astype(jnp.int32)
 
 
-def _masked(logits: Array | float, legal: Array) -> Array:
-    return jnp.where(legal, logits, -jnp.inf)
+def _pick(logits: Array | float, legal: Array, noise: Array) -> Array:
+    """A categorical draw over the legal entries of ``logits`` by the Gumbel-max trick (what
+    ``jax.random.categorical`` does), with ``noise`` drawn by the caller."""
+    return jnp.argmax(jnp.where(legal, logits + noise, -jnp.inf)).astype(jnp.int32)
 
 
 def single_kind(num_actions: int, name: str = "action") -> ActionHeads:
