@@ -95,3 +95,16 @@ def test_segments_must_tile_the_ids() -> None:
         ActionHeads([ActionSegment("a", 0, 2, 2), ActionSegment("b", 5, 1, 1)], num_actions=6)
     with pytest.raises(ValueError, match="the game has 9 ids"):
         ActionHeads([ActionSegment("a", 0, 2, 2)], num_actions=9)
+
+
+def test_uniform_sampling_is_uniform_within_each_head() -> None:
+    heads = ActionHeads(
+        [ActionSegment("pair", 0, 2, 3), ActionSegment("one", 6, 1, 2)], num_actions=8
+    )
+    mask = jnp.ones(8, bool).at[2].set(False)
+    keys = jax.random.split(jax.random.PRNGKey(2), 12000)
+    picks = np.asarray(jax.jit(jax.vmap(heads.sample, in_axes=(0, None)))(keys, mask))
+    share = np.bincount(picks, minlength=8) / len(picks)
+    # kind 1/2 each; "pair": row 1/2 each, then its legal columns (2 in row 0, 3 in row 1)
+    expected = np.array([1 / 8, 1 / 8, 0, 1 / 12, 1 / 12, 1 / 12, 1 / 4, 1 / 4])
+    assert np.abs(share - expected).max() < 0.015

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -147,21 +148,44 @@ class ActionHeads:
 
     def sample(self, key: Array, mask: Array, logits: Sequence[Array] | None = None) -> Array:
         """A legal flat id of one state, drawn head after head by a categorical over each head's
-        masked ``logits`` (uniform where ``None``): the kind, then its row, then the column.
+        masked ``logits`` (uniform where ``None``, drawn then with one random number a head):
+        the kind, then its row, then the column.
 
         Under ``jax.vmap`` it draws for a batch; a finished state's mask is all true, so every
         head has a legal choice."""
+        if logits is None:
+            return self._sample_uniform(key, mask)
         # one draw of Gumbel noise for the three heads (a key split per head would run the
         # generator four times a game)
         sizes = self.head_sizes
         noise = jax.random.gumbel(key, (sum(sizes),))
         kind_noise, row_noise, column_noise = jnp.split(noise, [sizes[0], sizes[0] + sizes[1]])
-        kinds, rows, columns = logits if logits is not None else (0.0, 0.0, 0.0)
+        kinds, rows, columns = logits
         kind = _pick(kinds, self.kind_mask(mask), kind_noise)
         grid = self.region(mask, kind)
         row = _pick(rows, jnp.any(grid, axis=1), row_noise)
         column = _pick(columns, grid[row], column_noise)
         return self.to_flat(kind, row, column).astype(jnp.int32)
+
+    def _sample_uniform(self, key: Array, mask: Array) -> Array:
+        """``sample`` with uniform logits: the same categorical per head, drawn with one random
+        number a head (the rank of the pick among the head's legal entries) instead of Gumbel
+        noise for every entry, which costs more than a step of the smaller games."""
+        from boneyard.jax.core import below  # core imports this module
+
+        words = jax.random.bits(key, (3,), jnp.uint32)
+        kind = _uniform_pick(self.kind_mask(mask), words[0], below)
+        grid = self.region(mask, kind)
+        row = _uniform_pick(jnp.any(grid, axis=1), words[1], below)
+        column = _uniform_pick(grid[row], words[2], below)
+        return self.to_flat(kind, row, column).astype(jnp.int32)
+
+
+def _uniform_pick(legal: Array, word: Array, below: Any) -> Array:
+    """A uniformly drawn legal entry of ``legal``: the ``rank``-th, ``rank`` below the count."""
+    running = jnp.cumsum(legal.astype(jnp.int32))
+    rank = below(word, jnp.maximum(running[-1], 1))
+    return jnp.argmax(running > rank).astype(jnp.int32)
 
 
 def _pick(logits: Array | float, legal: Array, noise: Array) -> Array:
