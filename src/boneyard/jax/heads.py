@@ -95,6 +95,8 @@ class ActionHeads:
         self._sliced = all(s.columns == self.columns or s.rows == 1 for s in segments)
         self._padding = max(0, max(s.offset for s in segments) + self.rows * self.columns)
         self._padding -= num_actions
+        # every segment fills the whole grid: a grid needs no masking of rows or columns
+        self._full = all(s.rows == self.rows and s.columns == self.columns for s in segments)
 
     @property
     def head_sizes(self) -> tuple[int, int, int]:
@@ -134,6 +136,8 @@ class ActionHeads:
         size = self.rows * self.columns
         grid = jax.lax.dynamic_slice(mask, (self._offsets[kind],), (size,))
         grid = grid.reshape(self.rows, self.columns)
+        if self._full:
+            return grid
         rows = jnp.arange(self.rows)[:, None] < self._row_counts[kind]
         columns = jnp.arange(self.columns)[None, :] < self._widths[kind]
         return grid & rows & columns
@@ -174,7 +178,11 @@ class ActionHeads:
         from boneyard.jax.core import below  # core imports this module
 
         words = jax.random.bits(key, (3,), jnp.uint32)
-        kind = _uniform_pick(self.kind_mask(mask), words[0], below)
+        if len(self.segments) == 1:
+            # one kind: a state always has a legal id (a finished one's mask is all true)
+            kind = jnp.int32(0)
+        else:
+            kind = _uniform_pick(self.kind_mask(mask), words[0], below)
         grid = self.region(mask, kind)
         row = _uniform_pick(jnp.any(grid, axis=1), words[1], below)
         column = _uniform_pick(grid[row], words[2], below)
