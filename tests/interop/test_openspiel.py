@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from typing import Any
 
 import numpy as np
@@ -232,3 +233,141 @@ def test_a_resampled_world_gives_the_player_the_same_information_state(name: str
             checked += 1
         state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 0
+
+
+def _random_walk(spiel: Any, steps: int, seed: int) -> Any:
+    rng = random.Random(seed)
+    state = spiel.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("name", ALL_CASES)
+def test_the_information_state_tensor_has_the_size_the_game_declares(name: str) -> None:
+    spiel = _load(name)
+    assert spiel.get_type().provides_information_state_tensor
+    size = spiel.information_state_tensor_size()
+    observation_size = spiel.observation_tensor_size()
+    assert size == observation_size + openspiel.MEMORY_SIZE
+    tensors = set()
+    for steps in (0, 3, 8):
+        state = _random_walk(spiel, steps, seed=steps)
+        for player in range(spiel.num_players()):
+            tensor = np.asarray(state.information_state_tensor(player))
+            assert tensor.shape == (size,)
+            assert np.array_equal(tensor[:observation_size], state.observation_tensor(player))
+            tensors.add(tensor.tobytes())
+    assert len(tensors) > 1  # the memory and the observation move with the game
+
+
+class _NoTensorRace(type(TOY_GAMES[0])):  # type: ignore[misc]
+    name = "toy_race_without_tensor"
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        raise NotImplementedError("no tensor")
+
+
+openspiel.register_game_class(_NoTensorRace)
+
+
+def test_a_game_without_tensors_declares_none_and_raises_when_asked() -> None:
+    spiel = openspiel.load_game("toy_race_without_tensor")
+    kind = spiel.get_type()
+    assert not kind.provides_observation_tensor
+    assert not kind.provides_information_state_tensor
+    state = spiel.new_initial_state()
+    with pytest.raises(Exception, match="no observation tensor"):
+        state.information_state_tensor(0)
+    assert state.information_state_string(0)  # the strings are provided
+
+
+@pytest.mark.parametrize("name", ALL_CASES)
+def test_undo_action_restores_the_previous_state(name: str) -> None:
+    spiel = _load(name)
+    rng = random.Random(3)
+    state = spiel.new_initial_state()
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        before = state.clone()
+        player, action = state.current_player(), rng.choice(state.legal_actions())
+        state.apply_action(action)
+        after = state.clone()
+        state.undo_action(player, action)
+        assert str(state) == str(before)
+        assert state.history() == before.history()
+        assert state.move_number() == before.move_number()
+        assert [(p.player, p.action) for p in state.full_history()] == [
+            (p.player, p.action) for p in before.full_history()
+        ]
+        assert state.legal_actions() == before.legal_actions()
+        for seat in range(spiel.num_players()):
+            assert state.information_state_string(seat) == before.information_state_string(seat)
+            assert state.observation_tensor(seat) == before.observation_tensor(seat)
+        with pytest.raises(ValueError, match=r"no action to undo|only the last action"):
+            state.undo_action(player, -1)  # not the last action
+        state.apply_action(action)
+        assert str(state) == str(after)
+        assert state.history() == after.history()
+
+
+def test_undo_action_refuses_the_wrong_player() -> None:
+    spiel = _load("bones")
+    state = spiel.new_initial_state()
+    action = state.legal_actions()[0]
+    state.apply_action(action)
+    with pytest.raises(ValueError, match="was played by 0, not 1"):
+        state.undo_action(1, action)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n for n in GAMES if not boneyard.load_game(n).perfect_information] + ["toy_poker"],
+)
+def test_a_resampled_world_keeps_the_move_number_and_refuses_to_invent_a_history(
+    name: str,
+) -> None:
+    spiel = _load(name)
+    state = _random_walk(spiel, 3, seed=5)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(1, 0.0, 1.0))
+    assert world.move_number() == state.move_number() > 0
+    if openspiel.boneyard_state(world).history():
+        # the game's resample gives a history (the toy's): it leads to the world
+        replay = spiel.new_initial_state()
+        for action in world.history():
+            replay.apply_action(action)
+        assert str(replay) == str(world)
+    else:
+        with pytest.raises(openspiel.ResampledHistoryError, match=f"for player {player}"):
+            world.history()
+    assert world.information_history(player) == state.information_history(player)
+    if not world.is_terminal():
+        action = world.legal_actions()[0]
+        world.apply_action(action)
+        assert world.move_number() == state.move_number() + 1
+        world.undo_action(player, action)
+        assert world.information_state_string(player) == state.information_state_string(player)
+
+
+def test_openspiel_mcts_warns_that_it_sees_hidden_information() -> None:
+    hidden, perfect = _load("bondo_cones"), _load("bones")
+    for spiel, warned in ((hidden, True), (perfect, False)):
+        state = spiel.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        rng = np.random.RandomState(0)
+        bot = mcts.MCTSBot(spiel, 1.4, 2, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            bot.step(state)
+            state.clone()  # a clone of one's own is not a search
+        kinds = [w.category for w in caught]
+        assert (openspiel.PerfectInformationSearchWarning in kinds) == warned
+        warning = openspiel.PerfectInformationSearchWarning
+        assert all(kind is warning for kind in kinds)

@@ -131,7 +131,7 @@ def test_bad_render_mode_and_parameters_are_refused() -> None:
     from .toygames import Race
 
     with pytest.raises(ValueError, match="render_mode"):
-        pettingzoo.env(Race(), render_mode="human")
+        pettingzoo.env(Race(), render_mode="window")
     with pytest.raises(ValueError, match="already loaded"):
         pettingzoo.env(Race(), goal=3)
 

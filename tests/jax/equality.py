@@ -56,7 +56,7 @@ class Replay:
         for i, twin in enumerate(twins):
             if hasattr(batch, "chance"):
                 _force_chance(twin, np.asarray(batch.chance[i]))
-        live = self._compare(batch, twins, list(range(games)))
+        live = self._compare(batch, twins, list(range(games)), at_init=True)
         compared = games
         while live:
             actions = np.zeros(games, dtype=np.int32)
@@ -74,8 +74,13 @@ class Replay:
         assert env.num_actions == game.num_distinct_actions()
         return compared
 
-    def _compare(self, batch: Any, twins: list[State], live: list[int]) -> list[int]:
-        """Check the games in ``live`` against their twins; return those still going."""
+    def _compare(
+        self, batch: Any, twins: list[State], live: list[int], at_init: bool = False
+    ) -> list[int]:
+        """Check the games in ``live`` against their twins; return those still going.
+
+        ``at_init``: the batch is fresh from ``init``, whose rewards are zero even where the deal
+        ended the game (pgx's init gives no reward)."""
         game = self.game
         terminated = np.asarray(batch.terminated)
         truncated = np.asarray(batch.truncated)
@@ -92,7 +97,8 @@ class Replay:
             where = f"game {i}, history {twin.history()}"
             assert bool(terminated[i]) == twin.is_terminal(), where
             assert not truncated[i], where
-            expected = twin.returns() if twin.is_terminal() else [0.0] * seats
+            ended = twin.is_terminal() and not at_init
+            expected = twin.returns() if ended else [0.0] * seats
             assert rewards[i].tolist() == expected, f"{where}: rewards {rewards[i]} != {expected}"
             if not twin.is_terminal():
                 assert player[i] == twin.current_player(), where

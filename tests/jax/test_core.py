@@ -92,3 +92,25 @@ def test_the_puzzle_deal_and_the_wild_roll_have_the_rules_engine_odds() -> None:
     )
     assert 0.46 < np.asarray(duel.bits.unpack(rolls.up)[:, 0]).mean() < 0.54
     assert set(np.asarray(rolls.chance[:, 0]).tolist()) == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [("bonbon", {}), ("bondo_cones", {}), ("oyno", {"wild": True})]
+)
+def test_a_step_that_draws_chance_refuses_to_run_without_a_key(name: str, params: dict) -> None:
+    env = boneyard.jax.make(name, **params)
+    state = env.init(jax.random.PRNGKey(0))
+    action = int(np.flatnonzero(np.asarray(state.legal_action_mask))[0])
+    with pytest.raises(ValueError, match="needs a key"):
+        env.step(state, action)
+    # with a key it steps
+    assert int(env.step(state, action, jax.random.PRNGKey(1))._step_count) == 1
+
+
+def test_a_game_without_chance_in_its_steps_steps_without_a_key() -> None:
+    for name, params in [("obonto", {}), ("bones", {}), ("oyno", {}), ("oyno_puzzle", {})]:
+        env = boneyard.jax.make(name, **params)
+        assert not env.step_draws_chance
+        state = env.init(jax.random.PRNGKey(0))
+        action = int(np.flatnonzero(np.asarray(state.legal_action_mask))[0])
+        assert int(env.step(state, action)._step_count) == 1

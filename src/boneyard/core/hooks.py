@@ -67,6 +67,11 @@ class Tensor(Protocol):
 
     def observation_tensor(self, game: Any, observation: Any, /) -> Sequence[float]: ...
 
+    def observation_bounds(self, game: Any, /) -> tuple[float, float]:
+        """The least and greatest number the tensor can hold (the interfaces' bounded
+        spaces)."""
+        ...
+
 
 class StateTensor(Protocol):
     """The same numbers as ``Tensor.observation_tensor`` straight from a state (faster)."""

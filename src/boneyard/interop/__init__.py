@@ -34,6 +34,7 @@ __all__ = [
     "agent_name",
     "env_id",
     "observation_array",
+    "observation_bounds",
     "observation_shape",
     "require_observation_shape",
     "resolve_game",
@@ -62,6 +63,16 @@ def observation_shape(game: Game) -> tuple[int, ...] | None:
     except NotImplementedError:
         return None
     return shape
+
+
+def observation_bounds(game: Game) -> tuple[float, float]:
+    """The least and greatest number of the game's observation tensor, from the game's own
+    tensor hook (its spec's ``tensor``); unbounded (``-inf``, ``inf``) for a game without one."""
+    tensor = game.spec.tensor
+    if tensor is None:
+        return -math.inf, math.inf
+    low, high = tensor.observation_bounds(game)
+    return float(low), float(high)
 
 
 def require_observation_shape(game: Game, interface: str) -> tuple[int, ...]:

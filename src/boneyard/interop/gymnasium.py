@@ -16,8 +16,12 @@ works too.
   from ``reset(seed=...)``. ``opponent`` may also be a callable ``(game, seat, seed) -> bot``
   for any object with ``step(state) -> action``.
 - Observation: a float32 ``Box`` shaped like the game's ``observation_tensor_shape()``, encoding
-  ``state.observation(seat)`` only. Action space: ``Discrete(num_distinct_actions)``; the legal
-  actions are the ones in ``info["action_mask"]`` (int8, one entry per action id).
+  ``state.observation(seat)`` only, bounded by the game's ``tensor.observation_bounds``.
+  Action space: ``Discrete(num_distinct_actions)``; the legal actions are the ones in
+  ``info["action_mask"]`` (int8, one entry per action id) and ``env.action_masks()`` (bool), the
+  method sb3-contrib's ``MaskablePPO`` reads, so it takes the environment unchanged.
+- Render modes: ``"human"`` prints the text board, ``"ansi"`` returns it, ``"rgb_array"`` the
+  SVG drawing rasterised; all show the spectator's view.
 - Chance nodes and opponent turns are played inside ``step`` until it is the agent's turn again
   or the game is over; the reward is the change of the agent's return (so, the game's result on
   the last step, zero before). Episodes end only by the game's own end (``terminated``); no
@@ -43,6 +47,7 @@ from boneyard.core.registry import list_games
 from boneyard.interop import (
     action_mask,
     env_id,
+    observation_bounds,
     require_observation_shape,
     resolve_game,
     state_observation_array,
@@ -92,7 +97,7 @@ def make(
 class BoneyardEnv(gymnasium.Env):
     """One seat of a boneyard game; the other seats are played by fixed bots."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -133,7 +138,8 @@ class BoneyardEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._shape = require_observation_shape(self.game, "the Gymnasium environment")
         self._num_actions = info.num_distinct_actions
-        self.observation_space = spaces.Box(-np.inf, np.inf, self._shape, np.float32)
+        low, high = observation_bounds(self.game)
+        self.observation_space = spaces.Box(low, high, self._shape, np.float32)
         self.action_space = spaces.Discrete(self._num_actions)
         self._rng = random.Random()
         self._bots: dict[int, _Bot] = {}
@@ -171,11 +177,19 @@ class BoneyardEnv(gymnasium.Env):
         reward = float(state.returns()[self.seat] - before)
         return self._observe(), reward, state.is_terminal(), False, self._info()
 
+    def action_masks(self) -> Any:
+        """The legal actions of the agent now, as bools (sb3-contrib's ``MaskablePPO`` reads
+        this method; ``info["action_mask"]`` holds the same as int8)."""
+        return self._info()["action_mask"].astype(bool)
+
     def render(self) -> Any:
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; pass 'ansi'")
             return None
         observation = self.game_state.observation(None)
+        if self.render_mode == "human":
+            print(self.game.render_text(observation))
+            return None
         if self.render_mode == "ansi":
             return self.game.render_text(observation)
         return svg_to_rgb_array(self.game.render_svg(observation))

@@ -26,17 +26,38 @@ What OpenSpiel gets:
 - Information-state string: the player's observation plus its action history as that player saw
   it (``action_string_for(player, action)`` at every step, chance outcomes included; a secret
   shows as ``?``), so two histories a player cannot tell apart give the same string (what CFR and
-  ISMCTS key their tables on). No information-state tensor (histories have no fixed size).
+  ISMCTS key their tables on).
+- Information-state tensor (every game with an observation tensor): the player's observation
+  tensor, then its memory of the game so far, ``MEMORY_SIZE`` numbers: how many actions it has
+  seen, over ``max_game_length``. A boneyard observation already holds all a seat knows of the
+  hidden facts (what it peeked at, what was spied: ``resample`` reads nothing else), so the
+  memory adds where in the game the seat is. Two histories that end in the same observation
+  after as many actions share a tensor (the string tells every history apart). Its size is
+  ``game.information_state_tensor_size()``; a game without an observation tensor declares no
+  tensors, and asking for one raises ``NotImplementedError`` (never an empty list).
+- ``undo_action(player, action)`` takes back the last action (checked to be it): the boneyard
+  state is played again from the start without it (a cost that grows with the game), and
+  ``history()`` / ``move_number()`` follow (read from the adapter, as pyspiel's own record of a
+  Python game cannot be shortened).
 - ``resample_from_infostate(player, sampler)`` draws a state consistent with what ``player``
-  knows, through ``state.resample`` seeded from the sampler (OpenSpiel's ISMCTS uses it).
+  knows, through ``state.resample`` seeded from the sampler (OpenSpiel's ISMCTS uses it). It
+  keeps ``move_number()`` and ``player``'s information state; its ``history()`` raises
+  ``ResampledHistoryError``: boneyard draws the hidden facts, not a history, and the ids of what
+  ``player`` never saw would be invented (``information_history(player)`` is the history as the
+  player saw it).
+- ``MCTSBot`` (OpenSpiel's perfect-information search) on a hidden-information game searches the
+  true state, hidden cards and all: the adapter warns (``PerfectInformationSearchWarning``) when
+  it clones a state for it. Use ``ISMCTSBot`` or the CFR family there.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import sys
+import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -46,9 +67,13 @@ from boneyard.core.registry import game_class, list_games
 from boneyard.interop import observation_shape, state_observation_array
 
 __all__ = [
+    "MEMORY_SIZE",
     "PREFIX",
     "BoneyardSpielGame",
     "BoneyardSpielState",
+    "PerfectInformationSearchWarning",
+    "PlayerAction",
+    "ResampledHistoryError",
     "boneyard_state",
     "game_type",
     "load_game",
@@ -58,6 +83,31 @@ __all__ = [
 ]
 
 PREFIX = "boneyard_"
+
+MEMORY_SIZE = 1
+"""Numbers the information-state tensor adds after the observation tensor (see module doc)."""
+
+
+class PlayerAction(NamedTuple):
+    """An entry of ``full_history()``: who played which action (pyspiel's ``PlayerAction``
+    cannot be made from Python)."""
+
+    player: int
+    action: int
+
+
+class ResampledHistoryError(ValueError):
+    """A resampled state's action ids were asked for: it has the hidden facts, not a history."""
+
+
+class PerfectInformationSearchWarning(UserWarning):
+    """A perfect-information search (OpenSpiel's ``MCTSBot``) is searching a hidden-information
+    game's true state: it sees what no player may see."""
+
+
+# OpenSpiel's perfect-information search (module, function): its clone of a hidden-information
+# state is warned of; the rollouts ISMCTS borrows from the same module clone resampled worlds
+_PERFECT_INFORMATION_SEARCH = ("open_spiel.python.algorithms.mcts", "_apply_tree_policy")
 
 _registered: dict[str, type[Game]] = {}
 
@@ -154,7 +204,7 @@ def game_type(cls: type[Game]) -> pyspiel.GameType:
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=observation_shape(game) is not None,
         provides_observation_string=True,
         provides_observation_tensor=observation_shape(game) is not None,
         parameter_specification=_parameter_specification(cls),
@@ -242,27 +292,60 @@ class _Inner:
     pyspiel clones a Python state by deep-copying its attributes, and serialises it by pickling
     them: this holder turns the first into ``State.clone`` and the second into ``to_json``.
     ``views`` holds, per seat, the action strings that seat saw (hidden-information games only).
+    ``origin`` is the state the boneyard history starts from (the initial state, or a resampled
+    world, whose boneyard history is empty), never changed: ``undo_action`` plays the history
+    again from it. ``resampled_for`` is the seat a resampled world was drawn for (else ``None``)
+    and ``moves_before`` the actions played before it was drawn.
     """
 
-    __slots__ = ("state", "views")
+    __slots__ = ("moves_before", "origin", "resampled_for", "state", "views")
 
-    def __init__(self, state: State, views: list[list[str]] | None) -> None:
+    def __init__(
+        self,
+        state: State,
+        views: list[list[str]] | None,
+        origin: State | None = None,
+        resampled_for: int | None = None,
+        moves_before: int = 0,
+    ) -> None:
         self.state = state
         self.views = views
+        self.origin = state.clone() if origin is None else origin
+        self.resampled_for = resampled_for
+        self.moves_before = moves_before
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
         views = None if self.views is None else [list(view) for view in self.views]
-        return _Inner(self.state.clone(), views)
+        return _Inner(self.state.clone(), views, self.origin, self.resampled_for, self.moves_before)
 
     def __reduce__(self) -> tuple[Any, ...]:
         game = self.state.game
-        return (_restore, (type(game), dict(game.params), self.state.to_json(), self.views))
+        return (
+            _restore,
+            (
+                type(game),
+                dict(game.params),
+                self.state.to_json(),
+                self.views,
+                self.origin.to_json(),
+                self.resampled_for,
+                self.moves_before,
+            ),
+        )
 
 
 def _restore(
-    cls: type[Game], params: dict[str, Any], doc: dict[str, Any], views: list[list[str]] | None
+    cls: type[Game],
+    params: dict[str, Any],
+    doc: dict[str, Any],
+    views: list[list[str]] | None,
+    origin: dict[str, Any] | None = None,
+    resampled_for: int | None = None,
+    moves_before: int = 0,
 ) -> _Inner:
-    return _Inner(cls(**params).state_from_json(doc), views)
+    game = cls(**params)
+    start = None if origin is None else game.state_from_json(origin)
+    return _Inner(game.state_from_json(doc), views, start, resampled_for, moves_before)
 
 
 class BoneyardSpielState(pyspiel.State):
@@ -309,12 +392,104 @@ class BoneyardSpielState(pyspiel.State):
         return str(self._inner.state)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state ``player_id`` cannot tell from this one, drawn with ``state.resample``."""
+        """A state ``player_id`` cannot tell from this one, drawn with ``state.resample``.
+
+        It keeps the move number and ``player_id``'s information state; its ``history()``
+        raises ``ResampledHistoryError`` (see the module doc)."""
         seed = int(float(probability_sampler()) * 2**32)
-        resampled = self._inner.state.resample(player_id, random.Random(seed))
+        inner = self._inner
+        resampled = inner.state.resample(player_id, random.Random(seed))
         new = self.get_game().new_initial_state()
-        new._inner = _Inner(resampled, self._views_for(resampled, player_id))
+        views = self._views_for(resampled, player_id)
+        if resampled.move_number() == inner.state.move_number():
+            # a world with its history (a perfect-information game's: the state itself)
+            new._inner = _Inner(
+                resampled, views, inner.origin, inner.resampled_for, inner.moves_before
+            )
+        else:
+            new._inner = _Inner(
+                resampled,
+                views,
+                resampled.clone(),
+                resampled_for=player_id,
+                moves_before=self.move_number() - resampled.move_number(),
+            )
         return new
+
+    def clone(self) -> Any:
+        inner = self._inner
+        caller = sys._getframe(1)
+        if (
+            inner.views is not None
+            and caller.f_code.co_name == _PERFECT_INFORMATION_SEARCH[1]
+            and caller.f_globals.get("__name__") == _PERFECT_INFORMATION_SEARCH[0]
+        ):
+            warnings.warn(
+                f"OpenSpiel's MCTSBot is searching the true state of "
+                f"{inner.state.game.name}, a hidden-information game: it sees the hidden "
+                "facts no player may see; use ISMCTSBot (resample_from_infostate) or CFR",
+                PerfectInformationSearchWarning,
+                stacklevel=2,
+            )
+        return super().clone()
+
+    # ----- the history, kept by the adapter (pyspiel's record of a Python game only grows) -----
+
+    def history(self) -> list[int]:
+        inner = self._inner
+        if inner.resampled_for is not None:
+            raise ResampledHistoryError(
+                f"this state is a world resampled for player {inner.resampled_for} after "
+                f"{inner.moves_before} actions: it has the hidden facts, not the actions that "
+                "led to them (the ids of what the player never saw would be invented); "
+                f"information_history({inner.resampled_for}) is the history as that player "
+                "saw it"
+            )
+        return inner.state.history()
+
+    def full_history(self) -> list[Any]:
+        state = self._inner.origin.clone()
+        players = []
+        for action in self.history():
+            players.append(PlayerAction(state.current_player(), action))
+            state.apply_action(action)
+        return players
+
+    def history_str(self) -> str:
+        return ", ".join(str(action) for action in self.history())
+
+    def move_number(self) -> int:
+        inner = self._inner
+        return inner.moves_before + inner.state.move_number()
+
+    def is_initial_state(self) -> bool:
+        return self.move_number() == 0
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last action, ``action`` by ``player`` (checked): the boneyard state is
+        played again from its start without it."""
+        inner = self._inner
+        played = inner.state.history()
+        if not played:
+            moved = "no action" if inner.resampled_for is None else "no action since resampling"
+            raise ValueError(f"undo_action({player}, {action}): {moved} to undo")
+        if played[-1] != action:
+            raise ValueError(
+                f"undo_action({player}, {action}): the last action is {played[-1]}, "
+                "only the last action can be undone"
+            )
+        before = inner.origin.clone()
+        for earlier in played[:-1]:
+            before.apply_action(earlier)
+        if before.current_player() != player:
+            raise ValueError(
+                f"undo_action({player}, {action}): action {action} was played by "
+                f"{before.current_player()}, not {player}"
+            )
+        inner.state = before
+        if inner.views is not None:
+            for view in inner.views:
+                view.pop()
 
     # ----- for callers that want the boneyard state ----------------------------------------------
 
@@ -387,19 +562,30 @@ class _Observer:
         self.shape = shape
         self.tensor: Any = None
         self.dict: dict[str, Any] = {}
-        if shape is not None and not self.perfect_recall:
-            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-            self.dict = {"observation": self.tensor.reshape(shape)}
+        self.observation_size = 0 if shape is None else int(np.prod(shape))
+        if shape is not None:
+            memory = MEMORY_SIZE if self.perfect_recall else 0
+            self.tensor = np.zeros(self.observation_size + memory, np.float32)
+            self.dict = {"observation": self.tensor[: self.observation_size].reshape(shape)}
+            if memory:
+                self.dict["memory"] = self.tensor[self.observation_size :]
 
     def _observation(self, state: BoneyardSpielState, player: int) -> dict[str, Any]:
         return state.boneyard_state.observation(None if self.spectator else player)
 
     def set_from(self, state: BoneyardSpielState, player: int) -> None:
-        if self.tensor is not None:
-            seat = None if self.spectator else player
-            self.tensor[:] = state_observation_array(
-                self.game, state.boneyard_state, seat, self.tensor.shape
+        if self.tensor is None:
+            raise NotImplementedError(
+                f"{self.game.name} has no observation tensor (Game.observation_tensor_shape), "
+                "so OpenSpiel gets no observation or information-state tensor from it; the "
+                "strings (observation_string, information_state_string) are provided"
             )
+        seat = None if self.spectator else player
+        size = self.observation_size
+        self.tensor[:size] = state_observation_array(self.game, state.boneyard_state, seat, (size,))
+        if self.perfect_recall:
+            # every seat sees that each action happens (what it was may be secret)
+            self.tensor[size] = state.move_number() / max(self.game.info.max_game_length, 1)
 
     def string_from(self, state: BoneyardSpielState, player: int) -> str:
         text = json.dumps(self._observation(state, player), sort_keys=True, separators=(",", ":"))

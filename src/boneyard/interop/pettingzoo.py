@@ -18,10 +18,15 @@
 - Chance nodes (dice, shuffles, draws) never reach the agents: the environment samples them
   with its own ``random.Random``, seeded by ``reset(seed=...)``.
 - Rewards come at the end: each agent's game return (``state.returns()``).
-- An illegal action raises ``boneyard.IllegalActionError`` and changes nothing; use the mask.
-  (Wrap the environment in PettingZoo's ``TerminateIllegalWrapper`` for a penalty instead.)
-- Render modes: ``"ansi"`` (the game's text drawing) and ``"rgb_array"`` (its SVG drawing,
-  rasterised by CairoSVG); both draw the spectator's view, which shows no secret.
+- An illegal action raises ``boneyard.IllegalActionError`` and changes nothing
+  (``illegal_action="raise"``, the default); ``illegal_action="penalty"`` ends the game as
+  PettingZoo's classic environments do (their ``TerminateIllegalWrapper``): every agent is
+  terminated, the offender's reward is the game's worst result (``info.min_utility``), the
+  others' 0, and the offender's info says ``illegal_move``.
+- Observation spaces are bounded by the game's ``tensor.observation_bounds``.
+- Render modes: ``"human"`` (prints the game's text drawing), ``"ansi"`` (returns it) and
+  ``"rgb_array"`` (its SVG drawing, rasterised by CairoSVG); all draw the spectator's view,
+  which shows no secret.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from boneyard.interop import (
     action_mask,
     action_mask_hook,
     agent_name,
+    observation_bounds,
     require_observation_shape,
     resolve_game,
     state_observation_array,
@@ -48,9 +54,18 @@ from boneyard.interop import (
 __all__ = ["BoneyardAECEnv", "env", "raw_env", "sample_chance", "svg_to_rgb_array"]
 
 
-def env(game: str | Game, render_mode: str | None = None, **params: Any) -> BoneyardAECEnv:
+def env(
+    game: str | Game,
+    render_mode: str | None = None,
+    *,
+    illegal_action: str = "raise",
+    **params: Any,
+) -> BoneyardAECEnv:
     """The AEC environment of ``game`` (a registry name or a loaded game) with ``params``."""
-    return BoneyardAECEnv(game, render_mode=render_mode, **params)
+    return BoneyardAECEnv(game, render_mode=render_mode, illegal_action=illegal_action, **params)
+
+
+_ILLEGAL_ACTION_MODES = ("raise", "penalty")
 
 
 raw_env = env
@@ -89,11 +104,27 @@ def svg_to_rgb_array(svg: str) -> Any:
 class BoneyardAECEnv(AECEnv):
     """A boneyard game as an agent-environment-cycle (turn-based) environment."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, game: str | Game, render_mode: str | None = None, **params: Any) -> None:
+    def __init__(
+        self,
+        game: str | Game,
+        render_mode: str | None = None,
+        *,
+        illegal_action: str = "raise",
+        **params: Any,
+    ) -> None:
         super().__init__()
         self.game = resolve_game(game, params)
+        if illegal_action not in _ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"unknown illegal_action {illegal_action!r}; allowed: "
+                + ", ".join(repr(mode) for mode in _ILLEGAL_ACTION_MODES)
+            )
+        self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; allowed: None, "
@@ -107,10 +138,11 @@ class BoneyardAECEnv(AECEnv):
         self._mask_hook = action_mask_hook(self.game)
         self.possible_agents = [agent_name(seat) for seat in range(info.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        low, high = observation_bounds(self.game)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, self._shape, np.float32),
+                    "observation": spaces.Box(low, high, self._shape, np.float32),
                     "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
                 }
             )
@@ -121,7 +153,7 @@ class BoneyardAECEnv(AECEnv):
         }
         self._rng = random.Random()
         self.game_state: State = self.game.new_initial_state()
-        EzPickle.__init__(self, game, render_mode, **params)
+        EzPickle.__init__(self, game, render_mode, illegal_action=illegal_action, **params)
 
     # ----- spaces ---------------------------------------------------------------------------
 
@@ -153,6 +185,9 @@ class BoneyardAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         state = self.game_state
+        if self.illegal_action == "penalty" and int(action) not in state.legal_actions():
+            self._end_for_illegal_action(agent)
+            return
         state.apply_action(int(action))
         player = state.current_player()
         while player == CHANCE:
@@ -168,6 +203,16 @@ class BoneyardAECEnv(AECEnv):
             self._accumulate_rewards()
             player = (self._seat[agent] + 1) % len(self.possible_agents)
         self.agent_selection = self.possible_agents[player]
+
+    def _end_for_illegal_action(self, agent: str) -> None:
+        """End the game as PettingZoo's ``TerminateIllegalWrapper`` does: all terminated, the
+        offender gets the worst result, the others nothing; the game state is left as it was."""
+        for other in self.agents:
+            self.rewards[other] = 0.0
+            self.terminations[other] = True
+        self.rewards[agent] = float(self.game.info.min_utility)
+        self.infos[agent] = {**self.infos[agent], "illegal_move": True}
+        self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
         # New arrays at every call: an agent may keep them (a replay buffer), so nothing the
@@ -203,6 +248,9 @@ class BoneyardAECEnv(AECEnv):
             logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
             return None
         observation = self.game_state.observation(None)
+        if self.render_mode == "human":
+            print(self.game.render_text(observation))
+            return None
         if self.render_mode == "ansi":
             return self.game.render_text(observation)
         return svg_to_rgb_array(self.game.render_svg(observation))

@@ -34,7 +34,7 @@ gather per observation.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -95,6 +95,7 @@ def random_words(key: Array, count: int) -> Array:
 
 @state_class
 class BonBonState(State):
+    game_id: ClassVar[str] = "bonbon"
     chance: Array
     """int32[draws + 1]: the cards the step drew, then the peek or the next round's tiles, as
     the rules engine's chance ids (-1: none)."""
@@ -142,6 +143,7 @@ class BonBonEnv(Env):
     """Bon-Bon with the rules engine's parameters (players, deck, tiles, max_rounds)."""
 
     id = "bonbon"
+    step_draws_chance = True
 
     def __init__(self, **params: Any) -> None:
         game = BonBonGame(**params)

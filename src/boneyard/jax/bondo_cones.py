@@ -50,7 +50,7 @@ whole each step, so the step costs at least the write of 43,923 ids and the samp
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -72,6 +72,7 @@ from boneyard.games.bondo_cones.rules import (
 )
 from boneyard.games.bondo_cones.tensor import GLOBALS, PLANES, TENSOR_SIZE
 from boneyard.jax.core import Array, Env, State, once, state_class
+from boneyard.jax.heads import ActionSegment
 
 SQUARES = nt.SQUARES
 WIDTH = nt.WIDTH
@@ -415,6 +416,7 @@ def _bondo_ends(
 
 @state_class
 class BondoConesState(State):
+    game_id: ClassVar[str] = "bondo_cones"
     owner: Array
     """int8[120]: the seat of the cone on the square, or -1."""
     value: Array
@@ -446,6 +448,7 @@ class BondoConesEnv(Env):
     """Bond O Cones with the rules engine's parameters (target, max_turns, setup)."""
 
     id = "bondo_cones"
+    step_draws_chance = True
 
     def __init__(self, **params: Any) -> None:
         game = BondoConesGame(**params)
@@ -553,6 +556,29 @@ class BondoConesEnv(Env):
         return jnp.concatenate([(regions != 0).reshape(-1), small])
 
     # ----- playing ----------------------------------------------------------------------------
+
+    def action_segments(self) -> list[ActionSegment]:
+        """Each kind of action of the id layout above: the three ``from x to`` regions, the six
+        kinds of one square, the three single actions."""
+        squares = nt.SQUARES
+        pairs = [("move", nt.MOVE_BASE), ("ring move", nt.RING_MOVE_BASE), ("take", nt.TAKE_BASE)]
+        singles = [
+            ("put", nt.PUT_BASE),
+            ("setup ring", nt.SETUP_RING_BASE),
+            ("set aside", nt.SET_ASIDE_BASE),
+            ("peek", nt.PEEK_BASE),
+            ("spy", nt.SPY_BASE),
+            ("seize", nt.SEIZE_BASE),
+        ]
+        return (
+            [ActionSegment(name, base, squares, squares) for name, base in pairs]
+            + [ActionSegment(name, base, 1, squares) for name, base in singles]
+            + [
+                ActionSegment("battle", nt.BATTLE, 1, 1),
+                ActionSegment("roll", nt.BATTLE + 1, 1, 1),
+                ActionSegment("pass", nt.BATTLE + 2, 1, 1),
+            ]
+        )
 
     def _init(self, key: Array) -> BondoConesState:
         fields = self.base_fields(jnp.int32(0), jnp.bool_(False), jnp.zeros(2), jnp.zeros(0, bool))

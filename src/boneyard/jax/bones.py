@@ -12,7 +12,7 @@ a row anywhere. No chance. Rewards: +1 / -1 on the winning step, 0 for a draw.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -25,6 +25,7 @@ from boneyard.jax.core import Array, Env, State, state_class
 
 @state_class
 class BonesState(State):
+    game_id: ClassVar[str] = "bones"
     top_piece: Array
     """int8 (int16 past 127 placements)[squares]: the number of the square's top piece
     (placement order), or -1."""

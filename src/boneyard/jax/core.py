@@ -26,13 +26,19 @@ and the others share ``+1`` (each ``1 / (players - 1)``, so the rewards sum to z
 from __future__ import annotations
 
 import dataclasses
+import html
+import inspect
 import math
+import operator
 from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+from boneyard.jax.heads import ActionHeads, ActionSegment
 
 Array = jax.Array
 T = TypeVar("T")
@@ -40,17 +46,73 @@ T = TypeVar("T")
 TRUE = jnp.bool_(True)
 FALSE = jnp.bool_(False)
 
+# Where pgx is installed the engines are pgx.Env and their states pgx.State, so pgx's own tools
+# (api_test, save_svg, a notebook's display, isinstance checks) take them; JAX alone suffices.
+if TYPE_CHECKING:
+    _PgxState = object
+    _PgxEnv = object
+else:
+    try:
+        from pgx.core import Env as _PgxEnv
+        from pgx.core import State as _PgxState
+    except ImportError:  # pragma: no cover - depends on the installation
+        _PgxState = object
+        _PgxEnv = object
+
+PUBLIC_FIELDS = (
+    "current_player",
+    "observation",
+    "rewards",
+    "terminated",
+    "truncated",
+    "legal_action_mask",
+)
+"""pgx's public state fields: its ``api_test`` allows no other public attribute on a state."""
+
 
 @dataclass_transform(frozen_default=True)
 def state_class(cls: type[T]) -> type[T]:
-    """Class decorator: a frozen dataclass registered as a JAX pytree (every field an array)."""
-    made = dataclasses.dataclass(frozen=True)(cls)
-    return jax.tree_util.register_dataclass(made)
+    """Class decorator: a frozen dataclass registered as a JAX pytree (every field an array).
+
+    pgx counts a state's fields other than ``PUBLIC_FIELDS`` as internal, by a leading
+    underscore. A game's own fields (``board``) are stored so (``_board``) and read, made and
+    replaced by their names: ``state.board``, ``State(board=...)``, ``state.replace(board=...)``.
+    """
+    annotations: dict[str, Any] = dict(inspect.get_annotations(cls))
+    renamed: dict[str, str] = {
+        name: "_" + name
+        for name, annotation in annotations.items()
+        if not name.startswith("_")
+        and name not in PUBLIC_FIELDS
+        and "ClassVar" not in str(annotation)
+    }
+    cls.__annotations__ = {renamed.get(name, name): kind for name, kind in annotations.items()}
+    made: Any = dataclasses.dataclass(frozen=True)(cls)
+    stored = {**getattr(made, "_stored_names", {}), **renamed}
+    made._stored_names = stored
+    for name, private in renamed.items():
+        setattr(made, name, property(operator.attrgetter(private)))
+    make = made.__init__
+
+    def __init__(self: Any, **fields: Any) -> None:
+        make(self, **{stored.get(name, name): value for name, value in fields.items()})
+
+    made.__init__ = __init__
+    registered: type[T] = jax.tree_util.register_dataclass(made)
+    return registered
 
 
 @state_class
-class State:
-    """The fields every boneyard batch state has (pgx's names); games add their own."""
+class State(_PgxState):
+    """The fields every boneyard batch state has (pgx's names); games add their own.
+
+    ``game_id``: the batch engine's id (``env_id``, as pgx's states have), set by each game's
+    state class. A state draws itself (``to_svg``, ``save_svg``, ``_repr_html_`` for a notebook)
+    as a card per game: its id, step, seat to act, rewards and whether it is over.
+    """
+
+    game_id: ClassVar[str] = ""
+    _stored_names: ClassVar[dict[str, str]] = {}
 
     current_player: Array
     observation: Array
@@ -62,13 +124,73 @@ class State:
 
     def replace(self: T, **changes: Any) -> T:
         """A copy with ``changes`` (states are immutable)."""
-        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        stored = type(self)._stored_names  # type: ignore[attr-defined]
+        stored_changes = {stored.get(name, name): value for name, value in changes.items()}
+        return dataclasses.replace(self, **stored_changes)  # type: ignore[type-var]
+
+    @property
+    def env_id(self) -> str:
+        """The batch engine's id (pgx's ``State.env_id``)."""
+        return type(self).game_id
+
+    def to_svg(self, *, color_theme: str | None = None, scale: float | None = None) -> str:
+        """An SVG card per game of this state (one, or each of a batch), as pgx's ``to_svg``."""
+        return _state_cards_svg(self, 1.0 if scale is None else float(scale))
+
+    def save_svg(
+        self, filename: str | Path, *, color_theme: str | None = None, scale: float | None = None
+    ) -> None:
+        """Write ``to_svg`` to ``filename`` (which must end with ``.svg``, as in pgx)."""
+        if not str(filename).endswith(".svg"):
+            raise ValueError(f"save_svg writes SVG: the filename must end with .svg: {filename}")
+        Path(filename).write_text(self.to_svg(color_theme=color_theme, scale=scale))
+
+    def _repr_html_(self) -> str:
+        return self.to_svg()
 
 
 S = TypeVar("S", bound=State)
 
 
-class Env:
+def _state_cards_svg(state: State, scale: float) -> str:
+    """One card per game of ``state`` (a batch is drawn as a grid of cards)."""
+    terminated = np.asarray(state.terminated)
+    batch = terminated.shape
+    games = int(np.prod(batch)) if batch else 1
+    players = np.asarray(state.current_player).reshape(games)
+    over = terminated.reshape(games)
+    steps = np.asarray(state._step_count).reshape(games)
+    rewards = np.asarray(state.rewards).reshape(games, -1)
+    width, height, columns = 220, 70, min(games, 4)
+    rows = -(-games // columns)
+    cards = []
+    for game in range(games):
+        x, y = (game % columns) * width, (game // columns) * height
+        status = "over" if over[game] else f"seat {int(players[game])} to act"
+        lines = [
+            f"{state.env_id} game {game}" if batch else state.env_id,
+            f"step {int(steps[game])}: {status}",
+            "rewards " + " ".join(f"{value:g}" for value in rewards[game]),
+        ]
+        text = "".join(
+            f'<text x="{x + 8}" y="{y + 18 + 18 * i}" font-family="sans-serif" '
+            f'font-size="13">{html.escape(line)}</text>'
+            for i, line in enumerate(lines)
+        )
+        cards.append(
+            f'<rect x="{x + 2}" y="{y + 2}" width="{width - 4}" height="{height - 4}" '
+            f'fill="white" stroke="black"/>{text}'
+        )
+    total_width, total_height = columns * width, rows * height
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_width * scale:g}" '
+        f'height="{total_height * scale:g}" viewBox="0 0 {total_width} {total_height}">'
+        + "".join(cards)
+        + "</svg>"
+    )
+
+
+class Env(_PgxEnv):
     """A game as pure functions over ``State``: ``init``, ``step``, ``observe`` (pgx's ``Env``).
 
     A game module subclasses it and fills in ``_init``, ``_step`` and ``_observe``; this class
@@ -86,6 +208,10 @@ class Env:
     fills_finished_mask: bool = False
     """The game's ``_step`` makes the mask all true itself where the game is finished after the
     step (over before it, ended by it, or by an illegal action): see ``finished``."""
+    step_draws_chance: bool = False
+    """A step can draw chance (a die, a card, a wild roll) from its key, so ``step`` refuses to
+    run without one, as pgx's stochastic games do: a fixed key would draw the same outcomes at
+    every step of every game. A game whose chance is all in ``init`` (a deal) leaves it false."""
 
     def __init__(self, num_players: int, num_actions: int) -> None:
         self._num_players = num_players
@@ -101,6 +227,21 @@ class Env:
         return self._num_actions
 
     @property
+    def action_heads(self) -> ActionHeads:
+        """The action ids as three small heads (kind, row, column): ``boneyard.jax.heads``."""
+        heads: ActionHeads | None = self.__dict__.get("_action_heads")
+        if heads is None:
+            heads = self.__dict__["_action_heads"] = ActionHeads(
+                self.action_segments(), self.num_actions
+            )
+        return heads
+
+    def action_segments(self) -> list[ActionSegment]:
+        """The kinds of action of the game's ids, in order (see ``boneyard.jax.heads``); a game
+        with a small action space keeps one kind of one row."""
+        return [ActionSegment("action", 0, 1, self.num_actions)]
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
         state = self._init(jax.random.PRNGKey(0))
         return tuple(self._observe(state, jnp.int32(0)).shape)
@@ -108,14 +249,24 @@ class Env:
     # ----- the protocol ----------------------------------------------------------------------
 
     def init(self, key: Array) -> Any:
-        """The state at the start of a game, chance (a deal) drawn from ``key``."""
+        """The state at the start of a game, chance (a deal) drawn from ``key``.
+
+        Its rewards are zero, as pgx's: a reward is what a step gave, and no step was taken,
+        even where the deal ends the game (an OYNO puzzle dealt solved: ``terminated`` at once;
+        its result is the rules engine's return of that deal)."""
         state = self._init(key)
-        state = self._finished_mask(state)
+        state = self._finished_mask(state).replace(rewards=jnp.zeros_like(state.rewards))
         return state.replace(observation=self._observe(state, state.current_player))
 
     def step(self, state: Any, action: Array, key: Array | None = None) -> Any:
         """The state after ``action`` by the seat to act; chance inside is drawn from ``key``."""
         if key is None:
+            if self.step_draws_chance:
+                raise ValueError(
+                    f"{self.id}: step(state, action) needs a key: a step of this game draws "
+                    "chance from it (pass a fresh jax.random key every step, as in pgx)"
+                )
+            # never read: no step of this game draws chance
             key = jax.random.PRNGKey(0)
         action = jnp.asarray(action, dtype=jnp.int32)
         illegal = ~state.legal_action_mask[action]
@@ -124,10 +275,13 @@ class Env:
         stepped = self._step(state.replace(_step_count=state._step_count + 1), action, key)
         # a finished game keeps its state (rewards zeroed); the mask and the observation are
         # left out of this select, they are made again below (a per-byte cost on a batch)
+        stored = type(state)._stored_names
+        left_out = ("legal_action_mask", "observation", "rewards")
+        left_out += tuple(stored.get(name, name) for name in self.kept_by_game)
         kept = {
             field.name: jnp.where(over, getattr(state, field.name), getattr(stepped, field.name))
             for field in dataclasses.fields(state)
-            if field.name not in ("legal_action_mask", "observation", "rewards", *self.kept_by_game)
+            if field.name not in left_out
         }
         penalised = illegal & ~over
         rewards = jnp.where(over, 0.0, stepped.rewards)

@@ -13,7 +13,7 @@ to move (in the solo phase the winner, who moves alone).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -22,6 +22,7 @@ import numpy as np
 from boneyard.games.obonto.notation import NUM_ACTIONS, SQUARES, STEPS
 from boneyard.games.obonto.rules import PATHS, START_DARK_MASK, ObontoGame
 from boneyard.jax.core import Array, Env, State, state_class
+from boneyard.jax.heads import ActionSegment
 
 MOST_PATHS = 36
 """Paths of a camel in the middle of the board (4 * 3 * 3); the table's width."""
@@ -47,6 +48,7 @@ def _path_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @state_class
 class ObontoState(State):
+    game_id: ClassVar[str] = "obonto"
     dark: Array
     """bool[81]"""
     animals: Array
@@ -200,6 +202,10 @@ class ObontoEnv(Env):
         )
         nothing = jnp.full(3, SQUARES, jnp.int32)  # no rows to wipe (a row past the board)
         return self._settle(state, (jnp.zeros(NUM_ACTIONS, bool), nothing))
+
+    def action_segments(self) -> list[ActionSegment]:
+        """One kind: ``from * 81 + to``, the square of the animal that moves, then where to."""
+        return [ActionSegment("move", 0, SQUARES, SQUARES)]
 
     def _init(self, key: Array) -> ObontoState:
         # no chance: every match starts alike, made once (a constant XLA need not compute)

@@ -21,7 +21,7 @@ Not here: the puzzle's ``difficulty`` deals (they need the solver's ticket table
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -41,6 +41,7 @@ from boneyard.jax.core import (
     once,
     state_class,
 )
+from boneyard.jax.heads import ActionSegment
 
 
 class Bitboards:
@@ -104,6 +105,7 @@ class Bitboards:
 
 @state_class
 class PuzzleState(State):
+    game_id: ClassVar[str] = "oyno_puzzle"
     occupied: Array
     """uint32[words]: the cells a bone rests on."""
     up: Array
@@ -181,6 +183,10 @@ class OynoPuzzleEnv(Env):
         chance = jnp.stack([cells, self.cells + sides.astype(jnp.int32)], axis=1).reshape(-1)
         return occupied, up, chance.astype(jnp.int32)
 
+    def action_segments(self) -> list[ActionSegment]:
+        """One kind: ``from * cells + to``, the bone that moves, then where to."""
+        return [ActionSegment("move", 0, self.cells, self.cells)]
+
     def _init(self, key: Array) -> PuzzleState:
         if self.start is not None:
             occupied, up = self.start
@@ -235,6 +241,7 @@ white up, white down), 5^13 * 2 < 2^32 leaving room for the player to move in th
 
 @state_class
 class DuelState(State):
+    game_id: ClassVar[str] = "oyno"
     red: Array
     """uint32[words]: the cells of red's bones."""
     white: Array
@@ -277,6 +284,8 @@ class OynoEnv(Env):
         self.cells = n
         self.per_player = game.bones_per_player
         self.wild = game.wild
+        # a wild bone rolls when it is placed or moved: only the wild variant draws in a step
+        self.step_draws_chance = game.wild
         self.place_any_time = game.place_any_time
         self.max_moves = game.max_moves
         self.bits = Bitboards(geometry)
@@ -334,6 +343,18 @@ class OynoEnv(Env):
         wild = self.wild | finished
         moves = bits.outer(movers, targets)
         return jnp.concatenate([place, place & wild, moves, moves & wild, flips])
+
+    def action_segments(self) -> list[ActionSegment]:
+        """The five kinds of the id layout: place, place wild (a cell each), move, move wild
+        (``from x to``), flip (a cell)."""
+        n = self.cells
+        return [
+            ActionSegment("place", 0, 1, n),
+            ActionSegment("place wild", n, 1, n),
+            ActionSegment("move", 2 * n, n, n),
+            ActionSegment("move wild", 2 * n + n * n, n, n),
+            ActionSegment("flip", 2 * n + 2 * n * n, 1, n),
+        ]
 
     def _init(self, key: Array) -> DuelState:
         bits = self.bits

@@ -223,3 +223,17 @@ def observation_tensor(game: BonBonGame, observation: BonBonObservation) -> list
     out += [sum(1 for c in own if c["card"] == label) / 10 for label in labels]
     assert len(out) == tensor_size(players, kinds)
     return out
+
+
+def observation_bounds(game: BonBonGame) -> tuple[float, float]:
+    """The least and greatest number the observation tensor can hold, for the bounded spaces of
+    the research interfaces, from the deck: flags, wins, limits, tiles and the round are
+    fractions of at most one; a face-up total (over 10) and the marker (over the collective
+    limit) are at most the deck's face-up values together; a run (over 20) at most the deck;
+    a count of one kind (over 10) at most its cards in the deck."""
+    values = [value * count for value, count in zip(game.values, game.full_counts, strict=True)]
+    gained = sum(value for value in values if value > 0)
+    lost = sum(value for value in values if value < 0)
+    limit = game.collective_limit
+    high = max(1.0, gained / 10, gained / limit, game.deck.size / 20, max(game.full_counts) / 10)
+    return min(0.0, lost / 10, lost / limit), high

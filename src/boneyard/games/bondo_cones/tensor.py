@@ -18,10 +18,10 @@ import numpy as np
 
 from boneyard.games.bondo_cones.notation import FACES, INDEX, SQUARES, observed_cones
 from boneyard.games.bondo_cones.observation import BondoObservation
-from boneyard.games.bondo_cones.rules import PHASES
+from boneyard.games.bondo_cones.rules import PHASES, VALUES
 
 if TYPE_CHECKING:
-    from boneyard.games.bondo_cones.rules import BondoConesState
+    from boneyard.games.bondo_cones.rules import BondoConesGame, BondoConesState
 
 PLANES = 13
 GLOBALS = 26
@@ -168,3 +168,11 @@ def state_tensor(state: BondoConesState, seat: int | None) -> Any:
     tail[25] = progress[them] / 17
     tensor[PLANES * SQUARES :] = tail
     return tensor
+
+
+def observation_bounds(game: BondoConesGame) -> tuple[float, float]:
+    """The least and greatest number the observation tensor can hold, for the bounded spaces of
+    the research interfaces. Every entry is a flag or a fraction of at most one except the
+    scores and the target over 41: a score is at most every cone's value captured (41), the
+    target whatever the game was set to."""
+    return 0.0, max(1.0, sum(VALUES) / 41, game.target / 41)

@@ -313,3 +313,9 @@ def state_action_mask(state: BonesState) -> bytearray:
     if enc is None:
         enc = encoder(state)
     return bytearray(enc.start_mask)
+
+
+def observation_bounds(game: BonesGame) -> tuple[float, float]:
+    """The least and greatest number the observation tensor can hold (its entries are flags
+    and fractions of at most one), for the bounded spaces of the research interfaces."""
+    return 0.0, 1.0

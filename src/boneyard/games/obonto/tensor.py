@@ -93,3 +93,9 @@ def state_tensor(state: ObontoState, seat: int | None) -> Any:
     if state._loser is not None and not state._over:
         planes[8 * _PLANE :] = _ONES
     return np.ndarray(PLANES * SQUARES, _FLOAT32, planes)
+
+
+def observation_bounds(game: ObontoGame) -> tuple[float, float]:
+    """The least and greatest number the observation tensor can hold (its entries are flags
+    and fractions of at most one), for the bounded spaces of the research interfaces."""
+    return 0.0, 1.0

@@ -130,6 +130,13 @@ def duel_tensor(observation: DuelObservation) -> list[float]:
     return planes
 
 
+def observation_bounds(game: object) -> tuple[float, float]:
+    """The least and greatest number the observation tensor can hold, for both OYNO games
+    (planes of flags, and supplies as fractions of the bones a player has), for the bounded
+    spaces of the research interfaces."""
+    return 0.0, 1.0
+
+
 class PuzzleTensor:
     """The puzzle's tensors, as its spec names them (``core.hooks.Tensor``, ``StateTensor``)."""
 
@@ -140,6 +147,10 @@ class PuzzleTensor:
     @staticmethod
     def observation_tensor(game: OynoPuzzle, observation: PuzzleObservation) -> list[float]:
         return puzzle_tensor(observation)
+
+    @staticmethod
+    def observation_bounds(game: OynoPuzzle) -> tuple[float, float]:
+        return observation_bounds(game)
 
     @staticmethod
     def state_tensor(state: PuzzleState, seat: int | None) -> Any:
@@ -160,6 +171,10 @@ class DuelTensor:
     @staticmethod
     def observation_tensor(game: Oyno, observation: DuelObservation) -> list[float]:
         return duel_tensor(observation)
+
+    @staticmethod
+    def observation_bounds(game: Oyno) -> tuple[float, float]:
+        return observation_bounds(game)
 
     @staticmethod
     def state_tensor(state: DuelState, seat: int | None) -> Any:

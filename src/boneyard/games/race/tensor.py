@@ -17,3 +17,9 @@ def observation_tensor(game: RaceGame, observation: RaceObservation) -> list[flo
     if observation["current_player"] >= 0:
         rows[1][observation["current_player"]] = 1.0
     return [value for row in rows for value in row]
+
+
+def observation_bounds(game: RaceGame) -> tuple[float, float]:
+    """The least and greatest number the observation tensor can hold (its entries are flags
+    and fractions of at most one), for the bounded spaces of the research interfaces."""
+    return 0.0, 1.0
