@@ -47,7 +47,7 @@ from sqlalchemy import text
 
 import boneyard
 from boneyard.testing.postgres import throwaway_postgres
-from boneyard.web.store import Store
+from boneyard.web.store.games import Store
 
 HOST = "127.0.0.1"
 BONEYARD = (sys.executable, "-c", "from boneyard.cli import main; main()")

@@ -35,7 +35,7 @@ import httpx2
 import websockets
 
 import boneyard
-from boneyard.web.store import Store
+from boneyard.web.store.games import Store
 
 HOST = "127.0.0.1"
 

@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from boneyard.core.game import Game
 from boneyard.core.registry import game_class, list_games
 from boneyard.web.app import create_app
-from boneyard.web.catalog import Catalog
+from boneyard.web.play.catalog import Catalog
 from boneyard.web.settings import Settings
 from tests.web.toygames import TOY_GAMES
 

@@ -23,9 +23,10 @@ from sqlalchemy.exc import OperationalError
 
 from boneyard.cli import main
 from boneyard.web.app import app_from_environment
-from boneyard.web.jobs import JobQueue, Worker
+from boneyard.web.compute.jobs import JobQueue
+from boneyard.web.compute.worker import Worker
 from boneyard.web.ops import JsonLines
-from boneyard.web.store import Store
+from boneyard.web.store.games import Store
 from tests.web.conftest import create, free_port, make_app, token
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"

@@ -22,10 +22,10 @@ import uvicorn
 from fastapi import Depends, FastAPI
 from fastapi.testclient import TestClient
 
-from boneyard.web import connections
 from boneyard.web.app import create_app
-from boneyard.web.budgets import Charge, GuardedRouter, Spend, unguarded_routes
-from boneyard.web.connections import BoundedHttp
+from boneyard.web.guard import connections
+from boneyard.web.guard.budgets import Charge, GuardedRouter, Spend, unguarded_routes
+from boneyard.web.guard.connections import BoundedHttp
 from tests.web.conftest import Server, app_settings, create, free_port, make_app, token
 
 OTHER = "127.0.0.2"

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.cli import main
 from boneyard.core.registry import game_class, list_games
-from boneyard.web.markdown import to_html
+from boneyard.web.pages.markdown import to_html
 from tests.web.conftest import all_games, create
 
 FORM = {"content-type": "application/x-www-form-urlencoded"}

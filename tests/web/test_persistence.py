@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.core.registry import list_games
-from boneyard.web.chance import chance_outcome, seed_hash
-from boneyard.web.store import move_notice, read_move_notice
+from boneyard.web.compute.chance import chance_outcome, seed_hash
+from boneyard.web.store.games import move_notice, read_move_notice
 from tests.web.conftest import all_games, create, lasting, make_app, play_random, token
 
 

@@ -26,9 +26,10 @@ from sqlalchemy.exc import IntegrityError
 
 from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.app import create_app
-from boneyard.web.catalog import Catalog
-from boneyard.web.jobs import JobQueue, JobRow
-from boneyard.web.store import Store
+from boneyard.web.compute.jobs import JobQueue
+from boneyard.web.play.catalog import Catalog
+from boneyard.web.store.games import Store
+from boneyard.web.store.jobs import JobRow
 from tests.web.conftest import (
     Server,
     all_games,

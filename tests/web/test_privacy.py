@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.core.game import Game, State
 from boneyard.core.registry import list_games
-from boneyard.web.live import render
+from boneyard.web.play.live import render
 from tests.web.conftest import all_games, create
 
 VIEW_KEYS = {

@@ -31,8 +31,8 @@ from fastapi.testclient import TestClient
 
 from boneyard.cli import main
 from boneyard.cli.serve import serve
-from boneyard.web.bots import COMPUTER_MOVE
-from boneyard.web.ray_bots import RayBots
+from boneyard.web.compute.bots import COMPUTER_MOVE
+from boneyard.web.compute.ray_bots import RayBots
 from tests.web.conftest import create, make_app, token
 from tests.web.slow_bot import think_too_long
 

@@ -10,8 +10,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from boneyard.web.app import create_app
-from boneyard.web.catalog import Catalog
-from boneyard.web.sessions import SessionSettings
+from boneyard.web.play.catalog import Catalog
+from boneyard.web.table.session import SessionSettings
 from tests.web.conftest import all_games, app_settings, create, make_app, token
 
 PEOPLE = [{"kind": "human"}, {"kind": "human"}]

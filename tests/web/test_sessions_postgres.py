@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from boneyard.web.store import StaleCopy, Store
+from boneyard.web.store.games import StaleCopy, Store
 from tests.web import test_postgres
 from tests.web.conftest import wait_for
 from tests.web.test_lobby import join, open_game, person, seen

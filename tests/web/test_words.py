@@ -1,4 +1,4 @@
-"""The words of a seat's view (``boneyard.web.words``): names, prompts, what the others did,
+"""The words of a seat's view (``boneyard.web.play.words``): names, prompts, what the others did,
 why a click is refused, and the one-click random set-up."""
 
 from __future__ import annotations

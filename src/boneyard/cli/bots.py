@@ -38,9 +38,9 @@ def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
     back the jobs in hand and stop.
     """
     try:
-        from boneyard.web.jobs import Worker
+        from boneyard.web.compute.worker import Worker
         from boneyard.web.ops import setup_logging
-        from boneyard.web.store import Store
+        from boneyard.web.store.games import Store
     except ImportError as error:
         raise click.ClickException(
             f"the bot worker needs the 'web' extra ({error.name} is missing): "

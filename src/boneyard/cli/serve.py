@@ -75,7 +75,7 @@ def allowed_hosts_for(host: str, names: tuple[str, ...]) -> tuple[str, ...]:
 def uvicorn_options(settings: Any) -> dict[str, Any]:
     """What every way of starting uvicorn passes: the bounded HTTP protocol, the trusted
     proxies (none by default: no client names its own address), the socket frame limit."""
-    from boneyard.web.connections import BoundedHttp
+    from boneyard.web.guard.connections import BoundedHttp
 
     trusted = ",".join(settings.trusted_proxies)
     return {
@@ -310,8 +310,8 @@ def serve(
         import uvicorn
 
         from boneyard.web.app import configure_connections, create_app
+        from boneyard.web.compute.ray_bots import require_ray_client
         from boneyard.web.ops import setup_logging
-        from boneyard.web.ray_bots import require_ray_client
         from boneyard.web.settings import Settings, is_ray_address
     except ImportError as error:
         raise click.ClickException(

@@ -20,26 +20,22 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boneyard.rules_pages import rules_folder
-from boneyard.web import (
-    connections,
-    ladder,
-    lobby,
-    ops,
-    pages,
-    realtime,
-    routes,
-    session_pages,
-    session_routes,
-)
-from boneyard.web.budgets import Budgets, unguarded_routes
-from boneyard.web.catalog import Catalog
+from boneyard.web import ops
 from boneyard.web.errors import WebError
-from boneyard.web.guard import DOCS_STATIC, Guard
-from boneyard.web.manager import GameManager
-from boneyard.web.session_store import SessionStore
-from boneyard.web.sessions import SessionManager, SessionSettings
+from boneyard.web.guard import connections
+from boneyard.web.guard.budgets import Budgets, unguarded_routes
+from boneyard.web.guard.middleware import DOCS_STATIC, Guard
+from boneyard.web.pages import routes as pages
+from boneyard.web.people import ladder, lobby, mine
+from boneyard.web.play import routes, sockets
+from boneyard.web.play.catalog import Catalog
+from boneyard.web.play.manager import GameManager
 from boneyard.web.settings import Settings
-from boneyard.web.store import Store
+from boneyard.web.store.games import Store
+from boneyard.web.store.sessions import SessionStore
+from boneyard.web.table import routes as session_routes
+from boneyard.web.table.session import SessionSettings
+from boneyard.web.table.sessions import SessionManager
 
 HERE = Path(__file__).resolve().parent
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
@@ -75,7 +71,7 @@ def create_app(
         description=(
             "Create a game (`POST /api/games`), then act for a seat with its secret token, by "
             "HTTP (`POST /api/games/{id}/actions`) or over the seat's WebSocket "
-            "(`/ws/games/{id}?token=...`, messages described in `boneyard.web.realtime`). "
+            "(`/ws/games/{id}?token=...`, messages described in `boneyard.web.play.sockets`). "
             "Every action names the move number (`seq`) it is played on; a stale one is refused "
             "with 409. A seat only ever receives its own observation."
         ),
@@ -103,12 +99,12 @@ def create_app(
     app.include_router(ladder.router)
     app.include_router(lobby.router)
     app.include_router(ops.router)
-    app.include_router(realtime.router)
+    app.include_router(sockets.router)
     app.include_router(pages.router)
-    app.include_router(session_pages.router)
+    app.include_router(mine.router)
     app.include_router(ladder.pages)
     app.include_router(lobby.pages)
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.mount("/static", StaticFiles(directory=HERE / "pages" / "static"), name="static")
     unguarded = unguarded_routes(list(app.routes))
     if unguarded:
         raise TypeError(f"routes that change something must declare a Charge: {unguarded}")

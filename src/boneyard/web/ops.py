@@ -19,8 +19,8 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from boneyard.web.budgets import GuardedRouter
-from boneyard.web.manager import GameManager
+from boneyard.web.guard.budgets import GuardedRouter
+from boneyard.web.play.manager import GameManager
 
 router = GuardedRouter(include_in_schema=False)
 

@@ -138,7 +138,7 @@ class View(BaseModel):
     text: str
     seed_hash: str
     seed: str | None = Field(description="Revealed once the game is over.")
-    # Words for people (``boneyard.web.words``); only in views with the drawing.
+    # Words for people (``boneyard.web.play.words``); only in views with the drawing.
     prompt: str | None = Field(default=None, description="What this seat must decide now.")
     recent: list[str] = Field(default_factory=list, description="Others' actions in words.")
     labels: dict[str, str] = Field(default_factory=dict, description="Action string -> label.")

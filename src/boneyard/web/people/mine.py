@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from boneyard.web.budgets import GuardedRouter
-from boneyard.web.pages import templates
+from boneyard.web.guard.budgets import GuardedRouter
+from boneyard.web.pages.routes import templates
 
 router = GuardedRouter(include_in_schema=False)
 

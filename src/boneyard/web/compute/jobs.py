@@ -25,24 +25,15 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
 import random
-import socket
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    Float,
-    Index,
-    Integer,
-    String,
-    Text,
     and_,
     delete,
     func,
@@ -52,23 +43,20 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Mapped, mapped_column
 
-from boneyard.web.bots import (
+from boneyard.web.compute.bots import (
     GRACE,
+    KIND_OF,
+    MAX_ATTEMPTS,
     BotWorkers,
+    JobFailed,
     StatePayload,
-    bot_move,
-    hint_move,
     state_document,
 )
-from boneyard.web.metrics import Metrics
-from boneyard.web.pools import warm_up, worker_pool
-from boneyard.web.settings import Settings, is_ray_address
-from boneyard.web.store import Base, Store
-
-if TYPE_CHECKING:
-    from boneyard.web.ray_bots import RayBots
+from boneyard.web.play.metrics import Metrics
+from boneyard.web.settings import Settings
+from boneyard.web.store.games import Store
+from boneyard.web.store.jobs import JobRow
 
 log = logging.getLogger("boneyard.bots")
 
@@ -79,8 +67,6 @@ DONE_CHANNEL = "boneyard_done"
 LEASE_MARGIN = 5.0
 """Seconds a claimed job's lease runs past its budget and ``GRACE``: a worker not done by then
 is taken for dead and another one takes the job."""
-MAX_ATTEMPTS = 3
-"""A job whose workers died this many times fails (its game then plays its first legal move)."""
 KEEP_SECONDS = 300.0
 """How long a finished job's answer stays in the table."""
 POLL_SECONDS = 0.25
@@ -108,34 +94,6 @@ FINISH = text(
 )
 """A job's answer and its notice ``<id>:<answer>`` (``<id>:`` for an error) on PostgreSQL."""
 
-JOBS: dict[str, Callable[..., int]] = {"move": bot_move, "hint": hint_move}
-"""Job kinds and the functions (from ``bots``) that answer them."""
-KIND_OF = {function: kind for kind, function in JOBS.items()}
-
-
-class JobRow(Base):
-    __tablename__ = "bot_jobs"
-    __table_args__ = (Index("bot_jobs_by_turn", "status", "priority", "id"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    key: Mapped[str] = mapped_column(String(80), unique=True)
-    """The kind and a digest of the arguments: every web process holding a game asks for its
-    computer's move (the seed is the game's, seat's and move number's), and they share one job."""
-    kind: Mapped[str] = mapped_column(String(16))
-    priority: Mapped[int] = mapped_column(Integer)
-    args: Mapped[list[Any]] = mapped_column(JSON)
-    budget: Mapped[float] = mapped_column(Float)
-    """Seconds the bot may think; the worker kills it at ``budget + GRACE``."""
-    status: Mapped[str] = mapped_column(String(16), default="waiting")
-    """waiting, running, done or failed."""
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    worker: Mapped[str | None] = mapped_column(String(128), nullable=True)
-    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
-    result: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    error: Mapped[str | None] = mapped_column(Text, nullable=True)
-    created: Mapped[float] = mapped_column(Float)
-    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
-
 
 @dataclass(frozen=True)
 class Job:
@@ -144,10 +102,6 @@ class Job:
     args: list[Any]
     budget: float
     attempts: int
-
-
-class JobFailed(Exception):
-    """A bot job ended without an answer (its error, or its workers died too often)."""
 
 
 class JobQueue:
@@ -457,124 +411,3 @@ class QueueBots:
             except Exception:  # the database is away for a moment: look again
                 log.warning("collecting bot answers failed; trying again", exc_info=True)
                 await asyncio.sleep(1.0)
-
-
-def bot_runner(
-    settings: Settings, store: Store, metrics: Metrics
-) -> TimedBotWorkers | QueueBots | RayBots:
-    """Where a web process's computer moves and hints run (``Settings.bots``)."""
-    from boneyard.web.ray_bots import RayBots  # (it imports this module)
-
-    if settings.bots == "queue":
-        return QueueBots(store, settings, metrics)
-    if is_ray_address(settings.bots):
-        return RayBots(settings.bots, settings, metrics)
-    return TimedBotWorkers(settings.bot_processes, metrics)
-
-
-# ----- the worker: ``boneyard bots`` -------------------------------------------------------------
-
-
-def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-class Worker:
-    """Claims jobs and answers them in ``processes`` worker processes, until stopped."""
-
-    def __init__(self, store: Store, processes: int, name: str | None = None) -> None:
-        self.queue = JobQueue(store)
-        self.store = store
-        self.name = name or worker_name()
-        self.processes = processes
-        self.pool, _ = worker_pool(processes, processes, "jobs")
-        self.stop = threading.Event()
-        self.notices = threading.Semaphore(0)
-        """One permit a new job's notice: one claimer wakes for it, not all of them."""
-        self.poll = POLL_SECONDS if store.is_sqlite else NOTICED_POLL_SECONDS
-        self.answered = 0
-
-    def _run_one(self, job: Job) -> None:
-        from concurrent.futures import TimeoutError as FutureTimeout
-
-        began = time.monotonic()
-        function = JOBS.get(job.kind)
-        result: int | None = None
-        error: str | None = None
-        if function is None:
-            error = f"unknown job kind {job.kind!r}"
-        else:
-            future = self.pool.schedule(function, args=job.args, timeout=job.budget + GRACE)
-            try:
-                result = int(future.result())
-            except FutureTimeout:
-                error = f"the bot took longer than {job.budget + GRACE:g} seconds"
-            except Exception as failure:
-                if self.stop.is_set():
-                    return  # stopping: the job is handed back, not failed
-                error = f"the bot failed: {failure!r}"
-        if self.queue.finish(job, self.name, result, error):
-            self.answered += 1
-        log.info(
-            "job %d (%s, attempt %d) answered in %.3f s%s",
-            job.id, job.kind, job.attempts, time.monotonic() - began,
-            f": {error}" if error else "",
-        )  # fmt: skip
-
-    def _claim_forever(self, looks: bool) -> None:
-        """Claim and answer jobs until stopped: one for each notice taken. ``looks``: this
-        claimer also looks at the table when no notice came for a while (one a worker)."""
-        while not self.stop.is_set():
-            noticed = self.notices.acquire(timeout=self.poll if looks else None)
-            if self.stop.is_set():
-                return
-            # A notice: one new job, taken unless another worker was quicker. No notice for a
-            # while: look at everything (a lost notice, a dead worker's lease) until it is
-            # empty, with another claimer woken for each job found.
-            while not self.stop.is_set():
-                try:
-                    job = self.queue.claim(self.name, expired=not noticed)
-                except Exception:
-                    log.warning("claiming a job failed; trying again", exc_info=True)
-                    self.stop.wait(1.0)
-                    break
-                if job is None:
-                    break
-                if not noticed:
-                    self.notices.release()
-                self._run_one(job)
-                if noticed:
-                    break
-
-    def run(self) -> None:
-        """Work until ``stop`` is set; then hand back the jobs still held."""
-        stop_listening = self.store.listen_channel(
-            NEW_CHANNEL, lambda _payload: self.notices.release()
-        )
-        # Two claimers a process: one job's database round trips overlap another's thinking.
-        threads = [
-            threading.Thread(
-                target=self._claim_forever, args=(n == 0,), name=f"claim-{n}", daemon=True
-            )
-            for n in range(2 * self.processes)
-        ]
-        for thread in threads:
-            thread.start()
-        try:
-            self.stop.wait()
-        finally:
-            self.notices.release(len(threads))  # the claimers see the stop at once
-            if stop_listening is not None:
-                stop_listening()
-            self.pool.stop()
-            self.pool.join(timeout=5)
-            with contextlib.suppress(Exception):
-                released = self.queue.release(self.name)
-                if released:
-                    log.info("handed back %d unfinished jobs", released)
-
-    def warm_up(self) -> None:
-        """Start the worker processes and wait until they have imported the games."""
-        started = [self.pool.schedule(warm_up) for _ in range(self.processes)]
-        for future in started:  # ready once the games and bots are imported (seconds)
-            future.result(timeout=120)

@@ -26,12 +26,12 @@ from typing import Any, Protocol
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.core.game import CHANCE, Game, State
-from boneyard.web import words
-from boneyard.web.catalog import Catalog, parse_params, seat_count_for
-from boneyard.web.chance import chance_outcome, seed_hash
+from boneyard.web.compute.chance import chance_outcome, seed_hash
 from boneyard.web.errors import WebError
+from boneyard.web.play import words
+from boneyard.web.play.catalog import Catalog, parse_params, seat_count_for
 from boneyard.web.settings import Settings
-from boneyard.web.store import StoredGame
+from boneyard.web.store.games import StoredGame
 
 log = logging.getLogger("boneyard.web")
 
@@ -73,6 +73,8 @@ class LiveGame:
     """Estimated bytes this game holds (the server's memory budget)."""
     hint_at: dict[int, float] = field(default_factory=dict)
     """When each seat last asked for a hint (``time.monotonic``)."""
+    words_memory: object = None
+    """What ``words`` said of this game's moves so far (kept with the game, gone with it)."""
     extra_view: Callable[[int | None], dict[str, Any]] | None = None
     """Adds the session of play (``web/sessions.py``: offers, series, rematch) to each view."""
 

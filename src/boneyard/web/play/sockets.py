@@ -29,13 +29,13 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from boneyard.web.budgets import GuardedRouter, SocketPayer
 from boneyard.web.errors import WebError
-from boneyard.web.limits import RateLimit
-from boneyard.web.live import LiveGame
-from boneyard.web.manager import GameManager
+from boneyard.web.guard.budgets import GuardedRouter, SocketPayer
+from boneyard.web.guard.limits import RateLimit
+from boneyard.web.play import words
+from boneyard.web.play.live import LiveGame
+from boneyard.web.play.manager import GameManager
 from boneyard.web.settings import Settings
-from boneyard.web.words import words_message
 
 router = GuardedRouter()
 log = logging.getLogger("boneyard.web")
@@ -214,7 +214,7 @@ async def _handle(  # noqa: C901
             hint = await manager.hint(live, subscriber.seat)
             subscriber.send({"type": "hint", "request": request, **hint})
         elif kind in ("why", "quick_setup"):
-            await words_message(manager, live, subscriber, kind, message, request)
+            await _words_message(manager, live, subscriber, kind, message, request)
         elif kind == "sync":
             _sync(manager, live, subscriber)
         else:
@@ -239,3 +239,29 @@ def _sync(manager: GameManager, live: LiveGame, subscriber: SocketSubscriber) ->
         subscriber.send({"type": "view", **live.view(subscriber.seat, subscriber.draw)})
 
     subscriber.sync_pending = asyncio.get_running_loop().create_task(answer())
+
+
+async def _words_message(
+    manager: GameManager,
+    live: LiveGame,
+    subscriber: SocketSubscriber,
+    kind: str,
+    message: dict[str, Any],
+    request: Any,
+) -> None:
+    """The socket messages put in words (``words.py``): ``why`` (answered ``{"type": "why",
+    "reason"}``) and ``quick_setup`` (plays random set-up actions for the seat until its set-up
+    is done)."""
+    seat = subscriber.seat
+    if kind == "why":
+        reason = words.why_illegal(live, seat, str(message.get("action_string", "")))
+        subscriber.send({"type": "why", "request": request, "reason": reason})
+        return
+    if seat is None:
+        raise WebError(403, "spectator", "a spectator cannot act: open an invite link")
+    for _ in range(live.game.info.max_game_length):
+        action = words.random_setup_action(live, seat)
+        if action is None:
+            break
+        await manager.act_as_person(live, seat, live.seq, action)
+    subscriber.send({"type": "ack", "request": request, "seq": live.seq})

@@ -20,14 +20,14 @@ import itertools
 import json
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
 from boneyard.ai.levels import HARD_SECONDS, level_for
 from boneyard.core.game import Game, State
-from boneyard.web.pools import stop_pool, warm_up, worker_pool
+from boneyard.web.compute.pools import stop_pool, warm_up, worker_pool
 
 StatePayload = State | tuple[str, dict[str, Any], dict[str, Any]]
 """A state itself (threads) or ``(game name, params, to_json document)`` (processes)."""
@@ -221,3 +221,16 @@ class BotWorkers:
     def shutdown(self) -> None:
         """Stop every worker; a worker process still thinking is terminated, not orphaned."""
         stop_pool(self._pool, self._threads)
+
+
+# ----- bot work as jobs, wherever it runs (a queue in the store, a Ray cluster) -----------------
+
+JOBS: dict[str, Callable[..., int]] = {"move": bot_move, "hint": hint_move}
+"""Job kinds and the functions that answer them."""
+KIND_OF = {function: kind for kind, function in JOBS.items()}
+MAX_ATTEMPTS = 3
+"""A job whose workers died this many times fails (its game then plays its first legal move)."""
+
+
+class JobFailed(Exception):
+    """A bot job ended without an answer (its error, or its workers died too often)."""

@@ -32,10 +32,16 @@ from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from boneyard.web.bots import GRACE, StatePayload, state_document
-from boneyard.web.jobs import KIND_OF, MAX_ATTEMPTS, JobFailed
-from boneyard.web.metrics import Metrics
-from boneyard.web.pools import warm_up
+from boneyard.web.compute.bots import (
+    GRACE,
+    KIND_OF,
+    MAX_ATTEMPTS,
+    JobFailed,
+    StatePayload,
+    state_document,
+)
+from boneyard.web.compute.pools import warm_up
+from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings
 
 log = logging.getLogger("boneyard.bots")

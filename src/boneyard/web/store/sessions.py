@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, Integer, String, delete, func, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from boneyard.web.store import ActionRow, Base, GameRow, Store
+from boneyard.web.store.games import ActionRow, Base, GameRow, Store
 
 
 class SessionEventRow(Base):

@@ -12,12 +12,12 @@ import time
 from typing import Any
 
 from boneyard.core.game import CHANCE
-from boneyard.web.bots import COMPUTER_MOVE, HINT, bot_move, budget_of, hint_move
-from boneyard.web.chance import bot_seed
+from boneyard.web.compute.bots import COMPUTER_MOVE, HINT, JobFailed, bot_move, budget_of, hint_move
+from boneyard.web.compute.chance import bot_seed
+from boneyard.web.compute.jobs import QueueBots, TimedBotWorkers
+from boneyard.web.compute.ray_bots import RayBots
 from boneyard.web.errors import WebError
-from boneyard.web.jobs import JobFailed, QueueBots, TimedBotWorkers
-from boneyard.web.live import LiveGame
-from boneyard.web.ray_bots import RayBots
+from boneyard.web.play.live import LiveGame
 from boneyard.web.settings import Settings
 
 log = logging.getLogger("boneyard.web")

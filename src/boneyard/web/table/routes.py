@@ -7,10 +7,11 @@ from typing import Any, Literal
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from boneyard.web.budgets import GuardedRouter, SessionPayer, Spend
-from boneyard.web.manager import GameManager
-from boneyard.web.routes import ERRORS
-from boneyard.web.sessions import SessionManager, session_of
+from boneyard.web.guard.budgets import GuardedRouter, SessionPayer, Spend
+from boneyard.web.play.manager import GameManager
+from boneyard.web.play.routes import ERRORS
+from boneyard.web.table.session import session_of
+from boneyard.web.table.sessions import SessionManager
 
 router = GuardedRouter(prefix="/api", responses=ERRORS)
 

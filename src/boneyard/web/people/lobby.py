@@ -20,16 +20,18 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from boneyard.web import words
-from boneyard.web.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
 from boneyard.web.errors import WebError
-from boneyard.web.live import LiveGame
-from boneyard.web.manager import GameManager
-from boneyard.web.pages import templates
-from boneyard.web.routes import ERRORS, kind_json
+from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
+from boneyard.web.pages.routes import templates
+from boneyard.web.play import words
+from boneyard.web.play.live import LiveGame
+from boneyard.web.play.manager import GameManager
+from boneyard.web.play.routes import ERRORS, kind_json
 from boneyard.web.schemas import ParamValue, SeatSpec
-from boneyard.web.session_store import SeriesGame
-from boneyard.web.sessions import SessionManager, pair_key, session_of
+from boneyard.web.store.sessions import SeriesGame
+from boneyard.web.table.series import pair_key
+from boneyard.web.table.session import session_of
+from boneyard.web.table.sessions import SessionManager
 
 router = GuardedRouter(prefix="/api", responses=ERRORS)
 pages = GuardedRouter(include_in_schema=False)

@@ -18,14 +18,15 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from boneyard.core.registry import game_specs
 from boneyard.core.spec import GameSpec, PuzzleLadder
-from boneyard.web.budgets import GamePayer, GuardedRouter, LookupPayer, Payer
 from boneyard.web.errors import WebError
-from boneyard.web.live import LiveGame
-from boneyard.web.manager import GameManager
-from boneyard.web.pages import templates
-from boneyard.web.routes import ERRORS
+from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, Payer
+from boneyard.web.pages.routes import templates
+from boneyard.web.play.live import LiveGame
+from boneyard.web.play.manager import GameManager
+from boneyard.web.play.routes import ERRORS
 from boneyard.web.schemas import number_in_path
-from boneyard.web.sessions import SessionManager, session_of
+from boneyard.web.table.session import session_of
+from boneyard.web.table.sessions import SessionManager
 
 router = GuardedRouter(prefix="/api/ladder", responses=ERRORS)
 pages = GuardedRouter(include_in_schema=False)

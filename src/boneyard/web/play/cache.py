@@ -10,7 +10,7 @@ import asyncio
 import time
 
 from boneyard.web.errors import WebError
-from boneyard.web.live import LiveGame
+from boneyard.web.play.live import LiveGame
 from boneyard.web.settings import Settings
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import random
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -26,16 +25,12 @@ from boneyard.core.game import CHANCE, Game, State
 from boneyard.web.errors import WebError
 
 if TYPE_CHECKING:
-    from boneyard.web.live import LiveGame
-    from boneyard.web.manager import GameManager
-    from boneyard.web.realtime import SocketSubscriber
+    from boneyard.web.play.live import LiveGame
 
 log = logging.getLogger("boneyard.web")
 
 RECENT_LIMIT = 8
 """The most actions by others the status line describes at once."""
-MEMORY_GAMES = 2000
-"""Games whose described actions are kept (the least recently used are forgotten)."""
 NAME_LIMIT = 30
 """The longest display name a person may give."""
 
@@ -62,23 +57,18 @@ class _Memory:
     """Stored action number -> its description for each seat, then for a spectator."""
 
 
-_memories: OrderedDict[str, _Memory] = OrderedDict()
-
-
 def _memory(live: LiveGame) -> _Memory:
-    memory = _memories.get(live.id)
-    if memory is None or memory.game is not live.game:
+    """What was said of ``live``'s moves, kept on the game (and gone with it)."""
+    memory = live.words_memory
+    if not isinstance(memory, _Memory) or memory.game is not live.game:
         memory = _Memory(live.game, 0, live.game.new_initial_state())
-        _memories[live.id] = memory
-    _memories.move_to_end(live.id)
-    while len(_memories) > MEMORY_GAMES:
-        _memories.popitem(last=False)
+        live.words_memory = memory
     return memory
 
 
-def forget(game_id: str) -> None:
-    """Drop what was said of ``game_id``'s moves: its log was rewritten (a takeback)."""
-    _memories.pop(game_id, None)
+def forget(live: LiveGame) -> None:
+    """Drop what was said of ``live``'s moves: its log was rewritten (a takeback, a reload)."""
+    live.words_memory = None
 
 
 def described(live: LiveGame, seq: int, column: int) -> str:
@@ -280,28 +270,3 @@ def why_illegal(live: LiveGame, seat: int | None, action: str) -> str:
         if reason:
             return reason
     return "That move is not allowed now."
-
-
-async def words_message(
-    manager: GameManager,
-    live: LiveGame,
-    subscriber: SocketSubscriber,
-    kind: str,
-    message: dict[str, Any],
-    request: Any,
-) -> None:
-    """The socket messages of this module: ``why`` (answered ``{"type": "why", "reason"}``)
-    and ``quick_setup`` (plays random set-up actions for the seat until its set-up is done)."""
-    seat = subscriber.seat
-    if kind == "why":
-        reason = why_illegal(live, seat, str(message.get("action_string", "")))
-        subscriber.send({"type": "why", "request": request, "reason": reason})
-        return
-    if seat is None:
-        raise WebError(403, "spectator", "a spectator cannot act: open an invite link")
-    for _ in range(live.game.info.max_game_length):
-        action = random_setup_action(live, seat)
-        if action is None:
-            break
-        await manager.act_as_person(live, seat, live.seq, action)
-    subscriber.send({"type": "ack", "request": request, "seq": live.seq})

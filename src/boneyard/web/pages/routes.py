@@ -15,13 +15,13 @@ from fastapi.templating import Jinja2Templates
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.core.game import Game
 from boneyard.rules_pages import page_markdown
-from boneyard.web import words
-from boneyard.web.budgets import GamePayer, GuardedRouter
 from boneyard.web.errors import WebError
-from boneyard.web.live import render
-from boneyard.web.manager import GameManager
-from boneyard.web.markdown import to_html
-from boneyard.web.routes import created_json, kind_json
+from boneyard.web.guard.budgets import GamePayer, GuardedRouter
+from boneyard.web.pages.markdown import to_html
+from boneyard.web.play import words
+from boneyard.web.play.live import render
+from boneyard.web.play.manager import GameManager
+from boneyard.web.play.routes import created_json, kind_json
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")

@@ -28,18 +28,18 @@ from sqlalchemy.exc import IntegrityError
 from boneyard.ai.levels import LEVEL_NAMES
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import State
-from boneyard.web import words
-from boneyard.web.cache import LiveCache
-from boneyard.web.catalog import Catalog
-from boneyard.web.chance import seed_hash
-from boneyard.web.computer import ComputerSeats
+from boneyard.web.compute.chance import seed_hash
+from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
-from boneyard.web.jobs import bot_runner
-from boneyard.web.live import LiveGame, LogEntry, Subscriber
-from boneyard.web.metrics import Metrics
+from boneyard.web.play import words
+from boneyard.web.play.cache import LiveCache
+from boneyard.web.play.catalog import Catalog
+from boneyard.web.play.computer import ComputerSeats
+from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
+from boneyard.web.play.metrics import Metrics
+from boneyard.web.play.work import WorkPool, advance, replay, set_up, strings_of
 from boneyard.web.settings import Settings
-from boneyard.web.store import RELOAD, StaleCopy, Store, StoredGame
-from boneyard.web.work import WorkPool, advance, replay, set_up, strings_of
+from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
 
 log = logging.getLogger("boneyard.web")
 
@@ -316,7 +316,7 @@ class GameManager(LiveCache, ComputerSeats):
             live.bot_task.cancel()  # chosen, or standing by, for a position that may be gone
             live.bot_task = None
         live.stored, live.state, live.log = stored, state, entries
-        words.forget(live.id)
+        words.forget(live)
         self._made(live)  # the session of play read again, its ending re-applied
         self._announce(live, 0)
         self._schedule_bot(live, standby=True)

@@ -6,11 +6,11 @@ from typing import Any
 
 from fastapi import Request
 
-from boneyard.web import words
-from boneyard.web.budgets import GamePayer, GuardedRouter, MovePayer
 from boneyard.web.errors import WebError
-from boneyard.web.live import LiveGame, render
-from boneyard.web.manager import GameManager
+from boneyard.web.guard.budgets import GamePayer, GuardedRouter, MovePayer
+from boneyard.web.play import words
+from boneyard.web.play.live import LiveGame, render
+from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import (
     Act,
     CreatedGame,

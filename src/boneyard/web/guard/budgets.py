@@ -26,7 +26,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, WebSocket
 
 from boneyard.web.errors import WebError
-from boneyard.web.limits import RateLimit
+from boneyard.web.guard.limits import RateLimit
 from boneyard.web.settings import Settings
 
 

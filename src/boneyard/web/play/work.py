@@ -17,13 +17,13 @@ from concurrent.futures import Future
 from typing import Any
 
 from boneyard.core.game import CHANCE, Game, State
-from boneyard.web.catalog import parse_params
-from boneyard.web.chance import chance_outcome
+from boneyard.web.compute.chance import chance_outcome
+from boneyard.web.compute.pools import stop_pool, warm_up, worker_pool
 from boneyard.web.errors import WebError
-from boneyard.web.live import LogEntry
-from boneyard.web.memory import estimate_bytes
-from boneyard.web.pools import stop_pool, warm_up, worker_pool
-from boneyard.web.store import StoredGame
+from boneyard.web.play.catalog import parse_params
+from boneyard.web.play.live import LogEntry
+from boneyard.web.play.memory import estimate_bytes
+from boneyard.web.store.games import StoredGame
 
 Built = tuple[Game, State, list[LogEntry], list[tuple[int, int]], int]
 """A game, its state, the log entries and actions that led there, and its estimated bytes."""

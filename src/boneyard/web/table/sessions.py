@@ -21,159 +21,31 @@ the store (after a restart, or on the replay page) shows them and ends the same 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-import weakref
 from collections.abc import Callable
-from dataclasses import InitVar, dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from boneyard.core.game import CHANCE, TERMINAL, State
+from boneyard.core.game import CHANCE
 from boneyard.core.words import capital
-from boneyard.web import words
 from boneyard.web.errors import WebError
-from boneyard.web.live import LiveGame
-from boneyard.web.manager import GameManager
-from boneyard.web.session_store import SeriesGame, SessionEvent, SessionStore
+from boneyard.web.play import words
+from boneyard.web.play.live import LiveGame
+from boneyard.web.play.manager import GameManager
+from boneyard.web.store.sessions import SeriesGame, SessionEvent, SessionStore
+from boneyard.web.table.endings import (
+    ALWAYS_STORED,
+    ENDINGS,
+    EndedState,
+    ending_words,
+    event_words,
+    player_moves,
+    seat_name,
+)
+from boneyard.web.table.series import next_seating, pair_key, series_score
+from boneyard.web.table.session import Session, SessionSettings, event_bytes, session_of
 
-ENDINGS = ("resign", "draw_agreed", "abort", "moved")
-"""Web-layer actions that end a game ("moved": two people were led to their continuing game)."""
-ALWAYS_STORED = frozenset({*ENDINGS, "left", "stand_in"})
-"""Events a game's cap on events never refuses: a person can always leave or be replaced."""
 STAND_IN_LEVEL = "medium"
-
-
-class EndedState:
-    """An engine state frozen by the web layer: over, with the returns the ending gave."""
-
-    def __init__(self, inner: State, returns: list[float], words: str) -> None:
-        self.inner = inner
-        self._returns = list(returns)
-        self.ending_words = words
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def current_player(self) -> int:
-        return TERMINAL
-
-    def is_terminal(self) -> bool:
-        return True
-
-    def is_chance_node(self) -> bool:
-        return False
-
-    def legal_actions(self) -> list[int]:
-        return []
-
-    def returns(self) -> list[float]:
-        return list(self._returns)
-
-    def clone(self) -> EndedState:
-        return EndedState(self.inner.clone(), self._returns, self.ending_words)
-
-
-@dataclass
-class SessionSettings:
-    stand_in_seconds: float = 120.0
-    """How long the seat to move must have been silent before the others may hand it to the
-    computer."""
-
-
-@dataclass
-class Session:
-    """What the web layer knows about one live game, beyond its rules."""
-
-    manager: SessionManager
-    game: InitVar[LiveGame]
-    events: list[SessionEvent]
-    series: SeriesGame | None
-    next_urls: dict[int, str] = field(default_factory=dict)
-    """Per seat of this game: the link to the seat its person has in the next game."""
-    clock_seq: int = -1
-    clock_since: float = 0.0
-    _live: weakref.ref[LiveGame] = field(init=False, repr=False)
-
-    def __post_init__(self, game: LiveGame) -> None:
-        self.live = game
-
-    # The live game holds its session (``extra_view``): the session holds it back weakly, so a
-    # game dropped from memory is freed at once, not at the next full garbage collection (the
-    # largest OYNO boards are megabytes each: the server grew without bound between two).
-    @property
-    def live(self) -> LiveGame:
-        live = self._live()
-        if live is None:
-            raise WebError(409, "gone", "this game left memory; load it again")
-        return live
-
-    @live.setter
-    def live(self, live: LiveGame) -> None:
-        self._live = weakref.ref(live)
-
-    def __call__(self, seat: int | None) -> dict[str, Any]:
-        """What a view of the game carries: the latest ``events_in_view`` events."""
-        return self.manager.session_view(self, seat)
-
-    def view(self, seat: int | None, every_event: bool = False) -> dict[str, Any]:
-        """The session as ``seat`` sees it; ``every_event``: with every event stored."""
-        return self.manager.session_view(self, seat, every_event)
-
-    def waited(self) -> float:
-        """Seconds since the game reached its current move number (as this server saw it)."""
-        if self.clock_seq != self.live.seq:
-            self.clock_seq = self.live.seq
-            self.clock_since = time.time()
-        return time.time() - self.clock_since
-
-
-def session_of(live: LiveGame) -> Session:
-    session = live.extra_view
-    if not isinstance(session, Session):
-        raise WebError(500, "no_session", "this game has no session of play")
-    return session
-
-
-def event_bytes(event: SessionEvent) -> int:
-    """What one stored event holds in memory, roughly (its words are made when shown)."""
-    return 400 + len(json.dumps(event.detail))
-
-
-def pair_key(name: str, people: list[str | None]) -> str:
-    """The key of two people's one continuing game of ``name``."""
-    return ":".join([name, *sorted(p for p in people if p)])
-
-
-def seat_name(live: LiveGame, seat: int) -> str:
-    """The seat's label as a name in a sentence ("White", "North (computer, easy)")."""
-    label = live.seat_label(seat)
-    return label[:1].upper() + label[1:]
-
-
-def player_moves(live: LiveGame) -> int:
-    """How many actions the seats (not chance) have played."""
-    return sum(1 for _action, player in live.stored.actions if player != CHANCE)
-
-
-def decided_losers(returns: list[float]) -> list[int]:
-    """The seats with the lowest result, or none when every seat has the same."""
-    if len(set(returns)) <= 1:
-        return []
-    low = min(returns)
-    return [seat for seat, value in enumerate(returns) if value == low]
-
-
-def next_game_parameters(live: LiveGame) -> dict[str, Any]:
-    """The parameters of the game that continues ``live``'s match from its end (its spec's
-    ``SeriesRules.next_game``); a resignation hands the next start to the seat that resigned."""
-    state = live.state
-    rules = live.game.spec.series
-    if rules.next_game is None:
-        return {}
-    losers = decided_losers(state.returns())
-    resigned = losers[0] if isinstance(state, EndedState) and losers else None
-    inner = state.inner if isinstance(state, EndedState) else state
-    return dict(rules.next_game(inner, resigned))
 
 
 class SessionManager:
@@ -222,7 +94,7 @@ class SessionManager:
     def _end(self, live: LiveGame, event: SessionEvent) -> None:
         inner = live.state.inner if isinstance(live.state, EndedState) else live.state
         returns = [float(x) for x in event.detail["returns"]]
-        live.state = EndedState(inner, returns, self.ending_words(live, event))  # type: ignore[assignment]
+        live.state = EndedState(inner, returns, ending_words(live, event))  # type: ignore[assignment]
 
     def _load_next_urls(self, session: Session, next_id: str) -> None:
         stored = self.manager.store.load(next_id)
@@ -237,57 +109,6 @@ class SessionManager:
             token = stored.seats[new_seat].get("token")
             if stored.seats[new_seat]["kind"] == "human" and token:
                 session.next_urls[seat] = f"/game/{next_id}?t={token}"
-
-    # ----- words ---------------------------------------------------------------------------------
-
-    def ending_words(self, live: LiveGame, event: SessionEvent) -> str:
-        if event.kind == "abort":
-            return "Game called off before the first move"
-        if event.kind == "moved":
-            return "You two have a game going on: it continues in your continuing game"
-        if event.kind == "draw_agreed":
-            return "Game over: a draw by agreement"
-        assert event.seat is not None
-        winners = [
-            seat_name(live, s) for s, value in enumerate(event.detail["returns"]) if value > 0
-        ]
-        return f"Game over: {seat_name(live, event.seat)} resigned, {' and '.join(winners)} wins"
-
-    # Over the complexity limit on purpose: one sentence per kind of session event.
-    def event_words(self, live: LiveGame, event: SessionEvent) -> str:  # noqa: C901
-        who = seat_name(live, event.seat) if event.seat is not None else ""
-        if event.kind == "resign":
-            return f"{who} resigned"
-        if event.kind == "draw_offer":
-            return f"{who} offered a draw"
-        if event.kind == "draw_declined":
-            return f"{who} declined the draw"
-        if event.kind == "draw_agreed":
-            return f"{who} accepted the draw: the game is drawn"
-        if event.kind == "abort":
-            return f"{who} called the game off before the first move"
-        if event.kind == "takeback_request":
-            return f"{who} asked to take back their last move"
-        if event.kind == "takeback_declined":
-            return f"{who} declined the takeback"
-        if event.kind == "takeback":
-            count = len(event.detail.get("undone", []))
-            moves = "move" if count == 1 else "moves"
-            return f"{who} took back {count} {moves}"
-        if event.kind == "moved":
-            return "Led to the continuing game of these two players"
-        if event.kind == "puzzle":
-            shortest = event.detail["shortest"]
-            return f"The shortest solution takes {shortest} move{'s' if shortest != 1 else ''}"
-        if event.kind == "solution_shown":
-            return f"{who} looked at the shortest solution"
-        if event.kind == "left":
-            return f"{who} resigned and left: the computer plays on for them"
-        if event.kind == "named":
-            return f"{event.detail['side']} is now called {event.detail['name']}"
-        if event.kind == "stand_in":
-            return f"The computer now plays for {event.detail.get('label', who)}, who was away"
-        return who
 
     # ----- what each seat is told ----------------------------------------------------------------
 
@@ -362,11 +183,11 @@ class SessionManager:
             if takeback_request is None
             else {"seat": takeback_request.seat},
             "events": [
-                {"at": e.at_seq, "kind": e.kind, "seat": e.seat, "words": self.event_words(live, e)}
+                {"at": e.at_seq, "kind": e.kind, "seat": e.seat, "words": event_words(live, e)}
                 for e in shown
             ],
             "events_total": len(session.events),
-            "series": self.series_score(session),
+            "series": series_score(session),
             "next_url": session.next_urls.get(seat) if seat is not None else None,
             "follow": ending is not None and ending.kind == "moved",
             "next_game": session.series.next_game if session.series else None,
@@ -402,41 +223,6 @@ class SessionManager:
         async with live.lock:
             await self._record(live, kind, seat, detail)
             await self._changed(live)
-
-    def series_score(self, session: Session) -> dict[str, Any] | None:
-        """The series so far, by the seats of this game: wins (and Obonto's carried points)."""
-        series = session.series
-        if series is None:
-            return None
-        live = session.live
-        seats = live.num_seats
-        carried = series.carried
-        wins = [float(carried.get("wins", [0] * seats)[m]) for m in series.members]
-        draws = int(carried.get("draws", 0))
-        if live.state.is_terminal() and not self._aborted(session):
-            returns = live.state.returns()
-            if decided_losers(returns):
-                best = max(returns)
-                for seat, value in enumerate(returns):
-                    if value == best:
-                        wins[seat] += 1
-            elif seats > 1:
-                draws += 1
-        points: list[int] | None = None
-        if live.game.spec.series.continues:
-            before = carried.get("points") or [0] * seats
-            totals = live.state.observation(None).get("totals") or [0] * seats
-            points = [int(before[m]) + int(totals[seat]) for seat, m in enumerate(series.members)]
-        return {
-            "number": series.number,
-            "wins": wins,
-            "draws": draws,
-            "points": points,
-            "labels": [seat_name(live, s) for s in range(seats)],
-        }
-
-    def _aborted(self, session: Session) -> bool:
-        return any(e.kind == "abort" for e in session.events)
 
     # ----- web-layer actions ---------------------------------------------------------------------
 
@@ -639,7 +425,7 @@ class SessionManager:
             live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start
         )
         del live.stored.actions[start:]
-        words.forget(live.id)  # the moves from ``start`` on are gone: so is what was said of them
+        words.forget(live)  # the moves from ``start`` on are gone: so is what was said of them
         rebuilt = self.manager._replay(live.stored)
         live.state = rebuilt.state
         live.log = rebuilt.log
@@ -734,7 +520,7 @@ class SessionManager:
             if session.series is None:
                 await self.manager.in_store(self.store.add_series_game, series, None)
                 session.series = series
-            order, params = self._next_seating(live, series)
+            order, params = next_seating(live, series, session)
             seats_now = live.stored.seats
             new_seats = []
             for old_seat in order:
@@ -743,7 +529,7 @@ class SessionManager:
                 new_seats.append(
                     {"kind": "human"} if human else {"kind": "computer", "level": info["level"]}
                 )
-            score = self.series_score(session)
+            score = series_score(session)
             assert score is not None
             carried_wins = [0.0] * live.num_seats
             carried_points = [0] * live.num_seats
@@ -795,25 +581,6 @@ class SessionManager:
             )
             self._end(live, event)
             await self._changed(live)
-
-    def _next_seating(self, live: LiveGame, series: SeriesGame) -> tuple[list[int], dict[str, Any]]:
-        """Who sits where next (old seat per new seat) and the next game's parameters."""
-        seats = live.num_seats
-        params = dict(live.game.params)
-        losers = decided_losers(live.state.returns()) if not self._aborted(session_of(live)) else []
-        rules = live.game.spec.series
-        if rules.continues:
-            params.update(next_game_parameters(live))
-            return list(range(seats)), params
-        if "first" in params and isinstance(params["first"], int):
-            first = losers[0] if rules.loser_starts and losers else (params["first"] + 1) % seats
-            params["first"] = first
-            return list(range(seats)), params
-        if rules.loser_starts and len(losers) == 1:
-            loser = losers[0]
-            return [loser] + [s for s in range(seats) if s != loser], params
-        # Otherwise the seats take turns: the second seat of this game opens the next.
-        return [*range(1, seats), 0], params
 
     async def _changed(self, live: LiveGame, log_from: int | None = None) -> None:
         """Tell every subscriber (their views carry the session). Locked by the caller."""

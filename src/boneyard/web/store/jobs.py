@@ -1,0 +1,35 @@
+"""The ``bot_jobs`` table: computer moves and hints waiting for a ``boneyard bots`` worker
+(``compute/jobs.py`` submits, claims and answers them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, Float, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from boneyard.web.store.games import Base
+
+
+class JobRow(Base):
+    __tablename__ = "bot_jobs"
+    __table_args__ = (Index("bot_jobs_by_turn", "status", "priority", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(80), unique=True)
+    """The kind and a digest of the arguments: every web process holding a game asks for its
+    computer's move (the seed is the game's, seat's and move number's), and they share one job."""
+    kind: Mapped[str] = mapped_column(String(16))
+    priority: Mapped[int] = mapped_column(Integer)
+    args: Mapped[list[Any]] = mapped_column(JSON)
+    budget: Mapped[float] = mapped_column(Float)
+    """Seconds the bot may think; the worker kills it at ``budget + GRACE``."""
+    status: Mapped[str] = mapped_column(String(16), default="waiting")
+    """waiting, running, done or failed."""
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    worker: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    result: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)

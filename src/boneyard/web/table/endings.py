@@ -1,0 +1,117 @@
+"""How a game ends by the web layer, and the session's events in words.
+
+A game that ends here (a resignation, an agreed draw, an abort before the first move, two
+people led to their continuing game) keeps its engine state, wrapped in ``EndedState``:
+terminal, with the stored returns and the ending in words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boneyard.core.game import CHANCE, TERMINAL, State
+from boneyard.web.play.live import LiveGame
+from boneyard.web.store.sessions import SessionEvent
+
+ENDINGS = ("resign", "draw_agreed", "abort", "moved")
+"""Web-layer actions that end a game ("moved": two people were led to their continuing game)."""
+ALWAYS_STORED = frozenset({*ENDINGS, "left", "stand_in"})
+"""Events a game's cap on events never refuses: a person can always leave or be replaced."""
+
+
+class EndedState:
+    """An engine state frozen by the web layer: over, with the returns the ending gave."""
+
+    def __init__(self, inner: State, returns: list[float], words: str) -> None:
+        self.inner = inner
+        self._returns = list(returns)
+        self.ending_words = words
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def current_player(self) -> int:
+        return TERMINAL
+
+    def is_terminal(self) -> bool:
+        return True
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def legal_actions(self) -> list[int]:
+        return []
+
+    def returns(self) -> list[float]:
+        return list(self._returns)
+
+    def clone(self) -> EndedState:
+        return EndedState(self.inner.clone(), self._returns, self.ending_words)
+
+
+def seat_name(live: LiveGame, seat: int) -> str:
+    """The seat's label as a name in a sentence ("White", "North (computer, easy)")."""
+    label = live.seat_label(seat)
+    return label[:1].upper() + label[1:]
+
+
+def player_moves(live: LiveGame) -> int:
+    """How many actions the seats (not chance) have played."""
+    return sum(1 for _action, player in live.stored.actions if player != CHANCE)
+
+
+def decided_losers(returns: list[float]) -> list[int]:
+    """The seats with the lowest result, or none when every seat has the same."""
+    if len(set(returns)) <= 1:
+        return []
+    low = min(returns)
+    return [seat for seat, value in enumerate(returns) if value == low]
+
+
+def ending_words(live: LiveGame, event: SessionEvent) -> str:
+    if event.kind == "abort":
+        return "Game called off before the first move"
+    if event.kind == "moved":
+        return "You two have a game going on: it continues in your continuing game"
+    if event.kind == "draw_agreed":
+        return "Game over: a draw by agreement"
+    assert event.seat is not None
+    winners = [seat_name(live, s) for s, value in enumerate(event.detail["returns"]) if value > 0]
+    return f"Game over: {seat_name(live, event.seat)} resigned, {' and '.join(winners)} wins"
+
+
+# Over the complexity limit on purpose: one sentence per kind of session event.
+def event_words(live: LiveGame, event: SessionEvent) -> str:  # noqa: C901
+    who = seat_name(live, event.seat) if event.seat is not None else ""
+    if event.kind == "resign":
+        return f"{who} resigned"
+    if event.kind == "draw_offer":
+        return f"{who} offered a draw"
+    if event.kind == "draw_declined":
+        return f"{who} declined the draw"
+    if event.kind == "draw_agreed":
+        return f"{who} accepted the draw: the game is drawn"
+    if event.kind == "abort":
+        return f"{who} called the game off before the first move"
+    if event.kind == "takeback_request":
+        return f"{who} asked to take back their last move"
+    if event.kind == "takeback_declined":
+        return f"{who} declined the takeback"
+    if event.kind == "takeback":
+        count = len(event.detail.get("undone", []))
+        moves = "move" if count == 1 else "moves"
+        return f"{who} took back {count} {moves}"
+    if event.kind == "moved":
+        return "Led to the continuing game of these two players"
+    if event.kind == "puzzle":
+        shortest = event.detail["shortest"]
+        return f"The shortest solution takes {shortest} move{'s' if shortest != 1 else ''}"
+    if event.kind == "solution_shown":
+        return f"{who} looked at the shortest solution"
+    if event.kind == "left":
+        return f"{who} resigned and left: the computer plays on for them"
+    if event.kind == "named":
+        return f"{event.detail['side']} is now called {event.detail['name']}"
+    if event.kind == "stand_in":
+        return f"The computer now plays for {event.detail.get('label', who)}, who was away"
+    return who

@@ -1,0 +1,91 @@
+"""A series of games between the same seats: the score so far, who sits where next, and
+the key of two people's one continuing game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boneyard.web.play.live import LiveGame
+from boneyard.web.store.sessions import SeriesGame
+from boneyard.web.table.endings import EndedState, decided_losers, seat_name
+
+if TYPE_CHECKING:
+    from boneyard.web.table.session import Session
+
+
+def pair_key(name: str, people: list[str | None]) -> str:
+    """The key of two people's one continuing game of ``name``."""
+    return ":".join([name, *sorted(p for p in people if p)])
+
+
+def next_game_parameters(live: LiveGame) -> dict[str, Any]:
+    """The parameters of the game that continues ``live``'s match from its end (its spec's
+    ``SeriesRules.next_game``); a resignation hands the next start to the seat that resigned."""
+    state = live.state
+    rules = live.game.spec.series
+    if rules.next_game is None:
+        return {}
+    losers = decided_losers(state.returns())
+    resigned = losers[0] if isinstance(state, EndedState) and losers else None
+    inner = state.inner if isinstance(state, EndedState) else state
+    return dict(rules.next_game(inner, resigned))
+
+
+def series_score(session: Session) -> dict[str, Any] | None:
+    """The series so far, by the seats of this game: wins (and Obonto's carried points)."""
+    series = session.series
+    if series is None:
+        return None
+    live = session.live
+    seats = live.num_seats
+    carried = series.carried
+    wins = [float(carried.get("wins", [0] * seats)[m]) for m in series.members]
+    draws = int(carried.get("draws", 0))
+    if live.state.is_terminal() and not aborted(session):
+        returns = live.state.returns()
+        if decided_losers(returns):
+            best = max(returns)
+            for seat, value in enumerate(returns):
+                if value == best:
+                    wins[seat] += 1
+        elif seats > 1:
+            draws += 1
+    points: list[int] | None = None
+    if live.game.spec.series.continues:
+        before = carried.get("points") or [0] * seats
+        totals = live.state.observation(None).get("totals") or [0] * seats
+        points = [int(before[m]) + int(totals[seat]) for seat, m in enumerate(series.members)]
+    return {
+        "number": series.number,
+        "wins": wins,
+        "draws": draws,
+        "points": points,
+        "labels": [seat_name(live, s) for s in range(seats)],
+    }
+
+
+def aborted(session: Session) -> bool:
+    """Whether the game was called off before its first move (a series counts nothing)."""
+    return any(e.kind == "abort" for e in session.events)
+
+
+def next_seating(
+    live: LiveGame, series: SeriesGame, session: Session
+) -> tuple[list[int], dict[str, Any]]:
+    """Who sits where next (old seat per new seat) and the next game's parameters."""
+    seats = live.num_seats
+    params = dict(live.game.params)
+    losers = decided_losers(live.state.returns()) if not aborted(session) else []
+    rules = live.game.spec.series
+    if rules.continues:
+        params.update(next_game_parameters(live))
+        return list(range(seats)), params
+    if "first" in params and isinstance(params["first"], int):
+        first = losers[0] if rules.loser_starts and losers else (params["first"] + 1) % seats
+        params["first"] = first
+        return list(range(seats)), params
+    if rules.loser_starts and len(losers) == 1:
+        loser = losers[0]
+        return [loser] + [s for s in range(seats) if s != loser], params
+    # Otherwise the seats take turns: the second seat of this game opens the next.
+    return [*range(1, seats), 0], params
