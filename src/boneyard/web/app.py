@@ -81,7 +81,7 @@ def create_app(
     app.state.manager = game_manager
     # The one guard every route passes: each route's Charge is taken from these (budgets.py).
     app.state.budgets = Budgets(game_manager.settings)
-    # The session of play (resign, draws, takeback, rematch, ...): web/sessions.py.
+    # The session of play (resign, draws, takeback, rematch, ...): web/table/sessions.py.
     app.state.sessions = SessionManager(
         game_manager, SessionStore(game_manager.store), session_settings
     )

@@ -148,7 +148,7 @@ class View(BaseModel):
     quick_setup: bool = Field(default=False, description="A random set-up may be asked for.")
     session: dict[str, Any] | None = Field(
         default=None,
-        description="The session of play around the game (web/sessions.py): how it ended, "
+        description="The session of play around the game (web/table/sessions.py): how it ended, "
         "offers waiting, the series score, the next game's link for this seat.",
     )
 

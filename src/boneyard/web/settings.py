@@ -48,8 +48,9 @@ class Settings:
     """Worker processes for computer seats and hints (0: threads, as the tests use)."""
     bots: str = "local"
     """Where computer moves and hints run: "local" (this process's own workers), "queue"
-    (jobs in the store's ``bot_jobs`` table for ``boneyard bots`` workers; see ``web/jobs.py``)
-    or "ray://HOST:PORT" (tasks on that Ray cluster; see ``web/ray_bots.py``)."""
+    (jobs in the store's ``bot_jobs`` table for ``boneyard bots`` workers; see
+    ``web/compute/jobs.py``)
+    or "ray://HOST:PORT" (tasks on that Ray cluster; see ``web/compute/ray_bots.py``)."""
     job_wait_seconds: float = 120.0
     """With ``bots == "queue"``: seconds a computer move or hint waits for a worker's answer
     (past it the computer plays its first legal move, a hint answers 503)."""
@@ -83,7 +84,7 @@ class Settings:
     # ----- clients -----------------------------------------------------------------------------
     games_per_minute: int = 20
     """New games one client (address) may make a minute, by any way in: created, opened,
-    joined, dealt from the ladder, a rematch (more: 429 with Retry-After). ``web/budgets.py``
+    joined, dealt from the ladder, a rematch (more: 429 with Retry-After). ``web/guard/budgets.py``
     charges every route; the other kinds follow."""
     people_per_minute: int = 10
     """Light identities one client may make or rename a minute."""
@@ -114,7 +115,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``--trusted-proxy``); none
     by default, so no client can choose the address its budgets are counted by."""
-    # ----- connections (``boneyard serve``: ``web/connections.py``) ----------------------------
+    # ----- connections (``boneyard serve``: ``web/guard/connections.py``) ------------------------
     max_connections: int = 1000
     """Open HTTP connections at most; past it a new one is answered 503 with Retry-After and
     closed (well before the process runs out of file descriptors)."""

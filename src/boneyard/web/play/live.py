@@ -76,7 +76,7 @@ class LiveGame:
     words_memory: object = None
     """What ``words`` said of this game's moves so far (kept with the game, gone with it)."""
     extra_view: Callable[[int | None], dict[str, Any]] | None = None
-    """Adds the session of play (``web/sessions.py``: offers, series, rematch) to each view."""
+    """Adds the session of play (``web/table/``: offers, series, rematch) to each view."""
 
     @property
     def computers_only(self) -> bool:

@@ -67,7 +67,7 @@ class GameManager(LiveCache, ComputerSeats):
         self._loading: dict[str, asyncio.Lock] = {}
         self.load_hooks: list[Callable[[LiveGame], None]] = []
         """Called on every live game made (created or replayed from the store): the session
-        layer (``web/sessions.py``) attaches itself and re-applies endings it stored."""
+        layer (``web/table/sessions.py``) attaches itself and re-applies endings it stored."""
         # SQLite takes one writer at a time: one storage thread keeps commits in order. Reads
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")

@@ -194,7 +194,7 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         for s in range(live.num_seats)
     ]
     labels: dict[str, str] = {}
-    ending = getattr(state, "ending_words", None)  # ended by the web layer (web/sessions.py)
+    ending = getattr(state, "ending_words", None)  # ended by the web layer (web/table/sessions.py)
     if terminal and ending:
         prompt = str(ending)
     elif terminal:

@@ -199,7 +199,7 @@ class SessionManager:
 
     def puzzle_view(self, session: Session) -> dict[str, Any] | None:
         """A puzzle of the ladder or the daily puzzle: its level, the shortest solution's length
-        and the moves used so far (``web/ladder.py`` notes it when it deals the puzzle)."""
+        and the moves used so far (``web/people/ladder.py`` notes it when it deals the puzzle)."""
         note = next((e for e in session.events if e.kind == "puzzle"), None)
         ladder = session.live.game.spec.ladder
         if note is None or ladder is None:
