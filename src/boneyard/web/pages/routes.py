@@ -180,7 +180,7 @@ async def game_page(game_id: str, request: Request, t: str = "") -> Any:
 @router.get("/game/{game_id}/replay", response_class=HTMLResponse)
 async def replay_page(game_id: str, request: Request) -> Any:
     live = await _manager(request).get(game_id)
-    finished = live.state.is_terminal()
+    finished = live.over
     return templates.TemplateResponse(
         request,
         "replay.html",

@@ -217,7 +217,7 @@ async def join(game_id: str, body: Join, request: Request, payer: GamePayer) -> 
     series = session.series
     if series is None or not series.open_seats:
         raise WebError(409, "full", "this game has no free seat any more")
-    if live.state.is_terminal():
+    if live.over:
         raise WebError(409, "game_over", "this game is over")
     if person is not None and person["id"] in series.people:
         raise WebError(409, "already_seated", "you already have a seat in this game")
@@ -259,7 +259,7 @@ async def _continuing(
         await manager.in_store(sessions.store.set_continuing, pair, live.id)
         return None
     previous = await manager.get(previous_id)
-    if previous.state.is_terminal():
+    if previous.over:
         # Continue from its end: a rematch of the last game keeps the people in their seats.
         seat = next(iter(_seats_of(previous, entry.people[0])), 0)
         await sessions.rematch(previous, seat, client)

@@ -45,7 +45,7 @@ class ComputerSeats:
                 return
             live.bot_task.cancel()  # stood by for a reply that came meanwhile
         live.bot_standby_at = None
-        player = live.state.current_player()
+        player = live.to_move()
         if player < 0 or live.stored.seats[player]["kind"] != "computer":
             return
         if live.computers_only and not self._watched(live):
@@ -86,7 +86,7 @@ class ComputerSeats:
         else:
             await asyncio.sleep(self._pause_before(live, seat))
         seq = live.seq
-        if live.state.current_player() != seat:
+        if live.to_move() != seat:
             return
         if live.computers_only and not self._watched(live):
             live.bot_task = None
@@ -123,7 +123,7 @@ class ComputerSeats:
         if seat is None:
             raise WebError(403, "spectator", "a spectator gets no hints: open an invite link")
         live.check_person(seat)
-        if live.state.is_terminal() or live.state.current_player() != seat:
+        if live.to_move() != seat:
             raise WebError(409, "not_your_turn", "a hint is for the seat to move")
         now = time.monotonic()
         wait = live.hint_at.get(seat, -1e9) + self.settings.hint_interval - now

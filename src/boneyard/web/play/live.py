@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
-from boneyard.core.game import CHANCE, Game, State
+from boneyard.core.game import CHANCE, TERMINAL, Game, State
 from boneyard.web.compute.chance import chance_outcome, seed_hash
 from boneyard.web.errors import WebError
 from boneyard.web.play import words
@@ -54,6 +54,18 @@ class LogEntry:
     """How the action looks to each seat, then (last) to a spectator."""
 
 
+@dataclass(frozen=True)
+class Ending:
+    """How the web layer ended a game (a resignation, an agreed draw, an abort, two people led
+    to their continuing game): a result kept beside the engine state, which stays as it was,
+    like python-chess's ``Outcome``."""
+
+    kind: str
+    returns: tuple[float, ...]
+    words: str
+    """The ending in words, as the status line says it."""
+
+
 @dataclass
 class LiveGame:
     id: str
@@ -73,6 +85,8 @@ class LiveGame:
     """Estimated bytes this game holds (the server's memory budget)."""
     hint_at: dict[int, float] = field(default_factory=dict)
     """When each seat last asked for a hint (``time.monotonic``)."""
+    ending: Ending | None = None
+    """Set when the web layer ended the game; the engine state is then left as it stood."""
     words_memory: object = None
     """What ``words`` said of this game's moves so far (kept with the game, gone with it)."""
     extra_view: Callable[[int | None], dict[str, Any]] | None = None
@@ -90,6 +104,19 @@ class LiveGame:
             and not self.lock.locked()
             and now - self.last_used >= idle_seconds
         )
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over: by its rules, or ended by the web layer."""
+        return self.ending is not None or self.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        """Each seat's result: the ending's, or the rules'."""
+        return list(self.ending.returns) if self.ending is not None else self.state.returns()
+
+    def to_move(self) -> int:
+        """The seat to move, ``CHANCE``, or ``TERMINAL`` once the game is over either way."""
+        return TERMINAL if self.ending is not None else self.state.current_player()
 
     @property
     def seq(self) -> int:
@@ -130,12 +157,10 @@ class LiveGame:
         return str(label)
 
     def status_text(self) -> str:
-        state = self.state
-        ending_words = getattr(state, "ending_words", None)
-        if ending_words:  # ended by the web layer: a resignation, an agreed draw, an abort
-            return str(ending_words)
-        if state.is_terminal():
-            returns = state.returns()
+        if self.ending is not None:
+            return self.ending.words
+        if self.state.is_terminal():
+            returns = self.state.returns()
             best = max(returns)
             winners = [s for s, r in enumerate(returns) if r == best]
             shown = ", ".join(f"{self.seat_label(s)} {r:g}" for s, r in enumerate(returns))
@@ -145,7 +170,7 @@ class LiveGame:
                 return f"Game over: a draw ({shown})"
             names = " and ".join(self.seat_label(s) for s in winners)
             return f"Game over: {names} {'win' if len(winners) > 1 else 'wins'} ({shown})"
-        player = state.current_player()
+        player = self.state.current_player()
         if player == CHANCE:
             return "Chance to move"
         return f"{self.seat_label(player)} to move"
@@ -159,12 +184,12 @@ class LiveGame:
         """
         state = self.state
         observation = state.observation(seat)
-        player = state.current_player()
+        player = self.to_move()
         legal: list[dict[str, Any]] = []
         if seat is not None and player == seat:
             legal = [{"id": a, "string": state.action_to_string(a)} for a in state.legal_actions()]
         column = seat if seat is not None else self.num_seats
-        terminal = state.is_terminal()
+        terminal = self.over
         svg, text = render(self.game, observation) if draw else (None, "")
         return {
             "game_id": self.id,
@@ -179,7 +204,7 @@ class LiveGame:
             ],
             "current_player": player if player >= 0 else None,
             "terminal": terminal,
-            "returns": state.returns() if terminal else None,
+            "returns": self.returns() if terminal else None,
             "status": self.status_text(),
             "observation": observation,
             "legal": legal,

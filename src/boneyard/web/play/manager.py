@@ -431,7 +431,7 @@ class GameManager(LiveCache, ComputerSeats):
     def _check_turn(self, live: LiveGame, seat: int | None, seq: int) -> None:
         if seat is None:
             raise WebError(403, "spectator", "a spectator cannot act: open an invite link")
-        if live.state.is_terminal():
+        if live.over:
             raise WebError(409, "game_over", f"game {live.id} is over: {live.status_text()}")
         if seq != live.seq:
             raise WebError(
@@ -440,7 +440,7 @@ class GameManager(LiveCache, ComputerSeats):
                 f"you acted on move {seq} but the game is at move {live.seq}: "
                 "someone moved first (or this was sent twice); reload the board",
             )
-        player = live.state.current_player()
+        player = live.to_move()
         if player != seat:
             raise WebError(409, "not_your_turn", f"it is not your turn: {live.status_text()}")
 

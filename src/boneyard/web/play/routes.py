@@ -145,7 +145,7 @@ async def replay_frame(
 
 async def _frame(manager: GameManager, game_id: str, step: int) -> dict[str, Any]:
     live = await manager.get(game_id)
-    if manager.settings.replay_finished_only and not live.state.is_terminal():
+    if manager.settings.replay_finished_only and not live.over:
         raise WebError(409, "not_finished", "a game can be replayed once it is over")
     steps = live.seq
     if not 0 <= step <= steps:
@@ -174,6 +174,6 @@ async def _frame(manager: GameManager, game_id: str, step: int) -> dict[str, Any
             {"seat": s, "label": live.seat_label(s), "kind": live.stored.seats[s]["kind"]}
             for s in range(live.num_seats)
         ],
-        "seed": live.stored.seed if live.state.is_terminal() else None,
+        "seed": live.stored.seed if live.over else None,
         "seed_hash": live.stored.seed_hash,
     }

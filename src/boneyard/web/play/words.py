@@ -180,8 +180,8 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     """The words of ``seat``'s view (``None``: a spectator), to add to it."""
     game = live.game
     state = live.state
-    player = state.current_player()
-    terminal = state.is_terminal()
+    player = live.to_move()
+    terminal = live.over
     players = [
         {
             "seat": s,
@@ -194,11 +194,10 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         for s in range(live.num_seats)
     ]
     labels: dict[str, str] = {}
-    ending = getattr(state, "ending_words", None)  # ended by the web layer (web/table/sessions.py)
-    if terminal and ending:
-        prompt = str(ending)
+    if live.ending is not None:  # ended by the web layer (web/table/)
+        prompt = live.ending.words
     elif terminal:
-        returns = state.returns()
+        returns = live.returns()
         prompt = _safe(
             "result", game, lambda: game.result(observation, seat, returns), "The game is over."
         )
@@ -240,7 +239,7 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
 def random_setup_action(live: LiveGame, seat: int) -> int | None:
     """A random legal set-up action for ``seat``, or ``None`` once its set-up is done."""
     state = live.state
-    if state.current_player() != seat or not live.game.in_setup(state.observation(seat)):
+    if live.to_move() != seat or not live.game.in_setup(state.observation(seat)):
         return None
     return random.SystemRandom().choice(state.legal_actions())
 
@@ -254,9 +253,9 @@ def why_illegal(live: LiveGame, seat: int | None, action: str) -> str:
     state = live.state
     if seat is None:
         return "You are watching: open an invite link to play."
-    if state.is_terminal():
+    if live.over:
         return "The game is over."
-    if state.current_player() != seat:
+    if live.to_move() != seat:
         return "It is not your move."
     try:
         action_id = state.string_to_action(action)

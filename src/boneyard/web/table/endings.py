@@ -1,16 +1,15 @@
 """How a game ends by the web layer, and the session's events in words.
 
 A game that ends here (a resignation, an agreed draw, an abort before the first move, two
-people led to their continuing game) keeps its engine state, wrapped in ``EndedState``:
-terminal, with the stored returns and the ending in words.
+people led to their continuing game) keeps its engine state as it stood; its ``Ending`` (the
+stored returns and the ending in words) is kept beside it (``LiveGame.ending``), and the live
+game answers ``over``, ``returns()`` and ``to_move()`` from both.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from boneyard.core.game import CHANCE, TERMINAL, State
-from boneyard.web.play.live import LiveGame
+from boneyard.core.game import CHANCE
+from boneyard.web.play.live import Ending, LiveGame
 from boneyard.web.store.sessions import SessionEvent
 
 ENDINGS = ("resign", "draw_agreed", "abort", "moved")
@@ -19,34 +18,10 @@ ALWAYS_STORED = frozenset({*ENDINGS, "left", "stand_in"})
 """Events a game's cap on events never refuses: a person can always leave or be replaced."""
 
 
-class EndedState:
-    """An engine state frozen by the web layer: over, with the returns the ending gave."""
-
-    def __init__(self, inner: State, returns: list[float], words: str) -> None:
-        self.inner = inner
-        self._returns = list(returns)
-        self.ending_words = words
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def current_player(self) -> int:
-        return TERMINAL
-
-    def is_terminal(self) -> bool:
-        return True
-
-    def is_chance_node(self) -> bool:
-        return False
-
-    def legal_actions(self) -> list[int]:
-        return []
-
-    def returns(self) -> list[float]:
-        return list(self._returns)
-
-    def clone(self) -> EndedState:
-        return EndedState(self.inner.clone(), self._returns, self.ending_words)
+def ending_of(live: LiveGame, event: SessionEvent) -> Ending:
+    """The ending a stored web-layer event gives ``live``, kept beside its engine state."""
+    returns = tuple(float(x) for x in event.detail["returns"])
+    return Ending(event.kind, returns, ending_words(live, event))
 
 
 def seat_name(live: LiveGame, seat: int) -> str:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from boneyard.web.play.live import LiveGame
 from boneyard.web.store.sessions import SeriesGame
-from boneyard.web.table.endings import EndedState, decided_losers, seat_name
+from boneyard.web.table.endings import decided_losers, seat_name
 
 if TYPE_CHECKING:
     from boneyard.web.table.session import Session
@@ -21,14 +21,12 @@ def pair_key(name: str, people: list[str | None]) -> str:
 def next_game_parameters(live: LiveGame) -> dict[str, Any]:
     """The parameters of the game that continues ``live``'s match from its end (its spec's
     ``SeriesRules.next_game``); a resignation hands the next start to the seat that resigned."""
-    state = live.state
     rules = live.game.spec.series
     if rules.next_game is None:
         return {}
-    losers = decided_losers(state.returns())
-    resigned = losers[0] if isinstance(state, EndedState) and losers else None
-    inner = state.inner if isinstance(state, EndedState) else state
-    return dict(rules.next_game(inner, resigned))
+    losers = decided_losers(live.returns())
+    resigned = losers[0] if live.ending is not None and losers else None
+    return dict(rules.next_game(live.state, resigned))
 
 
 def series_score(session: Session) -> dict[str, Any] | None:
@@ -41,8 +39,8 @@ def series_score(session: Session) -> dict[str, Any] | None:
     carried = series.carried
     wins = [float(carried.get("wins", [0] * seats)[m]) for m in series.members]
     draws = int(carried.get("draws", 0))
-    if live.state.is_terminal() and not aborted(session):
-        returns = live.state.returns()
+    if live.over and not aborted(session):
+        returns = live.returns()
         if decided_losers(returns):
             best = max(returns)
             for seat, value in enumerate(returns):
@@ -75,7 +73,7 @@ def next_seating(
     """Who sits where next (old seat per new seat) and the next game's parameters."""
     seats = live.num_seats
     params = dict(live.game.params)
-    losers = decided_losers(live.state.returns()) if not aborted(session) else []
+    losers = decided_losers(live.returns()) if not aborted(session) else []
     rules = live.game.spec.series
     if rules.continues:
         params.update(next_game_parameters(live))

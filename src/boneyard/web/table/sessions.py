@@ -5,9 +5,9 @@ move number it was played on (``session_store.SessionEventRow``), so that a game
 the store (after a restart, or on the replay page) shows them and ends the same way.
 
 - A game that ends here (a resignation, an agreed draw, an abort before the first move) keeps
-  its engine state, wrapped in ``EndedState``: terminal, with the stored returns and the ending
-  in words. Everything that asks ``is_terminal()`` (moves, hints, the computer, the replay)
-  then treats the game as over.
+  its engine state as it stood, with its ``Ending`` beside it (``endings.py``): everything that
+  asks the live game whether it is ``over`` (moves, hints, the computer, the replay) then
+  treats the game as over.
 - A takeback removes the engine actions from the taker's last move on and keeps them in the
   event (the log keeps a record); the live game is rebuilt from the shortened log. Against the
   computer it is refused once a chance event or a reveal happened since that move; against a
@@ -36,8 +36,7 @@ from boneyard.web.store.sessions import SeriesGame, SessionEvent, SessionStore
 from boneyard.web.table.endings import (
     ALWAYS_STORED,
     ENDINGS,
-    EndedState,
-    ending_words,
+    ending_of,
     event_words,
     player_moves,
     seat_name,
@@ -72,9 +71,10 @@ class SessionManager:
         # its events count in the game's memory (those of a session read before, once)
         counted = sum(map(event_bytes, before.events)) if isinstance(before, Session) else 0
         self.manager.grow(live, sum(map(event_bytes, events)) - counted)
+        live.ending = None  # (read again with the events: a game reloaded from the store)
         for event in events:
             if event.kind in ENDINGS:
-                self._end(live, event)
+                live.ending = ending_of(live, event)
             if event.kind == "moved":
                 self.load_moved_urls(session, event.detail["to"])
         if series is not None and series.next_game is not None:
@@ -90,11 +90,6 @@ class SessionManager:
             if person is not None and person in target.people:
                 token = stored.seats[target.people.index(person)]["token"]
                 session.next_urls[seat] = f"/game/{target_id}?t={token}"
-
-    def _end(self, live: LiveGame, event: SessionEvent) -> None:
-        inner = live.state.inner if isinstance(live.state, EndedState) else live.state
-        returns = [float(x) for x in event.detail["returns"]]
-        live.state = EndedState(inner, returns, ending_words(live, event))  # type: ignore[assignment]
 
     def _load_next_urls(self, session: Session, next_id: str) -> None:
         stored = self.manager.store.load(next_id)
@@ -136,7 +131,7 @@ class SessionManager:
         shown = [e for e in session.events if e.kind != "puzzle"]  # the puzzle's panel says it
         if not every_event:
             shown = shown[-self.manager.settings.events_in_view :]
-        over = live.state.is_terminal()
+        over = live.over
         draw_offer = self._pending(session, "draw_offer")
         takeback_request = self._pending(session, "takeback_request")
         ending = next((e for e in reversed(session.events) if e.kind in ENDINGS), None)
@@ -144,7 +139,7 @@ class SessionManager:
         others = [s for s in range(live.num_seats) if s != seat]
         others_people = bool(others) and all(self._is_person(live, s) for s in others)
         waited = session.waited()
-        to_move = live.state.current_player()
+        to_move = live.to_move()
         can = {
             "resign": person and not over and live.num_seats > 1,
             "offer_draw": person
@@ -293,7 +288,7 @@ class SessionManager:
         return event
 
     def _refuse_if_over(self, live: LiveGame) -> None:
-        if live.state.is_terminal():
+        if live.over:
             raise WebError(409, "game_over", f"the game is over: {live.status_text()}")
 
     async def resign(self, live: LiveGame, seat: int) -> None:
@@ -307,7 +302,7 @@ class SessionManager:
                 return
             returns = [1.0 if s != seat else -1.0 for s in range(live.num_seats)]
             event = await self._record(live, "resign", seat, {"returns": returns}, returns=returns)
-            self._end(live, event)
+            live.ending = ending_of(live, event)
             await self._changed(live)
 
     async def offer_draw(self, live: LiveGame, seat: int) -> None:
@@ -334,7 +329,7 @@ class SessionManager:
             event = await self._record(
                 live, "draw_agreed", seat, {"returns": returns}, returns=returns
             )
-            self._end(live, event)
+            live.ending = ending_of(live, event)
             await self._changed(live)
 
     async def decline_draw(self, live: LiveGame, seat: int) -> None:
@@ -356,7 +351,7 @@ class SessionManager:
                 )
             returns = [0.0] * live.num_seats
             event = await self._record(live, "abort", seat, {"returns": returns}, returns=returns)
-            self._end(live, event)
+            live.ending = ending_of(live, event)
             await self._changed(live)
 
     # ----- takeback ------------------------------------------------------------------------------
@@ -428,6 +423,7 @@ class SessionManager:
         words.forget(live)  # the moves from ``start`` on are gone: so is what was said of them
         rebuilt = self.manager._replay(live.stored)
         live.state = rebuilt.state
+        live.ending = rebuilt.ending
         live.log = rebuilt.log
         live.extra_view = rebuilt.extra_view
         session_of(live).live = live
@@ -438,7 +434,7 @@ class SessionManager:
     async def stand_in(self, live: LiveGame, seat: int, target: int | None) -> None:
         async with live.lock:
             self._refuse_if_over(live)
-            to_move = live.state.current_player()
+            to_move = live.to_move()
             if target is None:
                 target = to_move
             if target != to_move or target == seat or not self._is_person(live, target):
@@ -499,7 +495,7 @@ class SessionManager:
     # ----- rematch -------------------------------------------------------------------------------
 
     async def rematch(self, live: LiveGame, seat: int, client: str | None = None) -> None:
-        if not live.state.is_terminal():
+        if not live.over:
             raise WebError(409, "not_finished", "a rematch starts once this game is over")
         async with self._rematch_lock:
             session = session_of(live)
@@ -573,13 +569,13 @@ class SessionManager:
     async def replace_game(self, live: LiveGame, target_id: str) -> None:
         """End ``live`` in favour of ``target_id`` (each seat's link there set by the caller)."""
         async with live.lock:
-            if live.state.is_terminal():
+            if live.over:
                 return
             returns = [0.0] * live.num_seats
             event = await self._record(
                 live, "moved", None, {"returns": returns, "to": target_id}, returns=returns
             )
-            self._end(live, event)
+            live.ending = ending_of(live, event)
             await self._changed(live)
 
     async def _changed(self, live: LiveGame, log_from: int | None = None) -> None:
