@@ -29,9 +29,9 @@ from boneyard.core.spec import GameSpec
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from tests.web.conftest import app_settings
 
 from boneyard.web.app import create_app
-from boneyard.web.settings import Settings
 
 TEMPLATE = Path(boneyard.__file__).parent / "games" / "race"
 PACKAGE = "newgames"
@@ -109,7 +109,7 @@ PEOPLE = [{"kind": "human"}, {"kind": "human"}]
 
 @pytest.fixture
 def client(new_game: GameSpec, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(bot_delay=0.0, games_per_minute=100_000)
+    settings = app_settings()  # the TestClient's host, budgets for a test that plays fast
     with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", settings=settings)) as client:
         yield client
 
