@@ -16,17 +16,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 GAMES = ("obonto", "oyno", "oyno_puzzle", "bones", "bondo_cones", "bonbon")
 
 
-def observations(name: str, count: int, seed: int) -> list[object]:
+def observations(name: str, count: int, seed: int) -> list[dict[str, Any]]:
     """Every seat's (and a spectator's) view along random games, ``count`` in all."""
     import boneyard
 
     rng = random.Random(seed)
     game = boneyard.load_game(name)
-    found: list[object] = []
+    found: list[dict[str, Any]] = []
     while len(found) < count:
         state = game.new_initial_state()
         while not state.is_terminal() and len(found) < count:
@@ -76,7 +77,7 @@ def main() -> int:
     import os
 
     rows: dict[str, dict[str, tuple[float, float]]] = {label: {} for label in trees}
-    for round_ in range(2):  # interleaved: a busy moment hurts both trees alike
+    for _ in range(2):  # interleaved: a busy moment hurts both trees alike
         for label, src in trees.items():
             env = dict(os.environ)
             env["PYTHONPATH"] = src
