@@ -9,8 +9,11 @@ Standard library only, and nothing here imports the rules: everything is read fr
 * ``pieces``: every placed piece in order (``e5-f5``), piece ``k`` placed by seat ``k % 2``;
 * ``start_area``, ``supply``, ``current_player``, ``winner``, ``winning_squares``, ``seat``.
 
-The SVG gives every square ``data-square="e5"`` (a transparent square over the pieces) so the web
-app can make it clickable and mark it; the other overlays have ``pointer-events="none"``.
+The SVG gives every square ``data-square="e5"`` (a transparent square under the pieces, which let
+clicks through) so the web app can make it clickable and mark it without repainting a piece.
+A piece shows its stack: a shadow and an edge for each piece below grow with the height, the
+height is written on each half, and a half-covered piece shows its visible half with a broken
+edge; each stack's ``<title>`` says it in words.
 """
 
 from __future__ import annotations
@@ -113,6 +116,10 @@ BOARD_FILL = "#e9dcb9"
 GRID_STROKE = "#b39b6b"
 PIECE_FILL = ("#fbf9f2", "#2b2b2b")
 PIECE_STROKE = ("#6b6b6b", "#000000")
+EDGE_FILL = ("#d9d4c4", "#555555")
+"""The edge of a piece lower in a stack, seen under the top one."""
+COVERED_DASH = ' stroke-dasharray="4 2"'
+"""A piece half covered by another shows its one visible half with a broken edge."""
 TEXT_FILL = ("#333333", "#f2f2f2")
 LAST_STROKE = "#d9731a"
 WIN_STROKE = "#e0b000"
@@ -174,9 +181,9 @@ def render_svg(
         f'fill="none" stroke="#7a6a4a" stroke-width="1.5" stroke-dasharray="4 3" '
         f'pointer-events="none"/>'
     )
-    out.extend(_pieces_svg(observation, owners, top, heights, box, size))
-    # The clickable squares lie over the pieces (transparent), so that marks the web app adds
-    # right after a square show above the pieces, and every click lands on a square.
+    # The clickable squares come before the pieces (which let clicks through), so a mark a
+    # web page puts right after a square lies on the board under the pieces: a mark never
+    # repaints a piece, and the page's outline of the last piece shows it.
     for square in range(width * height):
         left, upper = corner(square)
         name = square_name(square, width)
@@ -184,6 +191,7 @@ def render_svg(
             f'<rect class="square" data-square="{name}" x="{left}" y="{upper}" width="{size}" '
             f'height="{size}" fill="#000000" fill-opacity="0" pointer-events="all"/>'
         )
+    out.extend(_pieces_svg(observation, owners, top, heights, box, size))
     if show_last and observation["pieces"]:
         one, two = _placement_squares(observation["pieces"][-1], width)
         x, y, w, h = box(one, two, 1.5)
@@ -234,20 +242,51 @@ def _pieces_svg(
         one, two = (squares[0], squares[-1])
         x, y, w, h = box(one, two, size * 0.09)
         names = " ".join(square_name(s, width) for s in squares)
+        tallest = max(heights[s] for s in squares)
+        covered = len(squares) == 1
+        words = f"{SEAT_NAMES[seat]} piece on {names}, " + ", ".join(
+            f"{heights[s]} high on {square_name(s, width)}" for s in squares
+        )
+        if covered:
+            words += " (its other half is covered)"
+        out.append(f'<g class="stack" pointer-events="none"><title>{escape(words)}</title>')
+        # The stack's height: a shadow that grows with it, and an edge for each piece below.
+        lift = min(tallest, 5) * size * 0.035
+        out.append(
+            f'<rect x="{x + lift + 1:g}" y="{y + lift + 1:g}" width="{w:g}" height="{h:g}" '
+            f'rx="{size * 0.12:g}" fill="#000000" fill-opacity="0.28"/>'
+        )
+        for below in range(min(tallest, 5) - 1, 0, -1):
+            step = below * size * 0.035
+            out.append(
+                f'<rect x="{x + step:g}" y="{y + step:g}" width="{w:g}" height="{h:g}" '
+                f'rx="{size * 0.12:g}" fill="{EDGE_FILL[seat]}" stroke="{PIECE_STROKE[seat]}" '
+                'stroke-width="1"/>'
+            )
         out.append(
             f'<rect class="piece {SEAT_NAMES[seat]}" data-piece="{number}" '
             f"data-squares={quoteattr(names)} "
             f'x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{size * 0.12:g}" '
-            f'fill="{PIECE_FILL[seat]}" stroke="{PIECE_STROKE[seat]}" stroke-width="1.5" '
-            f'pointer-events="none"/>'
+            f'fill="{PIECE_FILL[seat]}" stroke="{PIECE_STROKE[seat]}" stroke-width="1.5"'
+            f"{COVERED_DASH if covered else ''}/>"
         )
+        if len(squares) == 2:  # a domino's middle line between its two halves
+            (x1, y1), (x2, y2) = box(one, one, 0)[:2], box(two, two, 0)[:2]
+            if x1 == x2:
+                middle = (y1 + y2 + size) / 2
+                line = f'x1="{x + w * 0.2:g}" y1="{middle:g}" x2="{x + w * 0.8:g}" y2="{middle:g}"'
+            else:
+                middle = (x1 + x2 + size) / 2
+                line = f'x1="{middle:g}" y1="{y + h * 0.2:g}" x2="{middle:g}" y2="{y + h * 0.8:g}"'
+            out.append(f'<line {line} stroke="{PIECE_STROKE[seat]}" stroke-width="1"/>')
         for square in squares:
             x0, y0 = box(square, square, 0)[:2]
             out.append(
                 f'<text class="stack-height" x="{x0 + size / 2:g}" y="{y0 + size * 0.63:g}" '
                 f'text-anchor="middle" font-family="sans-serif" font-size="{size * 0.36:g}" '
-                f'fill="{TEXT_FILL[seat]}" pointer-events="none">{heights[square]}</text>'
+                f'fill="{TEXT_FILL[seat]}">{heights[square]}</text>'
             )
+        out.append("</g>")
     return out
 
 
