@@ -12,6 +12,7 @@ explains the marks it shows.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 from xml.sax.saxutils import escape
@@ -156,29 +157,10 @@ def render_svg(
     last = observation.get("last_move") if show_last_move else None
     if last:
         marked.update(last)
-    for square in range(SQUARES):
-        x, y = _centre(square, flipped)
-        name = NAMES[square]
-        if square in _RED:
-            fill, kind = COLOURS["red"], "red-field"
-        elif square in _START[0]:
-            fill, kind = COLOURS["start0"], "start-field"
-        elif square in _START[1]:
-            fill, kind = COLOURS["start1"], "start-field"
-        else:
-            fill, kind = COLOURS["square"], "field"
-        half = SIZE // 2
-        out.append(
-            f'<rect data-square="{name}" class="{kind}" x="{x - half}" y="{y - half}" '
-            f'width="{SIZE}" height="{SIZE}" fill="{fill}" stroke="{COLOURS["grid"]}" '
-            'stroke-width="0.5"/>'
-        )
+    for name, square_svg, mark in _squares(flipped):
+        out.append(square_svg)
         if name in marked:
-            out.append(
-                f'<rect x="{x - half + 2}" y="{y - half + 2}" width="{SIZE - 4}" '
-                f'height="{SIZE - 4}" fill="none" stroke="{COLOURS["highlight"]}" '
-                'stroke-width="3" pointer-events="none"/>'
-            )
+            out.append(mark)
     out.extend(_coordinates(flipped))
     route = [name for name in path]
     if len(route) > 1:
@@ -194,12 +176,53 @@ def render_svg(
             'pointer-events="none"/>'
         )
     for name, cone in cones:
-        out.extend(_cone(name, cone, flipped))
+        out.append(
+            _cone(
+                name,
+                cone["seat"],
+                cone["value"],
+                cone["rings"],
+                bool(cone["peeked"]),
+                bool(cone["spied"]),
+                flipped,
+            )
+        )
     out.extend(legend)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
+@functools.lru_cache(maxsize=2)
+def _squares(flipped: bool) -> tuple[tuple[str, str, str], ...]:
+    """Each square's (name, rect, outline when marked), drawn once for each way up."""
+    found = []
+    half = SIZE // 2
+    for square in range(SQUARES):
+        x, y = _centre(square, flipped)
+        name = NAMES[square]
+        if square in _RED:
+            fill, kind = COLOURS["red"], "red-field"
+        elif square in _START[0]:
+            fill, kind = COLOURS["start0"], "start-field"
+        elif square in _START[1]:
+            fill, kind = COLOURS["start1"], "start-field"
+        else:
+            fill, kind = COLOURS["square"], "field"
+        rect = (
+            f'<rect data-square="{name}" class="{kind}" x="{x - half}" y="{y - half}" '
+            f'width="{SIZE}" height="{SIZE}" fill="{fill}" stroke="{COLOURS["grid"]}" '
+            'stroke-width="0.5"/>'
+        )
+        mark = (
+            f'<rect x="{x - half + 2}" y="{y - half + 2}" width="{SIZE - 4}" '
+            f'height="{SIZE - 4}" fill="none" stroke="{COLOURS["highlight"]}" '
+            'stroke-width="3" pointer-events="none"/>'
+        )
+        found.append((name, rect, mark))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=2)
 def _coordinates(flipped: bool) -> list[str]:
     labels = []
     style = 'font-family="sans-serif" font-size="11" fill="#5a4c32" text-anchor="middle"'
@@ -262,26 +285,29 @@ def _legend(cones: list[tuple[str, dict[str, Any]]], top: int) -> list[str]:
     return out
 
 
-def _cone(name: str, cone: dict[str, Any], flipped: bool) -> list[str]:
-    """A cone seen from the side: its value (or "?") on its front, its rings round its waist."""
+@functools.lru_cache(maxsize=4096)
+def _cone(
+    name: str, seat: int, value: int | None, rings: int, peeked: bool, spied: bool, flipped: bool
+) -> str:
+    """A cone seen from the side: its value (or "?") on its front, its rings at its foot
+    (cached: most cones are drawn as they were on the move before)."""
     square = INDEX[name]
     x, y = _centre(square, flipped)
-    seat, value, rings = cone["seat"], cone["value"], cone["rings"]
     body, ink = ("url(#bondo-black)", "#ffffff") if seat == 0 else ("url(#bondo-white)", "#1f1f1f")
     edge = "#000" if seat == 0 else "#6b6457"
     shown = "?" if value is None else str(value)
     words = [SEAT_WORDS[seat], "cone", name, "value unknown" if value is None else f"value {shown}"]
     if rings:
         words.append("with a Double BondO" if rings == 2 else "with the BondO ring")
-    if cone["peeked"]:
+    if peeked:
         words.append("you peeked at it")
-    if cone["spied"]:
+    if spied:
         words.append("you spied it")
     data_value = "" if value is None else str(value)
     parts = [
         f'<g data-cone="{name}" data-seat="{seat}" data-value="{data_value}" '
-        f'data-rings="{rings}" data-peeked="{int(bool(cone["peeked"]))}" '
-        f'data-spied="{int(bool(cone["spied"]))}" class="cone">',
+        f'data-rings="{rings}" data-peeked="{int(peeked)}" '
+        f'data-spied="{int(spied)}" class="cone">',
         f"<title>{escape(', '.join(words))}</title>",
         f'<ellipse cx="{x + 2}" cy="{y + 15}" rx="14" ry="3.5" fill="#000" fill-opacity="0.25"/>',
         f'<path d="M{x - 13} {y + 13}L{x - 2} {y - 16}Q{x} {y - 18} {x + 2} {y - 16}'
@@ -299,12 +325,12 @@ def _cone(name: str, cone: dict[str, Any], flipped: bool) -> list[str]:
         f'<text x="{x}" y="{y + 7}" font-family="sans-serif" font-size="12" '
         f'font-weight="bold" fill="{ink}" text-anchor="middle">{shown}</text>'
     )
-    if cone["spied"]:
+    if spied:
         parts.append(f'<circle cx="{x + 13}" cy="{y - 13}" r="4" fill="{COLOURS["path"]}"/>')
-    if cone["peeked"]:
+    if peeked:
         parts.append(f'<circle cx="{x - 13}" cy="{y - 13}" r="4" fill="{COLOURS["peek"]}"/>')
     parts.append("</g>")
-    return parts
+    return "\n".join(parts)
 
 
 _PIPS = {
