@@ -52,6 +52,47 @@ def test_the_svg_marks_seats_cards_and_the_marker() -> None:
     assert tiles == ["1", "2", "3"]
 
 
+def test_svg_cards_say_their_effect_in_words_and_explain_it() -> None:
+    state = new(
+        "tiles 1 2 3", "draw", "card second", "up", "card wrapper", "end",
+        "draw", "card 4!", "draw", "card 3",
+    )  # fmt: skip
+    root = ET.fromstring(state.game.render_svg(state.observation(0)))
+    cards = {g.get("data-kind"): g for g in root.iter(f"{SVG}g") if "data-card" in g.attrib}
+    words = {kind: [t.text for t in g.iter(f"{SVG}text")] for kind, g in cards.items()}
+    assert words == {
+        "second": ["1", "second", "helping"],
+        "wrapper": ["0", "empty", "wrapper"],
+        "4!": ["4", "face up!"],
+    }
+    title = cards["second"].findtext(f"{SVG}title") or ""
+    assert "another card at once" in title and "face up" in title
+    every_text = [t.text or "" for t in root.iter(f"{SVG}text")]
+    for code in ("2x", "W", "P", "5!", "4!", "C!"):
+        assert code not in every_text, code
+    assert "Red drew a 3." in every_text
+    assert "Red drew a card." in [
+        t.text
+        for t in ET.fromstring(state.game.render_svg(state.observation(1))).iter(f"{SVG}text")
+    ]
+
+
+def test_svg_face_down_cards_show_a_back_and_a_value_only_to_who_knows_it() -> None:
+    state = picture_state()
+    for seat, shown in ((0, ["2"]), (2, ["?"])):
+        root = ET.fromstring(state.game.render_svg(state.observation(seat)))
+        first = next(
+            g
+            for g in root.iter(f"{SVG}g")
+            if g.get("data-seat") == "0" and g.get("data-card") == "0"
+        )
+        assert first.get("data-face") == "down"
+        assert [t.text for t in first.iter(f"{SVG}text")] == shown
+        assert any(r.get("fill") == "url(#bonbon-back)" for r in first.iter(f"{SVG}rect"))
+    tiles = [g.findtext(f"{SVG}title") for g in root.iter(f"{SVG}g") if "data-tile" in g.attrib]
+    assert all("passing bonus tile" in (t or "") for t in tiles)
+
+
 def test_drawings_work_at_every_phase() -> None:
     g = game(players=3)
     rng = random.Random(2)

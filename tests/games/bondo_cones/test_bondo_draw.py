@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from tests.games.bondo_cones.bondo_helpers import new_game, play, set_up
@@ -10,6 +11,7 @@ from tests.games.bondo_cones.bondo_helpers import new_game, play, set_up
 from boneyard.games.bondo_cones.pictures import PICTURES
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def test_docs_pictures_are_what_the_code_draws() -> None:
@@ -49,7 +51,7 @@ def test_svg_draws_rings_and_double_rings() -> None:
     state = game.position({"d4": "b0#", "e5": "b1", "g9": "w4+"})
     svg = game.render_svg(state.observation(0))
     assert svg.count('data-rings="2"') == 1 and svg.count('data-rings="1"') == 1
-    assert svg.count('stroke="#c8102e"') == 3
+    assert svg.count('stroke="#c8102e"') == 3 + 1  # three on the cones, one in the legend
 
 
 def test_svg_turns_the_board_for_white() -> None:
@@ -88,3 +90,38 @@ def test_svg_marks_peeked_and_spied_cones() -> None:
     assert 'data-cone="c3" data-seat="0" data-value="4" data-rings="0" data-peeked="1"' in svg
     assert 'data-cone="j12" data-seat="1" data-value="2" data-rings="0" data-peeked="0" ' in svg
     assert 'data-spied="1"' in svg
+
+
+def test_a_hidden_cone_shows_a_question_mark_and_nothing_of_its_value() -> None:
+    game = new_game()
+    state = play(set_up(game), "first 0")
+    root = ET.fromstring(game.render_svg(state.observation(0)))
+    cones = [g for g in root.iter(f"{SVG}g") if g.get("class") == "cone"]
+    hidden = [g for g in cones if g.get("data-seat") == "1"]
+    assert len(hidden) == 26
+    for cone in hidden:
+        assert [t.text for t in cone.iter(f"{SVG}text")] == ["?"]
+        title = cone.findtext(f"{SVG}title") or ""
+        assert "value unknown" in title and not re.search(r"value \d", title)
+    mine = [g for g in cones if g.get("data-seat") == "0"]
+    assert all((g.find(f"{SVG}text").text or "").isdigit() for g in mine)
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+    assert "value unknown" in [t.text for t in legend.iter(f"{SVG}text")]
+
+
+def test_rings_peeks_and_spies_are_explained_where_they_are_shown() -> None:
+    game = new_game()
+    state = game.position({"c3": "b4", "e5": "b0+", "j12": "w2"}, die="eye")
+    play(state, "peek c3")
+    state.flags[119] |= 2  # black spied j12
+    root = ET.fromstring(game.render_svg(state.observation(0)))
+    titles = {
+        g.get("data-cone"): g.findtext(f"{SVG}title") or ""
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "cone"
+    }
+    assert "you peeked at it" in titles["c3"]
+    assert "with the BondO ring" in titles["e5"]
+    assert "you spied it" in titles["j12"]
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+    assert [t.text for t in legend.iter(f"{SVG}text")] == ["BondO ring", "you peeked", "you spied"]

@@ -174,3 +174,32 @@ def test_text_columns_widen_for_tall_stacks() -> None:
     for name, letter in (("f5", "f"), ("e5", "e"), ("d5", "d")):
         position = header.index(letter)
         assert row5[position] in "WB", name
+
+
+def test_svg_squares_lie_under_the_pieces_so_marks_never_repaint_one() -> None:
+    """A page puts its marks right after a square: squares must come before every piece."""
+    state = play("e5-f5 e4-e5")
+    elements = list(ET.fromstring(state.game.render_svg(state.observation(0))))
+    classes = [el.get("class", "") for el in elements]
+    last_square = max(i for i, c in enumerate(classes) if c == "square")
+    first_stack = min(i for i, c in enumerate(classes) if c == "stack")
+    assert last_square < first_stack
+    assert all(el.get("pointer-events") == "none" for el in elements if el.get("class") == "stack")
+
+
+def test_svg_shows_a_stack_and_a_partly_covered_piece() -> None:
+    state = play("e5-f5 e4-e5")
+    root = ET.fromstring(state.game.render_svg(state.observation(0)))
+    stacks = [g for g in root.iter(f"{SVG}g") if g.get("class") == "stack"]
+    titles = sorted(g.findtext(f"{SVG}title") or "" for g in stacks)
+    assert titles == [
+        "black piece on e4 e5, 1 high on e4, 2 high on e5",
+        "white piece on f5, 1 high on f5 (its other half is covered)",
+    ]
+    by_title = {g.findtext(f"{SVG}title"): g for g in stacks}
+    covered = next(g for t, g in by_title.items() if "covered" in (t or ""))
+    top = next(g for t, g in by_title.items() if "covered" not in (t or ""))
+    piece = next(r for r in covered.iter(f"{SVG}rect") if "piece" in r.get("class", ""))
+    assert piece.get("stroke-dasharray")
+    # the stack two high shows an edge of the piece below it, the lone piece none
+    assert len(list(top.iter(f"{SVG}rect"))) > len(list(covered.iter(f"{SVG}rect")))

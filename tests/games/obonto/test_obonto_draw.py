@@ -163,3 +163,53 @@ def test_room_counts_the_squares_each_side_reaches_first() -> None:
     dark, animals = board_from_observation(cramped.observation(None))
     expected = (81 - 8 - 4 - 3) - 1
     assert room_difference(dark, animals, 0) == expected == -room_difference(dark, animals, 1)
+
+
+def test_svg_animals_are_three_distinct_drawn_shapes_not_letters() -> None:
+    state = played("d1-d2")
+    root = ET.fromstring(state.game.render_svg(state.observation(None), names=("Ann", "Bob")))
+    animals = [el for el in root.iter(f"{SVG}g") if el.get("class") == "animal"]
+    titles = sorted(el.findtext(f"{SVG}title") or "" for el in animals)
+    assert titles == [
+        "Ann's camel",
+        "Ann's lion",
+        "Ann's zebra",
+        "Bob's camel",
+        "Bob's lion",
+        "Bob's zebra",
+    ]
+    for el in animals:
+        assert not list(el.iter(f"{SVG}text")), "an animal is a picture, not a letter"
+        (emblem,) = el.iter(f"{SVG}use")
+        assert emblem.get("href") == f"#obonto-{el.get('data-animal')}"
+    symbols = {el.get("id"): ET.tostring(el) for el in root.iter(f"{SVG}symbol")}
+    shapes = [symbols[f"obonto-{kind}"] for kind in ("lion", "zebra", "camel")]
+    assert len(set(shapes)) == 3 and all(b"<ns0:path" in s or b"<ns0:polygon" in s for s in shapes)
+
+
+def test_svg_tiles_are_octagons_light_or_dark_side_up() -> None:
+    state = played("d1-d2")
+    root = ET.fromstring(state.game.render_svg(state.observation(None)))
+    tiles = {el.get("id"): el for el in root.iter(f"{SVG}g") if el.get("id")}
+    for side in ("obonto-light", "obonto-dark"):
+        points = tiles[side].find(f"{SVG}polygon").get("points").split()
+        assert len(points) == 8
+    faces = [tiles[s].findall(f"{SVG}polygon")[1].get("fill") for s in tiles]
+    assert len(set(faces)) == 2
+    shown = {el.get("href"): 0 for el in root.iter(f"{SVG}use")}
+    for el in root.iter(f"{SVG}use"):
+        shown[el.get("href")] += 1
+    assert shown["#obonto-dark"] == 5 and shown["#obonto-light"] == 76
+
+
+def test_a_mark_after_a_square_lies_under_the_animals() -> None:
+    """The web page puts its marks (last move, selection, targets) right after a square's first
+    element: every square must come before every animal, so no mark repaints an animal."""
+    state = played("d1-d2")
+    elements = list(ET.fromstring(state.game.render_svg(state.observation(None))))
+    order = [el.get("class", "") for el in elements]
+    last_square = max(i for i, c in enumerate(order) if c.startswith("square"))
+    first_animal = min(i for i, c in enumerate(order) if c == "animal")
+    assert last_square < first_animal
+    outline = next(el for el in elements if el.get("class") == "last-move")
+    assert outline.get("fill") == "none" and outline.get("stroke")

@@ -62,8 +62,17 @@ def test_committed_pictures_equal_the_drawing(name: str) -> None:
 
 
 def squares(svg: str) -> dict[str, ET.Element]:
+    """Square name -> its cell: the first element that names the square (a page marks it)."""
+    found: dict[str, ET.Element] = {}
+    for element in ET.fromstring(svg).iter():
+        if "data-square" in element.attrib:
+            found.setdefault(element.attrib["data-square"], element)
+    return found
+
+
+def bones(svg: str) -> dict[str, ET.Element]:
     root = ET.fromstring(svg)
-    return {g.attrib["data-square"]: g for g in root.iter(f"{SVG}g") if "data-square" in g.attrib}
+    return {g.attrib["data-square"]: g for g in root.iter(f"{SVG}g") if g.get("class") == "bone"}
 
 
 def test_svg_has_a_clickable_square_for_every_cell() -> None:
@@ -78,11 +87,35 @@ def test_svg_has_a_clickable_square_for_every_cell() -> None:
 
 def test_svg_draws_standing_and_lying_bones_differently() -> None:
     game = boneyard.load_game("oyno_puzzle", start="U...D/.D.../..o../...U./D...U")
-    found = squares(game.render_svg(game.new_initial_state().observation(0)))
-    up = found["a5"].findall(f"{SVG}rect")[1]
-    down = found["e5"].findall(f"{SVG}rect")[1]
-    assert float(up.attrib["height"]) > float(up.attrib["width"])
-    assert float(down.attrib["width"]) > float(down.attrib["height"])
+    svg = game.render_svg(game.new_initial_state().observation(0))
+    found = bones(svg)
+    up, down = found["a5"], found["e5"]
+    assert (up.get("data-face"), down.get("data-face")) == ("up", "down")
+    assert up.find(f"{SVG}use").get("href") == "#oyno-up"
+    assert down.find(f"{SVG}use").get("href") == "#oyno-down"
+    assert "standing" in (up.findtext(f"{SVG}title") or "")
+    assert "lying" in (down.findtext(f"{SVG}title") or "")
+    symbols = {el.get("id"): ET.tostring(el) for el in ET.fromstring(svg).iter(f"{SVG}symbol")}
+    assert symbols["oyno-up"] != symbols["oyno-down"]
+    legend = [t.text for t in ET.fromstring(svg).iter(f"{SVG}text") if "up" in (t.text or "")]
+    assert legend == ["standing: up"]
+
+
+def test_a_mark_after_a_cell_lies_under_its_bone_in_both_colours() -> None:
+    """The page puts its marks right after a square's first element: that must be the cell,
+    drawn before the bone, so no mark repaints a red or a white bone."""
+    game = boneyard.load_game("oyno", start="R...w/.W.../..o../...r./.....")
+    svg = game.render_svg(game.new_initial_state().observation(0))
+    elements = list(ET.fromstring(svg))
+    for square, colour in (("a5", "#c0392b"), ("e5", "#fbfbf8"), ("b4", "#fbfbf8")):
+        cell = next(i for i, el in enumerate(elements) if el.get("data-square") == square)
+        bone = next(
+            i
+            for i, el in enumerate(elements)
+            if el.get("class") == "bone" and el.get("data-square") == square
+        )
+        assert elements[cell].tag == f"{SVG}rect" and cell < bone
+        assert elements[bone].find(f"{SVG}use").get("fill") == colour
 
 
 def test_svg_of_two_player_game_shows_colours() -> None:

@@ -2,14 +2,17 @@
 
 Both drawings show exactly what the observation shows: a cone's value where the observation
 has one, ``?`` elsewhere; rings as ``+`` (one) and ``#`` (two, a Double BondO) in text, and as red
-circles around the cone in SVG. Every SVG square carries ``data-square="d4"`` so a web page can
+ellipses round the cone's waist in SVG (a cone is drawn from the side, lit from the left).
+Every SVG square carries ``data-square="d4"`` so a web page can
 make it clickable, and cones carry ``data-cone``, ``data-seat``, ``data-value`` (empty when
 hidden), ``data-rings``, ``data-peeked`` and ``data-spied``. A green dot marks a peeked cone, a
-blue dot a spied one.
+blue dot a spied one; each cone's ``<title>`` says it in words and a legend under the board
+explains the marks it shows.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 from xml.sax.saxutils import escape
@@ -140,39 +143,24 @@ def render_svg(
     if flipped is None:
         flipped = observation.get("seat") == 1
     width = 2 * MARGIN + WIDTH * SIZE
-    height = 2 * MARGIN + HEIGHT * SIZE
+    board_height = 2 * MARGIN + HEIGHT * SIZE
+    cones = sorted(observed_cones(observation).items())
+    legend = _legend(cones, board_height)
+    height = board_height + (22 if legend else 0)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" class="bondo-cones-board">',
+        _DEFS,
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fffdf7"/>',
     ]
     marked = set(highlight)
     last = observation.get("last_move") if show_last_move else None
     if last:
         marked.update(last)
-    for square in range(SQUARES):
-        x, y = _centre(square, flipped)
-        name = NAMES[square]
-        if square in _RED:
-            fill, kind = COLOURS["red"], "red-field"
-        elif square in _START[0]:
-            fill, kind = COLOURS["start0"], "start-field"
-        elif square in _START[1]:
-            fill, kind = COLOURS["start1"], "start-field"
-        else:
-            fill, kind = COLOURS["square"], "field"
-        half = SIZE // 2
-        out.append(
-            f'<rect data-square="{name}" class="{kind}" x="{x - half}" y="{y - half}" '
-            f'width="{SIZE}" height="{SIZE}" fill="{fill}" stroke="{COLOURS["grid"]}" '
-            'stroke-width="0.5"/>'
-        )
+    for name, square_svg, mark in _squares(flipped):
+        out.append(square_svg)
         if name in marked:
-            out.append(
-                f'<rect x="{x - half + 2}" y="{y - half + 2}" width="{SIZE - 4}" '
-                f'height="{SIZE - 4}" fill="none" stroke="{COLOURS["highlight"]}" '
-                'stroke-width="3" pointer-events="none"/>'
-            )
+            out.append(mark)
     out.extend(_coordinates(flipped))
     route = [name for name in path]
     if len(route) > 1:
@@ -187,12 +175,54 @@ def render_svg(
             f'<circle cx="{end_x}" cy="{end_y}" r="5" fill="{COLOURS["path"]}" '
             'pointer-events="none"/>'
         )
-    for name, cone in sorted(observed_cones(observation).items()):
-        out.extend(_cone(name, cone, flipped))
+    for name, cone in cones:
+        out.append(
+            _cone(
+                name,
+                cone["seat"],
+                cone["value"],
+                cone["rings"],
+                bool(cone["peeked"]),
+                bool(cone["spied"]),
+                flipped,
+            )
+        )
+    out.extend(legend)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
+@functools.lru_cache(maxsize=2)
+def _squares(flipped: bool) -> tuple[tuple[str, str, str], ...]:
+    """Each square's (name, rect, outline when marked), drawn once for each way up."""
+    found = []
+    half = SIZE // 2
+    for square in range(SQUARES):
+        x, y = _centre(square, flipped)
+        name = NAMES[square]
+        if square in _RED:
+            fill, kind = COLOURS["red"], "red-field"
+        elif square in _START[0]:
+            fill, kind = COLOURS["start0"], "start-field"
+        elif square in _START[1]:
+            fill, kind = COLOURS["start1"], "start-field"
+        else:
+            fill, kind = COLOURS["square"], "field"
+        rect = (
+            f'<rect data-square="{name}" class="{kind}" x="{x - half}" y="{y - half}" '
+            f'width="{SIZE}" height="{SIZE}" fill="{fill}" stroke="{COLOURS["grid"]}" '
+            'stroke-width="0.5"/>'
+        )
+        mark = (
+            f'<rect x="{x - half + 2}" y="{y - half + 2}" width="{SIZE - 4}" '
+            f'height="{SIZE - 4}" fill="none" stroke="{COLOURS["highlight"]}" '
+            'stroke-width="3" pointer-events="none"/>'
+        )
+        found.append((name, rect, mark))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=2)
 def _coordinates(flipped: bool) -> list[str]:
     labels = []
     style = 'font-family="sans-serif" font-size="11" fill="#5a4c32" text-anchor="middle"'
@@ -206,43 +236,101 @@ def _coordinates(flipped: bool) -> list[str]:
     return labels
 
 
-def _cone(name: str, cone: dict[str, Any], flipped: bool) -> list[str]:
+_DEFS = (
+    "<defs>"
+    '<linearGradient id="bondo-black" x1="0" x2="1" y1="0" y2="0">'
+    '<stop offset="0" stop-color="#4a4a4a"/><stop offset="0.45" stop-color="#1f1f1f"/>'
+    '<stop offset="1" stop-color="#000"/></linearGradient>'
+    '<linearGradient id="bondo-white" x1="0" x2="1" y1="0" y2="0">'
+    '<stop offset="0" stop-color="#ffffff"/><stop offset="0.5" stop-color="#f3f1ea"/>'
+    '<stop offset="1" stop-color="#c9c5b8"/></linearGradient>'
+    "</defs>"
+)
+"""Each colour of cone lit from the left, so a cone reads as a cone, not a disc."""
+
+
+def _legend(cones: list[tuple[str, dict[str, Any]]], top: int) -> list[str]:
+    """Under the board, what the drawing's marks mean, for the marks it shows."""
+    shown = [
+        ("?", None, "value unknown"),
+        ("ring", COLOURS["ring"], "BondO ring"),
+        ("peek", COLOURS["peek"], "you peeked"),
+        ("spy", COLOURS["path"], "you spied"),
+    ]
+    present = {
+        "?": any(cone["value"] is None for _, cone in cones),
+        "ring": any(cone["rings"] for _, cone in cones),
+        "peek": any(cone["peeked"] for _, cone in cones),
+        "spy": any(cone["spied"] for _, cone in cones),
+    }
+    items = [item for item in shown if present[item[0]]]
+    if not items:
+        return []
+    out = ['<g class="legend" pointer-events="none" font-family="sans-serif" font-size="12">']
+    x = MARGIN
+    y = top + 8
+    for key, colour, words in items:
+        if key == "?":
+            out.append(f'<text x="{x}" y="{y}" font-weight="bold" fill="#1f1f1f">?</text>')
+        elif key == "ring":
+            out.append(
+                f'<ellipse cx="{x + 5}" cy="{y - 4}" rx="6" ry="3" fill="none" '
+                f'stroke="{colour}" stroke-width="2.5"/>'
+            )
+        else:
+            out.append(f'<circle cx="{x + 4}" cy="{y - 4}" r="4" fill="{colour}"/>')
+        out.append(f'<text x="{x + 14}" y="{y}" fill="#3a3224">{words}</text>')
+        x += 14 + 7 * len(words) + 14
+    out.append("</g>")
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _cone(
+    name: str, seat: int, value: int | None, rings: int, peeked: bool, spied: bool, flipped: bool
+) -> str:
+    """A cone seen from the side: its value (or "?") on its front, its rings at its foot
+    (cached: most cones are drawn as they were on the move before)."""
     square = INDEX[name]
     x, y = _centre(square, flipped)
-    seat, value, rings = cone["seat"], cone["value"], cone["rings"]
-    body, ink = (COLOURS["black"], "#ffffff") if seat == 0 else (COLOURS["white"], "#1f1f1f")
+    body, ink = ("url(#bondo-black)", "#ffffff") if seat == 0 else ("url(#bondo-white)", "#1f1f1f")
+    edge = "#000" if seat == 0 else "#6b6457"
     shown = "?" if value is None else str(value)
-    words = [SEAT_WORDS[seat], "cone", name, f"value {shown}"]
+    words = [SEAT_WORDS[seat], "cone", name, "value unknown" if value is None else f"value {shown}"]
     if rings:
-        words.append("Double BondO" if rings == 2 else "BondO")
-    if cone["peeked"]:
-        words.append("peeked")
-    if cone["spied"]:
-        words.append("spied")
+        words.append("with a Double BondO" if rings == 2 else "with the BondO ring")
+    if peeked:
+        words.append("you peeked at it")
+    if spied:
+        words.append("you spied it")
     data_value = "" if value is None else str(value)
     parts = [
         f'<g data-cone="{name}" data-seat="{seat}" data-value="{data_value}" '
-        f'data-rings="{rings}" data-peeked="{int(bool(cone["peeked"]))}" '
-        f'data-spied="{int(bool(cone["spied"]))}" class="cone">',
-        f"<title>{escape(' '.join(words))}</title>",
-        f'<circle cx="{x}" cy="{y}" r="12" fill="{body}" stroke="#444" stroke-width="1.2"/>',
+        f'data-rings="{rings}" data-peeked="{int(peeked)}" '
+        f'data-spied="{int(spied)}" class="cone">',
+        f"<title>{escape(', '.join(words))}</title>",
+        f'<ellipse cx="{x + 2}" cy="{y + 15}" rx="14" ry="3.5" fill="#000" fill-opacity="0.25"/>',
+        f'<path d="M{x - 13} {y + 13}L{x - 2} {y - 16}Q{x} {y - 18} {x + 2} {y - 16}'
+        f'L{x + 13} {y + 13}Q{x} {y + 18} {x - 13} {y + 13}Z" fill="{body}" stroke="{edge}" '
+        'stroke-width="1"/>',
     ]
-    for ring in range(rings):
+    for ring in range(rings):  # a ring dropped over a cone lies at its foot
+        ring_y = y + 13 - 5 * ring
+        half = 15 - 2.5 * ring
         parts.append(
-            f'<circle cx="{x}" cy="{y}" r="{15 + 3 * ring}" fill="none" '
-            f'stroke="{COLOURS["ring"]}" stroke-width="2.5"/>'
+            f'<ellipse cx="{x}" cy="{ring_y:g}" rx="{half:g}" ry="3.5" fill="none" '
+            f'stroke="{COLOURS["ring"]}" stroke-width="2.8"/>'
         )
-    opacity = ' opacity="0.45"' if value is None else ""
     parts.append(
-        f'<text x="{x}" y="{y + 4}" font-family="sans-serif" font-size="12" '
-        f'font-weight="bold" fill="{ink}" text-anchor="middle"{opacity}>{shown}</text>'
+        f'<text x="{x}" y="{y + 7}" font-family="sans-serif" font-size="12" '
+        f'font-weight="bold" fill="{ink}" text-anchor="middle">{shown}</text>'
     )
-    if cone["spied"]:
-        parts.append(f'<circle cx="{x + 11}" cy="{y - 11}" r="3" fill="{COLOURS["path"]}"/>')
-    if cone["peeked"]:
-        parts.append(f'<circle cx="{x - 11}" cy="{y - 11}" r="3" fill="{COLOURS["peek"]}"/>')
+    if spied:
+        parts.append(f'<circle cx="{x + 13}" cy="{y - 13}" r="4" fill="{COLOURS["path"]}"/>')
+    if peeked:
+        parts.append(f'<circle cx="{x - 13}" cy="{y - 13}" r="4" fill="{COLOURS["peek"]}"/>')
     parts.append("</g>")
-    return parts
+    return "\n".join(parts)
 
 
 _PIPS = {

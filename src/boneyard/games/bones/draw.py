@@ -9,12 +9,16 @@ Standard library only, and nothing here imports the rules: everything is read fr
 * ``pieces``: every placed piece in order (``e5-f5``), piece ``k`` placed by seat ``k % 2``;
 * ``start_area``, ``supply``, ``current_player``, ``winner``, ``winning_squares``, ``seat``.
 
-The SVG gives every square ``data-square="e5"`` (a transparent square over the pieces) so the web
-app can make it clickable and mark it; the other overlays have ``pointer-events="none"``.
+The SVG gives every square ``data-square="e5"`` (a transparent square under the pieces, which let
+clicks through) so the web app can make it clickable and mark it without repainting a piece.
+A piece shows its stack: a shadow and an edge for each piece below grow with the height, the
+height is written on each half, and a half-covered piece shows its visible half with a broken
+edge; each stack's ``<title>`` says it in words.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -113,6 +117,10 @@ BOARD_FILL = "#e9dcb9"
 GRID_STROKE = "#b39b6b"
 PIECE_FILL = ("#fbf9f2", "#2b2b2b")
 PIECE_STROKE = ("#6b6b6b", "#000000")
+EDGE_FILL = ("#d9d4c4", "#555555")
+"""The edge of a piece lower in a stack, seen under the top one."""
+COVERED_DASH = ' stroke-dasharray="4 2"'
+"""A piece half covered by another shows its one visible half with a broken edge."""
 TEXT_FILL = ("#333333", "#f2f2f2")
 LAST_STROKE = "#d9731a"
 WIN_STROKE = "#e0b000"
@@ -141,7 +149,6 @@ def render_svg(
     caption_height = round(size * 0.7) if caption else 0
     total_width = 2 * margin + width * size
     total_height = 2 * margin + height * size + caption_height
-    top = _flat_top(observation)
     heights = _flat_heights(observation)
     owners = top_pieces(observation)
 
@@ -154,36 +161,14 @@ def render_svg(
         right, lower = max(x1, x2) + size, max(y1, y2) + size
         return left + inset, upper + inset, right - left - 2 * inset, lower - upper - 2 * inset
 
+    geometry = (width, height, size, margin)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="bones-board" '
         f'width="{total_width}" height="{total_height}" '
         f'viewBox="0 0 {total_width} {total_height}">',
-        f'<rect class="background" x="0" y="0" width="{total_width}" height="{total_height}" '
-        f'fill="#f7f1e1"/>',
+        _board_layer(geometry, total_width, total_height, tuple(observation["start_area"])),
     ]
-    for square in range(width * height):
-        left, upper = corner(square)
-        out.append(
-            f'<rect class="cell" x="{left}" y="{upper}" width="{size}" height="{size}" '
-            f'fill="{BOARD_FILL}" stroke="{GRID_STROKE}" stroke-width="1"/>'
-        )
-    start = [_parse_square(name, width) for name in observation["start_area"]]
-    x, y, w, h = box(start[0], start[1], size * 0.04)
-    out.append(
-        f'<rect class="start-area" x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" '
-        f'fill="none" stroke="#7a6a4a" stroke-width="1.5" stroke-dasharray="4 3" '
-        f'pointer-events="none"/>'
-    )
-    out.extend(_pieces_svg(observation, owners, top, heights, box, size))
-    # The clickable squares lie over the pieces (transparent), so that marks the web app adds
-    # right after a square show above the pieces, and every click lands on a square.
-    for square in range(width * height):
-        left, upper = corner(square)
-        name = square_name(square, width)
-        out.append(
-            f'<rect class="square" data-square="{name}" x="{left}" y="{upper}" width="{size}" '
-            f'height="{size}" fill="#000000" fill-opacity="0" pointer-events="all"/>'
-        )
+    out.extend(_pieces_svg(observation, owners, heights, geometry))
     if show_last and observation["pieces"]:
         one, two = _placement_squares(observation["pieces"][-1], width)
         x, y, w, h = box(one, two, 1.5)
@@ -213,42 +198,129 @@ def render_svg(
     return "\n".join(out) + "\n"
 
 
+Geometry = tuple[int, int, int, int]
+"""The board's width and height in squares, a square's size and the margin, in pixels."""
+
+
+def _box(one: int, two: int, inset: float, geometry: Geometry) -> tuple[float, float, float, float]:
+    """The rectangle over squares ``one`` and ``two``, ``inset`` pixels inside."""
+    width, height, size, margin = geometry
+    x1, y1 = margin + (one % width) * size, margin + (height - 1 - one // width) * size
+    x2, y2 = margin + (two % width) * size, margin + (height - 1 - two // width) * size
+    left, upper = min(x1, x2), min(y1, y2)
+    right, lower = max(x1, x2) + size, max(y1, y2) + size
+    return left + inset, upper + inset, right - left - 2 * inset, lower - upper - 2 * inset
+
+
+@functools.lru_cache(maxsize=32)
+def _board_layer(
+    geometry: Geometry, total_width: int, total_height: int, start_area: tuple[str, ...]
+) -> str:
+    """The board under the pieces, drawn once per layout: cells, start area, squares.
+
+    The clickable squares come before the pieces (which let clicks through), so a mark a web
+    page puts right after a square lies on the board under the pieces: a mark never repaints a
+    piece, and the drawing's own outline of the last piece shows it.
+    """
+    width, height, size, _ = geometry
+    out = [
+        f'<rect class="background" x="0" y="0" width="{total_width}" height="{total_height}" '
+        f'fill="#f7f1e1"/>'
+    ]
+    corners = [_box(square, square, 0, geometry)[:2] for square in range(width * height)]
+    for left, upper in corners:
+        out.append(
+            f'<rect class="cell" x="{left:g}" y="{upper:g}" width="{size}" height="{size}" '
+            f'fill="{BOARD_FILL}" stroke="{GRID_STROKE}" stroke-width="1"/>'
+        )
+    start = [_parse_square(name, width) for name in start_area]
+    x, y, w, h = _box(start[0], start[1], size * 0.04, geometry)
+    out.append(
+        f'<rect class="start-area" x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" '
+        f'fill="none" stroke="#7a6a4a" stroke-width="1.5" stroke-dasharray="4 3" '
+        f'pointer-events="none"/>'
+    )
+    for square, (left, upper) in enumerate(corners):
+        name = square_name(square, width)
+        out.append(
+            f'<rect class="square" data-square="{name}" x="{left:g}" y="{upper:g}" '
+            f'width="{size}" height="{size}" fill="#000000" fill-opacity="0" '
+            'pointer-events="all"/>'
+        )
+    return "\n".join(out)
+
+
 def _pieces_svg(
-    observation: BonesObservation,
-    owners: list[int],
-    top: str,
-    heights: list[int],
-    box: Any,
-    size: int,
+    observation: BonesObservation, owners: list[int], heights: list[int], geometry: Geometry
 ) -> list[str]:
     """Each top piece: a domino when completely visible, else its one visible square."""
-    width = observation["width"]
-    out: list[str] = []
     visible: dict[int, list[int]] = {}
     for square, owner in enumerate(owners):
         if owner >= 0:
             visible.setdefault(owner, []).append(square)
-    for number in sorted(visible):
-        squares = visible[number]
-        seat = number % 2
-        one, two = (squares[0], squares[-1])
-        x, y, w, h = box(one, two, size * 0.09)
-        names = " ".join(square_name(s, width) for s in squares)
+    return [
+        _stack(number, tuple(squares), tuple(heights[s] for s in squares), geometry)
+        for number, squares in sorted(visible.items())
+    ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _stack(
+    number: int, squares: tuple[int, ...], stacked: tuple[int, ...], geometry: Geometry
+) -> str:
+    """Piece ``number``'s visible part over ``squares``, ``stacked`` high on each (cached: most
+    pieces look as they did on the move before)."""
+    width, _, size, _ = geometry
+    seat = number % 2
+    one, two = (squares[0], squares[-1])
+    x, y, w, h = _box(one, two, size * 0.09, geometry)
+    names = " ".join(square_name(s, width) for s in squares)
+    tallest = max(stacked)
+    covered = len(squares) == 1
+    words = f"{SEAT_NAMES[seat]} piece on {names}, " + ", ".join(
+        f"{high} high on {square_name(s, width)}" for s, high in zip(squares, stacked)
+    )
+    if covered:
+        words += " (its other half is covered)"
+    out = [f'<g class="stack" pointer-events="none"><title>{escape(words)}</title>']
+    # The stack's height: a shadow that grows with it, and an edge for each piece below.
+    lift = min(tallest, 5) * size * 0.035
+    out.append(
+        f'<rect x="{x + lift + 1:g}" y="{y + lift + 1:g}" width="{w:g}" height="{h:g}" '
+        f'rx="{size * 0.12:g}" fill="#000000" fill-opacity="0.28"/>'
+    )
+    for below in range(min(tallest, 5) - 1, 0, -1):
+        step = below * size * 0.035
         out.append(
-            f'<rect class="piece {SEAT_NAMES[seat]}" data-piece="{number}" '
-            f"data-squares={quoteattr(names)} "
-            f'x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{size * 0.12:g}" '
-            f'fill="{PIECE_FILL[seat]}" stroke="{PIECE_STROKE[seat]}" stroke-width="1.5" '
-            f'pointer-events="none"/>'
+            f'<rect x="{x + step:g}" y="{y + step:g}" width="{w:g}" height="{h:g}" '
+            f'rx="{size * 0.12:g}" fill="{EDGE_FILL[seat]}" stroke="{PIECE_STROKE[seat]}" '
+            'stroke-width="1"/>'
         )
-        for square in squares:
-            x0, y0 = box(square, square, 0)[:2]
-            out.append(
-                f'<text class="stack-height" x="{x0 + size / 2:g}" y="{y0 + size * 0.63:g}" '
-                f'text-anchor="middle" font-family="sans-serif" font-size="{size * 0.36:g}" '
-                f'fill="{TEXT_FILL[seat]}" pointer-events="none">{heights[square]}</text>'
-            )
-    return out
+    out.append(
+        f'<rect class="piece {SEAT_NAMES[seat]}" data-piece="{number}" '
+        f"data-squares={quoteattr(names)} "
+        f'x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{size * 0.12:g}" '
+        f'fill="{PIECE_FILL[seat]}" stroke="{PIECE_STROKE[seat]}" stroke-width="1.5"'
+        f"{COVERED_DASH if covered else ''}/>"
+    )
+    if len(squares) == 2:  # a domino's middle line between its two halves
+        (x1, y1), (x2, y2) = _box(one, one, 0, geometry)[:2], _box(two, two, 0, geometry)[:2]
+        if x1 == x2:
+            middle = (y1 + y2 + size) / 2
+            line = f'x1="{x + w * 0.2:g}" y1="{middle:g}" x2="{x + w * 0.8:g}" y2="{middle:g}"'
+        else:
+            middle = (x1 + x2 + size) / 2
+            line = f'x1="{middle:g}" y1="{y + h * 0.2:g}" x2="{middle:g}" y2="{y + h * 0.8:g}"'
+        out.append(f'<line {line} stroke="{PIECE_STROKE[seat]}" stroke-width="1"/>')
+    for square, high in zip(squares, stacked):
+        x0, y0 = _box(square, square, 0, geometry)[:2]
+        out.append(
+            f'<text class="stack-height" x="{x0 + size / 2:g}" y="{y0 + size * 0.63:g}" '
+            f'text-anchor="middle" font-family="sans-serif" font-size="{size * 0.36:g}" '
+            f'fill="{TEXT_FILL[seat]}">{high}</text>'
+        )
+    out.append("</g>")
+    return "".join(out)
 
 
 def _placement_svg(

@@ -82,19 +82,60 @@ def duel_text(observation: DuelObservation) -> str:
 
 _FILL = {
     "U": ("#f4ecd8", "#5b4a32"),
-    "D": ("#c9b48a", "#5b4a32"),
-    "R": ("#c0392b", "#5e1a12"),
-    "r": ("#c0392b", "#5e1a12"),
-    "W": ("#fbfbf8", "#4a4a4a"),
-    "w": ("#fbfbf8", "#4a4a4a"),
-    "?": ("#dddddd", "#777777"),
+    "D": ("#f4ecd8", "#5b4a32"),
+    "R": ("#c0392b", "#4a120c"),
+    "r": ("#c0392b", "#4a120c"),
+    "W": ("#fbfbf8", "#3a3a3a"),
+    "w": ("#fbfbf8", "#3a3a3a"),
 }
+"""Each bone's (body, outline): a lying bone has the same colours as a standing one, so a colour
+always says whose bone it is and the shape says which way it lies."""
+
+_WORDS = {
+    "U": "a bone, up (standing on its edge)",
+    "D": "a bone, down (lying flat)",
+    "R": "a red bone, up (standing on its edge)",
+    "r": "a red bone, down (lying flat)",
+    "W": "a white bone, up (standing on its edge)",
+    "w": "a white bone, down (lying flat)",
+    "?": "a bone being dealt or rolled",
+}
+
+_BONE = (
+    '<rect x="22" y="41" width="56" height="18"/><circle cx="20" cy="37" r="11"/>'
+    '<circle cx="20" cy="63" r="11"/><circle cx="80" cy="37" r="11"/>'
+    '<circle cx="80" cy="63" r="11"/>'
+)
+"""A bone lying across a 100 x 100 box: a shaft with two knobs at each end."""
+
+_DEFS = (
+    "<defs>"
+    # A lying bone: flat on the cell, a thin shadow.
+    '<symbol id="oyno-down" viewBox="0 0 100 100">'
+    f'<g fill="#000" fill-opacity="0.3" transform="translate(3 4)">{_BONE}</g>'
+    f'<g stroke-width="7">{_BONE}</g><g stroke="none">{_BONE}</g>'
+    '<path d="M28 50H72" stroke-width="3" stroke-linecap="round"/></symbol>'
+    # A standing bone: upright, taller, a long shadow and a lit edge.
+    '<symbol id="oyno-up" viewBox="0 0 100 100">'
+    f'<g fill="#000" fill-opacity="0.35" transform="translate(109 6) rotate(90)">'
+    f"{_BONE}</g>"
+    f'<g transform="translate(100 0) rotate(90)"><g stroke-width="7">{_BONE}</g>'
+    f'<g stroke="none">{_BONE}</g>'
+    '<path d="M27 46H73" stroke="#fff" stroke-opacity="0.6" stroke-width="5" '
+    'stroke-linecap="round"/></g></symbol>'
+    "</defs>"
+)
 
 
 def board_svg(observation: OynoObservation, **options: Any) -> str:
     """The board of either OYNO game as an SVG document.
 
     Options: ``cell`` (pixels per cell, default 56), ``highlight`` (square names to outline).
+
+    A standing (up) bone is drawn upright with a long shadow, a lying (down) bone across the cell
+    and flat; each has a ``<title>`` in words and a legend under the board says which is which.
+    Each cell's ``<rect>`` carries ``data-square`` (and ``data-bone``) before the bone drawn on
+    it, so a mark a page puts right after a square lies under the bone and never repaints it.
     """
     size = observation["size"]
     cell = int(options.get("cell", 56))
@@ -102,10 +143,12 @@ def board_svg(observation: OynoObservation, **options: Any) -> str:
     margin = cell // 2
     side = size * cell
     total = side + 2 * margin
+    legend = round(cell * 0.55)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {total}" '
-        f'width="{total}" height="{total}" class="oyno-board" data-size="{size}">',
-        f'<rect x="0" y="0" width="{total}" height="{total}" fill="#6d4c2f"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {total + legend}" '
+        f'width="{total}" height="{total + legend}" class="oyno-board" data-size="{size}">',
+        _DEFS,
+        f'<rect x="0" y="0" width="{total}" height="{total + legend}" fill="#6d4c2f"/>',
     ]
     rows = _rows(observation)
     font = max(cell // 4, 8)
@@ -121,58 +164,75 @@ def board_svg(observation: OynoObservation, **options: Any) -> str:
             square = _square(file, rank)
             if char == "o":
                 out.append(
-                    f'<g id="square-{square}" data-square="{square}" data-center="true">'
-                    f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#8b6a4a" '
-                    f'stroke="#3b2a1a"/>'
+                    f'<rect id="square-{square}" data-square="{square}" data-center="true" '
+                    f'x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#8b6a4a" '
+                    f'stroke="#3b2a1a"><title>the centre</title></rect>'
                     f'<circle cx="{x + cell / 2}" cy="{y + cell / 2}" r="{cell * 0.38:.1f}" '
-                    f'fill="#5a3d24" stroke="#3b2a1a"/></g>'
+                    f'fill="#5a3d24" stroke="#3b2a1a" pointer-events="none"/>'
                 )
                 continue
             stroke = "#ffd700" if square in highlight else "#3b2a1a"
             width = 3 if square in highlight else 1
-            parts = [
-                f'<g id="square-{square}" data-square="{square}" data-bone="{escape(char)}">',
-                f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#a67c52" '
-                f'stroke="{stroke}" stroke-width="{width}"/>',
-            ]
+            out.append(
+                f'<rect id="square-{square}" data-square="{square}" data-bone="{escape(char)}" '
+                f'class="cell" x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#a67c52" '
+                f'stroke="{stroke}" stroke-width="{width}"/>'
+            )
             if char != ".":
-                parts.append(_bone(char, x, y, cell))
-            parts.append("</g>")
-            out.append("".join(parts))
+                out.append(_bone(char, square, x, y, cell))
     for file in range(size):
         x = margin + file * cell + cell // 2
         out.append(
             f'<text x="{x}" y="{total - margin // 4}" font-size="{font}" text-anchor="middle" '
             f'fill="#f4ecd8" font-family="sans-serif">{chr(ord("a") + file)}</text>'
         )
+    out.append(_legend(observation, total, legend))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _bone(char: str, x: int, y: int, cell: int) -> str:
-    fill, stroke = _FILL[char]
-    standing = char in "URW"
+def _legend(observation: OynoObservation, total: int, height: int) -> str:
+    """A standing and a lying bone under the board, with the words they mean."""
+    fill, stroke = _FILL["R" if observation["game"] == "oyno" else "U"]
+    y = total
+    icon = height * 0.9
+    text_y = y + height * 0.45 + 4
+    font = max(round(height * 0.4), 11)
+    style = f'font-size="{font}" fill="#f4ecd8" font-family="sans-serif"'
+    left = total * 0.08
+    middle = total * 0.52
+    return (
+        f'<g class="legend" pointer-events="none">'
+        f'<use href="#oyno-up" x="{left:.0f}" y="{y - icon * 0.25:.0f}" width="{icon:.0f}" '
+        f'height="{icon:.0f}" fill="{fill}" stroke="{stroke}"/>'
+        f'<text x="{left + icon + 6:.0f}" y="{text_y:.0f}" {style}>standing: up</text>'
+        f'<use href="#oyno-down" x="{middle:.0f}" y="{y - icon * 0.25:.0f}" '
+        f'width="{icon:.0f}" height="{icon:.0f}" fill="{fill}" stroke="{stroke}"/>'
+        f'<text x="{middle + icon + 6:.0f}" y="{text_y:.0f}" {style}>lying: down</text></g>'
+    )
+
+
+def _bone(char: str, square: str, x: int, y: int, cell: int) -> str:
+    head = (
+        f'<g class="bone" data-square="{square}" data-face="{_FACE.get(char, "")}" '
+        f'pointer-events="none"><title>{_WORDS[char]}</title>'
+    )
     if char == "?":
         return (
-            f'<text x="{x + cell / 2}" y="{y + cell * 0.65:.1f}" font-size="{cell // 2}" '
-            f'text-anchor="middle" fill="{stroke}" font-family="sans-serif">?</text>'
+            f'{head}<text x="{x + cell / 2}" y="{y + cell * 0.65:.1f}" font-size="{cell // 2}" '
+            f'text-anchor="middle" fill="#3b2a1a" font-family="sans-serif">?</text></g>'
         )
-    if standing:
-        w, h = cell * 0.34, cell * 0.78
-    else:
-        w, h = cell * 0.78, cell * 0.34
-    bx, by = x + (cell - w) / 2, y + (cell - h) / 2
-    shape = (
-        f'<rect x="{bx:.1f}" y="{by:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{cell * 0.08:.1f}" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
+    fill, stroke = _FILL[char]
+    face = _FACE[char]
+    inset = cell * 0.06
+    return (
+        f'{head}<use href="#oyno-{face}" x="{x + inset:.1f}" y="{y + inset:.1f}" '
+        f'width="{cell - 2 * inset:.1f}" height="{cell - 2 * inset:.1f}" fill="{fill}" '
+        f'stroke="{stroke}"/></g>'
     )
-    if not standing:
-        # a lying bone shows its flat face: a groove along it
-        shape += (
-            f'<line x1="{bx + w * 0.15:.1f}" y1="{y + cell / 2:.1f}" x2="{bx + w * 0.85:.1f}" '
-            f'y2="{y + cell / 2:.1f}" stroke="{stroke}" stroke-width="1.5"/>'
-        )
-    return shape
+
+
+_FACE = {"U": "up", "R": "up", "W": "up", "D": "down", "r": "down", "w": "down"}
 
 
 class PuzzleDrawing:
