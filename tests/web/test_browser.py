@@ -293,3 +293,20 @@ def test_the_api_page_works_without_the_internet(server: str, browser: Any) -> N
     assert "/api/games" in page.inner_text("body")
     assert violations == [] and outside == []
     page.context.close()
+
+
+def test_a_long_name_without_spaces_wraps_on_a_phone(server: str, browser: Any) -> None:
+    """A 30-character name with no space in it wraps where it is shown; the page never scrolls
+    sideways, and the site's own name stays whole."""
+    name = "Bartholomew_Longname_Withoutsp"
+    created = create(server, "bones", seats=[{"name": name}, {"name": "Ann"}])
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server}{created['seats'][1]['url']}")
+    page.wait_for_selector("#game[data-seq]")
+    page.wait_for_function(f"document.body.textContent.includes({name!r})")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    brand = page.locator("a.brand").bounding_box()
+    assert brand is not None and brand["height"] < 40, "the site's name on one line"
+    context.close()
