@@ -487,13 +487,13 @@ def test_a_computer_pays_the_full_delay_once_a_turn(tmp_path: Path) -> None:
         manager = app.state.manager
         created = create(client, "toy_walk")
         live = manager.games[created["id"]]
-        assert manager._pause_before(live, 0) == 0.8  # nobody moved yet: a new turn
+        assert manager.computer.pause_before(live, 0) == 0.8  # nobody moved yet: a new turn
         play_random(client, created, 1, seed=1)
         mover = live.state.current_player()
         last = [entry.player for entry in live.log if entry.player >= 0][-1]
         expected = 0.15 if last == mover else 0.8
-        assert manager._pause_before(live, mover) == expected
-        assert manager._pause_before(live, last) == 0.15  # the same seat again: a step
+        assert manager.computer.pause_before(live, mover) == expected
+        assert manager.computer.pause_before(live, last) == 0.15  # the same seat again: a step
 
 
 def test_idle_games_leave_memory_whatever_their_number(tmp_path: Path) -> None:

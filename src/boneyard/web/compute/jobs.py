@@ -7,7 +7,7 @@ answer; ``boneyard bots`` processes on any machine that reaches the database cla
 worker processes and write the answer back. A claimed job carries a lease (its time budget plus
 a margin): a job whose worker died is taken up again by another worker once the lease expires,
 at most ``MAX_ATTEMPTS`` times. The answer is played through the manager's accept path, checked
-against the sequence number like a person's move (``GameManager._bot_turn``).
+against the sequence number like a person's move (``ComputerSeats._bot_turn``).
 
 On PostgreSQL a new job wakes idle workers (``NOTIFY boneyard_jobs``) and a finished job wakes
 the web process waiting for it (``NOTIFY boneyard_done``); every side also polls, so a lost

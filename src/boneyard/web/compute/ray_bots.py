@@ -9,7 +9,7 @@ processes, e.g. the same image), as Ray workers import the bots by name.
 - A task whose worker process (or machine) dies is run again by Ray (``max_retries``), at most
   ``MAX_ATTEMPTS`` times in all, as a queued job is. Its answer comes back to the one web
   process that asked, which plays it through the manager's accept path checked against the
-  sequence number like a person's move (``GameManager._bot_turn``): a second answer for the
+  sequence number like a person's move (``ComputerSeats._bot_turn``): a second answer for the
   same turn (another process holding the game asked too) is refused by the store's unique
   ``(game, seq)``, as with the queue.
 - A task not answered within twice its budget and ``slack`` seconds is cancelled (its worker

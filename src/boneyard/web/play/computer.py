@@ -1,6 +1,7 @@
 """Computer seats and hints: when a computer moves, how long it waits, and asking for hints.
 
-Part of ``GameManager`` (``manager.py``). The pace: the full ``bot_delay`` at the start of a
+A service of ``GameManager`` (``manager.py``), given the manager's ``act`` and ``freshen``: a
+computer's answer is played like a person's move. The pace: the full ``bot_delay`` at the start of a
 computer's turn, ``bot_step_delay`` between the steps of one turn. The work runs in ``bots``.
 """
 
@@ -9,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from boneyard.core.game import CHANCE
 from boneyard.web.compute.bots import COMPUTER_MOVE, HINT, JobFailed, bot_move, budget_of, hint_move
 from boneyard.web.compute.chance import bot_seed
-from boneyard.web.compute.jobs import QueueBots, TimedBotWorkers
-from boneyard.web.compute.ray_bots import RayBots
+from boneyard.web.compute.runners import BotRunner
 from boneyard.web.errors import WebError
 from boneyard.web.play.live import LiveGame
 from boneyard.web.settings import Settings
@@ -23,21 +24,27 @@ from boneyard.web.settings import Settings
 log = logging.getLogger("boneyard.web")
 
 
+Act = Callable[[LiveGame, int, int, int], Awaitable[None]]
+"""Plays an action for a seat on top of a sequence number (``GameManager.act``)."""
+Freshen = Callable[[LiveGame], Awaitable[None]]
+"""Catches a live game up with the store (``GameManager.freshen``)."""
+
+
 class ComputerSeats:
-    settings: Settings
-    bots: TimedBotWorkers | QueueBots | RayBots
+    """When the computer seats of an app's games move, and the hints its people ask for."""
 
-    async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
-        raise NotImplementedError  # GameManager.act
+    def __init__(self, settings: Settings, bots: BotRunner, act: Act, freshen: Freshen) -> None:
+        self.settings = settings
+        self.bots = bots
+        self.act = act
+        self.freshen = freshen
 
-    def _watched(self, live: LiveGame) -> bool:
+    def watched(self, live: LiveGame) -> bool:
+        """Someone looks at ``live`` (a socket, or a request lately)."""
         recently = time.monotonic() - live.last_used < self.settings.watch_seconds
         return bool(live.subscribers) or recently
 
-    async def freshen(self, live: LiveGame) -> None:
-        raise NotImplementedError  # GameManager.freshen
-
-    def _schedule_bot(self, live: LiveGame, standby: bool = False) -> None:
+    def schedule(self, live: LiveGame, standby: bool = False) -> None:
         """Start the computer's turn if a computer is to move. ``standby``: the move was made
         through another process, which asks for the reply; this one only stands by for it."""
         if live.bot_task is not None and not live.bot_task.done():
@@ -48,7 +55,7 @@ class ComputerSeats:
         player = live.to_move()
         if player < 0 or live.stored.seats[player]["kind"] != "computer":
             return
-        if live.computers_only and not self._watched(live):
+        if live.computers_only and not self.watched(live):
             return  # nobody is watching: it goes on when someone looks
         if standby:
             live.bot_standby_at = live.seq
@@ -56,7 +63,7 @@ class ComputerSeats:
             self._bot_turn(live, player, standby)
         )
 
-    def _pause_before(self, live: LiveGame, seat: int) -> float:
+    def pause_before(self, live: LiveGame, seat: int) -> float:
         """The full delay at a new turn; a short one between steps of the same computer."""
         moved = [entry.player for entry in live.log if entry.player != CHANCE]
         same_turn = bool(moved) and moved[-1] == seat
@@ -76,7 +83,7 @@ class ComputerSeats:
         if live.seq == seq:
             return True
         live.bot_task = None
-        self._schedule_bot(live, standby=True)
+        self.schedule(live, standby=True)
         return False
 
     async def _bot_turn(self, live: LiveGame, seat: int, standby: bool = False) -> None:
@@ -84,11 +91,11 @@ class ComputerSeats:
             if not await self._stand_by(live, seat):
                 return
         else:
-            await asyncio.sleep(self._pause_before(live, seat))
+            await asyncio.sleep(self.pause_before(live, seat))
         seq = live.seq
         if live.to_move() != seat:
             return
-        if live.computers_only and not self._watched(live):
+        if live.computers_only and not self.watched(live):
             live.bot_task = None
             return
         level = str(live.stored.seats[seat]["level"])
@@ -117,7 +124,7 @@ class ComputerSeats:
             # Stale: another process holding this game played the same computer move first.
             level_of = logging.INFO if error.code == "stale" else logging.WARNING
             log.log(level_of, "computer move refused in game %s: %s", live.id, error.detail)
-            self._schedule_bot(live)
+            self.schedule(live)
 
     async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         if seat is None:

@@ -48,7 +48,7 @@ Seats = list[dict[str, Any]] | Callable[[int], list[dict[str, Any]]] | None
 """Seats of a new game: a list, a function of the seat count, or None (every seat a person)."""
 
 
-class GameManager(LiveCache, ComputerSeats):
+class GameManager:
     """All live games of one app: loading, creating, acting, computer seats and subscribers."""
 
     def __init__(
@@ -60,8 +60,6 @@ class GameManager(LiveCache, ComputerSeats):
         self.store = store
         self.catalog = catalog or Catalog()
         self.settings = settings or Settings()
-        self.games: dict[str, LiveGame] = {}
-        """Live games, from least to most recently used."""
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
         """Where game seeds come from (tests may fix it; the server never should)."""
         self._loading: dict[str, asyncio.Lock] = {}
@@ -78,11 +76,32 @@ class GameManager(LiveCache, ComputerSeats):
         self.work = WorkPool(self.settings.work_processes, self.settings.work_seconds)
         self.metrics = Metrics()
         self.bots = bot_runner(self.settings, store, self.metrics)
+        # The services it is composed of: what stays in memory, and the computer seats (which
+        # play their answers through this manager's own act, as a person's move is played).
+        self.cache = LiveCache(self.settings)
+        self.computer = ComputerSeats(self.settings, self.bots, self.act, self.freshen)
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
-        self.live_bytes = 0
         self.sockets_by_client: Counter[str] = Counter()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stop_listening: Callable[[], None] | None = None
+
+    @property
+    def games(self) -> dict[str, LiveGame]:
+        """The live games, from least to most recently used (``cache``)."""
+        return self.cache.games
+
+    @property
+    def live_bytes(self) -> int:
+        """What the live games and sockets hold, as estimated (``cache``)."""
+        return self.cache.live_bytes
+
+    async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+        """The strongest level's move for ``seat`` (``computer``)."""
+        return await self.computer.hint(live, seat)
+
+    def grow(self, live: LiveGame, size: int) -> None:
+        """``live`` holds ``size`` bytes more (``cache``)."""
+        self.cache.grow(live, size)
 
     # ----- threads and time limits ---------------------------------------------------------------
 
@@ -115,7 +134,7 @@ class GameManager(LiveCache, ComputerSeats):
         self.bots.warm_up()
         self.work.warm_up()
         loop = asyncio.get_running_loop()
-        self._spawn(self._sweep_forever())
+        self._spawn(self.cache.sweep_forever())
 
         def heard(game_id: str, seq: int, actions: list[tuple[int, int]] | None) -> None:
             loop.call_soon_threadsafe(self._heard, game_id, seq, actions)
@@ -153,7 +172,7 @@ class GameManager(LiveCache, ComputerSeats):
             client, "setting up this game", set_up, game_cls, params, limits, seed
         )
         seat_rows = self._seat_rows(name, game.info.num_players, seats)
-        self._make_room(size)
+        self.cache.make_room(size)
         await self._in(
             self.writer,
             self.settings.store_seconds,
@@ -172,8 +191,8 @@ class GameManager(LiveCache, ComputerSeats):
             False, list(applied),
         )  # fmt: skip
         live = self._made(LiveGame(game_id, stored, game, state, entries, memory=size))
-        self._keep(live)
-        self._schedule_bot(live)
+        self.cache.keep(live)
+        self.computer.schedule(live)
         return live
 
     def _seat_rows(self, name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
@@ -219,10 +238,10 @@ class GameManager(LiveCache, ComputerSeats):
         if live is None:
             live = await self._load(game_id)
         else:
-            self._touch(live)
+            self.cache.touch(live)
             if fresh:
                 await self.freshen(live)
-        self._schedule_bot(live)
+        self.computer.schedule(live)
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
@@ -243,8 +262,8 @@ class GameManager(LiveCache, ComputerSeats):
                     None, "loading the game", replay, game_cls, stored
                 )
                 live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
-                self._make_room(live.memory)
-                self._keep(live)
+                self.cache.make_room(live.memory)
+                self.cache.keep(live)
                 return live
         finally:
             if not lock.locked():
@@ -255,7 +274,7 @@ class GameManager(LiveCache, ComputerSeats):
             hook(live)
         return live
 
-    def _replay(self, stored: StoredGame) -> LiveGame:
+    def replay_stored(self, stored: StoredGame) -> LiveGame:
         """``stored`` rebuilt here and now (a takeback's shortened log: small and known)."""
         game, state, entries, _, size = replay(self.catalog.game_class(stored.name), stored)
         return self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
@@ -318,8 +337,8 @@ class GameManager(LiveCache, ComputerSeats):
         live.stored, live.state, live.log = stored, state, entries
         words.forget(live)
         self._made(live)  # the session of play read again, its ending re-applied
-        self._announce(live, 0)
-        self._schedule_bot(live, standby=True)
+        self.announce(live, 0)
+        self.computer.schedule(live, standby=True)
 
     async def _catch_up_to(
         self, live: LiveGame, seq: int, actions: list[tuple[int, int]] | None
@@ -352,8 +371,8 @@ class GameManager(LiveCache, ComputerSeats):
         live.log.extend(entries)
         live.stored.actions.extend(new)
         log.info("game %s caught up from move %d to %d (moved elsewhere)", live.id, first, live.seq)
-        self._announce(live, first)
-        self._schedule_bot(live, standby=True)  # the process that moved asks for the reply
+        self.announce(live, first)
+        self.computer.schedule(live, standby=True)  # the process that moved asks for the reply
 
     # ----- subscribers --------------------------------------------------------------------------
 
@@ -374,23 +393,22 @@ class GameManager(LiveCache, ComputerSeats):
                 503, "too_many_sockets", "this server has as many sockets open as it allows",
                 retry_after=30,
             )  # fmt: skip
-        self._make_room(self.settings.socket_bytes)  # a socket's buffers count as memory
-        self.live_bytes += self.settings.socket_bytes
+        self.cache.hold(self.settings.socket_bytes)  # a socket's buffers count as memory
         self.sockets_by_client[client] += 1
         live.subscribers.add(subscriber)
         if live.id in self.games:
-            self._touch(live)
-        self._schedule_bot(live)  # a game of computers alone goes on while watched
+            self.cache.touch(live)
+        self.computer.schedule(live)  # a game of computers alone goes on while watched
 
     def unsubscribe(self, live: LiveGame, subscriber: Subscriber, client: str) -> None:
         if subscriber in live.subscribers:
             live.subscribers.discard(subscriber)
-            self.live_bytes -= self.settings.socket_bytes
+            self.cache.release(self.settings.socket_bytes)
             self.sockets_by_client[client] -= 1
             if self.sockets_by_client[client] <= 0:
                 del self.sockets_by_client[client]
 
-    def _announce(self, live: LiveGame, log_from: int) -> None:
+    def announce(self, live: LiveGame, log_from: int) -> None:
         """Queue every subscriber's new view, with the log entries from ``log_from`` on.
 
         Encoded once per (seat, drawing) and queued in order under the game's lock; the sending
@@ -494,8 +512,8 @@ class GameManager(LiveCache, ComputerSeats):
         live.state = state
         live.log.extend(entries)
         live.stored.actions.extend(applied)
-        self._announce(live, first)
-        self._schedule_bot(live)
+        self.announce(live, first)
+        self.computer.schedule(live)
 
 
 def _seat_name(name: object) -> str | None:

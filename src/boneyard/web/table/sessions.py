@@ -421,7 +421,7 @@ class SessionManager:
         )
         del live.stored.actions[start:]
         words.forget(live)  # the moves from ``start`` on are gone: so is what was said of them
-        rebuilt = self.manager._replay(live.stored)
+        rebuilt = self.manager.replay_stored(live.stored)
         live.state = rebuilt.state
         live.ending = rebuilt.ending
         live.log = rebuilt.log
@@ -580,5 +580,5 @@ class SessionManager:
 
     async def _changed(self, live: LiveGame, log_from: int | None = None) -> None:
         """Tell every subscriber (their views carry the session). Locked by the caller."""
-        self.manager._announce(live, live.seq if log_from is None else log_from)
-        self.manager._schedule_bot(live)
+        self.manager.announce(live, live.seq if log_from is None else log_from)
+        self.manager.computer.schedule(live)
