@@ -450,8 +450,22 @@ function nextSquare(square, [dx, dy]) {
   return best;
 }
 
+/** Where the keyboard's ring starts: the first square in reading order on screen (top row
+ * first) where one of this seat's moves starts, else the board's top-left square. */
+function firstSquare() {
+  const own = new Set((view()?.legal ?? []).map((a) => squaresOf(a.string)[0]).filter(Boolean));
+  const names = [...new Set([...$("board").querySelectorAll("svg [data-square]")].map(
+    (node) => node.getAttribute("data-square"),
+  ))];
+  const placed = names
+    .map((name) => ({ name, at: centreOf(name) }))
+    .filter(({ at }) => at)
+    .sort((a, b) => a.at.y - b.at.y || a.at.x - b.at.x);
+  return (placed.find(({ name }) => own.has(name)) ?? placed[0])?.name ?? null;
+}
+
 $("board").addEventListener("keydown", (event) => {
-  const first = $("board").querySelector("svg [data-square]")?.getAttribute("data-square");
+  const first = firstSquare();
   if (!first) return;
   if (event.key in ARROWS) {
     event.preventDefault();
