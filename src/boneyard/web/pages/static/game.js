@@ -130,6 +130,18 @@ function renderCover(v) {
   for (const id of ["hint", "quick-setup", "all-moves"]) $(id).hidden = true;
 }
 
+function peopleSeats(v) {
+  return v.seats.filter((seat) => seat.kind === "human").map((seat) => seat.seat);
+}
+
+/** Fair play, as the server rules it: hints against the computer, at one screen (this page
+ *  plays every person's seat) or in a game created with hints on. */
+function hintsAllowed(v) {
+  const people = peopleSeats(v);
+  const held = new Set([...views.values()].map((seatView) => seatView.seat));
+  return v.hints_on || people.length < 2 || people.every((seat) => held.has(seat));
+}
+
 function view() {
   return views.get(shown);
 }
@@ -201,7 +213,8 @@ function render() {
   $("seed").parentElement.hidden = !v.seed;
   $("seed-note").hidden = Boolean(v.seed);
   $("replay-link").hidden = !v.terminal;
-  $("hint").hidden = !mine;
+  $("hint").hidden = !(mine && hintsAllowed(v));
+  $("hints-on").hidden = !(v.hints_on && peopleSeats(v).length > 1);
   $("quick-setup").hidden = !(mine && v.quick_setup);
   renderActions(v, mine);
 }
@@ -510,7 +523,8 @@ $("memory").addEventListener("change", () => render());
 
 $("hint").addEventListener("click", () => {
   $("hint-text").textContent = "Thinking…";
-  sockets.get(shown)?.send(JSON.stringify({ type: "hint", request: ++requestNumber }));
+  const others = tokens.filter((token) => token && token !== shown);
+  sockets.get(shown)?.send(JSON.stringify({ type: "hint", tokens: others, request: ++requestNumber }));
 });
 
 $("quick-setup").addEventListener("click", () => {

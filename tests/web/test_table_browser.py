@@ -1,0 +1,51 @@
+"""The table in Chromium (issue 26): fair play between people, the board turned for North, one
+click to place an OYNO bone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx2
+import pytest
+
+from tests.web import test_browser
+from tests.web.test_browser import TIMEOUT_MS, create, open_page
+
+# The browser tests' server and Chromium, shared (module-scoped: one of each for this file).
+server = test_browser.server
+browser = test_browser.browser
+
+pytestmark = [pytest.mark.browser]
+
+
+def shown(page: Any) -> Any:
+    """``page`` once its first view is drawn."""
+    page.wait_for_selector("#game[data-seq]", timeout=TIMEOUT_MS)
+    return page
+
+
+def test_neither_seat_of_a_default_game_between_two_people_offers_a_hint(
+    server: str, browser: Any
+) -> None:
+    created = create(server, "obonto")
+    pages = [shown(open_page(browser, server + seat["url"])) for seat in created["seats"]]
+    assert sorted(page.get_attribute("#game", "data-mine") for page in pages) == ["no", "yes"]
+    for page in pages:
+        assert page.locator("#hint").is_hidden(), "no Hint between people by default"
+        assert page.locator("#hints-on").is_hidden()
+    # At one screen (one page playing both seats) the Hint stays.
+    together = shown(open_page(browser, server + created["together_url"]))
+    together.wait_for_selector("#hint:not([hidden])", timeout=TIMEOUT_MS)
+
+
+def test_every_seat_of_a_game_created_with_hints_on_says_so(server: str, browser: Any) -> None:
+    response = httpx2.post(
+        f"{server}/api/games", json={"game": "obonto", "hints": True}, timeout=30
+    )
+    assert response.status_code == 201, response.text
+    created = response.json()
+    pages = [shown(open_page(browser, server + seat["url"])) for seat in created["seats"]]
+    for page in pages:
+        assert page.locator("#hints-on").is_visible(), "every seat sees that hints are on"
+        mine = page.get_attribute("#game", "data-mine") == "yes"
+        assert page.locator("#hint").is_visible() == mine
