@@ -49,3 +49,21 @@ def test_every_seat_of_a_game_created_with_hints_on_says_so(server: str, browser
         assert page.locator("#hints-on").is_visible(), "every seat sees that hints are on"
         mine = page.get_attribute("#game", "data-mine") == "yes"
         assert page.locator("#hint").is_visible() == mine
+
+
+def square_top(page: Any, square: str) -> float:
+    box = page.locator(f'#board svg rect[data-square="{square}"]').bounding_box()
+    assert box is not None, f"{square} is drawn"
+    return float(box["y"])
+
+
+def test_obontos_board_turns_for_north(server: str, browser: Any) -> None:
+    """The person as North (seat 1) sees North's start row (e9) below South's (e1); South the
+    other way round. ``data-square`` keeps naming the true squares."""
+    created = create(server, "obonto", seats=[{"kind": "computer", "level": "easy"}, {}])
+    north = shown(open_page(browser, server + created["seats"][1]["url"]))
+    assert square_top(north, "e9") > square_top(north, "e1"), "North's own row is lower"
+    assert north.locator('#board [data-square="e9"][data-seat="1"]').count() == 1
+    created = create(server, "obonto", seats=[{}, {"kind": "computer", "level": "easy"}])
+    south = shown(open_page(browser, server + created["seats"][0]["url"]))
+    assert square_top(south, "e1") > square_top(south, "e9")
