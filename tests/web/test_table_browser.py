@@ -9,7 +9,7 @@ import httpx2
 import pytest
 
 from tests.web import test_browser
-from tests.web.test_browser import TIMEOUT_MS, create, open_page
+from tests.web.test_browser import TIMEOUT_MS, click_square, create, open_page
 
 # The browser tests' server and Chromium, shared (module-scoped: one of each for this file).
 server = test_browser.server
@@ -67,3 +67,50 @@ def test_obontos_board_turns_for_north(server: str, browser: Any) -> None:
     created = create(server, "obonto", seats=[{}, {"kind": "computer", "level": "easy"}])
     south = shown(open_page(browser, server + created["seats"][0]["url"]))
     assert square_top(south, "e1") > square_top(south, "e9")
+
+
+def api_play(server: str, game_id: str, seat_token: str, move: str) -> None:
+    seq = httpx2.get(f"{server}/api/games/{game_id}", params={"draw": "false"}, timeout=30)
+    response = httpx2.post(
+        f"{server}/api/games/{game_id}/actions",
+        json={"token": seat_token, "seq": seq.json()["seq"], "action_string": move},
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text
+
+
+def last_move(page: Any, seq: int) -> str:
+    """The log's last line once the page shows move number ``seq``."""
+    page.wait_for_function(
+        f"Number(document.getElementById('game').dataset.seq) === {seq}", timeout=TIMEOUT_MS
+    )
+    return str(page.locator("#log li").last.inner_text())
+
+
+def test_one_click_on_an_empty_oyno_cell_places_though_a_bone_could_move_there(
+    server: str, browser: Any
+) -> None:
+    created = create(server, "oyno")
+    red, white = (seat["token"] for seat in created["seats"])
+    for seat_token, move in (
+        (red, "place e1"), (white, "place a5"), (red, "place c1"), (white, "place a3"),
+        (red, "place a2"),
+    ):  # fmt: skip
+        api_play(server, created["id"], seat_token, move)
+    legal = httpx2.get(
+        f"{server}/api/games/{created['id']}", params={"token": white, "draw": "false"}
+    ).json()["legal"]
+    assert {"place a4", "move a3-a4"} <= {action["string"] for action in legal}
+    page = shown(open_page(browser, server + created["seats"][1]["url"]))
+    assert page.get_attribute("#game", "data-mine") == "yes"
+    click_square(page, "a4")
+    assert "a4" in last_move(page, 6) and "place" in last_move(page, 6).lower()
+    # Moving a bone stays select-then-target: the bone first, then where it goes.
+    api_play(server, created["id"], red, "place e5")
+    page.wait_for_function(
+        "document.getElementById('game').dataset.mine === 'yes'", timeout=TIMEOUT_MS
+    )
+    click_square(page, "a3")
+    assert page.locator("#game").get_attribute("data-seq") == "7", "a click on a bone selects"
+    click_square(page, "b2")
+    assert "a3" in last_move(page, 8) and "b2" in last_move(page, 8)

@@ -304,6 +304,14 @@ function destinations(square) {
   return found;
 }
 
+/** Whether a legal move starts on ``square`` (a piece of this seat that can move stands there). */
+function movesFrom(square) {
+  return (view()?.legal ?? []).some((action) => {
+    const squares = squaresOf(action.string);
+    return squares.length === 2 && squares[0] === square;
+  });
+}
+
 /** Legal actions that name ``square`` alone: "put e3", "flip b2", "peek c3". */
 function singlesAt(square) {
   return (view()?.legal ?? []).filter((a) => {
@@ -390,6 +398,13 @@ function clickSquare(square) {
     }
   }
   const singles = singlesAt(square);
+  if (singles.length === 1 && !movesFrom(square)) {
+    // One click for the commonest move: an empty cell where a bone may be placed places it,
+    // though a bone could also move there (moving is select-then-target, from the bone).
+    selected = null;
+    render();
+    return send(singles[0].id);
+  }
   if (destinations(square).length > 0) {
     selected = square;
     render();
