@@ -223,7 +223,7 @@ def test_the_api_pages_need_nothing_from_elsewhere(
 
 
 def test_hint_for_the_seat_to_move_only(client: TestClient) -> None:
-    created = create(client, "toy_walk")
+    created = create(client, "toy_walk", hints=True)
     game_id = created["id"]
     response = client.post(f"/api/games/{game_id}/hint", json={"token": token(created, 1)})
     assert response.status_code == 409

@@ -19,6 +19,13 @@ def number_in_path(description: str) -> Any:
     return Path(pattern=DIGITS, description=description)
 
 
+HINTS_CHOICE = (
+    "Hints (the strongest computer's move) for people playing each other. Off by default: "
+    "between two or more people only a game created with hints on offers them. Against the "
+    "computer, at one screen and in puzzles there are hints either way."
+)
+
+
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -42,6 +49,7 @@ class CreateGame(BaseModel):
     seats: list[SeatSpec] | None = Field(
         default=None, description="One entry per seat; default: every seat human."
     )
+    hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
 
 
 class SeatLink(BaseModel):
@@ -83,6 +91,12 @@ class HintRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     token: StrictStr
+    tokens: list[StrictStr] = Field(
+        default_factory=list,
+        max_length=16,
+        description="The other people's tokens, from a page that plays every person's seat "
+        "(one screen): such a page has hints even in a game created with hints off.",
+    )
 
 
 class Hint(BaseModel):
@@ -123,6 +137,9 @@ class View(BaseModel):
     seq: int = Field(description="How many actions are stored; act on this number.")
     seat: int | None
     seats: list[SeatInfo]
+    hints_on: bool = Field(
+        default=False, description="The game was created with hints on for people."
+    )
     current_player: int | None
     terminal: bool
     returns: list[float] | None

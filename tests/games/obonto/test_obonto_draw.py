@@ -64,6 +64,29 @@ def test_svg_outlines_the_last_move_only_when_asked() -> None:
     assert not [el for el in plain.iter() if el.get("class") == "last-move"]
 
 
+def square_heights(svg: str, *names: str) -> dict[str, float]:
+    """The y coordinate of each named square's clickable ``<rect>``."""
+    return {
+        str(el.get("data-square")): float(el.get("y", 0))
+        for el in ET.fromstring(svg).iter(f"{SVG}rect")
+        if el.get("data-square") in names
+    }
+
+
+def test_each_seat_sees_its_own_start_row_below_the_opponents() -> None:
+    """South starts on row 1, North on row 9: each one's view draws its own row lower (a larger
+    y), and a spectator sees South's side, as the rules' pictures do."""
+    state = played()
+    north = square_heights(state.game.render_svg(state.observation(1)), "e1", "e9")
+    assert north["e9"] > north["e1"], "North's own start row is drawn below South's"
+    south = square_heights(state.game.render_svg(state.observation(0)), "e1", "e9")
+    assert south["e1"] > south["e9"]
+    spectator = square_heights(state.game.render_svg(state.observation(None)), "e1", "e9")
+    assert spectator == south
+    unturned = state.game.render_svg(state.observation(1), flipped=False)
+    assert square_heights(unturned, "e1", "e9") == south, "flipped=False keeps South below"
+
+
 def test_flipped_svg_puts_i9_at_the_lower_right() -> None:
     state = played()
     root = ET.fromstring(state.game.render_svg(state.observation(None), flipped=True))

@@ -187,7 +187,7 @@ def render_svg(
     *,
     size: int = 40,
     highlight: bool = True,
-    flipped: bool = False,
+    flipped: bool | None = None,
     coordinates: bool = True,
     names: tuple[str, ...] = ("South", "North"),
 ) -> str:
@@ -197,10 +197,13 @@ def render_svg(
     Every square is a transparent ``<rect>`` over its tile with ``data-square`` (and the class
     ``light`` or ``dark``), every animal a ``<g>`` with ``data-square``, ``data-seat`` and
     ``data-animal``, so a web page can make them clickable. ``highlight`` outlines the last
-    move's squares; ``flipped`` shows the board from seat 1's side; ``coordinates`` adds the file
-    letters and rank numbers; ``names`` are the seats' names in each animal's tooltip ("North's
-    zebra").
+    move's squares; ``flipped`` shows the board from seat 1's side (default: when the
+    observation is seat 1's, so that each seat sees its own start row at the bottom);
+    ``coordinates`` adds the file letters and rank numbers; ``names`` are the seats' names in
+    each animal's tooltip ("North's zebra").
     """
+    if flipped is None:
+        flipped = observation.get("seat") == 1
     margin = size // 2 if coordinates else 0
     width = SIZE * size + 2 * margin
     parts = [

@@ -121,7 +121,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     }
     context = _form_context(manager, name)
     context["values"] = given
-    context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat")}
+    context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat") or k == "hints"}
     # The home page's one-click forms: "level" makes every seat after the first a computer at
     # that level; "friends" makes every seat a person.
     quick = fields.get("level", "friends" if "friends" in fields else "")
@@ -142,7 +142,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
         return chosen
 
     try:
-        live = await manager.create(name, given, seats, client=payer.client)
+        live = await manager.create(
+            name, given, seats, client=payer.client, hints=fields.get("hints") == "on"
+        )
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)

@@ -18,7 +18,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
@@ -27,7 +27,7 @@ from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import ERRORS, kind_json
-from boneyard.web.schemas import ParamValue, SeatSpec
+from boneyard.web.schemas import HINTS_CHOICE, ParamValue, SeatSpec
 from boneyard.web.store.sessions import SeriesGame
 from boneyard.web.table.series import pair_key
 from boneyard.web.table.session import session_of
@@ -66,6 +66,7 @@ class OpenGame(BaseModel):
     seat: StrictInt = Field(default=0, description="The seat the creator takes.")
     person: PersonIn | None = None
     listed: bool = Field(default=True, description="Show it in the lobby.")
+    hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
 
 
 class Join(BaseModel):
@@ -180,7 +181,9 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
             raise WebError(400, "bad_seats", "the creator's seat must be one of the people's seats")
         return chosen
 
-    live = await manager.create(body.game, dict(body.params), seats, client=payer.client)
+    live = await manager.create(
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
+    )
     open_seats = [
         s for s, info in enumerate(live.stored.seats) if info["kind"] == "human" and s != body.seat
     ]
@@ -301,13 +304,14 @@ async def lobby(request: Request) -> dict[str, Any]:
     for entry in entries:
         if entry.game_id in finished or entry.game_id not in names:
             continue
-        name, params = names[entry.game_id]
+        name, params, hints_on = names[entry.game_id]
         kind = kind_json(manager, name)
         item = {
             "id": entry.game_id,
             "game": name,
             "title": kind["title"],
             "params": _params_words(kind, params),
+            "hints_on": hints_on,
             "people": [people.get(p, "Someone") if p else None for p in entry.people],
             "open_seats": entry.open_seats,
             "watch_url": f"/game/{entry.game_id}",

@@ -126,10 +126,20 @@ class ComputerSeats:
             log.log(level_of, "computer move refused in game %s: %s", live.id, error.detail)
             self.schedule(live)
 
-    async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+    async def hint(
+        self, live: LiveGame, seat: int | None, others: frozenset[int] = frozenset()
+    ) -> dict[str, Any]:
+        """The hint for ``seat``, asked by a page that also holds the seats ``others``."""
         if seat is None:
             raise WebError(403, "spectator", "a spectator gets no hints: open an invite link")
         live.check_person(seat)
+        if not live.hints_for({seat, *others}):
+            raise WebError(
+                403,
+                "hints_off",
+                "this game between people was created with hints off: hints are for games "
+                "against the computer, at one screen, or created with hints on",
+            )
         if live.to_move() != seat:
             raise WebError(409, "not_your_turn", "a hint is for the seat to move")
         now = time.monotonic()

@@ -126,6 +126,28 @@ class LiveGame:
     def num_seats(self) -> int:
         return self.game.info.num_players
 
+    @property
+    def people_seats(self) -> list[int]:
+        """The seats people hold or held (one the computer took over from a person counts)."""
+        return [
+            seat
+            for seat, info in enumerate(self.stored.seats)
+            if info["kind"] == "human" or info.get("was") == "human"
+        ]
+
+    @property
+    def hints_on(self) -> bool:
+        """Whether the game was created with hints on for people playing each other. Stored on
+        every seat row (the games table has no column for a game-wide choice)."""
+        return any(info.get("hints") for info in self.stored.seats)
+
+    def hints_for(self, held: set[int]) -> bool:
+        """Whether a page holding the seats ``held`` may ask for hints. Fair play: between two
+        or more people only when the game was created with hints on; always against the
+        computer, and at one screen (a page that holds every person's seat: nobody to wrong)."""
+        people = self.people_seats
+        return len(people) < 2 or self.hints_on or set(people) <= held
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token stands for; ``None`` (no token) is a spectator; a wrong one: 403."""
         if token is None or token == "":
@@ -202,6 +224,7 @@ class LiveGame:
                 {"seat": s, "label": self.seat_label(s), "kind": self.stored.seats[s]["kind"]}
                 for s in range(self.num_seats)
             ],
+            "hints_on": self.hints_on,
             "current_player": player if player >= 0 else None,
             "terminal": terminal,
             "returns": self.returns() if terminal else None,

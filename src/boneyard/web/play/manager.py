@@ -95,9 +95,15 @@ class GameManager:
         """What the live games and sockets hold, as estimated (``cache``)."""
         return self.cache.live_bytes
 
-    async def hint(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
-        """The strongest level's move for ``seat`` (``computer``)."""
-        return await self.computer.hint(live, seat)
+    async def hint(
+        self, live: LiveGame, seat: int | None, other_tokens: list[str] | None = None
+    ) -> dict[str, Any]:
+        """The strongest level's move for ``seat`` (``computer``); ``other_tokens``: the other
+        seats the asking page plays (one screen), each checked (a wrong one: 403)."""
+        others = frozenset(
+            held for token in other_tokens or [] if (held := live.seat_of(token)) is not None
+        )
+        return await self.computer.hint(live, seat, others)
 
     def grow(self, live: LiveGame, size: int) -> None:
         """``live`` holds ``size`` bytes more (``cache``)."""
@@ -157,12 +163,18 @@ class GameManager:
     # ----- creating and loading ---------------------------------------------------------------
 
     async def create(
-        self, name: str, params: dict[str, Any], seats: Seats = None, client: str | None = None
+        self,
+        name: str,
+        params: dict[str, Any],
+        seats: Seats = None,
+        client: str | None = None,
+        hints: bool = False,
     ) -> LiveGame:
         """A new game, stored with its opening chance outcomes, set up in the work pool with the
         server's parameter limits. ``client`` (an address, charged by the route's guard: see
         ``budgets.py``) has one set-up running at a time. Refused (nothing stored) past the
-        memory budget."""
+        memory budget. ``hints``: people playing each other may ask for hints (fair play: off
+        unless chosen; see ``LiveGame.hints_for``)."""
         game_cls = self.catalog.game_class(name)
         limits = self.settings.param_limits.get(name, {})
         seed = self.new_seed()
@@ -172,6 +184,9 @@ class GameManager:
             client, "setting up this game", set_up, game_cls, params, limits, seed
         )
         seat_rows = self._seat_rows(name, game.info.num_players, seats)
+        if hints:
+            # The choice is the game's; it rides on every seat row (no column to add).
+            seat_rows = [row | {"hints": True} for row in seat_rows]
         self.cache.make_room(size)
         await self._in(
             self.writer,

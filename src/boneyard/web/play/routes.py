@@ -97,7 +97,9 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
     live games is full or setting the game up takes too long (nothing is stored then)."""
     manager = manager_of(request)
     seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
-    live = await manager.create(body.game, dict(body.params), seats, client=payer.client)
+    live = await manager.create(
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
+    )
     return created_json(live)
 
 
@@ -132,7 +134,7 @@ async def hint(
 ) -> dict[str, Any]:
     manager = manager_of(request)
     live = await manager.get(game_id)
-    return await manager.hint(live, live.seat_of(body.token))
+    return await manager.hint(live, live.seat_of(body.token), body.tokens)
 
 
 @router.get("/games/{game_id}/replay/{step}", response_model=Frame, summary="A replay step")

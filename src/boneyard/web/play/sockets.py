@@ -1,9 +1,10 @@
 """WebSockets: one per seat (or spectator) of a game, for live views and actions.
 
 Client to server (JSON): ``{"type": "act", "seq": 12, "action": 34}`` (or ``"action_string"``),
-``{"type": "hint"}``, ``{"type": "sync"}``, ``{"type": "why", "action_string": ...}`` (a short
-reason, for a click that is no legal move), ``{"type": "quick_setup"}`` (a random set-up for the
-seat, where the game has a set-up); an optional ``"request"`` value is echoed back.
+``{"type": "hint"}`` (a page playing every person's seat adds ``"tokens"``: the others'),
+``{"type": "sync"}``, ``{"type": "why", "action_string": ...}`` (a short reason, for a click
+that is no legal move), ``{"type": "quick_setup"}`` (a random set-up for the seat,
+where the game has a set-up); an optional ``"request"`` value is echoed back.
 ``?draw=false`` in the socket's address leaves the board drawings out of its views.
 
 Server to client: ``{"type": "view", ...}`` on connecting, on ``sync`` and after every change
@@ -211,7 +212,10 @@ async def _handle(  # noqa: C901
             await manager.act_as_person(live, subscriber.seat, seq, action)
             subscriber.send({"type": "ack", "request": request, "seq": live.seq})
         elif kind == "hint":
-            hint = await manager.hint(live, subscriber.seat)
+            others = message.get("tokens", [])
+            if not isinstance(others, list) or not all(isinstance(t, str) for t in others):
+                raise WebError(422, "bad_request", "'tokens' is a list of the page's other tokens")
+            hint = await manager.hint(live, subscriber.seat, others)
             subscriber.send({"type": "hint", "request": request, **hint})
         elif kind in ("why", "quick_setup"):
             await _words_message(manager, live, subscriber, kind, message, request)

@@ -260,14 +260,17 @@ class SessionStore:
             ).all()
         return {r[0] for r in rows}
 
-    def game_names(self, game_ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+    def game_names(self, game_ids: list[str]) -> dict[str, tuple[str, dict[str, Any], bool]]:
+        """``(name, params, hints on)`` of each game (``hints`` rides on every seat row)."""
         if not game_ids:
             return {}
         with self.store.engine.connect() as connection:
             rows = connection.execute(
-                select(GameRow.id, GameRow.name, GameRow.params).where(GameRow.id.in_(game_ids))
+                select(GameRow.id, GameRow.name, GameRow.params, GameRow.seats).where(
+                    GameRow.id.in_(game_ids)
+                )
             ).all()
-        return {r[0]: (r[1], dict(r[2])) for r in rows}
+        return {r[0]: (r[1], dict(r[2]), any(seat.get("hints") for seat in r[3])) for r in rows}
 
     def action_counts(self, game_ids: list[str]) -> dict[str, int]:
         if not game_ids:

@@ -533,7 +533,9 @@ class SessionManager:
                 carried_wins[member] = score["wins"][old_seat]
                 if score["points"] is not None:
                     carried_points[member] = score["points"][old_seat]
-            next_live = await self.manager.create(live.game.name, params, new_seats, client)
+            next_live = await self.manager.create(
+                live.game.name, params, new_seats, client, hints=live.hints_on
+            )
             entry = SeriesGame(
                 game_id=next_live.id,
                 series_id=series.series_id,

@@ -130,6 +130,18 @@ function renderCover(v) {
   for (const id of ["hint", "quick-setup", "all-moves"]) $(id).hidden = true;
 }
 
+function peopleSeats(v) {
+  return v.seats.filter((seat) => seat.kind === "human").map((seat) => seat.seat);
+}
+
+/** Fair play, as the server rules it: hints against the computer, at one screen (this page
+ *  plays every person's seat) or in a game created with hints on. */
+function hintsAllowed(v) {
+  const people = peopleSeats(v);
+  const held = new Set([...views.values()].map((seatView) => seatView.seat));
+  return v.hints_on || people.length < 2 || people.every((seat) => held.has(seat));
+}
+
 function view() {
   return views.get(shown);
 }
@@ -201,7 +213,8 @@ function render() {
   $("seed").parentElement.hidden = !v.seed;
   $("seed-note").hidden = Boolean(v.seed);
   $("replay-link").hidden = !v.terminal;
-  $("hint").hidden = !mine;
+  $("hint").hidden = !(mine && hintsAllowed(v));
+  $("hints-on").hidden = !(v.hints_on && peopleSeats(v).length > 1);
   $("quick-setup").hidden = !(mine && v.quick_setup);
   renderActions(v, mine);
 }
@@ -291,6 +304,14 @@ function destinations(square) {
   return found;
 }
 
+/** Whether a legal move starts on ``square`` (a piece of this seat that can move stands there). */
+function movesFrom(square) {
+  return (view()?.legal ?? []).some((action) => {
+    const squares = squaresOf(action.string);
+    return squares.length === 2 && squares[0] === square;
+  });
+}
+
 /** Legal actions that name ``square`` alone: "put e3", "flip b2", "peek c3". */
 function singlesAt(square) {
   return (view()?.legal ?? []).filter((a) => {
@@ -377,6 +398,13 @@ function clickSquare(square) {
     }
   }
   const singles = singlesAt(square);
+  if (singles.length === 1 && !movesFrom(square)) {
+    // One click for the commonest move: an empty cell where a bone may be placed places it,
+    // though a bone could also move there (moving is select-then-target, from the bone).
+    selected = null;
+    render();
+    return send(singles[0].id);
+  }
   if (destinations(square).length > 0) {
     selected = square;
     render();
@@ -524,7 +552,8 @@ $("memory").addEventListener("change", () => render());
 
 $("hint").addEventListener("click", () => {
   $("hint-text").textContent = "Thinking…";
-  sockets.get(shown)?.send(JSON.stringify({ type: "hint", request: ++requestNumber }));
+  const others = tokens.filter((token) => token && token !== shown);
+  sockets.get(shown)?.send(JSON.stringify({ type: "hint", tokens: others, request: ++requestNumber }));
 });
 
 $("quick-setup").addEventListener("click", () => {

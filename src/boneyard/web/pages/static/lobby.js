@@ -94,7 +94,8 @@ function row(game, join, mine) {
   const names = game.people.filter(Boolean);
   const waits = names.length ? `${names.join(", ")} waits` : "someone waits";
   const who = mine && game.open_seats.length ? "you wait for an opponent" : join ? waits : names.join(" against ");
-  about.textContent = ` (${game.params}) ${who}`;
+  const hints = game.hints_on ? ", hints on" : "";
+  about.textContent = ` (${game.params}${hints}) ${who}`;
   li.append(title, about, " ");
   if (mine) {
     const back = document.createElement("a");
