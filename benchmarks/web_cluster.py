@@ -209,7 +209,10 @@ def percentile(values: list[float], share: float) -> float:
 async def run(args: argparse.Namespace, db_url: str) -> int:  # noqa: C901
     ports = [free_port(), free_port()]
     bases = [f"http://{HOST}:{port}" for port in ports]
-    budgets = ("--games-per-minute", "1000000", "--sockets-per-client", "100000")
+    budgets = (
+        "--games-per-minute", "1000000", "--sockets-per-client", "100000",
+        "--sockets-per-minute", "100000",
+    )  # fmt: skip
     budgets += ("--sockets-per-game", "64", "--memory-mb", "4096")
     logs = Path(tempfile.mkdtemp(prefix="boneyard-cluster-"))
     print(f"logs in {logs}", file=sys.stderr)

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.core.game import Game, State
 from boneyard.core.registry import list_games
+from boneyard.web.play.drawing import Lines, lines_of, rebuilt
 from boneyard.web.play.live import render
 from tests.web.conftest import all_games, create
 
@@ -164,11 +165,25 @@ def test_every_payload_to_a_seat_is_its_observation(  # noqa: C901
         for t in [*tokens, None]
     ]
     entered = [socket.__enter__() for socket in sockets]
+    held: dict[int | None, Lines | None] = {}
+
+    def whole(seat: int | None, message: dict[str, Any]) -> dict[str, Any]:
+        """A socket's view with its drawing rebuilt from what changed (play/drawing.py)."""
+        view = {k: v for k, v in message.items() if k not in ("type", "drawing")}
+        if "drawing" in message:
+            assert message["svg"] is None
+            known = held[seat]
+            assert known is not None, "what changed is sent only against a drawing sent"
+            view["svg"] = rebuilt(known, message["drawing"])
+        held[seat] = lines_of(view["svg"])
+        return view
+
     try:
         for socket, seat in zip(entered, [*range(seats), None]):
             message = socket.receive_json()
             assert message["type"] == "view"
-            received.append((seat, {k: v for k, v in message.items() if k != "type"}))
+            assert "drawing" not in message, "a socket's first view has the whole drawing"
+            received.append((seat, whole(seat, message)))
         latest = {seat: view for seat, view in received}
         for move in range(moves):
             spectator = latest[None]
@@ -189,7 +204,7 @@ def test_every_payload_to_a_seat_is_its_observation(  # noqa: C901
             for socket, seat in zip(entered, [*range(seats), None]):
                 message = socket.receive_json()
                 assert message["type"] == "view", message
-                view = {k: v for k, v in message.items() if k != "type"}
+                view = whole(seat, message)
                 received.append((seat, view))
                 latest[seat] = view
             if move % 4 != 3:

@@ -226,6 +226,13 @@ def _serve_workers(
     help="New games one client address may create a minute (more: 429).",
 )
 @click.option(
+    "--sockets-per-minute",
+    default=120,
+    show_default=True,
+    type=click.IntRange(1),
+    help="WebSockets one client address may open a minute (more: refused).",
+)
+@click.option(
     "--sockets-per-game",
     default=64,
     show_default=True,
@@ -292,6 +299,7 @@ def serve(
     memory_mb: float,
     idle_minutes: float,
     games_per_minute: int,
+    sockets_per_minute: int,
     sockets_per_game: int,
     sockets_per_client: int,
     max_body_kb: int,
@@ -329,6 +337,7 @@ def serve(
             live_idle_seconds=idle_minutes * 60,
             sweep_seconds=min(30.0, max(1.0, idle_minutes * 60 / 4)),
             games_per_minute=games_per_minute,
+            sockets_per_minute=sockets_per_minute,
             sockets_per_game=sockets_per_game,
             sockets_per_client=sockets_per_client,
             max_body_bytes=max_body_kb * 1024,

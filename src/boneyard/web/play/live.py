@@ -30,6 +30,7 @@ from boneyard.web.compute.chance import chance_outcome, seed_hash
 from boneyard.web.errors import WebError
 from boneyard.web.play import words
 from boneyard.web.play.catalog import Catalog, parse_params, seat_count_for
+from boneyard.web.play.drawing import Lines
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import StoredGame
 
@@ -39,6 +40,9 @@ log = logging.getLogger("boneyard.web")
 class Subscriber(Protocol):
     seat: int | None
     draw: bool
+    drawing: Lines | None
+    """The board drawing this subscriber was last sent (``play/drawing.py``): the next view
+    carries only what changed since it."""
 
     def offer(self, text: str) -> bool:
         """Queue a message already encoded as JSON (one encoding per seat, not per socket);

@@ -31,10 +31,11 @@ from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
-from boneyard.web.play import words
+from boneyard.web.play import drawing, words
 from boneyard.web.play.cache import LiveCache
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.computer import ComputerSeats
+from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.play.work import WorkPool, advance, replay, set_up, strings_of
@@ -430,13 +431,21 @@ class GameManager:
         happens outside it, so a socket that stops reading holds up nobody (its queue fills and
         it is dropped).
         """
-        views: dict[tuple[int | None, bool], str] = {}
+        views: dict[tuple[int | None, bool], tuple[dict[str, Any], Lines | None]] = {}
+        encoded: dict[tuple[int | None, bool, Lines | None], str] = {}
         for subscriber in list(live.subscribers):
             key = (subscriber.seat, subscriber.draw)
             if key not in views:
                 view = {"type": "view", **live.view(*key, log_from=log_from)}
-                views[key] = json.dumps(view, separators=(",", ":"))
-            if not subscriber.offer(views[key]):
+                views[key] = view, drawing.lines_of(view["svg"])
+            view, lines = views[key]
+            held = subscriber.drawing
+            if (*key, held) not in encoded:
+                if held is not None and lines is not None:  # only what changed since then
+                    view = {**view, "svg": None, "drawing": drawing.changes(held, lines)}
+                encoded[(*key, held)] = json.dumps(view, separators=(",", ":"))
+            subscriber.drawing = lines
+            if not subscriber.offer(encoded[(*key, held)]):
                 live.subscribers.discard(subscriber)
 
     # ----- acting -------------------------------------------------------------------------------

@@ -9,8 +9,10 @@ where the game has a set-up); an optional ``"request"`` value is echoed back.
 
 Server to client: ``{"type": "view", ...}`` on connecting, on ``sync`` and after every change
 (the fields of ``GET /api/games/{id}``; after a change ``log`` holds only the lines from
-``log_from`` on), ``{"type": "ack", "seq": n}`` once an action is stored, ``{"type": "hint",
-...}``, and ``{"type": "error", "status": 409, "error": "stale", "detail": ...}``.
+``log_from`` on, and ``drawing`` replaces ``svg``: what changed in the board's drawing since the
+last view this socket was sent, see ``play/drawing.py``), ``{"type": "ack", "seq": n}`` once
+an action is stored, ``{"type": "hint", ...}``, and ``{"type": "error", "status": 409,
+"error": "stale", "detail": ...}``.
 
 Limits (``Settings``): a message is at most ``socket_message_bytes`` of flat JSON; a socket may
 send ``socket_messages_per_second`` (a burst of twice that; far beyond, it is closed); ``sync``
@@ -33,7 +35,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GuardedRouter, SocketPayer
 from boneyard.web.guard.limits import RateLimit
-from boneyard.web.play import words
+from boneyard.web.play import drawing, words
+from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.settings import Settings
@@ -54,6 +57,7 @@ class SocketSubscriber:
         self.websocket = websocket
         self.seat = seat
         self.draw = draw
+        self.drawing: Lines | None = None
         self.settings = settings
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=settings.send_queue)
         self.gone = asyncio.Event()
@@ -77,6 +81,11 @@ class SocketSubscriber:
 
     def send(self, message: dict[str, Any]) -> None:
         self.offer(json.dumps(message, separators=(",", ":")))
+
+    def send_view(self, view: dict[str, Any]) -> None:
+        """A whole view, its drawing included: the next views carry what changed since it."""
+        self.drawing = drawing.lines_of(view["svg"])
+        self.send({"type": "view", **view})
 
     async def _send_forever(self) -> None:
         try:
@@ -140,7 +149,7 @@ async def game_socket(
         return
     gone = asyncio.ensure_future(subscriber.gone.wait())
     try:
-        subscriber.send({"type": "view", **live.view(seat, draw)})
+        subscriber.send_view(live.view(seat, draw))
         while True:
             receive = asyncio.ensure_future(websocket.receive_text())
             await asyncio.wait({receive, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -240,7 +249,7 @@ def _sync(manager: GameManager, live: LiveGame, subscriber: SocketSubscriber) ->
             await asyncio.sleep(wait)
         subscriber.last_sync = time.monotonic()
         await manager.freshen(live)
-        subscriber.send({"type": "view", **live.view(subscriber.seat, subscriber.draw)})
+        subscriber.send_view(live.view(subscriber.seat, subscriber.draw))
 
     subscriber.sync_pending = asyncio.get_running_loop().create_task(answer())
 

@@ -4,6 +4,7 @@ import {
   keepTextReadable,
 } from "./board.js";
 import { rememberName, rememberedName } from "./identity.js";
+import { rebuiltDrawing } from "./drawing.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -66,6 +67,14 @@ function receive(token, message) {
         return;
       }
       message.log = before.log.slice(0, message.log_from).concat(message.log);
+    }
+    if (message.drawing) {
+      // Only what changed in the board's drawing: rebuilt from the one this socket has.
+      if (!before?.svg) {
+        sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
+        return;
+      }
+      message.svg = rebuiltDrawing(before.svg, message.drawing);
     }
     views.set(token, message);
     const reconnected = !connected.has(token);
