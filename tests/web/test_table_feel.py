@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import httpx2
 import pytest
 
 from tests.web import test_browser
@@ -201,3 +202,54 @@ def test_a_draw_offer_opens_beside_the_board_and_in_the_title(
     assert answering.title().startswith("Draw offered — "), answering.title()
     answering.locator("#session-no").click()
     answering.wait_for_function("!document.title.startsWith('Draw offered')")
+
+
+def inside(page: Any, selector: str, width: int = 390, height: int = 844) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is shown"
+    return bool(
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= width
+        and box["y"] + box["height"] <= height
+    )
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def seen_before(browser: Any, server: str, url: str, game: str) -> Any:
+    """A phone's page of a game whose How to play this browser has already seen."""
+    page = browser.new_context(bypass_csp=True, **PHONE).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.add_init_script(f"localStorage.setItem('boneyard.seen.{game}', 'yes')")
+    page.goto(server + url)
+    page.wait_for_selector("#game[data-mine='yes']")
+    return page
+
+
+def test_bon_bon_for_six_keeps_draw_and_pass_on_a_phones_screen(
+    server: str, browser: Any
+) -> None:
+    computer = {"kind": "computer", "level": "easy"}
+    body = {"game": "bonbon", "seats": [{}] + [computer] * 5, "params": {"players": 6}}
+    response = httpx2.post(f"{server}/api/games", json=body, timeout=30)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    page = seen_before(browser, server, created["seats"][0]["url"], "bonbon")
+    buttons = page.locator("#actions [data-action]")
+    assert buttons.count() >= 2, "Draw and Pass"
+    for index in range(buttons.count()):
+        assert inside(page, f"#actions [data-action] >> nth={index}"), "in view, no scrolling"
+    assert page.evaluate("scrollY") == 0
+    assert inside(page, "#bar-facts"), "the facts of the decision beside them"
+
+
+def test_bond_o_cones_keeps_its_score_and_controls_on_a_phones_screen(
+    server: str, browser: Any
+) -> None:
+    created = create(server, "bondo_cones", seats=[{}, {"kind": "computer", "level": "easy"}])
+    page = seen_before(browser, server, created["seats"][0]["url"], "bondo_cones")
+    assert inside(page, "#quick-setup"), "the set-up button in view"
+    facts = page.locator("#bar-facts").inner_text()
+    assert "points" in facts and inside(page, "#bar-facts"), facts

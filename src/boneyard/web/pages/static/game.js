@@ -207,6 +207,7 @@ function render() {
   if (hadFocus) board.focus({ preventScroll: true });
 
   showPanel($("panel"), v.panel);
+  showBarFacts(v.panel);
   showChange(v, before, picturesBefore, mine);
   showLog($("log"), v.log, v.players ?? []);
   const seats = $("seats");
@@ -226,6 +227,17 @@ function render() {
   $("hints-on").hidden = !(v.hints_on && peopleSeats(v).length > 1);
   $("quick-setup").hidden = !(mine && v.quick_setup);
   renderActions(v, mine);
+}
+
+/** The panel's first facts and this seat's own, in a line or two for the phone's bar. */
+function showBarFacts(items) {
+  const chosen = (items ?? []).filter((item, index) => index < 3 || item.label.includes("(you)"));
+  const facts = chosen.map((item) => {
+    const pair = el("div");
+    pair.append(el("dt", {}, item.label), el("dd", {}, item.value));
+    return pair;
+  });
+  $("bar-facts").replaceChildren(...facts);
 }
 
 let drawnSeq = null; // the move number last drawn: a higher one is a new position
