@@ -253,3 +253,13 @@ def test_bond_o_cones_keeps_its_score_and_controls_on_a_phones_screen(
     assert inside(page, "#quick-setup"), "the set-up button in view"
     facts = page.locator("#bar-facts").inner_text()
     assert "points" in facts and inside(page, "#bar-facts"), facts
+
+
+def test_the_move_log_takes_focus_with_a_name(server: str, browser: Any) -> None:
+    """A long game's log scrolls inside itself: a keyboard user must reach it."""
+    created = create(server, "bondo_cones", seats=[{}, {"kind": "computer", "level": "easy"}])
+    page = open_seat(browser, server + created["seats"][0]["url"])
+    log = page.locator("#log")
+    assert log.get_attribute("tabindex") == "0" and log.get_attribute("aria-label")
+    log.focus()
+    assert page.evaluate("document.activeElement.id") == "log"
