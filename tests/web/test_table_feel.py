@@ -11,7 +11,6 @@ import httpx2
 import pytest
 
 from tests.web import test_browser
-from tests.web.test_browser import create
 from tests.web.browsing import (
     TIMEOUT_MS,
     click_square,
@@ -19,6 +18,7 @@ from tests.web.browsing import (
     play_by_clicking,
     seq_of,
 )
+from tests.web.test_browser import create
 
 # The browser tests' server and Chromium, shared (module-scoped: one of each for this file).
 server = test_browser.server
@@ -36,6 +36,7 @@ Element.prototype.animate = function (...args) {
   window.__animations.push({
     seq: Number(document.getElementById('game')?.dataset.seq ?? -1),
     running: document.getAnimations().length,
+    card: Boolean(this.closest?.('#board [data-card]')),
   });
   return made;
 };
@@ -90,9 +91,7 @@ def test_no_animation_under_reduced_motion(server: str, browser: Any) -> None:
     assert page.evaluate("document.getAnimations().length") == 0
 
 
-def test_a_move_plays_a_sound_and_the_mute_switch_is_remembered(
-    server: str, browser: Any
-) -> None:
+def test_a_move_plays_a_sound_and_the_mute_switch_is_remembered(server: str, browser: Any) -> None:
     page, _ = play_against_the_computer(server, browser)
     assert int(page.get_attribute("html", "data-sounds") or 0) >= 2, "the moves were heard"
     mute = page.locator("#mute")
@@ -158,7 +157,9 @@ def test_bones_last_piece_keeps_its_colour_and_targets_show_over_pieces(
     # The marks' layer is the drawing's last: a target on a domino is drawn over it.
     other = next(p for p in pages if p is not mover)
     wait_seq(other, start + 1)
-    layers = other.eval_on_selector("#board svg", "svg => svg.lastElementChild.getAttribute('class')")
+    layers = other.eval_on_selector(
+        "#board svg", "svg => svg.lastElementChild.getAttribute('class')"
+    )
     assert layers == "marks"
 
 
@@ -191,7 +192,9 @@ def test_a_draw_offer_opens_beside_the_board_and_in_the_title(
     width, height = viewport
     created = create(server, "oyno")  # (Obonto is never drawn)
     size = {"viewport": {"width": width, "height": height}}
-    offering, answering = (open_seat(browser, server + seat["url"], **size) for seat in created["seats"])
+    offering, answering = (
+        open_seat(browser, server + seat["url"], **size) for seat in created["seats"]
+    )
     offering.locator('[data-session="offer_draw"]').click()
     answering.wait_for_selector("#session-question:not([hidden])")
     box = answering.locator("#session-question").bounding_box()
@@ -228,9 +231,7 @@ def seen_before(browser: Any, server: str, url: str, game: str) -> Any:
     return page
 
 
-def test_bon_bon_for_six_keeps_draw_and_pass_on_a_phones_screen(
-    server: str, browser: Any
-) -> None:
+def test_bon_bon_for_six_keeps_draw_and_pass_on_a_phones_screen(server: str, browser: Any) -> None:
     computer = {"kind": "computer", "level": "easy"}
     body = {"game": "bonbon", "seats": [{}] + [computer] * 5, "params": {"players": 6}}
     response = httpx2.post(f"{server}/api/games", json=body, timeout=30)
@@ -263,3 +264,34 @@ def test_the_move_log_takes_focus_with_a_name(server: str, browser: Any) -> None
     assert log.get_attribute("tabindex") == "0" and log.get_attribute("aria-label")
     log.focus()
     assert page.evaluate("document.activeElement.id") == "log"
+
+
+def test_a_drawn_card_is_dealt_with_motion(server: str, browser: Any) -> None:
+    """Bon-Bon: the card drawn and played lands in the seat's run with an animation."""
+    created = create(server, "bonbon", seats=[{}, {"kind": "computer", "level": "easy"}])
+    page = open_seat(browser, server + created["seats"][0]["url"])
+    for pick in ("draw", ""):  # draw a card, then play it (face up or down: the first offered)
+        page.wait_for_selector("#game[data-mine='yes']")
+        start = seq_of(page)
+        action = next(action for action in legal_strings(page) if pick in action.lower())
+        page.locator(f'#actions [data-action="{action}"]').click()
+        wait_seq(page, start + 1)
+    assert page.locator("#board [data-card]").count() >= 1, "the card lies in a run"
+    page.wait_for_function(
+        f"window.__animations.some(record => record.seq > {start} && record.card)",
+        timeout=TIMEOUT_MS,
+    )
+
+
+def test_the_opponents_resignation_opens_beside_the_board(server: str, browser: Any) -> None:
+    created = create(server, "obonto")
+    resigning, staying = (open_seat(browser, server + seat["url"]) for seat in created["seats"])
+    resigning.locator('[data-session="resign"]').click()
+    resigning.locator("#session-yes").click()  # "Resign this game?" Yes
+    staying.wait_for_selector("#session-question:not([hidden])")
+    assert "resigned" in staying.locator("#session-question").inner_text()
+    assert inside(staying, "#session-question", 1280, 900)
+    assert "resigned — " in staying.title(), staying.title()
+    staying.locator("#session-no").click()  # Close
+    staying.wait_for_selector("#session-question", state="hidden")
+    assert "resigned — " not in staying.title()

@@ -48,17 +48,27 @@ function slide(svg, from, to) {
   return moving.length > 0;
 }
 
-/** A piece that was not there before is set down: it grows in and fades in. */
+/** A piece that was not there before is set down: it drops in and fades in. (Moved, never
+ * scaled: a piece's text keeps its size, readable on a phone, all through the motion.) */
 function setDown(nodes) {
   for (const node of nodes) {
-    animate(node, [{ scale: "0.4", opacity: 0 }, { scale: "1", opacity: 1 }], 220);
+    animate(node, [{ translate: "0px -14px", opacity: 0 }, { translate: "0px 0px", opacity: 1 }], 220);
   }
 }
 
-/** A tile or piece that changed sides turns over: it narrows to a line and opens again. */
+/** A tile that changed sides turns over: it narrows to a line and opens again (a tile has no
+ * text to shrink). */
 function turnOver(nodes) {
   for (const node of nodes) {
     animate(node, [{ scale: "1 1" }, { scale: "0 1" }, { scale: "1 1" }], 300);
+  }
+}
+
+/** A card turned face up or down: lifted, faded out and laid back, its text never scaled. */
+function turnCard(nodes) {
+  for (const node of nodes) {
+    animate(node, [{ translate: "0px 0px", opacity: 1 }, { translate: "0px -10px", opacity: 0.2 },
+      { translate: "0px 0px", opacity: 1 }], 300);
   }
 }
 
@@ -104,12 +114,14 @@ export function animateChange(before, after, move) {
   // Cards turned face up or down, and cards dealt (Bon-Bon's runs).
   const cardsBefore = keyed(before, "[data-card]", cardKey);
   const dealt = [];
+  const cardsTurned = [];
   for (const [key, node] of keyed(after, "[data-card]", cardKey)) {
     const old = cardsBefore.get(key);
     if (!old) dealt.push(node);
-    else if (old.getAttribute("data-face") !== node.getAttribute("data-face")) turned.push(node);
+    else if (old.getAttribute("data-face") !== node.getAttribute("data-face")) cardsTurned.push(node);
   }
   turnOver(turned);
+  turnCard(cardsTurned);
   for (const node of dealt) {
     animate(node, [{ translate: "0px -40px", opacity: 0 }, { translate: "0px 0px", opacity: 1 }]);
   }
