@@ -64,7 +64,7 @@ function turnOver(nodes) {
   }
 }
 
-/** A card turned face up or down: lifted, faded out and laid back, its text never scaled. */
+/** A card or bone turned over: lifted, faded out and laid back, its text never scaled. */
 function turnCard(nodes) {
   for (const node of nodes) {
     animate(node, [{ translate: "0px 0px", opacity: 1 }, { translate: "0px -10px", opacity: 0.2 },
@@ -98,7 +98,12 @@ export function animateChange(before, after, move) {
     const was = new Set(move.flatMap((square) => piecesOn(before, square).map(identity)));
     const fresh = new Set(move.flatMap((square) => piecesOn(after, square))
       .filter((node) => !was.has(identity(node))));
-    setDown([...fresh]);
+    // On a square that held a piece of its own (not a Bones stack) the piece turned: an OYNO
+    // bone stood up or lay down.
+    const turnedHere = (node) => !node.matches("rect.piece")
+      && piecesOn(before, node.getAttribute("data-square") ?? "").length > 0;
+    turnCard([...fresh].filter(turnedHere));
+    setDown([...fresh].filter((node) => !turnedHere(node)));
   }
   // Squares that turned over (Obonto's tiles, a square's class changed light <-> dark): the
   // tile drawn just before the square turns.
