@@ -29,21 +29,65 @@ export function showBoard(container, view) {
   container.appendChild(pre);
 }
 
-/** Mark squares with a translucent overlay of class ``kind`` (sel, dest, last, hint). */
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** A square's box in the drawing's own (root) coordinates, wherever in the drawing it sits. */
+function boxInRoot(svg, target) {
+  const box = target.getBBox();
+  const toScreen = target.getScreenCTM();
+  const rootToScreen = svg.getScreenCTM();
+  if (!toScreen || !rootToScreen) return box; // not laid out (hidden): the square's own box
+  const matrix = rootToScreen.inverse().multiply(toScreen);
+  const corners = [[box.x, box.y], [box.x + box.width, box.y], [box.x, box.y + box.height],
+    [box.x + box.width, box.y + box.height]].map(([x, y]) => new DOMPoint(x, y).matrixTransform(matrix));
+  const xs = corners.map((p) => p.x);
+  const ys = corners.map((p) => p.y);
+  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs),
+    height: Math.max(...ys) - Math.min(...ys) };
+}
+
+/** The layer the marks lie in: the drawing's last child, above every piece, never taking a
+ * click (so a highlight never repaints a piece: it is an outline or a dot over it). */
+function markLayer(svg) {
+  let layer = svg.querySelector(":scope > g.marks");
+  if (!layer) {
+    layer = document.createElementNS(SVG_NS, "g");
+    layer.setAttribute("class", "marks");
+    layer.setAttribute("pointer-events", "none");
+    svg.appendChild(layer);
+  }
+  return layer;
+}
+
+/** Mark squares with a mark of class ``kind``, each its own shape: ``last`` (the last move) an
+ * amber outline, ``sel`` (the picked square) a thick blue outline, ``dest`` (where
+ * it may go) a green dot, ``hint`` a dashed violet outline, ``focus`` (the keyboard's ring) an
+ * orange ring outside the square. */
 export function mark(container, squares, kind) {
   const svg = container.querySelector("svg");
   if (!svg) return;
+  const layer = markLayer(svg);
   for (const square of squares) {
     const target = svg.querySelector(`[data-square="${CSS.escape(square)}"]`);
     if (!target || typeof target.getBBox !== "function") continue;
-    const box = target.getBBox();
-    const overlay = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    const box = boxInRoot(svg, target);
+    const side = Math.min(box.width, box.height);
+    let shape;
+    if (kind === "dest") {
+      const dot = side * 0.32;
+      shape = { x: box.x + (box.width - dot) / 2, y: box.y + (box.height - dot) / 2,
+        width: dot, height: dot, rx: dot / 2 };
+    } else {
+      const inset = kind === "focus" ? -1 : kind === "sel" ? side * 0.06 : side * 0.1;
+      shape = { x: box.x + inset, y: box.y + inset, width: box.width - 2 * inset,
+        height: box.height - 2 * inset, rx: side * 0.12 };
+    }
+    const overlay = document.createElementNS(SVG_NS, "rect");
     for (const [key, value] of Object.entries({
-      x: box.x, y: box.y, width: box.width, height: box.height,
-      class: `mark mark-${kind}`, "data-mark": square,
+      ...shape, class: `mark mark-${kind}`, "data-mark": square,
+      "vector-effect": "non-scaling-stroke",
     })) overlay.setAttribute(key, value);
-    if (target.getAttribute("transform")) overlay.setAttribute("transform", target.getAttribute("transform"));
-    target.parentNode.insertBefore(overlay, target.nextSibling);
+    layer.appendChild(overlay);
   }
 }
 

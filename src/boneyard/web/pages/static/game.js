@@ -5,12 +5,16 @@ import {
 } from "./board.js";
 import { rememberName, rememberedName } from "./identity.js";
 import { rebuiltDrawing } from "./drawing.js";
+import { animateChange, pictureLabels, pieceCount, rollPictures } from "./motion.js";
+import { play, wireMuteSwitch } from "./sound.js";
+import { applyFlip, flippable, wireFlip } from "./flip.js";
+import { setTurnTitle } from "./title.js";
+import { applyMemoryMode } from "./memory.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
 const tokens = root.dataset.tokens ? root.dataset.tokens.split(",") : [""];
 const $ = (id) => document.getElementById(id);
-const pageTitle = document.title;
 
 const views = new Map(); // token -> latest view
 const sockets = new Map(); // token -> WebSocket
@@ -170,7 +174,7 @@ function render() {
   if (!v) return;
   // The tab says when it is this page's move, for a game left in a background tab.
   const state = myTurn(v) ? "Your move · " : v.terminal ? "Game over · " : "";
-  document.title = state + pageTitle;
+  setTurnTitle(state);
   if (covered(v)) {
     root.dataset.covered = "yes";
     return renderCover(v);
@@ -188,8 +192,12 @@ function render() {
 
   const board = $("board");
   const hadFocus = document.activeElement === board;
+  const before = board.querySelector("svg");
+  const picturesBefore = pictureLabels($("panel"));
   showBoard(board, v);
   const squares = nameSquares(board);
+  applyFlip(board);
+  $("flip").hidden = !flippable(board, v);
   keepTextReadable(board);
   if (focused && !squares.includes(focused)) focused = null;
   applyMemoryMode(v);
@@ -208,6 +216,8 @@ function render() {
   if (hadFocus) board.focus({ preventScroll: true });
 
   showPanel($("panel"), v.panel);
+  showBarFacts(v.panel);
+  showChange(v, before, picturesBefore, mine);
   showLog($("log"), v.log, v.players ?? []);
   const seats = $("seats");
   seats.replaceChildren();
@@ -226,6 +236,31 @@ function render() {
   $("hints-on").hidden = !(v.hints_on && peopleSeats(v).length > 1);
   $("quick-setup").hidden = !(mine && v.quick_setup);
   renderActions(v, mine);
+}
+
+/** The panel's first facts and this seat's own, in a line or two for the phone's bar. */
+function showBarFacts(items) {
+  const chosen = (items ?? []).filter((item, index) => index < 3 || item.label.includes("(you)"));
+  const facts = chosen.map((item) => {
+    const pair = el("div");
+    pair.append(el("dt", {}, item.label), el("dd", {}, item.value));
+    return pair;
+  });
+  $("bar-facts").replaceChildren(...facts);
+}
+
+let drawnSeq = null; // the move number last drawn: a higher one is a new position
+
+/** A new position: the moved piece slides, a die rolls, and a sound says what happened. */
+function showChange(v, before, picturesBefore, mine) {
+  const moved = drawnSeq !== null && v.seq > drawnSeq;
+  drawnSeq = v.seq;
+  if (!moved) return;
+  const after = $("board").querySelector("svg");
+  animateChange(before, after, lastMoveSquares(v.log));
+  rollPictures($("panel"), picturesBefore);
+  const captured = before && after && pieceCount(after) < pieceCount(before);
+  play(v.terminal ? "end" : captured ? "capture" : mine ? "turn" : "move");
 }
 
 function button(v, action, cls = "action") {
@@ -517,46 +552,6 @@ $("board").addEventListener("keydown", (event) => {
   }
 });
 
-// ----- memory mode (Bond O Cones) ---------------------------------------------------------------
-
-// Memory mode: hide the values of one's own pieces except the peeked ones. Offered when the
-// observation lists cones (as {seat, peeked} objects or as tokens like "b8+p": colour, value
-// or ?, rings, p when peeked, s when spied); purely a display choice.
-const CONE_TOKEN = /^([bw])([0-9]+|\?)([+#]?)(p?)(s?)$/;
-
-function memoryPieces(v) {
-  const cones = v?.observation?.cones;
-  if (!cones || typeof cones !== "object" || v.seat === null) return null;
-  const pieces = {};
-  for (const [square, cone] of Object.entries(cones)) {
-    if (typeof cone === "string") {
-      const m = CONE_TOKEN.exec(cone);
-      if (!m) return null;
-      pieces[square] = { seat: m[1] === "b" ? 0 : 1, peeked: m[4] === "p" };
-    } else if (cone && typeof cone === "object" && "peeked" in cone && "seat" in cone) {
-      pieces[square] = cone;
-    } else {
-      return null;
-    }
-  }
-  return Object.keys(pieces).length ? pieces : null;
-}
-
-function applyMemoryMode(v) {
-  const pieces = memoryPieces(v);
-  $("memory-mode").hidden = !pieces;
-  if (!pieces || !$("memory").checked) return;
-  for (const node of $("board").querySelectorAll("[data-cone]")) {
-    const piece = pieces[node.getAttribute("data-cone")];
-    if (!piece || piece.seat !== v.seat || piece.peeked) continue;
-    node.setAttribute("data-value", "");
-    for (const text of node.querySelectorAll("text")) text.textContent = "?";
-    for (const title of node.querySelectorAll("title")) title.textContent = "Your cone (its value hidden in memory mode)";
-  }
-  const pre = $("board").querySelector("pre");
-  if (pre) pre.textContent = "The text view is hidden in memory mode.";
-}
-
 $("memory").addEventListener("change", () => render());
 
 $("hint").addEventListener("click", () => {
@@ -588,6 +583,8 @@ function openHowToPlayTheFirstTime() {
 }
 
 openHowToPlayTheFirstTime();
+wireMuteSwitch($("mute"));
+wireFlip($("flip"), gameId, () => render());
 $("how-to-play-done")?.addEventListener("click", () => {
   $("how-to-play").open = false;
   $("status").scrollIntoView({ block: "nearest" });

@@ -4,6 +4,7 @@
 // It keeps its own sockets (without drawings) and asks the server by HTTP.
 import { movesWord, recordResult, startPuzzle } from "./ladder_progress.js";
 import { entryFromView, rememberGame } from "./mygames.js";
+import { setOfferTitle } from "./title.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -124,19 +125,42 @@ $("session-next-level").addEventListener("click", () => {
   });
 });
 
+let seenNotice = ""; // the notice (a resignation, a rematch) this person closed
+
+/** What the other side did that this person should see at once: it resigned, or a rematch is
+ * ready. ``[key, words, title]`` or null. */
+function notice(view, session) {
+  const ending = session.ending;
+  if (ending?.kind === "resign" && ending.seat !== view.seat && view.seat !== null) {
+    return [`resign:${ending.seat}`, `${ending.words}.`, `${label(view, ending.seat)} resigned`];
+  }
+  if (session.next_url && !asked && session.ending?.kind !== "moved") {
+    return [`rematch:${session.next_url}`, "A rematch is offered: the next game is ready.", "Rematch offered"];
+  }
+  return null;
+}
+
 function showQuestion(token, view, session) {
   const box = $("session-question");
   let text = null;
   let yes = null;
   let no = null;
+  let title = "";
+  const news = notice(view, session);
   if (session.can.answer_draw) {
     text = `${label(view, session.draw_offer.seat)} offers a draw.`;
     yes = ["accept_draw", "Accept the draw"];
     no = ["decline_draw", "Play on"];
+    title = "Draw offered";
   } else if (session.can.answer_takeback) {
     text = `${label(view, session.takeback_request.seat)} asks to take back their last move.`;
     yes = ["accept_takeback", "Allow it"];
     no = ["decline_takeback", "Refuse"];
+    title = "Takeback asked";
+  } else if (news && news[0] !== seenNotice) {
+    [, text, title] = news;
+    yes = news[0].startsWith("rematch") ? ["follow_rematch", "Play it"] : null;
+    no = [`close:${news[0]}`, "Close"];
   } else if (pendingConfirm && session.can[pendingConfirm]) {
     text = CONFIRM[pendingConfirm];
     yes = [pendingConfirm, "Yes"];
@@ -147,6 +171,7 @@ function showQuestion(token, view, session) {
     text = "You asked to take back your move: waiting for the answer.";
   }
   box.hidden = text === null;
+  setOfferTitle(title);
   $("session-question-text").textContent = text ?? "";
   for (const [id, choice] of [["session-yes", yes], ["session-no", no]]) {
     const button = $(id);
@@ -226,7 +251,9 @@ for (const id of ["session-yes", "session-no"]) {
   $(id).addEventListener("click", () => {
     const what = $(id).dataset.request;
     pendingConfirm = null;
-    if (what) ask(what);
+    if (what.startsWith("close:")) seenNotice = what.slice("close:".length);
+    else if (what === "follow_rematch") location.assign($("session-next").href);
+    else if (what) ask(what);
     render();
   });
 }
