@@ -85,6 +85,14 @@ def test_after_the_computer_moves_in_obonto_the_page_animates(server: str, brows
     assert all(record["running"] > 0 for record in answered), "document.getAnimations() saw it"
 
 
+def test_the_last_move_is_marked_once(server: str, browser: Any) -> None:
+    """The page's own mark, not the drawing's outline of it as well (two outlines, two colours)."""
+    page, _ = play_against_the_computer(server, browser)
+    assert page.locator("#board rect.mark-last").count() == 2, "both squares of the move"
+    assert page.locator("#board svg .last-move").count() == 2, "the drawing outlines them too"
+    assert not page.locator("#board svg .last-move").first.is_visible(), "but it is hidden"
+
+
 def test_no_animation_under_reduced_motion(server: str, browser: Any) -> None:
     page, _ = play_against_the_computer(server, browser, reduced_motion="reduce")
     assert page.evaluate("window.__animations") == []

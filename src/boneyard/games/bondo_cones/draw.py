@@ -154,13 +154,13 @@ def render_svg(
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fffdf7"/>',
     ]
     marked = set(highlight)
-    last = observation.get("last_move") if show_last_move else None
-    if last:
-        marked.update(last)
+    last = set(observation.get("last_move") or ()) if show_last_move else set()
     for name, square_svg, mark in _squares(flipped):
         out.append(square_svg)
         if name in marked:
             out.append(mark)
+        elif name in last:  # classed, so that a page that marks moves itself can hide it
+            out.append(mark.replace("<rect ", '<rect class="last-move" ', 1))
     out.extend(_coordinates(flipped))
     route = [name for name in path]
     if len(route) > 1:
