@@ -23,6 +23,7 @@ from boneyard.core.hooks import (
     Drawing,
     Heuristic,
     Search,
+    RoundWords,
     SetUpWords,
     StateTensor,
     Tensor,
@@ -165,6 +166,8 @@ class GameSpec:
     drawing: Drawing | None = None
     words: Words = PLAIN_WORDS
     set_up_words: SetUpWords | None = None
+    round_words: RoundWords | None = None
+    """Where the game is played in rounds: the summary shown when one ends."""
     heuristic: Heuristic | None = None
     tensor: Tensor | None = None
     state_tensor: StateTensor | None = None
