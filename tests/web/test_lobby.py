@@ -163,3 +163,20 @@ def test_the_session_pages_load_with_no_inline_script(client: TestClient) -> Non
         assert ours and all('src="/static/' in attrs for attrs in ours), path
         body = page.text.split("<main>")[1]
         assert not re.search(r"\son[a-z]+=", body), f"an inline event handler on {path}"
+
+
+def test_an_open_game_takes_no_move_until_the_opponent_arrives(client: TestClient) -> None:
+    ann, ben = person(client, "Ann"), person(client, "Ben")
+    opened = open_game(client, "obonto", ann)
+    view = seen(client, opened)
+    assert view["prompt"] == "Waiting for an opponent to join."
+    assert view["legal"] == [] and view["current_player"] is None and view["seq"] == 0
+    move = {"seq": 0, "action_string": "e5", "token": opened["token"]}
+    refused = client.post(f"/api/games/{opened['id']}/actions", json=move)
+    assert refused.status_code == 409 and refused.json()["error"] == "waiting_for_opponent"
+    assert seen(client, opened)["session"]["can"]["abort"], "Call the game off stays"
+    join(client, opened["id"], ben)
+    view = seen(client, opened)
+    assert view["legal"] and view["prompt"] != "Waiting for an opponent to join."
+    move["action_string"] = view["legal"][0]["string"]
+    assert client.post(f"/api/games/{opened['id']}/actions", json=move).status_code == 200

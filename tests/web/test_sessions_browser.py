@@ -197,6 +197,10 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     ann.click("#open-game button[type=submit]")
     ann.wait_for_selector("#game[data-seq]")
     ann.wait_for_selector("#session-waiting:not([hidden])")
+    # Before anyone joins, no move: the seat's prompt says it waits for an opponent.
+    assert ann.inner_text("[role=status] #prompt") == "Waiting for an opponent to join."
+    assert ann.get_attribute("#game", "data-mine") == "no"
+    assert not ann.title().startswith("Your move")
     game_id = ann.url.split("/game/")[1].split("?")[0]
     ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
     again = ann_context.new_page()  # Ann looks at the lobby again: her game is hers

@@ -240,6 +240,8 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         prompt = _safe(
             "result", game, lambda: game.result(observation, seat, returns), "The game is over."
         )
+    elif live.waiting_for_people():
+        prompt = "Waiting for an opponent to join."
     elif player == seat:
         prompt = _safe("prompt", game, lambda: game.prompt(observation, player), "Your move.")
         for action in state.legal_actions():
