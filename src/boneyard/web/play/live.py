@@ -228,7 +228,12 @@ class LiveGame:
             "seq": self.seq,
             "seat": seat,
             "seats": [
-                {"seat": s, "label": self.seat_label(s), "kind": self.stored.seats[s]["kind"]}
+                # names before colours: "Ann (Black)" where the person gave a name
+                {
+                    "seat": s,
+                    "label": words.display_name(self, s),
+                    "kind": self.stored.seats[s]["kind"],
+                }
                 for s in range(self.num_seats)
             ],
             "hints_on": self.hints_on,
