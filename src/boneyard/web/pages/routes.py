@@ -153,7 +153,21 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     if len(humans) == 1:
         # One person against the computer: straight to the board.
         return RedirectResponse(humans[0]["url"], status_code=303)
+    # Post/Redirect/Get: the invite page is reached by a GET, so reloading it makes no game.
+    every_person = ",".join(str(seat["token"]) for seat in humans)
+    return RedirectResponse(f"/game/{live.id}/invite?t={every_person}", status_code=303)
+
+
+@router.get("/game/{game_id}/invite", response_class=HTMLResponse)
+async def invite_page(game_id: str, request: Request, t: str = "") -> Any:
+    """Every person's link of a new game, for whoever holds them all (its creator)."""
+    live = await _manager(request).get(game_id)
+    given = {live.seat_of(token) for token in t.split(",") if token}
+    people = {seat for seat, info in enumerate(live.stored.seats) if info["kind"] == "human"}
+    if given != people:
+        raise WebError(403, "wrong_token", "the invite page is opened with every person's link")
     names = [words.display_name(live, seat) for seat in range(live.num_seats)]
+    created = created_json(live)
     return templates.TemplateResponse(
         request, "created.html", {"created": created, "names": names, "title": live.game.title}
     )
