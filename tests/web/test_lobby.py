@@ -180,3 +180,29 @@ def test_an_open_game_takes_no_move_until_the_opponent_arrives(client: TestClien
     assert view["legal"] and view["prompt"] != "Waiting for an opponent to join."
     move["action_string"] = view["legal"][0]["string"]
     assert client.post(f"/api/games/{opened['id']}/actions", json=move).status_code == 200
+
+
+def test_bones_seats_the_first_game_at_random_unless_a_seat_was_chosen(
+    client: TestClient,
+) -> None:
+    ann = person(client, "Ann")
+    drawn = {seen(client, open_game(client, "bones", ann))["seat"] for _ in range(12)}
+    assert drawn == {0, 1}, "the rules draw for colours"
+    chosen = {"game": "bones", "person": proof(ann), "seat": 0}
+    opened = [client.post("/api/open", json=chosen).json() for _ in range(4)]
+    assert {seen(client, link)["seat"] for link in opened} == {0}
+    # Obonto keeps its seats: the creator sits where asked (seat 0 unless told).
+    assert seen(client, open_game(client, "obonto", ann))["seat"] == 0
+
+
+def test_the_one_click_bones_game_against_the_computer_draws_the_colours(
+    client: TestClient,
+) -> None:
+    seats = set()
+    for _ in range(12):
+        made = client.post("/new/bones", data={"level": "easy"}, follow_redirects=False)
+        assert made.status_code == 303
+        token = made.headers["location"].split("?t=")[1]
+        game_id = made.headers["location"].split("/game/")[1].split("?")[0]
+        seats.add(client.get(f"/api/games/{game_id}", params={"token": token}).json()["seat"])
+    assert seats == {0, 1}

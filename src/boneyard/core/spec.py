@@ -108,6 +108,9 @@ class SeriesRules:
     """The loser of a game moves first in the next (otherwise the seats take turns)."""
     can_be_drawn: bool = True
     """A game can end in a draw (players may then agree one)."""
+    random_first_seats: bool = False
+    """The first game between players seats them at random unless one chose a seat (the rules
+    say to draw for who plays which colour); the rules' seat 0 still moves first."""
     next_game: NextGame | None = None
     """The next game continues from the end of the last (its points carry), or ``None``: every
     game starts afresh."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +15,7 @@ from fastapi.templating import Jinja2Templates
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.core.game import Game
+from boneyard.core.spec import spec_of
 from boneyard.rules_pages import page_markdown
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter
@@ -105,7 +107,7 @@ async def new_game_form(name: str, request: Request) -> Any:
 @router.post("/new/{name}", response_class=HTMLResponse)
 async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     manager = _manager(request)
-    manager.catalog.game_class(name)  # an unknown game: 404
+    game_class = manager.catalog.game_class(name)  # an unknown game: 404
     fields = {
         key: values[-1]
         for key, values in parse_qs(
@@ -139,6 +141,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
                 raise WebError(
                     400, "bad_seats", f"each seat is a person or a computer level, not {choice!r}"
                 )
+        if quick and spec_of(game_class).series.random_first_seats:
+            # A one-click game chose no seat: the rules draw for it.
+            random.SystemRandom().shuffle(chosen)
         return chosen
 
     try:
