@@ -61,6 +61,13 @@ async def home(request: Request) -> Any:
         kind = kind_json(manager, name)
         kind["pitch"] = manager.catalog.game_class(name).pitch
         kind["picture"] = _start_picture(manager.catalog.game_class(name)) is not None
+        # A game with a ladder of puzzles deals a level of it (and its page leads on to the next).
+        ladder = spec_of(manager.catalog.game_class(name)).ladder
+        kind["ladder"] = (
+            None
+            if ladder is None
+            else [(level, ladder.value_of_level(level)) for level in range(1, ladder.levels + 1)]
+        )
         kinds.append(kind)
     return templates.TemplateResponse(request, "home.html", {"kinds": kinds, "levels": LEVELS})
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from urllib.parse import parse_qs
 
 from fastapi import Path, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from boneyard.core.registry import game_specs
@@ -166,6 +167,20 @@ async def _play_line(manager: GameManager, payer: Payer, start: str, moves: list
     for move in moves:
         await manager.act(live, 0, live.seq, move)
     return live
+
+
+@pages.post("/ladder/play")
+async def play_level_form(request: Request, payer: GamePayer) -> RedirectResponse:
+    """The home page's form: deal the chosen level, then go to its board (Post/Redirect/Get);
+    solved, its page offers the next level and the ladder."""
+    fields = parse_qs((await request.body()).decode("utf-8", "replace"))
+    level = (fields.get("level") or ["1"])[-1]
+    if not level.isdecimal():
+        raise WebError(400, "no_level", f"a level is a number from 1, not {level!r}")
+    value = value_of_level(int(level))
+    parameter = puzzle_game()[1].parameter
+    dealt = await _deal(request, payer, {parameter: value}, {"level": int(level), parameter: value})
+    return RedirectResponse(dealt["url"], status_code=303)
 
 
 @pages.get("/ladder", response_class=HTMLResponse)
