@@ -265,9 +265,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
                         f"at the start of {plural(left, 'more turn')}",
                     )
                 )
-        items.append(
-            PanelItem("Turn", count_toward(observation["turn"], observation["max_turns"]))
-        )
+        items.append(PanelItem("Turn", count_toward(observation["turn"], observation["max_turns"])))
     return items
 
 
