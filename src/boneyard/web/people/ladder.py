@@ -72,11 +72,17 @@ def _managers(request: Request) -> tuple[GameManager, SessionManager]:
 
 
 async def _deal(
-    request: Request, payer: Payer, params: dict[str, Any], detail: dict[str, Any]
+    request: Request,
+    payer: Payer,
+    params: dict[str, Any],
+    detail: dict[str, Any],
+    name: str | None = None,
 ) -> dict[str, Any]:
+    """A puzzle dealt for one person (``name``: the name they gave, if any)."""
     manager, sessions = _managers(request)
     spec, ladder = puzzle_game()
-    live = await manager.create(spec.name, params, [{"kind": "human"}], client=payer.client)
+    seats = [{"kind": "human", "name": name}]
+    live = await manager.create(spec.name, params, seats, client=payer.client)
     start = str(live.state.observation(None)["position"])
     solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
     detail = {**detail, "start": start, "shortest": len(solution), "solution": solution}
@@ -179,7 +185,9 @@ async def play_level_form(request: Request, payer: GamePayer) -> RedirectRespons
         raise WebError(400, "no_level", f"a level is a number from 1, not {level!r}")
     value = value_of_level(int(level))
     parameter = puzzle_game()[1].parameter
-    dealt = await _deal(request, payer, {parameter: value}, {"level": int(level), parameter: value})
+    detail = {"level": int(level), parameter: value}
+    name = (fields.get("name0") or [""])[-1]
+    dealt = await _deal(request, payer, {parameter: value}, detail, name)
     return RedirectResponse(dealt["url"], status_code=303)
 
 
