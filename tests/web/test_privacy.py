@@ -216,6 +216,8 @@ def test_every_payload_to_a_seat_is_its_observation(  # noqa: C901
         for seat in [*range(seats), None]
     }
     assert len(received) > 2 * seats
+    if name == "bonbon":  # rounds ended, and each seat was told of them
+        assert {seat for seat, view in received if view["round_summary"]} == {*range(seats), None}
     for seat, view in received:
         check_payload(game, states, log, seat, view)
         truth = states[view["seq"]]
