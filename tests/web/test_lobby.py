@@ -22,8 +22,8 @@ def proof(who: dict[str, str]) -> dict[str, str]:
     return {"id": who["id"], "secret": who["secret"]}
 
 
-def open_game(client: TestClient, game: str, who: dict[str, str]) -> dict[str, Any]:
-    opened = client.post("/api/open", json={"game": game, "person": proof(who)})
+def open_game(client: TestClient, game: str, who: dict[str, str], **more: Any) -> dict[str, Any]:
+    opened = client.post("/api/open", json={"game": game, "person": proof(who), **more})
     assert opened.status_code == 201, opened.text
     body: dict[str, Any] = opened.json()
     return body
@@ -57,7 +57,7 @@ def test_an_open_games_settings_are_listed_in_words(client: TestClient) -> None:
 
 def test_an_open_game_is_listed_joined_and_then_watched(client: TestClient) -> None:
     ann, ben = person(client, "Ann"), person(client, "Ben")
-    opened = open_game(client, "bones", ann)
+    opened = open_game(client, "bones", ann, seat=0)  # (else Bones draws Ann's seat)
     assert seen(client, opened)["session"]["open_seats"] == [1]
     lobby = client.get("/api/lobby").json()
     assert [g["id"] for g in lobby["waiting"]] == [opened["id"]]
