@@ -51,8 +51,17 @@ def test_the_first_round_ends_with_its_winner_and_the_scores(server: str, browse
         for width, height in ((1280, 900), (390, 844)):
             page.set_viewport_size({"width": width, "height": height})
             page.screenshot(path=f"{SHOTS}/round-{width}.png", full_page=False)
+    # The same seat in a second browser: the summary is open there too.
+    other = open_page(browser, server + created["seats"][0]["url"])
+    other.locator("#round-summary").wait_for(timeout=TIMEOUT_MS)
     # Closed, it folds above the move log, still there to read.
     box.locator('[data-action="close-round-summary"]').click()
     assert page.locator("#round-summary").count() == 0
     folded = page.locator("#round-summary-folded")
     assert folded.locator("summary").inner_text() == title
+    # Playing on in the next round folds it as well.
+    other.wait_for_selector('#game[data-mine="yes"]', timeout=TIMEOUT_MS)
+    assert other.locator("#round-summary").count() == 1
+    other.locator('#actions [data-action="draw"]').click()
+    other.wait_for_selector("#round-summary-folded", timeout=TIMEOUT_MS)
+    assert other.locator("#round-summary").count() == 0

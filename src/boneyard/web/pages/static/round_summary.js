@@ -50,7 +50,7 @@ export function showRoundSummary(v) {
     });
     const box = element(
       "section",
-      { id: "round-summary", class: "round-summary", "data-seq": summary.seq, "aria-labelledby": "round-summary-title" },
+      { id: "round-summary", class: "round-summary", "data-round-summary": "", "data-seq": summary.seq, "aria-labelledby": "round-summary-title" },
       element("h2", { id: "round-summary-title" }, summary.title),
       lines(summary),
       close,
@@ -63,7 +63,7 @@ export function showRoundSummary(v) {
   if (folded?.dataset.seq === String(summary.seq)) return;
   const details = element(
     "details",
-    { id: "round-summary-folded", class: "round-summary-folded", "data-seq": summary.seq },
+    { id: "round-summary-folded", class: "round-summary-folded", "data-round-summary": "", "data-seq": summary.seq },
     element("summary", {}, summary.title),
     lines(summary),
   );
