@@ -201,6 +201,7 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     assert ann.inner_text("[role=status] #prompt") == "Waiting for an opponent to join."
     assert ann.get_attribute("#game", "data-mine") == "no"
     assert not ann.title().startswith("Your move")
+    assert ann.locator("[data-session=abort]").is_visible(), "Call the game off stays"
     game_id = ann.url.split("/game/")[1].split("?")[0]
     ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
     again = ann_context.new_page()  # Ann looks at the lobby again: her game is hers
