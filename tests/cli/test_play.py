@@ -159,3 +159,40 @@ def test_the_board_names_seats_as_the_game_does() -> None:
     plain = board_text(game, state, viewer=0).plain
     assert "seat 0" not in plain and "seat 2" not in plain
     assert "red to play" in plain and "green: in play" in plain
+
+
+def _typed(name: str, lines: list[str]) -> TerminalGame:
+    answers = iter([*lines, "quit"])
+    session = TerminalGame(
+        game=load_game(name),
+        players=[HUMAN, HUMAN],
+        console=Console(record=True, width=120, color_system=None),
+        ask=lambda prompt: next(answers),
+    )
+    return session
+
+
+def test_a_bare_square_plays_the_one_move_it_can_mean() -> None:
+    session = _typed("oyno", ["c3", "c2"])
+    first = session.state.clone()
+    session.run()
+    out = session.console.export_text()
+    assert "bad action" not in out
+    assert "No move of yours uses c3 now" in out  # the round centre takes no bone
+    first.apply_action(first.string_to_action("place c2"))
+    assert str(session.state) == str(first), "c2 was played as place c2"
+
+
+def test_a_bare_square_with_several_meanings_lists_them() -> None:
+    session = _typed("bones", ["e5"])
+    state = session.state
+    meant = [
+        move
+        for move in (state.action_to_string(a) for a in state.legal_actions())
+        if "e5" in move.split("-")
+    ]
+    assert len(meant) > 1
+    session.run()
+    out = " ".join(session.console.export_text().split())
+    assert f"e5 can mean {', '.join(meant)}: type the one you mean" in out
+    assert not session.state.history(), "nothing was played"

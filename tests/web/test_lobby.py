@@ -22,8 +22,8 @@ def proof(who: dict[str, str]) -> dict[str, str]:
     return {"id": who["id"], "secret": who["secret"]}
 
 
-def open_game(client: TestClient, game: str, who: dict[str, str]) -> dict[str, Any]:
-    opened = client.post("/api/open", json={"game": game, "person": proof(who)})
+def open_game(client: TestClient, game: str, who: dict[str, str], **more: Any) -> dict[str, Any]:
+    opened = client.post("/api/open", json={"game": game, "person": proof(who), **more})
     assert opened.status_code == 201, opened.text
     body: dict[str, Any] = opened.json()
     return body
@@ -57,7 +57,7 @@ def test_an_open_games_settings_are_listed_in_words(client: TestClient) -> None:
 
 def test_an_open_game_is_listed_joined_and_then_watched(client: TestClient) -> None:
     ann, ben = person(client, "Ann"), person(client, "Ben")
-    opened = open_game(client, "bones", ann)
+    opened = open_game(client, "bones", ann, seat=0)  # (else Bones draws Ann's seat)
     assert seen(client, opened)["session"]["open_seats"] == [1]
     lobby = client.get("/api/lobby").json()
     assert [g["id"] for g in lobby["waiting"]] == [opened["id"]]
@@ -163,3 +163,46 @@ def test_the_session_pages_load_with_no_inline_script(client: TestClient) -> Non
         assert ours and all('src="/static/' in attrs for attrs in ours), path
         body = page.text.split("<main>")[1]
         assert not re.search(r"\son[a-z]+=", body), f"an inline event handler on {path}"
+
+
+def test_an_open_game_takes_no_move_until_the_opponent_arrives(client: TestClient) -> None:
+    ann, ben = person(client, "Ann"), person(client, "Ben")
+    opened = open_game(client, "obonto", ann)
+    view = seen(client, opened)
+    assert view["prompt"] == "Waiting for an opponent to join."
+    assert view["legal"] == [] and view["current_player"] is None and view["seq"] == 0
+    move = {"seq": 0, "action_string": "e5", "token": opened["token"]}
+    refused = client.post(f"/api/games/{opened['id']}/actions", json=move)
+    assert refused.status_code == 409 and refused.json()["error"] == "waiting_for_opponent"
+    assert seen(client, opened)["session"]["can"]["abort"], "Call the game off stays"
+    join(client, opened["id"], ben)
+    view = seen(client, opened)
+    assert view["legal"] and view["prompt"] != "Waiting for an opponent to join."
+    move["action_string"] = view["legal"][0]["string"]
+    assert client.post(f"/api/games/{opened['id']}/actions", json=move).status_code == 200
+
+
+def test_bones_seats_the_first_game_at_random_unless_a_seat_was_chosen(
+    client: TestClient,
+) -> None:
+    ann = person(client, "Ann")
+    drawn = {seen(client, open_game(client, "bones", ann))["seat"] for _ in range(12)}
+    assert drawn == {0, 1}, "the rules draw for colours"
+    chosen = {"game": "bones", "person": proof(ann), "seat": 0}
+    opened = [client.post("/api/open", json=chosen).json() for _ in range(4)]
+    assert {seen(client, link)["seat"] for link in opened} == {0}
+    # Obonto keeps its seats: the creator sits where asked (seat 0 unless told).
+    assert seen(client, open_game(client, "obonto", ann))["seat"] == 0
+
+
+def test_the_one_click_bones_game_against_the_computer_draws_the_colours(
+    client: TestClient,
+) -> None:
+    seats = set()
+    for _ in range(12):
+        made = client.post("/new/bones", data={"level": "easy"}, follow_redirects=False)
+        assert made.status_code == 303
+        token = made.headers["location"].split("?t=")[1]
+        game_id = made.headers["location"].split("/game/")[1].split("?")[0]
+        seats.add(client.get(f"/api/games/{game_id}", params={"token": token}).json()["seat"])
+    assert seats == {0, 1}

@@ -309,3 +309,13 @@ def test_a_question_about_seats_is_answered_with_their_names(
     advanced = page[page.index("<summary>Advanced</summary>") :]
     assert "Who is younger?" in advanced, "folded under Advanced"
     assert '<option value="0" selected>North</option><option value="1" >South</option>' in advanced
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_rules_pages_keep_terminal_commands_for_programs(client: TestClient, name: str) -> None:
+    """A player reads the rules; the commands to type at a terminal are folded away."""
+    page = client.get(f"/rules/{name}").text
+    command = re.compile(r"boneyard (play|solve) ")
+    assert command.search(page), "the commands are still there, folded"
+    unfolded = re.sub(r'<details class="for-programs">.*?</details>', "", page, flags=re.S)
+    assert not command.search(unfolded)

@@ -26,7 +26,7 @@ VIEW_KEYS = {
     "returns", "status", "observation", "legal", "log_from", "log", "svg", "text", "seed_hash",
     "seed", "session", "hints_on",
     # words for people (web/play/words.py), each drawn from the seat's own observation:
-    "prompt", "recent", "labels", "panel", "players", "result", "quick_setup",
+    "prompt", "recent", "labels", "panel", "players", "result", "quick_setup", "round_summary",
 }  # fmt: skip
 SESSION_KEYS = {
     "ending", "can", "draw_offer", "takeback_request", "events", "series", "next_url",
@@ -123,6 +123,11 @@ def check_words(
         actor = None if player < 0 else player
         assert line["words"] == game.describe_action(before, actor, log[seat][number])
     assert all("token" not in player for player in view["players"])
+    summary = view["round_summary"]
+    if summary is not None:  # the round's end from this seat's observations around it alone
+        number = summary.pop("seq")
+        around = states[number].observation(seat), states[number + 1].observation(seat)
+        assert summary == game.round_summary(*around, seat)
 
 
 def check_hidden_values(name: str, truth: State, seat: int | None, view: dict[str, Any]) -> None:
@@ -226,6 +231,8 @@ def test_every_payload_to_a_seat_is_its_observation(  # noqa: C901
         for seat in [*range(seats), None]
     }
     assert len(received) > 2 * seats
+    if name == "bonbon":  # rounds ended, and each seat was told of them
+        assert {seat for seat, view in received if view["round_summary"]} == {*range(seats), None}
     for seat, view in received:
         check_payload(game, states, log, seat, view)
         truth = states[view["seq"]]

@@ -320,3 +320,16 @@ def test_a_person_against_the_computer_names_their_seat(client: TestClient) -> N
     assert ask(client, created, 0, "name", name="Ann").status_code == 200
     human = {p["seat"]: p for p in view(client, created)["players"]}
     assert human[0]["name"] == "Ann (White)" and human[1]["person_name"] is None
+
+
+def test_names_come_before_colours_where_people_gave_them(client: TestClient) -> None:
+    created = create(client, "bones", seats=PEOPLE)
+    for seat, name in ((0, "Ann"), (1, "Ben")):
+        assert ask(client, created, seat, "name", name=name).status_code == 200
+    play(client, created, 0, "e5-f5")
+    assert ask(client, created, 0, "offer_draw").status_code == 200
+    seen = view(client, created, 1)
+    assert [s["label"] for s in seen["seats"]] == ["Ann (White)", "Ben (Black)"]
+    assert seen["session"]["events"][-1]["words"] == "Ann (White) offered a draw"
+    assert ask(client, created, 1, "resign").status_code == 200
+    assert view(client, created, 0)["status"] == "Game over: Ben (Black) resigned, Ann (White) wins"

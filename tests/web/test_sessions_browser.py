@@ -197,6 +197,11 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     ann.click("#open-game button[type=submit]")
     ann.wait_for_selector("#game[data-seq]")
     ann.wait_for_selector("#session-waiting:not([hidden])")
+    # Before anyone joins, no move: the seat's prompt says it waits for an opponent.
+    assert ann.inner_text("[role=status] #prompt") == "Waiting for an opponent to join."
+    assert ann.get_attribute("#game", "data-mine") == "no"
+    assert not ann.title().startswith("Your move")
+    assert ann.locator("[data-session=abort]").is_visible(), "Call the game off stays"
     game_id = ann.url.split("/game/")[1].split("?")[0]
     ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
     again = ann_context.new_page()  # Ann looks at the lobby again: her game is hers
@@ -207,21 +212,30 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     assert "you wait for an opponent" in again.inner_text(f"[data-game-id='{game_id}']")
     assert again.locator(f"[data-game-id='{game_id}'] button.join").count() == 0
     back.click()
-    again.wait_for_selector("#game[data-seat='0']")
+    again.wait_for_selector("#game[data-seat]")
     again.close()
-    ann.wait_for_selector("#seats li[data-seat='0']:has-text('Ann (White) (you)')")
+    # Bones draws the colours of a first game whose creator chose no seat.
+    ann_seat = int(ann.get_attribute("#game", "data-seat"))
+    colours = ["White", "Black"]
+    ann.wait_for_selector(
+        f"#seats li[data-seat='{ann_seat}']:has-text('Ann ({colours[ann_seat]}) (you)')"
+    )
     row = ben.inner_text(f"[data-game-id='{game_id}']")
     assert "Ann waits" in row and "pieces 20" in row
     ben.click(f"[data-game-id='{game_id}'] button.join")
     ben.wait_for_url(f"**/game/{game_id}?t=*")
     ben.wait_for_selector("#game[data-seq]")
-    assert ben.get_attribute("#game", "data-seat") == "1"
-    ann.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black)')")  # his lobby name
+    ben_seat = 1 - ann_seat
+    assert ben.get_attribute("#game", "data-seat") == str(ben_seat)
+    ann.wait_for_selector(  # his lobby name
+        f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({colours[ben_seat]})')"
+    )
     ann.wait_for_selector("#session-waiting", state="hidden")
-    assert ann.get_attribute("#game", "data-mine") == "yes"
-    click_square(ann, "e5")
-    click_square(ann, "f5")
-    wait_seq(ben, 1)  # Ben's board follows Ann's move
+    white, other = (ann, ben) if ann_seat == 0 else (ben, ann)
+    white.wait_for_selector("#game[data-mine='yes']")
+    click_square(white, "e5")
+    click_square(white, "f5")
+    wait_seq(other, 1)  # the other board follows White's move
     ann.click("nav a:has-text('Games')")  # and the name Ann gave the lobby is hers everywhere
     ann.wait_for_url(server + "/")  # (loaded: its script has run)
     assert ann.input_value("#your-name") == "Ann"
@@ -238,19 +252,24 @@ def test_a_friend_names_their_seat_from_the_invite_link(server: str, browser: An
     ann.goto(server + "/")
     ann.fill("#your-name", "Ann")
     ann.click("li[data-game=bones] button:has-text('Play a friend')")
-    assert ann.inner_text("li[data-seat='0']").startswith("Ann (White):")
+    # Bones draws the colours of a first game: Ann's seat is either.
+    ann_seat = int(ann.get_attribute("li[data-seat]:has-text('Ann (')", "data-seat"))
+    ben_seat = 1 - ann_seat
+    colours = ["White", "Black"]
+    assert ann.inner_text(f"li[data-seat='{ann_seat}']").startswith(f"Ann ({colours[ann_seat]}):")
+    ben_li = f"li[data-seat='{ben_seat}']"
     # the page's script makes each link a whole address; the click returns before it has run
     ann.wait_for_function(
-        "document.querySelector(\"li[data-seat='1'] input.link\").value.startsWith('http')"
+        f"document.querySelector(\"{ben_li} input.link\").value.startsWith('http')"
     )
-    invite = ann.input_value("li[data-seat='1'] input.link")  # what Ann sends to Ben
+    invite = ann.input_value(f"{ben_li} input.link")  # what Ann sends to Ben
     assert invite.startswith(server + "/game/")
     assert ann.inner_text("a.spectate").startswith(server + "/game/")
     ann_context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
-    ann.click("li[data-seat='1'] button.copy")  # Ann copies Ben's link to send it
-    ann.wait_for_selector("li[data-seat='1'] button.copy:has-text('Copied')")
+    ann.click(f"{ben_li} button.copy")  # Ann copies Ben's link to send it
+    ann.wait_for_selector(f"{ben_li} button.copy:has-text('Copied')")
     assert ann.evaluate("navigator.clipboard.readText()") == invite
-    ann.click("li[data-seat='0'] a.invite")
+    ann.click(f"li[data-seat='{ann_seat}'] a.invite")
     ann.wait_for_selector("#game[data-seq]")
     assert ann.input_value("#seat-name") == "Ann"
     ben.goto(invite)
@@ -258,9 +277,10 @@ def test_a_friend_names_their_seat_from_the_invite_link(server: str, browser: An
     assert ben.input_value("#seat-name") == "", "Ben has not said his name yet"
     ben.fill("#seat-name", "Ben")
     ben.click("#name-form button[type=submit]")
-    ann.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black)')")
-    ann.wait_for_selector("#session-events li:has-text('Black is now called Ben')")
-    ben.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black) (you)')")
+    ben_colour = colours[ben_seat]
+    ann.wait_for_selector(f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({ben_colour})')")
+    ann.wait_for_selector(f"#session-events li:has-text('{ben_colour} is now called Ben')")
+    ben.wait_for_selector(f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({ben_colour}) (you)')")
     # the name is remembered: Ben's next invite link names his seat by itself
     second = httpx2.post(
         f"{server}/api/games",

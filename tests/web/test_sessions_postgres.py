@@ -18,7 +18,7 @@ postgres_url = test_postgres.postgres_url  # the throwaway server, shared with t
 def test_sessions_survive_a_restart_on_postgresql(postgres_url: str) -> None:
     with TestClient(test_postgres.make_app(postgres_url)) as client:
         ann, ben = person(client, "Ann"), person(client, "Ben")
-        opened = open_game(client, "bones", ann)
+        opened = open_game(client, "bones", ann, seat=0)
         joined = join(client, opened["id"], ben)
         assert client.get("/api/lobby").json()["live"][0]["people"] == ["Ann", "Ben"]
         play(client, {"id": opened["id"], "seats": [opened, joined]}, 0, "e5-f5")

@@ -26,6 +26,8 @@ from boneyard.core.game import CHANCE, Game, State, sample_chance_outcome
 
 HUMAN = "human"
 SEAT_NUMBER = re.compile(r"\bseat (\d)\b")
+BARE_SQUARE = re.compile(r"[a-z]{1,2}\d{1,2}")
+"""A square alone ("c2"): the page plays the one action a click on it can mean; so does this."""
 
 HELP = """\
 Type a move in the game's notation (for example the first of `moves`), or a command:
@@ -133,6 +135,18 @@ class TerminalGame:
     def try_move(self, seat: int, text: str) -> bool:
         """Play ``text`` for ``seat``; a refusal is explained in one line and changes nothing."""
         state = self.state
+        meant = self.meanings_of_square(text)
+        if len(meant) > 1:
+            listed = ", ".join(meant)
+            self.console.print(Text(f"{text} can mean {listed}: type the one you mean", "red"))
+            return False
+        if meant:
+            text = meant[0]
+        elif self.is_bare_square(text):
+            self.console.print(
+                Text(f"No move of yours uses {text} now (moves: the legal moves)", "red")
+            )
+            return False
         try:
             action = state.string_to_action(text)
             description = self.describe(seat, action)
@@ -146,6 +160,25 @@ class TerminalGame:
         if sum(kind == HUMAN for kind in self.players) > 1:
             self.console.print(Text(description, style="bold"))  # for the friend at the screen
         return True
+
+    def is_bare_square(self, text: str) -> bool:
+        """``text`` is a square alone, and no move of the game's own notation."""
+        if not BARE_SQUARE.fullmatch(text):
+            return False
+        try:
+            self.state.string_to_action(text)
+        except BoneyardError:
+            return True
+        return False  # the game's own notation reads it: played as typed
+
+    def meanings_of_square(self, text: str) -> list[str]:
+        """The legal moves a bare square ``text`` can mean (those naming it), when ``text`` is
+        not itself a move of the game's notation; otherwise none."""
+        if not self.is_bare_square(text):
+            return []
+        state = self.state
+        strings = [state.action_to_string(a) for a in state.legal_actions()]
+        return [move for move in strings if text in re.split(r"[\s\-x:,]+", move)]
 
     def hint(self) -> str:
         from boneyard.ai import hint

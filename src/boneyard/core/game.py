@@ -396,6 +396,14 @@ class Game(ABC):
         ``returns`` are the state's returns."""
         return str(self.spec.words.result(self, observation, seat, returns))
 
+    def round_summary(
+        self, before: Observation, after: Observation, seat: int | None
+    ) -> dict[str, Any] | None:
+        """The round the action between ``before`` and ``after`` (``seat``'s observations)
+        ended, in words (``RoundWords``), or ``None``: no round ended, or the game has none."""
+        round_words = self.spec.round_words
+        return None if round_words is None else round_words.round_summary(self, before, after, seat)
+
     def in_setup(self, observation: Observation) -> bool:
         """Whether the seat whose ``observation`` this is is setting up (placing its pieces
         before play): a person may then leave the rest of its set-up to chance in one click."""

@@ -54,6 +54,19 @@ class SetUpWords(Protocol):
     def in_setup(self, game: Any, observation: Any, /) -> bool: ...
 
 
+class RoundWords(Protocol):
+    """For a game played in rounds: the end of a round in words, as one seat saw it.
+
+    ``round_summary(game, before, after, seat)`` is given the seat's observations just before
+    and just after one action and returns ``None`` unless that action ended a round; then a
+    JSON object: ``round`` (its number), ``title`` (one line: who won it) and ``lines`` (each
+    player's score and how it was made, who went out and why)."""
+
+    def round_summary(
+        self, game: Any, before: Any, after: Any, seat: int | None, /
+    ) -> dict[str, Any] | None: ...
+
+
 class Heuristic(Protocol):
     """The value bots search with (``heuristic.py``), inside the utility range."""
 

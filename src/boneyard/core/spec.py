@@ -22,6 +22,7 @@ from boneyard.core.hooks import (
     ActionMask,
     Drawing,
     Heuristic,
+    RoundWords,
     Search,
     SetUpWords,
     StateTensor,
@@ -107,6 +108,9 @@ class SeriesRules:
     """The loser of a game moves first in the next (otherwise the seats take turns)."""
     can_be_drawn: bool = True
     """A game can end in a draw (players may then agree one)."""
+    random_first_seats: bool = False
+    """The first game between players seats them at random unless one chose a seat (the rules
+    say to draw for who plays which colour); the rules' seat 0 still moves first."""
     next_game: NextGame | None = None
     """The next game continues from the end of the last (its points carry), or ``None``: every
     game starts afresh."""
@@ -165,6 +169,8 @@ class GameSpec:
     drawing: Drawing | None = None
     words: Words = PLAIN_WORDS
     set_up_words: SetUpWords | None = None
+    round_words: RoundWords | None = None
+    """Where the game is played in rounds: the summary shown when one ends."""
     heuristic: Heuristic | None = None
     tensor: Tensor | None = None
     state_tensor: StateTensor | None = None

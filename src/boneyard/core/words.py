@@ -36,3 +36,16 @@ def winners_of(returns: Sequence[float]) -> list[int]:
     """The seats with the best return; every seat when all are equal."""
     best = max(returns)
     return [seat for seat, value in enumerate(returns) if value == best]
+
+
+NEAR_LIMIT = 0.9
+"""A count past this share of its limit names the limit too."""
+
+
+def count_toward(count: int, limit: int, then: str = "at most") -> str:
+    """A count beside its limit, which is said only once it is near: ``"4"`` for round 4 of
+    at most 40 (the limit would only be noise), ``"37 of at most 40"``; ``then`` words the
+    limit ("at most", or "then a draw" after it)."""
+    if count < NEAR_LIMIT * limit:
+        return str(count)
+    return f"{count} of {limit}, {then}" if then != "at most" else f"{count} of at most {limit}"

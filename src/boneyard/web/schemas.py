@@ -163,6 +163,11 @@ class View(BaseModel):
     players: list[dict[str, Any]] = Field(default_factory=list, description="Names of seats.")
     result: str | None = Field(default=None, description="The end in words, once over.")
     quick_setup: bool = Field(default=False, description="A random set-up may be asked for.")
+    round_summary: dict[str, Any] | None = Field(
+        default=None,
+        description="In a game played in rounds, the last round that ended, in this seat's "
+        "words: round, title, lines, and seq (the action that ended it).",
+    )
     session: dict[str, Any] | None = Field(
         default=None,
         description="The session of play around the game (web/table/sessions.py): how it ended, "

@@ -2,7 +2,7 @@
 
 from boneyard.core.registry import register
 from boneyard.core.spec import HARD_SECONDS, HIDDEN_INFORMATION_LEVELS, GameSpec, Level
-from boneyard.games.bonbon import draw, heuristic, prompt, rules, tensor
+from boneyard.games.bonbon import draw, heuristic, prompt, round_words, rules, tensor
 from boneyard.games.bonbon.heuristic import bust_probability
 
 SPEC = register(
@@ -11,6 +11,7 @@ SPEC = register(
         state=rules.BonBonState,
         drawing=draw,
         words=prompt,
+        round_words=round_words,
         heuristic=heuristic,
         tensor=tensor,
         state_tensor=tensor,

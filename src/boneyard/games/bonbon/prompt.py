@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from boneyard.core.game import Game, Observation, PanelItem
-from boneyard.core.words import capital, join_words, plural, score_pair
+from boneyard.core.words import capital, count_toward, join_words, plural, score_pair
 
 ROUNDS_TO_WIN = 3
 """Rounds a player must win to win the game (the rules' three)."""
@@ -156,7 +156,7 @@ def action_label(game: Game, observation: Observation, action: str) -> str:
 
 def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelItem]:
     items = [
-        PanelItem("Round", f"{observation['round']} of at most {observation['max_rounds']}"),
+        PanelItem("Round", count_toward(observation["round"], observation["max_rounds"])),
         PanelItem("Shared marker", f"{observation['marker']} of {observation['collective_limit']}"),
         PanelItem("Cards left", str(observation["deck_left"])),
     ]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from boneyard.core.game import Game, Observation, PanelItem
-from boneyard.core.words import capital, join_words, plural
+from boneyard.core.words import capital, count_toward, join_words, plural
 from boneyard.games.bondo_cones.notation import COLOURS, parse_observed_token
 
 SETUP_VALUES = Counter({8: 1, 4: 4, 2: 6, 1: 5})
@@ -265,9 +265,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
                         f"at the start of {plural(left, 'more turn')}",
                     )
                 )
-        items.append(
-            PanelItem("Turn", f"{observation['turn']} of at most {observation['max_turns']}")
-        )
+        items.append(PanelItem("Turn", count_toward(observation["turn"], observation["max_turns"])))
     return items
 
 

@@ -18,7 +18,8 @@ SPEC = register(
         levels=SEARCH_LEVELS,
         web_limits={"width": 16, "height": 16, "pieces": 100},
         batch_engine="boneyard.jax.bones:BonesEnv",
-        series=SeriesRules(loser_starts=True),  # bones.txt: the loser starts the next game
+        # bones.txt: colours are drawn for the first game, the loser starts the next
+        series=SeriesRules(loser_starts=True, random_first_seats=True),
     )
 )
 

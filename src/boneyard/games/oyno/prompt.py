@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from boneyard.core.game import Game, Observation, PanelItem
-from boneyard.core.words import capital, plural
+from boneyard.core.words import capital, count_toward, plural
 
 TURNING = "the bones next to the cell it leaves and the cell it lands on turn over"
 COLOUR_LETTERS = (("R", "r"), ("W", "w"))
@@ -152,7 +152,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         )
     if observation["current_player"] in (0, 1):
         items.append(PanelItem("To move", _name(game, observation["current_player"])))
-    items.append(PanelItem("Moves", f"{moves} of {most}, then a draw"))
+    items.append(PanelItem("Moves", count_toward(moves, most, "then a draw")))
     if observation["repetitions"] >= 2:
         items.append(
             PanelItem("Repetition", "this position has come twice: a third time is a draw")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +15,7 @@ from fastapi.templating import Jinja2Templates
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.core.game import Game
+from boneyard.core.spec import spec_of
 from boneyard.rules_pages import page_markdown
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter
@@ -59,6 +61,13 @@ async def home(request: Request) -> Any:
         kind = kind_json(manager, name)
         kind["pitch"] = manager.catalog.game_class(name).pitch
         kind["picture"] = _start_picture(manager.catalog.game_class(name)) is not None
+        # A game with a ladder of puzzles deals a level of it (and its page leads on to the next).
+        ladder = spec_of(manager.catalog.game_class(name)).ladder
+        kind["ladder"] = (
+            None
+            if ladder is None
+            else [(level, ladder.value_of_level(level)) for level in range(1, ladder.levels + 1)]
+        )
         kinds.append(kind)
     return templates.TemplateResponse(request, "home.html", {"kinds": kinds, "levels": LEVELS})
 
@@ -105,7 +114,7 @@ async def new_game_form(name: str, request: Request) -> Any:
 @router.post("/new/{name}", response_class=HTMLResponse)
 async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     manager = _manager(request)
-    manager.catalog.game_class(name)  # an unknown game: 404
+    game_class = manager.catalog.game_class(name)  # an unknown game: 404
     fields = {
         key: values[-1]
         for key, values in parse_qs(
@@ -139,6 +148,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
                 raise WebError(
                     400, "bad_seats", f"each seat is a person or a computer level, not {choice!r}"
                 )
+        if quick and spec_of(game_class).series.random_first_seats:
+            # A one-click game chose no seat: the rules draw for it.
+            random.SystemRandom().shuffle(chosen)
         return chosen
 
     try:
@@ -153,7 +165,21 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     if len(humans) == 1:
         # One person against the computer: straight to the board.
         return RedirectResponse(humans[0]["url"], status_code=303)
+    # Post/Redirect/Get: the invite page is reached by a GET, so reloading it makes no game.
+    every_person = ",".join(str(seat["token"]) for seat in humans)
+    return RedirectResponse(f"/game/{live.id}/invite?t={every_person}", status_code=303)
+
+
+@router.get("/game/{game_id}/invite", response_class=HTMLResponse)
+async def invite_page(game_id: str, request: Request, t: str = "") -> Any:
+    """Every person's link of a new game, for whoever holds them all (its creator)."""
+    live = await _manager(request).get(game_id)
+    given = {live.seat_of(token) for token in t.split(",") if token}
+    people = {seat for seat, info in enumerate(live.stored.seats) if info["kind"] == "human"}
+    if given != people:
+        raise WebError(403, "wrong_token", "the invite page is opened with every person's link")
     names = [words.display_name(live, seat) for seat in range(live.num_seats)]
+    created = created_json(live)
     return templates.TemplateResponse(
         request, "created.html", {"created": created, "names": names, "title": live.game.title}
     )

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from urllib.parse import parse_qs
 
 from fastapi import Path, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from boneyard.core.registry import game_specs
@@ -71,11 +72,17 @@ def _managers(request: Request) -> tuple[GameManager, SessionManager]:
 
 
 async def _deal(
-    request: Request, payer: Payer, params: dict[str, Any], detail: dict[str, Any]
+    request: Request,
+    payer: Payer,
+    params: dict[str, Any],
+    detail: dict[str, Any],
+    name: str | None = None,
 ) -> dict[str, Any]:
+    """A puzzle dealt for one person (``name``: the name they gave, if any)."""
     manager, sessions = _managers(request)
     spec, ladder = puzzle_game()
-    live = await manager.create(spec.name, params, [{"kind": "human"}], client=payer.client)
+    seats = [{"kind": "human", "name": name}]
+    live = await manager.create(spec.name, params, seats, client=payer.client)
     start = str(live.state.observation(None)["position"])
     solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
     detail = {**detail, "start": start, "shortest": len(solution), "solution": solution}
@@ -166,6 +173,22 @@ async def _play_line(manager: GameManager, payer: Payer, start: str, moves: list
     for move in moves:
         await manager.act(live, 0, live.seq, move)
     return live
+
+
+@pages.post("/ladder/play")
+async def play_level_form(request: Request, payer: GamePayer) -> RedirectResponse:
+    """The home page's form: deal the chosen level, then go to its board (Post/Redirect/Get);
+    solved, its page offers the next level and the ladder."""
+    fields = parse_qs((await request.body()).decode("utf-8", "replace"))
+    level = (fields.get("level") or ["1"])[-1]
+    if not level.isdecimal():
+        raise WebError(400, "no_level", f"a level is a number from 1, not {level!r}")
+    value = value_of_level(int(level))
+    parameter = puzzle_game()[1].parameter
+    detail = {"level": int(level), parameter: value}
+    name = (fields.get("name0") or [""])[-1]
+    dealt = await _deal(request, payer, {parameter: value}, detail, name)
+    return RedirectResponse(dealt["url"], status_code=303)
 
 
 @pages.get("/ladder", response_class=HTMLResponse)

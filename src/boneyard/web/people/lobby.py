@@ -20,6 +20,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
 from boneyard.web.pages.routes import templates
@@ -167,7 +168,12 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
     the lobby unless ``listed`` is false). Answers the creator's link."""
     manager, sessions = _managers(request)
     person = await _person(sessions, body.person)
-    manager.catalog.game_class(body.game)  # an unknown game: 404 before anything is set up
+    game_class = manager.catalog.game_class(body.game)  # unknown: 404 before any set-up
+    # Where the rules draw for seats, a creator who chose none gets one at random.
+    draw_seat = (
+        "seat" not in body.model_fields_set and spec_of(game_class).series.random_first_seats
+    )
+    creator = body.seat
 
     def seats(count: int) -> list[dict[str, Any]]:
         """Every seat a person unless given: the game's seat count comes from its set-up in
@@ -177,7 +183,11 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
             if body.seats is None
             else [seat.model_dump() for seat in body.seats]
         )
-        if not 0 <= body.seat < len(chosen) or chosen[body.seat]["kind"] != "human":
+        nonlocal creator
+        if draw_seat:
+            people = [s for s, seat in enumerate(chosen) if seat["kind"] == "human"]
+            creator = secrets.SystemRandom().choice(people) if people else creator
+        if not 0 <= creator < len(chosen) or chosen[creator]["kind"] != "human":
             raise WebError(400, "bad_seats", "the creator's seat must be one of the people's seats")
         return chosen
 
@@ -185,12 +195,12 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
         body.game, dict(body.params), seats, client=payer.client, hints=body.hints
     )
     open_seats = [
-        s for s, info in enumerate(live.stored.seats) if info["kind"] == "human" and s != body.seat
+        s for s, info in enumerate(live.stored.seats) if info["kind"] == "human" and s != creator
     ]
     if not open_seats:
         raise WebError(400, "bad_seats", "an open game needs a seat for someone else to join")
     people: list[str | None] = [None] * live.num_seats
-    people[body.seat] = person["id"] if person else None
+    people[creator] = person["id"] if person else None
     entry = SeriesGame(
         game_id=live.id,
         series_id=live.id,
@@ -205,7 +215,7 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
     )
     await manager.in_store(sessions.store.add_series_game, entry, None)
     session_of(live).series = entry
-    token = live.stored.seats[body.seat]["token"]
+    token = live.stored.seats[creator]["token"]
     return {"id": live.id, "url": f"/game/{live.id}?t={token}", "token": token}
 
 

@@ -96,6 +96,12 @@ class LiveGame:
     extra_view: Callable[[int | None], dict[str, Any]] | None = None
     """Adds the session of play (``web/table/``: offers, series, rematch) to each view."""
 
+    def waiting_for_people(self) -> bool:
+        """Whether the game waits for someone to take a free seat (an open game of the lobby):
+        no person's move is taken until then. The session of play (``web/table/``) knows."""
+        asked = getattr(self.extra_view, "waiting_for_people", None)
+        return bool(asked()) if callable(asked) else False
+
     @property
     def computers_only(self) -> bool:
         return all(seat["kind"] == "computer" for seat in self.stored.seats)
@@ -212,7 +218,8 @@ class LiveGame:
         observation = state.observation(seat)
         player = self.to_move()
         legal: list[dict[str, Any]] = []
-        if seat is not None and player == seat:
+        waiting = self.waiting_for_people()  # nobody may move before every seat is taken
+        if seat is not None and player == seat and not waiting:
             legal = [{"id": a, "string": state.action_to_string(a)} for a in state.legal_actions()]
         column = seat if seat is not None else self.num_seats
         terminal = self.over
@@ -225,11 +232,16 @@ class LiveGame:
             "seq": self.seq,
             "seat": seat,
             "seats": [
-                {"seat": s, "label": self.seat_label(s), "kind": self.stored.seats[s]["kind"]}
+                # names before colours: "Ann (Black)" where the person gave a name
+                {
+                    "seat": s,
+                    "label": words.display_name(self, s),
+                    "kind": self.stored.seats[s]["kind"],
+                }
                 for s in range(self.num_seats)
             ],
             "hints_on": self.hints_on,
-            "current_player": player if player >= 0 else None,
+            "current_player": player if player >= 0 and not waiting else None,
             "terminal": terminal,
             "returns": self.returns() if terminal else None,
             "status": self.status_text(),

@@ -455,6 +455,10 @@ class GameManager:
     ) -> None:
         """``act`` for a person's token: refused once the seat passed to the computer."""
         live.check_person(seat)
+        if live.waiting_for_people():
+            raise WebError(
+                409, "waiting_for_opponent", "the game starts when an opponent takes the free seat"
+            )
         await self.act(live, seat, seq, action)
 
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:

@@ -55,6 +55,9 @@ class _Memory:
     state: State
     said: dict[int, list[str]] = field(default_factory=dict)
     """Stored action number -> its description for each seat, then for a spectator."""
+    rounds: dict[int, list[dict[str, Any] | None]] = field(default_factory=dict)
+    """Stored action number that ended a round -> the round in words for each seat, then for
+    a spectator (``Game.round_summary``; only in a game played in rounds)."""
 
 
 def _memory(live: LiveGame) -> _Memory:
@@ -79,14 +82,19 @@ def described(live: LiveGame, seq: int, column: int) -> str:
             memory.seq, memory.state = 0, live.game.new_initial_state()
         game = live.game
         seats = game.info.num_players
+        viewers: list[int | None] = [*range(seats), None]
+        in_rounds = game.spec.round_words is not None
         while memory.seq <= seq:
             entry = live.log[memory.seq]
             actor = None if entry.player == CHANCE else entry.player
-            if memory.seq not in memory.said:
+            new = memory.seq not in memory.said
+            befores = []
+            if new:
                 said = []
-                for viewer in [*range(seats), None]:
+                for viewer in viewers:
                     string = entry.strings[seats if viewer is None else viewer]
                     observation = memory.state.observation(viewer)
+                    befores.append(observation)
                     said.append(
                         _safe(
                             "describe_action",
@@ -97,8 +105,39 @@ def described(live: LiveGame, seq: int, column: int) -> str:
                     )
                 memory.said[memory.seq] = said
             memory.state.apply_action(live.stored.actions[memory.seq][0])
+            if new and in_rounds:
+                _remember_round(memory, viewers, befores)
             memory.seq += 1
     return memory.said[seq][column]
+
+
+def _remember_round(
+    memory: _Memory, viewers: list[int | None], befores: list[dict[str, Any]]
+) -> None:
+    """Keep the round action ``memory.seq`` (just applied) ended in words, if it ended one."""
+    game = memory.game
+    summaries = [
+        _safe(
+            "round_summary",
+            game,
+            partial(game.round_summary, before, memory.state.observation(viewer), viewer),
+            None,
+        )
+        for viewer, before in zip(viewers, befores, strict=True)
+    ]
+    if any(summary is not None for summary in summaries):
+        memory.rounds[memory.seq] = summaries
+
+
+def last_round(live: LiveGame, seat: int | None) -> dict[str, Any] | None:
+    """The last round that ended, in ``seat``'s words, with ``seq``: the action that ended it
+    (the page shows it until the seat closes it or plays on)."""
+    memory = _memory(live)
+    column = live.num_seats if seat is None else seat
+    for seq in sorted(memory.rounds, reverse=True):
+        if seq < len(live.log) and memory.rounds[seq][column] is not None:
+            return {"seq": seq, **memory.rounds[seq][column]}  # type: ignore[dict-item]
+    return None
 
 
 def replay_stops(live: LiveGame) -> list[int]:
@@ -201,6 +240,8 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         prompt = _safe(
             "result", game, lambda: game.result(observation, seat, returns), "The game is over."
         )
+    elif live.waiting_for_people():
+        prompt = "Waiting for an opponent to join."
     elif player == seat:
         prompt = _safe("prompt", game, lambda: game.prompt(observation, player), "Your move.")
         for action in state.legal_actions():
@@ -230,6 +271,7 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         "players": players,
         "result": prompt if terminal else None,
         "quick_setup": seat is not None and player == seat and game.in_setup(observation),
+        "round_summary": last_round(live, seat),
     }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from boneyard.core.game import CHANCE
 from boneyard.web.play.live import Ending, LiveGame
+from boneyard.web.play.words import display_name
 from boneyard.web.store.sessions import SessionEvent
 
 ENDINGS = ("resign", "draw_agreed", "abort", "moved")
@@ -25,9 +26,9 @@ def ending_of(live: LiveGame, event: SessionEvent) -> Ending:
 
 
 def seat_name(live: LiveGame, seat: int) -> str:
-    """The seat's label as a name in a sentence ("White", "North (computer, easy)")."""
-    label = live.seat_label(seat)
-    return label[:1].upper() + label[1:]
+    """The seat as a name in a sentence, the person's name first where they gave one ("Ann
+    (White)", "North (computer, easy)", "White")."""
+    return display_name(live, seat)
 
 
 def player_moves(live: LiveGame) -> int:

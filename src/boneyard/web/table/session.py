@@ -63,6 +63,10 @@ class Session:
         """The session as ``seat`` sees it; ``every_event``: with every event stored."""
         return self.manager.session_view(self, seat, every_event)
 
+    def waiting_for_people(self) -> bool:
+        """An open game of the lobby whose free seats nobody took yet: it takes no move."""
+        return self.series is not None and bool(self.series.open_seats) and not self.live.over
+
     def waited(self) -> float:
         """Seconds since the game reached its current move number (as this server saw it)."""
         if self.clock_seq != self.live.seq:

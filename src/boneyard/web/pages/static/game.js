@@ -186,6 +186,7 @@ function render() {
   root.dataset.mine = mine ? "yes" : "no";
   root.dataset.terminal = v.terminal ? "yes" : "no";
   $("prompt").textContent = v.prompt ?? "";
+  if (v.round_summary || document.querySelector("[data-round-summary]")) import("/static/round_summary.js").then((m) => m.showRoundSummary(v)); // a round's end (Bon-Bon)
   $("status").classList.toggle("your-turn", mine);
   const recent = $("recent");
   recent.replaceChildren(...(v.recent ?? []).map((line) => el("li", {}, line)));

@@ -75,6 +75,7 @@ $("open-game").addEventListener("submit", async (event) => {
     const opened = await post("/api/open", {
       game: $("open-kind").value,
       params: chosenParams(),
+      hints: $("open-hints").checked,
       person: proof(person),
     });
     location.assign(opened.url);
