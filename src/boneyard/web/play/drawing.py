@@ -35,12 +35,12 @@ def changes(held: Lines, new: Lines) -> list[Piece]:
             continue
         if end >= 0:
             pieces.append([start, end - start])
-        index = first_place.get(line)
-        if index is None:
+        if line in first_place:
+            start = first_place[line]
+            end = start + 1
+        else:
             pieces.append(line)
             start = end = -1
-        else:
-            start, end = index, index + 1
     if end >= 0:
         pieces.append([start, end - start])
     return pieces
