@@ -142,9 +142,7 @@ def _split_expectimax(split: Split, state: Any, depth: int, weights: np.ndarray)
         for outcome in np.flatnonzero(probs > 0.0).tolist():
             child = _leaf(children, outcome)
             reward = float(child.rewards[0])
-            value += probs[outcome] * (
-                reward + _split_expectimax(split, child, depth - 1, weights)
-            )
+            value += probs[outcome] * (reward + _split_expectimax(split, child, depth - 1, weights))
         values.append(value)
     return max(values) if int(state.current_player) == 0 else min(values)
 

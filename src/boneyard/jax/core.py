@@ -355,9 +355,7 @@ class Env(_PgxEnv):
         if not self.chance_node_sizes:
             return jnp.ones(1, jnp.float32)
         state, action = afterstate.state, afterstate.action
-        met = jax.vmap(lambda drawn: self._nodes_met(self._step_drawn(state, action, drawn)))(
-            draws
-        )
+        met = jax.vmap(lambda drawn: self._nodes_met(self._step_drawn(state, action, drawn)))(draws)
         sizes = jnp.asarray(self.chance_node_sizes, jnp.float32)
         # a node met: 1/size per outcome; a node not met: all its weight on outcome 0, so the
         # outcomes that differ only in a node the step never met are not counted twice
