@@ -4,9 +4,9 @@ pgx's own ``api_test`` passes on every game and conformance variant."""
 from __future__ import annotations
 
 import typing
-from xml.etree import ElementTree
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest

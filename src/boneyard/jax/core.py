@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import importlib
 import inspect
 import math
 import operator
@@ -654,11 +655,11 @@ def _card_group(dwg: Any, state: State, config: dict[str, Any]) -> Any:
 
 
 def _teach_pgx_visualizer() -> None:
-    """Let pgx's ``Visualizer`` (behind ``pgx.save_svg`` and ``pgx.save_svg_animation``) draw
+    """Let pgx's ``Visualizer`` (behind ``pgx.save_svg``) draw
     boneyard's states: its table of games is a chain of ``env_id`` tests that fails on any other
     id, so boneyard's states are answered before it, every other state passed on unchanged."""
     try:
-        from pgx._src import visualizer
+        visualizer: Any = importlib.import_module("pgx._src.visualizer")
     except ImportError:  # pragma: no cover - depends on the installation
         return
     original = visualizer.Visualizer._set_config_by_state
@@ -680,7 +681,7 @@ def _teach_pgx_visualizer() -> None:
         self._make_dwg_group = _card_group
 
     set_config_by_state.boneyard = True  # type: ignore[attr-defined]
-    visualizer.Visualizer._set_config_by_state = set_config_by_state  # type: ignore[method-assign]
+    visualizer.Visualizer._set_config_by_state = set_config_by_state
 
 
 _teach_pgx_visualizer()
