@@ -193,3 +193,21 @@ def test_expectimax_over_the_split_step_equals_the_rules_engines() -> None:
         if twin.is_terminal():
             break
     assert compared >= 2
+
+
+def test_a_game_whose_steps_draw_nothing_has_one_sure_outcome() -> None:
+    env = boneyard.jax.make("bones", width=4, height=4)
+    state = env.init(jax.random.PRNGKey(0))
+    action = jnp.int32(np.flatnonzero(np.asarray(state.legal_action_mask))[0])
+    after = env.decision_step(state, action)
+    assert after.is_stochastic and int(after.current_player) == int(state.current_player)
+    assert env.num_chance_outcomes == 1
+    assert np.asarray(env.chance_outcome_probs(after)).tolist() == [1.0]
+    _assert_same(env.chance_step(after, 0), env.step(state, action))
+
+
+def test_bonbon_has_no_split_step_and_says_so() -> None:
+    env = boneyard.jax.make("bonbon")
+    state = env.init(jax.random.PRNGKey(0))
+    with pytest.raises(NotImplementedError, match="split step is not built"):
+        env.decision_step(state, jnp.int32(0))
