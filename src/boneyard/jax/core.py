@@ -298,7 +298,7 @@ class Env(_PgxEnv):
             # never read: no step of this game draws chance
             key = jax.random.PRNGKey(0)
         action = jnp.asarray(action, dtype=jnp.int32)
-        drawn_key = key
+        drawn_key = key  # not None from here: the closure's name says so to the type checker
         return self._stepped(state, action, lambda ready: self._step(ready, action, drawn_key))
 
     def _stepped(self, state: Any, action: Array, play: Callable[[Any], Any]) -> Any:
