@@ -11,13 +11,14 @@ The policy is a plain-JAX MLP over the seat's observation tensor (the rules engi
 
 * **one frame for both seats**: the start position is symmetric under a half turn of the board,
   so the second seat sees its board turned by 180 degrees and learns from the same weights;
-* **animal and square**: the policy picks one of its 3 animals and a destination square
-  (3 x 81 choices), not one of the 6,561 from-to ids; the chosen pair is turned back into the
-  rules engine's id through the animal's square read from the observation.
+* **the library's heads** (``env.action_heads``, ``boneyard.jax.heads``): the policy picks a
+  from square among the legal ones (81 logits), then a destination among the moves of that
+  piece (81 logits from the trunk and the chosen square's embedding), not one of the 6,561
+  from-to ids; the heads' masks say what is legal and ``to_flat`` gives the rules engine's id.
 
 It learns from the win or the loss (+1 / -1), not the points: winning is what it is asked to
-do. Evaluation plays the greedy policy (its most likely legal choice) against random for
-``--games`` games in each seat, on seeds the training never used.
+do. Evaluation plays the greedy policy (its most likely legal from square, then destination)
+against random for ``--games`` games in each seat, on seeds the training never used.
 
     .venv/bin/python examples/train_obonto.py                 # at most 9 minutes in all
     .venv/bin/python examples/train_obonto.py --minutes 6 --seed 1
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import itertools
 import os
 import time
 from collections.abc import Callable
@@ -40,6 +40,7 @@ import optax
 
 import boneyard.jax
 from boneyard.jax.core import Env, random_legal_action
+from boneyard.jax.heads import ActionHeads
 from boneyard.jax.loop import BatchLoop, LoopState
 
 Array = jax.Array
@@ -49,94 +50,125 @@ Policy = Callable[[Any, Array, Array, Array, int], Array]
 a game."""
 
 SQUARES = 81
-ANIMALS = 3
-CHOICES = ANIMALS * SQUARES
 PLANES = 9
 FEATURES = PLANES * SQUARES
 SEAT_NAMES = ("first", "second")
 EVALUATION_SEEDS = 1_000_000_000
 """Evaluation games draw from seeds this far above the training seeds, so none is replayed."""
+HEADS: ActionHeads = boneyard.jax.make("obonto").action_heads
+"""The library's factoring of Obonto's 6,561 ids: one kind (a move), its row (the from square)
+and its column (the to square)."""
+assert HEADS.head_sizes == (1, SQUARES, SQUARES), HEADS.head_sizes
 
 
 # ----- the agent's frame ----------------------------------------------------------------------
 
 
-def canonical(observation: Array, seat: int) -> tuple[Array, Array]:
-    """One game's observation in the agent's frame (flat features) and its animals' squares.
+def canonical(observation: Array, seat: int) -> Array:
+    """One game's observation in the agent's frame, as flat features.
 
     The observation is 9 planes over squares ``rank * 9 + file`` (light squares, the seat's lion,
     zebra and camel, the opponent's three, to move, solo phase). Reversing the square order turns
     the board by half a turn, which maps the second seat's start onto the first seat's."""
     planes = observation.reshape(PLANES, SQUARES)
-    origins = jnp.argmax(planes[1 : 1 + ANIMALS], axis=-1).astype(jnp.int32)
     if seat == 1:
         planes = planes[:, ::-1]
-    return planes.reshape(FEATURES), origins
+    return planes.reshape(FEATURES)
 
 
-def choice_mask(mask: Array, origins: Array, seat: int) -> Array:
-    """The legal (animal, destination) choices in the agent's frame, flat: bool[243]."""
-    rows = mask.reshape(SQUARES, SQUARES)[origins]
+def in_frame(squares: Array, seat: int) -> Array:
+    """A per-square array (or a square) turned between the board's frame and the agent's (a
+    half turn is its own inverse)."""
     if seat == 1:
-        rows = rows[:, ::-1]
-    return rows.reshape(CHOICES)
+        return squares[..., ::-1] if jnp.ndim(squares) else SQUARES - 1 - squares
+    return squares
 
 
-def action_id(choice: Array, origins: Array, seat: int) -> Array:
-    """The rules engine's id (``from * 81 + to``) of a choice in the agent's frame."""
-    animal, square = choice // SQUARES, choice % SQUARES
-    if seat == 1:
-        square = SQUARES - 1 - square
-    return origins[animal] * SQUARES + square
+def from_mask(mask: Array, seat: int) -> Array:
+    """bool[81]: the squares the agent may move from (the row head's mask), in its frame."""
+    _, rows, _ = HEADS.head_masks(mask, jnp.int32(0), jnp.int32(0))
+    return in_frame(rows, seat)
+
+
+def to_mask(mask: Array, origin: Array, seat: int) -> Array:
+    """bool[81]: the squares the piece on ``origin`` (agent's frame) may move to (the column
+    head's mask given the row), in the agent's frame."""
+    _, _, columns = HEADS.head_masks(mask, jnp.int32(0), in_frame(origin, seat))
+    return in_frame(columns, seat)
+
+
+def action_id(origin: Array, target: Array, seat: int) -> Array:
+    """The rules engine's id of a move from ``origin`` to ``target`` (agent's frame), by the
+    heads' exact map."""
+    return HEADS.to_flat(jnp.int32(0), in_frame(origin, seat), in_frame(target, seat))
 
 
 # ----- the network ----------------------------------------------------------------------------
 
 
 def init_params(key: Array, hidden: int) -> Params:
-    """An MLP: features -> hidden -> hidden -> 243 choice logits and one value."""
-    sizes = [FEATURES, hidden, hidden, CHOICES + 1]
+    """An MLP trunk (features -> hidden -> hidden), a from-square head with the value, and a
+    to-square head that reads the trunk plus an embedding of the chosen from square."""
+    shapes = [
+        (FEATURES, hidden),  # trunk
+        (hidden, hidden),  # trunk
+        (hidden, SQUARES + 1),  # from-square logits and value
+        (SQUARES, hidden),  # the chosen from square's embedding
+        (hidden, SQUARES),  # to-square logits
+    ]
     params = []
-    layer_keys = jax.random.split(key, len(sizes) - 1)
-    for layer_key, (n_in, n_out) in zip(layer_keys, itertools.pairwise(sizes)):
+    layer_keys = jax.random.split(key, len(shapes))
+    for layer_key, (n_in, n_out) in zip(layer_keys, shapes):
         weight = jax.random.normal(layer_key, (n_in, n_out)) * jnp.sqrt(2.0 / n_in)
         params.append((weight, jnp.zeros(n_out)))
-    # a near-uniform first policy and a value near zero
-    weight, bias = params[-1]
-    params[-1] = (weight * 0.01, bias)
+    # near-uniform first heads and a value near zero
+    for head in (2, 4):
+        weight, bias = params[head]
+        params[head] = (weight * 0.01, bias)
     return params
 
 
-def forward(params: Params, features: Array) -> tuple[Array, Array]:
-    """Choice logits and value of a batch of features."""
+def forward(params: Params, features: Array) -> tuple[Array, Array, Array]:
+    """The trunk's output, the from-square logits and the value of a batch of features."""
     x = features
-    for weight, bias in params[:-1]:
+    for weight, bias in params[:2]:
         x = jax.nn.relu(x @ weight + bias)
-    weight, bias = params[-1]
+    weight, bias = params[2]
     out = x @ weight + bias
-    return out[..., :CHOICES], out[..., CHOICES]
+    return x, out[..., :SQUARES], out[..., SQUARES]
+
+
+def to_logits(params: Params, trunk: Array, origin: Array) -> Array:
+    """The to-square logits given the chosen from square (agent's frame), a batch."""
+    embedding, bias = params[3]
+    x = jax.nn.relu(trunk + embedding[origin] + bias)
+    weight, bias = params[4]
+    return x @ weight + bias
 
 
 def masked_log_policy(logits: Array, legal: Array) -> Array:
     return jax.nn.log_softmax(jnp.where(legal, logits, -1e9), axis=-1)
 
 
-def agent_inputs(games: Any, seat: int) -> tuple[Array, Array, Array]:
-    """(features, origins, legal choices) of a batch of games at the agent's turn."""
-    features, origins = jax.vmap(canonical, (0, None))(games.observation, seat)
-    legal = jax.vmap(choice_mask, (0, 0, None))(games.legal_action_mask, origins, seat)
-    return features, origins, legal
+def agent_inputs(games: Any, seat: int) -> tuple[Array, Array]:
+    """(features, legal from squares) of a batch of games at the agent's turn."""
+    features = jax.vmap(canonical, (0, None))(games.observation, seat)
+    return features, jax.vmap(from_mask, (0, None))(games.legal_action_mask, seat)
 
 
 def greedy_policy(
     params: Params, key: Array, observations: Array, masks: Array, seat: int
 ) -> Array:
-    """The trained policy's most likely legal choice."""
-    features, origins = jax.vmap(canonical, (0, None))(observations, seat)
-    legal = jax.vmap(choice_mask, (0, 0, None))(masks, origins, seat)
-    logits, _ = forward(params, features)
-    choice = jnp.argmax(jnp.where(legal, logits, -jnp.inf), axis=-1)
-    return jax.vmap(action_id, (0, 0, None))(choice, origins, seat)
+    """The trained policy's most likely legal from square, then its most likely legal
+    destination for that piece."""
+    features = jax.vmap(canonical, (0, None))(observations, seat)
+    trunk, logits, _ = forward(params, features)
+    legal = jax.vmap(from_mask, (0, None))(masks, seat)
+    origin = jnp.argmax(jnp.where(legal, logits, -jnp.inf), axis=-1)
+    targets = jax.vmap(to_mask, (0, 0, None))(masks, origin, seat)
+    logits = to_logits(params, trunk, origin)
+    target = jnp.argmax(jnp.where(targets, logits, -jnp.inf), axis=-1)
+    return jax.vmap(action_id, (0, 0, None))(origin, target, seat)
 
 
 def random_policy(params: Any, key: Array, observations: Array, masks: Array, seat: int) -> Array:
@@ -222,8 +254,11 @@ class Settings:
 
 class Trajectory(NamedTuple):
     features: Array
-    legal: Array
-    choice: Array
+    legal_from: Array
+    legal_to: Array
+    """The destinations legal for the chosen from square."""
+    origin: Array
+    target: Array
     log_prob: Array
     value: Array
     reward: Array
@@ -242,6 +277,15 @@ class Stats(NamedTuple):
     entropy: Array
     games: Array
     wins: Array
+
+
+def _taken(log_policy: Array, choice: Array) -> Array:
+    """The log-probability of each game's ``choice``."""
+    return jnp.take_along_axis(log_policy, choice[:, None], axis=-1)[:, 0]
+
+
+def _entropy(log_policy: Array, legal: Array) -> Array:
+    return -jnp.sum(jnp.where(legal, jnp.exp(log_policy) * log_policy, 0.0), axis=-1).mean()
 
 
 def make_trainer(
@@ -269,22 +313,30 @@ def make_trainer(
         parts = []
         new_states = []
         for seat, (loop, state, pick) in enumerate(zip(loops, states, picks)):
-            features, origins, legal = agent_inputs(state.games, seat)
-            logits, value = forward(params, features)
-            log_policy = masked_log_policy(logits, legal)
-            choice = jax.random.categorical(pick, log_policy)
-            actions = jax.vmap(action_id, (0, 0, None))(choice, origins, seat)
+            features, legal_from = agent_inputs(state.games, seat)
+            trunk, logits, value = forward(params, features)
+            from_policy = masked_log_policy(logits, legal_from)
+            from_key, to_key = jax.random.split(pick)
+            origin = jax.random.categorical(from_key, from_policy)
+            legal_to = jax.vmap(to_mask, (0, 0, None))(state.games.legal_action_mask, origin, seat)
+            to_policy = masked_log_policy(to_logits(params, trunk, origin), legal_to)
+            target = jax.random.categorical(to_key, to_policy)
+            actions = jax.vmap(action_id, (0, 0, None))(origin, target, seat)
             state, step = loop.step(state, actions)
             new_states.append(state)
-            log_prob = jnp.take_along_axis(log_policy, choice[:, None], axis=-1)[:, 0]
+            log_prob = _taken(from_policy, origin) + _taken(to_policy, target)
             won = jnp.sign(step.reward)  # learn from the win, not the points
-            parts.append(Trajectory(features, legal, choice, log_prob, value, won, step.done))
+            parts.append(
+                Trajectory(
+                    features, legal_from, legal_to, origin, target, log_prob, value, won, step.done
+                )
+            )
         joined = jax.tree_util.tree_map(lambda *xs: jnp.concatenate(xs), *parts)
         return (params, (new_states[0], new_states[1]), key), joined
 
     def last_values(params: Params, states: tuple[LoopState, LoopState]) -> Array:
         values = [
-            forward(params, agent_inputs(s.games, seat)[0])[1] for seat, s in enumerate(states)
+            forward(params, agent_inputs(s.games, seat)[0])[2] for seat, s in enumerate(states)
         ]
         return jnp.concatenate(values)
 
@@ -307,16 +359,17 @@ def make_trainer(
     def loss_fn(
         params: Params, batch: Trajectory, advantage: Array, target: Array
     ) -> tuple[Array, Array]:
-        logits, value = forward(params, batch.features)
-        log_policy = masked_log_policy(logits, batch.legal)
-        log_prob = jnp.take_along_axis(log_policy, batch.choice[:, None], axis=-1)[:, 0]
+        trunk, logits, value = forward(params, batch.features)
+        from_policy = masked_log_policy(logits, batch.legal_from)
+        to_policy = masked_log_policy(to_logits(params, trunk, batch.origin), batch.legal_to)
+        log_prob = _taken(from_policy, batch.origin) + _taken(to_policy, batch.target)
         ratio = jnp.exp(log_prob - batch.log_prob)
         advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
         clipped = jnp.clip(ratio, 1 - settings.clip, 1 + settings.clip)
         policy_loss = -jnp.minimum(ratio * advantage, clipped * advantage).mean()
         value_loss = 0.5 * ((value - target) ** 2).mean()
-        probs = jnp.exp(log_policy)
-        entropy = -jnp.sum(jnp.where(batch.legal, probs * log_policy, 0.0), axis=-1).mean()
+        # the from head's entropy and the to head's given the from square taken
+        entropy = _entropy(from_policy, batch.legal_from) + _entropy(to_policy, batch.legal_to)
         loss = policy_loss + settings.value_weight * value_loss - settings.entropy_weight * entropy
         return loss, entropy
 

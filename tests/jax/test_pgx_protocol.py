@@ -6,6 +6,7 @@ from __future__ import annotations
 import typing
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -95,3 +96,32 @@ def test_a_batch_draws_one_card_per_game() -> None:
     assert svg.count("<rect") == 3 and "obonto game 2" in svg
     with pytest.raises(ValueError, match=r"must end with \.svg"):
         batch.save_svg("picture.png")
+
+
+@pytest.mark.parametrize("name", boneyard.jax.available_games())
+def test_pgx_module_save_svg_draws_a_state(name: str, tmp_path: Path) -> None:
+    env = boneyard.jax.make(name)
+    state = env.init(jax.random.PRNGKey(0))
+    path = tmp_path / "state.svg"
+    pgx.save_svg(state, path)
+    svg = ElementTree.parse(path).getroot()
+    texts = [element.text for element in svg.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts[0] == name
+    assert texts[1] == f"step 0: seat {int(state.current_player)} to act"
+
+
+def test_pgx_module_save_svg_draws_a_batch_and_still_draws_pgx_games(tmp_path: Path) -> None:
+    env = boneyard.jax.make("obonto")
+    batch = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 3))
+    path = tmp_path / "batch.svg"
+    pgx.save_svg(batch, path, color_theme="dark")
+    texts = [
+        element.text
+        for element in ElementTree.parse(path).getroot().iter("{http://www.w3.org/2000/svg}text")
+    ]
+    assert texts.count("obonto") == 3
+    # pgx's own games are passed on to pgx's table unchanged
+    tic_tac_toe = pgx.make("tic_tac_toe")
+    pgx.save_svg(tic_tac_toe.init(jax.random.PRNGKey(0)), tmp_path / "pgx.svg")
+    assert "obonto" not in (tmp_path / "pgx.svg").read_text()
+    assert ElementTree.parse(tmp_path / "pgx.svg").getroot().tag.endswith("svg")

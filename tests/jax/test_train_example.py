@@ -94,31 +94,40 @@ def _rules_engine_positions(games: int, seed: int) -> list[tuple[Any, np.ndarray
 def test_the_second_seat_sees_its_start_as_the_first_seat_sees_its_own() -> None:
     first = boneyard.jax.make("obonto", first=0).init(jax.random.PRNGKey(0))
     second = boneyard.jax.make("obonto", first=1).init(jax.random.PRNGKey(0))
-    features0, origins0 = example.canonical(first.observation, 0)
-    features1, origins1 = example.canonical(second.observation, 1)
+    features0 = example.canonical(first.observation, 0)
+    features1 = example.canonical(second.observation, 1)
     assert np.array_equal(np.asarray(features0), np.asarray(features1))
-    assert origins0.tolist() == [3, 4, 5]  # d1, e1, f1: lion, zebra, camel
-    assert origins1.tolist() == [77, 76, 75]  # f9, e9, d9
-    legal0 = example.choice_mask(first.legal_action_mask, origins0, 0)
-    legal1 = example.choice_mask(second.legal_action_mask, origins1, 1)
-    assert int(legal0.sum()) > 0
-    assert np.array_equal(np.asarray(legal0), np.asarray(legal1))
+    from0 = example.from_mask(first.legal_action_mask, 0)
+    from1 = example.from_mask(second.legal_action_mask, 1)
+    assert np.flatnonzero(np.asarray(from0)).tolist() == [3, 4, 5]  # d1, e1, f1
+    assert np.array_equal(np.asarray(from0), np.asarray(from1))
+    for origin in (3, 4, 5):
+        to0 = example.to_mask(first.legal_action_mask, jnp.int32(origin), 0)
+        to1 = example.to_mask(second.legal_action_mask, jnp.int32(origin), 1)
+        assert int(to0.sum()) > 0
+        assert np.array_equal(np.asarray(to0), np.asarray(to1))
+    # the second seat's d1 in its frame is f9 (square 77) on the board
+    assert int(example.action_id(jnp.int32(5), jnp.int32(14), 1)) == 75 * 81 + 66
 
 
 def test_every_legal_choice_is_one_legal_action_and_back() -> None:
-    """In every position of random rules-engine games, the (animal, square) choices of the seat
-    to move and its legal ids correspond one to one through ``action_id``."""
-    canonical = jax.jit(example.canonical, static_argnums=1)
-    choice_mask = jax.jit(example.choice_mask, static_argnums=2)
-    action_id = jax.jit(jax.vmap(example.action_id, (0, None, None)), static_argnums=2)
+    """In every position of random rules-engine games, the (from, to) choices the library's
+    heads allow the seat to move, in its frame, and its legal ids correspond one to one through
+    ``action_id``."""
+    from_mask = jax.jit(example.from_mask, static_argnums=1)
+    to_mask = jax.jit(jax.vmap(example.to_mask, (None, 0, None)), static_argnums=2)
+    action_id = jax.jit(jax.vmap(example.action_id, (0, 0, None)), static_argnums=2)
+    every = jnp.arange(81, dtype=jnp.int32)
     positions = _rules_engine_positions(6, seed=2)
     seats = set()
-    for state, tensor, mask in positions:
+    for state, _, mask in positions:
         seat = state.current_player()
         seats.add(seat)
-        _, origins = canonical(tensor, seat)
-        choices = np.flatnonzero(np.asarray(choice_mask(mask, origins, seat)))
-        ids = np.asarray(action_id(jnp.asarray(choices), origins, seat))
+        legal_from = np.asarray(from_mask(mask, seat))
+        legal_to = np.asarray(to_mask(mask, every, seat))  # [origin, target]
+        assert not legal_to[~legal_from].any()
+        origins, targets = np.nonzero(legal_to)
+        ids = np.asarray(action_id(jnp.asarray(origins), jnp.asarray(targets), seat))
         assert sorted(ids.tolist()) == state.legal_actions()
     assert seats == {0, 1} and len(positions) > 100
 

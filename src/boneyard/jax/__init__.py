@@ -26,7 +26,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from boneyard.core.errors import UnknownGameError
 from boneyard.core.registry import game_specs
-from boneyard.jax.core import Env, State
+from boneyard.jax.core import Afterstate, Env, State
 
 
 def available_games() -> tuple[str, ...]:
@@ -46,4 +46,4 @@ def make(name: str, **params: Any) -> Env:
     return engine
 
 
-__all__ = ["Env", "State", "available_games", "make"]
+__all__ = ["Afterstate", "Env", "State", "available_games", "make"]

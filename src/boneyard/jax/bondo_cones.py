@@ -449,6 +449,8 @@ class BondoConesEnv(Env):
 
     id = "bondo_cones"
     step_draws_chance = True
+    chance_node_sizes = (2, 6)
+    """A battle (0 lost, 1 won) or who starts (the seat), then the die (a face)."""
 
     def __init__(self, **params: Any) -> None:
         game = BondoConesGame(**params)
@@ -628,11 +630,23 @@ class BondoConesEnv(Env):
             setup_progress=jnp.full(2, SETUP_DONE, jnp.int32),
             phase=jnp.int32(FIRST),
         )
-        settled = self._settle(state, jnp.bool_(False), keys[4])
+        settled = self._settle(state, jnp.bool_(False), self._draw_nodes(keys[4]))
         chance = jnp.concatenate([*outcomes, settled.chance[:STEP_CHANCE]]).astype(jnp.int32)
         return settled.replace(chance=chance)
 
     def _step(self, state: BondoConesState, action: Array, key: Array) -> BondoConesState:
+        return self._step_drawn(state, action, self._draw_nodes(key))
+
+    def _nodes_met(self, state: BondoConesState) -> Array:
+        first = state.chance[0]
+        battle_or_first = jnp.where(
+            first == nt.BATTLE_WON,
+            1,
+            jnp.where(first == nt.BATTLE_LOST, 0, jnp.where(first >= 0, first - nt.FIRST_BASE, -1)),
+        )
+        return jnp.stack([battle_or_first, state.chance[1]]).astype(jnp.int32)
+
+    def _step_drawn(self, state: BondoConesState, action: Array, draws: Array) -> BondoConesState:
         phase, me = state.phase, state.actor
         them = 1 - me
         owner, value, rings, flags = state.owner, state.value, state.rings, state.flags
@@ -761,17 +775,17 @@ class BondoConesEnv(Env):
             winner=winner.astype(jnp.int32),
             last_move=last_move.astype(jnp.int32),
         )
-        return self._settle(state, end_turn, key)
+        return self._settle(state, end_turn, draws)
 
-    def _settle(self, state: BondoConesState, end_turn: Array, key: Array) -> BondoConesState:
-        """Play the chance nodes up to the next player (a battle, who starts, the die), ending
-        the turn first where ``end_turn``; then the mask, the flags and the rewards."""
-        battle_key, first_key, die_key = jax.random.split(key, 3)
+    def _settle(self, state: BondoConesState, end_turn: Array, draws: Array) -> BondoConesState:
+        """Play the chance nodes up to the next player (a battle or who starts, ``draws[0]``; the
+        die, ``draws[1]``), ending the turn first where ``end_turn``; then the mask, the flags
+        and the rewards."""
         phase, tp = state.phase, state.turn_player
         windows, actor = state.windows, state.actor
         # a declared battle, won or lost (1/2 each)
         battle = phase == BATTLE
-        won = jax.random.bernoulli(battle_key)
+        won = draws[0] == 1
         windows = jnp.where(battle, windows.at[tp].set(jnp.where(won, 0, WINDOW)), windows)
         actor = jnp.where(battle & ~won, 1 - tp, actor)
         phase = jnp.where(battle, jnp.where(won, TAKE, PUNISH), phase)
@@ -783,7 +797,7 @@ class BondoConesEnv(Env):
         phase = jnp.where(over | capped, OVER, phase)
         # who starts (1/2 each)
         first = phase == FIRST
-        starter = jax.random.randint(first_key, (), 0, 2)
+        starter = draws[0]
         starts = first | (end_turn & ~over & ~capped)
         seat = jnp.where(first, starter, 1 - tp)
         owner, rings = state.owner, state.rings
@@ -799,7 +813,7 @@ class BondoConesEnv(Env):
         phase = jnp.where(starts, jnp.where(may_battle, DECIDE, ROLL), phase)
         # the die (1/6 each face)
         rolls = phase == ROLL
-        face = jax.random.randint(die_key, (), 0, 6)
+        face = draws[1]
         die = jnp.where(rolls, face, die)
         phase = jnp.where(rolls, ACT, phase)
         chance = jnp.full(self.chance_slots, -1, jnp.int32)

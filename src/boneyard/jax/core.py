@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import importlib
 import inspect
 import math
 import operator
@@ -152,6 +153,29 @@ class State(_PgxState):
 S = TypeVar("S", bound=State)
 
 
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class Afterstate:
+    """A decision made, its chance not yet drawn (pgx's stochastic state between
+    ``step_deterministic`` and ``stochastic_step``): the state the seat acted on and its action.
+    The rules' deterministic part is played with the chance outcome in ``chance_step``, so the
+    afterstate holds exactly what decides the chance distribution and nothing guessed."""
+
+    state: Any
+    action: Array
+
+    @property
+    def is_stochastic(self) -> bool:
+        """Always true: chance (maybe a single sure outcome) is to be played next."""
+        return True
+
+    @property
+    def current_player(self) -> Array:
+        """The seat that made the decision; the seat to act next is the chance step's state's
+        ``current_player``."""
+        return self.state.current_player
+
+
 def _state_cards_svg(state: State, scale: float) -> str:
     """One card per game of ``state`` (a batch is drawn as a grid of cards)."""
     terminated = np.asarray(state.terminated)
@@ -208,6 +232,11 @@ class Env(_PgxEnv):
     fills_finished_mask: bool = False
     """The game's ``_step`` makes the mask all true itself where the game is finished after the
     step (over before it, ended by it, or by an illegal action): see ``finished``."""
+    chance_node_sizes: tuple[int, ...] = ()
+    """The chance nodes a step can meet, in the order it meets them, each by its number of
+    outcomes, all equally likely (Bond O Cones: a battle or who starts, 2; the die, 6): the
+    layout of the split step's joint outcomes. Empty where a step draws nothing, or where the
+    split is not built (Bon-Bon, whose draws are not uniform)."""
     step_draws_chance: bool = False
     """A step can draw chance (a die, a card, a wild roll) from its key, so ``step`` refuses to
     run without one, as pgx's stochastic games do: a fixed key would draw the same outcomes at
@@ -269,10 +298,16 @@ class Env(_PgxEnv):
             # never read: no step of this game draws chance
             key = jax.random.PRNGKey(0)
         action = jnp.asarray(action, dtype=jnp.int32)
+        drawn_key = key  # not None from here: the closure's name says so to the type checker
+        return self._stepped(state, action, lambda ready: self._step(ready, action, drawn_key))
+
+    def _stepped(self, state: Any, action: Array, play: Callable[[Any], Any]) -> Any:
+        """``state`` after ``play`` (the game's step of ``action``) on it, with pgx's handling of
+        a finished game and of an illegal action."""
         illegal = ~state.legal_action_mask[action]
         mover = state.current_player
         over = state.terminated | state.truncated
-        stepped = self._step(state.replace(_step_count=state._step_count + 1), action, key)
+        stepped = play(state.replace(_step_count=state._step_count + 1))
         # a finished game keeps its state (rewards zeroed); the mask and the observation are
         # left out of this select, they are made again below (a per-byte cost on a batch)
         stored = type(state)._stored_names
@@ -294,6 +329,81 @@ class Env(_PgxEnv):
             state = self._finished_mask(state)
         return state.replace(observation=self._observe(state, state.current_player))
 
+    # ----- the split step: the decision, then chance (pgx's stochastic games) ----------------
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """The joint chance outcomes of one step: every combination of one outcome per chance
+        node a step can meet (``chance_node_sizes``); 1 in a game whose steps draw nothing."""
+        return math.prod(self.chance_node_sizes)
+
+    def decision_step(self, state: Any, action: Array) -> Afterstate:
+        """The decision half of ``step``: the afterstate of ``action`` by the seat to act, which
+        waits for chance (``chance_outcome_probs``, then ``chance_step``)."""
+        if self.step_draws_chance and not self.chance_node_sizes:
+            raise NotImplementedError(
+                f"{self.id}: the split step is not built for this game (its step draws chance "
+                "that is not laid out as chance nodes); use step(state, action, key)"
+            )
+        return Afterstate(state=state, action=jnp.asarray(action, dtype=jnp.int32))
+
+    def chance_outcome_probs(self, afterstate: Afterstate) -> Array:
+        """float32[num_chance_outcomes]: the probability of each joint chance outcome after the
+        decision, the rules engine's (a step that meets no chance node, an illegal action or a
+        finished game: outcome 0, probability 1)."""
+        outcomes = jnp.arange(self.num_chance_outcomes, dtype=jnp.int32)
+        draws = jax.vmap(self._outcome_draws)(outcomes)
+        if not self.chance_node_sizes:
+            return jnp.ones(1, jnp.float32)
+        state, action = afterstate.state, afterstate.action
+        met = jax.vmap(lambda drawn: self._nodes_met(self._step_drawn(state, action, drawn)))(draws)
+        sizes = jnp.asarray(self.chance_node_sizes, jnp.float32)
+        # a node met: 1/size per outcome; a node not met: all its weight on outcome 0, so the
+        # outcomes that differ only in a node the step never met are not counted twice
+        factors = jnp.where(met >= 0, 1.0 / sizes, (draws == 0).astype(jnp.float32))
+        probs = jnp.prod(factors, axis=1)
+        plain = state.terminated | state.truncated | ~state.legal_action_mask[action]
+        return jnp.where(plain, (outcomes == 0).astype(jnp.float32), probs).astype(jnp.float32)
+
+    def chance_step(self, afterstate: Afterstate, outcome: Array) -> Any:
+        """The chance half of ``step``: the state after the decision and the joint chance outcome
+        ``outcome``. ``step(state, action, key)`` equals ``chance_step(decision_step(state,
+        action), drawn_outcome(step(state, action, key)))``."""
+        action = afterstate.action
+        if not self.chance_node_sizes:
+            return self.step(afterstate.state, action, jax.random.PRNGKey(0))
+        draws = self._outcome_draws(jnp.asarray(outcome, jnp.int32))
+        return self._stepped(
+            afterstate.state, action, lambda ready: self._step_drawn(ready, action, draws)
+        )
+
+    def drawn_outcome(self, state: Any) -> Array:
+        """The joint chance outcome the step that made ``state`` drew (its ``chance`` field read
+        back; 0 where it met no chance node)."""
+        if not self.chance_node_sizes:
+            return jnp.int32(0)
+        met = jnp.maximum(self._nodes_met(state), 0)
+        outcome = jnp.int32(0)
+        for node, size in enumerate(self.chance_node_sizes):
+            outcome = outcome * size + met[node]
+        return outcome
+
+    def _outcome_draws(self, outcome: Array) -> Array:
+        """int32[nodes]: the outcome of each chance node in joint outcome ``outcome`` (mixed
+        radix, the first node most significant)."""
+        draws = []
+        for size in reversed(self.chance_node_sizes):
+            draws.append(outcome % size)
+            outcome = outcome // size
+        return jnp.stack(draws[::-1]).astype(jnp.int32) if draws else jnp.zeros(0, jnp.int32)
+
+    def _draw_nodes(self, key: Array) -> Array:
+        """int32[nodes]: one uniform outcome per chance node, drawn from ``key``."""
+        keys = jax.random.split(key, len(self.chance_node_sizes))
+        return jnp.stack(
+            [jax.random.randint(k, (), 0, size) for k, size in zip(keys, self.chance_node_sizes)]
+        ).astype(jnp.int32)
+
     def observe(self, state: Any, player_id: Array | int | None = None) -> Array:
         """What seat ``player_id`` sees (the seat to act by default), as the rules engine's
         ``observation_tensor`` of ``observation(seat)``, shaped ``observation_tensor_shape``."""
@@ -309,6 +419,16 @@ class Env(_PgxEnv):
         raise NotImplementedError
 
     def _observe(self, state: Any, seat: Array) -> Array:
+        raise NotImplementedError
+
+    def _step_drawn(self, state: Any, action: Array, draws: Array) -> Any:
+        """``_step`` with the outcome of each chance node given (``draws``, one per node of
+        ``chance_node_sizes``): a game with chance nodes implements this and ``_nodes_met``."""
+        raise NotImplementedError
+
+    def _nodes_met(self, state: Any) -> Array:
+        """int32[nodes]: the outcome each chance node took in the step that made ``state``,
+        read from its ``chance`` field; -1 for a node the step did not meet."""
         raise NotImplementedError
 
     @staticmethod
@@ -506,3 +626,62 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     in_grid = 4 * (row * columns + column) + lane
     in_tail = grid + _nth(tail, rank)[0]
     return jnp.where(column < columns, in_grid, in_tail).astype(jnp.int32)
+
+
+# ----- pgx's module function ``pgx.save_svg`` -------------------------------------------------
+
+
+def _card_group(dwg: Any, state: State, config: dict[str, Any]) -> Any:
+    """One game's card as an svgwrite group, for pgx's ``Visualizer`` (the card ``to_svg``
+    draws: id, step, seat to act, rewards)."""
+    group = dwg.g()
+    over = bool(np.asarray(state.terminated))
+    status = "over" if over else f"seat {int(np.asarray(state.current_player))} to act"
+    rewards = " ".join(f"{value:g}" for value in np.asarray(state.rewards).reshape(-1))
+    colors = config["COLOR_SET"]
+    group.add(dwg.rect((0, 0), (210, 60), fill=colors.background_color, stroke=colors.text_color))
+    lines = [state.env_id, f"step {int(np.asarray(state._step_count))}: {status}"]
+    for i, line in enumerate([*lines, f"rewards {rewards}"]):
+        group.add(
+            dwg.text(
+                line,
+                insert=(8, 18 + 18 * i),
+                fill=colors.text_color,
+                font_family="sans-serif",
+                font_size="13px",
+            )
+        )
+    return group
+
+
+def _teach_pgx_visualizer() -> None:
+    """Let pgx's ``Visualizer`` (behind ``pgx.save_svg``) draw
+    boneyard's states: its table of games is a chain of ``env_id`` tests that fails on any other
+    id, so boneyard's states are answered before it, every other state passed on unchanged."""
+    try:
+        visualizer: Any = importlib.import_module("pgx._src.visualizer")
+    except ImportError:  # pragma: no cover - depends on the installation
+        return
+    original = visualizer.Visualizer._set_config_by_state
+    if getattr(original, "boneyard", False):
+        return
+
+    def set_config_by_state(self: Any, state: Any) -> None:
+        if not isinstance(state, State):
+            original(self, state)
+            return
+        dark = self.config["COLOR_THEME"] == "dark"
+        self.config["GRID_SIZE"] = 10
+        self.config["BOARD_WIDTH"] = 21
+        self.config["BOARD_HEIGHT"] = 6
+        self.config["COLOR_SET"] = visualizer.ColorSet(
+            background_color="#1e1e1e" if dark else "white",
+            text_color="white" if dark else "black",
+        )
+        self._make_dwg_group = _card_group
+
+    set_config_by_state.boneyard = True  # type: ignore[attr-defined]
+    visualizer.Visualizer._set_config_by_state = set_config_by_state
+
+
+_teach_pgx_visualizer()

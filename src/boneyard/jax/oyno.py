@@ -286,6 +286,8 @@ class OynoEnv(Env):
         self.wild = game.wild
         # a wild bone rolls when it is placed or moved: only the wild variant draws in a step
         self.step_draws_chance = game.wild
+        # the split step's one chance node: the roll, 0 down, 1 up
+        self.chance_node_sizes = (2,) if game.wild else ()
         self.place_any_time = game.place_any_time
         self.max_moves = game.max_moves
         self.bits = Bitboards(geometry)
@@ -403,6 +405,13 @@ class OynoEnv(Env):
         return jnp.stack([sign, -sign]).astype(jnp.float32)
 
     def _step(self, state: DuelState, action: Array, key: Array) -> DuelState:
+        draws = self._draw_nodes(key) if self.wild else jnp.zeros(1, jnp.int32)
+        return self._step_drawn(state, action, draws)
+
+    def _nodes_met(self, state: DuelState) -> Array:
+        return state.chance[:1]
+
+    def _step_drawn(self, state: DuelState, action: Array, draws: Array) -> DuelState:
         n = self.cells
         bits = self.bits
         p = state.player
@@ -424,7 +433,7 @@ class OynoEnv(Env):
         up = (state.up & everything) ^ jnp.where(is_move, bits.neighbours[start] & everything, 0)
         # a placed or moved bone comes down up, or rolled; the bones beside it are reversed
         put = is_place | is_move
-        roll = jax.random.bernoulli(key) if self.wild else jnp.bool_(False)
+        roll = (draws[0] == 1) & self.wild
         side = jnp.where(wild, roll, True)
         landed = bits.cell(cell, put)
         turned = jnp.where(put, bits.neighbours[cell] & everything, 0)
