@@ -127,7 +127,11 @@ def check_words(
     if summary is not None:  # the round's end from this seat's observations around it alone
         number = summary.pop("seq")
         around = states[number].observation(seat), states[number + 1].observation(seat)
-        assert summary == game.round_summary(*around, seat)
+        names = [  # the table names people by their own names, the computer by its colour
+            player["person_name"] or game.seat_name(other).capitalize()
+            for other, player in enumerate(view["players"])
+        ]
+        assert summary == game.round_summary(*around, seat, names)
 
 
 def check_hidden_values(name: str, truth: State, seat: int | None, view: dict[str, Any]) -> None:

@@ -397,12 +397,19 @@ class Game(ABC):
         return str(self.spec.words.result(self, observation, seat, returns))
 
     def round_summary(
-        self, before: Observation, after: Observation, seat: int | None
+        self,
+        before: Observation,
+        after: Observation,
+        seat: int | None,
+        names: Sequence[str] | None = None,
     ) -> dict[str, Any] | None:
         """The round the action between ``before`` and ``after`` (``seat``'s observations)
-        ended, in words (``RoundWords``), or ``None``: no round ended, or the game has none."""
+        ended, in words (``RoundWords``), or ``None``: no round ended, or the game has none.
+        ``names`` name the seats as the table does (default: the game's seat names)."""
         round_words = self.spec.round_words
-        return None if round_words is None else round_words.round_summary(self, before, after, seat)
+        if round_words is None:
+            return None
+        return round_words.round_summary(self, before, after, seat, names)
 
     def in_setup(self, observation: Observation) -> bool:
         """Whether the seat whose ``observation`` this is is setting up (placing its pieces

@@ -57,13 +57,21 @@ class SetUpWords(Protocol):
 class RoundWords(Protocol):
     """For a game played in rounds: the end of a round in words, as one seat saw it.
 
-    ``round_summary(game, before, after, seat)`` is given the seat's observations just before
-    and just after one action and returns ``None`` unless that action ended a round; then a
-    JSON object: ``round`` (its number), ``title`` (one line: who won it) and ``lines`` (each
-    player's score and how it was made, who went out and why)."""
+    ``round_summary(game, before, after, seat, names)`` is given the seat's observations just
+    before and just after one action and returns ``None`` unless that action ended a round; then
+    a JSON object: ``round`` (its number), ``title`` (one line: who won it) and ``lines`` (each
+    player's score and how it was made, who went out and why). ``names`` are what the table
+    calls each seat (the people's own names where they gave them); ``None``: the game's seat
+    names."""
 
     def round_summary(
-        self, game: Any, before: Any, after: Any, seat: int | None, /
+        self,
+        game: Any,
+        before: Any,
+        after: Any,
+        seat: int | None,
+        names: Sequence[str] | None,
+        /,
     ) -> dict[str, Any] | None: ...
 
 

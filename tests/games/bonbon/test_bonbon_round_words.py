@@ -78,3 +78,15 @@ def test_a_player_out_earlier_is_said_to_have_gone_over_their_own_limit() -> Non
     summary = state.game.round_summary(before, after, 0)
     assert summary is not None
     assert "Blue went over their own limit of 9 (face up 11): out, no score." in summary["lines"]
+
+
+def test_the_table_names_people_by_their_own_names() -> None:
+    state = new(*ROUND, "draw", "card 3", "up")
+    before = state.observation(None)
+    state.apply_action(state.string_to_action("pass"))
+    summary = state.game.round_summary(before, state.observation(None), None, ["Ann", "Bo"])
+    assert summary is not None
+    assert summary["title"] == "Round 1: Ann wins with 13 points."
+    assert summary["lines"][-1] == (
+        "Chocolates won so far: Ann 1, Bo 0 (the first to 3 wins the game)."
+    )

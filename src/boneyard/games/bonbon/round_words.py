@@ -10,6 +10,7 @@ the public score gives away is named.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from boneyard.core.words import capital, join_words, plural
@@ -23,8 +24,10 @@ def _ended_a_round(before: BonBonObservation, after: BonBonObservation) -> bool:
     return after["round"] > before["round"]
 
 
-def _who(game: Any, seat: int, viewer: int | None) -> str:
-    return "You" if seat == viewer else capital(game.seat_name(seat))
+def _who(game: Any, seat: int, viewer: int | None, names: Sequence[str] | None) -> str:
+    if seat == viewer:
+        return "You"
+    return names[seat] if names is not None else capital(game.seat_name(seat))
 
 
 def _kept(run: list[CardView], discarded: bool) -> list[CardView]:
@@ -79,9 +82,14 @@ def _how_scored(
 
 
 def round_summary(
-    game: Any, before: BonBonObservation, after: BonBonObservation, seat: int | None
+    game: Any,
+    before: BonBonObservation,
+    after: BonBonObservation,
+    seat: int | None,
+    names: Sequence[str] | None = None,
 ) -> dict[str, Any] | None:
-    """The round the action between ``before`` and ``after`` ended, for ``seat``, or None."""
+    """The round the action between ``before`` and ``after`` ended, for ``seat``, or None;
+    ``names`` name the other seats (default: their colours)."""
     if not _ended_a_round(before, after):
         return None
     last = after["last_round"]
@@ -102,7 +110,7 @@ def round_summary(
     number = before["round"]
     lines = []
     for s in sorted(range(players), key=lambda s: (scores[s] is None, -(scores[s] or 0), s)):
-        who = _who(game, s, seat)
+        who = _who(game, s, seat, names)
         score = scores[s]
         if score is None:
             if s in newly_out:
@@ -134,11 +142,11 @@ def round_summary(
     if not winners:
         title = f"Round {number}: everyone went out, nobody wins it."
     else:
-        names = join_words(_who(game, s, seat) for s in winners)
+        winner_names = join_words(_who(game, s, seat, names) for s in winners)
         best = max(scores[s] or 0 for s in winners)
         verb = "win" if len(winners) > 1 or seat in winners else "wins"
-        title = f"Round {number}: {names} {verb} with {plural(best, 'point')}."
+        title = f"Round {number}: {winner_names} {verb} with {plural(best, 'point')}."
     wins = after["wins"]
-    tally = ", ".join(f"{_who(game, s, seat)} {wins[s]}" for s in range(players))
+    tally = ", ".join(f"{_who(game, s, seat, names)} {wins[s]}" for s in range(players))
     lines.append(f"Chocolates won so far: {tally} (the first to {ROUNDS_TO_WIN} wins the game).")
     return {"round": number, "title": title, "lines": lines}

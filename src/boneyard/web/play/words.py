@@ -106,21 +106,22 @@ def described(live: LiveGame, seq: int, column: int) -> str:
                 memory.said[memory.seq] = said
             memory.state.apply_action(live.stored.actions[memory.seq][0])
             if new and in_rounds:
-                _remember_round(memory, viewers, befores)
+                _remember_round(live, memory, viewers, befores)
             memory.seq += 1
     return memory.said[seq][column]
 
 
 def _remember_round(
-    memory: _Memory, viewers: list[int | None], befores: list[dict[str, Any]]
+    live: LiveGame, memory: _Memory, viewers: list[int | None], befores: list[dict[str, Any]]
 ) -> None:
     """Keep the round action ``memory.seq`` (just applied) ended in words, if it ended one."""
     game = memory.game
+    names = [short_name(live, seat) for seat in range(live.num_seats)]
     summaries = [
         _safe(
             "round_summary",
             game,
-            partial(game.round_summary, before, memory.state.observation(viewer), viewer),
+            partial(game.round_summary, before, memory.state.observation(viewer), viewer, names),
             None,
         )
         for viewer, before in zip(viewers, befores, strict=True)
@@ -165,10 +166,23 @@ def recent(live: LiveGame, seat: int | None) -> list[str]:
     return [line for line in lines if line][-RECENT_LIMIT:]
 
 
+def short_name(live: LiveGame, seat: int) -> str:
+    """The seat in a sentence that names every player (a round's summary): the person's own
+    name where they gave one, else the seat as the game names it ("Ann", "Blue")."""
+    info = live.stored.seats[seat]
+    name = str(info.get("name") or "").strip() if info["kind"] != "computer" else ""
+    return name or _side(live, seat)
+
+
+def _side(live: LiveGame, seat: int) -> str:
+    """The seat as the game names it, capitalised for a name on its own ("Black", "Red")."""
+    side = live.game.seat_name(seat)
+    return side[:1].upper() + side[1:]
+
+
 def display_name(live: LiveGame, seat: int) -> str:
     """The seat as the game names it, with the person's own name or the computer's level."""
-    side = live.game.seat_name(seat)
-    side = side[:1].upper() + side[1:]  # a name on its own line: "Black", "Red"
+    side = _side(live, seat)
     info = live.stored.seats[seat]
     if info["kind"] == "computer":
         return f"{side} (computer, {info['level']})"
