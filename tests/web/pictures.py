@@ -143,6 +143,19 @@ def bonbon(browser: Any, address: str) -> None:
     snap(page, IMAGES / "web-bonbon-phone.png")
 
 
+MIDWAY_DECISIONS = {"oyno": 8, "bones": 1, "bondo_cones": 17 + 6, "bonbon": 2}
+"""The README's games against the computer at full size: decisions played before each picture
+(Bond O Cones: its set-up of 16 cones and the ring first)."""
+
+
+def midway(browser: Any, address: str) -> None:
+    for game, decisions in MIDWAY_DECISIONS.items():
+        page = against_the_computer(browser, address, game)
+        play(page, random.Random(game), decisions)
+        snap(page, IMAGES / f"web-{game}.png")
+        page.context.close()
+
+
 def games(browser: Any, address: str) -> None:
     """Each game from *Custom game* with small parameters (the browser tests' ``SMALL``), so
     that a whole game fits: its start, a later position and its end."""
@@ -166,6 +179,7 @@ PICTURES: dict[str, Callable[[Any, str], None]] = {
     "obonto": obonto,
     "bondo": bondo,
     "bonbon": bonbon,
+    "midway": midway,
     "games": games,
 }
 

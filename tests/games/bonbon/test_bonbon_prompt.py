@@ -106,10 +106,20 @@ def test_results_in_words() -> None:
     assert state.is_terminal()
     observation = state.observation(None)
     assert state.game.result(observation, 0, state.returns()) == (
-        "You won with the most rounds won after 1 round (red 1, blue 0)."
+        "You won with the most rounds won after 1 round (Red 1, Blue 0)."
     )
     # Red wins three rounds: its tile, then a face-down 3 against blue's tile of 1, twice.
     round_won_by_red = ("tiles 1 2 3", "bonus 1", "draw", "card 3", "down", "pass")
     state = new("tiles 1 2 3", "bonus 1", "pass", *round_won_by_red, *round_won_by_red)
     assert state.is_terminal()
     assert state.game.result(state.observation(1), 1, state.returns()) == ("Red won 3-0.")
+
+
+def test_the_last_round_names_its_winner() -> None:
+    state = new("tiles 1 2 3", "bonus 1", "pass")
+    panels = [
+        {item.label: item.value for item in state.game.panel(state.observation(seat), seat)}
+        for seat in (0, 1)
+    ]
+    assert panels[0]["Last round"] == "won by you with 1 point"
+    assert panels[1]["Last round"] == "won by Red with 1 point"

@@ -90,3 +90,10 @@ def test_the_table_names_people_by_their_own_names() -> None:
     assert summary["lines"][-1] == (
         "Chocolates won so far: Ann 1, Bo 0 (the first to 3 wins the game)."
     )
+
+
+def test_a_special_card_names_itself() -> None:
+    state = new("tiles 1 1 2", "draw", "card peek", "up", "card 3", "bonus 2")
+    summary = summary_of_last(state, "pass", 0)
+    assert summary is not None
+    assert "You: 1 point (a peek card (1))." in summary["lines"]

@@ -105,9 +105,9 @@ def test_battle_prompts_and_labels() -> None:
     assert game.action_label(state.observation(0), "roll") == "Roll the die"
     won = state.clone()
     play(won, "battle", "battle won")
-    assert words(won).startswith("You won the battle: pick one of white's ringed cones")
+    assert words(won).startswith("You won the battle: pick one of White's ringed cones")
     assert game.describe_action(won.observation(1), 0, "take j12>a1") == (
-        "Black took white's ring from j12 and put it on a1."
+        "Black took White's ring from j12 and put it on a1."
     )
     play(state, "battle")
     assert game.describe_action(state.observation(1), None, "battle lost") == (
@@ -134,7 +134,7 @@ def test_rolls_and_moves_are_described() -> None:
     assert game.describe_action(observation, None, "roll 3") == "Black rolled a 3."
     state = game.position({"d4": "b0+", "e5": "b2", "e7": "w4", "j12": "w0+"}, die="2")
     assert game.describe_action(state.observation(1), 0, "e5-e7") == (
-        "Black moved the cone from e5 to e7 and captured white's cone there."
+        "Black moved the cone from e5 to e7 and captured White's cone there."
     )
     assert game.describe_action(state.observation(1), 0, "d4-d6") == (
         "Black moved the BondO cone from d4 to d6."
@@ -150,7 +150,7 @@ def test_the_panel_shows_scores_the_die_as_a_picture_and_the_rings() -> None:
     assert items["White"].value == "2 of 28 points"
     assert items["Die"].value == "the eye"
     assert items["Die"].picture is not None and items["Die"].picture.startswith("<svg")
-    assert items["Rings"].value == "black on 1 cone, white on 1 cone"
+    assert items["Rings"].value == "Black on 1 cone, White on 1 cone"
     setup = game.new_initial_state()
     assert {i.label: i.value for i in game.panel(setup.observation(0), 0)}["Cones placed"] == (
         "Black 0 of 16, White 0 of 16"

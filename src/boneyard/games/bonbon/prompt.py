@@ -187,7 +187,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         items.append(PanelItem("Top of the deck", card_words(peek["card"])))
     last: dict[str, Any] = observation["last_round"]
     if last["winners"]:
-        names = join_words(game.seat_name(w) for w in last["winners"])
+        names = join_words("you" if w == seat else _name(game, w) for w in last["winners"])
         best = max(last["scores"][w] for w in last["winners"])
         items.append(PanelItem("Last round", f"won by {names} with {plural(best, 'point')}"))
     items.append(PanelItem("Goal", f"win {ROUNDS_TO_WIN} rounds"))
@@ -199,7 +199,7 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
     wins: list[int] = observation["wins"]
     if not winners:
         return "The game ended with no winner."
-    tally = ", ".join(f"{game.seat_name(s)} {wins[s]}" for s in range(len(wins)))
+    tally = ", ".join(f"{_name(game, s)} {wins[s]}" for s in range(len(wins)))
     if max(wins) < ROUNDS_TO_WIN:
         how = (
             f"with the most rounds won after {plural(observation['max_rounds'], 'round')} ({tally})"
@@ -210,7 +210,7 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
         how = f"{ROUNDS_TO_WIN} rounds first ({tally})"
     if len(winners) > 1:
         if seat in winners:
-            others = join_words(game.seat_name(s) for s in winners if s != seat)
+            others = join_words(_name(game, s) for s in winners if s != seat)
             return f"You share the win with {others}: {how}."
         return f"{join_words(_name(game, s) for s in winners)} share the win: {how}."
     who = "You" if seat == winners[0] else _name(game, winners[0])

@@ -68,7 +68,10 @@ def _how_scored(
             f"{SPECIAL_CARDS[label]} ({value})" if label in SPECIAL_CARDS else str(value)
             for label, value in zip(labels, shown, strict=True)
         )
-        parts.append(("card " if len(shown) == 1 else "cards ") + " + ".join(named))
+        # "card 5", "cards 5 + 4", but "a peek card (1)": a special card names itself
+        plain = len(shown) == 1 and labels[0] not in SPECIAL_CARDS
+        noun = "card " if plain else "cards " if len(shown) > 1 else ""
+        parts.append(noun + " + ".join(named))
     if hidden:
         rest = score - sum(shown) - bonus - (tile or 0)
         parts.append(f"{plural(hidden, 'face-down card')} worth {rest}")

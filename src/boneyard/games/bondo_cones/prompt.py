@@ -57,7 +57,7 @@ def in_setup(game: Game, observation: Observation) -> bool:
 
 def prompt(game: Game, observation: Observation, seat: int) -> str:
     phase = observation["phase"]
-    other = game.seat_name(1 - seat)
+    other = _name(game, 1 - seat)
     if phase == "setup_put":
         value = observation["next_value"]
         placed = observation["setup_progress"][seat]
@@ -99,7 +99,7 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
         return f"{capital(other)} lost the battle: pick one of their cones to learn its value."
     if phase == "act":
         return _act_prompt(observation, seat, other)
-    return f"Your move, {game.seat_name(seat)}."
+    return f"Your move, {_name(game, seat)}."
 
 
 def _act_prompt(observation: Observation, seat: int, other: str) -> str:
@@ -129,7 +129,7 @@ def _act_prompt(observation: Observation, seat: int, other: str) -> str:
 def _phrase(game: Game, observation: Observation, actor: int, action: str) -> str:  # noqa: C901
     """``action`` by ``actor`` as a phrase after the subject: "moved the cone from c3 to c5"."""
     words = action.split()
-    other = game.seat_name(1 - actor)
+    other = _name(game, 1 - actor)
     head = words[0]
     if len(words) == 1 and "-" in head:
         origin, _, target = head.partition("-")
@@ -243,7 +243,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         items.append(
             PanelItem(
                 "Cones placed",
-                ", ".join(f"{game.seat_name(w).capitalize()} {placed[w]} of 16" for w in (0, 1)),
+                ", ".join(f"{_name(game, w)} {placed[w]} of 16" for w in (0, 1)),
             )
         )
     if observation["die"] is not None:
@@ -252,7 +252,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         items.append(PanelItem("Die", shown, picture=die_svg(face)))
     if phase not in ("setup_put", "setup_ring", "first"):
         rings = [len(_ringed(observation, who)) for who in (0, 1)]
-        holders = ", ".join(f"{game.seat_name(w)} on {plural(rings[w], 'cone')}" for w in (0, 1))
+        holders = ", ".join(f"{_name(game, w)} on {plural(rings[w], 'cone')}" for w in (0, 1))
         items.append(PanelItem("Rings", holders))
         if observation["set_aside_ring"]:
             items.append(PanelItem("Set-aside ring", "goes to the first to roll a ring"))
