@@ -20,7 +20,6 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -47,6 +46,18 @@ class Subscriber(Protocol):
     def offer(self, text: str) -> bool:
         """Queue a message already encoded as JSON (one encoding per seat, not per socket);
         False when the subscriber's queue is full (it fell behind: it is dropped)."""
+        ...
+
+
+class PlaySession(Protocol):
+    """What the table (``web/table/``) gives a live game: the session of play it lives in."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The session as ``seat`` sees it (offers, series, rematch), carried in every view."""
+        ...
+
+    def waiting_for_people(self) -> bool:
+        """An open game of the lobby whose free seats nobody took yet: it takes no move."""
         ...
 
 
@@ -93,14 +104,14 @@ class LiveGame:
     """Set when the web layer ended the game; the engine state is then left as it stood."""
     words_memory: object = None
     """What ``words`` said of this game's moves so far (kept with the game, gone with it)."""
-    extra_view: Callable[[int | None], dict[str, Any]] | None = None
-    """Adds the session of play (``web/table/``: offers, series, rematch) to each view."""
+    session: PlaySession | None = None
+    """The session of play (``web/table/``: offers, series, rematch), a service the table gives
+    each live game; ``None`` where no table is attached (the play layer alone)."""
 
     def waiting_for_people(self) -> bool:
         """Whether the game waits for someone to take a free seat (an open game of the lobby):
-        no person's move is taken until then. The session of play (``web/table/``) knows."""
-        asked = getattr(self.extra_view, "waiting_for_people", None)
-        return bool(asked()) if callable(asked) else False
+        no person's move is taken until then. The session of play knows."""
+        return self.session is not None and self.session.waiting_for_people()
 
     @property
     def computers_only(self) -> bool:
@@ -259,7 +270,7 @@ class LiveGame:
             "seed_hash": self.stored.seed_hash,
             "seed": self.stored.seed if terminal else None,
             **(words.for_seat(self, seat, observation) if draw else {}),
-            "session": self.extra_view(seat) if self.extra_view is not None else None,
+            "session": self.session.view(seat) if self.session is not None else None,
         }
 
 

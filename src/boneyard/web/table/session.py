@@ -41,7 +41,7 @@ class Session:
     def __post_init__(self, game: LiveGame) -> None:
         self.live = game
 
-    # The live game holds its session (``extra_view``): the session holds it back weakly, so a
+    # The live game holds its session (``LiveGame.session``): the session holds it back weakly, so a
     # game dropped from memory is freed at once, not at the next full garbage collection (the
     # largest OYNO boards are megabytes each: the server grew without bound between two).
     @property
@@ -55,12 +55,9 @@ class Session:
     def live(self, live: LiveGame) -> None:
         self._live = weakref.ref(live)
 
-    def __call__(self, seat: int | None) -> dict[str, Any]:
-        """What a view of the game carries: the latest ``events_in_view`` events."""
-        return self.manager.session_view(self, seat)
-
     def view(self, seat: int | None, every_event: bool = False) -> dict[str, Any]:
-        """The session as ``seat`` sees it; ``every_event``: with every event stored."""
+        """The session as ``seat`` sees it: the latest ``events_in_view`` events, or with
+        ``every_event`` every event stored."""
         return self.manager.session_view(self, seat, every_event)
 
     def waiting_for_people(self) -> bool:
@@ -76,7 +73,7 @@ class Session:
 
 
 def session_of(live: LiveGame) -> Session:
-    session = live.extra_view
+    session = live.session
     if not isinstance(session, Session):
         raise WebError(500, "no_session", "this game has no session of play")
     return session

@@ -65,9 +65,9 @@ class SessionManager:
         """Give ``live`` its session: the stored web-layer actions, and an ending re-applied."""
         events = self.store.events(live.id)
         series = self.store.series_game(live.id)
-        before = live.extra_view
+        before = live.session
         session = Session(self, live, events, series)
-        live.extra_view = session
+        live.session = session
         # its events count in the game's memory (those of a session read before, once)
         counted = sum(map(event_bytes, before.events)) if isinstance(before, Session) else 0
         self.manager.grow(live, sum(map(event_bytes, events)) - counted)
@@ -425,7 +425,7 @@ class SessionManager:
         live.state = rebuilt.state
         live.ending = rebuilt.ending
         live.log = rebuilt.log
-        live.extra_view = rebuilt.extra_view
+        live.session = rebuilt.session
         session_of(live).live = live
         await self._changed(live, log_from=start)
 
