@@ -123,7 +123,8 @@ COVERED_DASH = ' stroke-dasharray="4 2"'
 """A piece half covered by another shows its one visible half with a broken edge."""
 TEXT_FILL = ("#333333", "#f2f2f2")
 LAST_STROKE = "#d9731a"
-WIN_STROKE = "#e0b000"
+WIN_STROKE = "#d62828"
+"""The winning line: red rings, apart from the page's yellow mark of the last move."""
 LEGAL_STROKE = "#2e8b57"
 ILLEGAL_STROKE = "#c0392b"
 
