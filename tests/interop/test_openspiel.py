@@ -419,3 +419,36 @@ def test_openspiel_mcts_warns_that_it_sees_hidden_information() -> None:
         assert (openspiel.PerfectInformationSearchWarning in kinds) == warned
         warning = openspiel.PerfectInformationSearchWarning
         assert all(kind is warning for kind in kinds)
+
+
+def test_a_search_that_ran_out_of_budget_is_not_paid_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ISMCTS resamples the same state at every simulation: a state whose history search ran
+    out of budget goes straight to the world without a history the next time."""
+    spiel = openspiel.load_game("bondo_cones")
+    state = _random_walk(spiel, 40, seed=1)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    searches = []
+    search = openspiel.consistent_history
+
+    def counted(*args: Any) -> Any:
+        searches.append(args)
+        return search(*args)
+
+    monkeypatch.setattr(openspiel, "consistent_history", counted)
+    monkeypatch.setattr(openspiel, "HISTORY_BUDGET", 0)
+    for draw in range(3):
+        world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(draw, 0, 1))
+        assert world.information_state_string(player) == state.information_state_string(player)
+        with pytest.raises(openspiel.ResampledHistoryError):
+            world.history()
+    assert len(searches) == 1
+    # another position is searched again, and with budget enough finds a history
+    monkeypatch.setattr(openspiel, "HISTORY_BUDGET", 20_000)
+    state.apply_action(state.legal_actions()[0])
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(9, 0, 1))
+    assert len(world.history()) == len(state.history())
+    assert len(searches) == 2

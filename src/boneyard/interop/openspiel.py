@@ -307,7 +307,7 @@ class _Inner:
     and ``moves_before`` the actions played before it was drawn.
     """
 
-    __slots__ = ("moves_before", "origin", "resampled_for", "state", "views")
+    __slots__ = ("moves_before", "no_history", "origin", "resampled_for", "state", "views")
 
     def __init__(
         self,
@@ -322,6 +322,9 @@ class _Inner:
         self.origin = state.clone() if origin is None else origin
         self.resampled_for = resampled_for
         self.moves_before = moves_before
+        self.no_history: set[tuple[int, tuple[int, ...]]] = set()
+        """(player, history) pairs whose search for a consistent history ran out of budget:
+        ISMCTS resamples the same state at every simulation, and pays the search once."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
         views = None if self.views is None else [list(view) for view in self.views]
@@ -481,18 +484,23 @@ class BoneyardSpielState(pyspiel.State):
         ``player_id`` as this one's did (``consistent_history``): the same information state
         string and tensor, the same move number. Where no such history is found within
         ``HISTORY_BUDGET`` actions (or this state is itself a world without a history), the
-        world is ``state.resample``'s, and its ``history()`` raises ``ResampledHistoryError``."""
+        world is ``state.resample``'s, and its ``history()`` raises ``ResampledHistoryError``;
+        the state remembers that, and later draws for the same player go straight to it."""
         seed = int(float(probability_sampler()) * 2**32)
         inner = self._inner
         new = self.get_game().new_initial_state()
         game = inner.state.game
         if not game.perfect_information and inner.resampled_for is None:
-            rng = random.Random(seed)
-            found = consistent_history(game, inner.state.history(), player_id, rng, HISTORY_BUDGET)
-            if found is not None:
-                for action in found:
-                    new.apply_action(action)
-                return new
+            history = inner.state.history()
+            searched = (player_id, tuple(history))
+            if searched not in inner.no_history:
+                rng = random.Random(seed)
+                found = consistent_history(game, history, player_id, rng, HISTORY_BUDGET)
+                if found is not None:
+                    for action in found:
+                        new.apply_action(action)
+                    return new
+                inner.no_history.add(searched)
         resampled = inner.state.resample(player_id, random.Random(seed))
         views = self._views_for(resampled, player_id)
         if resampled.move_number() == inner.state.move_number():
