@@ -6,7 +6,10 @@ run: the bar of issue 27 is every game at least othello's rate.
 Not a test (timings depend on the machine). Each engine gets one compiled call of ``steps``
 rounds over the batch: the sample, the step, a fresh game where one ended (``bench_jax.py``'s
 loop with the sampler swapped). ``--flat`` adds each boneyard game sampled by the flat
-categorical too, for the comparison. Times are CPU seconds of this process. Run::
+categorical too, for the comparison; ``--floor`` adds ``bench_jax.py``'s mask floor at Bond O
+Cones' 43,923 ids (a step that only writes a fresh flat mask) sampled by Bond O Cones' heads:
+what any engine that stores pgx's flat mask pays at least. Times are CPU seconds of this
+process. Run::
 
     nice .venv/bin/python benchmarks/bench_heads.py
     nice .venv/bin/python benchmarks/bench_heads.py --games obonto othello --batch 4096 --flat
@@ -89,6 +92,7 @@ def main() -> None:
     parser.add_argument("--total", type=int, default=65536, help="steps a timed call")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--flat", action="store_true", help="also the flat categorical")
+    parser.add_argument("--floor", action="store_true", help="also Bond O Cones' mask floor")
     args = parser.parse_args()
     print(
         f"jax {jax.__version__} on {jax.devices()[0].platform}, {os.cpu_count()} CPUs; "
@@ -115,6 +119,14 @@ def main() -> None:
             line += f"; flat categorical over {env.num_actions} ids: {flat / 1e3:.1f}k"
         rows.append((name, sampled))
         print(line, flush=True)
+    if args.floor:
+        from bench_jax import MaskFloor
+
+        env = boneyard.jax.make("bondo_cones")
+        floor = MaskFloor(env.num_actions)
+        sampled = rate(floor, env.action_heads.sample, args.batch, args.total, args.repeats)
+        rows.append(("mask floor", sampled))
+        print(f"mask floor ({env.num_actions} ids, Bond O Cones' heads): {sampled / 1e3:.1f}k")
     if othello is not None:
         for name, sampled in rows:
             verdict = "met" if sampled >= othello else "missed"

@@ -113,3 +113,18 @@ def test_observations_stay_within_the_declared_bounds(name: str) -> None:
             assert space.contains(observation["observation"]), (agent, observation)
             legal = np.flatnonzero(observation["action_mask"])
             env.step(None if terminated or truncated else int(rng.choice(legal)))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_turn_based_parallel_wrapper_passes_the_parallel_api_test(name: str) -> None:
+    """No game declares a parallel API (turns do not always alternate, so
+    ``is_parallelizable`` is false); PettingZoo's turn-based wrapper gives one, and its own
+    ``parallel_api_test`` takes it."""
+    from pettingzoo.test import parallel_api_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    env = pettingzoo.env(_game(name))
+    assert env.metadata["is_parallelizable"] is False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # dict observations with masks: the norm
+        parallel_api_test(turn_based_aec_to_parallel(env), num_cycles=100)

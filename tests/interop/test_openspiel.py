@@ -220,7 +220,7 @@ def test_a_resampled_world_gives_the_player_the_same_information_state(name: str
     spiel = _load(name)
     rng = random.Random(11)
     state = spiel.new_initial_state()
-    checked = 0
+    checked = with_history = 0
     for step in range(60):
         if state.is_terminal():
             break
@@ -229,10 +229,57 @@ def test_a_resampled_world_gives_the_player_the_same_information_state(name: str
             sampler = pyspiel.UniformProbabilitySampler(step, 0.0, 1.0)
             world = state.resample_from_infostate(player, sampler)
             assert world.information_state_string(player) == state.information_state_string(player)
+            assert world.information_state_tensor(player) == state.information_state_tensor(player)
             assert world.legal_actions() == state.legal_actions()
+            assert world.move_number() == state.move_number()
+            try:
+                history = world.history()
+            except openspiel.ResampledHistoryError:
+                pass  # no consistent history within the budget: the world alone
+            else:
+                assert len(history) == len(state.history())
+                with_history += 1
             checked += 1
         state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 0
+    assert with_history > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [("bonbon", seed) for seed in range(4)] + [("bondo_cones", seed) for seed in range(4)],
+)
+def test_a_resampled_world_carries_a_history_that_looks_the_same_to_the_player(
+    name: str, seed: int
+) -> None:
+    spiel = openspiel.load_game(name)  # the default game: longer than the quick variant
+    steps = 10 + 12 * seed
+    state = _random_walk(spiel, steps, seed=seed)
+    while state.is_terminal() or state.is_chance_node():  # a shorter walk, to a decision
+        steps -= 1
+        state = _random_walk(spiel, steps, seed=seed)
+    player = state.current_player()
+    differs = False
+    for draw in range(3):
+        sampler = pyspiel.UniformProbabilitySampler(100 * seed + draw, 0.0, 1.0)
+        world = state.resample_from_infostate(player, sampler)
+        history = world.history()  # a history, not ResampledHistoryError
+        assert len(history) == len(state.history()) == world.move_number()
+        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.information_state_tensor(player) == state.information_state_tensor(player)
+        assert world.information_history(player) == state.information_history(player)
+        # the history leads to the world, from the game's start
+        replay = spiel.new_initial_state()
+        for action in history:
+            replay.apply_action(action)
+        assert str(replay) == str(world)
+        assert world.full_history()[-1].action == history[-1]
+        differs |= history != state.history()
+        # the other seats saw that history as the world's own
+        other = 1 - player if player < 2 else 0
+        assert world.information_state_string(other) == replay.information_state_string(other)
+    if any("?" in view for view in state.information_history(player)):
+        assert differs, "the player saw hidden actions, yet every world had the true history"
 
 
 def _random_walk(spiel: Any, steps: int, seed: int) -> Any:
@@ -327,9 +374,10 @@ def test_undo_action_refuses_the_wrong_player() -> None:
     "name",
     [n for n in GAMES if not boneyard.load_game(n).perfect_information] + ["toy_poker"],
 )
-def test_a_resampled_world_keeps_the_move_number_and_refuses_to_invent_a_history(
-    name: str,
+def test_a_resampled_world_without_a_history_keeps_the_move_number_and_says_so(
+    name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(openspiel, "HISTORY_BUDGET", 0)  # no history search: the world alone
     spiel = _load(name)
     state = _random_walk(spiel, 3, seed=5)
     while state.is_chance_node():
@@ -371,3 +419,36 @@ def test_openspiel_mcts_warns_that_it_sees_hidden_information() -> None:
         assert (openspiel.PerfectInformationSearchWarning in kinds) == warned
         warning = openspiel.PerfectInformationSearchWarning
         assert all(kind is warning for kind in kinds)
+
+
+def test_a_search_that_ran_out_of_budget_is_not_paid_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ISMCTS resamples the same state at every simulation: a state whose history search ran
+    out of budget goes straight to the world without a history the next time."""
+    spiel = openspiel.load_game("bondo_cones")
+    state = _random_walk(spiel, 40, seed=1)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    searches = []
+    search = openspiel.consistent_history
+
+    def counted(*args: Any) -> Any:
+        searches.append(args)
+        return search(*args)
+
+    monkeypatch.setattr(openspiel, "consistent_history", counted)
+    monkeypatch.setattr(openspiel, "HISTORY_BUDGET", 0)
+    for draw in range(3):
+        world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(draw, 0, 1))
+        assert world.information_state_string(player) == state.information_state_string(player)
+        with pytest.raises(openspiel.ResampledHistoryError):
+            world.history()
+    assert len(searches) == 1
+    # another position is searched again, and with budget enough finds a history
+    monkeypatch.setattr(openspiel, "HISTORY_BUDGET", 20_000)
+    state.apply_action(state.legal_actions()[0])
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(9, 0, 1))
+    assert len(world.history()) == len(state.history())
+    assert len(searches) == 2

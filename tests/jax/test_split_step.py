@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,9 @@ CASES = [
     ("oyno", SMALL_WILD_OYNO),
     ("bondo_cones", {"target": 10, "setup": "random"}),
     ("bondo_cones", {"target": 10}),
+    ("bonbon", {}),
+    ("bonbon", {"players": 3, "max_rounds": 2}),
+    ("bonbon", {"players": 2, "tiles": "0,0,9,9"}),
 ]
 
 
@@ -206,8 +210,32 @@ def test_a_game_whose_steps_draw_nothing_has_one_sure_outcome() -> None:
     _assert_same(env.chance_step(after, 0), env.step(state, action))
 
 
-def test_bonbon_has_no_split_step_and_says_so() -> None:
-    env = boneyard.jax.make("bonbon")
+def test_bonbon_split_step_draws_as_the_one_call_step() -> None:
+    """Bon-Bon's step sampled many times from one position equals the split step in
+    distribution: the frequencies of the outcomes it drew match ``chance_outcome_probs``."""
+    split = _split("bonbon", ())
+    env = split.env
+    state = split.init(jax.random.PRNGKey(11))
+    draw = jnp.int32(1)  # nt.DRAW: a card from a full deck
+    assert bool(state.legal_action_mask[draw])
+    probs = np.asarray(split.probs(state, draw), np.float64)
+    samples = 20_000
+    keys = jax.random.split(jax.random.PRNGKey(12), samples)
+    stepped = jax.jit(jax.vmap(env.step, in_axes=(None, None, 0)))(state, draw, keys)
+    drawn = np.asarray(jax.vmap(env.drawn_outcome)(stepped))
+    frequencies = np.bincount(drawn, minlength=env.num_chance_outcomes) / samples
+    assert np.flatnonzero(frequencies).tolist() == np.flatnonzero(probs).tolist()
+    # four standard deviations of a binomial frequency at the largest probability (12/77)
+    assert np.max(np.abs(frequencies - probs)) < 4 * np.sqrt(0.16 * 0.84 / samples)
+
+
+def test_bonbon_with_chained_draws_has_no_split_step_and_says_so(tmp_path: Path) -> None:
+    from tests.games.bonbon.bonbon_helpers import write_deck
+    from tests.jax.test_bonbon import CHAINS
+
+    # four face-up second helpings: a step can draw five cards, 8**5 x 8 joint outcomes
+    env = boneyard.jax.make("bonbon", deck=write_deck(tmp_path / "deck.toml", *CHAINS))
     state = env.init(jax.random.PRNGKey(0))
     with pytest.raises(NotImplementedError, match="split step is not built"):
         env.decision_step(state, jnp.int32(0))
+    assert boneyard.jax.make("bonbon").num_chance_outcomes == 14 * 14

@@ -40,10 +40,13 @@ What OpenSpiel gets:
   ``history()`` / ``move_number()`` follow (read from the adapter, as pyspiel's own record of a
   Python game cannot be shortened).
 - ``resample_from_infostate(player, sampler)`` draws a state consistent with what ``player``
-  knows, through ``state.resample`` seeded from the sampler (OpenSpiel's ISMCTS uses it). It
-  keeps ``move_number()`` and ``player``'s information state; its ``history()`` raises
-  ``ResampledHistoryError``: boneyard draws the hidden facts, not a history, and the ids of what
-  ``player`` never saw would be invented (``information_history(player)`` is the history as the
+  knows (OpenSpiel's ISMCTS uses it), seeded from the sampler: in a hidden-information game, a
+  history that looks to ``player`` step by step as the true one did (``consistent_history``),
+  played from the start, so the world has a real ``history()`` of the same length, the same
+  move number and ``player``'s information state string and tensor. Where no such history is
+  found within ``HISTORY_BUDGET`` actions, the world is ``state.resample``'s hidden facts
+  alone: it keeps the move number and ``player``'s information state, and its ``history()``
+  raises ``ResampledHistoryError`` (``information_history(player)`` is the history as the
   player saw it).
 - ``MCTSBot`` (OpenSpiel's perfect-information search) on a hidden-information game searches the
   true state, hidden cards and all: the adapter warns (``PerfectInformationSearchWarning``) when
@@ -67,6 +70,7 @@ from boneyard.core.registry import game_class, list_games
 from boneyard.interop import observation_shape, state_observation_array
 
 __all__ = [
+    "HISTORY_BUDGET",
     "MEMORY_SIZE",
     "PREFIX",
     "BoneyardSpielGame",
@@ -75,6 +79,7 @@ __all__ = [
     "PlayerAction",
     "ResampledHistoryError",
     "boneyard_state",
+    "consistent_history",
     "game_type",
     "load_game",
     "register",
@@ -86,6 +91,10 @@ PREFIX = "boneyard_"
 
 MEMORY_SIZE = 1
 """Numbers the information-state tensor adds after the observation tensor (see module doc)."""
+
+HISTORY_BUDGET = 20_000
+"""The most actions ``resample_from_infostate`` applies while it looks for a history the player
+cannot tell from the true one (see ``consistent_history``)."""
 
 
 class PlayerAction(NamedTuple):
@@ -298,7 +307,7 @@ class _Inner:
     and ``moves_before`` the actions played before it was drawn.
     """
 
-    __slots__ = ("moves_before", "origin", "resampled_for", "state", "views")
+    __slots__ = ("moves_before", "no_history", "origin", "resampled_for", "state", "views")
 
     def __init__(
         self,
@@ -313,6 +322,9 @@ class _Inner:
         self.origin = state.clone() if origin is None else origin
         self.resampled_for = resampled_for
         self.moves_before = moves_before
+        self.no_history: set[tuple[int, tuple[int, ...]]] = set()
+        """(player, history) pairs whose search for a consistent history ran out of budget:
+        ISMCTS resamples the same state at every simulation, and pays the search once."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
         views = None if self.views is None else [list(view) for view in self.views]
@@ -346,6 +358,82 @@ def _restore(
     game = cls(**params)
     start = None if origin is None else game.state_from_json(origin)
     return _Inner(game.state_from_json(doc), views, start, resampled_for, moves_before)
+
+
+def consistent_history(
+    game: Game, history: list[int], player: int, rng: random.Random, budget: int = HISTORY_BUDGET
+) -> list[int] | None:
+    """A history of as many actions as ``history`` that ``player`` cannot tell from it: at every
+    step the same action string for ``player`` (``action_string_for``) and after it the same
+    ``observation(player)``, so the same information state. Drawn forward, a chance outcome by
+    its probability and another seat's hidden choice uniformly among those that look the same to
+    ``player``, going back a step where the next one cannot look the same (depth first). An
+    action ``player`` saw whole is kept. ``None`` if ``budget`` actions were applied first.
+
+    The world at its end is consistent with what ``player`` knows; it is not drawn exactly from
+    the posterior (the search's first consistent history, not one weighted over all of them)."""
+    seen = _Seen(game, history, player)
+    path: list[int] = []
+    frames: list[tuple[State, list[int]]] = []
+    if history:
+        start = game.new_initial_state()
+        frames.append((start, seen.candidates(start, 0, rng)))
+    spent = 0
+    while len(path) < len(history):
+        at, left = frames[-1]
+        step = len(path)
+        child = None
+        while left and spent < budget:
+            action = left.pop()
+            spent += 1
+            child = at.clone()
+            child.apply_action(action)
+            if child.observation(player) == seen.observations[step + 1]:
+                path.append(action)
+                break
+            child = None
+        if child is None and (spent >= budget or not path):
+            return None  # (not path: cannot be, the true history is consistent)
+        if child is None:  # no action here looks the same: back a step
+            path.pop()
+            frames.pop()
+        elif step + 1 < len(history):
+            frames.append((child, seen.candidates(child, step + 1, rng)))
+    return path
+
+
+class _Seen:
+    """What ``player`` saw of a history: each action's string and the observation after it."""
+
+    def __init__(self, game: Game, history: list[int], player: int) -> None:
+        state = game.new_initial_state()
+        self.player = player
+        self.history = history
+        self.views: list[str] = []
+        self.whole: list[bool] = []
+        self.observations = [state.observation(player)]
+        for action in history:
+            view = state.action_string_for(player, action)
+            self.views.append(view)
+            self.whole.append(view == state.action_to_string(action))
+            state.apply_action(action)
+            self.observations.append(state.observation(player))
+
+    def candidates(self, at: State, step: int, rng: random.Random) -> list[int]:
+        """The actions at ``step`` that look to the player as the true one did, the next to try
+        last (a list popped from its end)."""
+        view, legal = self.views[step], at.legal_actions()
+        if self.whole[step]:  # seen whole: the same action, if it can be played here
+            offered = [self.history[step]] if self.history[step] in legal else []
+        elif at.is_chance_node():
+            weighted = [(o, p) for o, p in at.chance_outcomes() if p > 0.0]
+            # a random order weighted by probability (the first is a draw from the outcomes)
+            weighted.sort(key=lambda op: rng.random() ** (1.0 / op[1]))
+            offered = [o for o, _ in weighted]
+        else:
+            offered = list(legal)
+            rng.shuffle(offered)
+        return [a for a in offered if at.action_string_for(self.player, a) == view]
 
 
 class BoneyardSpielState(pyspiel.State):
@@ -392,14 +480,28 @@ class BoneyardSpielState(pyspiel.State):
         return str(self._inner.state)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state ``player_id`` cannot tell from this one, drawn with ``state.resample``.
-
-        It keeps the move number and ``player_id``'s information state; its ``history()``
-        raises ``ResampledHistoryError`` (see the module doc)."""
+        """A state ``player_id`` cannot tell from this one, with a history that looks to
+        ``player_id`` as this one's did (``consistent_history``): the same information state
+        string and tensor, the same move number. Where no such history is found within
+        ``HISTORY_BUDGET`` actions (or this state is itself a world without a history), the
+        world is ``state.resample``'s, and its ``history()`` raises ``ResampledHistoryError``;
+        the state remembers that, and later draws for the same player go straight to it."""
         seed = int(float(probability_sampler()) * 2**32)
         inner = self._inner
-        resampled = inner.state.resample(player_id, random.Random(seed))
         new = self.get_game().new_initial_state()
+        game = inner.state.game
+        if not game.perfect_information and inner.resampled_for is None:
+            history = inner.state.history()
+            searched = (player_id, tuple(history))
+            if searched not in inner.no_history:
+                rng = random.Random(seed)
+                found = consistent_history(game, history, player_id, rng, HISTORY_BUDGET)
+                if found is not None:
+                    for action in found:
+                        new.apply_action(action)
+                    return new
+                inner.no_history.add(searched)
+        resampled = inner.state.resample(player_id, random.Random(seed))
         views = self._views_for(resampled, player_id)
         if resampled.move_number() == inner.state.move_number():
             # a world with its history (a perfect-information game's: the state itself)

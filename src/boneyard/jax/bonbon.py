@@ -14,7 +14,7 @@ down and unknown to that seat (``hidden[owner, seat, kind]``, ``trail_hidden`` f
 ones): a face-down card is known to its owner and to the seat that peeked at it before it was
 drawn, and to everyone once its effect showed it.
 
-Chance is drawn in ``init`` and ``step`` (never a step of its own), with the rules engine's
+Chance is drawn in ``init`` and ``step``, with the rules engine's
 probabilities: a card by how many of each kind the deck holds (or the card a peek showed), a
 peek the same way, the round's three bonus tiles as three of the tiles uniformly. A step plays
 the waiting card (or a gift, a catch), then draws a card (a draw, a second helping) and, where
@@ -23,6 +23,9 @@ then a peek or the next round's tiles, in that order: ``chance`` holds one slot 
 can make and a last one for the peek or the tiles (the rules engine's chance ids, ``-1`` for
 none). The random numbers are one hash of the key (``random_words``); a draw among ``m`` cards
 is Lemire's multiply-shift of one 32-bit word, off the exact odds by less than ``m / 2**32``.
+The split step (``decision_step``, ``chance_outcome_probs``, ``chance_step``) lays the same
+draws out as chance nodes: one per card a step can draw (a kind), then the peek (a kind) or the
+next round's tiles (a distinct triple), each outcome's probability from the deck the state holds.
 Rewards: the rules engine's returns (1 to each winner of the game) on the step that ends it.
 
 Observations are the rules engine's ``observation_tensor`` of ``observation(seat)``; its
@@ -34,6 +37,7 @@ gather per observation.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, ClassVar
 
 import jax
@@ -56,7 +60,7 @@ from boneyard.games.bonbon.rules import (
     BonBonGame,
     Phase,
 )
-from boneyard.jax.core import Array, Env, State, below, state_class
+from boneyard.jax.core import Afterstate, Array, Env, State, below, state_class
 
 TURN, PLACE, GIFTING, CATCHING, WRAPPED, OVER = (
     Phase.TURN,
@@ -68,6 +72,10 @@ TURN, PLACE, GIFTING, CATCHING, WRAPPED, OVER = (
 )
 PHASES = len(Phase)
 TILE_VALUES = nt.MAX_TILE_VALUE + 1
+
+MAX_JOINT_OUTCOMES = 4096
+"""The most joint chance outcomes the split step lays out (the default deck has 14 x 14 = 196;
+a deck with face-up second helpings, which chain draws within one step, can have far more)."""
 
 # Classes of observation numbers: a number of class c with numerator x is TABLE[c, x].
 IDENTITY, THIRDS, TENTHS, TWENTIETHS, NINTHS, OF_LIMIT, OF_DECK, OF_ROUNDS, OF_36 = range(9)
@@ -207,7 +215,41 @@ class BonBonEnv(Env):
             tile_ids[row] = game.triple_id[triple]
         self.tile_rows = jnp.asarray(tile_counts)
         self.tile_ids = jnp.asarray(tile_ids)
+        self._make_split_tables()
         self._make_table()
+
+    # ----- the split step's layout ------------------------------------------------------------
+
+    def _make_split_tables(self) -> None:
+        """The split step's chance nodes: one per card a step can draw (a kind of card), then
+        one for the peek or the next round's tiles (a kind of card, or one of the distinct
+        triples of tiles, ``tile_outcomes``' order); and the map from the rules engine's chance
+        ids back to the node outcomes."""
+        game = self.game
+        triples = [outcome for outcome, _ in game.tile_outcomes]
+        last = max(self.kinds, len(triples))
+        sizes = (self.kinds,) * (self.events - 1) + (last,)
+        if math.prod(sizes) <= MAX_JOINT_OUTCOMES:
+            self.chance_node_sizes = sizes
+        # else: a deck whose face-up second helpings chain many draws; the split is not built
+        triple_counts = np.zeros((last, TILE_VALUES), dtype=np.int32)
+        triple_probs = np.zeros(last, dtype=np.float32)
+        for row, (outcome, probability) in enumerate(game.tile_outcomes):
+            for value in game.triples[outcome - game.tile_base]:
+                triple_counts[row, value] += 1
+            triple_probs[row] = probability
+        self.triple_counts = jnp.asarray(triple_counts)
+        self.triple_ids = jnp.asarray(
+            np.asarray(triples + [-1] * (last - len(triples)), dtype=np.int32)
+        )
+        self.triple_probs = jnp.asarray(triple_probs)
+        ids = max([*game.kind_outcome, *triples]) + 1
+        node_outcome = np.full(ids, -1, dtype=np.int32)
+        for kind, outcome in enumerate(game.kind_outcome):
+            node_outcome[outcome] = kind
+        for row, outcome in enumerate(triples):
+            node_outcome[outcome] = row
+        self.node_outcome = jnp.asarray(node_outcome)
 
     # ----- the observation's numbers ----------------------------------------------------------
 
@@ -405,11 +447,16 @@ class BonBonEnv(Env):
         catch: Array | bool,
         plain: Array | bool,
         word: Array,
+        forced: Array | None = None,
     ) -> tuple[BonBonState, dict[str, Array]]:
         """One card event: a card drawn by the seat to act (``draws``) or the waiting card, into
         ``owner``'s run face up or face ``down``, or a caught! reveal of ``owner``'s trailing
         cards (``catch``); the limits; then the card's effect (none when ``plain``: a gift or a
-        catch)."""
+        catch).
+
+        ``forced``: the kind drawn, given (the split step's chance step) instead of drawn from
+        ``word``; ``out["probability"]`` is then its probability (1 where nothing is drawn and
+        ``forced`` is 0, 0 for an outcome this event cannot have)."""
         seats, kind_ids = self.seats, self.kind_ids
         down, catch, plain = (jnp.asarray(f, bool) for f in (down, catch, plain))
         turn = s.turn
@@ -418,13 +465,25 @@ class BonBonEnv(Env):
         if draws:
             drawing = active
             peeked = s.peek_kind >= 0
-            kind = jnp.where(peeked, s.peek_kind, self._card(word, counts, deck_left))
+            if forced is None:
+                kind = jnp.where(peeked, s.peek_kind, self._card(word, counts, deck_left))
+                probability = jnp.float32(1.0)
+            else:
+                kind = forced
+                held = jnp.sum(jnp.where(kind_ids == kind, counts, 0)).astype(jnp.float32)
+                chance = jnp.where(
+                    peeked,
+                    (kind == s.peek_kind).astype(jnp.float32),
+                    held / jnp.maximum(deck_left, 1).astype(jnp.float32),
+                )
+                probability = jnp.where(drawing, chance, (kind == 0).astype(jnp.float32))
             kind_hot = kind_ids == kind
             knows = me | (peeked & (seats == s.peeker))
             counts = counts - (drawing & kind_hot)
             deck_left = deck_left - drawing
         else:
             drawing = jnp.bool_(False)
+            probability = jnp.float32(1.0)
             kind = s.drawn
             kind_hot = kind_ids == kind
             knows = s.drawn_knows
@@ -537,13 +596,45 @@ class BonBonEnv(Env):
             "second": second,
             "peeks": peeks,
             "collective": collective,
+            "probability": probability,
         }
         return s, out
 
     def _step(self, state: BonBonState, action: Array, key: Array) -> BonBonState:
+        return self._play(state, action, random_words(key, self.events + 1), None)[0]
+
+    def _step_drawn(self, state: BonBonState, action: Array, draws: Array) -> BonBonState:
+        words = jnp.zeros(self.events + 1, jnp.uint32)  # not read: every outcome is given
+        return self._play(state, action, words, draws)[0]
+
+    def _nodes_met(self, state: BonBonState) -> Array:
+        chance = state.chance
+        return jnp.where(chance >= 0, self.node_outcome[jnp.maximum(chance, 0)], -1)
+
+    def chance_outcome_probs(self, afterstate: Afterstate) -> Array:
+        """float32[num_chance_outcomes]: each joint outcome's probability, the rules engine's: a
+        card by how many of its kind the deck holds at that draw (the peeked card for sure), the
+        peek likewise, the tiles by ``tile_outcomes``; a node the step does not meet puts all
+        its weight on outcome 0. Plays the step once per joint outcome (vmapped)."""
+        state, action = afterstate.state, afterstate.action
+        if not self.chance_node_sizes:
+            self.decision_step(state, action)  # raises: the split is not built for this deck
+        outcomes = jnp.arange(self.num_chance_outcomes, dtype=jnp.int32)
+        draws = jax.vmap(self._outcome_draws)(outcomes)
+        words = jnp.zeros(self.events + 1, jnp.uint32)
+        ready = state.replace(_step_count=state._step_count + 1)
+        probs = jax.vmap(lambda drawn: self._play(ready, action, words, drawn)[1])(draws)
+        plain = state.terminated | state.truncated | ~state.legal_action_mask[action]
+        return jnp.where(plain, (outcomes == 0).astype(jnp.float32), probs).astype(jnp.float32)
+
+    def _play(
+        self, state: BonBonState, action: Array, words: Array, forced: Array | None
+    ) -> tuple[BonBonState, Array]:
+        """The step, its chance drawn from ``words`` or, where ``forced`` is given, one outcome
+        per chance node (``chance_node_sizes``) taken from it; the state, and the probability of
+        the forced outcomes (1 when drawn)."""
         n = self.players
         seats = self.seats
-        words = random_words(key, self.events + 1)
         s = state
         phase, turn = s.phase, s.turn
         me = seats == turn
@@ -571,6 +662,7 @@ class BonBonEnv(Env):
             word=words[0],
         )
         outcomes = []
+        probability = jnp.float32(1.0)
         end_turn = end_turn | out["end_turn"]
         collective = out["collective"]
         peeks = out["peeks"]
@@ -585,14 +677,22 @@ class BonBonEnv(Env):
                 catch=False,
                 plain=False,
                 word=words[event - 1],
+                forced=None if forced is None else forced[event - 1],
             )
+            probability = probability * out["probability"]
             outcomes.append(out["outcome"])
             end_turn = end_turn | out["end_turn"]
             collective = collective | out["collective"]
             peeks = peeks | out["peeks"]
             pending = out["second"]
         # a peek: the top card, seen by the drawer alone, stays in the deck
-        peek_kind = self._card(words[-2], s.counts, s.deck_left)
+        peek_chance = jnp.float32(1.0)
+        if forced is None:
+            peek_kind = self._card(words[-2], s.counts, s.deck_left)
+        else:
+            peek_kind = forced[-1]
+            held = jnp.sum(jnp.where(self.kind_ids == peek_kind, s.counts, 0))
+            peek_chance = held.astype(jnp.float32) / jnp.maximum(s.deck_left, 1).astype(jnp.float32)
         peek_outcome = jnp.sum(jnp.where(self.kind_ids == peek_kind, self.kind_outcome, 0))
         s = s.replace(
             peek_kind=jnp.where(peeks, peek_kind, s.peek_kind),
@@ -608,12 +708,24 @@ class BonBonEnv(Env):
             turn=jnp.where(moving_on, following, s.turn),
             phase=jnp.where(moving_on, jnp.int32(TURN), s.phase),
         )
-        s, tiles_outcome = self._end_round(s, round_over, words[-1])
+        s, tiles_outcome = self._end_round(
+            s, round_over, words[-1], None if forced is None else forced[-1]
+        )
         last = jnp.where(peeks, peek_outcome, tiles_outcome)
-        return self._typed(s.replace(chance=jnp.stack([*outcomes, last]).astype(jnp.int32)))
+        if forced is not None:
+            row = jnp.minimum(forced[-1], self.triple_probs.shape[0] - 1)
+            tiles_chance = self.triple_probs[row]
+            last_chance = jnp.where(
+                peeks,
+                peek_chance,
+                jnp.where(tiles_outcome >= 0, tiles_chance, (forced[-1] == 0).astype(jnp.float32)),
+            )
+            probability = probability * last_chance
+        state = self._typed(s.replace(chance=jnp.stack([*outcomes, last]).astype(jnp.int32)))
+        return state, probability
 
     def _end_round(
-        self, s: BonBonState, round_over: Array, word: Array
+        self, s: BonBonState, round_over: Array, word: Array, triple: Array | None = None
     ) -> tuple[BonBonState, Array]:
         """Score the round where ``round_over``; then the game ends or the next round starts."""
         n = self.players
@@ -648,7 +760,11 @@ class BonBonEnv(Env):
         new_round = round_over & ~game_over
         starter = jnp.where(s.last_drawer >= 0, s.last_drawer + 1, s.round_starter + 1) % n
         starter = jnp.where(new_round, starter, s.round_starter)
-        tile_counts, tiles_id = self._tiles(word)
+        if triple is None:
+            tile_counts, tiles_id = self._tiles(word)
+        else:  # the split step: one of the distinct triples, given
+            row = jnp.minimum(triple, self.triple_ids.shape[0] - 1)
+            tile_counts, tiles_id = self.triple_counts[row], self.triple_ids[row]
         fresh = self._round_fields(tile_counts)
         changes = {
             name: jnp.where(new_round, value, getattr(ended, name)) for name, value in fresh.items()

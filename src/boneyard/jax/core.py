@@ -234,9 +234,10 @@ class Env(_PgxEnv):
     step (over before it, ended by it, or by an illegal action): see ``finished``."""
     chance_node_sizes: tuple[int, ...] = ()
     """The chance nodes a step can meet, in the order it meets them, each by its number of
-    outcomes, all equally likely (Bond O Cones: a battle or who starts, 2; the die, 6): the
+    outcomes, all equally likely (Bond O Cones: a battle or who starts, 2; the die, 6) unless
+    the game gives its own ``chance_outcome_probs`` (Bon-Bon: a card by the deck's counts): the
     layout of the split step's joint outcomes. Empty where a step draws nothing, or where the
-    split is not built (Bon-Bon, whose draws are not uniform)."""
+    split is not built (a Bon-Bon deck that chains too many draws in one step)."""
     step_draws_chance: bool = False
     """A step can draw chance (a die, a card, a wild roll) from its key, so ``step`` refuses to
     run without one, as pgx's stochastic games do: a fixed key would draw the same outcomes at
