@@ -263,7 +263,8 @@ def board_text(game: Game, state: State, viewer: int | None) -> Text:
     "opponent",
     default="random",
     show_default=True,
-    help="The other seats: a level (easy, medium, hard), a bot name, or 'human' (same screen).",
+    help="The other seats: a level (1 up on the game's scale, or easy, medium, hard), a bot name, "
+    "or 'human' (same screen).",
 )
 @click.option("--seat", default=0, show_default=True, help="Your seat (0 moves first).")
 @click.option("-p", "--param", "params", multiple=True, help="A game parameter, name=value.")
