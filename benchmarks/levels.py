@@ -125,6 +125,42 @@ def calibrate(game_name: str, games: int, scale: float, seed: int, every_pair: b
     }
 
 
+def table(data: dict[str, Any]) -> str:
+    """The Markdown tables of docs/ai.md: one a game, a row a level."""
+    out = []
+    for name, result in data.get("games", {}).items():
+        out.append(
+            f"**{name}** ({result['pairing']}, {result['games_per_pair']} games a pair, seats "
+            f"alternating, budgets x{result['scale']:g}, seed {result['seed']}, "
+            f"{result['seconds']:.0f} s)\n"
+        )
+        out.append("| level | bot | against the level below (W-D-L, score, 95%) | Elo (95%) |")
+        out.append("|---|---|---|---|")
+        for number, level in result["levels"].items():
+            step = next(
+                (
+                    p
+                    for p in result["pairs"]
+                    if p["upper"] == int(number) and p["lower"] == int(number) - 1
+                ),
+                None,
+            )
+            against = "—"
+            if step is not None:
+                low, high = step["interval_95"]
+                against = (
+                    f"{step['wins']}-{step['draws']}-{step['losses']}, {step['score']:.2f} "
+                    f"[{low:.2f}, {high:.2f}]"
+                )
+            low, high = level["interval_95"]
+            out.append(
+                f"| {number} | {level['bot']} | {against} | {level['rating']:.0f} "
+                f"[{low:.0f}, {high:.0f}] |"
+            )
+        out.append("")
+    return "\n".join(out).replace("(, ", "(")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=list(GAMES))
@@ -133,7 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--round-robin", action="store_true", help="every pair, not neighbours")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--table", action="store_true", help="print --out's tables, play none")
     args = parser.parse_args(argv)
+    if args.table:
+        print(table(json.loads(args.out.read_text())))
+        return 0
     for name in args.games:
         result = calibrate(name, args.n, args.scale, args.seed, args.round_robin)
         data = json.loads(args.out.read_text()) if args.out.exists() else {}

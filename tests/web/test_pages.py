@@ -278,10 +278,10 @@ def test_the_home_page_and_the_form_offer_numbered_levels_with_ratings(
     client: TestClient,
 ) -> None:
     home = client.get("/").text
-    assert '<option value="1">Level 1' in home and "(easy)" in home
+    assert '<option value="1">Level 1' in home and "· easy" in home
     assert "alphabeta" not in home and "ismcts" not in home
     form = client.get("/new/bones").text
-    assert "the computer, Level 4" in form and "(hard)" in form
+    assert "computer: Level 4" in form and "· hard" in form
     response = client.post(
         "/new/toy_walk", content="name0=Ann&level=2", headers=FORM, follow_redirects=False
     )

@@ -93,7 +93,7 @@ def level_choices(game: Game | str) -> list[dict[str, Any]]:
         if rating is not None:
             words += f" · about {rating}"
         if aliases:
-            words += f" ({'/'.join(aliases)})"
+            words += f" · {'/'.join(aliases)}"
         choices.append({"number": number, "rating": rating, "aliases": aliases, "words": words})
     return choices
 
