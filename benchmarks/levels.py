@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from boneyard.ai.arena import run_tasks, tally, tasks_for_pair
+from boneyard.ai.arena import PairResult, run_tasks, tally, tasks_for_pair
 from boneyard.ai.stats import elo_difference, elo_ratings
 from boneyard.core.registry import game_spec, load_game
 from boneyard.core.spec import Level
@@ -49,6 +49,52 @@ def _capped_elo(score: float) -> float:
     return max(-ELO_CAP, min(ELO_CAP, elo_difference(min(max(score, 1e-9), 1 - 1e-9))))
 
 
+def pair_entry(upper: int, lower: int, wins: int, draws: int, losses: int, seconds: float) -> dict:
+    """One pairing's counts for the upper level with its score, Wilson interval and Elo."""
+    result = PairResult("upper", "lower", wins, draws, losses)
+    low, high = result.interval
+    return {
+        "upper": upper,
+        "lower": lower,
+        "games": result.games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "score": result.score,
+        "interval_95": [low, high],
+        "elo": _capped_elo(result.score),
+        "elo_interval_95": [_capped_elo(low), _capped_elo(high)],
+        "seconds": round(seconds, 1),
+    }
+
+
+def fit(steps: tuple[Level, ...], pairs: list[dict]) -> dict[str, dict[str, Any]]:
+    """Each level's Elo (level 1 at 1000) with its chained 95% interval."""
+    count = len(steps)
+    fitted = elo_ratings(
+        count,
+        [(p["upper"] - 1, p["lower"] - 1, p["score"] * p["games"], p["games"]) for p in pairs],
+    )
+    base = fitted[0]
+    levels: dict[str, dict[str, Any]] = {}
+    spread = 0.0
+    for number in range(1, count + 1):
+        if number > 1:
+            step = next(
+                (p for p in pairs if p["upper"] == number and p["lower"] == number - 1), None
+            )
+            if step is not None:
+                low, high = step["elo_interval_95"]
+                spread = math.hypot(spread, (high - low) / 2)
+        rating = 1000.0 + fitted[number - 1] - base
+        levels[str(number)] = {
+            "rating": round(rating, 1),
+            "interval_95": [round(rating - spread, 1), round(rating + spread, 1)],
+            "bot": steps[number - 1].describe(),
+        }
+    return levels
+
+
 def calibrate(game_name: str, games: int, scale: float, seed: int, every_pair: bool) -> dict:
     spec = game_spec(game_name)
     steps = spec.scale.steps
@@ -71,57 +117,58 @@ def calibrate(game_name: str, games: int, scale: float, seed: int, every_pair: b
         )
         records = run_tasks(tasks)
         result = tally(specs[j], specs[i], records)
-        low, high = result.interval
-        pairs.append(
-            {
-                "upper": j + 1,
-                "lower": i + 1,
-                "games": result.games,
-                "wins": result.wins,
-                "draws": result.draws,
-                "losses": result.losses,
-                "score": result.score,
-                "interval_95": [low, high],
-                "elo": _capped_elo(result.score),
-                "elo_interval_95": [_capped_elo(low), _capped_elo(high)],
-                "seconds": sum(r.seconds for r in records),
-            }
+        entry = pair_entry(
+            j + 1,
+            i + 1,
+            result.wins,
+            result.draws,
+            result.losses,
+            sum(r.seconds for r in records),
         )
+        pairs.append(entry)
+        low, high = entry["interval_95"]
         print(
             f"{game_name}: level {j + 1} vs {i + 1}: {result.wins}-{result.draws}-"
             f"{result.losses} of {result.games}, score {result.score:.2f} "
             f"[{low:.2f}, {high:.2f}]",
             flush=True,
         )
-    fitted = elo_ratings(
-        count,
-        [(p["upper"] - 1, p["lower"] - 1, p["score"] * p["games"], p["games"]) for p in pairs],
-    )
-    base = fitted[0]
-    levels: dict[str, dict[str, Any]] = {}
-    spread = 0.0
-    for number in range(1, count + 1):
-        if number > 1:
-            step = next(
-                (p for p in pairs if p["upper"] == number and p["lower"] == number - 1), None
-            )
-            if step is not None:
-                low, high = step["elo_interval_95"]
-                spread = math.hypot(spread, (high - low) / 2)
-        rating = 1000.0 + fitted[number - 1] - base
-        levels[str(number)] = {
-            "rating": round(rating, 1),
-            "interval_95": [round(rating - spread, 1), round(rating + spread, 1)],
-            "bot": steps[number - 1].describe(),
-        }
     return {
         "scale": scale,
         "games_per_pair": games,
-        "seed": seed,
+        "seeds": [seed],
         "pairing": "round robin" if every_pair else "neighbours",
         "seconds": round(time.perf_counter() - started, 1),
         "pairs": pairs,
-        "levels": levels,
+        "levels": fit(steps, pairs),
+    }
+
+
+def merge(game_name: str, old: dict, new: dict) -> dict:
+    """``new``'s games added to ``old``'s, where both measured the same levels at one scale."""
+    bots = [level["bot"] for level in new["levels"].values()]
+    if old.get("scale") != new["scale"] or [lv["bot"] for lv in old["levels"].values()] != bots:
+        return new
+    counts: dict[tuple[int, int], list[float]] = {}
+    for pair in [*old["pairs"], *new["pairs"]]:
+        key = (pair["upper"], pair["lower"])
+        total = counts.setdefault(key, [0, 0, 0, 0.0])
+        for index, name in enumerate(("wins", "draws", "losses", "seconds")):
+            total[index] += pair[name]
+    pairs = [
+        pair_entry(upper, lower, int(won), int(drawn), int(lost), spent)
+        for (upper, lower), (won, drawn, lost, spent) in sorted(counts.items())
+    ]
+    return {
+        **new,
+        "games_per_pair": min(p["games"] for p in pairs),
+        "seeds": [*old.get("seeds", [old.get("seed", 0)]), *new["seeds"]],
+        "pairing": "round robin"
+        if old["pairing"] == new["pairing"] == "round robin"
+        else new["pairing"],
+        "seconds": round(old["seconds"] + new["seconds"], 1),
+        "pairs": pairs,
+        "levels": fit(game_spec(game_name).scale.steps, pairs),
     }
 
 
@@ -129,9 +176,10 @@ def table(data: dict[str, Any]) -> str:
     """The Markdown tables of docs/ai.md: one a game, a row a level."""
     out = []
     for name, result in data.get("games", {}).items():
+        seeds = result.get("seeds", [result.get("seed")])
         out.append(
             f"**{name}** ({result['pairing']}, {result['games_per_pair']} games a pair, seats "
-            f"alternating, budgets x{result['scale']:g}, seed {result['seed']}, "
+            f"alternating, budgets x{result['scale']:g}, seeds {seeds}, "
             f"{result['seconds']:.0f} s)\n"
         )
         out.append("| level | bot | against the level below (W-D-L, score, 95%) | Elo (95%) |")
@@ -169,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--round-robin", action="store_true", help="every pair, not neighbours")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--add", action="store_true", help="add to --out's games, same scale")
     parser.add_argument("--table", action="store_true", help="print --out's tables, play none")
     args = parser.parse_args(argv)
     if args.table:
@@ -181,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
             "about",
             "Arena ratings of each game's levels (benchmarks/levels.py); level 1 at 1000.",
         )
-        data.setdefault("games", {})[name] = result
+        stored = data.setdefault("games", {})
+        stored[name] = merge(name, stored[name], result) if args.add and name in stored else result
         args.out.write_text(json.dumps(data, indent=1) + "\n")
         print(json.dumps(result["levels"]), flush=True)
     return 0
