@@ -111,3 +111,15 @@ def test_a_stronger_level_beats_a_weaker_one(name: str, weak: int, strong: int) 
         theirs = record.returns[1 - seats.index(spec(strong))]
         score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
     assert score / games > 0.5
+
+
+def test_stored_ratings_match_the_levels_they_measured() -> None:
+    """Every game in ratings.json was measured on its current scale, each level once."""
+    from boneyard.ai.levels import _ratings
+
+    for name, result in _ratings().get("games", {}).items():
+        scale = scale_for(name)
+        assert [int(n) for n in result["levels"]] == list(scale.numbers), name
+        for number, entry in result["levels"].items():
+            assert entry["bot"] == scale.level(number).describe(), (name, number)
+            assert rating_of(name, int(number)) is not None

@@ -72,10 +72,14 @@ def _ratings() -> dict[str, Any]:
 
 def rating_of(game: str, number: int) -> int | None:
     """The Elo rating the arena measured for level ``number`` of ``game`` (level 1 at 1000),
-    rounded to tens, or ``None`` where it was not measured."""
+    rounded to tens, or ``None`` where it was not measured (or the level has changed since)."""
     levels = _ratings().get("games", {}).get(game, {}).get("levels", {})
     entry = levels.get(str(number))
     if entry is None or entry.get("rating") is None:
+        return None
+    # A level changed since it was measured has no rating until it is measured again.
+    scale = scale_for(game)
+    if number not in scale.numbers or entry.get("bot") != scale.level(number).describe():
         return None
     return int(round(float(entry["rating"]) / 10.0) * 10)
 
