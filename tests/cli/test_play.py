@@ -196,3 +196,12 @@ def test_a_bare_square_with_several_meanings_lists_them() -> None:
     out = " ".join(session.console.export_text().split())
     assert f"e5 can mean {', '.join(meant)}: type the one you mean" in out
     assert not session.state.history(), "nothing was played"
+
+
+def test_play_takes_a_level_number_or_an_old_name() -> None:
+    runner = CliRunner()
+    for level in ("2", "easy"):
+        result = runner.invoke(main, ["play", "bones", "--vs", level], input="quit\n")
+        assert result.exit_code == 0, result.output
+    bad = runner.invoke(main, ["play", "bones", "--vs", "9"], input="quit\n")
+    assert bad.exit_code != 0 and "1 to 4 or easy, medium, hard" in bad.output

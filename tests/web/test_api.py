@@ -302,3 +302,25 @@ def test_parameters_naming_server_files_are_refused(client: TestClient) -> None:
     assert client.app.state.manager.store.game_ids() == []  # type: ignore[attr-defined]
     form = client.get("/new/bonbon")
     assert form.status_code == 200 and 'name="p_deck"' not in form.text
+
+
+def test_computer_levels_are_numbers_on_the_game_scale_or_the_old_names(
+    client: TestClient,
+) -> None:
+    kind = client.get("/api/kinds/bones").json()
+    numbers = [level["number"] for level in kind["levels"]]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 3
+    assert kind["levels"][0]["aliases"] == ["easy"]
+    for level, stored in ((3, "3"), ("2", "2"), ("hard", "hard"), ("Medium", "medium")):
+        body = {"game": "bones", "seats": [{"kind": "human"}, {"kind": "computer", "level": level}]}
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 201, response.text
+        assert response.json()["seats"][1]["level"] == stored
+        assert ("level 3" if stored == "3" else stored) in response.json()["seats"][1]["label"]
+    for level in (9, "0", "grandmaster", True, 2.5):
+        body = {"game": "bones", "seats": [{"kind": "human"}, {"kind": "computer", "level": level}]}
+        response = client.post("/api/games", json=body)
+        assert response.status_code in (400, 422), (level, response.text)
+        if response.status_code == 400:
+            assert response.json()["error"] == "bad_seats"
+            assert f"1 to {len(numbers)} or easy, medium, hard" in response.json()["detail"]

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from boneyard.ai.levels import level_number
 from boneyard.core.registry import list_games
 from tests.web.browsing import (
     CHROMIUM,
@@ -245,7 +246,7 @@ def test_bon_bon_form_follows_the_number_of_players(server: str, browser: Any) -
     page.fill("input[name=p_players]", "5")
     assert page.locator(visible).count() == 5
     page.select_option("select[name=seat1]", "human")
-    page.select_option("select[name=seat4]", "medium")
+    page.select_option("select[name=seat4]", str(level_number("bonbon", "medium")))
     page.click("button[type=submit]")
     page.wait_for_selector("ul.invites")
     assert page.locator("li[data-seat]").count() == 5

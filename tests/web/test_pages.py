@@ -274,6 +274,25 @@ def test_the_home_page_starts_a_game_against_the_computer_in_one_submit(
     assert [p["name"] for p in view["players"]] == ["Ann (North)", "South (computer, medium)"]
 
 
+def test_the_home_page_and_the_form_offer_numbered_levels_with_ratings(
+    client: TestClient,
+) -> None:
+    home = client.get("/").text
+    assert '<option value="1">Level 1' in home and "· easy" in home
+    assert "alphabeta" not in home and "ismcts" not in home
+    form = client.get("/new/bones").text
+    assert "computer: Level 4" in form and "· hard" in form
+    response = client.post(
+        "/new/toy_walk", content="name0=Ann&level=2", headers=FORM, follow_redirects=False
+    )
+    assert response.status_code == 303
+    game_id = response.headers["location"].split("/")[2].split("?")[0]
+    view = client.get(f"/api/games/{game_id}").json()
+    assert view["players"][1]["name"] == "South (computer, level 2)"
+    refused = client.post("/new/toy_walk", content="seat0=human&seat1=12", headers=FORM)
+    assert refused.status_code == 400 and "a person or a computer level" in refused.text
+
+
 def test_play_a_friend_gives_invite_links_for_every_seat(client: TestClient) -> None:
     response = client.post("/new/toy_walk", content="friends=yes&name0=Ann", headers=FORM)
     assert response.status_code == 200

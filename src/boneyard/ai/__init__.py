@@ -18,7 +18,7 @@ from typing import Any
 from boneyard.ai.alphabeta import AlphaBetaBot
 from boneyard.ai.base import Bot, Budget
 from boneyard.ai.greedy import GreedyBot
-from boneyard.ai.levels import LEVEL_NAMES, Level, level_for
+from boneyard.ai.levels import LEVEL_NAMES, Level, is_level_name, level_for
 from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.random_bot import RandomBot
@@ -49,7 +49,8 @@ def make_bot(
     time_limit: float | None = None,
     **options: Any,
 ) -> Bot:
-    """A bot for ``seat`` of ``game``: a level (easy/medium/hard) or a bot name.
+    """A bot for ``seat`` of ``game``: a level (a number on the game's scale, or easy/medium/
+    hard) or a bot name.
 
     ``time_limit`` (seconds a move) replaces the level's time budget for bots that have one.
     The levels ``medium`` and ``hard`` let an exact solver answer where one decides the position
@@ -63,7 +64,7 @@ def make_bot(
     if not isinstance(name_or_level, str):
         raise ValueError(f"a bot is named by a string, not {type(name_or_level).__name__}")
     name = name_or_level.strip().lower()
-    if name in LEVEL_NAMES:
+    if is_level_name(name):
         level = level_for(game, name)
         bot_name = level.bot
         settings: dict[str, Any] = dict(level.options)
@@ -74,7 +75,7 @@ def make_bot(
         settings = {"use_solver": False}
     else:
         raise ValueError(
-            f"unknown bot or level {name_or_level!r}; levels: {', '.join(LEVEL_NAMES)}; "
+            f"unknown bot or level {name_or_level!r}; levels: {game.spec.scale.allowed()}; "
             f"bots: {', '.join(list_bots())}"
         )
     cls = BOTS[bot_name]

@@ -1,13 +1,20 @@
-"""Levels: what ``easy``, ``medium`` and ``hard`` mean in a game.
+"""Levels: each game's scale of levels, 1 (a beginner) to N, and the names easy/medium/hard.
 
-The terminal and the web app offer these levels, not bot names. Each game's spec says what its
-levels are (``GameSpec.levels``: a bot name and its options, its budget); a level it leaves out
-is ``DEFAULT_LEVELS``'s. ``hard`` must answer within 2 seconds a move on the development
+The terminal and the web app offer these levels, not bot names. Each game's spec declares its
+scale once (``GameSpec.levels``, a ``Scale``: a bot name and its options, its budget, a level);
+a game that declares only the three names has three levels. easy, medium and hard are aliases
+of numbers on each scale. The top level must answer within 2 seconds a move on the development
 machine: its time limit stays below that, and its iteration budget keeps it reproducible where
-the machine is fast enough.
+the machine is fast enough. The ratings the arena measured (benchmarks/levels.py) are in
+``ratings.json`` beside this module: ``rating_of`` reads them.
 """
 
 from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
 
 from boneyard.core.errors import UnknownGameError
 from boneyard.core.game import Game
@@ -16,21 +23,98 @@ from boneyard.core.spec import (
     DEFAULT_LEVELS,
     HARD_SECONDS,
     LEVEL_NAMES,
+    MAX_LEVEL,
     Level,
+    Scale,
     check_level_name,
+    is_level_name,
+    scale_of,
 )
 
 
-def level_for(game: Game | str, level: str) -> Level:
-    """The Level ``level`` of ``game`` (a loaded game, or a game's name: one the registry does
-    not know has the default levels); an unknown level raises ValueError."""
+def scale_for(game: Game | str) -> Scale:
+    """The scale of ``game`` (a loaded game, or a game's name: one the registry does not know
+    has the default levels)."""
     if isinstance(game, Game):
-        return game.spec.level(level)
-    check_level_name(level)
+        return game.spec.scale
     try:
-        return game_spec(game).level(level)
+        return game_spec(game).scale
     except UnknownGameError:
-        return DEFAULT_LEVELS[level]
+        return scale_of(DEFAULT_LEVELS)
 
 
-__all__ = ["DEFAULT_LEVELS", "HARD_SECONDS", "LEVEL_NAMES", "Level", "level_for"]
+def level_for(game: Game | str, level: str | int) -> Level:
+    """The Level ``level`` (a number or easy/medium/hard) of ``game``; an unknown level raises
+    ValueError naming the game's levels."""
+    return scale_for(game).level(level)
+
+
+def level_number(game: Game | str, level: str | int) -> int:
+    """The number on ``game``'s scale of ``level``; ValueError naming the levels otherwise."""
+    return scale_for(game).number(level)
+
+
+def level_label(level: object) -> str:
+    """A stored level in words: ``"level 3"`` for a number, the name itself for an alias."""
+    text = str(level)
+    return f"level {text}" if text.isdecimal() else text
+
+
+@cache
+def _ratings() -> dict[str, Any]:
+    try:
+        text = resources.files("boneyard.ai").joinpath("ratings.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def rating_of(game: str, number: int) -> int | None:
+    """The Elo rating the arena measured for level ``number`` of ``game`` (level 1 at 1000),
+    rounded to tens, or ``None`` where it was not measured (or the level has changed since)."""
+    levels = _ratings().get("games", {}).get(game, {}).get("levels", {})
+    entry = levels.get(str(number))
+    if entry is None or entry.get("rating") is None:
+        return None
+    # A level changed since it was measured has no rating until it is measured again.
+    scale = scale_for(game)
+    if number not in scale.numbers or entry.get("bot") != scale.level(number).describe():
+        return None
+    return int(round(float(entry["rating"]) / 10.0) * 10)
+
+
+def level_choices(game: Game | str) -> list[dict[str, Any]]:
+    """The levels a player chooses from: number, measured rating (or ``None``), the aliases
+    that name it, in words for a form."""
+    scale = scale_for(game)
+    name = game if isinstance(game, str) else game.name
+    choices = []
+    for number in scale.numbers:
+        aliases = [alias for alias in LEVEL_NAMES if scale.aliases[alias] == number]
+        rating = rating_of(name, number)
+        words = f"Level {number}"
+        if rating is not None:
+            words += f" · about {rating}"
+        if aliases:
+            words += f" · {'/'.join(aliases)}"
+        choices.append({"number": number, "rating": rating, "aliases": aliases, "words": words})
+    return choices
+
+
+__all__ = [
+    "DEFAULT_LEVELS",
+    "HARD_SECONDS",
+    "LEVEL_NAMES",
+    "MAX_LEVEL",
+    "Level",
+    "Scale",
+    "check_level_name",
+    "is_level_name",
+    "level_choices",
+    "level_for",
+    "level_label",
+    "level_number",
+    "rating_of",
+    "scale_for",
+]

@@ -1,7 +1,7 @@
 """``boneyard arena GAME BOT_A BOT_B``: bots play each other; wins, draws, losses, Elo.
 
-A bot is a level (easy, medium, hard), a bot name (random, greedy, mcts, ismcts, alphabeta) or
-either with options: ``mcts:iterations=500,rollout_depth=5``.
+A bot is a level (a number on the game's scale, or easy, medium, hard), a bot name (random,
+greedy, mcts, ismcts, alphabeta) or either with options: ``mcts:iterations=500,rollout_depth=5``.
 """
 
 from __future__ import annotations

@@ -263,7 +263,8 @@ def board_text(game: Game, state: State, viewer: int | None) -> Text:
     "opponent",
     default="random",
     show_default=True,
-    help="The other seats: a level (easy, medium, hard), a bot name, or 'human' (same screen).",
+    help="The other seats: a level (1 up on the game's scale, or easy, medium, hard), a bot name, "
+    "or 'human' (same screen).",
 )
 @click.option("--seat", default=0, show_default=True, help="Your seat (0 moves first).")
 @click.option("-p", "--param", "params", multiple=True, help="A game parameter, name=value.")
@@ -286,11 +287,14 @@ def play(
             f"seat {seat}: {game} has seats 0 to {players - 1}", param_hint="--seat"
         )
     kinds = [HUMAN if s == seat else opponent for s in range(players)]
-    session = TerminalGame(
-        game=loaded,
-        players=kinds,
-        console=Console(),
-        ask=lambda prompt: input(prompt),
-        seed=seed if seed is not None else random.randrange(2**31),
-    )
+    try:
+        session = TerminalGame(
+            game=loaded,
+            players=kinds,
+            console=Console(),
+            ask=lambda prompt: input(prompt),
+            seed=seed if seed is not None else random.randrange(2**31),
+        )
+    except ValueError as error:  # an unknown level or bot: the message names the allowed ones
+        raise click.BadParameter(str(error), param_hint="--vs") from None
     session.run()

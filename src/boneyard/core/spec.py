@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 # ----- levels ------------------------------------------------------------------------------------
 
 LEVEL_NAMES: tuple[str, ...] = ("easy", "medium", "hard")
+"""The three named levels: aliases onto each game's numbered scale (``Scale``)."""
+
+MAX_LEVEL = 8
+"""A game's scale has at most this many levels, numbered from 1 (the weakest)."""
 
 
 @dataclass(frozen=True)
@@ -87,10 +91,75 @@ HIDDEN_INFORMATION_LEVELS: Levels = MappingProxyType(
 """Information-set MCTS levels, for games of hidden information."""
 
 
+@dataclass(frozen=True, eq=False)
+class Scale:
+    """One game's levels on a scale: ``steps[0]`` is level 1, the weakest, each one stronger.
+
+    Each step is a different bot or budget; the arena measures the ladder (benchmarks/levels.py,
+    the ratings in ``boneyard/ai/ratings.json``). The names easy, medium and hard are aliases of
+    numbers on the scale (``aliases``), so that stored games and old clients keep working. The
+    top step is the strongest search within hard's budget; a game that ships a trained network
+    puts its ``expert`` there (or one above it) and keeps hard where it is.
+    """
+
+    steps: tuple[Level, ...]
+    aliases: Mapping[str, int] = field(default_factory=dict)
+    """easy/medium/hard -> a level number; one left out is 1, the middle, the top."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.steps) <= MAX_LEVEL:
+            raise ValueError(f"a scale has 1 to {MAX_LEVEL} levels, not {len(self.steps)}")
+        if len({step.describe() for step in self.steps}) != len(self.steps):
+            raise ValueError("the levels of a scale must differ")
+        defaults = {"easy": 1, "medium": (len(self.steps) + 1) // 2, "hard": len(self.steps)}
+        aliases = {**defaults, **self.aliases}
+        for name, number in aliases.items():
+            if name not in LEVEL_NAMES or not 1 <= number <= len(self.steps):
+                raise ValueError(f"bad alias {name}={number} for levels 1 to {len(self.steps)}")
+        object.__setattr__(self, "aliases", MappingProxyType(aliases))
+
+    @property
+    def numbers(self) -> range:
+        return range(1, len(self.steps) + 1)
+
+    def allowed(self) -> str:
+        """The level names this scale accepts, in words (for error messages)."""
+        return f"1 to {len(self.steps)} or {', '.join(LEVEL_NAMES)}"
+
+    def number(self, level: str | int) -> int:
+        """The number of ``level`` (a number, its digits, or an alias); ValueError otherwise."""
+        text = str(level).strip().lower()
+        if text in self.aliases:
+            return self.aliases[text]
+        if text.isdecimal() and int(text) in self.numbers:
+            return int(text)
+        raise ValueError(f"unknown level {str(level)!r}; levels: {self.allowed()}")
+
+    def level(self, level: str | int) -> Level:
+        """The Level of ``level``; an unknown level raises ValueError naming the allowed ones."""
+        return self.steps[self.number(level) - 1]
+
+
+def scale_of(levels: Levels | Scale) -> Scale:
+    """A spec's levels as a scale: a mapping of the three names gives three steps."""
+    if isinstance(levels, Scale):
+        return levels
+    steps = tuple(levels.get(name, DEFAULT_LEVELS[name]) for name in LEVEL_NAMES)
+    return Scale(steps, {name: number for number, name in enumerate(LEVEL_NAMES, 1)})
+
+
+def is_level_name(level: object) -> bool:
+    """Whether ``level`` may name a level of some game: an alias or a number 1 to MAX_LEVEL."""
+    text = str(level).strip().lower()
+    return text in LEVEL_NAMES or (text.isdecimal() and 1 <= int(text) <= MAX_LEVEL)
+
+
 def check_level_name(level: str) -> None:
-    """Refuse a level that is not one of ``LEVEL_NAMES`` with a ValueError naming them."""
-    if level not in LEVEL_NAMES:
-        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
+    """Refuse a level no game has with a ValueError naming the levels."""
+    if not is_level_name(level):
+        raise ValueError(
+            f"unknown level {level!r}; levels: 1 to {MAX_LEVEL} or {', '.join(LEVEL_NAMES)}"
+        )
 
 
 # ----- series, ladder, solver --------------------------------------------------------------------
@@ -176,7 +245,9 @@ class GameSpec:
     state_tensor: StateTensor | None = None
     action_mask: ActionMask | None = None
     search: Search | None = None
-    levels: Levels = field(default_factory=lambda: DEFAULT_LEVELS)
+    levels: Levels | Scale = field(default_factory=lambda: DEFAULT_LEVELS)
+    """The game's levels: a ``Scale`` (level 1 to N, easy/medium/hard its aliases), or the
+    older mapping of the three names (three steps; ``DEFAULT_LEVELS`` fills what it leaves)."""
     web_limits: Mapping[str, int] = field(default_factory=dict)
     """Integer parameter -> the largest value the web offers (a server may change it), where
     the game's own range is more than a web server should take on for a stranger."""
@@ -194,10 +265,15 @@ class GameSpec:
     def name(self) -> str:
         return self.game.name
 
-    def level(self, level: str) -> Level:
-        """The Level ``level`` of this game; an unknown level raises ValueError."""
-        check_level_name(level)
-        return self.levels.get(level, DEFAULT_LEVELS[level])
+    @property
+    def scale(self) -> Scale:
+        """The game's levels on their scale."""
+        return scale_of(self.levels)
+
+    def level(self, level: str | int) -> Level:
+        """The Level ``level`` (a number or an alias) of this game; an unknown level raises
+        ValueError naming the game's levels."""
+        return self.scale.level(level)
 
     def load_solver(self) -> Any:
         """The solver's module, imported now (``None``: the game has no solver)."""

@@ -30,8 +30,10 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "computer"] = "human"
-    level: Literal["easy", "medium", "hard"] | None = Field(
-        default=None, description="The computer's level; only for kind 'computer'."
+    level: StrictInt | StrictStr | None = Field(
+        default=None,
+        description="The computer's level, only for kind 'computer': a number on the game's "
+        "scale (1, the weakest, up to at most 8; see the game's `levels`) or easy, medium, hard.",
     )
     name: StrictStr | None = Field(
         default=None, max_length=60, description="A person's display name (optional)."
@@ -190,12 +192,24 @@ class Frame(BaseModel):
     seed_hash: str
 
 
+class LevelChoice(BaseModel):
+    number: int = Field(description="The level's number on the game's scale, from 1.")
+    rating: int | None = Field(
+        description="Its Elo rating measured in the arena (level 1 at 1000), or null."
+    )
+    aliases: list[str] = Field(description="The old names (easy, medium, hard) of this level.")
+    words: str = Field(description="The level for a person: 'Level 3 · about 1150'.")
+
+
 class GameKind(BaseModel):
     name: str
     title: str
     info: dict[str, Any]
     rules_url: str
     new_url: str
+    levels: list[LevelChoice] = Field(
+        default_factory=list, description="The computer's levels, weakest first."
+    )
 
 
 class ErrorBody(BaseModel):

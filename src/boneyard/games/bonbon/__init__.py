@@ -1,7 +1,7 @@
 """Bon-Bon: push-your-luck chocolates for 2 to 6 players (``load_game("bonbon")``)."""
 
 from boneyard.core.registry import register
-from boneyard.core.spec import HARD_SECONDS, HIDDEN_INFORMATION_LEVELS, GameSpec, Level
+from boneyard.core.spec import HARD_SECONDS, GameSpec, Level, Scale
 from boneyard.games.bonbon import draw, heuristic, prompt, round_words, rules, tensor
 from boneyard.games.bonbon.heuristic import bust_probability
 
@@ -17,12 +17,22 @@ SPEC = register(
         state_tensor=tensor,
         # Rounds are long: rollouts of 30 moves scored hard's wins against random better than 10
         # (19/20 against 18/20; docs/ai.md).
-        levels={
-            **HIDDEN_INFORMATION_LEVELS,
-            "hard": Level(
-                "ismcts", {"iterations": 5000, "rollout_depth": 30, "time_limit": HARD_SECONDS}
+        # The scale: greedy, then ISMCTS with more iterations a level (ai/ratings.json). ISMCTS
+        # with 100 iterations (25 at the calibration's quarter budget) lost to greedy 4-6: four
+        # levels. The top level is the strongest search; a trained ``expert`` takes its place
+        # when the game ships a network.
+        levels=Scale(
+            (
+                Level("greedy", use_solver=False),
+                Level("ismcts", {"iterations": 200, "time_limit": 0.3}),
+                Level("ismcts", {"iterations": 1000, "rollout_depth": 30, "time_limit": 0.6}),
+                Level(
+                    "ismcts",
+                    {"iterations": 5000, "rollout_depth": 30, "time_limit": HARD_SECONDS},
+                ),
             ),
-        },
+            {"easy": 1, "medium": 2, "hard": 4},
+        ),
         web_limits={"max_rounds": 100},
         batch_engine="boneyard.jax.bonbon:BonBonEnv",
     )

@@ -1,7 +1,7 @@
 """Bones: overlapping dominoes, five in a row (rules in ``rules.py`` and docs/rules/bones.md)."""
 
 from boneyard.core.registry import register
-from boneyard.core.spec import SEARCH_LEVELS, GameSpec, SeriesRules
+from boneyard.core.spec import HARD_SECONDS, GameSpec, Level, Scale, SeriesRules
 from boneyard.games.bones import draw, heuristic, prompt, tensor
 from boneyard.games.bones.rules import BonesGame, BonesState
 
@@ -15,7 +15,19 @@ SPEC = register(
         tensor=tensor,
         state_tensor=tensor,
         action_mask=tensor,
-        levels=SEARCH_LEVELS,
+        # The scale: greedy, then alpha-beta deeper a level. Two-core timing: depth 2 ends within
+        # 0.3 s and depth 3 rarely within 1 s, so the budgets above depth 2 differ by how much of
+        # depth 3 they search: four levels (ai/ratings.json). The top level is the strongest
+        # search; a trained ``expert`` takes its place when the game ships a network.
+        levels=Scale(
+            (
+                Level("greedy", use_solver=False),
+                Level("alphabeta", {"max_depth": 2, "time_limit": 0.3}),
+                Level("alphabeta", {"time_limit": 0.5}),
+                Level("alphabeta", {"time_limit": HARD_SECONDS}),
+            ),
+            {"easy": 1, "medium": 2, "hard": 4},
+        ),
         web_limits={"width": 16, "height": 16, "pieces": 100},
         batch_engine="boneyard.jax.bones:BonesEnv",
         # bones.txt: colours are drawn for the first game, the loser starts the next

@@ -13,7 +13,7 @@ from fastapi import Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from boneyard.ai.levels import LEVEL_NAMES as LEVELS
+from boneyard.ai.levels import is_level_name
 from boneyard.core.game import Game
 from boneyard.core.spec import spec_of
 from boneyard.rules_pages import page_markdown
@@ -69,7 +69,7 @@ async def home(request: Request) -> Any:
             else [(level, ladder.value_of_level(level)) for level in range(1, ladder.levels + 1)]
         )
         kinds.append(kind)
-    return templates.TemplateResponse(request, "home.html", {"kinds": kinds, "levels": LEVELS})
+    return templates.TemplateResponse(request, "home.html", {"kinds": kinds})
 
 
 @lru_cache(maxsize=64)
@@ -99,7 +99,7 @@ def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
         "seats_from_players": players_spec is not None,
         "default_seats": info["num_players"],
         "seat_names": info["seat_names"],
-        "levels": LEVELS,
+        "levels": kind["levels"],
         "values": {},
         "choices": {},
         "error": None,
@@ -142,7 +142,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
             choice = fields.get(f"seat{seat}", default)
             if choice == "human":
                 chosen.append({"kind": "human", "name": fields.get(f"name{seat}")})
-            elif choice in LEVELS:
+            elif is_level_name(choice):
                 chosen.append({"kind": "computer", "level": choice})
             else:
                 raise WebError(

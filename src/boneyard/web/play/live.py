@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
+from boneyard.ai.levels import level_label
 from boneyard.core.game import CHANCE, TERMINAL, Game, State
 from boneyard.web.compute.chance import chance_outcome, seed_hash
 from boneyard.web.errors import WebError
@@ -196,7 +197,7 @@ class LiveGame:
         label = names[seat] if seat < len(names) else f"Player {seat + 1}"
         info = self.stored.seats[seat]
         if info["kind"] == "computer":
-            label += f" (computer, {info['level']})"
+            label += f" (computer, {level_label(info['level'])})"
         return str(label)
 
     def status_text(self) -> str:

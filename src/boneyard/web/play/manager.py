@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from boneyard.ai.levels import LEVEL_NAMES
+from boneyard.ai.levels import LEVEL_NAMES, scale_for
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
@@ -211,6 +211,25 @@ class GameManager:
         self.computer.schedule(live)
         return live
 
+    @staticmethod
+    def _level_name(name: str, number: int, level: Any) -> str:
+        """A computer seat's level as stored: an alias (easy, medium, hard) as it is, a number
+        on the game's scale as its digits; anything else is refused naming what is allowed."""
+        scale = scale_for(name)
+        if isinstance(level, (str, int)) and not isinstance(level, bool):
+            text = str(level).strip().lower()
+            try:
+                scale.number(text)
+            except ValueError:
+                pass
+            else:
+                return text if text in LEVEL_NAMES else str(int(text))
+        raise WebError(
+            400,
+            "bad_seats",
+            f"seat {number}: a computer level of {name} is {scale.allowed()}, not {level!r}",
+        )
+
     def _seat_rows(self, name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
         if seats is None:
             seats = [{"kind": "human"} for _ in range(count)]
@@ -230,13 +249,8 @@ class GameManager:
                 raise WebError(
                     400, "bad_seats", f"seat {number}: kind is 'human' or 'computer', not {kind!r}"
                 )
-            if kind == "computer" and level not in LEVEL_NAMES:
-                raise WebError(
-                    400,
-                    "bad_seats",
-                    f"seat {number}: a computer level is one of {', '.join(LEVEL_NAMES)}, "
-                    f"not {level!r}",
-                )
+            if kind == "computer":
+                level = self._level_name(name, number, level)
             rows.append(
                 {
                     "token": secrets.token_urlsafe(24),

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import Request
 
+from boneyard.ai.levels import level_choices
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter, MovePayer
 from boneyard.web.play import words
@@ -46,6 +47,7 @@ def kind_json(manager: GameManager, name: str) -> dict[str, Any]:
         "info": info,
         "rules_url": f"/rules/{name}",
         "new_url": f"/new/{name}",
+        "levels": level_choices(name),
     }
 
 

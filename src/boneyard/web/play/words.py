@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from boneyard.ai.levels import level_label
 from boneyard.core.errors import BoneyardError
 from boneyard.core.game import CHANCE, Game, State
 from boneyard.web.errors import WebError
@@ -185,7 +186,7 @@ def display_name(live: LiveGame, seat: int) -> str:
     side = _side(live, seat)
     info = live.stored.seats[seat]
     if info["kind"] == "computer":
-        return f"{side} (computer, {info['level']})"
+        return f"{side} (computer, {level_label(info['level'])})"
     name = str(info.get("name") or "").strip()
     return f"{name} ({side})" if name else side
 

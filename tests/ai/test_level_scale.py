@@ -1,0 +1,125 @@
+"""Each game's scale of levels (issue 28): distinct levels, each a bot that plays a legal move,
+the old names as aliases, the measured ratings, and a cheap seeded look at the ladder."""
+
+from __future__ import annotations
+
+import pytest
+
+import boneyard
+from boneyard.ai import make_bot
+from boneyard.ai.arena import GameTask, play_game
+from boneyard.ai.levels import (
+    LEVEL_NAMES,
+    MAX_LEVEL,
+    level_choices,
+    level_for,
+    level_label,
+    level_number,
+    rating_of,
+    scale_for,
+)
+from boneyard.core.registry import game_spec
+from boneyard.core.spec import Level, Scale
+
+GAMES = ("obonto", "bones", "oyno", "oyno_puzzle", "bondo_cones", "bonbon")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_level_is_a_distinct_bot_or_budget(name: str) -> None:
+    steps = game_spec(name).scale.steps
+    assert 2 <= len(steps) <= MAX_LEVEL
+    assert len({step.describe() for step in steps}) == len(steps)
+    assert steps[0].bot != "random", "the weakest level still plays sensible moves"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_level_plays_a_legal_move(name: str) -> None:
+    game = boneyard.load_game(name)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    for number in scale_for(name).numbers:
+        bot = make_bot(str(number), game, seat, seed=number, time_limit=0.05)
+        assert bot.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_old_names_are_aliases_on_the_scale(name: str) -> None:
+    scale = scale_for(name)
+    numbers = [scale.aliases[alias] for alias in LEVEL_NAMES]
+    assert numbers == sorted(numbers) and numbers[0] == 1 and numbers[-1] == len(scale.steps)
+    for alias, number in zip(LEVEL_NAMES, numbers):
+        assert level_for(name, alias) == level_for(name, number) == level_for(name, str(number))
+        assert level_number(name, alias.upper()) == number
+
+
+def test_hard_keeps_its_one_second_search() -> None:
+    assert level_for("bones", "hard") == Level("alphabeta", {"time_limit": 1.0})
+    assert level_for("obonto", "hard").options["iterations"] == 20000
+
+
+def test_an_unknown_level_is_refused_naming_the_levels() -> None:
+    with pytest.raises(ValueError, match="levels: 1 to 4 or easy, medium, hard"):
+        level_for("bones", 5)
+    with pytest.raises(ValueError, match="levels: 1 to 4"):
+        make_bot("0", "bones", 0)
+    with pytest.raises(ValueError, match="unknown bot or level"):
+        make_bot("9", "bones", 0)
+
+
+def test_a_scale_refuses_repeats_and_bad_aliases() -> None:
+    greedy = Level("greedy", use_solver=False)
+    with pytest.raises(ValueError, match="differ"):
+        Scale((greedy, greedy))
+    with pytest.raises(ValueError, match="alias"):
+        Scale((greedy, Level("greedy")), {"hard": 3})
+    with pytest.raises(ValueError, match="1 to 8"):
+        Scale(tuple(Level("mcts", {"iterations": n}) for n in range(1, 10)))
+
+
+def test_choices_show_numbers_ratings_and_aliases() -> None:
+    choices = level_choices("bones")
+    assert [c["number"] for c in choices] == list(scale_for("bones").numbers)
+    assert choices[0]["aliases"] == ["easy"] and "hard" in choices[-1]["aliases"]
+    for choice in choices:
+        assert choice["words"].startswith(f"Level {choice['number']}")
+        assert "alphabeta" not in choice["words"] and "greedy" not in choice["words"]
+        if choice["rating"] is not None:
+            assert f"about {choice['rating']}" in choice["words"]
+    assert rating_of("bones", 1) in (None, 1000)
+    assert rating_of("no_such_game", 1) is None
+    assert level_label("3") == "level 3" and level_label("easy") == "easy"
+
+
+@pytest.mark.parametrize(("name", "weak", "strong"), [("bones", 1, 2), ("oyno", 1, 3)])
+def test_a_stronger_level_beats_a_weaker_one(name: str, weak: int, strong: int) -> None:
+    """Seeded, by iterations or depth, not by the clock: the same games every run."""
+
+    def spec(number: int) -> str:
+        level = level_for(name, number)
+        options = {k: v for k, v in level.options.items() if k != "time_limit"}
+        options["use_solver"] = level.use_solver
+        return level.bot + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+
+    score = 0.0
+    games = 4
+    for index in range(games):
+        seats = (spec(strong), spec(weak)) if index % 2 == 0 else (spec(weak), spec(strong))
+        record = play_game(GameTask(name, {}, seats, seed=100 + index, index=index))
+        mine = record.returns[seats.index(spec(strong))]
+        theirs = record.returns[1 - seats.index(spec(strong))]
+        score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+    assert score / games > 0.5
+
+
+def test_stored_ratings_match_the_levels_they_measured() -> None:
+    """Every game in ratings.json was measured on its current scale, each level once."""
+    from boneyard.ai.levels import _ratings
+
+    for name, result in _ratings().get("games", {}).items():
+        scale = scale_for(name)
+        assert [int(n) for n in result["levels"]] == list(scale.numbers), name
+        for number, entry in result["levels"].items():
+            assert entry["bot"] == scale.level(number).describe(), (name, number)
+            assert rating_of(name, int(number)) is not None
