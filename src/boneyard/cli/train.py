@@ -27,6 +27,9 @@ from boneyard.core.parameters import parse_assignments
 @click.option("--batch", default=32, show_default=True, help="Games played at once.")
 @click.option("--unroll", default=16, show_default=True, help="Moves a game between updates.")
 @click.option("--simulations", default=16, show_default=True, help="mctx simulations a move.")
+@click.option(
+    "--considered", default=16, show_default=True, help="Actions Gumbel search considers."
+)
 @click.option("--hidden", default=128, show_default=True, help="Units of each hidden layer.")
 @click.option("--layers", default=2, show_default=True, help="Hidden layers.")
 @click.option("--learning-rate", default=1e-3, show_default=True)

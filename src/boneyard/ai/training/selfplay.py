@@ -56,6 +56,7 @@ Params = dict[str, Array]
 CHECKPOINT = "checkpoint.npz"
 STATE_FILE = "config.json"
 MODEL = "model.npz"
+BEST = "best.npz"
 LOG = "log.jsonl"
 
 
@@ -379,8 +380,9 @@ def train(
 
     ``out`` gets ``checkpoint.npz`` (weights and Adam's state), ``config.json`` (this config
     and the progress: steps, games, seconds), ``model.npz`` (what ``boneyard.ai.network``
-    loads) and ``log.jsonl`` (one line a step: losses, games; at each evaluation the greedy
-    policy's score against random). ``progress(step, steps, line)`` is called after each step.
+    loads), ``best.npz`` (the network of this run's best evaluation against random) and
+    ``log.jsonl`` (one line a step: losses, games; at each evaluation the greedy policy's score
+    against random). ``progress(step, steps, line)`` is called after each step.
     Returns the last log line."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -404,6 +406,7 @@ def train(
     deadline = started + 60.0 * config.minutes if config.minutes is not None else math.inf
     total = config.steps if config.steps is not None else 0
     line: dict[str, Any] = {}
+    best = -1.0
     with (out / LOG).open("a") as log:
         while (config.steps is None or step < config.steps) and time.perf_counter() < deadline:
             key = jax.random.fold_in(jax.random.fold_in(root, 2), step)
@@ -421,11 +424,18 @@ def train(
                 "policy_loss": round(policy_loss, 5),
                 "value_loss": round(value_loss, 5),
             }
-            last = config.steps is not None and step >= config.steps
+            last = (config.steps is not None and step >= config.steps) or (
+                time.perf_counter() >= deadline
+            )
             if config.eval_every and (step % config.eval_every == 0 or last):
                 score = float(against_random(params, jax.random.fold_in(root, 3)))
                 line["score_vs_random"] = round(score, 4)
                 line["eval_games"] = eval_games
+                if score >= best:
+                    # self-play can collapse into a degenerate line: keep the best network too
+                    best = score
+                    facts = {**_trained(config, step, done["games"], seconds), "score": score}
+                    save_model(out / BEST, params, model.inference_config(facts))
             log.write(json.dumps(line) + "\n")
             log.flush()
             if progress is not None:
@@ -433,12 +443,19 @@ def train(
         seconds = float(done["seconds"]) + time.perf_counter() - started
         state = {"step": step, "games": done["games"], "seconds": round(seconds, 2)}
         _save_checkpoint(out, params, opt_state, config, state)
-        trained = {
-            **state,
-            "batch": config.batch,
-            "unroll": config.unroll,
-            "simulations": config.simulations,
-            "seed": config.seed,
-        }
+        trained = _trained(config, step, state["games"], seconds)
         save_model(out / MODEL, params, model.inference_config(trained))
     return line
+
+
+def _trained(config: TrainConfig, step: int, games: Any, seconds: float) -> dict[str, Any]:
+    """What a model file records of its training."""
+    return {
+        "step": step,
+        "games": int(games),
+        "seconds": round(seconds, 2),
+        "batch": config.batch,
+        "unroll": config.unroll,
+        "simulations": config.simulations,
+        "seed": config.seed,
+    }
