@@ -111,3 +111,14 @@ def test_the_flat_map_of_the_heads_is_the_batch_engines(trained: Path) -> None:
         expected = [np.asarray(part) for part in heads.to_heads(ids)]
         for mine, theirs in zip((kind, row, column), expected):
             np.testing.assert_array_equal(mine, theirs)
+
+
+def test_the_train_command_lists_its_options() -> None:
+    from click.testing import CliRunner
+
+    from boneyard.cli import main
+
+    result = CliRunner().invoke(main, ["train", "--help"])
+    assert result.exit_code == 0
+    for option in ("--seed", "--steps", "--minutes", "--batch", "--simulations", "--out"):
+        assert option in result.output
