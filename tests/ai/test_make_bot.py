@@ -32,8 +32,8 @@ def test_every_bot_name_makes_a_bot(name: str) -> None:
 
 
 def test_an_unknown_name_lists_the_levels_and_the_bots() -> None:
-    with pytest.raises(ValueError, match="unknown bot or level 'expert'") as caught:
-        make_bot("expert", "obonto", 0)
+    with pytest.raises(ValueError, match="unknown bot or level 'grandmaster'") as caught:
+        make_bot("grandmaster", "obonto", 0)
     message = str(caught.value)
     for allowed in (*LEVEL_NAMES, *list_bots()):
         assert allowed in message

@@ -7,7 +7,8 @@
 >>> action = bot.step(game.new_initial_state())   # doctest: +SKIP
 
 ``make_bot`` takes a level (``easy``, ``medium``, ``hard``: what the interfaces offer) or a bot
-name (``random``, ``greedy``, ``mcts``, ``ismcts``, ``alphabeta``: for the arena and research).
+name (``random``, ``greedy``, ``mcts``, ``ismcts``, ``alphabeta``, ``expert``: for the arena and
+research; ``expert`` is a search guided by the game's shipped network, ``ai/expert.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from boneyard.ai.alphabeta import AlphaBetaBot
 from boneyard.ai.base import Bot, Budget
+from boneyard.ai.expert import ExpertBot
 from boneyard.ai.greedy import GreedyBot
 from boneyard.ai.levels import LEVEL_NAMES, Level, is_level_name, level_for
 from boneyard.ai.lookahead import LookaheadBot
@@ -26,7 +28,16 @@ from boneyard.core.game import Game, State
 from boneyard.core.registry import load_game
 
 BOTS: dict[str, type[Bot]] = {
-    bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, ISMCTSBot, AlphaBetaBot, LookaheadBot)
+    bot.name: bot
+    for bot in (
+        RandomBot,
+        GreedyBot,
+        MCTSBot,
+        ISMCTSBot,
+        AlphaBetaBot,
+        LookaheadBot,
+        ExpertBot,
+    )
 }
 """Bot name -> class. Every bot plays every registered game."""
 

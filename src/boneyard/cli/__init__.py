@@ -12,7 +12,7 @@ def main() -> None:
 
 
 # Commands register below, one line each.
-from boneyard.cli import analyze, arena, bench, bots, info, play, serve, solve  # noqa: E402
+from boneyard.cli import analyze, arena, bench, bots, info, play, serve, solve, train  # noqa: E402
 
 main.add_command(info.games)
 main.add_command(info.rules)
@@ -23,3 +23,4 @@ main.add_command(bots.bots)
 main.add_command(arena.arena)
 main.add_command(solve.solve)
 main.add_command(analyze.analyze)
+main.add_command(train.train)

@@ -1,0 +1,212 @@
+"""A policy-value network in numpy: inference without JAX.
+
+``boneyard train`` (``boneyard.ai.training``, the ``train`` extra) learns the weights; this
+module only reads them, so playing with a network needs numpy and nothing else. A network is an
+MLP over a seat's observation tensor (the game's ``tensor.py``, the same numbers the batch
+engines' ``observation`` holds):
+
+    x = relu(... relu(tensor @ W0 + b0) ... @ Wn + bn)
+    head logits = x @ Wp + bp          kinds | rows | columns (``boneyard.jax.heads``' factoring)
+    value = tanh(x @ Wv + bv)          the mover's outcome, -1 (loss) to +1 (win)
+
+An action's logit is the sum of the logits of its three heads (its kind, its row, its column,
+the exact map of ``ActionHeads.to_heads``), so the output has ``sum(head_sizes)`` numbers instead
+of one per id (Obonto 163 instead of 6,561). The policy is the softmax of those logits over the
+legal actions.
+
+A model file is one ``.npz``: the weights by name (``w0``, ``b0``, ..., ``wp``, ``bp``, ``wv``,
+``bv``) and ``config``, a JSON string (the game, its parameters, the layer sizes, the action
+segments and what the training did).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boneyard.ai.evaluators import Evaluator
+from boneyard.ai.values import state_values
+from boneyard.core.game import Game, State, sample_chance_outcome
+
+MODELS_DIR = Path(__file__).parent / "models"
+"""The shipped models: ``<game>.npz``, one per game (see ``models/README.md``)."""
+
+
+def segment_maps(
+    segments: Sequence[Sequence[Any]], num_actions: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per flat id, its kind, row and column (``ActionHeads.to_heads`` in numpy).
+
+    ``segments``: ``(name, offset, rows, columns)`` each, tiling ``0 .. num_actions - 1``."""
+    kind = np.zeros(num_actions, np.int64)
+    row = np.zeros(num_actions, np.int64)
+    column = np.zeros(num_actions, np.int64)
+    for k, (_, offset, rows, columns) in enumerate(segments):
+        ids = np.arange(int(rows) * int(columns))
+        kind[offset : offset + ids.size] = k
+        row[offset : offset + ids.size] = ids // int(columns)
+        column[offset : offset + ids.size] = ids % int(columns)
+    return kind, row, column
+
+
+class Network:
+    """A loaded policy-value network (``load`` a file, or from weights and a config)."""
+
+    def __init__(self, weights: dict[str, np.ndarray], config: dict[str, Any]) -> None:
+        self.config = config
+        self.layers = int(config["layers"])
+        self.weights = [
+            (np.asarray(weights[f"w{i}"], np.float32), np.asarray(weights[f"b{i}"], np.float32))
+            for i in range(self.layers)
+        ]
+        self.policy = (
+            np.asarray(weights["wp"], np.float32),
+            np.asarray(weights["bp"], np.float32),
+        )
+        self.value_head = (
+            np.asarray(weights["wv"], np.float32),
+            np.asarray(weights["bv"], np.float32),
+        )
+        self.head_sizes = tuple(int(n) for n in config["head_sizes"])
+        self.num_actions = int(config["num_actions"])
+        kind, row, column = segment_maps(config["segments"], self.num_actions)
+        sizes = self.head_sizes
+        # each id's three positions in the concatenated head logits
+        self.index = np.stack([kind, sizes[0] + row, sizes[0] + sizes[1] + column], axis=1)
+
+    @property
+    def game_name(self) -> str:
+        return str(self.config["game"])
+
+    @property
+    def game_params(self) -> dict[str, Any]:
+        return dict(self.config.get("params", {}))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Network:
+        """A network from a model file (``.npz`` with its ``config``)."""
+        with np.load(Path(path), allow_pickle=False) as data:
+            config = json.loads(str(data["config"]))
+            weights = {name: data[name] for name in data.files if name != "config"}
+        return cls(weights, config)
+
+    def forward(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Head logits ``[..., sum(head_sizes)]`` and values ``[...]`` of a batch of flat
+        observation tensors ``[..., input_size]``."""
+        x = np.asarray(features, np.float32)
+        for weight, bias in self.weights:
+            x = np.maximum(x @ weight + bias, 0.0)
+        logits = x @ self.policy[0] + self.policy[1]
+        value = np.tanh(x @ self.value_head[0] + self.value_head[1])[..., 0]
+        return logits, value
+
+    def action_logits(self, head_logits: np.ndarray, actions: Sequence[int]) -> np.ndarray:
+        """The logits of ``actions`` (flat ids): the sum of their heads' logits."""
+        return np.asarray(head_logits[..., self.index[np.asarray(actions, np.int64)]].sum(-1))
+
+    def evaluate(self, state: State) -> tuple[dict[int, float], float]:
+        """The policy over the legal actions and the value (-1 to 1) of ``state`` for the seat
+        to move, from that seat's observation tensor alone."""
+        seat = state.current_player()
+        tensor = np.asarray(state.game.state_observation_tensor(state, seat), np.float32)
+        head_logits, value = self.forward(tensor.reshape(-1))
+        legal = state.legal_actions()
+        logits = self.action_logits(head_logits, legal)
+        logits = logits - logits.max()
+        weights = np.exp(logits)
+        weights /= weights.sum()
+        return dict(zip(legal, weights.tolist())), float(value)
+
+    def best_action(self, state: State) -> int:
+        """The policy's most likely legal action (no search)."""
+        policy, _ = self.evaluate(state)
+        return max(policy, key=policy.__getitem__)
+
+
+_LOADED: dict[str, Network] = {}
+
+
+def shipped_model_path(game: Game | str) -> Path:
+    name = game if isinstance(game, str) else game.name
+    return MODELS_DIR / f"{name}.npz"
+
+
+def load_network(game: Game | str, path: str | Path | None = None) -> Network:
+    """The network in ``path``, by default the shipped one of ``game`` (loaded once, cached).
+
+    Raises ValueError where no model exists or it was trained for another game."""
+    name = game if isinstance(game, str) else game.name
+    file = Path(path) if path is not None else shipped_model_path(name)
+    key = str(file.resolve())
+    network = _LOADED.get(key)
+    if network is None:
+        if not file.exists():
+            raise ValueError(f"no network for {name}: {file} does not exist")
+        network = _LOADED[key] = Network.load(file)
+    if network.game_name != name:
+        raise ValueError(f"the network in {file} plays {network.game_name}, not {name}")
+    return network
+
+
+def available_models() -> list[str]:
+    """The games with a shipped network."""
+    return sorted(path.stem for path in MODELS_DIR.glob("*.npz"))
+
+
+class NetworkEvaluator(Evaluator):
+    """A network's value as an ``Evaluator``: values in [0, 1] per seat.
+
+    At a chance node it samples outcomes (``rng``) until a seat is to move; a finished game is
+    scored by its returns. The value of the seat to move is ``(1 + v) / 2``; in a two-player
+    game the other seat gets ``(1 - v) / 2`` (more players: the rest share what is left)."""
+
+    def __init__(self, network: Network, rng: random.Random | None = None) -> None:
+        self.network = network
+        self.rng = rng or random.Random(0)
+        self.last_policy: dict[int, float] = {}
+        """The policy at the last position evaluated (for a search's priors)."""
+
+    def evaluate(self, state: State, perspective: int) -> list[float]:
+        while state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, self.rng))
+        if state.is_terminal():
+            self.last_policy = {}
+            return state_values(state, perspective)
+        players = state.game.info.num_players
+        mover = state.current_player()
+        self.last_policy, value = self.network.evaluate(state)
+        mine = 0.5 * (1.0 + value)
+        others = (1.0 - mine) / max(players - 1, 1)
+        return [mine if seat == mover else others for seat in range(players)]
+
+
+def fits(network: Network, game: Game) -> bool:
+    """Whether ``network`` reads ``game``'s tensors and ids: the same game, tensor size and
+    number of actions (a variant with other parameters may differ)."""
+    if network.game_name != game.name or game.spec.tensor is None:
+        return False
+    size = math.prod(game.observation_tensor_shape())
+    return bool(
+        network.weights[0][0].shape[0] == size
+        and network.num_actions == game.num_distinct_actions()
+    )
+
+
+def fitting_network(game: Game, path: str | Path | None = None) -> Network | None:
+    """The network in ``path`` (it must fit ``game``: ValueError if not), or by default the
+    game's shipped one where it exists and fits, else None."""
+    if path is not None:
+        network = load_network(game, path)
+        if not fits(network, game):
+            raise ValueError(f"the network in {path} does not fit this {game.name}")
+        return network
+    if not shipped_model_path(game).exists():
+        return None
+    network = load_network(game)
+    return network if fits(network, game) else None

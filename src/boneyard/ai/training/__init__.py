@@ -1,0 +1,23 @@
+"""Self-play training of a policy-value network on the JAX batch engines (the ``train`` extra).
+
+``boneyard train GAME`` runs ``train``: a batch of games plays itself on the game's batch engine
+(``boneyard.jax``), each move chosen by a Gumbel MuZero search (DeepMind's ``mctx``) guided by
+the network; the network then learns the search's improved policy and the games' outcomes.
+The result is a model file that ``boneyard.ai.network`` reads with numpy alone and the
+``expert`` bot plays with. See ``selfplay.py`` for the loop and docs/ai.md for what it reaches.
+"""
+
+from __future__ import annotations
+
+try:
+    import jax as _jax  # noqa: F401
+    import mctx as _mctx  # noqa: F401
+    import optax as _optax  # noqa: F401
+except ImportError as error:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "boneyard train needs JAX, optax and mctx: pip install 'boneyard[train]'"
+    ) from error
+
+from boneyard.ai.training.selfplay import TrainConfig, train
+
+__all__ = ["TrainConfig", "train"]

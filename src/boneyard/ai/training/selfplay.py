@@ -1,0 +1,461 @@
+"""Gumbel AlphaZero-style self-play on a batch engine, with ``mctx`` and ``optax``.
+
+One training step:
+
+1. **self-play**: ``batch`` games move ``unroll`` times; each move is
+   ``mctx.gumbel_muzero_policy`` with ``simulations`` simulations from the position, the
+   network giving priors and leaf values. A finished game starts again at once.
+2. **targets**: the policy target of a move is the search's improved policy
+   (``action_weights``); its value target is the game's outcome for the seat that moved (win
+   +1, draw 0, loss -1), or, for a game still running at the end of the unroll, the search's
+   value of the position.
+3. **update**: ``epochs`` Adam steps on cross-entropy (policy) plus squared error (value).
+
+The recurrent function follows ``examples/mctx_turns.py``: a child's value is backed up with
+``discount = +1`` where the same seat moves again and ``-1`` where the other does, so games
+whose turns do not alternate (Obonto's solo phase, Bond O Cones' battles, Bon-Bon's rounds)
+are searched right. Two-player games only.
+
+**Chance and hidden information, honestly.** The search steps the batch engine itself
+(``env.step`` with a key): a chance event inside a step (a die, a deal, a wild roll) is drawn
+once per simulation, so the search plans on *sampled* dynamics, not on their expectation (no
+afterstate/chance nodes; the engines' ``decision_step``/``chance_step`` would allow Stochastic
+MuZero, which is not done here). In Bond O Cones and Bon-Bon the search runs on the *true*
+state of the self-play game, hidden cards included, while the network only ever sees the
+moving seat's observation tensor: the targets are those of a player who peeks, a known bias of
+this shortcut (perfect-information search). Playing, the ``expert`` bot never peeks: it
+searches resampled worlds (``state.resample``).
+
+The network is ``boneyard.ai.network``'s MLP: policy logits over the game's factored heads
+(``env.action_heads``), an action's logit the sum of its heads' logits.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import mctx
+import numpy as np
+import optax
+
+import boneyard.jax
+from boneyard.ai.network import segment_maps
+from boneyard.jax.core import random_legal_action
+
+Array = jax.Array
+Params = dict[str, Array]
+
+CHECKPOINT = "checkpoint.npz"
+STATE_FILE = "config.json"
+MODEL = "model.npz"
+BEST = "best.npz"
+LOG = "log.jsonl"
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    """What a training run does (all of it saved with its checkpoints)."""
+
+    game: str
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
+    seed: int = 0
+    steps: int | None = 100
+    """Training steps (self-play unroll + update) in all, counting those of a resumed run."""
+    minutes: float | None = None
+    """Stop after this many minutes of this run (whichever of steps and minutes ends first)."""
+    batch: int = 32
+    unroll: int = 16
+    simulations: int = 16
+    considered: int = 16
+    hidden: int = 128
+    layers: int = 2
+    learning_rate: float = 1e-3
+    epochs: int = 2
+    eval_every: int = 20
+    eval_games: int = 64
+    """Games of the network's greedy policy against random (half in each seat) at each
+    evaluation, on the batch engine."""
+
+
+# ----- the network ------------------------------------------------------------------------
+
+
+def init_params(key: Array, input_size: int, hidden: int, layers: int, outputs: int) -> Params:
+    params: Params = {}
+    sizes = [input_size] + [hidden] * layers
+    keys = jax.random.split(key, layers + 2)
+    for i in range(layers):
+        params[f"w{i}"] = jax.random.normal(keys[i], (sizes[i], sizes[i + 1])) * math.sqrt(
+            2.0 / sizes[i]
+        )
+        params[f"b{i}"] = jnp.zeros(sizes[i + 1])
+    params["wp"] = jax.random.normal(keys[layers], (hidden, outputs)) * 0.01
+    params["bp"] = jnp.zeros(outputs)
+    params["wv"] = jax.random.normal(keys[layers + 1], (hidden, 1)) * 0.01
+    params["bv"] = jnp.zeros(1)
+    return params
+
+
+def forward(params: Params, features: Array, layers: int) -> tuple[Array, Array]:
+    """Head logits and values (tanh) of a batch of flat features: ``Network.forward`` in JAX."""
+    x = features
+    for i in range(layers):
+        x = jax.nn.relu(x @ params[f"w{i}"] + params[f"b{i}"])
+    logits = x @ params["wp"] + params["bp"]
+    value = jnp.tanh(x @ params["wv"] + params["bv"])[..., 0]
+    return logits, value
+
+
+class Model:
+    """A game's network shapes, the flat-id map of its heads and its evaluation."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.config = config
+        self.env = boneyard.jax.make(config.game, **config.params)
+        if self.env.num_players != 2:
+            raise ValueError("boneyard train plays two-player games only")
+        heads = self.env.action_heads
+        self.segments = [[s.name, s.offset, s.rows, s.columns] for s in heads.segments]
+        self.head_sizes = tuple(int(n) for n in heads.head_sizes)
+        self.num_actions = int(self.env.num_actions)
+        self.input_size = int(np.prod(self.env.observation_shape))
+        kind, row, column = segment_maps(self.segments, self.num_actions)
+        sizes = self.head_sizes
+        self.index = jnp.asarray(
+            np.stack([kind, sizes[0] + row, sizes[0] + sizes[1] + column], axis=1), jnp.int32
+        )
+
+    def init(self, key: Array) -> Params:
+        c = self.config
+        return init_params(key, self.input_size, c.hidden, c.layers, sum(self.head_sizes))
+
+    def evaluate(self, params: Params, states: Any) -> tuple[Array, Array]:
+        """Flat logits over every id, masked by legality, and values (the mover's view)."""
+        features = states.observation.reshape(states.observation.shape[0], -1)
+        features = features.astype(jnp.float32)
+        head_logits, value = forward(params, features, self.config.layers)
+        logits = head_logits[:, self.index].sum(-1)
+        logits = jnp.where(states.legal_action_mask, logits, -1e9)
+        return logits, value
+
+    def inference_config(self, extra: dict[str, Any]) -> dict[str, Any]:
+        c = self.config
+        return {
+            "game": c.game,
+            "params": c.params,
+            "layers": c.layers,
+            "hidden": c.hidden,
+            "input_size": self.input_size,
+            "head_sizes": list(self.head_sizes),
+            "segments": self.segments,
+            "num_actions": self.num_actions,
+            "trained": extra,
+        }
+
+
+def turn_discount(state: Any, next_state: Any) -> Array:
+    """+1 where the same seat moves again, -1 where the other does, 0 once over."""
+    same = next_state.current_player == state.current_player
+    return jnp.where(next_state.terminated, 0.0, jnp.where(same, 1.0, -1.0))
+
+
+def make_recurrent_fn(model: Model) -> Callable[..., Any]:
+    step = jax.vmap(model.env.step)
+
+    def recurrent_fn(params: Params, key: Array, action: Array, state: Any) -> Any:
+        batch = action.shape[0]
+        next_state = step(state, action, jax.random.split(key, batch))
+        reward = jnp.sign(next_state.rewards[jnp.arange(batch), state.current_player])
+        logits, value = model.evaluate(params, next_state)
+        value = jnp.where(next_state.terminated, 0.0, value)
+        output = mctx.RecurrentFnOutput(
+            reward=reward,
+            discount=turn_discount(state, next_state),
+            prior_logits=logits,
+            value=value,
+        )
+        return output, next_state
+
+    return recurrent_fn
+
+
+# ----- one training step ------------------------------------------------------------------
+
+
+def make_functions(model: Model, optimizer: Any) -> tuple[Any, Any, Any, Any]:
+    """(init games, self-play + update step, evaluation against random), all jitted."""
+    env, c = model.env, model.config
+    init = jax.vmap(env.init)
+    step = jax.vmap(env.step)
+    recurrent_fn = make_recurrent_fn(model)
+
+    def new_games(key: Array) -> Any:
+        return init(jax.random.split(key, c.batch))
+
+    def play(params: Params, states: Any, key: Array) -> tuple[Any, Any]:
+        def move(states: Any, key: Array) -> tuple[Any, Any]:
+            search_key, step_key, reset_key = jax.random.split(key, 3)
+            logits, value = model.evaluate(params, states)
+            root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
+            out = mctx.gumbel_muzero_policy(
+                params=params,
+                rng_key=search_key,
+                root=root,
+                recurrent_fn=recurrent_fn,
+                num_simulations=c.simulations,
+                invalid_actions=~states.legal_action_mask,
+                max_num_considered_actions=c.considered,
+            )
+            following = step(states, out.action, jax.random.split(step_key, c.batch))
+            done = following.terminated
+            fresh = new_games(reset_key)
+            kept = jax.tree.map(
+                lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b),
+                fresh,
+                following,
+            )
+            record = {
+                "features": states.observation.reshape(c.batch, -1).astype(jnp.float32),
+                "mask": states.legal_action_mask,
+                "policy": out.action_weights,
+                "mover": states.current_player,
+                "rewards": following.rewards,
+                "done": done,
+                "search_value": out.search_tree.node_values[:, 0],
+            }
+            return kept, record
+
+        return jax.lax.scan(move, states, jax.random.split(key, c.unroll))
+
+    def targets(record: Any) -> Array:
+        def back(carry: Any, x: Any) -> tuple[Any, Any]:
+            outcome, known = carry
+            rewards, done, mover, search_value = x
+            outcome = jnp.where(done[:, None], jnp.sign(rewards), outcome)
+            known = known | done
+            mine = outcome[jnp.arange(c.batch), mover]
+            return (outcome, known), jnp.where(known, mine, search_value)
+
+        start = (jnp.zeros((c.batch, env.num_players)), jnp.zeros(c.batch, bool))
+        _, values = jax.lax.scan(
+            back,
+            start,
+            (record["rewards"], record["done"], record["mover"], record["search_value"]),
+            reverse=True,
+        )
+        return values
+
+    def loss_fn(params: Params, batch: Any) -> tuple[Array, Any]:
+        head_logits, value = forward(params, batch["features"], c.layers)
+        logits = head_logits[:, model.index].sum(-1)
+        logits = jnp.where(batch["mask"], logits, -1e9)
+        log_policy = jax.nn.log_softmax(logits, axis=-1)
+        policy_loss = -jnp.mean(
+            jnp.sum(batch["policy"] * jnp.where(batch["mask"], log_policy, 0.0), -1)
+        )
+        value_loss = jnp.mean((value - batch["value"]) ** 2)
+        return policy_loss + value_loss, (policy_loss, value_loss)
+
+    @jax.jit
+    def train_step(params: Params, opt_state: Any, states: Any, key: Array) -> Any:
+        states, record = play(params, states, key)
+        values = targets(record)
+        flat = {
+            "features": record["features"].reshape(c.unroll * c.batch, -1),
+            "mask": record["mask"].reshape(c.unroll * c.batch, -1),
+            "policy": record["policy"].reshape(c.unroll * c.batch, -1),
+            "value": values.reshape(-1),
+        }
+
+        def epoch(carry: Any, _: Any) -> tuple[Any, Any]:
+            params, opt_state = carry
+            (loss, parts), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, flat)
+            updates, opt_state = optimizer.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), (loss, *parts)
+
+        (params, opt_state), losses = jax.lax.scan(
+            epoch, (params, opt_state), None, length=c.epochs
+        )
+        games = jnp.sum(record["done"])
+        return params, opt_state, states, jax.tree.map(lambda x: x[-1], losses), games
+
+    against_random, games = make_evaluation(model)
+    return jax.jit(new_games), train_step, against_random, games
+
+
+def make_evaluation(model: Model) -> tuple[Any, int]:
+    """The jitted evaluation against random, and its number of games."""
+    env, c = model.env, model.config
+    step = jax.vmap(env.step)
+    games = max(2, c.eval_games - c.eval_games % 2)
+    cap = 2000
+
+    @jax.jit
+    def against_random(params: Params, key: Array) -> Array:
+        """The greedy policy's mean score (win 1, draw 1/2) against uniform random."""
+        init_key, key = jax.random.split(key)
+        states = jax.vmap(env.init)(jax.random.split(init_key, games))
+        seat = jnp.arange(games) % 2
+        start = (states, jnp.zeros((games, env.num_players)), key, 0)
+
+        def cond(carry: Any) -> Array:
+            states, _, _, count = carry
+            return (~jnp.all(states.terminated)) & (count < cap)
+
+        def body(carry: Any) -> Any:
+            states, total, key, count = carry
+            key, pick_key, step_key = jax.random.split(key, 3)
+            logits, _ = model.evaluate(params, states)
+            greedy = jnp.argmax(logits, axis=-1).astype(jnp.int32)
+            random = jax.vmap(random_legal_action)(
+                jax.random.split(pick_key, games), states.legal_action_mask
+            )
+            action = jnp.where(states.current_player == seat, greedy, random)
+            states = step(states, action, jax.random.split(step_key, games))
+            return states, total + states.rewards, key, count + 1
+
+        _, total, _, _ = jax.lax.while_loop(cond, body, start)
+        mine = total[jnp.arange(games), seat]
+        return jnp.mean(0.5 + 0.5 * jnp.sign(mine))
+
+    return against_random, games
+
+
+# ----- saving -------------------------------------------------------------------------------
+
+
+def save_model(path: Path, params: Params, config: dict[str, Any]) -> None:
+    """A model file: the weights (float32) and the JSON config, one ``.npz``."""
+    arrays: dict[str, Any] = {name: np.asarray(value, np.float32) for name, value in params.items()}
+    arrays["config"] = np.array(json.dumps(config))
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(path)
+
+
+def _save_checkpoint(
+    out: Path, params: Params, opt_state: Any, config: TrainConfig, progress: dict[str, Any]
+) -> None:
+    leaves = jax.tree_util.tree_leaves(opt_state)
+    arrays: dict[str, Any] = {f"param_{name}": np.asarray(value) for name, value in params.items()}
+    arrays.update({f"opt_{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)})
+    tmp = out / (CHECKPOINT + ".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(out / CHECKPOINT)
+    document = {"config": dataclasses.asdict(config), **progress}
+    (out / STATE_FILE).write_text(json.dumps(document, indent=2) + "\n")
+
+
+def load_checkpoint(
+    out: Path, params: Params, opt_state: Any
+) -> tuple[Params, Any, dict[str, Any]]:
+    """The weights, optimiser state and progress saved in ``out`` (shaped like the given)."""
+    document = json.loads((out / STATE_FILE).read_text())
+    with np.load(out / CHECKPOINT) as data:
+        loaded = {name: jnp.asarray(data[f"param_{name}"]) for name in params}
+        leaves, tree = jax.tree_util.tree_flatten(opt_state)
+        restored = [jnp.asarray(data[f"opt_{i}"]) for i in range(len(leaves))]
+    return loaded, jax.tree_util.tree_unflatten(tree, restored), document
+
+
+# ----- the run ------------------------------------------------------------------------------
+
+
+def train(
+    config: TrainConfig,
+    out: str | Path,
+    *,
+    resume: bool = True,
+    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Train (or resume training in ``out``) and write ``out``'s checkpoint, model and log.
+
+    ``out`` gets ``checkpoint.npz`` (weights and Adam's state), ``config.json`` (this config
+    and the progress: steps, games, seconds), ``model.npz`` (what ``boneyard.ai.network``
+    loads), ``best.npz`` (the network of this run's best evaluation against random) and
+    ``log.jsonl`` (one line a step: losses, games; at each evaluation the greedy policy's score
+    against random). ``progress(step, steps, line)`` is called after each step.
+    Returns the last log line."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if resume and (out / STATE_FILE).exists() and (out / CHECKPOINT).exists():
+        saved = json.loads((out / STATE_FILE).read_text())["config"]
+        kept = {"steps": config.steps, "minutes": config.minutes}
+        config = TrainConfig(**{**saved, **kept})
+    model = Model(config)
+    optimizer = optax.adam(config.learning_rate)
+    root = jax.random.PRNGKey(config.seed)
+    params = model.init(jax.random.fold_in(root, 0))
+    opt_state = optimizer.init(params)
+    done = {"step": 0, "games": 0, "seconds": 0.0}
+    if resume and (out / STATE_FILE).exists() and (out / CHECKPOINT).exists():
+        params, opt_state, document = load_checkpoint(out, params, opt_state)
+        done = {key: document[key] for key in done}
+    new_games, train_step, against_random, eval_games = make_functions(model, optimizer)
+    step = int(done["step"])
+    states = new_games(jax.random.fold_in(jax.random.fold_in(root, 1), step))
+    started = time.perf_counter()
+    deadline = started + 60.0 * config.minutes if config.minutes is not None else math.inf
+    total = config.steps if config.steps is not None else 0
+    line: dict[str, Any] = {}
+    best = -1.0
+    with (out / LOG).open("a") as log:
+        while (config.steps is None or step < config.steps) and time.perf_counter() < deadline:
+            key = jax.random.fold_in(jax.random.fold_in(root, 2), step)
+            params, opt_state, states, losses, games = train_step(params, opt_state, states, key)
+            step += 1
+            loss, policy_loss, value_loss = (float(x) for x in losses)
+            done["games"] = int(done["games"]) + int(games)
+            seconds = float(done["seconds"]) + time.perf_counter() - started
+            line = {
+                "step": step,
+                "seconds": round(seconds, 2),
+                "games": done["games"],
+                "positions": step * config.batch * config.unroll,
+                "loss": round(loss, 5),
+                "policy_loss": round(policy_loss, 5),
+                "value_loss": round(value_loss, 5),
+            }
+            last = (config.steps is not None and step >= config.steps) or (
+                time.perf_counter() >= deadline
+            )
+            if config.eval_every and (step % config.eval_every == 0 or last):
+                score = float(against_random(params, jax.random.fold_in(root, 3)))
+                line["score_vs_random"] = round(score, 4)
+                line["eval_games"] = eval_games
+                if score >= best:
+                    # self-play can collapse into a degenerate line: keep the best network too
+                    best = score
+                    facts = {**_trained(config, step, done["games"], seconds), "score": score}
+                    save_model(out / BEST, params, model.inference_config(facts))
+            log.write(json.dumps(line) + "\n")
+            log.flush()
+            if progress is not None:
+                progress(step, total, line)
+        seconds = float(done["seconds"]) + time.perf_counter() - started
+        state = {"step": step, "games": done["games"], "seconds": round(seconds, 2)}
+        _save_checkpoint(out, params, opt_state, config, state)
+        trained = _trained(config, step, state["games"], seconds)
+        save_model(out / MODEL, params, model.inference_config(trained))
+    return line
+
+
+def _trained(config: TrainConfig, step: int, games: Any, seconds: float) -> dict[str, Any]:
+    """What a model file records of its training."""
+    return {
+        "step": step,
+        "games": int(games),
+        "seconds": round(seconds, 2),
+        "batch": config.batch,
+        "unroll": config.unroll,
+        "simulations": config.simulations,
+        "seed": config.seed,
+    }

@@ -1,0 +1,76 @@
+"""``boneyard train GAME``: self-play training of a policy-value network (the ``train`` extra).
+
+The run writes ``--out``: ``checkpoint.npz`` and ``config.json`` (a later run with the same
+``--out`` resumes from them, up to ``--steps`` in all), ``model.npz`` (the network that the
+``expert`` bot loads: ``make_bot("expert", game, seat, model="OUT/model.npz")``) and
+``log.jsonl`` (losses each step; the greedy policy's score against random every
+``--eval-every`` steps). See docs/ai.md, "Training and the expert".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from boneyard.cli.common import GAME_NAME
+from boneyard.core.parameters import parse_assignments
+
+
+@click.command()
+@click.argument("game", type=GAME_NAME)
+@click.option("-p", "--param", "params", multiple=True, help="A game parameter, name=value.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--steps", default=100, show_default=True, help="Training steps in all.")
+@click.option("--minutes", type=float, default=None, help="Stop after this many minutes.")
+@click.option("--batch", default=32, show_default=True, help="Games played at once.")
+@click.option("--unroll", default=16, show_default=True, help="Moves a game between updates.")
+@click.option("--simulations", default=16, show_default=True, help="mctx simulations a move.")
+@click.option(
+    "--considered", default=16, show_default=True, help="Actions Gumbel search considers."
+)
+@click.option("--hidden", default=128, show_default=True, help="Units of each hidden layer.")
+@click.option("--layers", default=2, show_default=True, help="Hidden layers.")
+@click.option("--learning-rate", default=1e-3, show_default=True)
+@click.option("--eval-every", default=20, show_default=True, help="Steps between evaluations.")
+@click.option("--eval-games", default=64, show_default=True, help="Games an evaluation.")
+@click.option("--out", "out", default="out/train", show_default=True, help="Output folder.")
+@click.option("--fresh", is_flag=True, help="Do not resume from --out's checkpoint.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def train(
+    game: str,
+    params: tuple[str, ...],
+    out: str,
+    fresh: bool,
+    quiet: bool,
+    **options: Any,
+) -> None:
+    """Train a network for GAME by self-play with mctx search on its JAX batch engine."""
+    try:
+        from boneyard.ai.training import TrainConfig
+        from boneyard.ai.training import train as run
+    except ImportError as error:
+        raise click.ClickException(str(error)) from None
+    config = TrainConfig(game=game, params=parse_assignments(params), **options)
+    if quiet:
+        line = run(config, out, resume=not fresh)
+    else:
+        columns = (
+            TextColumn(f"training {game}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+        )
+        with Progress(*columns) as bar:
+            task = bar.add_task("", total=config.steps)
+
+            def update(step: int, total: int, line: dict[str, Any]) -> None:
+                text = f"loss {line['loss']:.3f}"
+                if "score_vs_random" in line:
+                    text += f"  vs random {line['score_vs_random']:.2f}"
+                bar.update(task, completed=step, description=text)
+
+            line = run(config, out, resume=not fresh, progress=update)
+    click.echo(f"{out}/model.npz after step {line.get('step', '?')}: {line}")

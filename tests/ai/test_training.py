@@ -1,0 +1,124 @@
+"""``boneyard train`` end to end in a few seconds: self-play, update, checkpoint, resume, load
+in numpy, play a legal move; and the numpy forward pass equals the JAX one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+pytest.importorskip("mctx")
+
+import boneyard
+from boneyard.ai import make_bot
+from boneyard.ai.network import Network
+
+TINY = {
+    "game": "bones",
+    "batch": 4,
+    "unroll": 4,
+    "simulations": 4,
+    "considered": 4,
+    "hidden": 16,
+    "eval_every": 2,
+    "eval_games": 4,
+}
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from boneyard.ai.training import TrainConfig, train
+
+    out = tmp_path_factory.mktemp("train")
+    line = train(TrainConfig(steps=2, **TINY), out)  # type: ignore[arg-type]
+    assert line["step"] == 2 and "score_vs_random" in line
+    return out
+
+
+def test_training_writes_a_checkpoint_a_model_and_a_log(trained: Path) -> None:
+    for name in ("checkpoint.npz", "config.json", "model.npz", "log.jsonl"):
+        assert (trained / name).exists(), name
+    lines = [json.loads(line) for line in (trained / "log.jsonl").read_text().splitlines()]
+    assert [line["step"] for line in lines] == [1, 2]
+    assert all(np.isfinite(line["loss"]) for line in lines)
+    assert json.loads((trained / "config.json").read_text())["step"] == 2
+
+
+def test_training_resumes_from_its_checkpoint(trained: Path, tmp_path: Path) -> None:
+    from boneyard.ai.training import TrainConfig, train
+
+    out = tmp_path / "resumed"
+    out.mkdir()
+    for name in ("checkpoint.npz", "config.json"):
+        (out / name).write_bytes((trained / name).read_bytes())
+    before = Network.load(trained / "model.npz")
+    line = train(TrainConfig(steps=3, **{**TINY, "hidden": 99}), out)  # type: ignore[arg-type]
+    assert line["step"] == 3  # one more step, not three
+    after = Network.load(out / "model.npz")
+    assert after.config["hidden"] == 16  # the saved config wins over the new one
+    assert after.config["trained"]["step"] == 3
+    assert not np.array_equal(before.weights[0][0], after.weights[0][0])
+
+
+def test_the_model_loads_in_numpy_and_plays_a_legal_move(trained: Path) -> None:
+    game = boneyard.load_game("bones")
+    state = game.new_initial_state()
+    bot = make_bot(
+        "expert",
+        game,
+        state.current_player(),
+        seed=1,
+        model=str(trained / "model.npz"),
+        iterations=20,
+        time_limit=None,
+    )
+    assert bot.network is not None  # type: ignore[attr-defined]
+    assert bot.step(state) in state.legal_actions()
+    policy, value = Network.load(trained / "model.npz").evaluate(state)
+    assert sorted(policy) == state.legal_actions()
+    assert abs(sum(policy.values()) - 1) < 1e-5 and -1 <= value <= 1
+
+
+def test_numpy_forward_equals_jax_forward(trained: Path) -> None:
+    import jax.numpy as jnp
+
+    from boneyard.ai.training.selfplay import forward
+
+    network = Network.load(trained / "model.npz")
+    with np.load(trained / "model.npz") as data:
+        params = {name: jnp.asarray(data[name]) for name in data.files if name != "config"}
+    features = np.random.default_rng(0).random((5, network.weights[0][0].shape[0]), np.float32)
+    logits, value = network.forward(features)
+    jax_logits, jax_value = forward(params, jnp.asarray(features), network.layers)
+    np.testing.assert_allclose(logits, np.asarray(jax_logits), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(value, np.asarray(jax_value), rtol=1e-4, atol=1e-5)
+
+
+def test_the_flat_map_of_the_heads_is_the_batch_engines(trained: Path) -> None:
+    import boneyard.jax
+
+    for name in ("bones", "obonto", "oyno", "bondo_cones"):
+        heads = boneyard.jax.make(name).action_heads
+        from boneyard.ai.network import segment_maps
+
+        segments = [[s.name, s.offset, s.rows, s.columns] for s in heads.segments]
+        kind, row, column = segment_maps(segments, heads.num_actions)
+        ids = np.arange(heads.num_actions)
+        expected = [np.asarray(part) for part in heads.to_heads(ids)]
+        for mine, theirs in zip((kind, row, column), expected):
+            np.testing.assert_array_equal(mine, theirs)
+
+
+def test_the_train_command_lists_its_options() -> None:
+    from click.testing import CliRunner
+
+    from boneyard.cli import main
+
+    result = CliRunner().invoke(main, ["train", "--help"])
+    assert result.exit_code == 0
+    for option in ("--seed", "--steps", "--minutes", "--batch", "--simulations", "--out"):
+        assert option in result.output
