@@ -3,6 +3,8 @@ the old names as aliases, the measured ratings, and a cheap seeded look at the l
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import boneyard
@@ -18,7 +20,7 @@ from boneyard.ai.levels import (
     rating_of,
     scale_for,
 )
-from boneyard.core.registry import game_spec
+from boneyard.core.registry import game_spec, load_game
 from boneyard.core.spec import Level, Scale
 
 GAMES = ("obonto", "bones", "oyno", "oyno_puzzle", "bondo_cones", "bonbon")
@@ -48,7 +50,9 @@ def test_every_level_plays_a_legal_move(name: str) -> None:
 def test_the_old_names_are_aliases_on_the_scale(name: str) -> None:
     scale = scale_for(name)
     numbers = [scale.aliases[alias] for alias in LEVEL_NAMES]
-    assert numbers == sorted(numbers) and numbers[0] == 1 and numbers[-1] == len(scale.steps)
+    assert numbers == sorted(numbers) and numbers[0] == 1
+    above_hard = scale.steps[numbers[-1] :]
+    assert all(step.bot == "expert" for step in above_hard), "only the trained expert tops hard"
     for alias, number in zip(LEVEL_NAMES, numbers):
         assert level_for(name, alias) == level_for(name, number) == level_for(name, str(number))
         assert level_number(name, alias.upper()) == number
@@ -123,3 +127,28 @@ def test_stored_ratings_match_the_levels_they_measured() -> None:
         for number, entry in result["levels"].items():
             assert entry["bot"] == scale.level(number).describe(), (name, number)
             assert rating_of(name, int(number)) is not None
+
+
+def test_the_expert_stands_above_hard_where_its_network_beats_hard() -> None:
+    scale = scale_for("bonbon")
+    assert scale.level(scale.strongest).bot == "expert"
+    assert int(scale.strongest) == scale.aliases["hard"] + 1
+
+
+def test_a_hint_asks_the_strongest_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    import boneyard.ai as ai
+
+    asked: list[str] = []
+    real = ai.make_bot
+
+    def recorded(level: str, *args: Any, **options: Any) -> Any:
+        asked.append(level)
+        return real(level, *args, **options)
+
+    monkeypatch.setattr(ai, "make_bot", recorded)
+    for name in ("bonbon", "bones"):
+        state = load_game(name).new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.legal_actions()[0])
+        assert ai.hint(state, seed=1) in state.legal_actions()
+    assert asked == [scale_for("bonbon").strongest, scale_for("bones").strongest]

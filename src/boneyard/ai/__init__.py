@@ -104,7 +104,7 @@ def make_bot(
 
 
 def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> int:
-    """The ``hard`` level's move (or the exact solver's) for ``seat``, by default the mover.
+    """The strongest level's move (or the exact solver's) for ``seat``, by default the mover.
 
     The state is not changed. It is an error to ask at a chance node, at the end, or for a seat
     that is not to move.
@@ -119,7 +119,7 @@ def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> i
         seat = player
     if seat != player:
         raise ValueError(f"no hint for seat {seat}: seat {player} is to move")
-    return make_bot("hard", state.game, seat, seed=seed).step(state)
+    return make_bot(state.game.spec.scale.strongest, state.game, seat, seed=seed).step(state)
 
 
 __all__ = [

@@ -98,8 +98,8 @@ class Scale:
     Each step is a different bot or budget; the arena measures the ladder (benchmarks/levels.py,
     the ratings in ``boneyard/ai/ratings.json``). The names easy, medium and hard are aliases of
     numbers on the scale (``aliases``), so that stored games and old clients keep working. The
-    top step is the strongest search within hard's budget; a game that ships a trained network
-    puts its ``expert`` there (or one above it) and keeps hard where it is.
+    top step is the strongest bot within hard's budget (a hint asks it): where a game's trained
+    network beats hard, the ``expert`` is a step above hard, which stays where it was.
     """
 
     steps: tuple[Level, ...]
@@ -121,6 +121,11 @@ class Scale:
     @property
     def numbers(self) -> range:
         return range(1, len(self.steps) + 1)
+
+    @property
+    def strongest(self) -> str:
+        """The top level's number: the level a hint asks."""
+        return str(len(self.steps))
 
     def allowed(self) -> str:
         """The level names this scale accepts, in words (for error messages)."""

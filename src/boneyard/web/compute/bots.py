@@ -124,12 +124,12 @@ def bot_move(level: str, seat: int, seed: int, limit: float | None, payload: Sta
 
 
 def hint_move(limit: float | None, payload: StatePayload) -> int:
-    """The hint for the seat to move: the ``hard`` level's move, within its budget."""
+    """The hint for the seat to move: the strongest level's move, within its budget."""
     state = _state_of(payload)
     seat = state.current_player()
     if state.is_terminal() or seat < 0:
         raise ValueError("no hint: nobody is to move")
-    return bot_move("hard", seat, 0, limit, state)
+    return bot_move(state.game.spec.scale.strongest, seat, 0, limit, state)
 
 
 class BotWorkers:
