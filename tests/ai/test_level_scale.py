@@ -13,6 +13,7 @@ from boneyard.ai.arena import GameTask, play_game
 from boneyard.ai.levels import (
     LEVEL_NAMES,
     MAX_LEVEL,
+    hint_level,
     level_choices,
     level_for,
     level_label,
@@ -152,3 +153,8 @@ def test_a_hint_asks_the_strongest_level(monkeypatch: pytest.MonkeyPatch) -> Non
             state.apply_action(state.legal_actions()[0])
         assert ai.hint(state, seed=1) in state.legal_actions()
     assert asked == [scale_for("bonbon").strongest, scale_for("bones").strongest]
+
+
+def test_a_hint_in_bon_bon_for_four_asks_hard_for_want_of_a_network() -> None:
+    assert hint_level(load_game("bonbon", players=4)) == "hard"
+    assert hint_level(load_game("bonbon")) == scale_for("bonbon").strongest

@@ -20,7 +20,7 @@ from boneyard.ai.alphabeta import AlphaBetaBot
 from boneyard.ai.base import Bot, Budget
 from boneyard.ai.expert import ExpertBot
 from boneyard.ai.greedy import GreedyBot
-from boneyard.ai.levels import LEVEL_NAMES, Level, is_level_name, level_for
+from boneyard.ai.levels import LEVEL_NAMES, Level, hint_level, is_level_name, level_for
 from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.random_bot import RandomBot
@@ -119,7 +119,7 @@ def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> i
         seat = player
     if seat != player:
         raise ValueError(f"no hint for seat {seat}: seat {player} is to move")
-    return make_bot(state.game.spec.scale.strongest, state.game, seat, seed=seed).step(state)
+    return make_bot(hint_level(state.game), state.game, seat, seed=seed).step(state)
 
 
 __all__ = [

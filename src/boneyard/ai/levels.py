@@ -54,6 +54,20 @@ def level_number(game: Game | str, level: str | int) -> int:
     return scale_for(game).number(level)
 
 
+def hint_level(game: Game) -> str:
+    """The level a hint asks in ``game``: the top of its scale, or ``hard`` where the top is the
+    trained expert and no shipped network fits this game (Bon-Bon for more than two players):
+    there the expert would search with the heuristic alone, weaker than hard's search."""
+    scale = game.spec.scale
+    top = scale.level(scale.strongest)
+    if top.bot == "expert" and "model" not in top.options:
+        from boneyard.ai.network import fitting_network  # numpy only; read when asked
+
+        if fitting_network(game) is None:
+            return "hard"
+    return scale.strongest
+
+
 def level_label(level: object) -> str:
     """A stored level in words: ``"level 3"`` for a number, the name itself for an alias."""
     text = str(level)
@@ -110,6 +124,7 @@ __all__ = [
     "Level",
     "Scale",
     "check_level_name",
+    "hint_level",
     "is_level_name",
     "level_choices",
     "level_for",

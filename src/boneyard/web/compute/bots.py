@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from boneyard.ai.levels import HARD_SECONDS, level_for
+from boneyard.ai.levels import HARD_SECONDS, hint_level, level_for
 from boneyard.core.game import Game, State
 from boneyard.web.compute.pools import stop_pool, warm_up, worker_pool
 
@@ -129,7 +129,7 @@ def hint_move(limit: float | None, payload: StatePayload) -> int:
     seat = state.current_player()
     if state.is_terminal() or seat < 0:
         raise ValueError("no hint: nobody is to move")
-    return bot_move(state.game.spec.scale.strongest, seat, 0, limit, state)
+    return bot_move(hint_level(state.game), seat, 0, limit, state)
 
 
 class BotWorkers:
