@@ -40,8 +40,10 @@ IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 GAMES = ("obonto", "oyno", "oyno_puzzle", "bones", "bondo_cones", "bonbon")
-MIDDLE = 8
-"""Decisions played before a game's "later" picture."""
+MIDDLE = {"bones": 2, "bonbon": 1}
+"""Decisions played before a game's "later" picture where 8 would end the small game."""
+LONGER = {"bonbon": {"max_rounds": "3"}}
+"""Parameters over the browser tests' ``SMALL`` where one round would leave no "later"."""
 
 
 @contextmanager
@@ -161,11 +163,11 @@ def games(browser: Any, address: str) -> None:
     that a whole game fits: its start, a later position and its end."""
     for game in GAMES:
         page = page_at(browser, DESKTOP)
-        start_custom_game(page, address, game, SMALL[game])
+        start_custom_game(page, address, game, {**SMALL[game], **LONGER.get(game, {})})
         rng = random.Random(game)
         snap(page, IMAGES / "games" / f"{game}-start.png")  # How to play open, as the first time
         page.click("#how-to-play-done")
-        play(page, rng, MIDDLE)
+        play(page, rng, MIDDLE.get(game, 8))
         snap(page, IMAGES / "games" / f"{game}-middle.png")
         play(page, rng, 400)
         if page.get_attribute("#game", "data-terminal") != "yes":
