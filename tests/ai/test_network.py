@@ -70,3 +70,19 @@ def test_playing_with_a_network_does_not_import_jax() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_the_network_evaluator_gives_the_search_its_policy_over_legal_moves() -> None:
+    from boneyard.ai.evaluators import HeuristicEvaluator
+    from boneyard.ai.network import NetworkEvaluator
+
+    state = boneyard.load_game("bones").new_initial_state()
+    evaluator = NetworkEvaluator(load_network("bones"))
+    assert evaluator.priors() == {}, "nothing evaluated yet"
+    evaluator.evaluate(state.clone(), 0)
+    priors = evaluator.priors()
+    assert set(priors) == set(state.legal_actions())
+    assert sum(priors.values()) == pytest.approx(1.0)
+    heuristic = HeuristicEvaluator()
+    heuristic.evaluate(state.clone(), 0)
+    assert heuristic.priors() == {}, "no policy: the search takes moves as equally likely"

@@ -30,6 +30,12 @@ class Evaluator(ABC):
         """``seat``'s value of ``state`` alone (a two-player search needs no more)."""
         return self.evaluate(state, seat)[seat]
 
+    def priors(self) -> dict[int, float]:
+        """How likely each legal move of the position last evaluated is to be best, where the
+        evaluator knows (a network's policy, for a PUCT search); empty: it does not, and a
+        search takes every move as equally likely."""
+        return {}
+
 
 class HeuristicEvaluator(Evaluator):
     """The game's heuristic (``Game.evaluate``) blended into values (``values.state_values``)."""

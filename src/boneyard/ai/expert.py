@@ -111,7 +111,7 @@ class ExpertBot(Bot):
             else:
                 if node.priors is None:
                     values = self.evaluator.evaluate(state, self.seat)
-                    node.priors = getattr(self.evaluator, "last_policy", {})
+                    node.priors = self.evaluator.priors()
                     break
                 action = key = self._select(node, state.legal_actions())
             child = node.children.get(key)

@@ -185,6 +185,9 @@ class NetworkEvaluator(Evaluator):
         others = (1.0 - mine) / max(players - 1, 1)
         return [mine if seat == mover else others for seat in range(players)]
 
+    def priors(self) -> dict[int, float]:
+        return self.last_policy
+
 
 def fits(network: Network, game: Game) -> bool:
     """Whether ``network`` reads ``game``'s tensors and ids: the same game, tensor size and
