@@ -20,6 +20,7 @@ from typing import Any
 
 from boneyard.ai.base import Bot, Budget
 from boneyard.ai.evaluators import Evaluator, HeuristicEvaluator
+from boneyard.ai.mcts import back_up
 from boneyard.ai.network import Network, NetworkEvaluator, fitting_network
 from boneyard.core.game import CHANCE, Game, State, sample_chance_outcome
 
@@ -122,11 +123,7 @@ class ExpertBot(Bot):
             node = child
         if values is None:
             values = self.evaluator.evaluate(state, self.seat)
-        root.visits += 1
-        for entered, chooser in path:
-            entered.visits += 1
-            if chooser >= 0:
-                entered.total += values[chooser]
+        back_up(root, path, values)
 
     def _select(self, node: _Node, legal: list[int]) -> int:
         priors = node.priors or {}

@@ -37,6 +37,17 @@ class Node:
         self.children: dict[Any, Node] = {}
 
 
+def back_up(root: Any, path: list[tuple[Any, int]], values: list[float]) -> None:
+    """One simulation's values into a tree (``MCTSBot``'s, ``ExpertBot``'s): the root and every
+    edge on ``path`` get a visit, and each edge the value of the seat that chose it (a chance
+    edge, chooser below 0, only the visit)."""
+    root.visits += 1
+    for entered, chooser in path:
+        entered.visits += 1
+        if chooser >= 0:
+            entered.total += values[chooser]
+
+
 class MCTSBot(Bot):
     """UCT over the game tree, chance nodes sampled by their probabilities.
 
@@ -160,12 +171,7 @@ class MCTSBot(Bot):
             state.apply_action(action)
             path.append((child, player))
             node = child
-        values = self.evaluator.evaluate(state, self.seat)
-        root.visits += 1
-        for entered, chooser in path:
-            entered.visits += 1
-            if chooser >= 0:
-                entered.total += values[chooser]
+        back_up(root, path, self.evaluator.evaluate(state, self.seat))
 
     def _select(self, node: Node, legal: list[int]) -> int:
         exploration = self.exploration
