@@ -195,6 +195,14 @@ def _serve_workers(
     type=click.IntRange(1),
     help="Open connections (sockets included) at most; past it: 503 with Retry-After.",
 )
+@click.option(
+    "--connection-share",
+    default=0.1,
+    show_default=True,
+    type=click.FloatRange(0, 1, min_open=True),
+    help="The share of --max-connections one client address may hold open (sockets "
+    "included; trusted proxies aside); past it: 429 with Retry-After.",
+)
 @LOG_FORMAT
 @click.option(
     "--hint-interval",
@@ -294,6 +302,7 @@ def serve(
     trusted_proxy: tuple[str, ...],
     host_name: tuple[str, ...],
     max_connections: int,
+    connection_share: float,
     log_format: str,
     hint_interval: float,
     memory_mb: float,
@@ -347,6 +356,7 @@ def serve(
             allowed_hosts=allowed_hosts_for(host, host_name),
             trusted_proxies=trusted_proxy,
             max_connections=max_connections,
+            connection_share=connection_share,
         )
         for given in limits:
             _set_limit(settings, given)

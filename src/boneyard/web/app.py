@@ -81,6 +81,10 @@ def create_app(
     app.state.manager = game_manager
     # The one guard every route passes: each route's Charge is taken from these (budgets.py).
     app.state.budgets = Budgets(game_manager.settings)
+    # Refusals are counted in /metrics, not logged one by one: the budgets' and this process's
+    # connections' (the manager counts its sockets' own).
+    game_manager.metrics.count_refusals(lambda: app.state.budgets.refused)
+    game_manager.metrics.count_refusals(lambda: connections.REFUSED)
     # The session of play (resign, draws, takeback, rematch, ...): web/table/sessions.py.
     app.state.sessions = SessionManager(
         game_manager, SessionStore(game_manager.store), session_settings
@@ -171,7 +175,11 @@ def several_processes_warning(db_url: str, workers: int) -> str | None:
 def configure_connections(settings: Settings) -> int:
     """This process's connection limits (``connections.py``); answers the cap that fits."""
     return connections.configure(
-        settings.max_connections, settings.header_seconds, settings.body_seconds
+        settings.max_connections,
+        settings.header_seconds,
+        settings.body_seconds,
+        settings.connection_share,
+        settings.trusted_proxies,
     )
 
 

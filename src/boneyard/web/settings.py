@@ -92,7 +92,8 @@ class Settings:
     """Web-layer requests on games (resign, offers, takebacks, names) one client may make a
     minute."""
     moves_per_minute: int = 600
-    """Moves and hints one client may send a minute over HTTP (sockets count their messages)."""
+    """Moves and hints one client may send a minute, over HTTP and sockets together (a socket's
+    ``act``, ``hint`` and ``quick_setup`` messages are charged here too)."""
     sockets_per_minute: int = 120
     """WebSockets one client may open a minute."""
     lookups_per_minute: int = 30
@@ -123,6 +124,11 @@ class Settings:
     """A connection that has not sent a whole request head in this time is closed."""
     body_seconds: float = 30.0
     """A request whose body has not arrived in this time is closed."""
+    connection_share: float = 0.1
+    """The share of ``max_connections`` one client address may hold open at once (HTTP
+    connections; its sockets are capped by ``sockets_per_client``); past it a new connection
+    from that address is answered 429 and closed, so the rest of the cap stays for others.
+    Addresses of ``trusted_proxies`` are not held to it (every client comes through them)."""
     # ----- sockets -----------------------------------------------------------------------------
     sockets_per_game: int = 64
     sockets_per_client: int = 64

@@ -18,6 +18,7 @@ The client is the connection's address. Behind a reverse proxy the address the p
 from __future__ import annotations
 
 import inspect
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -40,7 +41,8 @@ class Spend(StrEnum):
     SESSION = "session"
     """A web-layer request on a game: resign, offers, takeback, names, ... (stored events)."""
     MOVE = "move"
-    """An action or a hint asked over HTTP (sockets have their own message rate)."""
+    """An action or a hint, asked over HTTP or a socket: one budget whatever the way in (a
+    socket's own message rate comes on top)."""
     SOCKET = "socket"
     """A WebSocket opened."""
     LOOKUP = "lookup"
@@ -82,11 +84,15 @@ class Budgets:
             )
             for spend in Spend
         }
+        self.refused: Counter[str] = Counter()
+        """Refusals by kind (``budget_game``, ``budget_move``, ...), for ``/metrics``: a client
+        past its budget is counted, not logged."""
 
     def charge(self, client: str, spend: Spend) -> None:
         """Take one ``spend`` from ``client``'s budget, or refuse (429) with nothing taken."""
         wait = self._buckets[spend].take(client)
         if wait > 0:
+            self.refused[f"budget_{spend.value}"] += 1
             limit = per_minute(self.settings, spend)
             raise WebError(
                 429,

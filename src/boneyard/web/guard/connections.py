@@ -1,23 +1,36 @@
-"""Connections, before any request: how many, and how long one may take to say what it wants.
+"""Connections, before any request: how many, from whom, and how long one may take to say what
+it wants.
 
 uvicorn keeps a connection that sends nothing open for ever, and accepts connections until the
 process runs out of file descriptors; then nobody new gets in. ``boneyard serve`` runs uvicorn
-with ``BoundedHttp`` as its HTTP protocol (uvicorn's own, with three limits from ``Settings``):
+with ``BoundedHttp`` as its HTTP protocol (uvicorn's own, with these limits from ``Settings``):
 
 - ``max_connections`` open at once (WebSockets included): past it a new connection is answered
   503 with ``Retry-After`` as soon as it sends its request head, and closed within a second if
   it sends nothing;
+- a share of them per client address (``connection_share``, sockets included; the addresses of
+  trusted proxies aside): past it a new connection from that address is answered 429 the same
+  way, and past it by ``REFUSALS_WAITING`` more it is closed at once, so one address cannot
+  hold the cap (nor the descriptors) that the others need;
 - ``header_seconds`` to send a whole request head, ``body_seconds`` for the body after it: a
   connection past either is closed (a slow sender holds a descriptor no longer);
 - the process's descriptor limit is raised to what the system allows, and ``max_connections``
   kept below it (``fit_to_descriptors``), so an answer can always be given.
+
+A refused connection is not read further (no 400, no "Invalid HTTP request" line, no upgrade to
+a socket). Refusals come by the thousand under attack: they are counted in ``REFUSED`` (shown in
+``/metrics``), never logged one by one; uvicorn's own "Invalid HTTP request" lines (junk sent
+by a client) are counted there too (``quiet_invalid_requests``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -27,6 +40,9 @@ SPARE_DESCRIPTORS = 124
 """Descriptors kept for everything but client connections: the database, worker pipes, logs."""
 REFUSED_GRACE_SECONDS = 1.0
 """How long a connection over the cap may take to send its request head (to read the 503)."""
+REFUSALS_WAITING = 4
+"""Connections one address may have waiting for their refusal, past its share: more are closed
+at once, unanswered (an attacker reopening them as they close holds no more than this)."""
 
 
 @dataclass
@@ -35,18 +51,53 @@ class ConnectionLimits:
     header_seconds: float = 10.0
     body_seconds: float = 30.0
     retry_after: int = 5
+    per_address: int = 100
+    """Connections one address may hold open (``connection_share`` of the cap)."""
+    unshared: frozenset[str] = field(default_factory=frozenset)
+    """Addresses not held to a share: the trusted proxies (``"*"``: every address)."""
 
 
 LIMITS = ConnectionLimits()
 """This process's limits (connections belong to the process; ``configure`` sets them)."""
+OPEN: Counter[str] = Counter()
+"""Connections open now per client address (sockets included), in this process."""
+REFUSED: Counter[str] = Counter()
+"""Connections refused or closed by this process, by reason (``/metrics``)."""
 
 
-def configure(max_connections: int, header_seconds: float, body_seconds: float) -> int:
+def configure(
+    max_connections: int,
+    header_seconds: float,
+    body_seconds: float,
+    connection_share: float = 0.1,
+    trusted_proxies: Iterable[str] = (),
+) -> int:
     """Set this process's limits; answers the connection cap after ``fit_to_descriptors``."""
     LIMITS.max_connections = fit_to_descriptors(max_connections)
     LIMITS.header_seconds = header_seconds
     LIMITS.body_seconds = body_seconds
+    LIMITS.per_address = max(1, int(LIMITS.max_connections * connection_share))
+    LIMITS.unshared = frozenset(trusted_proxies)
+    quiet_invalid_requests()
     return LIMITS.max_connections
+
+
+class _CountInvalidRequests(logging.Filter):
+    """uvicorn logs a warning for every malformed request: counted instead (a client sending
+    junk on many connections would flood the log)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith("Invalid HTTP request"):
+            REFUSED["invalid_request"] += 1
+            return False
+        return True
+
+
+def quiet_invalid_requests() -> None:
+    """Count uvicorn's "Invalid HTTP request" warnings in ``REFUSED`` rather than log them."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _CountInvalidRequests) for f in logger.filters):
+        logger.addFilter(_CountInvalidRequests())
 
 
 def fit_to_descriptors(wanted: int) -> int:
@@ -75,12 +126,30 @@ def fit_to_descriptors(wanted: int) -> int:
 
 
 def busy_response(retry_after: int) -> bytes:
-    body = (
-        b'{"error":"busy","detail":"this server has as many connections open as it allows; '
-        b'try again in a few seconds"}'
+    return _refusal(
+        503,
+        "Service Unavailable",
+        retry_after,
+        '{"error":"busy","detail":"this server has as many connections open as it allows; '
+        'try again in a few seconds"}',
     )
+
+
+def share_response(per_address: int, retry_after: int) -> bytes:
+    return _refusal(
+        429,
+        "Too Many Requests",
+        retry_after,
+        f'{{"error":"too_many_connections","detail":"this address has {per_address} '
+        "connections open, the most one address may hold; close some or try again in a few "
+        'seconds"}',
+    )
+
+
+def _refusal(status: int, words: str, retry_after: int, body_text: str) -> bytes:
+    body = body_text.encode("ascii")
     head = (
-        "HTTP/1.1 503 Service Unavailable\r\n"
+        f"HTTP/1.1 {status} {words}\r\n"
         "content-type: application/json\r\n"
         f"content-length: {len(body)}\r\n"
         f"retry-after: {retry_after}\r\n"
@@ -90,17 +159,52 @@ def busy_response(retry_after: int) -> bytes:
 
 
 class BoundedHttp(HttpToolsProtocol):
-    """uvicorn's HTTP protocol with a connection cap and time limits on the request head and
-    body (``LIMITS``)."""
+    """uvicorn's HTTP protocol with a connection cap, a share of it per address and time limits
+    on the request head and body (``LIMITS``)."""
 
     _deadline: asyncio.TimerHandle | None = None
-    _over_cap = False
+    _refusal: bytes | None = None
+    """The answer a connection over the cap or its address's share gets once its head is read."""
+    _refused = False
+    """Answered and closing: nothing more it sends is read."""
+    _reason = "slow_head"
+    """What the connection is waiting for, should its time run out (``REFUSED``' reason)."""
+    _address: str | None = None
+    """The address this connection is counted under in ``OPEN`` (None: not counted)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._over_cap = len(self.connections) > LIMITS.max_connections
-        wait = REFUSED_GRACE_SECONDS if self._over_cap else LIMITS.header_seconds
-        self._arm(wait)
+        address = self.client[0] if self.client else None
+        held = 0
+        if address is not None and not {address, "*"} & LIMITS.unshared:
+            held = OPEN[address]
+            OPEN[address] += 1
+            self._address = address
+        if len(self.connections) > LIMITS.max_connections:
+            self._refuse_after_head("busy", busy_response(LIMITS.retry_after))
+        elif held >= LIMITS.per_address + REFUSALS_WAITING:
+            REFUSED["address_share"] += 1
+            self._refused = True
+            transport.close()  # its place in the queue of refusals is taken: no answer
+        elif held >= LIMITS.per_address:
+            self._refuse_after_head(
+                "address_share", share_response(LIMITS.per_address, LIMITS.retry_after)
+            )
+        else:
+            self._arm(LIMITS.header_seconds)
+
+    def _refuse_after_head(self, reason: str, answer: bytes) -> None:
+        REFUSED[reason] += 1
+        self._refusal = answer
+        self._reason = "refused_silent"
+        self._arm(REFUSED_GRACE_SECONDS)
+
+    def _count_out(self) -> None:
+        if self._address is not None:
+            OPEN[self._address] -= 1
+            if OPEN[self._address] <= 0:
+                del OPEN[self._address]
+            self._address = None
 
     def _arm(self, seconds: float) -> None:
         self._disarm()
@@ -114,30 +218,59 @@ class BoundedHttp(HttpToolsProtocol):
     def _expire(self) -> None:
         self._deadline = None
         if not self.transport.is_closing():
+            if self._reason != "refused_silent":  # counted once, when refused
+                REFUSED[self._reason] += 1
+            self._refused = True
             self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return  # answered (or timed out): the rest is not read, nor logged as invalid
+        super().data_received(data)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
         if self._deadline is None:  # a new request on a kept-alive connection
+            self._reason = "slow_head"
             self._arm(LIMITS.header_seconds)
 
     def on_headers_complete(self) -> None:
-        if self._over_cap:
+        if self._refusal is not None:
             self._disarm()
-            self.transport.write(busy_response(LIMITS.retry_after))
+            self._refused = True
+            self.transport.write(self._refusal)
             self.transport.close()
             return
+        self._reason = "slow_body"
         self._arm(LIMITS.body_seconds)
         super().on_headers_complete()
 
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:  # the rest of a refused request's first packet: dropped
+            super().on_body(body)
+
     def on_message_complete(self) -> None:
         self._disarm()
-        super().on_message_complete()
+        if not self._refused:
+            super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
-        self._disarm()  # the socket's own limits take over (``realtime.py``)
+        if self._refused:
+            return  # answered 503 or 429: not upgraded
+        self._disarm()  # the socket's own limits take over (``play/sockets.py``)
         super().handle_websocket_upgrade()
+        # The connection is the socket's protocol's now: it stays counted in ``OPEN`` (sockets
+        # take a place in the address's share) until that protocol loses the connection.
+        socket_protocol: Any = self.transport.get_protocol()
+        lost = socket_protocol.connection_lost
+
+        def counted_out_when_lost(exc: Exception | None) -> None:
+            self._count_out()
+            lost(exc)
+
+        socket_protocol.connection_lost = counted_out_when_lost
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._count_out()
         super().connection_lost(exc)

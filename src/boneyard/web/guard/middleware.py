@@ -3,7 +3,9 @@
 - every answer carries ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer`` (a
   seat's page carries its token in the address), frame refusal (``frame-ancestors 'none'``,
   ``X-Frame-Options: DENY``) and a Content-Security-Policy without inline script; everything but
-  the static files is ``Cache-Control: no-store``;
+  the static files is ``Cache-Control: no-store``, unless the route chose its own caching (the
+  start pictures, the same for everyone and carrying no token: ``max-age=3600``), so an answer
+  carries one policy, never two;
 - a form post, a JSON post or a WebSocket from a page of another origin is refused (403): the
   ``Origin`` a browser sends must be the server's own or one of ``allowed_origins`` (or
   ``null`` with ``Sec-Fetch-Site: same-origin``). Programs that send neither are not browsers
@@ -152,9 +154,11 @@ class Guard:
                     (b"x-frame-options", b"DENY"),
                     (b"content-security-policy", (DOCS_CSP if docs else CSP).encode()),
                 ]
-                if not static:
+                headers = message.get("headers", [])
+                chosen = any(name.lower() == b"cache-control" for name, _ in headers)
+                if not static and not chosen:
                     extra.append((b"cache-control", b"no-store"))
-                message = {**message, "headers": [*message.get("headers", []), *extra]}
+                message = {**message, "headers": [*headers, *extra]}
             await send(message)
 
         return sending

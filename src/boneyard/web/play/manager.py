@@ -83,8 +83,13 @@ class GameManager:
         self.computer = ComputerSeats(self.settings, self.bots, self.act, self.freshen)
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
         self.sockets_by_client: Counter[str] = Counter()
+        """Sockets subscribed per client address (``subscribe``/``unsubscribe``)."""
+        self._counted: dict[Subscriber, tuple[LiveGame, str]] = {}
+        """Every subscribed socket, with its game and client: the one record it is counted
+        out by, whether or not its game still sends to it."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stop_listening: Callable[[], None] | None = None
+        self.metrics.watch_sockets(lambda: len(self._counted))
 
     @property
     def games(self) -> dict[str, LiveGame]:
@@ -407,7 +412,9 @@ class GameManager:
     # ----- subscribers --------------------------------------------------------------------------
 
     def subscribe(self, live: LiveGame, subscriber: Subscriber, client: str) -> None:
-        """Add a socket to ``live``; refused past ``sockets_per_game`` or ``sockets_per_client``."""
+        """Add a socket to ``live``, counted against ``client``'s sockets, the server's and the
+        memory budget until ``unsubscribe``; refused past ``sockets_per_game``,
+        ``sockets_per_client`` or ``max_sockets``."""
         if len(live.subscribers) >= self.settings.sockets_per_game:
             raise WebError(
                 503, "too_many_sockets", "this game has as many watchers as it allows",
@@ -418,25 +425,39 @@ class GameManager:
                 429, "too_many_sockets", "this address has as many sockets open as it may",
                 retry_after=30,
             )  # fmt: skip
-        if self.sockets_by_client.total() >= self.settings.max_sockets:
+        if len(self._counted) >= self.settings.max_sockets:
             raise WebError(
                 503, "too_many_sockets", "this server has as many sockets open as it allows",
                 retry_after=30,
             )  # fmt: skip
+        if subscriber in self._counted:
+            raise ValueError("a subscriber is subscribed once")
         self.cache.hold(self.settings.socket_bytes)  # a socket's buffers count as memory
+        self._counted[subscriber] = (live, client)
         self.sockets_by_client[client] += 1
         live.subscribers.add(subscriber)
         if live.id in self.games:
             self.cache.touch(live)
         self.computer.schedule(live)  # a game of computers alone goes on while watched
 
-    def unsubscribe(self, live: LiveGame, subscriber: Subscriber, client: str) -> None:
-        if subscriber in live.subscribers:
-            live.subscribers.discard(subscriber)
-            self.cache.release(self.settings.socket_bytes)
-            self.sockets_by_client[client] -= 1
-            if self.sockets_by_client[client] <= 0:
-                del self.sockets_by_client[client]
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        """Take a socket out of every count it was put in by ``subscribe``, once, whatever
+        happened to it meanwhile (``announce`` may have stopped sending to it); a second call,
+        or one for a socket never subscribed, changes nothing."""
+        counted = self._counted.pop(subscriber, None)
+        if counted is None:
+            return
+        live, client = counted
+        live.subscribers.discard(subscriber)
+        self.cache.release(self.settings.socket_bytes)
+        self.sockets_by_client[client] -= 1
+        if self.sockets_by_client[client] <= 0:
+            del self.sockets_by_client[client]
+
+    @property
+    def open_sockets(self) -> int:
+        """Sockets subscribed now, server-wide (each counted until ``unsubscribe``)."""
+        return len(self._counted)
 
     def announce(self, live: LiveGame, log_from: int) -> None:
         """Queue every subscriber's new view, with the log entries from ``log_from`` on.
@@ -460,6 +481,8 @@ class GameManager:
                 encoded[(*key, held)] = json.dumps(view, separators=(",", ":"))
             subscriber.drawing = lines
             if not subscriber.offer(encoded[(*key, held)]):
+                # It fell behind: no more views for it. Its socket closes and ``unsubscribe``
+                # takes it out of the counts (a socket is counted out in one place only).
                 live.subscribers.discard(subscriber)
 
     # ----- acting -------------------------------------------------------------------------------

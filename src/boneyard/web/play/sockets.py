@@ -14,11 +14,17 @@ last view this socket was sent, see ``play/drawing.py``), ``{"type": "ack", "seq
 an action is stored, ``{"type": "hint", ...}``, and ``{"type": "error", "status": 409,
 "error": "stale", "detail": ...}``.
 
-Limits (``Settings``): a message is at most ``socket_message_bytes`` of flat JSON; a socket may
-send ``socket_messages_per_second`` (a burst of twice that; far beyond, it is closed); ``sync``
+Limits (``Settings``): a message is a text frame (a binary frame closes the socket with 1003 and
+a reason) of at most ``socket_message_bytes`` of flat JSON; a socket may send
+``socket_messages_per_second`` (a burst of twice that; far beyond, it is closed with 1008);
+``act``, ``hint`` and ``quick_setup`` are each charged one move to the client's budget, the
+one HTTP's moves spend (``moves_per_minute``: past it, an ``error`` with status 429); ``sync``
 is answered at most once per ``sync_interval`` (the last one asked is answered when the interval
 ends). Every message out goes through the socket's own queue of ``send_queue`` messages: a
 socket that does not read falls behind, is closed (code 1013) and resyncs when it reconnects.
+Refusals are counted in ``/metrics`` (``boneyard_refusals_total``), not logged; a socket that
+closes, however it closes, is counted out of its address's, the server's and the memory's
+counts once (``GameManager.unsubscribe``).
 """
 
 from __future__ import annotations
@@ -26,14 +32,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import time
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnected
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GuardedRouter, SocketPayer
+from boneyard.web.guard.budgets import GuardedRouter, Payer, SocketPayer, Spend
 from boneyard.web.guard.limits import RateLimit
 from boneyard.web.play import drawing, words
 from boneyard.web.play.drawing import Lines
@@ -42,19 +48,32 @@ from boneyard.web.play.manager import GameManager
 from boneyard.web.settings import Settings
 
 router = GuardedRouter()
-log = logging.getLogger("boneyard.web")
 
 MAX_DEPTH = 4
 """Messages are flat objects: deeper JSON is refused."""
 CLOSE_TOO_SLOW = 1013
 CLOSE_POLICY = 1008
+CLOSE_UNSUPPORTED = 1003
+BINARY_REFUSED = "this socket reads JSON text messages, not binary frames"
+CLOSE_SECONDS = 1.0
+"""How long closing may wait on a client that reads nothing."""
+CHARGED_AS_MOVES = frozenset({"act", "hint", "quick_setup"})
+"""Messages charged one move to the socket's client: the budget HTTP's moves and hints spend
+(``moves_per_minute``), whatever the way in."""
+CLOSED = (WebSocketDisconnect, WebSocketDisconnected, OSError)
+"""What a socket raises once its client is gone (``OSError``: uvicorn's ``ClientDisconnected``;
+``WebSocketDisconnected``: a receive or send after the close)."""
 
 
 class SocketSubscriber:
     """One socket's side of a game: its seat, its queue of messages out and its limits."""
 
-    def __init__(self, websocket: WebSocket, seat: int | None, draw: bool, settings: Settings):
+    def __init__(
+        self, websocket: WebSocket, seat: int | None, draw: bool, settings: Settings, payer: Payer
+    ) -> None:
         self.websocket = websocket
+        self.payer = payer
+        """Who moves and hints are charged to (the same budget as over HTTP)."""
         self.seat = seat
         self.draw = draw
         self.drawing: Lines | None = None
@@ -130,48 +149,93 @@ async def game_socket(
 ) -> None:
     """``draw=false`` leaves the board drawings out of the views (for programs)."""
     manager: GameManager = websocket.app.state.manager
-    client = payer.client
     await websocket.accept()
+    joined = await _join(manager, websocket, payer, game_id, token, draw)
+    if joined is None:
+        return
+    # From here on the socket is counted (its address's, the server's, the memory budget):
+    # whatever ends it (a close, a lost connection, falling behind, a flood, the server
+    # stopping), ``finally`` counts it out.
+    live, subscriber = joined
+    try:
+        subscriber.send_view(live.view(subscriber.seat, draw))
+        await _serve(manager, live, subscriber)
+    except CLOSED:
+        pass  # the other side went away: nothing to tell anyone
+    finally:
+        subscriber.stop()
+        manager.unsubscribe(subscriber)
+
+
+async def _join(
+    manager: GameManager,
+    websocket: WebSocket,
+    payer: Payer,
+    game_id: str,
+    token: str | None,
+    draw: bool,
+) -> tuple[LiveGame, SocketSubscriber] | None:
+    """The game and the socket's subscription to it; None when refused (told and closed)."""
     try:
         if payer.refusal is not None:
-            raise payer.refusal
+            raise payer.refusal  # counted by the budgets
         live = await manager.get(game_id)
         seat = live.seat_of(token)
-        subscriber = SocketSubscriber(websocket, seat, draw, manager.settings)
+        subscriber = SocketSubscriber(websocket, seat, draw, manager.settings, payer)
         try:
-            manager.subscribe(live, subscriber, client)
+            manager.subscribe(live, subscriber, payer.client)
         except WebError:
             subscriber.stop()
             raise
     except WebError as error:
-        await websocket.send_text(json.dumps(_error(error, None)))
-        await websocket.close(code=4000 + error.status)
-        return
+        if error is not payer.refusal:
+            manager.metrics.refuse(f"socket_{error.code}")
+        await _refuse(websocket, error)
+        return None
+    return live, subscriber
+
+
+async def _serve(manager: GameManager, live: LiveGame, subscriber: SocketSubscriber) -> None:
+    """Answer the socket's messages until it closes, floods or falls behind."""
+    websocket = subscriber.websocket
     gone = asyncio.ensure_future(subscriber.gone.wait())
     try:
-        subscriber.send_view(live.view(seat, draw))
         while True:
-            receive = asyncio.ensure_future(websocket.receive_text())
+            receive = asyncio.ensure_future(websocket.receive())
             await asyncio.wait({receive, gone}, return_when=asyncio.FIRST_COMPLETED)
             if not receive.done():
                 receive.cancel()
-                log.info("a socket of game %s fell behind and was closed", live.id)
-                await asyncio.wait_for(_close(websocket, CLOSE_TOO_SLOW), timeout=1.0)
-                break
-            if not await _handle(manager, live, subscriber, receive.result()):
-                await asyncio.wait_for(_close(websocket, CLOSE_POLICY), timeout=1.0)
-                break
-    except (WebSocketDisconnect, TimeoutError):
-        pass
+                manager.metrics.refuse("socket_fell_behind")
+                await _close(websocket, CLOSE_TOO_SLOW, "this socket fell behind; reconnect")
+                return
+            message = receive.result()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                manager.metrics.refuse("socket_binary_frame")
+                await _close(websocket, CLOSE_UNSUPPORTED, BINARY_REFUSED)
+                return
+            if not await _handle(manager, live, subscriber, text):
+                manager.metrics.refuse("socket_flood")
+                await _close(websocket, CLOSE_POLICY, "far too many messages; slow down")
+                return
     finally:
         gone.cancel()
-        subscriber.stop()
-        manager.unsubscribe(live, subscriber, client)
 
 
-async def _close(websocket: WebSocket, code: int) -> None:
-    with contextlib.suppress(Exception):  # already closed by the other side
-        await websocket.close(code=code)
+async def _refuse(websocket: WebSocket, error: WebError) -> None:
+    """Tell a socket why it is refused, then close it (4000 + the HTTP status)."""
+    with contextlib.suppress(*CLOSED):
+        await websocket.send_text(json.dumps(_error(error, None)))
+        await asyncio.wait_for(websocket.close(code=4000 + error.status), timeout=CLOSE_SECONDS)
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close with ``code`` and a reason in words; a client that neither reads nor answers is
+    given ``CLOSE_SECONDS``."""
+    with contextlib.suppress(*CLOSED, RuntimeError):  # RuntimeError: already closed
+        await asyncio.wait_for(websocket.close(code=code, reason=reason), timeout=CLOSE_SECONDS)
 
 
 def _parse(text: str, settings: Settings) -> dict[str, Any]:
@@ -211,6 +275,8 @@ async def _handle(  # noqa: C901
         message = _parse(text, manager.settings)
         request = message.get("request")
         kind = message.get("type")
+        if kind in CHARGED_AS_MOVES:
+            subscriber.payer.charge(Spend.MOVE)
         if kind == "act":
             seq = message.get("seq")
             if not isinstance(seq, int) or isinstance(seq, bool):
@@ -248,7 +314,8 @@ def _sync(manager: GameManager, live: LiveGame, subscriber: SocketSubscriber) ->
         if wait > 0:
             await asyncio.sleep(wait)
         subscriber.last_sync = time.monotonic()
-        await manager.freshen(live)
+        with contextlib.suppress(WebError):  # the store is slow: answer from memory
+            await manager.freshen(live)
         subscriber.send_view(live.view(subscriber.seat, subscriber.draw))
 
     subscriber.sync_pending = asyncio.get_running_loop().create_task(answer())
