@@ -12,8 +12,9 @@ import logging
 import re
 import select
 import socket
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx2
@@ -107,6 +108,28 @@ def answered_or_open(socks: list[socket.socket], closed_count: int, seconds: flo
     return [answers[sock] if sock in closed else b"<open>" for sock in socks]
 
 
+def honest_client(base: str) -> httpx2.Client:
+    return httpx2.Client(base_url=base, transport=httpx2.HTTPTransport(local_address=HONEST))
+
+
+def reopen_until(stop: threading.Event, server: ThreadedServer, address: str) -> None:
+    """The attacker's loop: a new slow body as soon as the last one is closed (at most 500)."""
+    for _ in range(500):
+        if stop.is_set():
+            return
+        with contextlib.suppress(OSError), connect_from(server, address) as sock:
+            sock.sendall(SLOW_BODY)
+            sock.settimeout(10)
+            while sock.recv(4096):
+                pass
+
+
+def in_background(work: Callable[[], None]) -> threading.Thread:
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    return thread
+
+
 def test_one_address_holds_only_its_share_and_the_rest_stays_for_others(db_path: Path) -> None:
     app = make_app(db_path)
     # 40 connections, a tenth per address: 4.
@@ -130,19 +153,26 @@ def test_one_address_holds_only_its_share_and_the_rest_stays_for_others(db_path:
             assert all(a.startswith(b"HTTP/1.1 429") and b"retry-after: 5" in a for a in told)
             assert b"too_many_connections" in told[0]
 
-            # The honest client, meanwhile: new connections, a game and its socket.
-            transport = httpx2.HTTPTransport(local_address=HONEST)
+            # The honest client, meanwhile, while the attacker reopens what is closed: new
+            # connections, a game and its socket.
+            stop = threading.Event()
+            reopened = in_background(lambda: reopen_until(stop, server, attacker))
             base = f"http://127.0.0.1:{server.port}"
-            for _ in range(10):
-                with httpx2.Client(base_url=base, transport=transport) as honest:
-                    assert honest.get("/api/kinds").status_code == 200
-            with httpx2.Client(base_url=base, transport=transport) as honest:
-                game = honest.post("/api/games", json={"game": "obonto"}).json()
-                raw = connect_from(server, HONEST)
-                with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game['id']}", sock=raw) as ws:
-                    assert '"type":"view"' in str(ws.recv(timeout=10))
-                    assert connections.OPEN[HONEST] >= 1, "a socket counts in its share"
-                after = refusals(honest.get("/metrics").text, "address_share")
+            try:
+                for _ in range(10):
+                    with honest_client(base) as honest:
+                        assert honest.get("/api/kinds").status_code == 200
+                with honest_client(base) as honest:
+                    game = honest.post("/api/games", json={"game": "obonto"}).json()
+                    raw = connect_from(server, HONEST)
+                    path = f"ws://127.0.0.1:{server.port}/ws/games/{game['id']}"
+                    with connect(path, sock=raw) as ws:
+                        assert '"type":"view"' in str(ws.recv(timeout=10))
+                        assert connections.OPEN[HONEST] >= 1, "a socket counts in its share"
+                    after = refusals(honest.get("/metrics").text, "address_share")
+            finally:
+                stop.set()
+                reopened.join(30)
             assert after - before >= 26, "each refusal counted in /metrics"
         assert shown(records) == [], "refusals are counted, not logged"
     finally:

@@ -3,10 +3,11 @@
 The app's socket route is driven here by hand, in the app's own event loop, through ASGI: a
 ``HandDriven`` client decides when it reads (a client that stops reading makes the server's
 sends wait, as a full TCP window does under uvicorn), when it sends, and how it ends (a close,
-or a lost connection: every send fails from then on, as uvicorn's do). Hypothesis opens, drops,
-kills, stalls and floods sockets in random order while the game moves, then checks that every
-count (per address, server-wide, the memory budget) is back where it started and that no
-socket's handler ended in an exception (which uvicorn would log as a traceback).
+or a lost connection: every send fails from then on, as uvicorn's do). Hypothesis opens, drops
+and kills sockets (before or after they are accepted), stalls them (they fall behind and time
+out) and sends them moves and binary frames, in random order while the game moves; then it
+checks that every count (per address, server-wide, the memory budget) is back where it started
+and that no socket's handler ended in an exception (which uvicorn would log as a traceback).
 """
 
 from __future__ import annotations
@@ -106,7 +107,9 @@ class HandDriven:
 
 OPS = st.lists(
     st.tuples(
-        st.sampled_from(["open", "open_seat", "close", "kill", "stall", "move", "act", "binary"]),
+        st.sampled_from(
+            ["open", "open_seat", "open_lost", "close", "kill", "stall", "move", "act", "binary"]
+        ),
         st.integers(0, 7),
     ),
     max_size=18,
@@ -132,10 +135,12 @@ async def play_out(app: FastAPI, ops: list[tuple[str, int]]) -> tuple[GameManage
     held_before = manager.live_bytes
     clients: list[HandDriven] = []
     for op, number in ops:
-        if op in ("open", "open_seat"):
+        if op.startswith("open"):
             query = f"token={token}" if op == "open_seat" else ""
             opened = HandDriven(app, f"/ws/games/{live.id}", query, ADDRESSES[number % 2])
             clients.append(opened)
+            if op == "open_lost":
+                opened.end(1006)  # gone before the server accepts it
             await opened.settled()
         elif op == "move":
             with contextlib.suppress(WebError):  # the game is over

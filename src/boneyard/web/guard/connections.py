@@ -82,22 +82,30 @@ def configure(
     return LIMITS.max_connections
 
 
-class _CountInvalidRequests(logging.Filter):
-    """uvicorn logs a warning for every malformed request: counted instead (a client sending
-    junk on many connections would flood the log)."""
+UVICORN_COUNTED = {
+    "Invalid HTTP request": "invalid_request",
+    "Unsupported upgrade request": "unsupported_upgrade",
+}
+"""uvicorn's warnings of one line per connection, by how they start: counted under these
+reasons in ``REFUSED`` instead (a client sending junk on many connections floods the log)."""
 
+
+class _CountClientWarnings(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        if str(record.msg).startswith("Invalid HTTP request"):
-            REFUSED["invalid_request"] += 1
-            return False
+        text = str(record.msg)
+        for start, reason in UVICORN_COUNTED.items():
+            if text.startswith(start):
+                REFUSED[reason] += 1
+                return False
         return True
 
 
 def quiet_invalid_requests() -> None:
-    """Count uvicorn's "Invalid HTTP request" warnings in ``REFUSED`` rather than log them."""
+    """Count uvicorn's warnings about what a client sent (``UVICORN_COUNTED``) in
+    ``REFUSED`` rather than log them."""
     logger = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, _CountInvalidRequests) for f in logger.filters):
-        logger.addFilter(_CountInvalidRequests())
+    if not any(isinstance(f, _CountClientWarnings) for f in logger.filters):
+        logger.addFilter(_CountClientWarnings())
 
 
 def fit_to_descriptors(wanted: int) -> int:
@@ -167,8 +175,9 @@ class BoundedHttp(HttpToolsProtocol):
     """The answer a connection over the cap or its address's share gets once its head is read."""
     _refused = False
     """Answered and closing: nothing more it sends is read."""
-    _reason = "slow_head"
-    """What the connection is waiting for, should its time run out (``REFUSED``' reason)."""
+    _reason: str | None = "slow_head"
+    """What the connection is waiting for, should its time run out (``REFUSED``' reason; None:
+    refused already, and counted then)."""
     _address: str | None = None
     """The address this connection is counted under in ``OPEN`` (None: not counted)."""
 
@@ -196,7 +205,7 @@ class BoundedHttp(HttpToolsProtocol):
     def _refuse_after_head(self, reason: str, answer: bytes) -> None:
         REFUSED[reason] += 1
         self._refusal = answer
-        self._reason = "refused_silent"
+        self._reason = None
         self._arm(REFUSED_GRACE_SECONDS)
 
     def _count_out(self) -> None:
@@ -218,7 +227,7 @@ class BoundedHttp(HttpToolsProtocol):
     def _expire(self) -> None:
         self._deadline = None
         if not self.transport.is_closing():
-            if self._reason != "refused_silent":  # counted once, when refused
+            if self._reason is not None:
                 REFUSED[self._reason] += 1
             self._refused = True
             self.transport.close()

@@ -149,7 +149,10 @@ async def game_socket(
 ) -> None:
     """``draw=false`` leaves the board drawings out of the views (for programs)."""
     manager: GameManager = websocket.app.state.manager
-    await websocket.accept()
+    try:
+        await websocket.accept()
+    except CLOSED:
+        return  # gone before it was accepted: nothing counted yet
     joined = await _join(manager, websocket, payer, game_id, token, draw)
     if joined is None:
         return
