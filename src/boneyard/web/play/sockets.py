@@ -60,9 +60,9 @@ CLOSE_SECONDS = 1.0
 CHARGED_AS_MOVES = frozenset({"act", "hint", "quick_setup"})
 """Messages charged one move to the socket's client: the budget HTTP's moves and hints spend
 (``moves_per_minute``), whatever the way in."""
-CLOSED = (WebSocketDisconnect, WebSocketDisconnected, OSError)
-"""What a socket raises once its client is gone (``OSError``: uvicorn's ``ClientDisconnected``;
-``WebSocketDisconnected``: a receive or send after the close)."""
+CLOSED = (WebSocketDisconnect, WebSocketDisconnected)
+"""What a socket raises once its client is gone (``WebSocketDisconnected``: a receive or send
+after the close)."""
 
 
 class SocketSubscriber:
@@ -151,7 +151,7 @@ async def game_socket(
     manager: GameManager = websocket.app.state.manager
     try:
         await websocket.accept()
-    except CLOSED:
+    except (*CLOSED, OSError):  # OSError: uvicorn's ClientDisconnected, before the accept
         return  # gone before it was accepted: nothing counted yet
     joined = await _join(manager, websocket, payer, game_id, token, draw)
     if joined is None:
@@ -229,15 +229,19 @@ async def _serve(manager: GameManager, live: LiveGame, subscriber: SocketSubscri
 
 async def _refuse(websocket: WebSocket, error: WebError) -> None:
     """Tell a socket why it is refused, then close it (4000 + the HTTP status)."""
-    with contextlib.suppress(*CLOSED):
+
+    async def tell() -> None:
         await websocket.send_text(json.dumps(_error(error, None)))
-        await asyncio.wait_for(websocket.close(code=4000 + error.status), timeout=CLOSE_SECONDS)
+        await websocket.close(code=4000 + error.status)
+
+    with contextlib.suppress(*CLOSED, TimeoutError):
+        await asyncio.wait_for(tell(), timeout=CLOSE_SECONDS)
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
     """Close with ``code`` and a reason in words; a client that neither reads nor answers is
     given ``CLOSE_SECONDS``."""
-    with contextlib.suppress(*CLOSED, RuntimeError):  # RuntimeError: already closed
+    with contextlib.suppress(*CLOSED, TimeoutError):
         await asyncio.wait_for(websocket.close(code=code, reason=reason), timeout=CLOSE_SECONDS)
 
 
