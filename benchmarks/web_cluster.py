@@ -211,7 +211,8 @@ async def run(args: argparse.Namespace, db_url: str) -> int:  # noqa: C901
     bases = [f"http://{HOST}:{port}" for port in ports]
     budgets = (
         "--games-per-minute", "1000000", "--sockets-per-client", "100000",
-        "--sockets-per-minute", "100000",
+        "--sockets-per-minute", "100000", "--moves-per-minute", "1000000",
+        "--connection-share", "1",
     )  # fmt: skip
     budgets += ("--sockets-per-game", "64", "--memory-mb", "4096")
     logs = Path(tempfile.mkdtemp(prefix="boneyard-cluster-"))

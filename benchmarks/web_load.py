@@ -88,6 +88,10 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
         "100000",
         "--sockets-per-minute",
         "100000",
+        "--moves-per-minute",
+        "1000000",
+        "--connection-share",
+        "1",
         "--bot-processes",
         "0",
     ]
