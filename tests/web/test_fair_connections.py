@@ -27,7 +27,7 @@ from boneyard.core.registry import list_games
 from boneyard.web.guard import connections
 from boneyard.web.play import sockets
 from tests.web.conftest import create, make_app, token, wait_for
-from tests.web.test_guard import ThreadedServer
+from tests.web.test_guard import LimitedServer, ThreadedServer
 
 pytestmark = pytest.mark.skipif("obonto" not in list_games(), reason="obonto is needed")
 
@@ -185,6 +185,36 @@ def test_one_address_holds_only_its_share_and_the_rest_stays_for_others(db_path:
             )
         finally:
             server.stop()
+
+
+@pytest.mark.slow
+def test_a_thousand_slow_bodies_from_one_address_leave_room_for_everyone(tmp_path: Path) -> None:
+    """The attack of issue 33 at its size: 1,050 slow bodies from one address against
+    ``boneyard serve`` and its default cap of 1,000 (under the usual limit of 1,024 files)."""
+    server = LimitedServer(tmp_path / "web.db", "--bot-processes", "0", "--work-processes", "0")
+    attacker = "127.0.3.64"
+    held: list[socket.socket] = []
+    try:
+        for _ in range(1050):
+            with contextlib.suppress(OSError):  # closed at once, past the share
+                sock = socket.create_connection(
+                    ("127.0.0.1", server.port), 5, source_address=(attacker, 0)
+                )
+                held.append(sock)
+                sock.sendall(SLOW_BODY)
+        for _ in range(20):  # new visitors, each on a new connection
+            with server.client(HONEST) as honest:
+                assert honest.get("/api/kinds", timeout=10).status_code == 200
+        with server.client(HONEST) as honest:
+            game = honest.post("/api/games", json={"game": "obonto"}).json()
+            with server.socket(f"/ws/games/{game['id']}", HONEST) as ws:
+                assert '"type":"view"' in str(ws.recv(timeout=10))
+            metrics = honest.get("/metrics").text
+        assert refusals(metrics, "address_share") >= 900
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
 
 
 def test_refused_upgrades_slow_bodies_and_junk_leave_no_log_lines(db_path: Path) -> None:
