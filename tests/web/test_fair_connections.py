@@ -187,6 +187,25 @@ def test_one_address_holds_only_its_share_and_the_rest_stays_for_others(db_path:
             server.stop()
 
 
+def test_a_trusted_proxy_is_not_held_to_one_address_share(db_path: Path) -> None:
+    server = ThreadedServer(
+        make_app(db_path), max_connections=40, header_seconds=30, body_seconds=30,
+        connection_share=0.1, trusted_proxies=("127.0.3.64/26",),
+    )  # fmt: skip
+    proxy = "127.0.3.70"  # every client comes through it: its connections are theirs
+    socks: list[socket.socket] = []
+    try:
+        socks = [connect_from(server, proxy) for _ in range(8)]  # twice one address's share
+        for sock in socks:
+            sock.sendall(b"GET /api/kinds HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n")
+        answers = answered_or_open(socks, closed_count=8, seconds=20)
+        assert all(answer.startswith(b"HTTP/1.1 200") for answer in answers)
+    finally:
+        for sock in socks:
+            sock.close()
+        server.stop()
+
+
 @pytest.mark.slow
 def test_a_thousand_slow_bodies_from_one_address_leave_room_for_everyone(tmp_path: Path) -> None:
     """The attack of issue 33 at its size: 1,050 slow bodies from one address against

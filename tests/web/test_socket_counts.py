@@ -219,3 +219,4 @@ def test_a_socket_that_falls_behind_is_counted_out(
         # Three times: more than this address's two sockets would have leaked.
         assert test_client.portal.call(fall_behind, 3) == [0, 0, 0]
         assert app.state.manager.metrics.all_refusals()["socket_fell_behind"] == 3
+        assert "\nboneyard_sockets 0.0\n" in app.state.manager.metrics.text().decode()

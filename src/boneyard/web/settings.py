@@ -125,10 +125,11 @@ class Settings:
     body_seconds: float = 30.0
     """A request whose body has not arrived in this time is closed."""
     connection_share: float = 0.1
-    """The share of ``max_connections`` one client address may hold open at once (HTTP
-    connections; its sockets are capped by ``sockets_per_client``); past it a new connection
-    from that address is answered 429 and closed, so the rest of the cap stays for others.
-    Addresses of ``trusted_proxies`` are not held to it (every client comes through them)."""
+    """The share of ``max_connections`` one client address may hold open at once, sockets
+    included (100 of 1,000: more than ``sockets_per_client`` and a browser's few connections);
+    past it a new connection from that address is answered 429 and closed, so the rest of the
+    cap stays for others. Addresses of ``trusted_proxies`` are not held to it (every client
+    comes through them)."""
     # ----- sockets -----------------------------------------------------------------------------
     sockets_per_game: int = 64
     sockets_per_client: int = 64

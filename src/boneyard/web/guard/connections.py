@@ -26,10 +26,12 @@ by a client) are counted there too (``quiet_invalid_requests``).
 from __future__ import annotations
 
 import asyncio
+import functools
+import ipaddress
 import logging
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -53,8 +55,30 @@ class ConnectionLimits:
     retry_after: int = 5
     per_address: int = 100
     """Connections one address may hold open (``connection_share`` of the cap)."""
-    unshared: frozenset[str] = field(default_factory=frozenset)
-    """Addresses not held to a share: the trusted proxies (``"*"``: every address)."""
+    unshared: tuple[str, ...] = ()
+    """Addresses and networks not held to a share: the trusted proxies (``"*"``: every
+    address)."""
+
+    def holds_to_share(self, address: str) -> bool:
+        """Whether connections from ``address`` count in its share (a proxy's do not)."""
+        if not self.unshared:
+            return True
+        if "*" in self.unshared:
+            return False
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return address not in self.unshared
+        return not any(ip in _network(entry) for entry in self.unshared)
+
+
+@functools.cache
+def _network(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | tuple[()]:
+    """A trusted proxy's network (an address: a network of one); () when it is neither."""
+    try:
+        return ipaddress.ip_network(entry, strict=False)
+    except ValueError:
+        return ()
 
 
 LIMITS = ConnectionLimits()
@@ -77,7 +101,7 @@ def configure(
     LIMITS.header_seconds = header_seconds
     LIMITS.body_seconds = body_seconds
     LIMITS.per_address = max(1, int(LIMITS.max_connections * connection_share))
-    LIMITS.unshared = frozenset(trusted_proxies)
+    LIMITS.unshared = tuple(trusted_proxies)
     quiet_invalid_requests()
     return LIMITS.max_connections
 
@@ -185,7 +209,7 @@ class BoundedHttp(HttpToolsProtocol):
         super().connection_made(transport)
         address = self.client[0] if self.client else None
         held = 0
-        if address is not None and not {address, "*"} & LIMITS.unshared:
+        if address is not None and LIMITS.holds_to_share(address):
             held = OPEN[address]
             OPEN[address] += 1
             self._address = address
