@@ -42,8 +42,8 @@ function connect(token) {
 }
 
 // A game of computers alone thinks only while someone watches it: a page that is seen says so
-// every few seconds (the server's watch_seconds is 30), and at once when it is seen again.
-const WATCHING_EVERY_MS = 10000;
+// three times in the server's watch_seconds, and at once when it is seen again.
+const WATCHING_EVERY_MS = Number(root.dataset.watchingMs) || 10000;
 
 function sayWatching() {
   const v = views.get(shown);
