@@ -237,6 +237,8 @@ def test_a_spent_budget_makes_the_computer_wait_and_loses_nothing(tmp_path: Path
         seq = person_move(client, created)
         until(lambda: live.resting, "the computer waits for the budget")
         assert live.seq == seq and manager.bots.depth() == 0, "no job is queued meanwhile"
+        view = client.get(f"/api/games/{created['id']}").json()
+        assert "pauses a moment" in view["prompt"], "the page says why the computer waits"
         clock.now += 81.0  # the budget refills
         until(lambda: live.seq > seq, "the computer answers once the budget refills")
         assert not live.resting

@@ -36,16 +36,26 @@ Act = Callable[[LiveGame, int, int, int], Awaitable[None]]
 """Plays an action for a seat on top of a sequence number (``GameManager.act``)."""
 Freshen = Callable[[LiveGame], Awaitable[None]]
 """Catches a live game up with the store (``GameManager.freshen``)."""
+Show = Callable[[LiveGame], None]
+"""Sends a live game's sockets its views again (its status changed, not its moves)."""
 
 
 class ComputerSeats:
     """When the computer seats of an app's games move, and the hints its people ask for."""
 
-    def __init__(self, settings: Settings, bots: BotRunner, act: Act, freshen: Freshen) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        bots: BotRunner,
+        act: Act,
+        freshen: Freshen,
+        show: Show = lambda live: None,
+    ) -> None:
         self.settings = settings
         self.bots = bots
         self.act = act
         self.freshen = freshen
+        self.show = show
 
     def watched(self, live: LiveGame) -> bool:
         """Someone looks at ``live``: a request, a socket opened or a socket's message lately
@@ -56,9 +66,12 @@ class ComputerSeats:
     async def _wait_for_budget(self, live: LiveGame) -> None:
         """Wait while the client this game's thinking is charged to has spent its budget
         (looked at again each second: the game's payer may change meanwhile)."""
+        if self.bots.thinking.wait(live.payer) <= 0:
+            return
+        live.resting = True
+        self.show(live)  # the status says why the computer does not answer yet
         try:
             while (wait := self.bots.thinking.wait(live.payer)) > 0:
-                live.resting = True
                 await asyncio.sleep(min(wait, 1.0))
         finally:
             live.resting = False

@@ -80,7 +80,9 @@ class GameManager:
         # The services it is composed of: what stays in memory, and the computer seats (which
         # play their answers through this manager's own act, as a person's move is played).
         self.cache = LiveCache(self.settings)
-        self.computer = ComputerSeats(self.settings, self.bots, self.act, self.freshen)
+        self.computer = ComputerSeats(
+            self.settings, self.bots, self.act, self.freshen, self._show_status
+        )
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
         self.sockets_by_client: Counter[str] = Counter()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -453,6 +455,10 @@ class GameManager:
             self.sockets_by_client[client] -= 1
             if self.sockets_by_client[client] <= 0:
                 del self.sockets_by_client[client]
+
+    def _show_status(self, live: LiveGame) -> None:
+        """Send every subscriber its view again: the status changed, no move was made."""
+        self.announce(live, live.seq)
 
     def announce(self, live: LiveGame, log_from: int) -> None:
         """Queue every subscriber's new view, with the log entries from ``log_from`` on.
