@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.core.registry import list_games
 from boneyard.core.spec import HARD_SECONDS
-from boneyard.web.compute.bots import COMPUTER_MOVE, SOLVER_SHARE, BotWorkers
+from boneyard.web.compute.bots import COMPUTER_MOVE, HINT, SOLVER_SHARE, BotWorkers
 from boneyard.web.compute.fairness import ThinkingBudget
 from boneyard.web.compute.jobs import JobQueue
 from boneyard.web.compute.runners import thinking_budget
@@ -371,5 +371,47 @@ def test_twenty_games_against_the_top_level_delay_an_honest_move_by_at_most_one_
                 assert ahead is not None and ahead <= 1, f"{ahead} jobs went ahead of the reply"
         finally:
             manager.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_hint_waits_behind_at_most_one_of_another_clients_computer_moves() -> None:
+    """A hint leaves the last free worker to computer moves, but not for ever: once a job
+    went ahead of it, it is the hint's turn."""
+    gates: dict[tuple[str, int], threading.Event] = {}
+    started: list[tuple[str, int]] = []
+
+    def job(client: str, number: int) -> int:
+        started.append((client, number))
+        gates[(client, number)].wait(60)
+        return number
+
+    async def scenario() -> None:
+        workers = BotWorkers(0)
+        try:
+            tasks = []
+            for number in range(8):
+                gates[("attacker", number)] = threading.Event()
+                tasks.append(
+                    asyncio.create_task(
+                        workers.run(COMPUTER_MOVE, 1.0, job, "attacker", number, client="attacker")
+                    )
+                )
+            await until_async(lambda: len(started) == 2 and workers.depth() == 6, "queued")
+            gates[("honest", 0)] = threading.Event()
+            hint = asyncio.create_task(workers.run(HINT, 1.0, job, "honest", 0, client="honest"))
+            await until_async(lambda: workers.depth() == 7, "the hint queued")
+            while ("honest", 0) not in started:
+                assert len(started) < 10, "the hint is starved"
+                running = [held for held in started if not gates[held].is_set()]
+                gates[running[0]].set()
+                await until_async(more_than(started, len(started)), "the next job started")
+            assert started[2:].index(("honest", 0)) <= 1
+            for gate in gates.values():
+                gate.set()
+            assert await hint == 0
+            await asyncio.gather(*tasks)
+        finally:
+            workers.shutdown()
 
     asyncio.run(scenario())

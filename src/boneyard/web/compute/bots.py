@@ -9,9 +9,10 @@ loads games from); a thread cannot be killed, so there only the bot's own budget
 
 Fairness: every job waits for a free worker in its client's queue, the clients taken in turn
 (``fairness.py``: one client's twenty jobs delay another's by at most one), computer moves
-before hints within a client, and hints never take the last free worker, so with two or more
-workers a computer move finds one at once whatever the hints do. Every job is charged the CPU
-seconds it took to its client's thinking budget.
+before hints within a client, and a hint takes the last free worker only once a job went
+ahead of it, so with two or more workers a computer move mostly finds one at once whatever the
+hints do, and a hint waits behind at most one job too. Every job is charged the CPU seconds it
+took to its client's thinking budget.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 
 from boneyard.ai.levels import HARD_SECONDS, hint_level, level_for
 from boneyard.core.game import Game, State
-from boneyard.web.compute.fairness import ClientTurns, ThinkingBudget, thinking_of
+from boneyard.web.compute.fairness import ClientTurns, ThinkingBudget, Waiting, thinking_of
 from boneyard.web.compute.pools import stop_pool, warm_up, worker_pool
 
 StatePayload = State | tuple[str, dict[str, Any], dict[str, Any]]
@@ -194,9 +195,15 @@ class BotWorkers:
         finally:
             self._release()
 
-    def _can_start(self, priority: int) -> bool:
-        # A hint never takes the last free worker: a computer move always finds one.
-        return self._free > (self.reserved if priority == HINT else 0)
+    def _can_start(self, priority: int, waited_through: int = 0) -> bool:
+        # A hint does not take the last free worker, so that a computer move finds one, until a
+        # job went ahead of it: then it is that hint's turn (else a client's hint would wait
+        # for ever behind another client's stream of computer moves).
+        reserve = self.reserved if priority == HINT and waited_through < 1 else 0
+        return self._free > reserve
+
+    def _may_start(self, job: Waiting[asyncio.Future[None]]) -> bool:
+        return self._can_start(job.priority, self._waiting.ahead_of(job))
 
     async def _acquire(self, client: str, priority: int) -> None:
         if not len(self._waiting) and self._can_start(priority):
@@ -222,7 +229,7 @@ class BotWorkers:
     def _wake(self) -> None:
         """Hand free workers to the waiting jobs, the clients in turn."""
         while self._free > 0:
-            job = self._waiting.take(self._can_start)
+            job = self._waiting.take(self._may_start)
             if job is None:
                 return
             if job.ticket.done():

@@ -147,12 +147,16 @@ class ClientTurns(Generic[T]):
                 del self._served[known]
                 self.ahead.pop(known, None)
 
-    def take(self, may_start: Callable[[int], bool]) -> Waiting[T] | None:
+    def ahead_of(self, job: Waiting[T]) -> int:
+        """How many jobs started while ``job`` waited."""
+        return self.started - job.started_before
+
+    def take(self, may_start: Callable[[Waiting[T]], bool]) -> Waiting[T] | None:
         """The next job to start, out of the queue (None: none may start now)."""
         best: tuple[int, int] | None = None
         chosen: Waiting[T] | None = None
         for client, queue in self._queues.items():
-            startable = [job for job in queue if may_start(job.priority)]
+            startable = [job for job in queue if may_start(job)]
             if not startable:
                 continue
             job = min(startable, key=lambda waiting: (waiting.priority, waiting.order))
@@ -161,5 +165,5 @@ class ClientTurns(Generic[T]):
                 best, chosen = rank, job
         if chosen is not None:
             self.remove(chosen)
-            self.served(chosen.client, self.started - chosen.started_before)
+            self.served(chosen.client, self.ahead_of(chosen))
         return chosen
