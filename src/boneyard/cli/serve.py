@@ -226,6 +226,15 @@ def _serve_workers(
     help="New games one client address may create a minute (more: 429).",
 )
 @click.option(
+    "--thinking-per-minute",
+    default=40.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="CPU seconds of the computer's thinking (its moves in a client's games, its hints) one "
+    "client address gets a minute; past it its computer moves wait and hints get 429 (0: no "
+    "budget).",
+)
+@click.option(
     "--sockets-per-minute",
     default=120,
     show_default=True,
@@ -299,6 +308,7 @@ def serve(
     memory_mb: float,
     idle_minutes: float,
     games_per_minute: int,
+    thinking_per_minute: float,
     sockets_per_minute: int,
     sockets_per_game: int,
     sockets_per_client: int,
@@ -337,6 +347,7 @@ def serve(
             live_idle_seconds=idle_minutes * 60,
             sweep_seconds=min(30.0, max(1.0, idle_minutes * 60 / 4)),
             games_per_minute=games_per_minute,
+            thinking_seconds_per_minute=thinking_per_minute or None,
             sockets_per_minute=sockets_per_minute,
             sockets_per_game=sockets_per_game,
             sockets_per_client=sockets_per_client,
