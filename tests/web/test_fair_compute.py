@@ -67,6 +67,11 @@ def more_than(items: list[Any], count: int) -> Callable[[], bool]:
     return lambda: len(items) > count
 
 
+def replied(live: LiveGame, seq: int) -> Callable[[], bool]:
+    """Whether the computer (seat 1) moved since move ``seq``."""
+    return lambda: any(entry.player == 1 for entry in live.log[seq:])
+
+
 # ----- the thinking budget -----------------------------------------------------------------------
 
 
@@ -250,25 +255,36 @@ def test_a_spent_budget_makes_the_computer_wait_and_loses_nothing(tmp_path: Path
 
 
 def test_a_game_of_computers_alone_pauses_with_only_a_silent_socket(tmp_path: Path) -> None:
-    app = make_app(tmp_path / "web.db", bot_delay=0.02, bot_step_delay=0.02, watch_seconds=0.3)
+    # Seven moves at least make a game of Toy Walk; at 0.2 s a move no more than four fit in
+    # the watches of its creation and of the socket's opening.
+    app = make_app(tmp_path / "web.db", bot_delay=0.2, bot_step_delay=0.2, watch_seconds=0.3)
     with TestClient(app) as client:
         manager: GameManager = app.state.manager
         seats = [{"kind": "computer", "level": "easy"}, {"kind": "computer", "level": "easy"}]
         created = create(client, "toy_walk", seats=seats, params={"max_moves": 100})
         live = manager.games[created["id"]]
+
+        def still() -> int | None:
+            """The move number the game stands still at (None: it may move on), looked at
+            on the app's own loop, where no move is half made."""
+            idle = live.bot_task is None or live.bot_task.done()
+            if idle and not live.lock.locked() and not manager.computer.watched(live):
+                return live.seq
+            return None
+
+        assert client.portal is not None
         with client.websocket_connect(f"/ws/games/{created['id']}?draw=false") as socket:
             assert json.loads(socket.receive_text())["type"] == "view"
-
-            def paused() -> bool:
-                task = live.bot_task
-                return (task is None or task.done()) and not live.over
-
-            until(paused, "the game pauses with a silent socket")
+            until(lambda: client.portal.call(still) is not None, "it pauses, the socket silent")
+            paused_at = client.portal.call(still)
+            assert paused_at is not None and not live.over, "it paused before the end"
             assert manager.bots.depth() == 0, "it queues no job"
-            paused_at = live.seq
-            assert paused_at < 100, "it paused before the end"
-            socket.send_text(json.dumps({"type": "watching"}))
-            until(lambda: live.seq > paused_at, "a page that is seen sets it going again")
+
+            def seen() -> bool:
+                socket.send_text(json.dumps({"type": "watching"}))
+                return live.seq > paused_at
+
+            until(seen, "a page that is seen sets it going again")
 
 
 # ----- the attack of issue 33 --------------------------------------------------------------------
@@ -413,5 +429,50 @@ def test_a_hint_waits_behind_at_most_one_of_another_clients_computer_moves() -> 
             await asyncio.gather(*tasks)
         finally:
             workers.shutdown()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.skipif("obonto" not in list_games(), reason="obonto is needed")
+def test_twenty_games_of_computers_alone_with_silent_sockets_spend_nothing(tmp_path: Path) -> None:
+    """Issue 33's second attack: twenty games of two computers at the top level, each with one
+    socket that never says a word. Once a watch has passed without a word they all pause,
+    queuing nothing, and an honest person's reply has no job ahead of it."""
+    settings = Settings(bot_delay=0.0, bot_step_delay=0.0, bot_time_limit=0.05, watch_seconds=0.5)
+    computers = [{"kind": "computer", "level": "hard"}, {"kind": "computer", "level": "hard"}]
+    person = [{"kind": "human"}, {"kind": "computer", "level": "hard"}]
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'web.db'}")
+        manager = GameManager(store, Catalog(all_games()), settings)
+        manager.warm_up()
+        try:
+            games = [
+                await manager.create("obonto", {}, computers, client="attacker") for _ in range(20)
+            ]
+            for live in games:
+                manager.subscribe(live, Watcher(None), "attacker")  # silent from here on
+
+            def paused(live: LiveGame) -> bool:
+                # (a move being stored holds the lock: the game is not still yet)
+                idle = live.bot_task is None or live.bot_task.done()
+                return idle and not live.lock.locked() and not manager.computer.watched(live)
+
+            await until_async(lambda: all(paused(live) for live in games), "every game pauses")
+            moved = [live.seq for live in games]
+            assert manager.bots.depth() == 0, "nothing is queued for them"
+            honest = await manager.create("obonto", {}, person, client="honest")
+            for _ in range(2):
+                await until_async(lambda: honest.to_move() == 0, "the person's turn")
+                seq = honest.seq
+                action = honest.state.legal_actions()[0]
+                await manager.act_as_person(honest, 0, seq, action, client="honest")
+                await until_async(replied(honest, seq), "the computer's reply")
+                assert isinstance(manager.bots, BotWorkers)
+                assert manager.bots.jobs_ahead("honest") == 0
+            assert [live.seq for live in games] == moved, "the unwatched games stayed still"
+            assert not any(live.over for live in games)
+        finally:
+            manager.shutdown()
 
     asyncio.run(scenario())
