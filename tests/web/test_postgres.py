@@ -314,6 +314,25 @@ def test_each_job_is_claimed_once_and_a_dead_workers_job_is_taken_up(postgres_ur
         store.close()
 
 
+def test_an_older_job_table_gains_clients_and_workers_take_them_in_turn(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    try:
+        with store.engine.begin() as connection:  # the table as it was before jobs named clients
+            connection.exec_driver_sql("ALTER TABLE bot_jobs DROP COLUMN client")
+        queue = JobQueue(store)
+        JobQueue(store)  # a second process starting: the column is there already
+        attacker = [
+            queue.submit("move", 0, ["hard", 1, n, None, []], 1.0, "127.0.1.1") for n in range(10)
+        ]
+        honest = queue.submit("move", 0, ["hard", 1, 99, None, []], 1.0, "127.0.0.2")
+        claimed = [queue.claim(f"worker-{n}") for n in range(3)]
+        assert [job.id for job in claimed if job is not None] == [attacker[0], honest, attacker[1]]
+    finally:
+        with store.engine.begin() as connection:
+            connection.execute(delete(JobRow))
+        store.close()
+
+
 class BotWorkerProcess:
     """``boneyard bots`` in its own process group (killed whole, like a machine going away)."""
 

@@ -242,6 +242,15 @@ def _serve_workers(
     "together (more: 429).",
 )
 @click.option(
+    "--thinking-per-minute",
+    default=40.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="CPU seconds of the computer's thinking (its moves in a client's games, its hints) one "
+    "client address gets a minute; past it its computer moves wait and hints get 429 (0: no "
+    "budget).",
+)
+@click.option(
     "--sockets-per-minute",
     default=120,
     show_default=True,
@@ -317,6 +326,7 @@ def serve(
     idle_minutes: float,
     games_per_minute: int,
     moves_per_minute: int,
+    thinking_per_minute: float,
     sockets_per_minute: int,
     sockets_per_game: int,
     sockets_per_client: int,
@@ -356,6 +366,7 @@ def serve(
             sweep_seconds=min(30.0, max(1.0, idle_minutes * 60 / 4)),
             games_per_minute=games_per_minute,
             moves_per_minute=moves_per_minute,
+            thinking_seconds_per_minute=thinking_per_minute or None,
             sockets_per_minute=sockets_per_minute,
             sockets_per_game=sockets_per_game,
             sockets_per_client=sockets_per_client,

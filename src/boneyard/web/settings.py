@@ -59,8 +59,18 @@ class Settings:
     hints_waiting: int = 8
     """Hints waiting for a worker at once, server-wide (more: 503); computer moves go first."""
     watch_seconds: float = 30.0
-    """A game of computers alone moves only while someone watches it (a socket, or a request in
-    the last ``watch_seconds``)."""
+    """A game of computers alone moves only while someone watches it: a request, a socket
+    opened or a socket's message (a visible page says ``watching`` every few seconds) in the
+    last ``watch_seconds``. A socket left open and silent does not count."""
+    thinking_seconds_per_minute: float | None = 40.0
+    """CPU seconds of the computer's thinking one client (address) gets a minute, refilled
+    continuously: the computer moves in the games it plays (or made, for a game of computers
+    alone) and its hints, each charged what it took (``web/compute/fairness.py``). Past it the
+    client's computer moves wait (its own move is kept; the computer answers when the budget
+    refills) and its hints get 429. ``None``: no budget. A person playing the top level (about
+    a second a move) at a human pace spends well under it."""
+    thinking_seconds_burst: float = 120.0
+    """The most thinking a client may have saved up (its budget when it comes)."""
     replay_finished_only: bool = True
     # ----- memory ------------------------------------------------------------------------------
     live_memory_mb: float = 512.0

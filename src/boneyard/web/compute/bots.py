@@ -7,16 +7,17 @@ server and a state travels as itself (the tests' toy games are not in the regist
 loads games from); a thread cannot be killed, so there only the bot's own budget holds.
 ``BotWorkers`` is the one place that choice is made.
 
-Fairness: every job waits for a free worker in order of priority (computer moves, then hints),
-and hints never take the last free worker, so with two or more workers a computer move finds
-one at once whatever the hints do.
+Fairness: every job waits for a free worker in its client's queue, the clients taken in turn
+(``fairness.py``: one client's twenty jobs delay another's by at most one), computer moves
+before hints within a client, and a hint takes the last free worker only once a job went
+ahead of it, so with two or more workers a computer move mostly finds one at once whatever the
+hints do, and a hint waits behind at most one job too. Every job is charged the CPU seconds it
+took to its client's thinking budget.
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 import json
 import signal
 import threading
@@ -27,6 +28,7 @@ from typing import Any
 
 from boneyard.ai.levels import HARD_SECONDS, hint_level, level_for
 from boneyard.core.game import Game, State
+from boneyard.web.compute.fairness import ClientTurns, ThinkingBudget, Waiting, thinking_of
 from boneyard.web.compute.pools import stop_pool, warm_up, worker_pool
 
 StatePayload = State | tuple[str, dict[str, Any], dict[str, Any]]
@@ -133,21 +135,35 @@ def hint_move(limit: float | None, payload: StatePayload) -> int:
 
 
 class BotWorkers:
-    """Where computer moves and hints run, one job per worker, the most urgent first."""
+    """Where computer moves and hints run, one job per worker, the clients in turn.
 
-    def __init__(self, processes: int) -> None:
+    A job waits for a free worker in its client's queue (``fairness.ClientTurns``): the client
+    served least recently goes first, and of its jobs computer moves before hints. Each job is
+    charged to its client's ``ThinkingBudget`` by the CPU seconds it took."""
+
+    def __init__(self, processes: int, thinking: ThinkingBudget | None = None) -> None:
         self.processes = processes
         self.slots = processes if processes > 0 else 2
         self._free = self.slots
         self.reserved = 1 if self.slots > 1 else 0
         """Workers hints leave free for computer moves."""
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
+        self._waiting: ClientTurns[asyncio.Future[None]] = ClientTurns()
+        self.thinking = thinking or ThinkingBudget(None, 0.0)
+        """Each client's budget of thinking, charged by every job it asks for."""
         self._pool, self._threads = worker_pool(processes, self.slots, "bot")
 
     def waiting(self, priority: int) -> int:
         """Jobs of ``priority`` waiting for a worker."""
-        return sum(1 for entry in self._waiting if entry[0] == priority)
+        return self._waiting.count(priority)
+
+    def depth(self) -> int:
+        """Jobs waiting for a worker, every client's."""
+        return len(self._waiting)
+
+    def jobs_ahead(self, client: str) -> int | None:
+        """How many jobs started ahead of ``client``'s last job while it waited (the fairness
+        keeps it at most one; None: no job of ``client`` started lately)."""
+        return self._waiting.ahead.get(client)
 
     def payload(self, state: State) -> StatePayload:
         """How ``state`` travels to a worker (a copy: the live game goes on changing)."""
@@ -155,38 +171,54 @@ class BotWorkers:
             return state_document(state)
         return state.clone()
 
-    async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> Any:
-        """``fn(*args)`` in a worker once one is free for ``priority``; killed past ``limit``
-        seconds (processes; raises TimeoutError)."""
-        await self._acquire(priority)
+    async def run(self, priority: int, limit: float, fn: Any, *args: Any, client: str = "") -> Any:
+        """``fn(*args)`` in a worker once ``client``'s turn comes and one is free for
+        ``priority``; killed past ``limit`` seconds (processes; raises TimeoutError). The CPU
+        seconds it took are charged to ``client``."""
+        await self._acquire(client, priority)
         try:
             if self._pool is not None:
-                future = self._pool.schedule(fn, args=args, timeout=2 * limit + GRACE)
+                future = self._pool.schedule(
+                    thinking_of, args=(fn, *args), timeout=2 * limit + GRACE
+                )
                 # A worker still starting up takes the job late: the pool's clock starts then.
-                return await asyncio.wrap_future(future)
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._threads, fn, *args)
+                answer, seconds = await asyncio.wrap_future(future)
+            else:
+                loop = asyncio.get_running_loop()
+                answer, seconds = await loop.run_in_executor(self._threads, thinking_of, fn, *args)
+        except TimeoutError:
+            self.thinking.charge(client, limit)  # killed past its time: it thought that long
+            raise
+        else:
+            self.thinking.charge(client, seconds)
+            return answer
         finally:
             self._release()
 
-    def _can_start(self, priority: int) -> bool:
-        # A hint never takes the last free worker: a computer move always finds one.
-        return self._free > (self.reserved if priority == HINT else 0)
+    def _can_start(self, priority: int, waited_through: int = 0) -> bool:
+        # A hint does not take the last free worker, so that a computer move finds one, until a
+        # job went ahead of it: then it is that hint's turn (else a client's hint would wait
+        # for ever behind another client's stream of computer moves).
+        reserve = self.reserved if priority == HINT and waited_through < 1 else 0
+        return self._free > reserve
 
-    async def _acquire(self, priority: int) -> None:
-        if not self._waiting and self._can_start(priority):
+    def _may_start(self, job: Waiting[asyncio.Future[None]]) -> bool:
+        return self._can_start(job.priority, self._waiting.ahead_of(job))
+
+    async def _acquire(self, client: str, priority: int) -> None:
+        if not len(self._waiting) and self._can_start(priority):
             self._free -= 1
+            self._waiting.served(client)
             return
         ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._order), ticket))
+        job = self._waiting.add(client, priority, ticket)
         try:
             await ticket
         except asyncio.CancelledError:
             if ticket.done() and not ticket.cancelled():
                 self._release()  # handed a worker just as it was cancelled: pass it on
             else:
-                self._waiting = [entry for entry in self._waiting if entry[2] is not ticket]
-                heapq.heapify(self._waiting)
+                self._waiting.remove(job)
                 self._wake()
             raise
 
@@ -195,17 +227,15 @@ class BotWorkers:
         self._wake()
 
     def _wake(self) -> None:
-        """Hand free workers to the waiting jobs, the most urgent first."""
-        while self._waiting:
-            priority, _, ticket = self._waiting[0]
-            if ticket.done():
-                heapq.heappop(self._waiting)
-                continue
-            if not self._can_start(priority):
+        """Hand free workers to the waiting jobs, the clients in turn."""
+        while self._free > 0:
+            job = self._waiting.take(self._may_start)
+            if job is None:
                 return
-            heapq.heappop(self._waiting)
+            if job.ticket.done():
+                continue  # its caller gave up meanwhile
             self._free -= 1
-            ticket.set_result(None)
+            job.ticket.set_result(None)
 
     def warm_up(self) -> None:
         """Start the worker processes now (spawning and importing takes seconds)."""

@@ -53,10 +53,11 @@ from boneyard.web.compute.bots import (
     StatePayload,
     state_document,
 )
+from boneyard.web.compute.fairness import ThinkingBudget
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import Store
-from boneyard.web.store.jobs import JobRow
+from boneyard.web.store.jobs import CLIENT_LENGTH, JobRow, add_client_column
 
 log = logging.getLogger("boneyard.bots")
 
@@ -79,9 +80,9 @@ RECENT_ANSWERS = 4096
 its asker had noted the job's id (a fast bot)."""
 
 SUBMIT = text(
-    "WITH made AS (INSERT INTO bot_jobs (key, kind, priority, args, budget, status, attempts,"
-    " created) VALUES (:key, :kind, :priority, CAST(:args AS json), :budget, 'waiting', 0,"
-    " :created) ON CONFLICT (key) DO NOTHING RETURNING id)"
+    "WITH made AS (INSERT INTO bot_jobs (key, kind, priority, client, args, budget, status,"
+    " attempts, created) VALUES (:key, :kind, :priority, :client, CAST(:args AS json), :budget,"
+    " 'waiting', 0, :created) ON CONFLICT (key) DO NOTHING RETURNING id)"
     " SELECT id, pg_notify(:channel, CAST(id AS text)) FROM made"
 )
 """A new job and its notice on PostgreSQL, in one statement (no row: it was asked already).
@@ -111,11 +112,18 @@ class JobQueue:
         self.store = store
         self.engine = store.engine
         store.create_tables([JobRow.__table__])
+        add_client_column(store)
 
-    def submit(self, kind: str, priority: int, args: list[Any], budget: float) -> int:
-        """The job answering ``kind(*args)``: the one already asked for, or a new one."""
+    def submit(
+        self, kind: str, priority: int, args: list[Any], budget: float, client: str = ""
+    ) -> int:
+        """The job answering ``kind(*args)``, asked for ``client``: the one already asked for,
+        or a new one."""
         key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
-        job = {"key": key, "kind": kind, "priority": priority, "budget": budget}
+        job = {
+            "key": key, "kind": kind, "priority": priority, "budget": budget,
+            "client": client[:CLIENT_LENGTH],
+        }  # fmt: skip
         for _ in range(3):
             if self.store.is_sqlite:
                 with self.engine.begin() as connection:
@@ -147,9 +155,11 @@ class JobQueue:
         raise JobFailed("could not queue the job")
 
     def claim(self, worker: str, expired: bool = True) -> Job | None:
-        """Take the most urgent waiting job, or None. ``expired``: also one whose worker's lease
-        ran out (and fail those whose workers died too often); a worker woken by a new job's
-        notice looks only at waiting jobs (a cheaper look: the index on status)."""
+        """Take the next job, or None: the clients in turn (a job of the client with the fewest
+        jobs running first, so one client's twenty jobs wait behind another client's one), then
+        the most urgent, then the oldest. ``expired``: also one whose worker's lease ran out
+        (and fail those whose workers died too often); a worker woken by a new job's notice
+        looks only at waiting jobs (a cheaper look: the index on status)."""
         now = time.time()
         takeable: Any = JobRow.status == "waiting"
         if expired:
@@ -168,12 +178,19 @@ class JobQueue:
         # SKIP LOCKED: a job another worker is claiming right now is passed over, not
         # waited for (PostgreSQL; SQLite has one writer at a time and ignores it). One
         # statement, so one round trip: it needs no transaction of its own.
+        running = (
+            select(JobRow.client, func.count().label("jobs"))
+            .where(JobRow.status == "running", JobRow.lease_until >= now)
+            .group_by(JobRow.client)
+            .subquery()
+        )
         first = (
             select(JobRow.id)
+            .outerjoin(running, running.c.client == JobRow.client)
             .where(takeable)
-            .order_by(JobRow.priority, JobRow.id)
+            .order_by(func.coalesce(running.c.jobs, 0), JobRow.priority, JobRow.id)
             .limit(1)
-            .with_for_update(skip_locked=True)
+            .with_for_update(skip_locked=True, of=JobRow)
             .scalar_subquery()
         )
         with self.store.alone() as connection:
@@ -270,30 +287,33 @@ class JobQueue:
 class TimedBotWorkers(BotWorkers):
     """The web process's own bot workers, with the time of each job in the metrics."""
 
-    def __init__(self, processes: int, metrics: Metrics) -> None:
-        super().__init__(processes)
+    def __init__(self, processes: int, metrics: Metrics, thinking: ThinkingBudget) -> None:
+        super().__init__(processes, thinking)
         self.metrics = metrics
 
-    async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> Any:
+    async def run(self, priority: int, limit: float, fn: Any, *args: Any, client: str = "") -> Any:
         began = time.monotonic()
         try:
-            return await super().run(priority, limit, fn, *args)
+            return await super().run(priority, limit, fn, *args, client=client)
         finally:
             kind = KIND_OF.get(fn, "other")
             self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
-
-    def depth(self) -> int:
-        return len(self._waiting)
 
 
 class QueueBots:
     """The web process's side of the job table: the same calls as ``BotWorkers``."""
 
-    def __init__(self, store: Store, settings: Settings, metrics: Metrics) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, metrics: Metrics, thinking: ThinkingBudget
+    ) -> None:
         self.queue = JobQueue(store)
         self.store = store
         self.settings = settings
         self.metrics = metrics
+        self.thinking = thinking
+        """Each client's budget of thinking: a job is charged the seconds from its asking to
+        its answer, at most its budget (a worker's own CPU time does not come back through
+        the table)."""
         self._threads = ThreadPoolExecutor(2, thread_name_prefix="jobs")
         self._pending: dict[int, tuple[int, asyncio.Future[int]]] = {}
         """Job id -> (priority, its answer); resolved and removed when its answer is heard."""
@@ -366,14 +386,15 @@ class QueueBots:
         self._pending.clear()
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> int:
-        """``fn(*args)`` as a job for a ``boneyard bots`` worker; its answer, or raises
-        ``JobFailed`` / ``TimeoutError`` (nobody answered within ``job_wait_seconds``)."""
+    async def run(self, priority: int, limit: float, fn: Any, *args: Any, client: str = "") -> int:
+        """``fn(*args)`` as a job for a ``boneyard bots`` worker, asked for ``client``; its
+        answer, or raises ``JobFailed`` / ``TimeoutError`` (nobody answered within
+        ``job_wait_seconds``)."""
         loop = asyncio.get_running_loop()
         kind = KIND_OF[fn]
         began = time.monotonic()
         job_id = await loop.run_in_executor(
-            self._threads, self.queue.submit, kind, priority, list(args), limit
+            self._threads, self.queue.submit, kind, priority, list(args), limit, client
         )
         entry = self._pending.get(job_id)
         if entry is None:  # (else this process asked the same already: one answer for both)
@@ -382,9 +403,11 @@ class QueueBots:
                 self._answer(job_id, self._recent[job_id], None)
         try:
             # Shielded: one asker giving up leaves the answer to the others.
-            return await asyncio.wait_for(
+            answer = await asyncio.wait_for(
                 asyncio.shield(entry[1]), timeout=self.settings.job_wait_seconds
             )
+            self.thinking.charge(client, min(limit, time.monotonic() - began))
+            return answer
         finally:
             self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
 

@@ -16,7 +16,9 @@ processes, e.g. the same image), as Ray workers import the bots by name.
   process is killed, as the local pool kills one) and the caller gets ``TimeoutError``: the
   computer then plays its first legal move, a hint answers 503.
 - Ray has no priorities: hints are kept from crowding out computer moves by the server's
-  ``hints_waiting`` budget (``waiting`` counts this process's tasks of each kind).
+  ``hints_waiting`` budget (``waiting`` counts this process's tasks of each kind), nor turns:
+  the clients' thinking budgets (``fairness.ThinkingBudget``) bound what one client asks of
+  the cluster, but its tasks are not served in turn per client as the local workers' are.
 
 Each ``RayBots`` has its own client connection (``ray.init(..., allow_multiple=True)``), used
 from its own threads only; nothing here changes the process's global Ray state.
@@ -40,6 +42,7 @@ from boneyard.web.compute.bots import (
     StatePayload,
     state_document,
 )
+from boneyard.web.compute.fairness import ThinkingBudget
 from boneyard.web.compute.pools import warm_up
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings
@@ -67,11 +70,16 @@ def require_ray_client(address: str) -> None:
 class RayBots:
     """The web process's side of a Ray cluster: the same calls as ``BotWorkers``."""
 
-    def __init__(self, address: str, settings: Settings, metrics: Metrics) -> None:
+    def __init__(
+        self, address: str, settings: Settings, metrics: Metrics, thinking: ThinkingBudget
+    ) -> None:
         require_ray_client(address)
         self.address = address
         self.settings = settings
         self.metrics = metrics
+        self.thinking = thinking
+        """Each client's budget of thinking: a task is charged the seconds from its asking to
+        its answer, at most its budget (Ray's workers do not tell their CPU time)."""
         self.slack = GRACE + START_SECONDS
         """Seconds past twice a task's budget before it is cancelled."""
         self.retries = MAX_ATTEMPTS - 1
@@ -188,10 +196,11 @@ class RayBots:
         with context, contextlib.suppress(Exception):
             ray.cancel(reference, force=True)
 
-    async def run(self, priority: int, limit: float, fn: Any, *args: Any) -> int:
-        """``fn(*args)`` as a task on the cluster; its answer. Raises ``TimeoutError`` past
-        ``2 * limit + slack`` seconds (the task is cancelled), ``JobFailed`` when the cluster
-        cannot be reached or the task's workers died too often, and the bot's own error."""
+    async def run(self, priority: int, limit: float, fn: Any, *args: Any, client: str = "") -> int:
+        """``fn(*args)`` as a task on the cluster, asked for ``client``; its answer. Raises
+        ``TimeoutError`` past ``2 * limit + slack`` seconds (the task is cancelled),
+        ``JobFailed`` when the cluster cannot be reached or the task's workers died too often,
+        and the bot's own error."""
         from ray.exceptions import RayError, RayTaskError
 
         loop = asyncio.get_running_loop()
@@ -216,7 +225,9 @@ class RayBots:
                 # Shielded: Ray's thread sets the answer's future, which must stay uncancelled.
                 waited = asyncio.wrap_future(answer)
                 waited.add_done_callback(_consume)
-                return int(await asyncio.wait_for(asyncio.shield(waited), wait))
+                result = int(await asyncio.wait_for(asyncio.shield(waited), wait))
+                self.thinking.charge(client, min(limit, time.monotonic() - began))
+                return result
             except RayTaskError:
                 raise  # the bot's own error (an instance of its class too), as locally
             except (ConnectionError, RayError) as error:

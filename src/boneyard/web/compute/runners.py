@@ -3,6 +3,7 @@ Ray cluster (``Settings.bots``)."""
 
 from __future__ import annotations
 
+from boneyard.web.compute.fairness import ThinkingBudget
 from boneyard.web.compute.jobs import QueueBots, TimedBotWorkers
 from boneyard.web.compute.ray_bots import RayBots
 from boneyard.web.play.metrics import Metrics
@@ -12,10 +13,18 @@ from boneyard.web.store.games import Store
 BotRunner = TimedBotWorkers | QueueBots | RayBots
 
 
+def thinking_budget(settings: Settings) -> ThinkingBudget:
+    """Each client's budget of the computer's thinking, in CPU seconds (``Settings``)."""
+    per_minute = settings.thinking_seconds_per_minute
+    rate = None if per_minute is None else per_minute / 60.0
+    return ThinkingBudget(rate, settings.thinking_seconds_burst)
+
+
 def bot_runner(settings: Settings, store: Store, metrics: Metrics) -> BotRunner:
     """Where a web process's computer moves and hints run (``Settings.bots``)."""
+    thinking = thinking_budget(settings)
     if settings.bots == "queue":
-        return QueueBots(store, settings, metrics)
+        return QueueBots(store, settings, metrics, thinking)
     if is_ray_address(settings.bots):
-        return RayBots(settings.bots, settings, metrics)
-    return TimedBotWorkers(settings.bot_processes, metrics)
+        return RayBots(settings.bots, settings, metrics, thinking)
+    return TimedBotWorkers(settings.bot_processes, metrics, thinking)

@@ -201,6 +201,8 @@ async def game_page(game_id: str, request: Request, t: str = "") -> Any:
             "seats": seats,
             "hidden_information": not live.game.perfect_information,
             "how_to_play": live.game.how_to_play,
+            # a seen page says "watching" three times in the server's watch_seconds
+            "watching_ms": round(_manager(request).settings.watch_seconds * 1000 / 3),
         },
     )
 

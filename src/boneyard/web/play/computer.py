@@ -3,6 +3,14 @@
 A service of ``GameManager`` (``manager.py``), given the manager's ``act`` and ``freshen``: a
 computer's answer is played like a person's move. The pace: the full ``bot_delay`` at the start of a
 computer's turn, ``bot_step_delay`` between the steps of one turn. The work runs in ``bots``.
+
+Each computer move and hint is charged to a client (``LiveGame.payer``: the address of the
+person who moved last, or who made the game; a hint: the asker's) by the CPU seconds it took,
+and runs in that client's turn (``compute/fairness.py``). A client whose thinking budget is spent
+has its computer moves wait until the budget refills (the person's move stays stored: nothing is
+lost, the computer answers later, as a slower opponent would) and its hints refused with the
+seconds to wait: a waiting request would hold a connection for nothing. A game of computers
+alone thinks only while someone watches it.
 """
 
 from __future__ import annotations
@@ -28,21 +36,45 @@ Act = Callable[[LiveGame, int, int, int], Awaitable[None]]
 """Plays an action for a seat on top of a sequence number (``GameManager.act``)."""
 Freshen = Callable[[LiveGame], Awaitable[None]]
 """Catches a live game up with the store (``GameManager.freshen``)."""
+Show = Callable[[LiveGame], None]
+"""Sends a live game's sockets its views again (its status changed, not its moves)."""
 
 
 class ComputerSeats:
     """When the computer seats of an app's games move, and the hints its people ask for."""
 
-    def __init__(self, settings: Settings, bots: BotRunner, act: Act, freshen: Freshen) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        bots: BotRunner,
+        act: Act,
+        freshen: Freshen,
+        show: Show = lambda live: None,
+    ) -> None:
         self.settings = settings
         self.bots = bots
         self.act = act
         self.freshen = freshen
+        self.show = show
 
     def watched(self, live: LiveGame) -> bool:
-        """Someone looks at ``live`` (a socket, or a request lately)."""
-        recently = time.monotonic() - live.last_used < self.settings.watch_seconds
-        return bool(live.subscribers) or recently
+        """Someone looks at ``live``: a request, a socket opened or a socket's message lately
+        (``last_used``). A socket open but silent is not someone: a page that is seen says
+        ``watching`` every few seconds."""
+        return time.monotonic() - live.last_used < self.settings.watch_seconds
+
+    async def _wait_for_budget(self, live: LiveGame) -> None:
+        """Wait while the client this game's thinking is charged to has spent its budget
+        (looked at again each second: the game's payer may change meanwhile)."""
+        if self.bots.thinking.wait(live.payer) <= 0:
+            return
+        live.resting = True
+        self.show(live)  # the status says why the computer does not answer yet
+        try:
+            while (wait := self.bots.thinking.wait(live.payer)) > 0:
+                await asyncio.sleep(min(wait, 1.0))
+        finally:
+            live.resting = False
 
     def schedule(self, live: LiveGame, standby: bool = False) -> None:
         """Start the computer's turn if a computer is to move. ``standby``: the move was made
@@ -92,6 +124,7 @@ class ComputerSeats:
                 return
         else:
             await asyncio.sleep(self.pause_before(live, seat))
+        await self._wait_for_budget(live)
         seq = live.seq
         if live.to_move() != seat:
             return
@@ -111,6 +144,7 @@ class ComputerSeats:
                 bot_seed(live.stored.seed, seat, seq),
                 limit,
                 self.bots.payload(state),
+                client=live.payer,
             )
         except Exception:
             log.exception(
@@ -127,9 +161,14 @@ class ComputerSeats:
             self.schedule(live)
 
     async def hint(
-        self, live: LiveGame, seat: int | None, others: frozenset[int] = frozenset()
+        self,
+        live: LiveGame,
+        seat: int | None,
+        others: frozenset[int] = frozenset(),
+        client: str | None = None,
     ) -> dict[str, Any]:
-        """The hint for ``seat``, asked by a page that also holds the seats ``others``."""
+        """The hint for ``seat``, asked by a page that also holds the seats ``others``, charged
+        to ``client`` (by default the client that seat last played from)."""
         if seat is None:
             raise WebError(403, "spectator", "a spectator gets no hints: open an invite link")
         live.check_person(seat)
@@ -152,6 +191,16 @@ class ComputerSeats:
                 f"ask again in {wait:.1f} seconds",
                 retry_after=wait,
             )
+        payer = client or live.seat_clients.get(seat, live.payer)
+        rest = self.bots.thinking.wait(payer)
+        if rest > 0:
+            raise WebError(
+                429,
+                "too_much_thinking",
+                "the computer has thought a lot for you in the last minutes; "
+                f"ask for a hint again in {max(1, round(rest))} seconds",
+                retry_after=rest,
+            )
         if self.bots.waiting(HINT) >= self.settings.hints_waiting:
             raise WebError(503, "busy", "the computer is busy; ask again soon", retry_after=5)
         live.hint_at[seat] = now
@@ -165,6 +214,7 @@ class ComputerSeats:
                 hint_move,
                 limit,
                 self.bots.payload(state),
+                client=payer,
             )
         except ImportError:
             raise WebError(503, "no_hints", "hints are not available") from None

@@ -95,7 +95,13 @@ class LiveGame:
     bot_standby_at: int | None = None
     """While ``bot_task`` only stands by (another process asks for the computer's move): the
     sequence number it stands by at."""
-    last_by: str = ""
+    payer: str = ""
+    """The client (address) the computer's thinking in this game is charged to: the person's
+    who moved last, else the one who made the game (``compute/fairness.py``)."""
+    seat_clients: dict[int, str] = field(default_factory=dict)
+    """The client each person's seat last played or opened a socket from (its hints' payer)."""
+    resting: bool = False
+    """The computer to move waits for its payer's thinking budget to refill."""
     last_used: float = field(default_factory=time.monotonic)
     memory: int = 0
     """Estimated bytes this game holds (the server's memory budget)."""

@@ -80,7 +80,9 @@ class GameManager:
         # The services it is composed of: what stays in memory, and the computer seats (which
         # play their answers through this manager's own act, as a person's move is played).
         self.cache = LiveCache(self.settings)
-        self.computer = ComputerSeats(self.settings, self.bots, self.act, self.freshen)
+        self.computer = ComputerSeats(
+            self.settings, self.bots, self.act, self.freshen, self._show_status
+        )
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
         self.sockets_by_client: Counter[str] = Counter()
         """Sockets subscribed per client address (``subscribe``/``unsubscribe``)."""
@@ -102,14 +104,19 @@ class GameManager:
         return self.cache.live_bytes
 
     async def hint(
-        self, live: LiveGame, seat: int | None, other_tokens: list[str] | None = None
+        self,
+        live: LiveGame,
+        seat: int | None,
+        other_tokens: list[str] | None = None,
+        client: str | None = None,
     ) -> dict[str, Any]:
         """The strongest level's move for ``seat`` (``computer``); ``other_tokens``: the other
-        seats the asking page plays (one screen), each checked (a wrong one: 403)."""
+        seats the asking page plays (one screen), each checked (a wrong one: 403). Charged to
+        ``client`` (by default the client the seat last played from)."""
         others = frozenset(
             held for token in other_tokens or [] if (held := live.seat_of(token)) is not None
         )
-        return await self.computer.hint(live, seat, others)
+        return await self.computer.hint(live, seat, others, client)
 
     def grow(self, live: LiveGame, size: int) -> None:
         """``live`` holds ``size`` bytes more (``cache``)."""
@@ -211,7 +218,9 @@ class GameManager:
             game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, time.time(),
             False, list(applied),
         )  # fmt: skip
-        live = self._made(LiveGame(game_id, stored, game, state, entries, memory=size))
+        live = self._made(
+            LiveGame(game_id, stored, game, state, entries, memory=size, payer=client or "")
+        )
         self.cache.keep(live)
         self.computer.schedule(live)
         return live
@@ -436,9 +445,18 @@ class GameManager:
         self._counted[subscriber] = (live, client)
         self.sockets_by_client[client] += 1
         live.subscribers.add(subscriber)
+        if subscriber.seat is not None:  # a person's seat: its moves and hints are charged here
+            live.seat_clients[subscriber.seat] = live.payer = client
+        elif not live.payer:  # a game loaded from the store: whoever watches it first pays
+            live.payer = client
+        self.watching(live)
+
+    def watching(self, live: LiveGame) -> None:
+        """Someone looks at ``live`` now (a socket opened, or a page that is seen says so): a
+        game of computers alone goes on (``ComputerSeats.watched``)."""
         if live.id in self.games:
             self.cache.touch(live)
-        self.computer.schedule(live)  # a game of computers alone goes on while watched
+        self.computer.schedule(live)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Take a socket out of every count it was put in by ``subscribe``, once, whatever
@@ -458,6 +476,10 @@ class GameManager:
     def open_sockets(self) -> int:
         """Sockets subscribed now, server-wide (each counted until ``unsubscribe``)."""
         return len(self._counted)
+
+    def _show_status(self, live: LiveGame) -> None:
+        """Send every subscriber its view again: the status changed, no move was made."""
+        self.announce(live, live.seq)
 
     def announce(self, live: LiveGame, log_from: int) -> None:
         """Queue every subscriber's new view, with the log entries from ``log_from`` on.
@@ -488,14 +510,25 @@ class GameManager:
     # ----- acting -------------------------------------------------------------------------------
 
     async def act_as_person(
-        self, live: LiveGame, seat: int | None, seq: int, action: int | str
+        self,
+        live: LiveGame,
+        seat: int | None,
+        seq: int,
+        action: int | str,
+        client: str | None = None,
     ) -> None:
-        """``act`` for a person's token: refused once the seat passed to the computer."""
+        """``act`` for a person's token: refused once the seat passed to the computer. The
+        computer's answer is charged to ``client`` (by default the client the seat last played
+        from)."""
         live.check_person(seat)
         if live.waiting_for_people():
             raise WebError(
                 409, "waiting_for_opponent", "the game starts when an opponent takes the free seat"
             )
+        if seat is not None:
+            if client:
+                live.seat_clients[seat] = client
+            live.payer = live.seat_clients.get(seat, live.payer)
         await self.act(live, seat, seq, action)
 
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:

@@ -116,7 +116,7 @@ async def view(
 
 
 @router.post("/games/{game_id}/actions", response_model=View, summary="Play an action")
-async def act(game_id: str, body: Act, request: Request, _payer: MovePayer) -> dict[str, Any]:
+async def act(game_id: str, body: Act, request: Request, payer: MovePayer) -> dict[str, Any]:
     """Refused (nothing changes) when the token is wrong or its seat passed to the computer
     (403), ``seq`` is stale (409), it is not the seat's turn (409) or the action is malformed or
     illegal (422)."""
@@ -126,17 +126,17 @@ async def act(game_id: str, body: Act, request: Request, _payer: MovePayer) -> d
     if (body.action is None) == (body.action_string is None):
         raise WebError(422, "bad_action", "send exactly one of 'action' (id) or 'action_string'")
     action: int | str = body.action if body.action is not None else str(body.action_string)
-    await manager.act_as_person(live, seat, body.seq, action)
+    await manager.act_as_person(live, seat, body.seq, action, client=payer.client)
     return live.view(seat)
 
 
 @router.post("/games/{game_id}/hint", response_model=Hint, summary="Ask the computer for a move")
 async def hint(
-    game_id: str, body: HintRequest, request: Request, _payer: MovePayer
+    game_id: str, body: HintRequest, request: Request, payer: MovePayer
 ) -> dict[str, Any]:
     manager = manager_of(request)
     live = await manager.get(game_id)
-    return await manager.hint(live, live.seat_of(body.token), body.tokens)
+    return await manager.hint(live, live.seat_of(body.token), body.tokens, client=payer.client)
 
 
 @router.get("/games/{game_id}/replay/{step}", response_model=Frame, summary="A replay step")

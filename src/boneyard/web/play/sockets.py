@@ -4,7 +4,9 @@ Client to server (JSON): ``{"type": "act", "seq": 12, "action": 34}`` (or ``"act
 ``{"type": "hint"}`` (a page playing every person's seat adds ``"tokens"``: the others'),
 ``{"type": "sync"}``, ``{"type": "why", "action_string": ...}`` (a short reason, for a click
 that is no legal move), ``{"type": "quick_setup"}`` (a random set-up for the seat,
-where the game has a set-up); an optional ``"request"`` value is echoed back.
+where the game has a set-up), ``{"type": "watching"}`` (a page that is seen says so every few
+seconds: a game of computers alone thinks only while watched; no answer); an optional
+``"request"`` value is echoed back.
 ``?draw=false`` in the socket's address leaves the board drawings out of its views.
 
 Server to client: ``{"type": "view", ...}`` on connecting, on ``sync`` and after every change
@@ -303,8 +305,10 @@ async def _handle(  # noqa: C901
             await _words_message(manager, live, subscriber, kind, message, request)
         elif kind == "sync":
             _sync(manager, live, subscriber)
+        elif kind == "watching":
+            manager.watching(live)
         else:
-            known = "act, hint, sync, why, quick_setup"
+            known = "act, hint, sync, why, quick_setup, watching"
             raise WebError(400, "bad_request", f"unknown message type {kind!r}: {known}")
     except WebError as error:
         subscriber.send(_error(error, request))

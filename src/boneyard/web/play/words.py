@@ -266,11 +266,15 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
             )
     elif player >= 0:
         mover = players[player]
-        prompt = (
-            f"{mover['name']} is thinking…"
-            if mover["computer"]
-            else f"Waiting for {mover['name']} to move."
-        )
+        if not mover["computer"]:
+            prompt = f"Waiting for {mover['name']} to move."
+        elif live.resting:  # its payer's thinking budget is spent (compute/fairness.py)
+            prompt = (
+                f"{mover['name']} pauses a moment: the computer's thinking is shared fairly "
+                "and this game has had its share for now. It moves again soon."
+            )
+        else:
+            prompt = f"{mover['name']} is thinking…"
     else:
         prompt = "Waiting for chance."
     no_panel: list[dict[str, Any]] = []

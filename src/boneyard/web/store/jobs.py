@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Float, Index, Integer, String, Text
+from sqlalchemy import JSON, Float, Index, Integer, String, Text, inspect, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from boneyard.web.store.games import Base
+from boneyard.web.store.games import Base, Store
+
+CLIENT_LENGTH = 64
+"""The longest client (address) a job keeps: an IPv6 address with its zone fits."""
 
 
 class JobRow(Base):
@@ -21,6 +25,8 @@ class JobRow(Base):
     computer's move (the seed is the game's, seat's and move number's), and they share one job."""
     kind: Mapped[str] = mapped_column(String(16))
     priority: Mapped[int] = mapped_column(Integer)
+    client: Mapped[str] = mapped_column(String(CLIENT_LENGTH), default="", server_default="")
+    """The client (address) the job is asked for: workers take the clients in turn."""
     args: Mapped[list[Any]] = mapped_column(JSON)
     budget: Mapped[float] = mapped_column(Float)
     """Seconds the bot may think; the worker kills it at ``budget + GRACE``."""
@@ -33,3 +39,24 @@ class JobRow(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     finished: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+def add_client_column(store: Store) -> None:
+    """Give a ``bot_jobs`` table made before jobs named their client its ``client`` column
+    (the table holds only jobs of the last minutes: nothing else to carry over)."""
+    columns = {column["name"] for column in inspect(store.engine).get_columns("bot_jobs")}
+    if "client" in columns:
+        return
+    exists = "" if store.is_sqlite else "IF NOT EXISTS "
+    try:
+        with store.engine.begin() as connection:
+            connection.execute(
+                text(
+                    f"ALTER TABLE bot_jobs ADD COLUMN {exists}client "
+                    f"VARCHAR({CLIENT_LENGTH}) NOT NULL DEFAULT ''"
+                )
+            )
+    except OperationalError:  # another process starting together added it first (SQLite)
+        columns = {column["name"] for column in inspect(store.engine).get_columns("bot_jobs")}
+        if "client" not in columns:
+            raise

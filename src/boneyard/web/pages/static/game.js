@@ -41,6 +41,21 @@ function connect(token) {
   };
 }
 
+// A game of computers alone thinks only while someone watches it: a page that is seen says so
+// three times in the server's watch_seconds, and at once when it is seen again.
+const WATCHING_EVERY_MS = Number(root.dataset.watchingMs) || 10000;
+
+function sayWatching() {
+  const v = views.get(shown);
+  const computersOnly = v?.seats?.every((seat) => seat.kind === "computer");
+  if (!computersOnly || v.terminal || document.visibilityState !== "visible") return;
+  const socket = sockets.get(shown);
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "watching" }));
+}
+
+setInterval(sayWatching, WATCHING_EVERY_MS);
+document.addEventListener("visibilitychange", sayWatching);
+
 function showBanner() {
   const down = tokens.some((token) => !connected.has(token)) && views.size > 0;
   $("banner").hidden = !down;

@@ -1,0 +1,169 @@
+"""A fair share of the computer for every client: its thinking budget and its turn at a worker.
+
+The computer's thinking is the costliest thing a client can ask for (a computer move at the top
+level is a second of a worker's CPU; a person's move is a millisecond), so it is charged by what
+it costs, not by count:
+
+- ``ThinkingBudget``: each client (address) has a budget of CPU seconds of thinking, refilled
+  continuously (``Settings.thinking_seconds_per_minute``, bursts of ``thinking_seconds_burst``).
+  A job is charged what it really took once it is done (the worker's CPU time), so a budget may
+  run into debt by a job or two; while a client is in debt its computer moves wait (the move it
+  made is stored: nothing is lost, the computer only answers later) and its hints are refused
+  with the seconds to wait. A person playing the top level at a human pace never meets it.
+- ``ClientTurns``: the jobs waiting for a worker are queued per client and served in turn, the
+  client served least recently first: a client with twenty jobs waiting delays another client's
+  job by at most one of its own (in practice none: the newcomer is next).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+REMEMBERED = 10_000
+"""Clients a budget or a turn order keeps at most before it forgets those it owes nothing."""
+
+
+class ThinkingBudget:
+    """CPU seconds of the computer's thinking per client: a token bucket that may run into debt.
+
+    ``rate`` seconds a second refill it up to ``burst``; ``charge`` takes what a job took,
+    ``wait`` says how long a client's next job must wait (0: at once). ``rate`` of ``None``:
+    no budget (every wait is 0)."""
+
+    def __init__(
+        self, rate: float | None, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._balances: dict[str, tuple[float, float]] = {}
+        """Client -> (seconds left, when counted)."""
+
+    def balance(self, client: str) -> float:
+        """The seconds of thinking ``client`` has left now (negative: in debt)."""
+        if self.rate is None:
+            return self.burst
+        now = self.clock()
+        left, then = self._balances.get(client, (self.burst, now))
+        return min(self.burst, left + (now - then) * self.rate)
+
+    def wait(self, client: str) -> float:
+        """Seconds until ``client`` may have the computer think again (0: now)."""
+        left = self.balance(client)
+        if left > 0 or self.rate is None:
+            return 0.0
+        return (-left) / self.rate if self.rate > 0 else 60.0
+
+    def charge(self, client: str, seconds: float) -> None:
+        """Take ``seconds`` of thinking (a job done) from ``client``'s budget."""
+        if self.rate is None or seconds <= 0:
+            return
+        now = self.clock()
+        self._balances[client] = (self.balance(client) - seconds, now)
+        if len(self._balances) > REMEMBERED:  # forget clients whose budgets are full again
+            full = [known for known in self._balances if self.balance(known) >= self.burst]
+            for known in full:
+                del self._balances[known]
+
+
+def thinking_of(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """``(fn(*args), the CPU seconds it took)``, in a worker: what a job is charged. The
+    thread's own CPU time, so a job is charged its own work, not its neighbours' (threads) nor
+    its process's start-up (processes)."""
+    began = time.thread_time()
+    answer = fn(*args)
+    return answer, time.thread_time() - began
+
+
+@dataclass
+class Waiting(Generic[T]):
+    """A job waiting for its turn: its client, its priority and what the caller waits on."""
+
+    client: str
+    priority: int
+    ticket: T
+    order: int = 0
+    started_before: int = 0
+    """How many jobs had started when this one came: the jobs started ahead of it follow."""
+
+
+@dataclass
+class ClientTurns(Generic[T]):
+    """Jobs waiting for a worker, a queue per client, the clients taken in turn.
+
+    ``take`` picks, among the clients with a job that may start, the one served least recently
+    (a client never served, or forgotten, first; ties by who came first), and of its jobs the
+    most urgent (the lowest priority number), first come first served.
+    """
+
+    _queues: dict[str, deque[Waiting[T]]] = field(default_factory=dict)
+    _served: dict[str, int] = field(default_factory=dict)
+    """Client -> the turn it was last given a worker at."""
+    _turns: Any = field(default_factory=itertools.count)
+    _arrivals: Any = field(default_factory=itertools.count)
+    started: int = 0
+    """Jobs given a worker so far."""
+    ahead: dict[str, int] = field(default_factory=dict)
+    """Client -> how many jobs started ahead of its last job while that one waited (what the
+    fairness promises to keep at most one a client; tests and benchmarks read it)."""
+
+    def __len__(self) -> int:
+        return sum(len(queue) for queue in self._queues.values())
+
+    def count(self, priority: int) -> int:
+        """Jobs of ``priority`` waiting."""
+        return sum(1 for q in self._queues.values() for job in q if job.priority == priority)
+
+    def clients(self) -> int:
+        """Clients with a job waiting."""
+        return len(self._queues)
+
+    def add(self, client: str, priority: int, ticket: T) -> Waiting[T]:
+        job = Waiting(client, priority, ticket, next(self._arrivals), self.started)
+        self._queues.setdefault(client, deque()).append(job)
+        return job
+
+    def remove(self, job: Waiting[T]) -> None:
+        """Take ``job`` out of the queue (its caller gave up)."""
+        queue = self._queues.get(job.client)
+        if queue is not None and job in queue:
+            queue.remove(job)
+            if not queue:
+                del self._queues[job.client]
+
+    def served(self, client: str, ahead: int = 0) -> None:
+        """``client`` was given a worker (a job that never waited, too), ``ahead`` jobs having
+        started while it waited."""
+        self.started += 1
+        self._served[client] = next(self._turns)
+        self.ahead[client] = ahead
+        if len(self._served) > REMEMBERED:
+            for known in [c for c in self._served if c not in self._queues]:
+                del self._served[known]
+                self.ahead.pop(known, None)
+
+    def ahead_of(self, job: Waiting[T]) -> int:
+        """How many jobs started while ``job`` waited."""
+        return self.started - job.started_before
+
+    def take(self, may_start: Callable[[Waiting[T]], bool]) -> Waiting[T] | None:
+        """The next job to start, out of the queue (None: none may start now)."""
+        best: tuple[int, int] | None = None
+        chosen: Waiting[T] | None = None
+        for client, queue in self._queues.items():
+            startable = [job for job in queue if may_start(job)]
+            if not startable:
+                continue
+            job = min(startable, key=lambda waiting: (waiting.priority, waiting.order))
+            rank = (self._served.get(client, -1), queue[0].order)
+            if best is None or rank < best:
+                best, chosen = rank, job
+        if chosen is not None:
+            self.remove(chosen)
+            self.served(chosen.client, self.ahead_of(chosen))
+        return chosen
