@@ -31,6 +31,7 @@ from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
+from boneyard.web.people import names
 from boneyard.web.play import drawing, words
 from boneyard.web.play.cache import LiveCache
 from boneyard.web.play.catalog import Catalog
@@ -259,6 +260,9 @@ class GameManager:
                     "name": _seat_name(seat.get("name")) if kind == "human" else None,
                 }
             )
+        for number, row in enumerate(rows):
+            if row["name"] is not None:
+                names.distinct_name(row["name"], (other["name"] for other in rows[:number]))
         return rows
 
     async def get(self, game_id: str, fresh: bool = True) -> LiveGame:
@@ -562,4 +566,4 @@ def _seat_name(name: object) -> str | None:
     """A person's name given with a new game: refused (400) when given but not a name."""
     if name is None or (isinstance(name, str) and not name.strip()):
         return None
-    return words.given_name(name)
+    return names.given_name(name)

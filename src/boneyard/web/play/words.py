@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import random
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from boneyard.ai.levels import level_label
 from boneyard.core.errors import BoneyardError
 from boneyard.core.game import CHANCE, Game, State
-from boneyard.web.errors import WebError
+from boneyard.web.people.names import clean_name
 
 if TYPE_CHECKING:
     from boneyard.web.play.live import LiveGame
@@ -32,8 +31,6 @@ log = logging.getLogger("boneyard.web")
 
 RECENT_LIMIT = 8
 """The most actions by others the status line describes at once."""
-NAME_LIMIT = 30
-"""The longest display name a person may give."""
 
 T = TypeVar("T")
 
@@ -189,45 +186,6 @@ def display_name(live: LiveGame, seat: int) -> str:
         return f"{side} (computer, {level_label(info['level'])})"
     name = str(info.get("name") or "").strip()
     return f"{name} ({side})" if name else side
-
-
-DIRECTION_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-"""Characters that reorder the text around them: in a name they could reverse a sentence."""
-
-
-def name_problem(text: str) -> str | None:
-    """Why ``text`` (already trimmed) cannot be a display name, or None: a name is one line of
-    visible characters, without direction controls or other control characters."""
-    if any(char in DIRECTION_CONTROLS for char in text):
-        return "a name cannot hold characters that change the direction of the text around it"
-    if any(unicodedata.category(char) == "Cc" for char in text):
-        return "a name is one line of text, without control characters"
-    if not any(unicodedata.category(char)[0] in "LNPS" for char in text):
-        return "a name needs at least one visible letter, digit or sign"
-    return None
-
-
-def clean_name(name: object) -> str | None:
-    """A display name as given: trimmed to one line of at most ``NAME_LIMIT`` characters, or
-    ``None`` (none given, or one that ``name_problem`` refuses)."""
-    if not isinstance(name, str):
-        return None
-    text = " ".join(name.split())[:NAME_LIMIT]
-    return text if text and name_problem(text) is None else None
-
-
-def given_name(name: object) -> str:
-    """A name a person gives (a seat's, or their identity's in the lobby), trimmed as
-    ``clean_name``; a missing, empty or invisible one is refused with the reason."""
-    text = " ".join(name.split())[:NAME_LIMIT] if isinstance(name, str) else ""
-    if not text:
-        raise WebError(400, "bad_name", f"a name is 1 to {NAME_LIMIT} characters, not only spaces")
-    problem = name_problem(text)
-    if problem is not None:
-        raise WebError(400, "bad_name", problem)
-    return text
 
 
 def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from typing import Any
 from boneyard.core.game import CHANCE
 from boneyard.core.words import capital
 from boneyard.web.errors import WebError
+from boneyard.web.people import names
 from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
@@ -463,10 +464,12 @@ class SessionManager:
 
     async def rename(self, live: LiveGame, seat: int, name: object) -> None:
         """``seat``'s display name, set by that seat (a friend who opened an invite link)."""
-        cleaned = words.given_name(name)
+        cleaned = names.given_name(name)
         async with live.lock:
             if live.stored.seats[seat].get("name") == cleaned:
                 return
+            others = (info.get("name") for s, info in enumerate(live.stored.seats) if s != seat)
+            names.distinct_name(cleaned, others)
             interval = self.manager.settings.rename_seconds
             last = next(
                 (
