@@ -226,6 +226,14 @@ def _serve_workers(
     help="New games one client address may create a minute (more: 429).",
 )
 @click.option(
+    "--reads-per-minute",
+    default=600,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Reads of games one client address may make a minute: views, replay frames (one "
+    "that walks a long game first costs more), the lobby, game pages (more: 429).",
+)
+@click.option(
     "--sockets-per-minute",
     default=120,
     show_default=True,
@@ -299,6 +307,7 @@ def serve(
     memory_mb: float,
     idle_minutes: float,
     games_per_minute: int,
+    reads_per_minute: int,
     sockets_per_minute: int,
     sockets_per_game: int,
     sockets_per_client: int,
@@ -337,6 +346,7 @@ def serve(
             live_idle_seconds=idle_minutes * 60,
             sweep_seconds=min(30.0, max(1.0, idle_minutes * 60 / 4)),
             games_per_minute=games_per_minute,
+            reads_per_minute=reads_per_minute,
             sockets_per_minute=sockets_per_minute,
             sockets_per_game=sockets_per_game,
             sockets_per_client=sockets_per_client,

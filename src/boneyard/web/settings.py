@@ -97,6 +97,12 @@ class Settings:
     """WebSockets one client may open a minute."""
     lookups_per_minute: int = 30
     """Daily puzzles one client may look up a minute (each is solved)."""
+    reads_per_minute: int = 600
+    """Reads of games one client may make a minute: views, replay frames (a frame that walks a
+    long game first costs one more for every 32 or so of its actions), the lobby, session
+    views, game pages. Stepping through a replay reads a frame a step."""
+    pages_per_minute: int = 1200
+    """Pages and documents that cost the same whatever the games (home, rules, pictures)."""
     # ----- what one game may hold ----------------------------------------------------------------
     session_events_per_game: int = 200
     """Web-layer events one game may store (offers, names, takebacks; endings always pass)."""

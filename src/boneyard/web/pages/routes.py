@@ -18,7 +18,7 @@ from boneyard.core.game import Game
 from boneyard.core.spec import spec_of
 from boneyard.rules_pages import page_markdown
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GamePayer, GuardedRouter
+from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
 from boneyard.web.play.live import render
@@ -56,12 +56,12 @@ def _manager(request: Request) -> GameManager:
     return manager
 
 
-@router.get("/favicon.ico")
+@router.get("/favicon.ico", dependencies=[PAGE])
 async def favicon() -> Response:
     return Response(status_code=204)
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.get("/", response_class=HTMLResponse, dependencies=[PAGE])
 async def home(request: Request) -> Any:
     manager = _manager(request)
     kinds = []
@@ -88,7 +88,7 @@ def _start_picture(game_cls: type[Game]) -> str | None:
     return svg
 
 
-@router.get("/picture/{name}.svg")
+@router.get("/picture/{name}.svg", dependencies=[PAGE])
 async def start_picture(name: str, request: Request) -> Response:
     svg = _start_picture(_manager(request).catalog.game_class(name))
     if svg is None:
@@ -114,7 +114,7 @@ def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
     }
 
 
-@router.get("/new/{name}", response_class=HTMLResponse)
+@router.get("/new/{name}", response_class=HTMLResponse, dependencies=[PAGE])
 async def new_game_form(name: str, request: Request) -> Any:
     return templates.TemplateResponse(request, "new.html", _form_context(_manager(request), name))
 
@@ -230,7 +230,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
 
 
 @router.get("/game/{game_id}/invite", response_class=HTMLResponse)
-async def invite_page(game_id: str, request: Request, t: str = "") -> Any:
+async def invite_page(game_id: str, request: Request, _payer: ReadPayer, t: str = "") -> Any:
     """Every person's link of a new game, for whoever holds them all (its creator)."""
     live = await _manager(request).get(game_id)
     given = {live.seat_of(token) for token in t.split(",") if token}
@@ -245,7 +245,7 @@ async def invite_page(game_id: str, request: Request, t: str = "") -> Any:
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
-async def game_page(game_id: str, request: Request, t: str = "") -> Any:
+async def game_page(game_id: str, request: Request, _payer: ReadPayer, t: str = "") -> Any:
     live = await _manager(request).get(game_id)
     tokens = [token for token in t.split(",") if token]
     seats = [live.seat_of(token) for token in tokens]
@@ -265,8 +265,8 @@ async def game_page(game_id: str, request: Request, t: str = "") -> Any:
 
 
 @router.get("/game/{game_id}/replay", response_class=HTMLResponse)
-async def replay_page(game_id: str, request: Request) -> Any:
-    live = await _manager(request).get(game_id)
+async def replay_page(game_id: str, request: Request, _payer: ReadPayer) -> Any:
+    live = await _manager(request).get(game_id)  # its moves said in words off the loop
     finished = live.over
     return templates.TemplateResponse(
         request,
@@ -283,7 +283,7 @@ async def replay_page(game_id: str, request: Request) -> Any:
     )
 
 
-@router.get("/rules/img/{filename}")
+@router.get("/rules/img/{filename}", dependencies=[PAGE])
 async def rules_image(filename: str, request: Request) -> Response:
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", filename) or filename.startswith("."):
         raise WebError(404, "not_found", f"no image {filename!r}")
@@ -293,7 +293,7 @@ async def rules_image(filename: str, request: Request) -> Response:
     return FileResponse(path)
 
 
-@router.get("/rules/{name}", response_class=HTMLResponse)
+@router.get("/rules/{name}", response_class=HTMLResponse, dependencies=[PAGE])
 async def rules_page(name: str, request: Request) -> Any:
     manager = _manager(request)
     game_cls = manager.catalog.game_class(name)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from boneyard.core.registry import game_specs
 from boneyard.core.spec import GameSpec, PuzzleLadder
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, Payer
+from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, LookupPayer, Payer
 from boneyard.web.pages.routes import templates
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
@@ -195,7 +195,7 @@ async def play_level_form(request: Request, payer: GamePayer) -> RedirectRespons
     return RedirectResponse(dealt["url"], status_code=303)
 
 
-@pages.get("/ladder", response_class=HTMLResponse)
+@pages.get("/ladder", response_class=HTMLResponse, dependencies=[PAGE])
 async def ladder_page(request: Request) -> Any:
     return templates.TemplateResponse(
         request,

@@ -22,7 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
+from boneyard.web.guard.budgets import (
+    PAGE,
+    GamePayer,
+    GuardedRouter,
+    LookupPayer,
+    PersonPayer,
+    ReadPayer,
+)
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.names import NAME_LIMIT, distinct_name, given_name
 from boneyard.web.play.live import LiveGame
@@ -303,13 +310,18 @@ def _seats_of(live: LiveGame, person: str | None) -> list[int]:
 
 
 @router.get("/lobby", summary="Open games waiting for players, and live games to watch")
-async def lobby(request: Request) -> dict[str, Any]:
-    manager, sessions = _managers(request)
-    entries = await manager.in_store(sessions.store.listed_games)
+async def lobby(request: Request, _payer: ReadPayer) -> dict[str, Any]:
+    """Read on the store's reader threads: a lobby read never waits behind a move's commit,
+    nor a commit behind it."""
+    return await _lobby(*_managers(request))
+
+
+async def _lobby(manager: GameManager, sessions: SessionManager) -> dict[str, Any]:
+    entries = await manager.read_store(sessions.store.listed_games)
     ids = [e.game_id for e in entries]
-    finished = await manager.in_store(sessions.store.finished_ids, ids)
-    names = await manager.in_store(sessions.store.game_names, ids)
-    people = await manager.in_store(
+    finished = await manager.read_store(sessions.store.finished_ids, ids)
+    names = await manager.read_store(sessions.store.game_names, ids)
+    people = await manager.read_store(
         sessions.store.names, sorted({p for e in entries for p in e.people if p})
     )
     waiting: list[dict[str, Any]] = []
@@ -354,7 +366,7 @@ def _param_words(spec: dict[str, Any], value: Any) -> str:
     return f"{name} {value}"
 
 
-@pages.get("/lobby", response_class=HTMLResponse)
+@pages.get("/lobby", response_class=HTMLResponse, dependencies=[PAGE])
 async def lobby_page(request: Request) -> Any:
     manager, _sessions = _managers(request)
     kinds = [kind_json(manager, name) for name in manager.catalog.names()]

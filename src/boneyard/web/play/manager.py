@@ -39,7 +39,8 @@ from boneyard.web.play.computer import ComputerSeats
 from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
-from boneyard.web.play.work import WorkPool, advance, replay, set_up, strings_of
+from boneyard.web.play.replays import Replays
+from boneyard.web.play.work import WorkPool, advance, replay_told, set_up, strings_of
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
 
@@ -76,6 +77,7 @@ class GameManager:
             2 if store.is_sqlite else 8, thread_name_prefix="store-read"
         )
         self.work = WorkPool(self.settings.work_processes, self.settings.work_seconds)
+        self.replays = Replays(self.work)
         self.metrics = Metrics()
         self.bots = bot_runner(self.settings, store, self.metrics)
         # The services it is composed of: what stays in memory, and the computer seats (which
@@ -131,6 +133,10 @@ class GameManager:
     async def in_store(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on the store's writer thread, within the store's time limit."""
         return await self._in(self.writer, self.settings.store_seconds, "the database", fn, *args)
+
+    async def read_store(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (a read) on the store's reader threads: reads wait for no commit."""
+        return await self._in(self.reader, self.settings.store_seconds, "the database", fn, *args)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -276,6 +282,7 @@ class GameManager:
             if fresh:
                 await self.freshen(live)
         self.computer.schedule(live)
+        await self.replays.tell(live)
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
@@ -292,10 +299,11 @@ class GameManager:
                 if stored is None:
                     raise WebError(404, "unknown_game_id", f"no game with id {game_id!r}")
                 game_cls = self.catalog.game_class(stored.name)
-                game, state, entries, _, size = await self.work.run(
-                    None, "loading the game", replay, game_cls, stored
+                (game, state, entries, _, size), told = await self.work.run(
+                    None, "loading the game", replay_told, game_cls, stored
                 )
                 live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+                words.keep_told(live, told)
                 self.cache.make_room(live.memory)
                 self.cache.keep(live)
                 return live
@@ -308,17 +316,19 @@ class GameManager:
             hook(live)
         return live
 
-    def replay_stored(self, stored: StoredGame) -> LiveGame:
-        """``stored`` rebuilt here and now (a takeback's shortened log: small and known)."""
-        game, state, entries, _, size = replay(self.catalog.game_class(stored.name), stored)
-        return self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+    async def replay_stored(self, stored: StoredGame) -> LiveGame:
+        """``stored`` rebuilt in the work pool (a takeback's shortened log), its moves said."""
+        (game, state, entries, _, size), told = await self.work.run(
+            None, "replaying the game", replay_told, self.catalog.game_class(stored.name), stored
+        )
+        live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+        words.keep_told(live, told)
+        return live
 
-    def state_at(self, live: LiveGame, step: int) -> State:
-        """The state after the first ``step`` stored actions (for the replay page)."""
-        state = live.game.new_initial_state()
-        for action, _player in live.stored.actions[:step]:
-            state.apply_action(action)
-        return state
+    async def state_at(self, live: LiveGame, step: int) -> State:
+        """The state after the first ``step`` stored actions (the replay page's), made in the
+        work pool from the nearest snapshot (``replays.py``); not to be changed."""
+        return await self.replays.state_at(live, step)
 
     # ----- the store is the truth: catching up with other processes --------------------------
 
@@ -362,14 +372,15 @@ class GameManager:
             )  # fmt: skip
             if stored is None:
                 return
-        _game, state, entries, _, _size = await self.work.run(
-            None, "loading the game", replay, self.catalog.game_class(stored.name), stored
+        (_game, state, entries, _, _size), told = await self.work.run(
+            None, "loading the game", replay_told, self.catalog.game_class(stored.name), stored
         )
         if live.bot_task is not None:
             live.bot_task.cancel()  # chosen, or standing by, for a position that may be gone
             live.bot_task = None
         live.stored, live.state, live.log = stored, state, entries
         words.forget(live)
+        words.keep_told(live, told)
         self._made(live)  # the session of play read again, its ending re-applied
         self.announce(live, 0)
         self.computer.schedule(live, standby=True)

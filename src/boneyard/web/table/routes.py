@@ -7,7 +7,7 @@ from typing import Any, Literal
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from boneyard.web.guard.budgets import GuardedRouter, SessionPayer, Spend
+from boneyard.web.guard.budgets import GuardedRouter, ReadPayer, SessionPayer, Spend
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.table.session import session_of
@@ -78,7 +78,9 @@ async def session_request(
 
 
 @router.get("/games/{game_id}/session", summary="The session of play, as one seat sees it")
-async def session_view(game_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
+async def session_view(
+    game_id: str, request: Request, _payer: ReadPayer, token: str | None = None
+) -> dict[str, Any]:
     """How the game ended, offers waiting, web-layer actions in words (all of them: a view
     carries the latest few), the series score and (for a seat) its link into the next game."""
     live = await _manager(request).get(game_id)

@@ -420,9 +420,13 @@ class SessionManager:
         await self._record(
             live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start
         )
+        # The shortened log is replayed (and said in words) in the work pool: a long game's
+        # takeback walks hundreds of actions. Until it is back the game stays as it was.
+        shortened = replace(live.stored, actions=live.stored.actions[:start])
+        rebuilt = await self.manager.replay_stored(shortened)
         del live.stored.actions[start:]
         words.forget(live)  # the moves from ``start`` on are gone: so is what was said of them
-        rebuilt = self.manager.replay_stored(live.stored)
+        words.keep_told(live, rebuilt.words_memory)
         live.state = rebuilt.state
         live.ending = rebuilt.ending
         live.log = rebuilt.log
