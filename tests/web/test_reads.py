@@ -266,6 +266,30 @@ def test_a_long_frame_costs_reads_by_its_work(tmp_path: Path) -> None:
         assert int(refused[0].headers["retry-after"]) >= 1
 
 
+def test_the_lobby_reads_beside_the_commits_and_is_charged(tmp_path: Path) -> None:
+    """The lobby read on the store's one writer thread, where every move's commit waits."""
+    from boneyard.web.app import create_app
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'web.db'}",
+        catalog=Catalog(all_games()),
+        settings=app_settings(reads_per_minute=5),
+    )
+    with TestClient(app) as client:
+        store = app.state.sessions.store
+        threads: list[str] = []
+        listed = store.listed_games
+
+        def watched(*args: Any) -> Any:
+            threads.append(threading.current_thread().name)
+            return listed(*args)
+
+        store.listed_games = watched
+        answers = [client.get("/api/lobby").status_code for _ in range(8)]
+        assert answers[:5] == [200] * 5 and set(answers[5:]) == {429}
+        assert threads and all(name.startswith("store-read") for name in threads), threads
+
+
 # ----- the attack, on a real server --------------------------------------------------------------
 
 HONEST = "127.0.0.2"
