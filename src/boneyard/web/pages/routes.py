@@ -230,9 +230,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
 
 
 @router.get("/game/{game_id}/invite", response_class=HTMLResponse)
-async def invite_page(game_id: str, request: Request, _payer: ReadPayer, t: str = "") -> Any:
+async def invite_page(game_id: str, request: Request, payer: ReadPayer, t: str = "") -> Any:
     """Every person's link of a new game, for whoever holds them all (its creator)."""
-    live = await _manager(request).get(game_id)
+    live = await _manager(request).get(game_id, payer=payer)
     given = {live.seat_of(token) for token in t.split(",") if token}
     people = {seat for seat, info in enumerate(live.stored.seats) if info["kind"] == "human"}
     if given != people:
@@ -245,8 +245,8 @@ async def invite_page(game_id: str, request: Request, _payer: ReadPayer, t: str 
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
-async def game_page(game_id: str, request: Request, _payer: ReadPayer, t: str = "") -> Any:
-    live = await _manager(request).get(game_id)
+async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "") -> Any:
+    live = await _manager(request).get(game_id, payer=payer)
     tokens = [token for token in t.split(",") if token]
     seats = [live.seat_of(token) for token in tokens]
     return templates.TemplateResponse(
@@ -265,8 +265,8 @@ async def game_page(game_id: str, request: Request, _payer: ReadPayer, t: str = 
 
 
 @router.get("/game/{game_id}/replay", response_class=HTMLResponse)
-async def replay_page(game_id: str, request: Request, _payer: ReadPayer) -> Any:
-    live = await _manager(request).get(game_id)  # its moves said in words off the loop
+async def replay_page(game_id: str, request: Request, payer: ReadPayer) -> Any:
+    live = await _manager(request).get(game_id, payer=payer)  # its moves said in words off the loop
     finished = live.over
     return templates.TemplateResponse(
         request,

@@ -31,6 +31,7 @@ from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
+from boneyard.web.guard.budgets import Payer, Spend
 from boneyard.web.people import names
 from boneyard.web.play import drawing, words
 from boneyard.web.play.cache import LiveCache
@@ -39,7 +40,7 @@ from boneyard.web.play.computer import ComputerSeats
 from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
-from boneyard.web.play.replays import Replays
+from boneyard.web.play.replays import Replays, walk_cost
 from boneyard.web.play.work import WorkPool, advance, replay_told, set_up, strings_of
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
@@ -271,12 +272,13 @@ class GameManager:
                 names.distinct_name(row["name"], (other["name"] for other in rows[:number]))
         return rows
 
-    async def get(self, game_id: str, fresh: bool = True) -> LiveGame:
-        """The live game ``game_id``, loaded from the store if need be. ``fresh``: check the
-        store's sequence number first (another process may have moved it)."""
+    async def get(self, game_id: str, fresh: bool = True, payer: Payer | None = None) -> LiveGame:
+        """The live game ``game_id``, loaded from the store if need be (``payer``, the client
+        that asks, pays the load by the game's length: ``replays.walk_cost``). ``fresh``: check
+        the store's sequence number first (another process may have moved it)."""
         live = self.games.get(game_id)
         if live is None:
-            live = await self._load(game_id)
+            live = await self._load(game_id, payer)
         else:
             self.cache.touch(live)
             if fresh:
@@ -285,7 +287,7 @@ class GameManager:
         await self.replays.tell(live)
         return live
 
-    async def _load(self, game_id: str) -> LiveGame:
+    async def _load(self, game_id: str, payer: Payer | None) -> LiveGame:
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
@@ -298,6 +300,8 @@ class GameManager:
                 )  # fmt: skip
                 if stored is None:
                     raise WebError(404, "unknown_game_id", f"no game with id {game_id!r}")
+                if payer is not None and walk_cost(len(stored.actions)):
+                    payer.charge(Spend.READ, walk_cost(len(stored.actions)))
                 game_cls = self.catalog.game_class(stored.name)
                 (game, state, entries, _, size), told = await self.work.run(
                     None, "loading the game", replay_told, game_cls, stored

@@ -40,6 +40,12 @@ def snapshot_interval(length: int) -> int:
     return max(SNAPSHOT_EVERY, -(-length // MOST_SNAPSHOTS))
 
 
+def walk_cost(length: int) -> int:
+    """What walking a game of ``length`` actions (loading it, making its snapshots) costs in
+    reads beyond the request's own: one for every interval walked."""
+    return length // snapshot_interval(length)
+
+
 def snapshots(
     game_cls: type[Game], params: dict[str, Any], actions: tuple[int, ...], interval: int
 ) -> list[State]:
@@ -109,8 +115,7 @@ class Replays:
         game walked to make its snapshots when none fit."""
         if self._fitting(live, step) is not None:
             return 1
-        length = len(live.stored.actions)
-        return 1 + length // snapshot_interval(length)
+        return 1 + walk_cost(len(live.stored.actions))
 
     async def state_at(self, live: LiveGame, step: int) -> State:
         """The state after the first ``step`` stored actions of ``live`` (not to be changed)."""

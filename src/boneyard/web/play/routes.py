@@ -125,21 +125,21 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
 
 @router.get("/games/{game_id}", response_model=View, summary="What one seat sees")
 async def view(
-    game_id: str, request: Request, _payer: ReadPayer, token: str | None = None, draw: bool = True
+    game_id: str, request: Request, payer: ReadPayer, token: str | None = None, draw: bool = True
 ) -> dict[str, Any]:
     """With a seat's ``token``: that seat's view; without: a spectator's. ``draw=false``
     leaves out the board drawing."""
-    live = await manager_of(request).get(game_id)
+    live = await manager_of(request).get(game_id, payer=payer)
     return live.view(live.seat_of(token), draw)
 
 
 @router.post("/games/{game_id}/actions", response_model=View, summary="Play an action")
-async def act(game_id: str, body: Act, request: Request, _payer: MovePayer) -> dict[str, Any]:
+async def act(game_id: str, body: Act, request: Request, payer: MovePayer) -> dict[str, Any]:
     """Refused (nothing changes) when the token is wrong or its seat passed to the computer
     (403), ``seq`` is stale (409), it is not the seat's turn (409) or the action is malformed or
     illegal (422)."""
     manager = manager_of(request)
-    live = await manager.get(game_id)
+    live = await manager.get(game_id, payer=payer)
     seat = live.seat_of(body.token)
     if (body.action is None) == (body.action_string is None):
         raise WebError(422, "bad_action", "send exactly one of 'action' (id) or 'action_string'")
@@ -150,10 +150,10 @@ async def act(game_id: str, body: Act, request: Request, _payer: MovePayer) -> d
 
 @router.post("/games/{game_id}/hint", response_model=Hint, summary="Ask the computer for a move")
 async def hint(
-    game_id: str, body: HintRequest, request: Request, _payer: MovePayer
+    game_id: str, body: HintRequest, request: Request, payer: MovePayer
 ) -> dict[str, Any]:
     manager = manager_of(request)
-    live = await manager.get(game_id)
+    live = await manager.get(game_id, payer=payer)
     return await manager.hint(live, live.seat_of(body.token), body.tokens)
 
 
@@ -170,7 +170,7 @@ async def replay_frame(
 
 
 async def _frame(manager: GameManager, payer: Payer, game_id: str, step: int) -> dict[str, Any]:
-    live = await manager.get(game_id)
+    live = await manager.get(game_id, payer=payer)
     if manager.settings.replay_finished_only and not live.over:
         raise WebError(409, "not_finished", "a game can be replayed once it is over")
     steps = live.seq
