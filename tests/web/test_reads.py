@@ -175,10 +175,8 @@ def get_paths(client: TestClient, game: dict[str, Any], step: int) -> list[str]:
         for hole, value in filled.items():
             path = path.replace(hole, value)
         assert "{" not in path, f"fill {route.path}'s address in this test"
-        if "{game_id}" in route.path:
-            path += f"?token={game['tokens'][0]}" if "invite" not in path else ""
-            if "invite" in path:
-                path += f"?t={','.join(game['tokens'])}"
+        if "{game_id}" in route.path:  # a seat's token (the API), every seat's (the pages)
+            path += f"?token={game['tokens'][0]}&t={','.join(game['tokens'])}"
         paths.append(path)
     return paths
 
