@@ -251,6 +251,14 @@ def _serve_workers(
     "budget).",
 )
 @click.option(
+    "--reads-per-minute",
+    default=600,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Reads of games one client address may make a minute: views, replay frames (one "
+    "that walks a long game first costs more), the lobby, game pages (more: 429).",
+)
+@click.option(
     "--sockets-per-minute",
     default=120,
     show_default=True,
@@ -327,6 +335,7 @@ def serve(
     games_per_minute: int,
     moves_per_minute: int,
     thinking_per_minute: float,
+    reads_per_minute: int,
     sockets_per_minute: int,
     sockets_per_game: int,
     sockets_per_client: int,
@@ -367,6 +376,7 @@ def serve(
             games_per_minute=games_per_minute,
             moves_per_minute=moves_per_minute,
             thinking_seconds_per_minute=thinking_per_minute or None,
+            reads_per_minute=reads_per_minute,
             sockets_per_minute=sockets_per_minute,
             sockets_per_game=sockets_per_game,
             sockets_per_client=sockets_per_client,

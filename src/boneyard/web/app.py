@@ -30,6 +30,7 @@ from boneyard.web.people import ladder, lobby, mine
 from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.manager import GameManager
+from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import Store
 from boneyard.web.store.sessions import SessionStore
@@ -136,11 +137,7 @@ def _answer_errors(app: FastAPI) -> None:
             return JSONResponse(
                 {"error": "bad_json", "detail": "the body is not valid JSON"}, status_code=400
             )
-        problems = []
-        for item in error.errors():
-            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
-            problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
-        detail = "bad request: " + "; ".join(problems)
+        detail = "bad request: " + validation_words(error.errors())
         return JSONResponse({"error": "bad_request", "detail": detail}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)

@@ -19,7 +19,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from boneyard.web.guard.budgets import GuardedRouter
+from boneyard.web.guard.budgets import PAGE, GuardedRouter
 from boneyard.web.play.manager import GameManager
 
 router = GuardedRouter(include_in_schema=False)
@@ -28,12 +28,12 @@ READY_SECONDS = 2.0
 """How long the readiness check waits for the database."""
 
 
-@router.get("/healthz")
+@router.get("/healthz", dependencies=[PAGE])
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz")
+@router.get("/readyz", dependencies=[PAGE])
 async def readyz(request: Request) -> Response:
     manager: GameManager = request.app.state.manager
     loop = asyncio.get_running_loop()
@@ -54,7 +54,7 @@ def _unavailable(detail: str) -> JSONResponse:
     return JSONResponse({"status": "unavailable", "detail": detail}, status_code=503)
 
 
-@router.get("/metrics")
+@router.get("/metrics", dependencies=[PAGE])
 async def metrics(request: Request) -> Response:
     manager: GameManager = request.app.state.manager
     return Response(manager.metrics.text(), media_type=CONTENT_TYPE_LATEST)

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal, TypeVar
+from urllib.parse import parse_qsl
 
-from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from fastapi import Path, Request
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
+
+from boneyard.web.errors import WebError
 
 ParamValue = StrictBool | StrictInt | StrictFloat | StrictStr
 
@@ -19,6 +32,18 @@ def number_in_path(description: str) -> Any:
     return Path(pattern=DIGITS, description=description)
 
 
+Number = Annotated[StrictStr, Field(pattern=DIGITS)]
+"""A whole number sent as text (a form field, an address): ASCII digits, at most nine."""
+PersonName = Annotated[
+    StrictStr, Field(max_length=60, description="A person's display name (optional).")
+]
+"""A display name as sent, before the name rule (``web/people/names.py``) reads it."""
+LevelText = Annotated[StrictStr, Field(max_length=20)]
+"""A computer's level as text: a number on the game's scale or an alias (easy, medium, hard)."""
+LevelName = StrictInt | LevelText
+"""A computer's level as the API takes it: its number, or as text."""
+
+
 HINTS_CHOICE = (
     "Hints (the strongest computer's move) for people playing each other. Off by default: "
     "between two or more people only a game created with hints on offers them. Against the "
@@ -30,14 +55,12 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "computer"] = "human"
-    level: StrictInt | StrictStr | None = Field(
+    level: LevelName | None = Field(
         default=None,
         description="The computer's level, only for kind 'computer': a number on the game's "
         "scale (1, the weakest, up to at most 8; see the game's `levels`) or easy, medium, hard.",
     )
-    name: StrictStr | None = Field(
-        default=None, max_length=60, description="A person's display name (optional)."
-    )
+    name: PersonName | None = None
 
 
 class CreateGame(BaseModel):
@@ -215,3 +238,64 @@ class GameKind(BaseModel):
 class ErrorBody(BaseModel):
     error: str = Field(description="A short code: stale, illegal, wrong_token, ...")
     detail: str = Field(description="What was wrong, in words.")
+
+
+# ----- HTML forms: the same types as the API ----------------------------------------------------
+
+FORM_FIELDS = 200
+"""The most fields a form may send (a Custom game form sends a few dozen)."""
+
+FormT = TypeVar("FormT", bound=BaseModel)
+
+
+def dotted(where: tuple[Any, ...]) -> str:
+    """A field's place in a body, as ``seats.1.name``."""
+    return ".".join(str(part) for part in where if part != "body")
+
+
+FieldNamer = Callable[[tuple[Any, ...]], str]
+"""Names a field from its place in a body (pydantic's ``loc``)."""
+
+
+def validation_words(errors: Sequence[Any], name_of: FieldNamer = dotted) -> str:
+    """Pydantic's refusals as one line: each field (as ``name_of`` names it) and what was
+    wrong with it."""
+    problems = []
+    for item in errors:
+        where = name_of(tuple(item.get("loc", ()))) or "body"
+        problems.append(f"{where}: {item.get('msg', 'invalid')}")
+    return "; ".join(problems)
+
+
+async def form_fields(request: Request) -> dict[str, str]:
+    """An HTML form's fields (``application/x-www-form-urlencoded``; the last of a repeated
+    field), or 400 ``bad_form`` for a body that is no form."""
+    try:
+        pairs = parse_qsl(
+            (await request.body()).decode("utf-8"),
+            keep_blank_values=True,
+            errors="strict",
+            max_num_fields=FORM_FIELDS,
+        )
+    except ValueError:  # bytes that are not UTF-8 (a UnicodeDecodeError), too many fields
+        raise WebError(
+            400,
+            "bad_form",
+            f"a form is sent as UTF-8 text, at most {FORM_FIELDS} fields, as a browser sends it",
+        ) from None
+    return dict(pairs)
+
+
+def parse_form(
+    model: type[FormT],
+    fields: dict[str, Any],
+    name_of: FieldNamer = dotted,
+) -> FormT:
+    """``fields`` checked by ``model`` (built of the API's own types), or 422 ``bad_form``
+    saying which field (named by ``name_of``, as the form names it) was wrong and how, as the
+    API's own refusals do."""
+    try:
+        return model.model_validate(fields)
+    except ValidationError as error:
+        words = validation_words(error.errors(), name_of)
+        raise WebError(422, "bad_form", f"the form was refused: {words}") from None

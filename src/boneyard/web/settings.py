@@ -108,6 +108,13 @@ class Settings:
     """WebSockets one client may open a minute."""
     lookups_per_minute: int = 30
     """Daily puzzles one client may look up a minute (each is solved)."""
+    reads_per_minute: int = 600
+    """Reads of games one client may make a minute: views, replay frames, the lobby, session
+    views, game pages (a replay reads a frame a step). Walking a long game (loading it from the
+    store, making its replay snapshots, taking moves back) costs one more for every 32 or so
+    of its actions (``web/play/replays.py``'s ``walk_cost``)."""
+    pages_per_minute: int = 1200
+    """Pages and documents that cost the same whatever the games (home, rules, pictures)."""
     # ----- what one game may hold ----------------------------------------------------------------
     session_events_per_game: int = 200
     """Web-layer events one game may store (offers, names, takebacks; endings always pass)."""

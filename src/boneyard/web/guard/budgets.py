@@ -1,14 +1,18 @@
 """The one guard every route passes: each request is charged to its client before it runs.
 
-Every way in that creates or changes something (a game, an open game, a ladder or daily puzzle,
-a rematch, a person, a session event, a move, a socket) names what it spends: a ``Charge``
-dependency on its route. The charge is taken from the client's budget of that kind (a token
-bucket per address, ``Settings``' ``*_per_minute``) before the body is read into a game, and a
-client past its budget is refused with 429 and ``Retry-After``, with nothing done.
+Every way in names what it spends: a ``Charge`` dependency on its route. Whatever creates or
+changes something (a game, an open game, a ladder or daily puzzle, a rematch, a person, a
+session event, a move, a socket) spends its own kind; a read of a game or of the store (a view,
+a replay frame, the lobby, a session's view, a game's page) spends a ``READ``, and a replay
+frame that has to walk a long game first spends more (its cost, ``Payer.charge``); a page or
+document that costs the same whatever the games spends a ``PAGE``. The charge is taken from the
+client's budget of that kind (a token bucket per address, ``Settings``' ``*_per_minute``) before
+the route runs, and a client past its budget is refused with 429 and ``Retry-After``, with
+nothing done.
 
-A route cannot forget it: ``GuardedRouter`` refuses, when the app is built, any route with a
-method other than GET or HEAD (and any WebSocket) that declares no ``Charge``; every router
-of the app is one. (``tests/web/test_guard.py`` walks the app's routes as well.)
+A route cannot forget it: ``GuardedRouter`` refuses, when the app is built, any route (GET
+included, and any WebSocket) that declares no ``Charge``; every router of the app is one.
+(``tests/web/test_guard.py`` and ``tests/web/test_reads.py`` walk the app's routes as well.)
 
 The client is the connection's address. Behind a reverse proxy the address the proxy names
 (``X-Forwarded-For``) is taken only from the proxies ``boneyard serve --trusted-proxy`` names
@@ -47,6 +51,10 @@ class Spend(StrEnum):
     """A WebSocket opened."""
     LOOKUP = "lookup"
     """A request that reads little but computes (the daily puzzle's shortest solution)."""
+    READ = "read"
+    """A read of a game or of the store: a view, a replay frame, the lobby, a game's page."""
+    PAGE = "page"
+    """A page or document that costs the same whatever the games (the home page, rules)."""
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -58,6 +66,8 @@ _WORDS = {
     Spend.MOVE: "moves and hints",
     Spend.SOCKET: "new sockets",
     Spend.LOOKUP: "puzzle look-ups",
+    Spend.READ: "reads of games (views, replays, the lobby)",
+    Spend.PAGE: "pages",
 }
 
 
@@ -70,6 +80,8 @@ def per_minute(settings: Settings, spend: Spend) -> int:
         Spend.MOVE: settings.moves_per_minute,
         Spend.SOCKET: settings.sockets_per_minute,
         Spend.LOOKUP: settings.lookups_per_minute,
+        Spend.READ: settings.reads_per_minute,
+        Spend.PAGE: settings.pages_per_minute,
     }[spend]
 
 
@@ -88,12 +100,13 @@ class Budgets:
         """Refusals by kind (``budget_game``, ``budget_move``, ...), for ``/metrics``: a client
         past its budget is counted, not logged."""
 
-    def charge(self, client: str, spend: Spend) -> None:
-        """Take one ``spend`` from ``client``'s budget, or refuse (429) with nothing taken."""
-        wait = self._buckets[spend].take(client)
+    def charge(self, client: str, spend: Spend, cost: int = 1) -> None:
+        """Take ``cost`` ``spend`` from ``client``'s budget (at most a minute's worth), or
+        refuse (429) with nothing taken."""
+        limit = per_minute(self.settings, spend)
+        wait = self._buckets[spend].take(client, min(cost, max(1, limit)))
         if wait > 0:
             self.refused[f"budget_{spend.value}"] += 1
-            limit = per_minute(self.settings, spend)
             raise WebError(
                 429,
                 "too_many_requests",
@@ -117,9 +130,10 @@ class Payer:
     refusal: WebError | None = None
     """A socket's refused charge: told to it once accepted (a socket gets no HTTP answer)."""
 
-    def charge(self, spend: Spend) -> None:
-        """A second charge for one request that also spends ``spend`` (a rematch: a game)."""
-        self.budgets.charge(self.client, spend)
+    def charge(self, spend: Spend, cost: int = 1) -> None:
+        """A second charge for one request that also spends ``spend`` (a rematch: a game), or
+        ``cost`` of it (a replay that walks a long game)."""
+        self.budgets.charge(self.client, spend, cost)
 
 
 class Charge:
@@ -128,7 +142,8 @@ class Charge:
     def __init__(self, spend: Spend) -> None:
         self.spend = spend
 
-    def __call__(self, request: Request) -> Payer:
+    async def __call__(self, request: Request) -> Payer:
+        # async: FastAPI runs a plain function dependency in a worker thread, a hop per request
         return _charged(request, self.spend)
 
     def __repr__(self) -> str:
@@ -139,7 +154,7 @@ class SocketCharge(Charge):
     """The charge of a WebSocket route (FastAPI gives it the socket, not a request). A refusal
     is kept in the ``Payer``: the route tells it on the socket and closes it."""
 
-    def __call__(self, websocket: WebSocket) -> Payer:  # type: ignore[override]
+    async def __call__(self, websocket: WebSocket) -> Payer:  # type: ignore[override]
         try:
             return _charged(websocket, self.spend)
         except WebError as error:
@@ -167,14 +182,15 @@ def charges_of(dependencies: list[Any]) -> list[Charge]:
 
 
 class GuardedRouter(APIRouter):
-    """An ``APIRouter`` on which a route that changes anything must say what it spends."""
+    """An ``APIRouter`` on which every route must say what it spends."""
 
     def add_api_route(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         methods = {method.upper() for method in kwargs.get("methods") or ["GET"]}
-        if methods - SAFE_METHODS and not _declares_charge(endpoint, kwargs):
+        if not _declares_charge(endpoint, kwargs):
             raise TypeError(
-                f"route {sorted(methods)} {path} changes something but declares no Charge: "
-                "add dependencies=[Depends(Charge(Spend....))] or a Payer parameter"
+                f"route {sorted(methods)} {path} declares no Charge: add "
+                "dependencies=[Depends(Charge(Spend....))] or a Payer parameter (a read: "
+                "Spend.READ; a page that costs the same whatever the games: Spend.PAGE)"
             )
         super().add_api_route(path, endpoint, **kwargs)
 
@@ -202,12 +218,17 @@ PersonPayer = Annotated[Payer, Depends(Charge(Spend.PERSON))]
 SessionPayer = Annotated[Payer, Depends(Charge(Spend.SESSION))]
 MovePayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
 LookupPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
+ReadPayer = Annotated[Payer, Depends(Charge(Spend.READ))]
+"""A read of a game or of the store."""
+PAGE = Depends(Charge(Spend.PAGE))
+"""A page that costs the same whatever the games: ``@router.get(..., dependencies=[PAGE])``."""
 SocketPayer = Annotated[Payer, Depends(SocketCharge(Spend.SOCKET))]
 
 
 def unguarded_routes(routes: list[Any]) -> list[str]:
     """The routes (walked through included routers) that change something without a charge:
-    ``create_app`` refuses to build an app with one."""
+    ``create_app`` refuses to build an app with one. (Reads are charged too, by
+    ``GuardedRouter``; the framework's own documents, /docs and /openapi.json, are not.)"""
     found = []
     for route in routes:
         inner = getattr(route, "original_router", None)

@@ -12,13 +12,13 @@ class RateLimit:
         self.rate, self.burst = rate, burst
         self._buckets: dict[str, tuple[float, float]] = {}
 
-    def take(self, key: str) -> float:
-        """0 when allowed (one token taken); else the seconds until one is free."""
+    def take(self, key: str, cost: float = 1.0) -> float:
+        """0 when allowed (``cost`` tokens taken); else the seconds until they are free."""
         now = time.monotonic()
         tokens, then = self._buckets.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - then) * self.rate)
-        if tokens >= 1:
-            self._buckets[key] = (tokens - 1, now)
+        if tokens >= cost:
+            self._buckets[key] = (tokens - cost, now)
             if len(self._buckets) > 10_000:  # forget clients whose buckets are full again
                 full = [
                     k
@@ -29,4 +29,4 @@ class RateLimit:
                     del self._buckets[k]
             return 0.0
         self._buckets[key] = (tokens, now)
-        return (1 - tokens) / self.rate if self.rate > 0 else 60.0
+        return (cost - tokens) / self.rate if self.rate > 0 else 60.0

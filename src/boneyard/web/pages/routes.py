@@ -6,24 +6,32 @@ import random
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs
+from typing import Any, Literal
 
 from fastapi import Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from boneyard.ai.levels import is_level_name
 from boneyard.core.game import Game
 from boneyard.core.spec import spec_of
 from boneyard.rules_pages import page_markdown
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GamePayer, GuardedRouter
+from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
 from boneyard.web.play.live import render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import created_json, kind_json
+from boneyard.web.schemas import (
+    LevelText,
+    ParamValue,
+    PersonName,
+    SeatSpec,
+    form_fields,
+    parse_form,
+)
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -48,12 +56,12 @@ def _manager(request: Request) -> GameManager:
     return manager
 
 
-@router.get("/favicon.ico")
+@router.get("/favicon.ico", dependencies=[PAGE])
 async def favicon() -> Response:
     return Response(status_code=204)
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.get("/", response_class=HTMLResponse, dependencies=[PAGE])
 async def home(request: Request) -> Any:
     manager = _manager(request)
     kinds = []
@@ -80,7 +88,7 @@ def _start_picture(game_cls: type[Game]) -> str | None:
     return svg
 
 
-@router.get("/picture/{name}.svg")
+@router.get("/picture/{name}.svg", dependencies=[PAGE])
 async def start_picture(name: str, request: Request) -> Response:
     svg = _start_picture(_manager(request).catalog.game_class(name))
     if svg is None:
@@ -106,44 +114,95 @@ def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
     }
 
 
-@router.get("/new/{name}", response_class=HTMLResponse)
+@router.get("/new/{name}", response_class=HTMLResponse, dependencies=[PAGE])
 async def new_game_form(name: str, request: Request) -> Any:
     return templates.TemplateResponse(request, "new.html", _form_context(_manager(request), name))
+
+
+SEAT_FIELD = re.compile(r"(seat|name)([0-9]{1,2})")
+"""A seat's fields of the new-game form: ``seat3`` (a person or a level) and ``name3``."""
+
+
+class SeatForm(BaseModel):
+    """One seat of the new-game form: ``human`` or a computer level, and a person's name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    choice: LevelText | None = None
+    """``human``, or a computer level."""
+    name: PersonName | None = None
+
+
+class NewGameForm(BaseModel):
+    """The new-game forms' fields (*Custom game* and the home page's one-click forms), read
+    into the API's own types before anything is built."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    seats: dict[int, SeatForm] = Field(default_factory=dict)
+    level: LevelText | None = None
+    """The home page's one-click game: every seat after the first a computer at this level."""
+    friends: StrictStr | None = Field(default=None, max_length=20)
+    """The home page's *Play a friend*: every seat a person."""
+    hints: Literal["on", ""] | None = None
+
+
+def form_field_name(where: tuple[Any, ...]) -> str:
+    """A ``NewGameForm`` field named as the form sends it: ``seats.1.name`` is ``name1``."""
+    if len(where) == 3 and where[0] == "seats":
+        return f"{'seat' if where[2] == 'choice' else 'name'}{where[1]}"
+    if len(where) >= 2 and where[0] == "params":
+        return f"p_{where[1]}"
+    return ".".join(str(part) for part in where)
+
+
+def new_game_fields(fields: dict[str, str]) -> dict[str, Any]:
+    """The form's flat fields as ``NewGameForm`` reads them. An empty parameter means "the
+    default": it is never passed on (an empty start position is not a start position)."""
+    shaped: dict[str, Any] = {"params": {}, "seats": {}}
+    for key, value in fields.items():
+        seat_field = SEAT_FIELD.fullmatch(key)
+        if key.startswith("p_"):
+            if value.strip() != "":
+                shaped["params"][key[2:]] = value
+        elif seat_field is not None:
+            which = "choice" if seat_field[1] == "seat" else "name"
+            shaped["seats"].setdefault(int(seat_field[2]), {})[which] = value
+        else:
+            shaped[key] = value  # the form's own fields, or an unknown one it refuses
+    return shaped
 
 
 @router.post("/new/{name}", response_class=HTMLResponse)
 async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     manager = _manager(request)
     game_class = manager.catalog.game_class(name)  # an unknown game: 404
-    fields = {
-        key: values[-1]
-        for key, values in parse_qs(
-            (await request.body()).decode("utf-8", "replace"), keep_blank_values=True
-        ).items()
-    }
-    # An empty field means "the default": it is never passed on (an empty start position is
-    # not a start position).
-    given = {
-        key[2:]: value
-        for key, value in fields.items()
-        if key.startswith("p_") and value.strip() != ""
-    }
+    fields = await form_fields(request)
     context = _form_context(manager, name)
-    context["values"] = given
+    shaped = new_game_fields(fields)
+    context["values"] = shaped["params"]
     context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat") or k == "hints"}
-    # The home page's one-click forms: "level" makes every seat after the first a computer at
-    # that level; "friends" makes every seat a person.
-    quick = fields.get("level", "friends" if "friends" in fields else "")
+    try:
+        form = parse_form(NewGameForm, shaped, form_field_name)
+    except WebError as error:
+        context["error"] = error.detail
+        return templates.TemplateResponse(request, "new.html", context, status_code=error.status)
+    given = dict(form.params)
+    quick = str(form.level) if form.level is not None else ""
+    if form.level is None and form.friends is not None:
+        quick = "friends"
 
     def seats(count: int) -> list[dict[str, Any]]:
         chosen = []
         for seat in range(count):
             default = "human" if seat == 0 or quick in ("", "friends") else quick
-            choice = fields.get(f"seat{seat}", default)
+            sent = form.seats.get(seat, SeatForm())
+            choice = default if sent.choice is None else sent.choice
             if choice == "human":
-                chosen.append({"kind": "human", "name": fields.get(f"name{seat}")})
+                chosen.append(SeatSpec(kind="human", name=sent.name).model_dump())
             elif is_level_name(choice):
-                chosen.append({"kind": "computer", "level": choice})
+                chosen.append(SeatSpec(kind="computer", level=choice).model_dump())
             else:
                 raise WebError(
                     400, "bad_seats", f"each seat is a person or a computer level, not {choice!r}"
@@ -155,7 +214,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
 
     try:
         live = await manager.create(
-            name, given, seats, client=payer.client, hints=fields.get("hints") == "on"
+            name, given, seats, client=payer.client, hints=form.hints == "on"
         )
     except WebError as error:
         context["error"] = error.detail
@@ -171,9 +230,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
 
 
 @router.get("/game/{game_id}/invite", response_class=HTMLResponse)
-async def invite_page(game_id: str, request: Request, t: str = "") -> Any:
+async def invite_page(game_id: str, request: Request, payer: ReadPayer, t: str = "") -> Any:
     """Every person's link of a new game, for whoever holds them all (its creator)."""
-    live = await _manager(request).get(game_id)
+    live = await _manager(request).get(game_id, payer=payer)
     given = {live.seat_of(token) for token in t.split(",") if token}
     people = {seat for seat, info in enumerate(live.stored.seats) if info["kind"] == "human"}
     if given != people:
@@ -186,8 +245,8 @@ async def invite_page(game_id: str, request: Request, t: str = "") -> Any:
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
-async def game_page(game_id: str, request: Request, t: str = "") -> Any:
-    live = await _manager(request).get(game_id)
+async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "") -> Any:
+    live = await _manager(request).get(game_id, payer=payer)
     tokens = [token for token in t.split(",") if token]
     seats = [live.seat_of(token) for token in tokens]
     return templates.TemplateResponse(
@@ -208,8 +267,8 @@ async def game_page(game_id: str, request: Request, t: str = "") -> Any:
 
 
 @router.get("/game/{game_id}/replay", response_class=HTMLResponse)
-async def replay_page(game_id: str, request: Request) -> Any:
-    live = await _manager(request).get(game_id)
+async def replay_page(game_id: str, request: Request, payer: ReadPayer) -> Any:
+    live = await _manager(request).get(game_id, payer=payer)  # its moves said in words off the loop
     finished = live.over
     return templates.TemplateResponse(
         request,
@@ -226,7 +285,7 @@ async def replay_page(game_id: str, request: Request) -> Any:
     )
 
 
-@router.get("/rules/img/{filename}")
+@router.get("/rules/img/{filename}", dependencies=[PAGE])
 async def rules_image(filename: str, request: Request) -> Response:
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", filename) or filename.startswith("."):
         raise WebError(404, "not_found", f"no image {filename!r}")
@@ -236,7 +295,7 @@ async def rules_image(filename: str, request: Request) -> Response:
     return FileResponse(path)
 
 
-@router.get("/rules/{name}", response_class=HTMLResponse)
+@router.get("/rules/{name}", response_class=HTMLResponse, dependencies=[PAGE])
 async def rules_page(name: str, request: Request) -> Any:
     manager = _manager(request)
     game_cls = manager.catalog.game_class(name)

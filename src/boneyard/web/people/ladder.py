@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
-from urllib.parse import parse_qs
 
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -20,12 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from boneyard.core.registry import game_specs
 from boneyard.core.spec import GameSpec, PuzzleLadder
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, Payer
+from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, LookupPayer, Payer
 from boneyard.web.pages.routes import templates
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import ERRORS
-from boneyard.web.schemas import number_in_path
+from boneyard.web.schemas import Number, PersonName, form_fields, number_in_path, parse_form
 from boneyard.web.table.session import session_of
 from boneyard.web.table.sessions import SessionManager
 
@@ -175,23 +174,28 @@ async def _play_line(manager: GameManager, payer: Payer, start: str, moves: list
     return live
 
 
+class LadderForm(BaseModel):
+    """The home page's ladder form, in the API's types."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: Number = "1"
+    name0: PersonName | None = None
+
+
 @pages.post("/ladder/play")
 async def play_level_form(request: Request, payer: GamePayer) -> RedirectResponse:
     """The home page's form: deal the chosen level, then go to its board (Post/Redirect/Get);
     solved, its page offers the next level and the ladder."""
-    fields = parse_qs((await request.body()).decode("utf-8", "replace"))
-    level = (fields.get("level") or ["1"])[-1]
-    if not level.isdecimal():
-        raise WebError(400, "no_level", f"a level is a number from 1, not {level!r}")
-    value = value_of_level(int(level))
+    form = parse_form(LadderForm, await form_fields(request))
+    value = value_of_level(int(form.level))
     parameter = puzzle_game()[1].parameter
-    detail = {"level": int(level), parameter: value}
-    name = (fields.get("name0") or [""])[-1]
-    dealt = await _deal(request, payer, {parameter: value}, detail, name)
+    detail = {"level": int(form.level), parameter: value}
+    dealt = await _deal(request, payer, {parameter: value}, detail, form.name0)
     return RedirectResponse(dealt["url"], status_code=303)
 
 
-@pages.get("/ladder", response_class=HTMLResponse)
+@pages.get("/ladder", response_class=HTMLResponse, dependencies=[PAGE])
 async def ladder_page(request: Request) -> Any:
     return templates.TemplateResponse(
         request,

@@ -22,9 +22,16 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
+from boneyard.web.guard.budgets import (
+    PAGE,
+    GamePayer,
+    GuardedRouter,
+    LookupPayer,
+    PersonPayer,
+    ReadPayer,
+)
 from boneyard.web.pages.routes import templates
-from boneyard.web.play import words
+from boneyard.web.people.names import NAME_LIMIT, distinct_name, given_name
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import ERRORS, kind_json
@@ -52,7 +59,7 @@ class NewPerson(BaseModel):
         min_length=1,
         max_length=200,
         description="The name others see: one line of visible text (no direction controls, "
-        f"not only invisible characters), trimmed to {words.NAME_LIMIT} characters.",
+        f"not only invisible characters), trimmed to {NAME_LIMIT} characters.",
     )
 
 
@@ -95,7 +102,7 @@ async def _person(sessions: SessionManager, given: PersonIn | None) -> dict[str,
 async def new_person(body: NewPerson, request: Request, _payer: PersonPayer) -> dict[str, str]:
     """Answers ``{"id", "name", "secret"}``; the browser keeps the secret (it is shown once)."""
     _manager, sessions = _managers(request)
-    name = words.given_name(body.name)
+    name = given_name(body.name)
     person_id, secret = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
     await sessions.manager.in_store(sessions.store.add_person, person_id, name, secret)
     return {"id": person_id, "name": name, "secret": secret}
@@ -116,7 +123,7 @@ async def rename(
 ) -> dict[str, str]:
     _manager, sessions = _managers(request)
     await _person(sessions, PersonIn(id=person_id, secret=body.secret))
-    name = words.given_name(body.name)
+    name = given_name(body.name)
     await sessions.manager.in_store(sessions.store.rename_person, person_id, name)
     return {"id": person_id, "name": name}
 
@@ -234,6 +241,9 @@ async def join(game_id: str, body: Join, request: Request, payer: GamePayer) -> 
         raise WebError(409, "game_over", "this game is over")
     if person is not None and person["id"] in series.people:
         raise WebError(409, "already_seated", "you already have a seat in this game")
+    if person is not None:  # the lobby shows who sits at each table: no two look alike
+        seated = await manager.in_store(sessions.store.names, [p for p in series.people if p])
+        distinct_name(person["name"], seated.values())
     seat = series.open_seats[0]
     taken = await manager.in_store(
         sessions.store.fill_seat, live.id, seat, person["id"] if person else None
@@ -300,13 +310,18 @@ def _seats_of(live: LiveGame, person: str | None) -> list[int]:
 
 
 @router.get("/lobby", summary="Open games waiting for players, and live games to watch")
-async def lobby(request: Request) -> dict[str, Any]:
-    manager, sessions = _managers(request)
-    entries = await manager.in_store(sessions.store.listed_games)
+async def lobby(request: Request, _payer: ReadPayer) -> dict[str, Any]:
+    """Read on the store's reader threads: a lobby read never waits behind a move's commit,
+    nor a commit behind it."""
+    return await _lobby(*_managers(request))
+
+
+async def _lobby(manager: GameManager, sessions: SessionManager) -> dict[str, Any]:
+    entries = await manager.read_store(sessions.store.listed_games)
     ids = [e.game_id for e in entries]
-    finished = await manager.in_store(sessions.store.finished_ids, ids)
-    names = await manager.in_store(sessions.store.game_names, ids)
-    people = await manager.in_store(
+    finished = await manager.read_store(sessions.store.finished_ids, ids)
+    names = await manager.read_store(sessions.store.game_names, ids)
+    people = await manager.read_store(
         sessions.store.names, sorted({p for e in entries for p in e.people if p})
     )
     waiting: list[dict[str, Any]] = []
@@ -351,7 +366,7 @@ def _param_words(spec: dict[str, Any], value: Any) -> str:
     return f"{name} {value}"
 
 
-@pages.get("/lobby", response_class=HTMLResponse)
+@pages.get("/lobby", response_class=HTMLResponse, dependencies=[PAGE])
 async def lobby_page(request: Request) -> Any:
     manager, _sessions = _managers(request)
     kinds = [kind_json(manager, name) for name in manager.catalog.names()]

@@ -7,12 +7,12 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from boneyard.web.guard.budgets import GuardedRouter
+from boneyard.web.guard.budgets import PAGE, GuardedRouter
 from boneyard.web.pages.routes import templates
 
 router = GuardedRouter(include_in_schema=False)
 
 
-@router.get("/mine", response_class=HTMLResponse)
+@router.get("/mine", response_class=HTMLResponse, dependencies=[PAGE])
 async def my_games(request: Request) -> Any:
     return templates.TemplateResponse(request, "mine.html", {})

@@ -31,6 +31,8 @@ from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
+from boneyard.web.guard.budgets import Payer, Spend
+from boneyard.web.people import names
 from boneyard.web.play import drawing, words
 from boneyard.web.play.cache import LiveCache
 from boneyard.web.play.catalog import Catalog
@@ -38,7 +40,8 @@ from boneyard.web.play.computer import ComputerSeats
 from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
-from boneyard.web.play.work import WorkPool, advance, replay, set_up, strings_of
+from boneyard.web.play.replays import Replays, walk_cost
+from boneyard.web.play.work import WorkPool, advance, replay_told, set_up, strings_of
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
 
@@ -75,6 +78,7 @@ class GameManager:
             2 if store.is_sqlite else 8, thread_name_prefix="store-read"
         )
         self.work = WorkPool(self.settings.work_processes, self.settings.work_seconds)
+        self.replays = Replays(self.work)
         self.metrics = Metrics()
         self.bots = bot_runner(self.settings, store, self.metrics)
         # The services it is composed of: what stays in memory, and the computer seats (which
@@ -142,6 +146,10 @@ class GameManager:
     async def in_store(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on the store's writer thread, within the store's time limit."""
         return await self._in(self.writer, self.settings.store_seconds, "the database", fn, *args)
+
+    async def read_store(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (a read) on the store's reader threads: reads wait for no commit."""
+        return await self._in(self.reader, self.settings.store_seconds, "the database", fn, *args)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -273,22 +281,27 @@ class GameManager:
                     "name": _seat_name(seat.get("name")) if kind == "human" else None,
                 }
             )
+        for number, row in enumerate(rows):
+            if row["name"] is not None:
+                names.distinct_name(row["name"], (other["name"] for other in rows[:number]))
         return rows
 
-    async def get(self, game_id: str, fresh: bool = True) -> LiveGame:
-        """The live game ``game_id``, loaded from the store if need be. ``fresh``: check the
-        store's sequence number first (another process may have moved it)."""
+    async def get(self, game_id: str, fresh: bool = True, payer: Payer | None = None) -> LiveGame:
+        """The live game ``game_id``, loaded from the store if need be (``payer``, the client
+        that asks, pays the load by the game's length: ``replays.walk_cost``). ``fresh``: check
+        the store's sequence number first (another process may have moved it)."""
         live = self.games.get(game_id)
         if live is None:
-            live = await self._load(game_id)
+            live = await self._load(game_id, payer)
         else:
             self.cache.touch(live)
             if fresh:
                 await self.freshen(live)
         self.computer.schedule(live)
+        await self.replays.tell(live)
         return live
 
-    async def _load(self, game_id: str) -> LiveGame:
+    async def _load(self, game_id: str, payer: Payer | None) -> LiveGame:
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
@@ -301,11 +314,14 @@ class GameManager:
                 )  # fmt: skip
                 if stored is None:
                     raise WebError(404, "unknown_game_id", f"no game with id {game_id!r}")
+                if payer is not None and walk_cost(len(stored.actions)):
+                    payer.charge(Spend.READ, walk_cost(len(stored.actions)))
                 game_cls = self.catalog.game_class(stored.name)
-                game, state, entries, _, size = await self.work.run(
-                    None, "loading the game", replay, game_cls, stored
+                (game, state, entries, _, size), told = await self.work.run(
+                    None, "loading the game", replay_told, game_cls, stored
                 )
                 live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+                words.keep_told(live, told)
                 self.cache.make_room(live.memory)
                 self.cache.keep(live)
                 return live
@@ -318,17 +334,19 @@ class GameManager:
             hook(live)
         return live
 
-    def replay_stored(self, stored: StoredGame) -> LiveGame:
-        """``stored`` rebuilt here and now (a takeback's shortened log: small and known)."""
-        game, state, entries, _, size = replay(self.catalog.game_class(stored.name), stored)
-        return self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+    async def replay_stored(self, stored: StoredGame) -> LiveGame:
+        """``stored`` rebuilt in the work pool (a takeback's shortened log), its moves said."""
+        (game, state, entries, _, size), told = await self.work.run(
+            None, "replaying the game", replay_told, self.catalog.game_class(stored.name), stored
+        )
+        live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+        words.keep_told(live, told)
+        return live
 
-    def state_at(self, live: LiveGame, step: int) -> State:
-        """The state after the first ``step`` stored actions (for the replay page)."""
-        state = live.game.new_initial_state()
-        for action, _player in live.stored.actions[:step]:
-            state.apply_action(action)
-        return state
+    async def state_at(self, live: LiveGame, step: int) -> State:
+        """The state after the first ``step`` stored actions (the replay page's), made in the
+        work pool from the nearest snapshot (``replays.py``); not to be changed."""
+        return await self.replays.state_at(live, step)
 
     # ----- the store is the truth: catching up with other processes --------------------------
 
@@ -372,14 +390,15 @@ class GameManager:
             )  # fmt: skip
             if stored is None:
                 return
-        _game, state, entries, _, _size = await self.work.run(
-            None, "loading the game", replay, self.catalog.game_class(stored.name), stored
+        (_game, state, entries, _, _size), told = await self.work.run(
+            None, "loading the game", replay_told, self.catalog.game_class(stored.name), stored
         )
         if live.bot_task is not None:
             live.bot_task.cancel()  # chosen, or standing by, for a position that may be gone
             live.bot_task = None
         live.stored, live.state, live.log = stored, state, entries
         words.forget(live)
+        words.keep_told(live, told)
         self._made(live)  # the session of play read again, its ending re-applied
         self.announce(live, 0)
         self.computer.schedule(live, standby=True)
@@ -618,4 +637,4 @@ def _seat_name(name: object) -> str | None:
     """A person's name given with a new game: refused (400) when given but not a name."""
     if name is None or (isinstance(name, str) and not name.strip()):
         return None
-    return words.given_name(name)
+    return names.given_name(name)

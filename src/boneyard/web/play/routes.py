@@ -8,7 +8,15 @@ from fastapi import Request
 
 from boneyard.ai.levels import level_choices
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GamePayer, GuardedRouter, MovePayer
+from boneyard.web.guard.budgets import (
+    PAGE,
+    GamePayer,
+    GuardedRouter,
+    MovePayer,
+    Payer,
+    ReadPayer,
+    Spend,
+)
 from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame, render
 from boneyard.web.play.manager import GameManager
@@ -82,13 +90,23 @@ def created_json(live: LiveGame) -> dict[str, Any]:
     ).model_dump()
 
 
-@router.get("/kinds", response_model=list[GameKind], summary="The games this server offers")
+@router.get(
+    "/kinds",
+    response_model=list[GameKind],
+    summary="The games this server offers",
+    dependencies=[PAGE],
+)
 async def kinds(request: Request) -> list[dict[str, Any]]:
     manager = manager_of(request)
     return [kind_json(manager, name) for name in manager.catalog.names()]
 
 
-@router.get("/kinds/{name}", response_model=GameKind, summary="One game: parameters, seats")
+@router.get(
+    "/kinds/{name}",
+    response_model=GameKind,
+    summary="One game: parameters, seats",
+    dependencies=[PAGE],
+)
 async def kind(name: str, request: Request) -> dict[str, Any]:
     return kind_json(manager_of(request), name)
 
@@ -107,11 +125,11 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
 
 @router.get("/games/{game_id}", response_model=View, summary="What one seat sees")
 async def view(
-    game_id: str, request: Request, token: str | None = None, draw: bool = True
+    game_id: str, request: Request, payer: ReadPayer, token: str | None = None, draw: bool = True
 ) -> dict[str, Any]:
     """With a seat's ``token``: that seat's view; without: a spectator's. ``draw=false``
     leaves out the board drawing."""
-    live = await manager_of(request).get(game_id)
+    live = await manager_of(request).get(game_id, payer=payer)
     return live.view(live.seat_of(token), draw)
 
 
@@ -121,7 +139,7 @@ async def act(game_id: str, body: Act, request: Request, payer: MovePayer) -> di
     (403), ``seq`` is stale (409), it is not the seat's turn (409) or the action is malformed or
     illegal (422)."""
     manager = manager_of(request)
-    live = await manager.get(game_id)
+    live = await manager.get(game_id, payer=payer)
     seat = live.seat_of(body.token)
     if (body.action is None) == (body.action_string is None):
         raise WebError(422, "bad_action", "send exactly one of 'action' (id) or 'action_string'")
@@ -135,26 +153,33 @@ async def hint(
     game_id: str, body: HintRequest, request: Request, payer: MovePayer
 ) -> dict[str, Any]:
     manager = manager_of(request)
-    live = await manager.get(game_id)
+    live = await manager.get(game_id, payer=payer)
     return await manager.hint(live, live.seat_of(body.token), body.tokens, client=payer.client)
 
 
 @router.get("/games/{game_id}/replay/{step}", response_model=Frame, summary="A replay step")
 async def replay_frame(
-    game_id: str, request: Request, step: str = number_in_path("actions played, 0 to the end")
+    game_id: str,
+    request: Request,
+    payer: ReadPayer,
+    step: str = number_in_path("actions played, 0 to the end"),
 ) -> dict[str, Any]:
-    """The position after ``step`` actions, as a spectator saw it (finished games only)."""
-    return await _frame(manager_of(request), game_id, int(step))
+    """The position after ``step`` actions, as a spectator saw it (finished games only). A
+    frame of a long game not replayed lately costs more reads (its snapshots are made)."""
+    return await _frame(manager_of(request), payer, game_id, int(step))
 
 
-async def _frame(manager: GameManager, game_id: str, step: int) -> dict[str, Any]:
-    live = await manager.get(game_id)
+async def _frame(manager: GameManager, payer: Payer, game_id: str, step: int) -> dict[str, Any]:
+    live = await manager.get(game_id, payer=payer)
     if manager.settings.replay_finished_only and not live.over:
         raise WebError(409, "not_finished", "a game can be replayed once it is over")
     steps = live.seq
     if not 0 <= step <= steps:
         raise WebError(404, "bad_step", f"step is 0 to {steps}, not {step}")
-    state = manager.state_at(live, step)
+    extra = manager.replays.cost(live, step) - 1
+    if extra > 0:
+        payer.charge(Spend.READ, extra)
+    state = await manager.state_at(live, step)
     observation = state.observation(None)
     svg, text = render(live.game, observation)
     spectator = live.num_seats

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import logging
 import random
-import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -23,17 +22,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from boneyard.ai.levels import level_label
 from boneyard.core.errors import BoneyardError
 from boneyard.core.game import CHANCE, Game, State
-from boneyard.web.errors import WebError
+from boneyard.core.words import capital
+from boneyard.web.people.names import clean_name
 
 if TYPE_CHECKING:
-    from boneyard.web.play.live import LiveGame
+    from boneyard.web.play.live import LiveGame, LogEntry
 
 log = logging.getLogger("boneyard.web")
 
 RECENT_LIMIT = 8
 """The most actions by others the status line describes at once."""
-NAME_LIMIT = 30
-"""The longest display name a person may give."""
 
 T = TypeVar("T")
 
@@ -81,43 +79,85 @@ def described(live: LiveGame, seq: int, column: int) -> str:
     if seq not in memory.said:
         if memory.seq > seq:  # asked about an older action: walk again from the start
             memory.seq, memory.state = 0, live.game.new_initial_state()
-        game = live.game
-        seats = game.info.num_players
-        viewers: list[int | None] = [*range(seats), None]
-        in_rounds = game.spec.round_words is not None
-        while memory.seq <= seq:
-            entry = live.log[memory.seq]
-            actor = None if entry.player == CHANCE else entry.player
-            new = memory.seq not in memory.said
-            befores = []
-            if new:
-                said = []
-                for viewer in viewers:
-                    string = entry.strings[seats if viewer is None else viewer]
-                    observation = memory.state.observation(viewer)
-                    befores.append(observation)
-                    said.append(
-                        _safe(
-                            "describe_action",
-                            game,
-                            partial(game.describe_action, observation, actor, string),
-                            string,
-                        )
-                    )
-                memory.said[memory.seq] = said
-            memory.state.apply_action(live.stored.actions[memory.seq][0])
-            if new and in_rounds:
-                _remember_round(live, memory, viewers, befores)
-            memory.seq += 1
+        names = short_names(live.game, live.stored.seats)
+        _walk(memory, live.log, live.stored.actions, names, seq)
     return memory.said[seq][column]
 
 
+def _walk(
+    memory: _Memory,
+    log: Sequence[LogEntry],
+    actions: Sequence[tuple[int, int]],
+    names: list[str],
+    upto: int,
+) -> None:
+    """Walk ``memory`` along the log through stored action ``upto``, saying each action once
+    for every seat and a spectator."""
+    game = memory.game
+    seats = game.info.num_players
+    viewers: list[int | None] = [*range(seats), None]
+    in_rounds = game.spec.round_words is not None
+    while memory.seq <= upto:
+        entry = log[memory.seq]
+        actor = None if entry.player == CHANCE else entry.player
+        new = memory.seq not in memory.said
+        befores = []
+        if new:
+            said = []
+            for viewer in viewers:
+                string = entry.strings[seats if viewer is None else viewer]
+                observation = memory.state.observation(viewer)
+                befores.append(observation)
+                said.append(
+                    _safe(
+                        "describe_action",
+                        game,
+                        partial(game.describe_action, observation, actor, string),
+                        string,
+                    )
+                )
+            memory.said[memory.seq] = said
+        memory.state.apply_action(actions[memory.seq][0])
+        if new and in_rounds:
+            _remember_round(memory, viewers, befores, names)
+        memory.seq += 1
+
+
+def told(
+    game: Game, log: Sequence[LogEntry], actions: Sequence[tuple[int, int]], names: list[str]
+) -> _Memory:
+    """Every action of a log said, from the start: a game's whole memory of words, made once
+    off the event loop (a loaded game, a takeback, a long game nobody watched) and kept with
+    ``keep_told``, so that views and replays on the loop only look words up."""
+    memory = _Memory(game, 0, game.new_initial_state())
+    if actions:
+        _walk(memory, log, actions, names, len(actions) - 1)
+    return memory
+
+
+def keep_told(live: LiveGame, memory: object) -> None:
+    """Keep ``memory`` (from ``told``, over ``live``'s present log) as what was said of
+    ``live``'s moves, unless what is kept already goes further."""
+    if not isinstance(memory, _Memory):
+        return
+    memory.game = live.game  # a copy came back from a worker process
+    kept = live.words_memory
+    if not isinstance(kept, _Memory) or kept.game is not live.game or kept.seq <= memory.seq:
+        live.words_memory = memory
+
+
+def untold(live: LiveGame) -> int:
+    """How many of ``live``'s actions are not yet said (what a view would walk to say them)."""
+    memory = live.words_memory
+    said = memory.seq if isinstance(memory, _Memory) and memory.game is live.game else 0
+    return max(0, len(live.log) - said)
+
+
 def _remember_round(
-    live: LiveGame, memory: _Memory, viewers: list[int | None], befores: list[dict[str, Any]]
+    memory: _Memory, viewers: list[int | None], befores: list[dict[str, Any]], names: list[str]
 ) -> None:
     """Keep the round action ``memory.seq`` (just applied) ended in words, if it ended one."""
     game = memory.game
-    names = [short_name(live, seat) for seat in range(live.num_seats)]
     summaries = [
         _safe(
             "round_summary",
@@ -167,18 +207,19 @@ def recent(live: LiveGame, seat: int | None) -> list[str]:
     return [line for line in lines if line][-RECENT_LIMIT:]
 
 
-def short_name(live: LiveGame, seat: int) -> str:
-    """The seat in a sentence that names every player (a round's summary): the person's own
+def short_names(game: Game, seats: Sequence[dict[str, Any]]) -> list[str]:
+    """Each seat in a sentence that names every player (a round's summary): the person's own
     name where they gave one, else the seat as the game names it ("Ann", "Blue")."""
-    info = live.stored.seats[seat]
-    name = str(info.get("name") or "").strip() if info["kind"] != "computer" else ""
-    return name or _side(live, seat)
+    names = []
+    for seat, info in enumerate(seats):
+        name = str(info.get("name") or "").strip() if info["kind"] != "computer" else ""
+        names.append(name or capital(game.seat_name(seat)))
+    return names
 
 
 def _side(live: LiveGame, seat: int) -> str:
     """The seat as the game names it, capitalised for a name on its own ("Black", "Red")."""
-    side = live.game.seat_name(seat)
-    return side[:1].upper() + side[1:]
+    return capital(live.game.seat_name(seat))
 
 
 def display_name(live: LiveGame, seat: int) -> str:
@@ -189,45 +230,6 @@ def display_name(live: LiveGame, seat: int) -> str:
         return f"{side} (computer, {level_label(info['level'])})"
     name = str(info.get("name") or "").strip()
     return f"{name} ({side})" if name else side
-
-
-DIRECTION_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-"""Characters that reorder the text around them: in a name they could reverse a sentence."""
-
-
-def name_problem(text: str) -> str | None:
-    """Why ``text`` (already trimmed) cannot be a display name, or None: a name is one line of
-    visible characters, without direction controls or other control characters."""
-    if any(char in DIRECTION_CONTROLS for char in text):
-        return "a name cannot hold characters that change the direction of the text around it"
-    if any(unicodedata.category(char) == "Cc" for char in text):
-        return "a name is one line of text, without control characters"
-    if not any(unicodedata.category(char)[0] in "LNPS" for char in text):
-        return "a name needs at least one visible letter, digit or sign"
-    return None
-
-
-def clean_name(name: object) -> str | None:
-    """A display name as given: trimmed to one line of at most ``NAME_LIMIT`` characters, or
-    ``None`` (none given, or one that ``name_problem`` refuses)."""
-    if not isinstance(name, str):
-        return None
-    text = " ".join(name.split())[:NAME_LIMIT]
-    return text if text and name_problem(text) is None else None
-
-
-def given_name(name: object) -> str:
-    """A name a person gives (a seat's, or their identity's in the lobby), trimmed as
-    ``clean_name``; a missing, empty or invisible one is refused with the reason."""
-    text = " ".join(name.split())[:NAME_LIMIT] if isinstance(name, str) else ""
-    if not text:
-        raise WebError(400, "bad_name", f"a name is 1 to {NAME_LIMIT} characters, not only spaces")
-    problem = name_problem(text)
-    if problem is not None:
-        raise WebError(400, "bad_name", problem)
-    return text
 
 
 def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
-"""Heavy work off the event loop: setting up a new game and replaying a stored one.
+"""Heavy work off the event loop: setting up a new game, replaying a stored one and saying its
+moves in words (``replays.py`` makes replay frames here too).
 
-Both can take seconds (an OYNO puzzle of some ``difficulty`` solves thousands of set-ups to
+Each can take seconds (an OYNO puzzle of some ``difficulty`` solves thousands of set-ups to
 deal one; a long game replays every action). ``WorkPool`` runs them in worker processes, where a
 job past its time limit is killed (``pebble``) and never competes with the server for its GIL;
 the game and state come back pickled. With ``processes=0`` (the tests' toy games, which a fresh
@@ -20,6 +21,7 @@ from boneyard.core.game import CHANCE, Game, State
 from boneyard.web.compute.chance import chance_outcome
 from boneyard.web.compute.pools import stop_pool, warm_up, worker_pool
 from boneyard.web.errors import WebError
+from boneyard.web.play import words
 from boneyard.web.play.catalog import parse_params
 from boneyard.web.play.live import LogEntry
 from boneyard.web.play.memory import estimate_bytes
@@ -79,6 +81,14 @@ def replay(game_cls: type[Game], stored: StoredGame) -> Built:
         entries.append(LogEntry(seq, player, strings_of(state, action)))
         state.apply_action(action)
     return game, state, entries, list(stored.actions), estimate(game, state)
+
+
+def replay_told(game_cls: type[Game], stored: StoredGame) -> tuple[Built, object]:
+    """A stored game rebuilt from its actions, with every action said in words (``words.told``):
+    the views and replays that follow only look the words up."""
+    built = replay(game_cls, stored)
+    game, _state, entries, actions, _size = built
+    return built, words.told(game, entries, actions, words.short_names(game, stored.seats))
 
 
 class WorkPool:

@@ -7,8 +7,9 @@ from typing import Any, Literal
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from boneyard.web.guard.budgets import GuardedRouter, SessionPayer, Spend
+from boneyard.web.guard.budgets import GuardedRouter, ReadPayer, SessionPayer, Spend
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.replays import walk_cost
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.table.session import session_of
 from boneyard.web.table.sessions import SessionManager
@@ -58,6 +59,10 @@ def _manager(request: Request) -> GameManager:
     return manager
 
 
+TAKEBACKS = frozenset({"takeback", "accept_takeback"})
+"""The requests that may take moves back: the game's log is replayed (in the work pool)."""
+
+
 @router.post("/games/{game_id}/session", summary="Resign, offer a draw, take back, rematch, ...")
 async def session_request(
     game_id: str, body: SessionRequest, request: Request, payer: SessionPayer
@@ -71,15 +76,19 @@ async def session_request(
     name (a friend opening an invite link names their own seat). Answers the seat's view."""
     if body.do == "rematch":
         payer.charge(Spend.GAME)  # the next game is made by this request
-    live = await _manager(request).get(game_id)
+    live = await _manager(request).get(game_id, payer=payer)
+    if body.do in TAKEBACKS and walk_cost(live.seq):
+        payer.charge(Spend.READ, walk_cost(live.seq))  # the game is walked again to take back
     seat = live.seat_of(body.token)
     await sessions_of(request).request(live, seat, body.do, body.seat, body.name, payer.client)
     return live.view(seat, draw=False)
 
 
 @router.get("/games/{game_id}/session", summary="The session of play, as one seat sees it")
-async def session_view(game_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
+async def session_view(
+    game_id: str, request: Request, payer: ReadPayer, token: str | None = None
+) -> dict[str, Any]:
     """How the game ended, offers waiting, web-layer actions in words (all of them: a view
     carries the latest few), the series score and (for a seat) its link into the next game."""
-    live = await _manager(request).get(game_id)
+    live = await _manager(request).get(game_id, payer=payer)
     return session_of(live).view(live.seat_of(token), every_event=True)

@@ -29,6 +29,7 @@ from typing import Any
 from boneyard.core.game import CHANCE
 from boneyard.core.words import capital
 from boneyard.web.errors import WebError
+from boneyard.web.people import names
 from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
@@ -419,9 +420,13 @@ class SessionManager:
         await self._record(
             live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start
         )
+        # The shortened log is replayed (and said in words) in the work pool: a long game's
+        # takeback walks hundreds of actions. Until it is back the game stays as it was.
+        shortened = replace(live.stored, actions=live.stored.actions[:start])
+        rebuilt = await self.manager.replay_stored(shortened)
         del live.stored.actions[start:]
         words.forget(live)  # the moves from ``start`` on are gone: so is what was said of them
-        rebuilt = self.manager.replay_stored(live.stored)
+        words.keep_told(live, rebuilt.words_memory)
         live.state = rebuilt.state
         live.ending = rebuilt.ending
         live.log = rebuilt.log
@@ -463,10 +468,12 @@ class SessionManager:
 
     async def rename(self, live: LiveGame, seat: int, name: object) -> None:
         """``seat``'s display name, set by that seat (a friend who opened an invite link)."""
-        cleaned = words.given_name(name)
+        cleaned = names.given_name(name)
         async with live.lock:
             if live.stored.seats[seat].get("name") == cleaned:
                 return
+            others = (info.get("name") for s, info in enumerate(live.stored.seats) if s != seat)
+            names.distinct_name(cleaned, others)
             interval = self.manager.settings.rename_seconds
             last = next(
                 (
