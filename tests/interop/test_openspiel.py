@@ -495,3 +495,45 @@ def test_a_search_that_ran_out_of_budget_is_not_paid_again(monkeypatch: pytest.M
     world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(9, 0, 1))
     assert len(world.history()) == len(state.history())
     assert len(searches) == 2
+
+
+@pytest.mark.parametrize("name", ["bones", "bonbon"])
+def test_openspiel_dqn_learns_for_a_few_episodes(name: str) -> None:
+    """OpenSpiel's PyTorch DQN (which needs dm-tree, in the ``rl`` extra) self-plays a boneyard
+    game through ``rl_environment``: every action it picks is legal, and it learns (a finite
+    loss once its replay buffer holds a batch)."""
+    pytest.importorskip("torch")
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch import dqn
+
+    env = rl_environment.Environment(_load(name), seed=0)
+    size = env.observation_spec()["info_state"][0]
+    actions = env.action_spec()["num_actions"]
+    agents = [
+        dqn.DQN(
+            player,
+            size,
+            actions,
+            hidden_layers_sizes=(16,),
+            batch_size=8,
+            replay_buffer_capacity=500,
+            min_buffer_size_to_learn=8,
+            # (its replay buffer is made by its first transition, on its 2nd step: a learning
+            # step before that finds none)
+            learn_every=4,
+            update_target_network_every=20,
+            seed=player,
+        )
+        for player in range(env.num_players)
+    ]
+    for _ in range(3):
+        time_step = env.reset()
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            output = agents[player].step(time_step)
+            assert output.action in time_step.observations["legal_actions"][player]
+            time_step = env.step([output.action])
+        for agent in agents:
+            agent.step(time_step)
+    losses = [agent.loss for agent in agents]
+    assert all(loss is not None and np.isfinite(float(loss)) for loss in losses)
