@@ -6,9 +6,10 @@ One training step:
    ``mctx.gumbel_muzero_policy`` with ``simulations`` simulations from the position, the
    network giving priors and leaf values. A finished game starts again at once.
 2. **targets**: the policy target of a move is the search's improved policy
-   (``action_weights``); its value target is the game's outcome for the seat that moved (win
-   +1, draw 0, loss -1), or, for a game still running at the end of the unroll, the search's
-   value of the position.
+   (``action_weights``); its value target is the game's result for the seat that moved, in
+   [-1, 1] (``Model.outcomes``: win 1, draw 0, loss -1, read from the game's returns and
+   utility range), or, for a game still running at the end of the unroll, the search's value
+   of the position.
 3. **update**: ``epochs`` Adam steps on cross-entropy (policy) plus squared error (value).
 
 The recurrent function follows ``examples/mctx_turns.py``: a child's value is backed up with
@@ -48,6 +49,8 @@ import optax
 
 import boneyard.jax
 from boneyard.ai.network import segment_maps
+from boneyard.ai.values import values_from_return_arrays
+from boneyard.core.registry import load_game
 from boneyard.jax.core import random_legal_action
 
 Array = jax.Array
@@ -132,6 +135,8 @@ class Model:
         self.index = jnp.asarray(
             np.stack([kind, sizes[0] + row, sizes[0] + sizes[1] + column], axis=1), jnp.int32
         )
+        info = load_game(config.game, **config.params).info
+        self.utility_range = (float(info.min_utility), float(info.max_utility))
 
     def init(self, key: Array) -> Params:
         c = self.config
@@ -145,6 +150,15 @@ class Model:
         logits = head_logits[:, self.index].sum(-1)
         logits = jnp.where(states.legal_action_mask, logits, -1e9)
         return logits, value
+
+    def outcomes(self, rewards: Array, ended: Array) -> Array:
+        """Each seat's result in [-1, 1] where ``ended`` (the step that gave ``rewards``, the
+        game's returns, ended the game), else 0: ``2 * values_from_returns - 1``, the scale
+        the ``expert``'s search values finished games on. Win 1, draw 0, loss -1 in games whose
+        returns are +-1 or 1/0 (Bon-Bon); a score's margin (Obonto) moves it a little inside."""
+        low, high = self.utility_range
+        values = values_from_return_arrays(rewards, low, high, jnp)
+        return jnp.where(ended[..., None], 2.0 * values - 1.0, 0.0)
 
     def inference_config(self, extra: dict[str, Any]) -> dict[str, Any]:
         c = self.config
@@ -173,7 +187,8 @@ def make_recurrent_fn(model: Model) -> Callable[..., Any]:
     def recurrent_fn(params: Params, key: Array, action: Array, state: Any) -> Any:
         batch = action.shape[0]
         next_state = step(state, action, jax.random.split(key, batch))
-        reward = jnp.sign(next_state.rewards[jnp.arange(batch), state.current_player])
+        ended = next_state.terminated & ~state.terminated
+        reward = model.outcomes(next_state.rewards, ended)[jnp.arange(batch), state.current_player]
         logits, value = model.evaluate(params, next_state)
         value = jnp.where(next_state.terminated, 0.0, value)
         output = mctx.RecurrentFnOutput(
@@ -239,7 +254,7 @@ def make_functions(model: Model, optimizer: Any) -> tuple[Any, Any, Any, Any]:
         def back(carry: Any, x: Any) -> tuple[Any, Any]:
             outcome, known = carry
             rewards, done, mover, search_value = x
-            outcome = jnp.where(done[:, None], jnp.sign(rewards), outcome)
+            outcome = jnp.where(done[:, None], model.outcomes(rewards, done), outcome)
             known = known | done
             mine = outcome[jnp.arange(c.batch), mover]
             return (outcome, known), jnp.where(known, mine, search_value)
@@ -291,16 +306,28 @@ def make_functions(model: Model, optimizer: Any) -> tuple[Any, Any, Any, Any]:
     return jax.jit(new_games), train_step, against_random, games
 
 
-def make_evaluation(model: Model) -> tuple[Any, int]:
-    """The jitted evaluation against random, and its number of games."""
+def make_evaluation(model: Model, *, player: str = "greedy") -> tuple[Any, int]:
+    """The jitted evaluation against random, and its number of games.
+
+    ``player`` is the side measured: ``"greedy"``, the network's best action (no search), or
+    ``"random"`` (uniform: random against random reads 0.5, a check of the measure). Its score
+    is the arena's (``arena.tally``): a game it ends with a better return than the other
+    seat's counts 1, an equal one 1/2, a worse one 0 (a game still running after ``cap``
+    moves: a draw)."""
+    if player not in ("greedy", "random"):
+        raise ValueError(f"the measured player is 'greedy' or 'random', not {player!r}")
     env, c = model.env, model.config
     step = jax.vmap(env.step)
     games = max(2, c.eval_games - c.eval_games % 2)
     cap = 2000
 
+    def random_actions(key: Array, states: Any) -> Array:
+        return jax.vmap(random_legal_action)(jax.random.split(key, games), states.legal_action_mask)
+
     @jax.jit
     def against_random(params: Params, key: Array) -> Array:
-        """The greedy policy's mean score (win 1, draw 1/2) against uniform random."""
+        """The measured player's mean score against uniform random, half the games in each
+        seat."""
         init_key, key = jax.random.split(key)
         states = jax.vmap(env.init)(jax.random.split(init_key, games))
         seat = jnp.arange(games) % 2
@@ -312,19 +339,20 @@ def make_evaluation(model: Model) -> tuple[Any, int]:
 
         def body(carry: Any) -> Any:
             states, total, key, count = carry
-            key, pick_key, step_key = jax.random.split(key, 3)
-            logits, _ = model.evaluate(params, states)
-            greedy = jnp.argmax(logits, axis=-1).astype(jnp.int32)
-            random = jax.vmap(random_legal_action)(
-                jax.random.split(pick_key, games), states.legal_action_mask
-            )
-            action = jnp.where(states.current_player == seat, greedy, random)
+            key, pick_key, own_key, step_key = jax.random.split(key, 4)
+            if player == "greedy":
+                logits, _ = model.evaluate(params, states)
+                own = jnp.argmax(logits, axis=-1).astype(jnp.int32)
+            else:
+                own = random_actions(own_key, states)
+            action = jnp.where(states.current_player == seat, own, random_actions(pick_key, states))
             states = step(states, action, jax.random.split(step_key, games))
             return states, total + states.rewards, key, count + 1
 
         _, total, _, _ = jax.lax.while_loop(cond, body, start)
         mine = total[jnp.arange(games), seat]
-        return jnp.mean(0.5 + 0.5 * jnp.sign(mine))
+        theirs = (total.sum(-1) - mine) / (env.num_players - 1)
+        return jnp.mean(jnp.where(mine > theirs, 1.0, jnp.where(mine == theirs, 0.5, 0.0)))
 
     return against_random, games
 
