@@ -1,9 +1,15 @@
 """``boneyard train`` end to end in a few seconds: self-play, update, checkpoint, resume, load
-in numpy, play a legal move; and the numpy forward pass equals the JAX one."""
+in numpy, play a legal move; the numpy forward pass equals the JAX one; targets and the
+evaluation read the game's returns; a run stopped by SIGINT resumes where it stopped."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -36,9 +42,31 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from boneyard.ai.training import TrainConfig, train
 
     out = tmp_path_factory.mktemp("train")
-    line = train(TrainConfig(steps=2, **TINY), out)  # type: ignore[arg-type]
+    # a measurement against hard at step 2 (2 games, fast moves), in the worker
+    watched = {"hard_every": 2, "hard_games": 2, "hard_time": 0.02}
+    line = train(TrainConfig(steps=2, **TINY, **watched), out)  # type: ignore[arg-type]
     assert line["step"] == 2 and "score_vs_random" in line
     return out
+
+
+def test_the_run_measures_its_snapshots_against_hard_and_plots_both_scores(
+    trained: Path,
+) -> None:
+    log = [json.loads(line) for line in (trained / "log.jsonl").read_text().splitlines()]
+    (strength,) = [
+        json.loads(line) for line in (trained / "strength.jsonl").read_text().splitlines()
+    ]
+    assert strength["step"] == 2 and strength["opponent"] == "hard"
+    assert strength["games"] == log[-1]["games"] and strength["seconds"] == log[-1]["seconds"]
+    assert strength["wins"] + strength["draws"] + strength["losses"] == 2
+    low, high = strength["interval"]
+    assert 0.0 <= low <= strength["score_vs_hard"] <= high <= 1.0
+    assert Network.load(trained / "snapshots" / "step-000002.npz").config["trained"]["step"] == 2
+    pytest.importorskip("matplotlib")
+    from boneyard.ai.training_plot import plot_run
+
+    png = plot_run(trained, trained / "progress.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_training_writes_a_checkpoint_a_model_and_a_log(trained: Path) -> None:
@@ -171,7 +199,8 @@ def test_an_untrained_networks_score_is_the_arenas(tmp_path: Path) -> None:
     interval (the evaluation once read 0.51 where the truth is about 0.03)."""
     import jax
 
-    from boneyard.ai.training.selfplay import Model, TrainConfig, make_evaluation, save_model
+    from boneyard.ai.training.runs import save_model
+    from boneyard.ai.training.selfplay import Model, TrainConfig, make_evaluation
 
     model = Model(TrainConfig(game="bonbon", eval_games=64, hidden=16))
     params = model.init(jax.random.PRNGKey(0))
@@ -183,3 +212,69 @@ def test_an_untrained_networks_score_is_the_arenas(tmp_path: Path) -> None:
     result = head_to_head("bonbon", greedy, "random", games=40, seed=3).pairs[0]
     low, high = result.interval
     assert low <= reported <= high, (reported, result.summary())
+
+
+# ----- runs that survive ------------------------------------------------------------------------
+
+
+def _steps(out: Path) -> list[int]:
+    return [json.loads(line)["step"] for line in (out / "log.jsonl").read_text().splitlines()]
+
+
+def test_a_run_stopped_by_sigint_checkpoints_and_resumes_its_step_numbers(tmp_path: Path) -> None:
+    from boneyard.ai.training import TrainConfig, train
+    from boneyard.ai.training.runs import load_checkpoint, saved_progress
+    from boneyard.ai.training.selfplay import Model
+
+    out = tmp_path / "run"
+    options = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items() if k != "game"]
+    command = [sys.executable, "-c", "from boneyard.cli import main; main()", "train", "bones"]
+    command += [*options, "--steps=1000", "--checkpoint-every=1000", f"--out={out}", "--quiet"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        # wait on the run's own record, not a clock: three steps logged (the limit is a guard)
+        for _ in range(2400):
+            if (out / "log.jsonl").exists() and len(_steps(out)) >= 3:
+                break
+            if run.poll() is not None:
+                pytest.fail(f"the run ended early: {run.stdout.read()!r}")  # type: ignore[union-attr]
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                run.wait(timeout=0.25)
+        run.send_signal(signal.SIGINT)
+        output, _ = run.communicate(timeout=600)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    assert run.returncode == 130, output
+    assert b"stopped by SIGINT" in output
+    stopped_at = _steps(out)[-1]
+    assert _steps(out) == list(range(1, stopped_at + 1))
+    # the checkpoint is the last step's, and whole: every weight and all of Adam's state
+    progress = saved_progress(out)
+    assert progress is not None and progress["step"] == stopped_at
+    assert json.loads((out / "config.json").read_text())["step"] == stopped_at
+    config = TrainConfig(**progress["config"])
+    model = Model(config)
+    import jax
+    import optax
+
+    params = model.init(jax.random.PRNGKey(0))
+    opt_state = optax.adam(config.learning_rate).init(params)
+    loaded, _, _ = load_checkpoint(out, params, opt_state)
+    assert {name: value.shape for name, value in loaded.items()} == {
+        name: value.shape for name, value in params.items()
+    }
+    assert Network.load(out / "model.npz").config["trained"]["step"] == stopped_at
+    assert not list(out.glob("*.tmp*"))  # nothing left aside
+    # a run killed hard after its checkpoint leaves log lines past it (and maybe a torn one)
+    with (out / "log.jsonl").open("a") as log:
+        log.write(json.dumps({"step": stopped_at + 1}) + "\n")
+        log.write('{"step": ' + str(stopped_at + 2))
+    line = train(TrainConfig(steps=stopped_at + 2, **TINY), out)  # type: ignore[arg-type]
+    assert line["step"] == stopped_at + 2
+    lines = [json.loads(text) for text in (out / "log.jsonl").read_text().splitlines()]
+    assert [record["step"] for record in lines] == list(range(1, stopped_at + 3))
+    assert [record["sitting"] for record in lines] == [1] * stopped_at + [2, 2]
+    seconds = [record["seconds"] for record in lines]
+    assert seconds == sorted(seconds)

@@ -34,11 +34,8 @@ The network is ``boneyard.ai.network``'s MLP: policy logits over the game's fact
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import jax
@@ -55,12 +52,6 @@ from boneyard.jax.core import random_legal_action
 
 Array = jax.Array
 Params = dict[str, Array]
-
-CHECKPOINT = "checkpoint.npz"
-STATE_FILE = "config.json"
-MODEL = "model.npz"
-BEST = "best.npz"
-LOG = "log.jsonl"
 
 
 @dataclasses.dataclass
@@ -86,6 +77,13 @@ class TrainConfig:
     eval_games: int = 64
     """Games of the network's greedy policy against random (half in each seat) at each
     evaluation, on the batch engine."""
+    checkpoint_every: int = 10
+    """Steps between checkpoints (and one at the end, and on SIGINT/SIGTERM); 0: only those."""
+    hard_every: int = 0
+    """Steps between measurements against ``hard`` on the rules engine (in a worker); 0: none."""
+    hard_games: int = 10
+    hard_time: float = 0.25
+    """Seconds a move for both sides of a measurement against ``hard``."""
 
 
 # ----- the network ------------------------------------------------------------------------
@@ -355,135 +353,3 @@ def make_evaluation(model: Model, *, player: str = "greedy") -> tuple[Any, int]:
         return jnp.mean(jnp.where(mine > theirs, 1.0, jnp.where(mine == theirs, 0.5, 0.0)))
 
     return against_random, games
-
-
-# ----- saving -------------------------------------------------------------------------------
-
-
-def save_model(path: Path, params: Params, config: dict[str, Any]) -> None:
-    """A model file: the weights (float32) and the JSON config, one ``.npz``."""
-    arrays: dict[str, Any] = {name: np.asarray(value, np.float32) for name, value in params.items()}
-    arrays["config"] = np.array(json.dumps(config))
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    tmp.replace(path)
-
-
-def _save_checkpoint(
-    out: Path, params: Params, opt_state: Any, config: TrainConfig, progress: dict[str, Any]
-) -> None:
-    leaves = jax.tree_util.tree_leaves(opt_state)
-    arrays: dict[str, Any] = {f"param_{name}": np.asarray(value) for name, value in params.items()}
-    arrays.update({f"opt_{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)})
-    tmp = out / (CHECKPOINT + ".tmp.npz")
-    np.savez(tmp, **arrays)
-    tmp.replace(out / CHECKPOINT)
-    document = {"config": dataclasses.asdict(config), **progress}
-    (out / STATE_FILE).write_text(json.dumps(document, indent=2) + "\n")
-
-
-def load_checkpoint(
-    out: Path, params: Params, opt_state: Any
-) -> tuple[Params, Any, dict[str, Any]]:
-    """The weights, optimiser state and progress saved in ``out`` (shaped like the given)."""
-    document = json.loads((out / STATE_FILE).read_text())
-    with np.load(out / CHECKPOINT) as data:
-        loaded = {name: jnp.asarray(data[f"param_{name}"]) for name in params}
-        leaves, tree = jax.tree_util.tree_flatten(opt_state)
-        restored = [jnp.asarray(data[f"opt_{i}"]) for i in range(len(leaves))]
-    return loaded, jax.tree_util.tree_unflatten(tree, restored), document
-
-
-# ----- the run ------------------------------------------------------------------------------
-
-
-def train(
-    config: TrainConfig,
-    out: str | Path,
-    *,
-    resume: bool = True,
-    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
-) -> dict[str, Any]:
-    """Train (or resume training in ``out``) and write ``out``'s checkpoint, model and log.
-
-    ``out`` gets ``checkpoint.npz`` (weights and Adam's state), ``config.json`` (this config
-    and the progress: steps, games, seconds), ``model.npz`` (what ``boneyard.ai.network``
-    loads), ``best.npz`` (the network of this run's best evaluation against random) and
-    ``log.jsonl`` (one line a step: losses, games; at each evaluation the greedy policy's score
-    against random). ``progress(step, steps, line)`` is called after each step.
-    Returns the last log line."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    if resume and (out / STATE_FILE).exists() and (out / CHECKPOINT).exists():
-        saved = json.loads((out / STATE_FILE).read_text())["config"]
-        kept = {"steps": config.steps, "minutes": config.minutes}
-        config = TrainConfig(**{**saved, **kept})
-    model = Model(config)
-    optimizer = optax.adam(config.learning_rate)
-    root = jax.random.PRNGKey(config.seed)
-    params = model.init(jax.random.fold_in(root, 0))
-    opt_state = optimizer.init(params)
-    done = {"step": 0, "games": 0, "seconds": 0.0}
-    if resume and (out / STATE_FILE).exists() and (out / CHECKPOINT).exists():
-        params, opt_state, document = load_checkpoint(out, params, opt_state)
-        done = {key: document[key] for key in done}
-    new_games, train_step, against_random, eval_games = make_functions(model, optimizer)
-    step = int(done["step"])
-    states = new_games(jax.random.fold_in(jax.random.fold_in(root, 1), step))
-    started = time.perf_counter()
-    deadline = started + 60.0 * config.minutes if config.minutes is not None else math.inf
-    total = config.steps if config.steps is not None else 0
-    line: dict[str, Any] = {}
-    best = -1.0
-    with (out / LOG).open("a") as log:
-        while (config.steps is None or step < config.steps) and time.perf_counter() < deadline:
-            key = jax.random.fold_in(jax.random.fold_in(root, 2), step)
-            params, opt_state, states, losses, games = train_step(params, opt_state, states, key)
-            step += 1
-            loss, policy_loss, value_loss = (float(x) for x in losses)
-            done["games"] = int(done["games"]) + int(games)
-            seconds = float(done["seconds"]) + time.perf_counter() - started
-            line = {
-                "step": step,
-                "seconds": round(seconds, 2),
-                "games": done["games"],
-                "positions": step * config.batch * config.unroll,
-                "loss": round(loss, 5),
-                "policy_loss": round(policy_loss, 5),
-                "value_loss": round(value_loss, 5),
-            }
-            last = (config.steps is not None and step >= config.steps) or (
-                time.perf_counter() >= deadline
-            )
-            if config.eval_every and (step % config.eval_every == 0 or last):
-                score = float(against_random(params, jax.random.fold_in(root, 3)))
-                line["score_vs_random"] = round(score, 4)
-                line["eval_games"] = eval_games
-                if score >= best:
-                    # self-play can collapse into a degenerate line: keep the best network too
-                    best = score
-                    facts = {**_trained(config, step, done["games"], seconds), "score": score}
-                    save_model(out / BEST, params, model.inference_config(facts))
-            log.write(json.dumps(line) + "\n")
-            log.flush()
-            if progress is not None:
-                progress(step, total, line)
-        seconds = float(done["seconds"]) + time.perf_counter() - started
-        state = {"step": step, "games": done["games"], "seconds": round(seconds, 2)}
-        _save_checkpoint(out, params, opt_state, config, state)
-        trained = _trained(config, step, state["games"], seconds)
-        save_model(out / MODEL, params, model.inference_config(trained))
-    return line
-
-
-def _trained(config: TrainConfig, step: int, games: Any, seconds: float) -> dict[str, Any]:
-    """What a model file records of its training."""
-    return {
-        "step": step,
-        "games": int(games),
-        "seconds": round(seconds, 2),
-        "batch": config.batch,
-        "unroll": config.unroll,
-        "simulations": config.simulations,
-        "seed": config.seed,
-    }
