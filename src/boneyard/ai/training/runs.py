@@ -301,9 +301,11 @@ class _Run:
             )
             self.done.update({key: document[key] for key in self.done if key in document})
             self.step = int(document["step"])
-        else:
+        else:  # a fresh run: the records of one that was here go with it
             for name in (LOG, STRENGTH):
                 (out / name).unlink(missing_ok=True)
+            for snapshot in (out / SNAPSHOTS).glob("step-*.npz"):
+                snapshot.unlink()
         for name in (LOG, STRENGTH):
             _drop_after(out / name, self.step)
         self.done["sitting"] = int(self.done["sitting"]) + 1
