@@ -206,10 +206,11 @@ class _StrengthWorker:
         )
         self.pending.append((facts, task))
 
-    def collect(self, wait: bool = False) -> None:
+    def collect(self) -> None:
+        """Log the measurements that have finished."""
         still = []
         for facts, task in self.pending:
-            if wait or task.ready():
+            if task.ready():
                 pair = task.get().pairs[0]
                 low, high = pair.interval
                 line = {
@@ -228,16 +229,16 @@ class _StrengthWorker:
                 still.append((facts, task))
         self.pending = still
 
-    def close(self, wait: bool) -> None:
-        """Wait for the measurements in flight (``wait``) or drop them (a stopped run: a later
-        sitting measures the snapshots left without a result)."""
+    def close(self, wait: bool, stop: _Stop) -> None:
+        """Wait for the measurements in flight (``wait``; a signal ends the wait) or drop them:
+        a later sitting measures the snapshots left without a result."""
         if self.pool is None:
             return
-        if wait:
-            self.collect(wait=True)
-            self.pool.close()
-        else:
-            self.pool.terminate()
+        while wait and self.pending and stop.signal is None:
+            self.pending[0][1].wait(0.5)
+            self.collect()
+        self.collect()
+        self.pool.terminate()
         self.pool.join()
         self.pool = None
 
@@ -324,6 +325,9 @@ class _Run:
     def trained(self) -> dict[str, Any]:
         return _trained(self.config, self.step, self.done["games"], self.seconds())
 
+    def finished(self) -> bool:
+        return self.config.steps is not None and self.step >= self.config.steps
+
     def more(self) -> bool:
         steps = self.config.steps
         return (steps is None or self.step < steps) and time.perf_counter() < self.deadline
@@ -346,7 +350,9 @@ class _Run:
                 self.checkpoint()
                 config_of_model = self.model.inference_config(self.trained())
                 save_model(self.out / MODEL, self.params, config_of_model)
-                self.worker.close(wait=stop.signal is None)
+                # the run's last step: its measurements are its result; a sitting ended
+                # by its minutes leaves them to the next one
+                self.worker.close(wait=self.finished(), stop=stop)
         return line
 
     def one_step(self) -> dict[str, Any]:
