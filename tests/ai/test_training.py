@@ -278,3 +278,18 @@ def test_a_run_stopped_by_sigint_checkpoints_and_resumes_its_step_numbers(tmp_pa
     assert [record["sitting"] for record in lines] == [1] * stopped_at + [2, 2]
     seconds = [record["seconds"] for record in lines]
     assert seconds == sorted(seconds)
+
+
+def test_a_sitting_measures_the_snapshots_a_stopped_one_left_unmeasured(tmp_path: Path) -> None:
+    from boneyard.ai.training.runs import _unmeasured
+
+    (tmp_path / "snapshots").mkdir()
+    for step in (1, 2, 4):
+        (tmp_path / "snapshots" / f"step-{step:06d}.npz").write_bytes(b"")
+    log = [{"step": s, "seconds": 10.0 * s, "games": 7 * s} for s in (1, 2, 3)]
+    (tmp_path / "log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in log))
+    (tmp_path / "strength.jsonl").write_text(json.dumps({"step": 1, "score_vs_hard": 0.5}) + "\n")
+    # step 1 is measured; step 4 lies past the checkpoint (step 3) and is taken again
+    assert _unmeasured(tmp_path, 3) == [
+        ({"step": 2, "seconds": 20.0, "games": 14}, tmp_path / "snapshots" / "step-000002.npz")
+    ]

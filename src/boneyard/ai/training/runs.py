@@ -243,14 +243,19 @@ class _StrengthWorker:
         self.pool = None
 
 
-def _unmeasured(out: Path, step: int) -> list[tuple[int, Path]]:
-    """Snapshots up to ``step`` without a strength line (a stopped sitting's)."""
+def _unmeasured(out: Path, step: int) -> list[tuple[dict[str, Any], Path]]:
+    """Snapshots up to ``step`` without a strength line (a stopped sitting's), each with its
+    step's seconds and games from the log."""
     measured = {record.get("step") for record in read_lines(out / STRENGTH)}
+    logged = {record.get("step"): record for record in read_lines(out / LOG)}
     found = []
     for path in sorted((out / SNAPSHOTS).glob("step-*.npz")):
         number = int(path.stem.removeprefix("step-"))
         if number <= step and number not in measured:
-            found.append((number, path))
+            line: dict[str, Any] = logged.get(number) or {}
+            facts: dict[str, Any] = {"step": number}
+            facts.update({k: line[k] for k in ("seconds", "games") if k in line})
+            found.append((facts, path))
     return found
 
 
@@ -338,8 +343,8 @@ class _Run:
         with _stopping_on_signals() as stop:
             try:
                 if config.hard_every:
-                    for number, path in _unmeasured(self.out, self.step):
-                        self.worker.submit(path, {"step": number})
+                    for facts, path in _unmeasured(self.out, self.step):
+                        self.worker.submit(path, facts)
                 while self.more() and stop.signal is None:
                     line = self.one_step()
                     if progress is not None:
