@@ -28,7 +28,7 @@ from boneyard.core.parameters import parse_assignments
 @click.option("-p", "--param", "params", multiple=True, help="A game parameter, name=value.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--steps", default=100, show_default=True, help="Training steps in all.")
-@click.option("--minutes", type=float, default=None, help="Stop after this many minutes.")
+@click.option("--minutes", type=float, default=None, help="Minutes of this sitting.")
 @click.option("--batch", default=32, show_default=True, help="Games played at once.")
 @click.option("--unroll", default=16, show_default=True, help="Moves a game between updates.")
 @click.option("--simulations", default=16, show_default=True, help="mctx simulations a move.")
