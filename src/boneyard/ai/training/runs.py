@@ -308,7 +308,7 @@ class _Run:
             self.done.update({key: document[key] for key in self.done if key in document})
             self.step = int(document["step"])
         else:  # a fresh run: the records of one that was here go with it
-            for name in (LOG, STRENGTH):
+            for name in (LOG, STRENGTH, CHECKPOINT, STATE_FILE):
                 (out / name).unlink(missing_ok=True)
             for snapshot in (out / SNAPSHOTS).glob("step-*.npz"):
                 snapshot.unlink()
