@@ -37,23 +37,35 @@ def _records(path: Path) -> list[dict[str, Any]]:
 
 
 def plot_run(out: str | Path, path: str | Path, title: str | None = None) -> Path:
-    """Draw the run in ``out`` into ``path``: score (draws half) against training hours on the
-    left, against self-play games on the right, with 95% intervals."""
+    """Draw the run in ``out`` into ``path``: score (draws half) against training time (minutes,
+    or hours past two) on the left, with a dotted line where each sitting began, and against
+    self-play games on the right, with 95% intervals."""
     out, path = Path(out), Path(path)
+    log = _records(out / "log.jsonl")
+    longest = max((r.get("seconds", 0.0) for r in log), default=0.0)
+    scale, unit = (3600.0, "hours") if longest > 7200 else (60.0, "minutes")
     figure, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    starts = [
+        r["seconds"]
+        for r, before in zip(log[1:], log)
+        if r.get("sitting", 1) > before.get("sitting", 1)
+    ]
+    for start in starts:
+        axes[0].axvline(start / scale, color="#bbbbbb", lw=0.8, ls=":")
     for file, key, label, colour in SERIES:
         points = [r for r in _records(out / file) if key in r and "seconds" in r]
         if not points:
             continue
-        for axis, x_key, scale in ((axes[0], "seconds", 3600.0), (axes[1], "games", 1.0)):
-            xs = [r[x_key] / scale for r in points]
+        for axis, x_key, per in ((axes[0], "seconds", scale), (axes[1], "games", 1.0)):
+            xs = [r[x_key] / per for r in points]
             ys = [r[key] for r in points]
             lows = [r[key] - r["interval"][0] if "interval" in r else 0.0 for r in points]
             highs = [r["interval"][1] - r[key] if "interval" in r else 0.0 for r in points]
             axis.errorbar(
                 xs, ys, yerr=[lows, highs], label=label, color=colour, marker="o", ms=3, capsize=2
             )
-    for axis, x_label in zip(axes, ("training time (hours)", "self-play games")):
+    labels = (f"training time ({unit}; dotted: a new sitting)", "self-play games")
+    for axis, x_label in zip(axes, labels):
         axis.set_xlabel(x_label)
         axis.axhline(0.5, color="#999999", lw=0.8, ls="--")
         axis.set_ylim(-0.02, 1.02)
