@@ -1,9 +1,15 @@
 """``boneyard train`` end to end in a few seconds: self-play, update, checkpoint, resume, load
-in numpy, play a legal move; and the numpy forward pass equals the JAX one."""
+in numpy, play a legal move; the numpy forward pass equals the JAX one; targets and the
+evaluation read the game's returns; a run stopped by SIGINT resumes where it stopped."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +21,9 @@ pytest.importorskip("mctx")
 
 import boneyard
 from boneyard.ai import make_bot
+from boneyard.ai.arena import head_to_head
 from boneyard.ai.network import Network
+from boneyard.ai.stats import wilson_interval
 
 TINY = {
     "game": "bones",
@@ -34,9 +42,31 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from boneyard.ai.training import TrainConfig, train
 
     out = tmp_path_factory.mktemp("train")
-    line = train(TrainConfig(steps=2, **TINY), out)  # type: ignore[arg-type]
+    # a measurement against hard at step 2 (2 games, fast moves), in the worker
+    watched = {"hard_every": 2, "hard_games": 2, "hard_time": 0.02}
+    line = train(TrainConfig(steps=2, **TINY, **watched), out)  # type: ignore[arg-type]
     assert line["step"] == 2 and "score_vs_random" in line
     return out
+
+
+def test_the_run_measures_its_snapshots_against_hard_and_plots_both_scores(
+    trained: Path,
+) -> None:
+    log = [json.loads(line) for line in (trained / "log.jsonl").read_text().splitlines()]
+    (strength,) = [
+        json.loads(line) for line in (trained / "strength.jsonl").read_text().splitlines()
+    ]
+    assert strength["step"] == 2 and strength["opponent"] == "hard"
+    assert strength["games"] == log[-1]["games"] and strength["seconds"] == log[-1]["seconds"]
+    assert strength["wins"] + strength["draws"] + strength["losses"] == 2
+    low, high = strength["interval"]
+    assert 0.0 <= low <= strength["score_vs_hard"] <= high <= 1.0
+    assert Network.load(trained / "snapshots" / "step-000002.npz").config["trained"]["step"] == 2
+    pytest.importorskip("matplotlib")
+    from boneyard.ai.training_plot import plot_run
+
+    png = plot_run(trained, trained / "progress.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_training_writes_a_checkpoint_a_model_and_a_log(trained: Path) -> None:
@@ -122,3 +152,144 @@ def test_the_train_command_lists_its_options() -> None:
     assert result.exit_code == 0
     for option in ("--seed", "--steps", "--minutes", "--batch", "--simulations", "--out"):
         assert option in result.output
+
+
+# ----- targets and the evaluation read the game's returns -----------------------------------
+
+
+def test_outcomes_are_win_1_and_loss_minus_1_in_bonbon_and_obontos_sign_kept() -> None:
+    """Bon-Bon's returns are 1 and 0: its loss is -1, not a draw (``jnp.sign`` made it 0)."""
+    import jax.numpy as jnp
+
+    from boneyard.ai.training.selfplay import Model, TrainConfig
+
+    ended = jnp.array([True, True, False])
+    bonbon = Model(TrainConfig(game="bonbon")).outcomes(
+        jnp.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]), ended
+    )
+    assert bonbon.tolist() == [[1.0, -1.0], [-1.0, 1.0], [0.0, 0.0]]
+    bones = Model(TrainConfig(game="bones")).outcomes(
+        jnp.array([[1.0, -1.0], [0.0, 0.0], [-1.0, 1.0]]), ended
+    )
+    assert bones.tolist() == [[1.0, -1.0], [0.0, 0.0], [0.0, 0.0]]
+    obonto = Model(TrainConfig(game="obonto")).outcomes(
+        jnp.array([[3.0, -3.0], [0.0, 0.0], [0.0, 0.0]]), ended
+    )
+    assert 0.75 < float(obonto[0, 0]) < 1.0
+    assert float(obonto[0, 1]) == pytest.approx(-float(obonto[0, 0]))
+    assert obonto[1].tolist() == [0.0, 0.0]
+
+
+def test_random_against_random_reads_one_half_in_bonbon() -> None:
+    import jax
+
+    from boneyard.ai.training.selfplay import Model, TrainConfig, make_evaluation
+
+    model = Model(TrainConfig(game="bonbon", eval_games=200, hidden=8))
+    against_random, games = make_evaluation(model, player="random")
+    score = float(against_random(model.init(jax.random.PRNGKey(0)), jax.random.PRNGKey(1)))
+    low, high = wilson_interval(0.5 * games, games)
+    assert low <= score <= high  # sign(returns) read 0.75: a loss counted as a draw
+
+
+def test_an_untrained_networks_score_is_the_arenas(tmp_path: Path) -> None:
+    """The evaluation inside training plays the network's greedy policy against random on the
+    batch engine; the arena plays the same policy on the rules engine (the expert with one
+    iteration plays its network's most likely action). The two agree within the arena's
+    interval (the evaluation once read 0.51 where the truth is about 0.03)."""
+    import jax
+
+    from boneyard.ai.training.runs import save_model
+    from boneyard.ai.training.selfplay import Model, TrainConfig, make_evaluation
+
+    model = Model(TrainConfig(game="bonbon", eval_games=64, hidden=16))
+    params = model.init(jax.random.PRNGKey(0))
+    against_random, _ = make_evaluation(model)
+    reported = float(against_random(params, jax.random.PRNGKey(1)))
+    path = tmp_path / "untrained.npz"
+    save_model(path, params, model.inference_config({}))
+    greedy = f"expert:model={path},iterations=1,time_limit=none,use_solver=false"
+    result = head_to_head("bonbon", greedy, "random", games=40, seed=3).pairs[0]
+    low, high = result.interval
+    assert low <= reported <= high, (reported, result.summary())
+
+
+# ----- runs that survive ------------------------------------------------------------------------
+
+
+def _steps(out: Path) -> list[int]:
+    return [json.loads(line)["step"] for line in (out / "log.jsonl").read_text().splitlines()]
+
+
+def test_a_run_stopped_by_sigint_checkpoints_and_resumes_its_step_numbers(tmp_path: Path) -> None:
+    from boneyard.ai.training import TrainConfig, train
+    from boneyard.ai.training.runs import load_checkpoint, saved_progress
+    from boneyard.ai.training.selfplay import Model
+
+    out = tmp_path / "run"
+    options = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items() if k != "game"]
+    command = [sys.executable, "-c", "from boneyard.cli import main; main()", "train", "bones"]
+    command += [*options, "--steps=1000", "--checkpoint-every=1000", f"--out={out}", "--quiet"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        # wait on the run's own record, not a clock: three steps logged (the limit is a guard)
+        for _ in range(2400):
+            if (out / "log.jsonl").exists() and len(_steps(out)) >= 3:
+                break
+            if run.poll() is not None:
+                pytest.fail(f"the run ended early: {run.stdout.read()!r}")  # type: ignore[union-attr]
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                run.wait(timeout=0.25)
+        run.send_signal(signal.SIGINT)
+        output, _ = run.communicate(timeout=600)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    assert run.returncode == 130, output
+    assert b"stopped by SIGINT" in output
+    stopped_at = _steps(out)[-1]
+    assert _steps(out) == list(range(1, stopped_at + 1))
+    # the checkpoint is the last step's, and whole: every weight and all of Adam's state
+    progress = saved_progress(out)
+    assert progress is not None and progress["step"] == stopped_at
+    assert json.loads((out / "config.json").read_text())["step"] == stopped_at
+    config = TrainConfig(**progress["config"])
+    model = Model(config)
+    import jax
+    import optax
+
+    params = model.init(jax.random.PRNGKey(0))
+    opt_state = optax.adam(config.learning_rate).init(params)
+    loaded, _, _ = load_checkpoint(out, params, opt_state)
+    assert {name: value.shape for name, value in loaded.items()} == {
+        name: value.shape for name, value in params.items()
+    }
+    assert Network.load(out / "model.npz").config["trained"]["step"] == stopped_at
+    assert not list(out.glob("*.tmp*"))  # nothing left aside
+    # a run killed hard after its checkpoint leaves log lines past it (and maybe a torn one)
+    with (out / "log.jsonl").open("a") as log:
+        log.write(json.dumps({"step": stopped_at + 1}) + "\n")
+        log.write('{"step": ' + str(stopped_at + 2))
+    line = train(TrainConfig(steps=stopped_at + 2, **TINY), out)  # type: ignore[arg-type]
+    assert line["step"] == stopped_at + 2
+    lines = [json.loads(text) for text in (out / "log.jsonl").read_text().splitlines()]
+    assert [record["step"] for record in lines] == list(range(1, stopped_at + 3))
+    assert [record["sitting"] for record in lines] == [1] * stopped_at + [2, 2]
+    seconds = [record["seconds"] for record in lines]
+    assert seconds == sorted(seconds)
+
+
+def test_a_sitting_measures_the_snapshots_a_stopped_one_left_unmeasured(tmp_path: Path) -> None:
+    from boneyard.ai.training.runs import _unmeasured
+
+    (tmp_path / "snapshots").mkdir()
+    for step in (1, 2, 4):
+        (tmp_path / "snapshots" / f"step-{step:06d}.npz").write_bytes(b"")
+    log = [{"step": s, "seconds": 10.0 * s, "games": 7 * s} for s in (1, 2, 3)]
+    (tmp_path / "log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in log))
+    (tmp_path / "strength.jsonl").write_text(json.dumps({"step": 1, "score_vs_hard": 0.5}) + "\n")
+    # step 1 is measured; step 4 lies past the checkpoint (step 3) and is taken again
+    assert _unmeasured(tmp_path, 3) == [
+        ({"step": 2, "seconds": 20.0, "games": 14}, tmp_path / "snapshots" / "step-000002.npz")
+    ]

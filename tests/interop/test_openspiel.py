@@ -4,6 +4,7 @@ OpenSpiel's algorithms (MCTS, ISMCTS, CFR) running on boneyard games."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import warnings
 from typing import Any
@@ -11,6 +12,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, ismcts, mcts
 
 import boneyard
@@ -361,6 +364,46 @@ def test_undo_action_restores_the_previous_state(name: str) -> None:
         assert state.history() == after.history()
 
 
+_MOVES = st.lists(st.tuples(st.booleans(), st.integers(0, 10_000)), max_size=24)
+"""(undo?, which legal action) steps: an undo where there is something to undo, else an apply."""
+
+
+@pytest.mark.parametrize("name", ALL_CASES)
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(moves=_MOVES)
+def test_a_state_saved_after_applies_and_undos_restores_to_the_same_state(
+    name: str, moves: list[tuple[bool, int]]
+) -> None:
+    spiel = _load(name)
+    state = spiel.new_initial_state()
+    for undo, pick in moves:
+        if undo and state.history():
+            last = state.full_history()[-1]
+            state.undo_action(last.player, last.action)
+        elif not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[pick % len(legal)])
+    replay = spiel.new_initial_state()
+    for action in state.history():
+        replay.apply_action(action)
+    text = state.serialize()
+    assert text.split("\n")[:2] == replay.serialize().split("\n")[:2]
+    for restored in (spiel.deserialize_state(text), pickle.loads(pickle.dumps(state))):
+        assert restored.serialize() == text
+        # pyspiel's own (C++) record, not the adapter's: what C++ callers read
+        assert pyspiel.State.history(restored) == state.history()
+        assert pyspiel.State.move_number(restored) == state.move_number()
+        assert restored.history() == state.history()
+        assert str(restored) == str(replay)
+        assert restored.is_terminal() == replay.is_terminal()
+        if not replay.is_terminal():
+            assert restored.legal_actions() == replay.legal_actions()
+        for seat in range(spiel.num_players()):
+            assert restored.information_state_string(seat) == replay.information_state_string(seat)
+
+
 def test_undo_action_refuses_the_wrong_player() -> None:
     spiel = _load("bones")
     state = spiel.new_initial_state()
@@ -452,3 +495,45 @@ def test_a_search_that_ran_out_of_budget_is_not_paid_again(monkeypatch: pytest.M
     world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(9, 0, 1))
     assert len(world.history()) == len(state.history())
     assert len(searches) == 2
+
+
+@pytest.mark.parametrize("name", ["bones", "bonbon"])
+def test_openspiel_dqn_learns_for_a_few_episodes(name: str) -> None:
+    """OpenSpiel's PyTorch DQN (which needs dm-tree, in the ``rl`` extra) self-plays a boneyard
+    game through ``rl_environment``: every action it picks is legal, and it learns (a finite
+    loss once its replay buffer holds a batch)."""
+    pytest.importorskip("torch")
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch import dqn
+
+    env = rl_environment.Environment(_load(name), seed=0)
+    size = env.observation_spec()["info_state"][0]
+    actions = env.action_spec()["num_actions"]
+    agents = [
+        dqn.DQN(
+            player,
+            size,
+            actions,
+            hidden_layers_sizes=(16,),
+            batch_size=8,
+            replay_buffer_capacity=500,
+            min_buffer_size_to_learn=8,
+            # (its replay buffer is made by its first transition, on its 2nd step: a learning
+            # step before that finds none)
+            learn_every=4,
+            update_target_network_every=20,
+            seed=player,
+        )
+        for player in range(env.num_players)
+    ]
+    for _ in range(3):
+        time_step = env.reset()
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            output = agents[player].step(time_step)
+            assert output.action in time_step.observations["legal_actions"][player]
+            time_step = env.step([output.action])
+        for agent in agents:
+            agent.step(time_step)
+    losses = [agent.loss for agent in agents]
+    assert all(loss is not None and np.isfinite(float(loss)) for loss in losses)

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 
 from boneyard.core.game import Game, State
 
@@ -32,6 +35,23 @@ def values_from_returns(game: Game, returns: list[float]) -> list[float]:
         return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
     return _values(game, returns, share_beaten)
+
+
+def values_from_return_arrays(returns: Any, low: float, high: float, xp: Any = np) -> Any:
+    """``values_from_returns`` over arrays, for batch trainers: ``returns`` shaped
+    ``(..., seats)``, the game's utility range ``low``..``high``, ``xp`` numpy or
+    ``jax.numpy``; values in [0, 1] of the same shape (the same numbers, seat by seat)."""
+    players = returns.shape[-1]
+    if high > low:
+        scaled = xp.clip((returns - low) / (high - low), 0.0, 1.0)
+    else:
+        scaled = xp.full(returns.shape, 0.5)
+    if players == 1:
+        return scaled
+    mine, theirs = returns[..., :, None], returns[..., None, :]
+    beaten = xp.where(mine > theirs, 1.0, xp.where(mine == theirs, 0.5, 0.0))
+    outcome = (beaten.sum(-1) - 0.5) / (players - 1)  # (a seat ties itself: take that away)
+    return OUTCOME_WEIGHT * outcome + (1.0 - OUTCOME_WEIGHT) * scaled
 
 
 def values_from_estimates(game: Game, estimates: list[float]) -> list[float]:

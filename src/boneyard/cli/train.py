@@ -1,14 +1,19 @@
 """``boneyard train GAME``: self-play training of a policy-value network (the ``train`` extra).
 
-The run writes ``--out``: ``checkpoint.npz`` and ``config.json`` (a later run with the same
-``--out`` resumes from them, up to ``--steps`` in all), ``model.npz`` (the network that the
-``expert`` bot loads: ``make_bot("expert", game, seat, model="OUT/model.npz")``) and
-``log.jsonl`` (losses each step; the greedy policy's score against random every
-``--eval-every`` steps). See docs/ai.md, "Training and the expert".
+The run writes ``--out``: ``checkpoint.npz`` and ``config.json`` (every ``--checkpoint-every``
+steps, at the end and on Ctrl-C or SIGTERM; a later run with the same ``--out`` resumes from
+them, up to ``--steps`` in all), ``model.npz`` (the network that the ``expert`` bot loads:
+``make_bot("expert", game, seat, model="OUT/model.npz")``), ``log.jsonl`` (losses each step;
+the greedy policy's score against random every ``--eval-every`` steps), with ``--hard-every``
+``strength.jsonl`` (the expert against ``hard``, measured in a worker), and ``progress.png``
+(both scores over time, where matplotlib is installed). See docs/ai.md, "Training and the
+expert".
 """
 
 from __future__ import annotations
 
+import signal
+from pathlib import Path
 from typing import Any
 
 import click
@@ -23,7 +28,7 @@ from boneyard.core.parameters import parse_assignments
 @click.option("-p", "--param", "params", multiple=True, help="A game parameter, name=value.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--steps", default=100, show_default=True, help="Training steps in all.")
-@click.option("--minutes", type=float, default=None, help="Stop after this many minutes.")
+@click.option("--minutes", type=float, default=None, help="Minutes of this sitting.")
 @click.option("--batch", default=32, show_default=True, help="Games played at once.")
 @click.option("--unroll", default=16, show_default=True, help="Moves a game between updates.")
 @click.option("--simulations", default=16, show_default=True, help="mctx simulations a move.")
@@ -35,6 +40,19 @@ from boneyard.core.parameters import parse_assignments
 @click.option("--learning-rate", default=1e-3, show_default=True)
 @click.option("--eval-every", default=20, show_default=True, help="Steps between evaluations.")
 @click.option("--eval-games", default=64, show_default=True, help="Games an evaluation.")
+@click.option(
+    "--checkpoint-every", default=10, show_default=True, help="Steps between checkpoints."
+)
+@click.option(
+    "--hard-every",
+    default=0,
+    show_default=True,
+    help="Steps between measurements against hard (in a worker process); 0: none.",
+)
+@click.option("--hard-games", default=10, show_default=True, help="Games a measurement.")
+@click.option(
+    "--hard-time", default=0.25, show_default=True, help="Seconds a move in a measurement."
+)
 @click.option("--out", "out", default="out/train", show_default=True, help="Output folder.")
 @click.option("--fresh", is_flag=True, help="Do not resume from --out's checkpoint.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -73,4 +91,20 @@ def train(
                 bar.update(task, completed=step, description=text)
 
             line = run(config, out, resume=not fresh, progress=update)
+    _plot(out, game)
+    if "stopped" in line:
+        click.echo(
+            f"stopped by {line['stopped']} after step {line['step']}: checkpoint saved in {out}; "
+            "the same command resumes it"
+        )
+        raise SystemExit(128 + signal.Signals[line["stopped"]].value)
     click.echo(f"{out}/model.npz after step {line.get('step', '?')}: {line}")
+
+
+def _plot(out: str, game: str) -> None:
+    """``OUT/progress.png`` where matplotlib (the ``analysis`` extra) is installed."""
+    try:
+        from boneyard.ai.training_plot import plot_run
+    except ImportError:
+        return
+    plot_run(out, Path(out) / "progress.png", title=f"{game}: training run {out}")

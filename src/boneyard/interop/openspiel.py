@@ -38,7 +38,10 @@ What OpenSpiel gets:
 - ``undo_action(player, action)`` takes back the last action (checked to be it): the boneyard
   state is played again from the start without it (a cost that grows with the game), and
   ``history()`` / ``move_number()`` follow (read from the adapter, as pyspiel's own record of a
-  Python game cannot be shortened).
+  Python game cannot be shortened: its Python-game trampoline has no ``UndoAction``).
+  ``serialize()`` (and ``pickle``) write pyspiel's format with the adapter's history and move
+  number, so ``game.deserialize_state`` restores, after any applies and undos, the state a
+  fresh one reaches by applying its ``history()``: its C++ record included.
 - ``resample_from_infostate(player, sampler)`` draws a state consistent with what ``player``
   knows (OpenSpiel's ISMCTS uses it), seeded from the sampler: in a hidden-information game, a
   history that looks to ``player`` step by step as the true one did (``consistent_history``),
@@ -550,9 +553,15 @@ class BoneyardSpielState(pyspiel.State):
         return inner.state.history()
 
     def full_history(self) -> list[Any]:
-        state = self._inner.origin.clone()
+        self.history()  # a resampled world has none: say so
+        return self._record()
+
+    def _record(self) -> list[PlayerAction]:
+        """Who played what since the state's origin (a resampled world: since it was drawn)."""
+        inner = self._inner
+        state = inner.origin.clone()
         players = []
-        for action in self.history():
+        for action in inner.state.history():
             players.append(PlayerAction(state.current_player(), action))
             state.apply_action(action)
         return players
@@ -592,6 +601,27 @@ class BoneyardSpielState(pyspiel.State):
         if inner.views is not None:
             for view in inner.views:
                 view.pop()
+
+    # ----- saving, in pyspiel's format, from the adapter's record ------------------------------
+
+    def serialize(self) -> str:
+        """pyspiel's serialisation of a Python state (its history, its move number, then its
+        pickled attributes), with the history and the move number read from the adapter.
+
+        pyspiel's own record of a Python state only grows (its Python-game trampoline has no
+        ``UndoAction``, and the base class's is a fatal error), so after an undo it still holds
+        the action taken back: written as it is, ``game.deserialize_state`` would restore a
+        state whose C++ history and move number disagree with it."""
+        record = ",".join(f"{entry.player}:{entry.action}" for entry in self._record())
+        attributes = super().serialize().split("\n", 2)[2]
+        return f"history={record}\nmove_number={self.move_number()}\n{attributes}"
+
+    def __getstate__(self) -> str:
+        """For ``pickle`` (pyspiel's ``serialize_game_and_state``): the state part is
+        ``serialize``'s, so a pickled state restores right after an undo too."""
+        text = pyspiel.serialize_game_and_state(self.get_game(), self)
+        head, marker, _ = text.partition("[State]\n")
+        return f"{head}{marker}{self.serialize()}"
 
     # ----- for callers that want the boneyard state ----------------------------------------------
 

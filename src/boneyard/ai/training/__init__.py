@@ -4,7 +4,9 @@
 (``boneyard.jax``), each move chosen by a Gumbel MuZero search (DeepMind's ``mctx``) guided by
 the network; the network then learns the search's improved policy and the games' outcomes.
 The result is a model file that ``boneyard.ai.network`` reads with numpy alone and the
-``expert`` bot plays with. See ``selfplay.py`` for the loop and docs/ai.md for what it reaches.
+``expert`` bot plays with. See ``selfplay.py`` for the self-play step, ``runs.py`` for runs
+that survive (checkpoints, signals, sittings, strength against ``hard``) and docs/ai.md for
+what it reaches.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         "boneyard train needs JAX, optax and mctx: pip install 'boneyard[train]'"
     ) from error
 
-from boneyard.ai.training.selfplay import TrainConfig, train
+from boneyard.ai.training.runs import train
+from boneyard.ai.training.selfplay import TrainConfig
 
 __all__ = ["TrainConfig", "train"]

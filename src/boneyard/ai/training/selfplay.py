@@ -6,9 +6,10 @@ One training step:
    ``mctx.gumbel_muzero_policy`` with ``simulations`` simulations from the position, the
    network giving priors and leaf values. A finished game starts again at once.
 2. **targets**: the policy target of a move is the search's improved policy
-   (``action_weights``); its value target is the game's outcome for the seat that moved (win
-   +1, draw 0, loss -1), or, for a game still running at the end of the unroll, the search's
-   value of the position.
+   (``action_weights``); its value target is the game's result for the seat that moved, in
+   [-1, 1] (``Model.outcomes``: win 1, draw 0, loss -1, read from the game's returns and
+   utility range), or, for a game still running at the end of the unroll, the search's value
+   of the position.
 3. **update**: ``epochs`` Adam steps on cross-entropy (policy) plus squared error (value).
 
 The recurrent function follows ``examples/mctx_turns.py``: a child's value is backed up with
@@ -33,11 +34,8 @@ The network is ``boneyard.ai.network``'s MLP: policy logits over the game's fact
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import jax
@@ -48,16 +46,12 @@ import optax
 
 import boneyard.jax
 from boneyard.ai.network import segment_maps
+from boneyard.ai.values import values_from_return_arrays
+from boneyard.core.registry import load_game
 from boneyard.jax.core import random_legal_action
 
 Array = jax.Array
 Params = dict[str, Array]
-
-CHECKPOINT = "checkpoint.npz"
-STATE_FILE = "config.json"
-MODEL = "model.npz"
-BEST = "best.npz"
-LOG = "log.jsonl"
 
 
 @dataclasses.dataclass
@@ -83,6 +77,13 @@ class TrainConfig:
     eval_games: int = 64
     """Games of the network's greedy policy against random (half in each seat) at each
     evaluation, on the batch engine."""
+    checkpoint_every: int = 10
+    """Steps between checkpoints (and one at the end, and on SIGINT/SIGTERM); 0: only those."""
+    hard_every: int = 0
+    """Steps between measurements against ``hard`` on the rules engine (in a worker); 0: none."""
+    hard_games: int = 10
+    hard_time: float = 0.25
+    """Seconds a move for both sides of a measurement against ``hard``."""
 
 
 # ----- the network ------------------------------------------------------------------------
@@ -132,6 +133,8 @@ class Model:
         self.index = jnp.asarray(
             np.stack([kind, sizes[0] + row, sizes[0] + sizes[1] + column], axis=1), jnp.int32
         )
+        info = load_game(config.game, **config.params).info
+        self.utility_range = (float(info.min_utility), float(info.max_utility))
 
     def init(self, key: Array) -> Params:
         c = self.config
@@ -145,6 +148,15 @@ class Model:
         logits = head_logits[:, self.index].sum(-1)
         logits = jnp.where(states.legal_action_mask, logits, -1e9)
         return logits, value
+
+    def outcomes(self, rewards: Array, ended: Array) -> Array:
+        """Each seat's result in [-1, 1] where ``ended`` (the step that gave ``rewards``, the
+        game's returns, ended the game), else 0: ``2 * values_from_returns - 1``, the scale
+        the ``expert``'s search values finished games on. Win 1, draw 0, loss -1 in games whose
+        returns are +-1 or 1/0 (Bon-Bon); a score's margin (Obonto) moves it a little inside."""
+        low, high = self.utility_range
+        values = values_from_return_arrays(rewards, low, high, jnp)
+        return jnp.where(ended[..., None], 2.0 * values - 1.0, 0.0)
 
     def inference_config(self, extra: dict[str, Any]) -> dict[str, Any]:
         c = self.config
@@ -173,7 +185,8 @@ def make_recurrent_fn(model: Model) -> Callable[..., Any]:
     def recurrent_fn(params: Params, key: Array, action: Array, state: Any) -> Any:
         batch = action.shape[0]
         next_state = step(state, action, jax.random.split(key, batch))
-        reward = jnp.sign(next_state.rewards[jnp.arange(batch), state.current_player])
+        ended = next_state.terminated & ~state.terminated
+        reward = model.outcomes(next_state.rewards, ended)[jnp.arange(batch), state.current_player]
         logits, value = model.evaluate(params, next_state)
         value = jnp.where(next_state.terminated, 0.0, value)
         output = mctx.RecurrentFnOutput(
@@ -239,7 +252,7 @@ def make_functions(model: Model, optimizer: Any) -> tuple[Any, Any, Any, Any]:
         def back(carry: Any, x: Any) -> tuple[Any, Any]:
             outcome, known = carry
             rewards, done, mover, search_value = x
-            outcome = jnp.where(done[:, None], jnp.sign(rewards), outcome)
+            outcome = jnp.where(done[:, None], model.outcomes(rewards, done), outcome)
             known = known | done
             mine = outcome[jnp.arange(c.batch), mover]
             return (outcome, known), jnp.where(known, mine, search_value)
@@ -291,16 +304,28 @@ def make_functions(model: Model, optimizer: Any) -> tuple[Any, Any, Any, Any]:
     return jax.jit(new_games), train_step, against_random, games
 
 
-def make_evaluation(model: Model) -> tuple[Any, int]:
-    """The jitted evaluation against random, and its number of games."""
+def make_evaluation(model: Model, *, player: str = "greedy") -> tuple[Any, int]:
+    """The jitted evaluation against random, and its number of games.
+
+    ``player`` is the side measured: ``"greedy"``, the network's best action (no search), or
+    ``"random"`` (uniform: random against random reads 0.5, a check of the measure). Its score
+    is the arena's (``arena.tally``): a game it ends with a better return than the other
+    seat's counts 1, an equal one 1/2, a worse one 0 (a game still running after ``cap``
+    moves: a draw)."""
+    if player not in ("greedy", "random"):
+        raise ValueError(f"the measured player is 'greedy' or 'random', not {player!r}")
     env, c = model.env, model.config
     step = jax.vmap(env.step)
     games = max(2, c.eval_games - c.eval_games % 2)
     cap = 2000
 
+    def random_actions(key: Array, states: Any) -> Array:
+        return jax.vmap(random_legal_action)(jax.random.split(key, games), states.legal_action_mask)
+
     @jax.jit
     def against_random(params: Params, key: Array) -> Array:
-        """The greedy policy's mean score (win 1, draw 1/2) against uniform random."""
+        """The measured player's mean score against uniform random, half the games in each
+        seat."""
         init_key, key = jax.random.split(key)
         states = jax.vmap(env.init)(jax.random.split(init_key, games))
         seat = jnp.arange(games) % 2
@@ -312,150 +337,19 @@ def make_evaluation(model: Model) -> tuple[Any, int]:
 
         def body(carry: Any) -> Any:
             states, total, key, count = carry
-            key, pick_key, step_key = jax.random.split(key, 3)
-            logits, _ = model.evaluate(params, states)
-            greedy = jnp.argmax(logits, axis=-1).astype(jnp.int32)
-            random = jax.vmap(random_legal_action)(
-                jax.random.split(pick_key, games), states.legal_action_mask
-            )
-            action = jnp.where(states.current_player == seat, greedy, random)
+            key, pick_key, own_key, step_key = jax.random.split(key, 4)
+            if player == "greedy":
+                logits, _ = model.evaluate(params, states)
+                own = jnp.argmax(logits, axis=-1).astype(jnp.int32)
+            else:
+                own = random_actions(own_key, states)
+            action = jnp.where(states.current_player == seat, own, random_actions(pick_key, states))
             states = step(states, action, jax.random.split(step_key, games))
             return states, total + states.rewards, key, count + 1
 
         _, total, _, _ = jax.lax.while_loop(cond, body, start)
         mine = total[jnp.arange(games), seat]
-        return jnp.mean(0.5 + 0.5 * jnp.sign(mine))
+        theirs = (total.sum(-1) - mine) / (env.num_players - 1)
+        return jnp.mean(jnp.where(mine > theirs, 1.0, jnp.where(mine == theirs, 0.5, 0.0)))
 
     return against_random, games
-
-
-# ----- saving -------------------------------------------------------------------------------
-
-
-def save_model(path: Path, params: Params, config: dict[str, Any]) -> None:
-    """A model file: the weights (float32) and the JSON config, one ``.npz``."""
-    arrays: dict[str, Any] = {name: np.asarray(value, np.float32) for name, value in params.items()}
-    arrays["config"] = np.array(json.dumps(config))
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    tmp.replace(path)
-
-
-def _save_checkpoint(
-    out: Path, params: Params, opt_state: Any, config: TrainConfig, progress: dict[str, Any]
-) -> None:
-    leaves = jax.tree_util.tree_leaves(opt_state)
-    arrays: dict[str, Any] = {f"param_{name}": np.asarray(value) for name, value in params.items()}
-    arrays.update({f"opt_{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)})
-    tmp = out / (CHECKPOINT + ".tmp.npz")
-    np.savez(tmp, **arrays)
-    tmp.replace(out / CHECKPOINT)
-    document = {"config": dataclasses.asdict(config), **progress}
-    (out / STATE_FILE).write_text(json.dumps(document, indent=2) + "\n")
-
-
-def load_checkpoint(
-    out: Path, params: Params, opt_state: Any
-) -> tuple[Params, Any, dict[str, Any]]:
-    """The weights, optimiser state and progress saved in ``out`` (shaped like the given)."""
-    document = json.loads((out / STATE_FILE).read_text())
-    with np.load(out / CHECKPOINT) as data:
-        loaded = {name: jnp.asarray(data[f"param_{name}"]) for name in params}
-        leaves, tree = jax.tree_util.tree_flatten(opt_state)
-        restored = [jnp.asarray(data[f"opt_{i}"]) for i in range(len(leaves))]
-    return loaded, jax.tree_util.tree_unflatten(tree, restored), document
-
-
-# ----- the run ------------------------------------------------------------------------------
-
-
-def train(
-    config: TrainConfig,
-    out: str | Path,
-    *,
-    resume: bool = True,
-    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
-) -> dict[str, Any]:
-    """Train (or resume training in ``out``) and write ``out``'s checkpoint, model and log.
-
-    ``out`` gets ``checkpoint.npz`` (weights and Adam's state), ``config.json`` (this config
-    and the progress: steps, games, seconds), ``model.npz`` (what ``boneyard.ai.network``
-    loads), ``best.npz`` (the network of this run's best evaluation against random) and
-    ``log.jsonl`` (one line a step: losses, games; at each evaluation the greedy policy's score
-    against random). ``progress(step, steps, line)`` is called after each step.
-    Returns the last log line."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    if resume and (out / STATE_FILE).exists() and (out / CHECKPOINT).exists():
-        saved = json.loads((out / STATE_FILE).read_text())["config"]
-        kept = {"steps": config.steps, "minutes": config.minutes}
-        config = TrainConfig(**{**saved, **kept})
-    model = Model(config)
-    optimizer = optax.adam(config.learning_rate)
-    root = jax.random.PRNGKey(config.seed)
-    params = model.init(jax.random.fold_in(root, 0))
-    opt_state = optimizer.init(params)
-    done = {"step": 0, "games": 0, "seconds": 0.0}
-    if resume and (out / STATE_FILE).exists() and (out / CHECKPOINT).exists():
-        params, opt_state, document = load_checkpoint(out, params, opt_state)
-        done = {key: document[key] for key in done}
-    new_games, train_step, against_random, eval_games = make_functions(model, optimizer)
-    step = int(done["step"])
-    states = new_games(jax.random.fold_in(jax.random.fold_in(root, 1), step))
-    started = time.perf_counter()
-    deadline = started + 60.0 * config.minutes if config.minutes is not None else math.inf
-    total = config.steps if config.steps is not None else 0
-    line: dict[str, Any] = {}
-    best = -1.0
-    with (out / LOG).open("a") as log:
-        while (config.steps is None or step < config.steps) and time.perf_counter() < deadline:
-            key = jax.random.fold_in(jax.random.fold_in(root, 2), step)
-            params, opt_state, states, losses, games = train_step(params, opt_state, states, key)
-            step += 1
-            loss, policy_loss, value_loss = (float(x) for x in losses)
-            done["games"] = int(done["games"]) + int(games)
-            seconds = float(done["seconds"]) + time.perf_counter() - started
-            line = {
-                "step": step,
-                "seconds": round(seconds, 2),
-                "games": done["games"],
-                "positions": step * config.batch * config.unroll,
-                "loss": round(loss, 5),
-                "policy_loss": round(policy_loss, 5),
-                "value_loss": round(value_loss, 5),
-            }
-            last = (config.steps is not None and step >= config.steps) or (
-                time.perf_counter() >= deadline
-            )
-            if config.eval_every and (step % config.eval_every == 0 or last):
-                score = float(against_random(params, jax.random.fold_in(root, 3)))
-                line["score_vs_random"] = round(score, 4)
-                line["eval_games"] = eval_games
-                if score >= best:
-                    # self-play can collapse into a degenerate line: keep the best network too
-                    best = score
-                    facts = {**_trained(config, step, done["games"], seconds), "score": score}
-                    save_model(out / BEST, params, model.inference_config(facts))
-            log.write(json.dumps(line) + "\n")
-            log.flush()
-            if progress is not None:
-                progress(step, total, line)
-        seconds = float(done["seconds"]) + time.perf_counter() - started
-        state = {"step": step, "games": done["games"], "seconds": round(seconds, 2)}
-        _save_checkpoint(out, params, opt_state, config, state)
-        trained = _trained(config, step, state["games"], seconds)
-        save_model(out / MODEL, params, model.inference_config(trained))
-    return line
-
-
-def _trained(config: TrainConfig, step: int, games: Any, seconds: float) -> dict[str, Any]:
-    """What a model file records of its training."""
-    return {
-        "step": step,
-        "games": int(games),
-        "seconds": round(seconds, 2),
-        "batch": config.batch,
-        "unroll": config.unroll,
-        "simulations": config.simulations,
-        "seed": config.seed,
-    }
