@@ -6,6 +6,7 @@ Bon-Bon (a card then a peek or the tiles, 196 joint outcomes)."""
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ pytest.importorskip("mctx")
 import jax
 import jax.numpy as jnp
 
+import boneyard.jax
 from boneyard.ai.network import Network
 from boneyard.core.game import State
 from boneyard.core.registry import load_game
@@ -60,9 +62,12 @@ def _expectimax(state: State, action: int, network: Network) -> tuple[float, lis
     return float(np.dot(probabilities, values)), values
 
 
-def _positions(name: str, params: dict[str, Any], env: Any, count: int, seed: int) -> Any:
+@cache
+def _positions(name: str, frozen: tuple[tuple[str, Any], ...], count: int, seed: int) -> Any:
     """``count`` positions a few random moves into games, on the batch engine and the rules
     engine alike (the rules engine's chance forced to the batch engine's draws)."""
+    params = dict(frozen)
+    env = boneyard.jax.make(name, **params)
     game = load_game(name, **params)
     init, step = jax.jit(env.init), jax.jit(env.step)
     rng = random.Random(seed)
@@ -88,17 +93,13 @@ def _positions(name: str, params: dict[str, Any], env: Any, count: int, seed: in
     return jax.tree.map(lambda *leaves: jnp.stack(leaves), *states), twins
 
 
-@pytest.mark.parametrize(
-    ("name", "params", "positions"),
-    [("oyno", SMALL_WILD_OYNO, 8), ("bonbon", {}, 8)],
-    ids=["wild-oyno", "bonbon"],
-)
-def test_root_values_equal_expectimax_over_the_chance_outcomes(
-    name: str, params: dict[str, Any], positions: int, tmp_path: Path
-) -> None:
-    """One simulation a position: the search expands the root action PUCT picks (its prior
-    and the root's Dirichlet noise), and that action's Q is its afterstate's value, which must
-    be the expectation over every chance outcome, not the value of one outcome drawn."""
+def _root_actions(
+    name: str, params: dict[str, Any], positions: int, out: Path, **options: Any
+) -> list[tuple[float, float, list[float]]]:
+    """One simulation from each of ``positions`` positions: the search expands the root action
+    PUCT picks (its prior and the root's Dirichlet noise). For each: the action's Q in the
+    tree, its expectimax value (the rules engine, the same network in numpy) and each of its
+    outcomes' values."""
     from boneyard.ai.training.selfplay import (
         Model,
         TrainConfig,
@@ -108,32 +109,57 @@ def test_root_values_equal_expectimax_over_the_chance_outcomes(
     )
 
     config = TrainConfig(
-        game=name, params=params, hidden=8, layers=1, simulations=1, batch=positions
+        game=name, params=params, hidden=8, layers=1, simulations=1, batch=positions, **options
     )
     model = Model(config)
     assert searches_chance(model.env)
     weights = model.init(jax.random.PRNGKey(1))  # a fixed evaluator, the same in numpy
     # values spread over [-1, 1] (a fresh value head says about 0 everywhere)
     weights["wv"] = jax.random.normal(jax.random.PRNGKey(5), weights["wv"].shape)
-    save_model(tmp_path / "fixed.npz", weights, model.inference_config({}))
-    network = Network.load(tmp_path / "fixed.npz")
-    states, twins = _positions(name, params, model.env, config.batch, seed=4)
-    out = jax.jit(make_search(model))(weights, jax.random.PRNGKey(2), states)
-    tree = out.search_tree
+    save_model(out / "fixed.npz", weights, model.inference_config({}))
+    network = Network.load(out / "fixed.npz")
+    states, twins = _positions(name, tuple(sorted(params.items())), positions, 4)
+    twins = [twin.clone() for twin in twins]
+    tree = jax.jit(make_search(model))(weights, jax.random.PRNGKey(2), states).search_tree
     visits = np.asarray(tree.children_visits[:, 0])
     # a root action's Q: its reward (none before chance) plus its afterstate's value
     rewards, discounts = tree.children_rewards[:, 0], tree.children_discounts[:, 0]
     q = np.asarray(rewards + discounts * tree.children_values[:, 0])
-    compared = random_actions = 0
+    found = []
     for game, twin in enumerate(twins):
         for action in np.flatnonzero(visits[game] == 1).tolist():
-            expected, outcome_values = _expectimax(twin, action, network)
-            assert q[game, action] == pytest.approx(expected, abs=1e-4), (game, action)
-            compared += 1
-            # an action whose outcomes differ: a value from one outcome drawn would be off
-            random_actions += max(outcome_values) - min(outcome_values) > 0.02
-    assert compared == positions
+            found.append((float(q[game, action]), *_expectimax(twin, action, network)))
+    assert len(found) == positions
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "positions"),
+    [("oyno", SMALL_WILD_OYNO, 8), ("bonbon", {}, 8)],
+    ids=["wild-oyno", "bonbon"],
+)
+def test_root_values_equal_expectimax_over_the_chance_outcomes(
+    name: str, params: dict[str, Any], positions: int, tmp_path: Path
+) -> None:
+    """An action's Q after its first visit is its afterstate's value, which must be the
+    expectation over every chance outcome, not the value of one outcome drawn."""
+    random_actions = 0
+    for q, expected, outcome_values in _root_actions(name, params, positions, tmp_path):
+        assert q == pytest.approx(expected, abs=1e-4)
+        # an action whose outcomes differ: a value from one outcome drawn would be off
+        random_actions += max(outcome_values) - min(outcome_values) > 0.02
     assert random_actions >= 2, "too few actions were valued over chance: nothing was tested"
+
+
+def test_past_exact_outcomes_an_afterstate_is_valued_by_sampled_outcomes(tmp_path: Path) -> None:
+    """With ``exact_outcomes=1`` a wild roll (2 outcomes) is valued by one outcome sampled."""
+    sampled = 0
+    for q, expected, outcome_values in _root_actions(
+        "oyno", SMALL_WILD_OYNO, 8, tmp_path, exact_outcomes=1
+    ):
+        assert min(abs(np.asarray(outcome_values) - q)) < 1e-4
+        sampled += abs(q - expected) > 0.02
+    assert sampled >= 1
 
 
 def test_training_on_a_game_with_chance_searches_chance_nodes(tmp_path: Path) -> None:
