@@ -162,6 +162,41 @@ def test_past_exact_outcomes_an_afterstate_is_valued_by_sampled_outcomes(tmp_pat
     assert sampled >= 1
 
 
+def test_a_chance_nodes_visits_follow_the_outcomes_probabilities() -> None:
+    """64 simulations from two wild OYNO positions: every afterstate visited again sends its
+    later visits to its outcomes in proportion to their probabilities, a child per outcome
+    (stepping with a key in one recurrent function kept one outcome per edge for good)."""
+    from boneyard.ai.training.selfplay import Model, TrainConfig, make_search
+
+    config = TrainConfig(
+        game="oyno", params=SMALL_WILD_OYNO, hidden=8, layers=1, simulations=64, batch=2
+    )
+    model = Model(config)
+    env = model.env
+    weights = model.init(jax.random.PRNGKey(3))
+    weights["wv"] = jax.random.normal(jax.random.PRNGKey(6), weights["wv"].shape)
+    states, _ = _positions("oyno", tuple(sorted(SMALL_WILD_OYNO.items())), 2, 4)
+    tree = jax.jit(make_search(model))(weights, jax.random.PRNGKey(7), states).search_tree
+    # the node arrays are whole (only the children arrays are cut to the decisions' actions)
+    parents = np.asarray(tree.parents)
+    outcome_of = np.asarray(tree.action_from_parent) - env.num_actions
+    visits = np.asarray(tree.node_visits)
+    decision = np.asarray(tree.embeddings.is_decision_node)
+    probs = np.asarray(
+        jax.jit(jax.vmap(jax.vmap(env.chance_outcome_probs)))(tree.embeddings.afterstate_embedding)
+    )
+    checked = 0
+    for game, node in zip(*np.nonzero(~decision & (visits >= 3)), strict=True):
+        children = np.flatnonzero(parents[game] == node)
+        counts = np.zeros(env.num_chance_outcomes)
+        counts[outcome_of[game, children]] = visits[game, children]
+        later = visits[game, node] - 1  # the first visit valued the afterstate exactly
+        assert counts.sum() == later
+        assert np.all(np.abs(counts - probs[game, node] * later) <= 1.0), (counts, later)
+        checked += int(np.count_nonzero(probs[game, node]) > 1)
+    assert checked >= 1, "no afterstate with chance was visited three times: nothing was tested"
+
+
 def test_training_on_a_game_with_chance_searches_chance_nodes(tmp_path: Path) -> None:
     """A training step on wild OYNO runs the Stochastic MuZero search end to end: its policy
     targets are root visit counts (a distribution over legal moves), its losses finite."""
