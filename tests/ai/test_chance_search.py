@@ -216,3 +216,11 @@ def test_training_on_a_game_with_chance_searches_chance_nodes(tmp_path: Path) ->
     line = train(config, tmp_path)
     assert line["step"] == 1
     assert np.isfinite(line["loss"]) and line["policy_loss"] > 0.0
+
+
+def test_exact_outcomes_below_one_is_refused() -> None:
+    from boneyard.ai.training.selfplay import Model, TrainConfig, make_chance_fns
+
+    model = Model(TrainConfig(game="oyno", params=SMALL_WILD_OYNO, exact_outcomes=0))
+    with pytest.raises(ValueError, match="exact_outcomes must be at least 1"):
+        make_chance_fns(model)

@@ -32,6 +32,7 @@ from boneyard.core.parameters import parse_assignments
 )
 @click.option(
     "--exact-outcomes",
+    type=click.IntRange(min=1),
     default=256,
     show_default=True,
     help="Chance outcomes of a step up to which the search takes their exact expectation.",

@@ -225,6 +225,11 @@ def make_chance_fns(model: Model) -> tuple[Callable[..., Any], Callable[..., Any
     ``current_player``."""
     env = model.env
     outcomes = env.num_chance_outcomes
+    if model.config.exact_outcomes < 1:
+        raise ValueError(
+            f"exact_outcomes must be at least 1 (the outcomes an afterstate's value averages), "
+            f"not {model.config.exact_outcomes}"
+        )
     exact = outcomes <= model.config.exact_outcomes
     play = jax.vmap(lambda afterstate, outcome, _key: env.chance_step(afterstate, outcome))
     chance_fn = make_recurrent_fn(model, play)
