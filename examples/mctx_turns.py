@@ -7,8 +7,10 @@ are just wrong. mctx backs a child's value up to its parent as ``reward + discou
 each value from the view of the player to move at its node, so the sign must follow
 ``current_player``: ``+1`` when the mover moves again, ``-1`` when the other player moves, ``0``
 once the game is over. Two-player zero-sum games only (a value is one number, the mover's).
-Games with chance inside ``step`` (Bon-Bon, Bond O Cones, wild OYNO) sample one outcome a
-step from the key: the search then plans on sampled dynamics, not on their expectation.
+Games with chance inside ``step`` (Bon-Bon, Bond O Cones, wild OYNO) draw an outcome from the
+key, and mctx keeps one child per edge: the first outcome drawn at an edge stands for it through
+the whole search. Search them with Stochastic MuZero's chance nodes over the engines' split step
+instead, as ``boneyard train`` does (``boneyard.ai.training.selfplay.make_chance_fns``).
 
 Run a Gumbel MuZero search from the start of Obonto (uniform prior, zero value)::
 

@@ -35,6 +35,13 @@ from boneyard.core.parameters import parse_assignments
 @click.option(
     "--considered", default=16, show_default=True, help="Actions Gumbel search considers."
 )
+@click.option(
+    "--exact-outcomes",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="Chance outcomes of a step up to which the search takes their exact expectation.",
+)
 @click.option("--hidden", default=128, show_default=True, help="Units of each hidden layer.")
 @click.option("--layers", default=2, show_default=True, help="Hidden layers.")
 @click.option("--learning-rate", default=1e-3, show_default=True)

@@ -2,9 +2,9 @@
 
 One training step:
 
-1. **self-play**: ``batch`` games move ``unroll`` times; each move is
-   ``mctx.gumbel_muzero_policy`` with ``simulations`` simulations from the position, the
-   network giving priors and leaf values. A finished game starts again at once.
+1. **self-play**: ``batch`` games move ``unroll`` times; each move is a search
+   (``make_search``) with ``simulations`` simulations from the position, the network giving
+   priors and leaf values. A finished game starts again at once.
 2. **targets**: the policy target of a move is the search's improved policy
    (``action_weights``); its value target is the game's result for the seat that moved, in
    [-1, 1] (``Model.outcomes``: win 1, draw 0, loss -1, read from the game's returns and
@@ -17,11 +17,18 @@ The recurrent function follows ``examples/mctx_turns.py``: a child's value is ba
 whose turns do not alternate (Obonto's solo phase, Bond O Cones' battles, Bon-Bon's rounds)
 are searched right. Two-player games only.
 
-**Chance and hidden information, honestly.** The search steps the batch engine itself
-(``env.step`` with a key): a chance event inside a step (a die, a deal, a wild roll) is drawn
-once per simulation, so the search plans on *sampled* dynamics, not on their expectation (no
-afterstate/chance nodes; the engines' ``decision_step``/``chance_step`` would allow Stochastic
-MuZero, which is not done here). In Bond O Cones and Bon-Bon the search runs on the *true*
+**Chance.** A game whose steps draw nothing (Obonto, Bones, OYNO) is searched by
+``mctx.gumbel_muzero_policy`` over ``env.step``. A game whose steps draw chance (a die, a card,
+a wild roll: Bond O Cones, Bon-Bon, wild OYNO) is searched by ``mctx.stochastic_muzero_policy``
+over the engine's split step (``make_chance_fns``): a decision gives an afterstate, valued by
+the exact expectation over the step's joint chance outcomes (``exact_outcomes``), and a chance
+node with a child per outcome, visited in proportion to the probabilities; the policy target
+is then the root's visit counts. (Stepping the engine with a key inside one recurrent function
+would not do: mctx keeps one child per edge, so the first outcome drawn at an edge would stand
+for it through the whole search.) A Bon-Bon deck whose split step is not built is searched as
+a game without chance nodes, one outcome an edge.
+
+**Hidden information, honestly.** In Bond O Cones and Bon-Bon the search runs on the *true*
 state of the self-play game, hidden cards included, while the network only ever sees the
 moving seat's observation tensor: the targets are those of a player who peeks, a known bias of
 this shortcut (perfect-information search). Playing, the ``expert`` bot never peeks: it
@@ -69,6 +76,10 @@ class TrainConfig:
     unroll: int = 16
     simulations: int = 16
     considered: int = 16
+    exact_outcomes: int = 256
+    """In a game whose steps draw chance, the search's chance nodes value an afterstate by the
+    exact expectation over the step's joint chance outcomes where it has at most this many
+    (Bon-Bon's 196, Bond O Cones' 12), else by the mean of this many outcomes sampled."""
     hidden: int = 128
     layers: int = 2
     learning_rate: float = 1e-3
@@ -179,8 +190,13 @@ def turn_discount(state: Any, next_state: Any) -> Array:
     return jnp.where(next_state.terminated, 0.0, jnp.where(same, 1.0, -1.0))
 
 
-def make_recurrent_fn(model: Model) -> Callable[..., Any]:
-    step = jax.vmap(model.env.step)
+def make_recurrent_fn(
+    model: Model, transition: Callable[[Any, Array, Array], Any] | None = None
+) -> Callable[..., Any]:
+    """mctx's recurrent function: ``transition(states, actions, keys)`` (the engine's step by
+    default; Stochastic MuZero's chance step from afterstates for ``make_chance_fns``), then the
+    mover's reward, the turn's discount and the network's priors and value of what it gives."""
+    step = transition if transition is not None else jax.vmap(model.env.step)
 
     def recurrent_fn(params: Params, key: Array, action: Array, state: Any) -> Any:
         batch = action.shape[0]
@@ -200,6 +216,125 @@ def make_recurrent_fn(model: Model) -> Callable[..., Any]:
     return recurrent_fn
 
 
+def searches_chance(env: Any) -> bool:
+    """Whether the search plans chance as nodes of its own (Stochastic MuZero): the game's steps
+    draw chance and its split step lays it out as chance nodes. Elsewhere a step is
+    deterministic (plain Gumbel MuZero), or, a Bon-Bon deck whose split is not built, chance
+    is drawn inside the step once per edge of the tree."""
+    return bool(env.step_draws_chance and env.chance_node_sizes)
+
+
+def make_chance_fns(model: Model) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """Stochastic MuZero's two recurrent functions over the engine's split step.
+
+    The decision function plays ``decision_step`` (the afterstate, nothing drawn yet) and gives
+    the chance outcomes' probabilities as the chance node's logits and, as the afterstate's
+    value, the expectation over the outcomes of ``reward + discount * value`` (each outcome
+    played by ``chance_step`` and valued by the network): exact where the step has at most
+    ``exact_outcomes`` joint outcomes, else the mean of that many sampled. The chance function
+    plays one outcome (mctx picks a chance node's outcomes in proportion to their
+    probabilities, each visit the one furthest below its share). Rewards and discounts are the
+    plain recurrent function's (``make_recurrent_fn``): the afterstate keeps its decider as
+    ``current_player``."""
+    env = model.env
+    outcomes = env.num_chance_outcomes
+    if model.config.exact_outcomes < 1:
+        raise ValueError(
+            f"exact_outcomes must be at least 1 (the outcomes an afterstate's value averages), "
+            f"not {model.config.exact_outcomes}"
+        )
+    exact = outcomes <= model.config.exact_outcomes
+    play = jax.vmap(lambda afterstate, outcome, _key: env.chance_step(afterstate, outcome))
+    chance_fn = make_recurrent_fn(model, play)
+    decide = jax.vmap(env.decision_step)
+    probabilities = jax.vmap(env.chance_outcome_probs)
+
+    def chance_recurrent_fn(params: Params, key: Array, outcome: Array, afterstate: Any) -> Any:
+        # mctx also calls this at a decision node and discards it: keep the outcome in range
+        outcome = jnp.clip(outcome, 0, outcomes - 1).astype(jnp.int32)
+        out, state = chance_fn(params, key, outcome, afterstate)
+        output = mctx.ChanceRecurrentFnOutput(
+            action_logits=out.prior_logits,
+            value=out.value,
+            reward=out.reward,
+            discount=out.discount,
+        )
+        return output, state
+
+    def outcome_return(params: Params, key: Array, outcome: Array, afterstate: Any) -> Array:
+        out, _ = chance_fn(params, key, outcome, afterstate)
+        return out.reward + out.discount * out.value
+
+    def decision_recurrent_fn(params: Params, key: Array, action: Array, state: Any) -> Any:
+        # mctx also calls this at a chance node and discards it: keep the action in range
+        action = jnp.clip(action, 0, env.num_actions - 1).astype(jnp.int32)
+        batch = action.shape[0]
+        afterstate = decide(state, action)
+        probs = probabilities(afterstate)
+        if exact:
+            every = jnp.arange(outcomes, dtype=jnp.int32)
+            returns = jax.vmap(
+                lambda o: outcome_return(params, key, jnp.full(batch, o), afterstate)
+            )(every).T
+            # an impossible outcome's state may be nonsense: leave it out, do not weigh it 0
+            value = jnp.sum(jnp.where(probs > 0, probs * returns, 0.0), axis=-1)
+        else:
+            drawn = jax.random.categorical(
+                key, jnp.log(probs), shape=(model.config.exact_outcomes, batch)
+            ).astype(jnp.int32)
+            value = jnp.mean(
+                jax.vmap(lambda o: outcome_return(params, key, o, afterstate))(drawn), axis=0
+            )
+        logits = jnp.log(jnp.maximum(probs, jnp.finfo(jnp.float32).tiny))
+        output = mctx.DecisionRecurrentFnOutput(chance_logits=logits, afterstate_value=value)
+        return output, afterstate
+
+    return decision_recurrent_fn, chance_recurrent_fn
+
+
+def make_search(model: Model) -> Callable[[Params, Array, Any], Any]:
+    """``search(params, key, states)``: mctx's policy output at a batch of positions.
+
+    Where the game's steps draw chance (``searches_chance``): ``mctx.stochastic_muzero_policy``
+    over the split step, PUCT at decisions (Dirichlet noise at the root) and chance nodes whose
+    outcomes are visited in proportion to their probabilities; the policy target is the root's
+    visit counts. Elsewhere: ``mctx.gumbel_muzero_policy`` (its improved policy)."""
+    c = model.config
+    if searches_chance(model.env):
+        decision_fn, chance_fn = make_chance_fns(model)
+
+        def stochastic(params: Params, key: Array, states: Any) -> Any:
+            logits, value = model.evaluate(params, states)
+            root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
+            return mctx.stochastic_muzero_policy(
+                params=params,
+                rng_key=key,
+                root=root,
+                decision_recurrent_fn=decision_fn,
+                chance_recurrent_fn=chance_fn,
+                num_simulations=c.simulations,
+                invalid_actions=~states.legal_action_mask,
+            )
+
+        return stochastic
+    recurrent_fn = make_recurrent_fn(model)
+
+    def gumbel(params: Params, key: Array, states: Any) -> Any:
+        logits, value = model.evaluate(params, states)
+        root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
+        return mctx.gumbel_muzero_policy(
+            params=params,
+            rng_key=key,
+            root=root,
+            recurrent_fn=recurrent_fn,
+            num_simulations=c.simulations,
+            invalid_actions=~states.legal_action_mask,
+            max_num_considered_actions=c.considered,
+        )
+
+    return gumbel
+
+
 # ----- one training step ------------------------------------------------------------------
 
 
@@ -208,7 +343,7 @@ def make_functions(model: Model, optimizer: Any) -> tuple[Any, Any, Any, Any]:
     env, c = model.env, model.config
     init = jax.vmap(env.init)
     step = jax.vmap(env.step)
-    recurrent_fn = make_recurrent_fn(model)
+    search = make_search(model)
 
     def new_games(key: Array) -> Any:
         return init(jax.random.split(key, c.batch))
@@ -216,17 +351,7 @@ def make_functions(model: Model, optimizer: Any) -> tuple[Any, Any, Any, Any]:
     def play(params: Params, states: Any, key: Array) -> tuple[Any, Any]:
         def move(states: Any, key: Array) -> tuple[Any, Any]:
             search_key, step_key, reset_key = jax.random.split(key, 3)
-            logits, value = model.evaluate(params, states)
-            root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
-            out = mctx.gumbel_muzero_policy(
-                params=params,
-                rng_key=search_key,
-                root=root,
-                recurrent_fn=recurrent_fn,
-                num_simulations=c.simulations,
-                invalid_actions=~states.legal_action_mask,
-                max_num_considered_actions=c.considered,
-            )
+            out = search(params, search_key, states)
             following = step(states, out.action, jax.random.split(step_key, c.batch))
             done = following.terminated
             fresh = new_games(reset_key)
