@@ -146,6 +146,13 @@ class LogLine(BaseModel):
     )
 
 
+class LogPage(BaseModel):
+    """Lines of a game's move log before ``before``, as one seat (or a spectator) saw them."""
+
+    log_from: int = Field(description="The sequence number of the first line sent.")
+    log: list[LogLine]
+
+
 class SeatInfo(BaseModel):
     seat: int
     label: str
@@ -171,9 +178,14 @@ class View(BaseModel):
     status: str
     observation: dict[str, Any]
     legal: list[LegalAction]
+    log_update: bool = Field(
+        default=False,
+        description="A live update over a WebSocket: ``log`` holds only the lines from "
+        "``log_from`` on, to be joined to the lines the client has.",
+    )
     log_from: int = Field(
-        description="The sequence number of the first log line sent: 0 here; a live update "
-        "over a WebSocket sends only the new lines"
+        description="The sequence number of the first log line sent: a view carries the latest "
+        "100 lines; earlier ones are read with GET /api/games/{id}/log"
     )
     log: list[LogLine]
     svg: str | None
@@ -209,6 +221,11 @@ class Frame(BaseModel):
     observation: dict[str, Any]
     svg: str | None
     text: str
+    log_from: int = Field(
+        default=0,
+        description="The sequence number of the first log line sent (the latest 100 before the "
+        "step; earlier ones: GET /api/games/{id}/log)",
+    )
     log: list[LogLine]
     seats: list[SeatInfo]
     seed: str | None

@@ -270,6 +270,8 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
 async def replay_page(game_id: str, request: Request, payer: ReadPayer) -> Any:
     live = await _manager(request).get(game_id, payer=payer)  # its moves said in words off the loop
     finished = live.over
+    # (a game still played shows no steps: its moves need not be put in words yet)
+    stops = words.replay_stops(live) if finished else [0]
     return templates.TemplateResponse(
         request,
         "replay.html",
@@ -279,8 +281,8 @@ async def replay_page(game_id: str, request: Request, payer: ReadPayer) -> Any:
             "name": live.game.name,
             "finished": finished,
             "steps": live.seq,
-            # (a game still played shows no steps: its moves need not be put in words yet)
-            "stops": ",".join(map(str, words.replay_stops(live))) if finished else "0",
+            "stops": words.runs_text(stops),
+            "last_stop": len(stops) - 1,
         },
     )
 

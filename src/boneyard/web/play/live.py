@@ -36,6 +36,11 @@ from boneyard.web.store.games import StoredGame
 
 log = logging.getLogger("boneyard.web")
 
+LOG_IN_VIEW = 100
+"""The move log's lines a view or a replay frame carries: the latest ones. Building and
+encoding a view happens on the event loop, so it must not grow with a game's length; earlier
+lines are paged with ``GET /api/games/{id}/log`` (a charged read)."""
+
 
 class Subscriber(Protocol):
     seat: int | None
@@ -225,12 +230,16 @@ class LiveGame:
             return "Chance to move"
         return f"{self.seat_label(player)} to move"
 
-    def view(self, seat: int | None, draw: bool = True, log_from: int = 0) -> dict[str, Any]:
+    def view(
+        self, seat: int | None, draw: bool = True, log_from: int | None = None
+    ) -> dict[str, Any]:
         """Everything ``seat`` (``None``: a spectator) may be sent, as JSON-safe data.
 
-        ``draw=False`` leaves out the board drawing (programs that read the observation);
-        ``log_from`` sends only the move log from that sequence number on (live updates: the
-        client already has the rest).
+        ``draw=False`` leaves out the board drawing (programs that read the observation). The
+        move log is its latest ``LOG_IN_VIEW`` lines (earlier ones: ``log_lines``, a charged
+        read), so a view costs the same however long the game; ``log_from`` sends only the
+        lines from that sequence number on (a live update, ``log_update``: the client has the
+        rest).
         """
         state = self.state
         observation = state.observation(seat)
@@ -242,6 +251,7 @@ class LiveGame:
         column = seat if seat is not None else self.num_seats
         terminal = self.over
         svg, text = render(self.game, observation) if draw else (None, "")
+        start = max(self.seq - LOG_IN_VIEW, 0 if log_from is None else log_from)
         return {
             "game_id": self.id,
             "game": self.game.name,
@@ -265,13 +275,9 @@ class LiveGame:
             "status": self.status_text(),
             "observation": observation,
             "legal": legal,
-            "log_from": log_from,
-            "log": [
-                {"seq": e.seq, "player": e.player, "string": e.strings[column]}
-                # the line in words, as this seat saw it (views with the drawing: the pages')
-                | ({"words": words.described(self, e.seq, column)} if draw else {})
-                for e in self.log[log_from:]
-            ],
+            "log_update": log_from is not None,
+            "log_from": start,
+            "log": self.log_lines(column, start, self.seq, draw),
             "svg": svg,
             "text": text,
             "seed_hash": self.stored.seed_hash,
@@ -279,6 +285,17 @@ class LiveGame:
             **(words.for_seat(self, seat, observation) if draw else {}),
             "session": self.session.view(seat) if self.session is not None else None,
         }
+
+    def log_lines(
+        self, column: int, start: int, stop: int, words_too: bool
+    ) -> list[dict[str, Any]]:
+        """The move log's lines ``start`` to ``stop`` as the seat of ``column`` (the spectator's:
+        ``num_seats``) saw them; ``words_too``: with each line in words (the pages')."""
+        return [
+            {"seq": e.seq, "player": e.player, "string": e.strings[column]}
+            | ({"words": words.described(self, e.seq, column)} if words_too else {})
+            for e in self.log[start:stop]
+        ]
 
 
 def render(game: Game, observation: dict[str, Any], **options: Any) -> tuple[str | None, str]:
@@ -309,6 +326,7 @@ def render(game: Game, observation: dict[str, Any], **options: Any) -> tuple[str
 
 __all__ = [
     "LEVELS",
+    "LOG_IN_VIEW",
     "Catalog",
     "LiveGame",
     "LogEntry",

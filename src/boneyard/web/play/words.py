@@ -195,6 +195,18 @@ def replay_stops(live: LiveGame) -> list[int]:
     return stops
 
 
+def runs_text(steps: Sequence[int]) -> str:
+    """Increasing steps written as runs, ``"0-40,42-90"``: a replay page names its stops in a
+    few characters whatever the game's length (most games stop at every step)."""
+    runs: list[list[int]] = []
+    for step in steps:
+        if runs and runs[-1][1] == step - 1:
+            runs[-1][1] = step
+        else:
+            runs.append([step, step])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def recent(live: LiveGame, seat: int | None) -> list[str]:
     """What happened since ``seat`` last acted (a spectator: the last action), in words."""
     column = live.num_seats if seat is None else seat

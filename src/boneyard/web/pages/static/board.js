@@ -95,8 +95,30 @@ export function clearMarks(container, kind) {
   for (const node of container.querySelectorAll(`rect.mark-${kind}`)) node.remove();
 }
 
-export function showLog(list, log, players) {
+/** Join a view's log lines to the lines the page has. A view carries the lines from its
+ * ``log_from`` on (the latest 100, or a live update's new ones); ``before``, the view the page
+ * had, may hold earlier ones. False where the two leave a gap (lines were missed). */
+export function joinLog(before, message) {
+  const from = before?.log_from ?? 0;
+  if (!before || message.log_from < from || message.log_from > from + before.log.length) {
+    return false;
+  }
+  message.log = before.log.slice(0, message.log_from - from).concat(message.log);
+  message.log_from = from;
+  return true;
+}
+
+/** Show the move log; ``earlier`` (where the log shown starts after the first move) asks for
+ * the lines before it, a page at a time. */
+export function showLog(list, log, players, earlier = null) {
   list.replaceChildren();
+  if (earlier) {
+    const button = el("button", { type: "button", class: "earlier" }, "Earlier moves");
+    button.addEventListener("click", earlier);
+    const item = el("li", { class: "earlier" });
+    item.append(button);
+    list.appendChild(item);
+  }
   for (const entry of log) {
     // The short name: a person's own name, else the side ("North"), without the level.
     const player = players[entry.player];

@@ -1,7 +1,7 @@
 // The game page: one WebSocket per seat this page plays (or one spectator socket).
 import {
   squaresOf, el, showBoard, mark, showLog, lastMoveSquares, showPanel, nameSquares,
-  keepTextReadable,
+  keepTextReadable, joinLog,
 } from "./board.js";
 import { rememberName, rememberedName } from "./identity.js";
 import { rebuiltDrawing } from "./drawing.js";
@@ -39,6 +39,21 @@ function connect(token) {
     if (event.code >= 4000) return; // refused: the message says why
     setTimeout(() => connect(token), 1000);
   };
+}
+
+/** The log's earlier lines, a page at a time: a view carries only the latest ones. */
+async function showEarlier(token) {
+  const v = views.get(token);
+  const query = new URLSearchParams({ before: v.log_from });
+  if (token) query.set("token", token);
+  const response = await fetch(`/api/games/${gameId}/log?${query}`);
+  if (!response.ok) return;
+  const page = await response.json();
+  const now = views.get(token);
+  if (!now || now.log_from !== page.log_from + page.log.length) return; // moved on meanwhile
+  now.log = page.log.concat(now.log);
+  now.log_from = page.log_from;
+  render();
 }
 
 // A game of computers alone thinks only while someone watches it: a page that is seen says so
@@ -79,13 +94,12 @@ function flushPending(token) {
 function receive(token, message) {
   if (message.type === "view") {
     const before = views.get(token);
-    if (message.log_from > 0) {
-      // A live update carries only the new log lines: join them to what this socket has.
-      if (!before || before.log.length < message.log_from) {
-        sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
-        return;
-      }
-      message.log = before.log.slice(0, message.log_from).concat(message.log);
+    // A live update carries only the new log lines: joined to what this socket has (a gap:
+    // ask for the whole view again). A whole view carries the latest lines, and keeps the
+    // earlier ones this page asked for.
+    if (!joinLog(before, message) && message.log_update) {
+      sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
+      return;
     }
     if (message.drawing) {
       // Only what changed in the board's drawing: rebuilt from the one this socket has.
@@ -234,7 +248,7 @@ function render() {
   showPanel($("panel"), v.panel);
   showBarFacts(v.panel);
   showChange(v, before, picturesBefore, mine);
-  showLog($("log"), v.log, v.players ?? []);
+  showLog($("log"), v.log, v.players ?? [], v.log_from > 0 ? () => showEarlier(shown) : null);
   const seats = $("seats");
   seats.replaceChildren();
   for (const player of v.players ?? []) {
