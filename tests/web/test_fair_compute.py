@@ -224,8 +224,16 @@ def person_move(client: TestClient, created: dict[str, Any]) -> int:
     return seq
 
 
+def metric(client: TestClient, name: str) -> float:
+    """One sample of ``/metrics`` by its name and labels (0 when absent)."""
+    for line in client.get("/metrics").text.splitlines():
+        if line.startswith(f"{name} "):
+            return float(line.split()[-1])
+    return 0.0
+
+
 def test_a_spent_budget_makes_the_computer_wait_and_loses_nothing(tmp_path: Path) -> None:
-    app = make_app(tmp_path / "web.db", thinking_seconds_per_minute=60.0)
+    app = make_app(tmp_path / "web.db", thinking_seconds_per_minute=60.0, hint_interval=60.0)
     with TestClient(app) as client:
         manager: GameManager = app.state.manager
         clock = FakeClock()
@@ -239,16 +247,32 @@ def test_a_spent_budget_makes_the_computer_wait_and_loses_nothing(tmp_path: Path
         )
         assert hint.status_code == 429 and hint.json()["error"] == "too_much_thinking"
         assert "ask for a hint again in 80 seconds" in hint.json()["detail"]
+        assert metric(client, 'boneyard_refusals_total{reason="too_much_thinking"}') == 1
         seq = person_move(client, created)
         until(lambda: live.resting, "the computer waits for the budget")
         assert live.seq == seq and manager.bots.depth() == 0, "no job is queued meanwhile"
+        # the wait is counted in /metrics (not logged): one game waits now, one wait so far
+        assert metric(client, "boneyard_thinking_waiting") == 1
+        assert metric(client, "boneyard_thinking_waits_total") == 1
         view = client.get(f"/api/games/{created['id']}").json()
         assert "pauses a moment" in view["prompt"], "the page says why the computer waits"
         clock.now += 81.0  # the budget refills
         until(lambda: live.seq > seq, "the computer answers once the budget refills")
-        assert not live.resting
+        assert not live.resting and metric(client, "boneyard_thinking_waiting") == 0
         stored = client.get(f"/api/games/{created['id']}").json()
         assert stored["seq"] == live.seq and stored["log"][seq - 1]["player"] == 0, "kept"
+        # hints asked faster than the hint interval: refused and counted
+        until(lambda: live.to_move() == 0 or live.over, "the person's turn")
+        if not live.over:
+            asked = [
+                client.post(
+                    f"/api/games/{created['id']}/hint",
+                    json={"token": created["seats"][0]["token"]},
+                ).status_code
+                for _ in range(2)
+            ]
+            assert asked[1] == 429, asked
+            assert metric(client, 'boneyard_refusals_total{reason="hint_interval"}') == 1
 
 
 # ----- games nobody watches ----------------------------------------------------------------------

@@ -208,6 +208,15 @@ def test_oversized_open_games_do_not_stall_an_honest_player(
                     headers=honest,
                 )
                 assert not release.is_set() and views == [200] * 20
+                # a client's second set-up while its first runs: refused, counted in /metrics
+                again = client.post(
+                    "/api/open",
+                    json={"game": "oyno", "params": {"size": 25}},
+                    headers={"X-Forwarded-For": addresses[0]},
+                )
+                assert again.status_code == 429 and again.json()["error"] == "busy"
+                metrics = client.get("/metrics", headers=honest).text
+                assert 'boneyard_refusals_total{reason="set_up_running"} 1.0' in metrics
                 assert moved.status_code in (200, 409, 422), moved.text  # answered, not held
                 assert not any(done.done() for done in attacks), "the set-ups were still held"
             finally:

@@ -27,6 +27,7 @@ from boneyard.web.compute.chance import bot_seed
 from boneyard.web.compute.runners import BotRunner
 from boneyard.web.errors import WebError
 from boneyard.web.play.live import LiveGame
+from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings
 
 log = logging.getLogger("boneyard.web")
@@ -50,8 +51,11 @@ class ComputerSeats:
         act: Act,
         freshen: Freshen,
         show: Show = lambda live: None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.settings = settings
+        self.metrics = metrics or Metrics()
+        """Where refusals and waits are counted (``/metrics``), never logged one by one."""
         self.bots = bots
         self.act = act
         self.freshen = freshen
@@ -69,6 +73,7 @@ class ComputerSeats:
         if self.bots.thinking.wait(live.payer) <= 0:
             return
         live.resting = True
+        self.metrics.thinking_waits.inc()
         self.show(live)  # the status says why the computer does not answer yet
         try:
             while (wait := self.bots.thinking.wait(live.payer)) > 0:
@@ -184,6 +189,7 @@ class ComputerSeats:
         now = time.monotonic()
         wait = live.hint_at.get(seat, -1e9) + self.settings.hint_interval - now
         if wait > 0:
+            self.metrics.refuse("hint_interval")
             raise WebError(
                 429,
                 "too_many_hints",
@@ -194,6 +200,7 @@ class ComputerSeats:
         payer = client or live.seat_clients.get(seat, live.payer)
         rest = self.bots.thinking.wait(payer)
         if rest > 0:
+            self.metrics.refuse("too_much_thinking")
             raise WebError(
                 429,
                 "too_much_thinking",
@@ -202,6 +209,7 @@ class ComputerSeats:
                 retry_after=rest,
             )
         if self.bots.waiting(HINT) >= self.settings.hints_waiting:
+            self.metrics.refuse("hints_waiting")
             raise WebError(503, "busy", "the computer is busy; ask again soon", retry_after=5)
         live.hint_at[seat] = now
         state = live.state.clone()

@@ -25,15 +25,14 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from boneyard.ai.levels import LEVEL_NAMES, scale_for
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import Payer, Spend
-from boneyard.web.people import names
 from boneyard.web.play import drawing, words
+from boneyard.web.play import seats as seats_module
 from boneyard.web.play.cache import LiveCache
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.computer import ComputerSeats
@@ -41,6 +40,7 @@ from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.play.replays import Replays, walk_cost
+from boneyard.web.play.seats import Seats
 from boneyard.web.play.work import WorkPool, advance, replay_told, set_up, strings_of
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
@@ -48,8 +48,6 @@ from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
 log = logging.getLogger("boneyard.web")
 
 T = TypeVar("T")
-Seats = list[dict[str, Any]] | Callable[[int], list[dict[str, Any]]] | None
-"""Seats of a new game: a list, a function of the seat count, or None (every seat a person)."""
 
 
 class GameManager:
@@ -77,17 +75,22 @@ class GameManager:
         self.reader = ThreadPoolExecutor(
             2 if store.is_sqlite else 8, thread_name_prefix="store-read"
         )
-        self.work = WorkPool(self.settings.work_processes, self.settings.work_seconds)
-        self.replays = Replays(self.work)
         self.metrics = Metrics()
+        self.work = WorkPool(
+            self.settings.work_processes, self.settings.work_seconds, self.metrics.refuse
+        )
+        self.replays = Replays(self.work)
         self.bots = bot_runner(self.settings, store, self.metrics)
         # The services it is composed of: what stays in memory, and the computer seats (which
         # play their answers through this manager's own act, as a person's move is played).
         self.cache = LiveCache(self.settings)
         self.computer = ComputerSeats(
-            self.settings, self.bots, self.act, self.freshen, self._show_status
+            self.settings, self.bots, self.act, self.freshen, self._show_status, self.metrics
         )
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
+        self.metrics.thinking_waiting.set_function(
+            lambda: sum(live.resting for live in self.games.values())
+        )
         self.sockets_by_client: Counter[str] = Counter()
         """Sockets subscribed per client address (``subscribe``/``unsubscribe``)."""
         self._counted: dict[Subscriber, tuple[LiveGame, str]] = {}
@@ -204,7 +207,7 @@ class GameManager:
         game, state, entries, applied, size = await self.work.run(
             client, "setting up this game", set_up, game_cls, params, limits, seed
         )
-        seat_rows = self._seat_rows(name, game.info.num_players, seats)
+        seat_rows = seats_module.seat_rows(name, game.info.num_players, seats)
         if hints:
             # The choice is the game's; it rides on every seat row (no column to add).
             seat_rows = [row | {"hints": True} for row in seat_rows]
@@ -232,59 +235,6 @@ class GameManager:
         self.cache.keep(live)
         self.computer.schedule(live)
         return live
-
-    @staticmethod
-    def _level_name(name: str, number: int, level: Any) -> str:
-        """A computer seat's level as stored: an alias (easy, medium, hard) as it is, a number
-        on the game's scale as its digits; anything else is refused naming what is allowed."""
-        scale = scale_for(name)
-        if isinstance(level, (str, int)) and not isinstance(level, bool):
-            text = str(level).strip().lower()
-            try:
-                scale.number(text)
-            except ValueError:
-                pass
-            else:
-                return text if text in LEVEL_NAMES else str(int(text))
-        raise WebError(
-            400,
-            "bad_seats",
-            f"seat {number}: a computer level of {name} is {scale.allowed()}, not {level!r}",
-        )
-
-    def _seat_rows(self, name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
-        if seats is None:
-            seats = [{"kind": "human"} for _ in range(count)]
-        elif callable(seats):
-            seats = seats(count)
-        if len(seats) != count:
-            raise WebError(
-                400,
-                "bad_seats",
-                f"{name} with these parameters has {count} seats; {len(seats)} were given",
-            )
-        rows: list[dict[str, Any]] = []
-        for number, seat in enumerate(seats):
-            kind = seat.get("kind", "human")
-            level = seat.get("level")
-            if kind not in ("human", "computer"):
-                raise WebError(
-                    400, "bad_seats", f"seat {number}: kind is 'human' or 'computer', not {kind!r}"
-                )
-            if kind == "computer":
-                level = self._level_name(name, number, level)
-            rows.append(
-                {
-                    "token": secrets.token_urlsafe(24),
-                    "kind": kind,
-                    "level": level if kind == "computer" else None,
-                    "name": _seat_name(seat.get("name")) if kind == "human" else None,
-                }
-            )
-        for number, row in enumerate(rows):
-            if row["name"] is not None:
-                names.distinct_name(row["name"], (other["name"] for other in rows[:number]))
-        return rows
 
     async def get(self, game_id: str, fresh: bool = True, payer: Payer | None = None) -> LiveGame:
         """The live game ``game_id``, loaded from the store if need be (``payer``, the client
@@ -631,10 +581,3 @@ class GameManager:
         live.stored.actions.extend(applied)
         self.announce(live, first)
         self.computer.schedule(live)
-
-
-def _seat_name(name: object) -> str | None:
-    """A person's name given with a new game: refused (400) when given but not a name."""
-    if name is None or (isinstance(name, str) and not name.strip()):
-        return None
-    return names.given_name(name)
