@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from boneyard.core.registry import list_games
 from boneyard.core.spec import HARD_SECONDS
 from boneyard.web.compute.bots import COMPUTER_MOVE, HINT, SOLVER_SHARE, BotWorkers
-from boneyard.web.compute.fairness import ThinkingBudget
+from boneyard.web.compute.fairness import FairGate, ThinkingBudget
 from boneyard.web.compute.jobs import JobQueue
 from boneyard.web.compute.runners import thinking_budget
 from boneyard.web.errors import WebError
@@ -206,6 +206,41 @@ def test_a_job_table_made_before_clients_gets_their_column(tmp_path: Path) -> No
     job_id = queue.submit("move", 0, ["easy", 0, 1, None, []], 1.0, "127.0.0.2")
     claimed = queue.claim("worker")
     assert claimed is not None and claimed.id == job_id
+
+
+@pytest.mark.parametrize("slots", [1, 2])
+def test_a_fair_gate_hands_over_jobs_in_turn_and_forgets_who_gave_up(slots: int) -> None:
+    """The turns in front of a Ray cluster (``RayBots.gate``): an attacker's twelve jobs and an
+    honest client's one after them; at most ``slots`` run at once, the honest job starts after
+    at most one more of the attacker's, and a job cancelled while it waits never starts."""
+
+    async def scenario() -> None:
+        gate = FairGate(slots)
+        started: list[tuple[str, int]] = []
+        running = [0, 0]  # now, most at once
+
+        async def job(client: str, number: int) -> None:
+            async with gate.turn(client, COMPUTER_MOVE):
+                started.append((client, number))
+                running[0] += 1
+                running[1] = max(running)
+                for _ in range(3):  # holds its slot a while
+                    await asyncio.sleep(0)
+                running[0] -= 1
+
+        attack = [asyncio.create_task(job("attacker", n)) for n in range(12)]
+        await asyncio.sleep(0)  # the attacker's jobs hold the slots or wait
+        honest = asyncio.create_task(job("honest", 0))
+        await asyncio.sleep(0)
+        attack[6].cancel()  # gave up while it waited (its game left)
+        await asyncio.gather(honest, *attack, return_exceptions=True)
+        assert running[1] == slots, "never more at once than the slots"
+        assert ("attacker", 6) not in started and len(started) == 12
+        assert started.index(("honest", 0)) <= slots, started
+        assert gate.turns.ahead["honest"] <= 1
+        assert gate.running == 0 and len(gate.turns) == 0
+
+    asyncio.run(scenario())
 
 
 # ----- the budget in the app ---------------------------------------------------------------------
