@@ -271,7 +271,7 @@ async def replay_page(game_id: str, request: Request, payer: ReadPayer) -> Any:
     live = await _manager(request).get(game_id, payer=payer)  # its moves said in words off the loop
     finished = live.over
     # (a game still played shows no steps: its moves need not be put in words yet)
-    stops = words.replay_stops(live) if finished else [0]
+    stops, count = words.replay_stops(live) if finished else ("0", 1)
     return templates.TemplateResponse(
         request,
         "replay.html",
@@ -281,8 +281,8 @@ async def replay_page(game_id: str, request: Request, payer: ReadPayer) -> Any:
             "name": live.game.name,
             "finished": finished,
             "steps": live.seq,
-            "stops": words.runs_text(stops),
-            "last_stop": len(stops) - 1,
+            "stops": stops,
+            "last_stop": count - 1,
         },
     )
 

@@ -57,6 +57,9 @@ class _Memory:
     rounds: dict[int, list[dict[str, Any] | None]] = field(default_factory=dict)
     """Stored action number that ended a round -> the round in words for each seat, then for
     a spectator (``Game.round_summary``; only in a game played in rounds)."""
+    silent: list[int] = field(default_factory=list)
+    """Stored action numbers a spectator was told nothing of, in order (a replay steps over
+    them: ``replay_stops`` reads them, never the whole log)."""
 
 
 def _memory(live: LiveGame) -> _Memory:
@@ -117,6 +120,8 @@ def _walk(
                     )
                 )
             memory.said[memory.seq] = said
+            if not said[-1]:
+                memory.silent.append(memory.seq)
         memory.state.apply_action(actions[memory.seq][0])
         if new and in_rounds:
             _remember_round(memory, viewers, befores, names)
@@ -182,29 +187,26 @@ def last_round(live: LiveGame, seat: int | None) -> dict[str, Any] | None:
     return None
 
 
-def replay_stops(live: LiveGame) -> list[int]:
-    """The steps a replay stops at: the start, then after each action a spectator is told of.
+def replay_stops(live: LiveGame) -> tuple[str, int]:
+    """The steps a replay stops at, as runs (``"0,16-17,33-36"``), and how many: the start,
+    then after each action a spectator is told of.
 
     An action a spectator is told nothing of is one step of a longer hidden one (a side's
     secret set-up, told once at its last cone): stopping there would show the board change with
-    nothing said. The end is always a stop."""
-    spectator = live.num_seats
-    stops = [0, *(seq + 1 for seq in range(live.seq) if described(live, seq, spectator))]
-    if stops[-1] != live.seq:
-        stops.append(live.seq)
-    return stops
-
-
-def runs_text(steps: Sequence[int]) -> str:
-    """Increasing steps written as runs, ``"0-40,42-90"``: a replay page names its stops in a
-    few characters whatever the game's length (most games stop at every step)."""
-    runs: list[list[int]] = []
-    for step in steps:
-        if runs and runs[-1][1] == step - 1:
-            runs[-1][1] = step
-        else:
-            runs.append([step, step])
-    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    nothing said. The end is always a stop. Read from the silent actions kept as the moves are
+    said (``_Memory.silent``), so a replay page costs the same however long the game."""
+    if live.seq:
+        described(live, live.seq - 1, live.num_seats)  # every action said (the last few here)
+    skipped = [seq + 1 for seq in _memory(live).silent if seq + 1 < live.seq]
+    runs: list[tuple[int, int]] = []
+    first = 0
+    for step in skipped:
+        if step > first:
+            runs.append((first, step - 1))
+        first = step + 1
+    runs.append((first, live.seq))
+    text = ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return text, live.seq + 1 - len(skipped)
 
 
 def recent(live: LiveGame, seat: int | None) -> list[str]:
