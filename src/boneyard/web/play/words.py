@@ -181,7 +181,7 @@ def last_round(live: LiveGame, seat: int | None) -> dict[str, Any] | None:
     (the page shows it until the seat closes it or plays on)."""
     memory = _memory(live)
     column = live.num_seats if seat is None else seat
-    for seq in sorted(memory.rounds, reverse=True):
+    for seq in reversed(memory.rounds):  # kept in the order said: the latest first here
         if seq < len(live.log) and memory.rounds[seq][column] is not None:
             return {"seq": seq, **memory.rounds[seq][column]}  # type: ignore[dict-item]
     return None
