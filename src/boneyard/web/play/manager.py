@@ -25,14 +25,12 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from boneyard.ai.levels import LEVEL_NAMES, scale_for
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import Payer, Spend
-from boneyard.web.people import names
 from boneyard.web.play import drawing, words
 from boneyard.web.play.cache import LiveCache
 from boneyard.web.play.catalog import Catalog
@@ -41,6 +39,7 @@ from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.play.replays import Replays, walk_cost
+from boneyard.web.play.seats import Seats, rows_for_seats
 from boneyard.web.play.work import WorkPool, advance, replay_told, set_up, strings_of
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
@@ -48,8 +47,6 @@ from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
 log = logging.getLogger("boneyard.web")
 
 T = TypeVar("T")
-Seats = list[dict[str, Any]] | Callable[[int], list[dict[str, Any]]] | None
-"""Seats of a new game: a list, a function of the seat count, or None (every seat a person)."""
 
 
 class GameManager:
@@ -204,7 +201,7 @@ class GameManager:
         game, state, entries, applied, size = await self.work.run(
             client, "setting up this game", set_up, game_cls, params, limits, seed
         )
-        seat_rows = self._seat_rows(name, game.info.num_players, seats)
+        seat_rows = rows_for_seats(name, game.info.num_players, seats)
         if hints:
             # The choice is the game's; it rides on every seat row (no column to add).
             seat_rows = [row | {"hints": True} for row in seat_rows]
@@ -232,59 +229,6 @@ class GameManager:
         self.cache.keep(live)
         self.computer.schedule(live)
         return live
-
-    @staticmethod
-    def _level_name(name: str, number: int, level: Any) -> str:
-        """A computer seat's level as stored: an alias (easy, medium, hard) as it is, a number
-        on the game's scale as its digits; anything else is refused naming what is allowed."""
-        scale = scale_for(name)
-        if isinstance(level, (str, int)) and not isinstance(level, bool):
-            text = str(level).strip().lower()
-            try:
-                scale.number(text)
-            except ValueError:
-                pass
-            else:
-                return text if text in LEVEL_NAMES else str(int(text))
-        raise WebError(
-            400,
-            "bad_seats",
-            f"seat {number}: a computer level of {name} is {scale.allowed()}, not {level!r}",
-        )
-
-    def _seat_rows(self, name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
-        if seats is None:
-            seats = [{"kind": "human"} for _ in range(count)]
-        elif callable(seats):
-            seats = seats(count)
-        if len(seats) != count:
-            raise WebError(
-                400,
-                "bad_seats",
-                f"{name} with these parameters has {count} seats; {len(seats)} were given",
-            )
-        rows: list[dict[str, Any]] = []
-        for number, seat in enumerate(seats):
-            kind = seat.get("kind", "human")
-            level = seat.get("level")
-            if kind not in ("human", "computer"):
-                raise WebError(
-                    400, "bad_seats", f"seat {number}: kind is 'human' or 'computer', not {kind!r}"
-                )
-            if kind == "computer":
-                level = self._level_name(name, number, level)
-            rows.append(
-                {
-                    "token": secrets.token_urlsafe(24),
-                    "kind": kind,
-                    "level": level if kind == "computer" else None,
-                    "name": _seat_name(seat.get("name")) if kind == "human" else None,
-                }
-            )
-        for number, row in enumerate(rows):
-            if row["name"] is not None:
-                names.distinct_name(row["name"], (other["name"] for other in rows[:number]))
-        return rows
 
     async def get(self, game_id: str, fresh: bool = True, payer: Payer | None = None) -> LiveGame:
         """The live game ``game_id``, loaded from the store if need be (``payer``, the client
@@ -631,10 +575,3 @@ class GameManager:
         live.stored.actions.extend(applied)
         self.announce(live, first)
         self.computer.schedule(live)
-
-
-def _seat_name(name: object) -> str | None:
-    """A person's name given with a new game: refused (400) when given but not a name."""
-    if name is None or (isinstance(name, str) and not name.strip()):
-        return None
-    return names.given_name(name)
