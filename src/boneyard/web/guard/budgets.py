@@ -44,7 +44,13 @@ class Spend(StrEnum):
     SOCKET = "socket"
     """A WebSocket opened."""
     LOOKUP = "lookup"
-    """A request that reads little but computes (the daily puzzle's shortest solution)."""
+    """A request that reads little but computes (the daily puzzle's shortest solution) or
+    looks a player up (ratings)."""
+    SIGNUP = "signup"
+    """An account made (a password hashed, rows stored)."""
+    LOGIN = "login"
+    """A log-in or recovery tried (a password hash checked); the name tried is charged as
+    well (``Budgets.charge_name``)."""
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -55,7 +61,9 @@ _WORDS = {
     Spend.SESSION: "requests on games (offers, names, takebacks)",
     Spend.MOVE: "moves and hints",
     Spend.SOCKET: "new sockets",
-    Spend.LOOKUP: "puzzle look-ups",
+    Spend.LOOKUP: "look-ups",
+    Spend.SIGNUP: "new accounts",
+    Spend.LOGIN: "log-in tries",
 }
 
 
@@ -68,6 +76,8 @@ def per_minute(settings: Settings, spend: Spend) -> int:
         Spend.MOVE: settings.moves_per_minute,
         Spend.SOCKET: settings.sockets_per_minute,
         Spend.LOOKUP: settings.lookups_per_minute,
+        Spend.SIGNUP: settings.signups_per_minute,
+        Spend.LOGIN: settings.logins_per_minute,
     }[spend]
 
 
@@ -82,6 +92,40 @@ class Budgets:
             )
             for spend in Spend
         }
+        window = settings.login_window_seconds
+        self._name_from_address = RateLimit(
+            settings.logins_per_name / window, settings.logins_per_name
+        )
+        self._name_everywhere = RateLimit(
+            settings.logins_per_name_everywhere / window, settings.logins_per_name_everywhere
+        )
+        self._owners: dict[str, set[str]] = {}
+        """Per account name, the addresses that signed in to it (kept while this process runs)."""
+
+    def charge_name(self, client: str, name: str) -> None:
+        """Charge a log-in try on account ``name`` (folded) from ``client``, or refuse (429).
+
+        Each address has its own small budget per name, so one address guesses slowly; all the
+        addresses that never signed in to the name share one more, so many addresses together
+        guess slowly too. An address that signed in to the name before (its owner's) is not
+        counted against the shared one: whoever guesses elsewhere, the owner still gets in.
+        """
+        wait = self._name_from_address.take(f"{name}\n{client}")
+        if wait == 0 and client not in self._owners.get(name, ()):
+            wait = self._name_everywhere.take(name)
+        if wait > 0:
+            raise WebError(
+                429,
+                "too_many_logins",
+                f"too many log-in tries on this name; try again in {max(1, round(wait))} seconds",
+                retry_after=wait,
+            )
+
+    def signed_in(self, client: str, name: str) -> None:
+        """``client`` signed in to account ``name`` (folded): its owner's address from now."""
+        owners = self._owners.setdefault(name, set())
+        if len(owners) < 64:
+            owners.add(client)
 
     def charge(self, client: str, spend: Spend) -> None:
         """Take one ``spend`` from ``client``'s budget, or refuse (429) with nothing taken."""
@@ -196,6 +240,8 @@ PersonPayer = Annotated[Payer, Depends(Charge(Spend.PERSON))]
 SessionPayer = Annotated[Payer, Depends(Charge(Spend.SESSION))]
 MovePayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
 LookupPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
+SignupPayer = Annotated[Payer, Depends(Charge(Spend.SIGNUP))]
+LoginPayer = Annotated[Payer, Depends(Charge(Spend.LOGIN))]
 SocketPayer = Annotated[Payer, Depends(SocketCharge(Spend.SOCKET))]
 
 

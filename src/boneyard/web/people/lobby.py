@@ -23,12 +23,14 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
+from boneyard.web.guard.signin import own_seat
 from boneyard.web.pages.routes import templates
 from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.play.routes import ERRORS, kind_json
-from boneyard.web.schemas import HINTS_CHOICE, ParamValue, SeatSpec
+from boneyard.web.schemas import HINTS_CHOICE, RATED_CHOICE, ParamValue, SeatSpec
 from boneyard.web.store.sessions import SeriesGame
 from boneyard.web.table.series import pair_key
 from boneyard.web.table.session import session_of
@@ -68,6 +70,7 @@ class OpenGame(BaseModel):
     person: PersonIn | None = None
     listed: bool = Field(default=True, description="Show it in the lobby.")
     hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
+    rated: StrictBool = Field(default=False, description=RATED_CHOICE)
 
 
 class Join(BaseModel):
@@ -174,6 +177,10 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
         "seat" not in body.model_fields_set and spec_of(game_class).series.random_first_seats
     )
     creator = body.seat
+    if body.rated:
+        await check_rated(
+            request, None if body.seats is None else [s.model_dump() for s in body.seats]
+        )
 
     def seats(count: int) -> list[dict[str, Any]]:
         """Every seat a person unless given: the game's seat count comes from its set-up in
@@ -199,6 +206,9 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
     ]
     if not open_seats:
         raise WebError(400, "bad_seats", "an open game needs a seat for someone else to join")
+    if body.rated:
+        await start_rated(request, live)
+    await own_seat(request, live.id, creator)
     people: list[str | None] = [None] * live.num_seats
     people[creator] = person["id"] if person else None
     entry = SeriesGame(
@@ -240,6 +250,7 @@ async def join(game_id: str, body: Join, request: Request, payer: GamePayer) -> 
     )
     if not taken:
         raise WebError(409, "full", "someone else took that seat first: try another game")
+    await own_seat(request, live.id, seat)
     fresh = await manager.in_store(sessions.store.series_game, live.id)
     session.series = fresh
     async with live.lock:
