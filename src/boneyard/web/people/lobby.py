@@ -316,6 +316,7 @@ async def lobby(request: Request) -> dict[str, Any]:
     entries = await manager.in_store(sessions.store.listed_games)
     ids = [e.game_id for e in entries]
     finished = await manager.in_store(sessions.store.finished_ids, ids)
+    rated = await manager.in_store(request.app.state.ratings.rated_ids, ids)
     names = await manager.in_store(sessions.store.game_names, ids)
     people = await manager.in_store(
         sessions.store.names, sorted({p for e in entries for p in e.people if p})
@@ -333,6 +334,7 @@ async def lobby(request: Request) -> dict[str, Any]:
             "title": kind["title"],
             "params": _params_words(kind, params),
             "hints_on": hints_on,
+            "rated": entry.game_id in rated,
             "people": [people.get(p, "Someone") if p else None for p in entry.people],
             "open_seats": entry.open_seats,
             "watch_url": f"/game/{entry.game_id}",

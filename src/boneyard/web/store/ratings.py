@@ -90,6 +90,16 @@ class RatingStore:
             ).first()
         return None if row is None else (bool(row[0]), row[1])
 
+    def rated_ids(self, game_ids: list[str]) -> set[str]:
+        """Which of ``game_ids`` are rated."""
+        if not game_ids:
+            return set()
+        with self.store.reads.connect() as connection:
+            rows = connection.execute(
+                select(RatedGameRow.game_id).where(RatedGameRow.game_id.in_(game_ids))
+            ).all()
+        return {r[0] for r in rows}
+
     def settle(self, connection: Connection, game_id: str, returns: list[float], how: str) -> None:
         """Move the ratings of a finished rated game, in the transaction of its result. An
         aborted game (or one replaced by a continuing game) counts for nobody."""

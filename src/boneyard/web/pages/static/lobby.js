@@ -76,6 +76,7 @@ $("open-game").addEventListener("submit", async (event) => {
       game: $("open-kind").value,
       params: chosenParams(),
       hints: $("open-hints").checked,
+      rated: $("open-rated")?.checked ?? false,
       person: proof(person),
     });
     location.assign(opened.url);
@@ -96,7 +97,8 @@ function row(game, join, mine) {
   const waits = names.length ? `${names.join(", ")} waits` : "someone waits";
   const who = mine && game.open_seats.length ? "you wait for an opponent" : join ? waits : names.join(" against ");
   const hints = game.hints_on ? ", hints on" : "";
-  about.textContent = ` (${game.params}${hints}) ${who}`;
+  const rated = game.rated ? ", rated" : "";
+  about.textContent = ` (${game.params}${hints}${rated}) ${who}`;
   li.append(title, about, " ");
   if (mine) {
     const back = document.createElement("a");
