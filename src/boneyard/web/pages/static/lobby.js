@@ -4,7 +4,8 @@ import { loadGames } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
 const nameInput = $("your-name");
-nameInput.value = loadPerson()?.name ?? rememberedName();
+// A signed-in page comes with the account's name; the browser's own goes first.
+nameInput.value = loadPerson()?.name ?? (rememberedName() || nameInput.value);
 
 async function me() {
   const name = nameInput.value.trim();
