@@ -336,3 +336,33 @@ def test_sign_ups_are_charged_per_address(db_path: Path) -> None:
         refused = one.post("/api/accounts", json={"name": "Quinn3", "password": PASSWORD})
         assert refused.status_code == 429 and "new accounts" in refused.json()["detail"]
         sign_up(at(app_client, "127.0.0.3"), "Quinn3")
+
+
+def test_an_invitation_opened_while_signed_in_gives_the_seat_to_the_account(
+    client: TestClient,
+) -> None:
+    sign_up(client, "Rae")
+    made = create(client, "toy_walk", rated=True)
+    guest = at(client, "127.0.0.7")
+    claim = {"token": token(made, 1)}
+    refused = guest.post(f"/api/games/{made['id']}/account", json=claim)
+    assert refused.status_code == 401  # nobody signed in there yet
+    sign_up(guest, "Sol")
+    wrong = guest.post(f"/api/games/{made['id']}/account", json={"token": "nope"})
+    assert wrong.status_code == 403 and wrong.json()["error"] == "wrong_token"
+    taken = guest.post(f"/api/games/{made['id']}/account", json={"token": token(made, 0)})
+    assert taken.status_code == 409 and taken.json()["error"] == "seat_taken"
+    answer = guest.post(f"/api/games/{made['id']}/account", json=claim)
+    assert answer.json() == {"seat": 1, "account": "Sol"}
+    assert guest.post(f"/api/games/{made['id']}/account", json=claim).status_code == 200
+    assert [g["seat"] for g in guest.get("/api/me/games").json()] == [1]
+    # Both seats now belong to different accounts: the rated game counts.
+    resign = {"token": token(made, 1), "do": "resign"}
+    assert guest.post(f"/api/games/{made['id']}/session", json=resign).status_code == 200
+    changes = client.get(f"/api/games/{made['id']}/rating").json()["changes"]
+    assert {c["name"]: c["change"] > 0 for c in changes} == {"Rae": True, "Sol": False}
+
+
+def test_the_cookie_outlives_the_idle_time_which_the_server_keeps(client: TestClient) -> None:
+    cookie = sign_up(client, "Tam").headers["set-cookie"]
+    assert "Max-Age=34560000" in cookie  # 400 days: an active session is never cut short

@@ -21,6 +21,9 @@ from starlette.requests import HTTPConnection
 from boneyard.web.store.accounts import Account, AccountStore
 
 COOKIE = "boneyard_session"
+COOKIE_DAYS = 400
+"""The cookie's own life (the most browsers keep one): a session in use is not cut short by
+it; the server ends an idle one (``session_idle_seconds``), whatever the cookie says."""
 UNKNOWN = object()
 """``request.state.account`` before the cookie was read (None: read, nobody signed in)."""
 
@@ -71,11 +74,10 @@ async def start_session(request: Request, response: Response, account: Account) 
         await in_store(request, store.close_session, old)
     session_id = secrets.token_urlsafe(32)
     await in_store(request, store.open_session, session_id, account.id)
-    idle = int(request.app.state.manager.settings.session_idle_seconds)
     response.set_cookie(
         COOKIE,
         session_id,
-        max_age=idle,
+        max_age=COOKIE_DAYS * 24 * 3600,
         httponly=True,
         samesite="lax",
         secure=request.url.scheme == "https",

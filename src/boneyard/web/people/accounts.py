@@ -272,6 +272,32 @@ async def me(request: Request) -> dict[str, Any]:
     }
 
 
+class SeatClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: StrictStr = Field(max_length=200, description="The seat's secret token.")
+
+
+@router.post("/games/{game_id}/account", summary="Make a seat the signed-in account's")
+async def own_game_seat(
+    game_id: str, body: SeatClaim, request: Request, _payer: SessionPayer
+) -> dict[str, Any]:
+    """A seat opened by its link (an invitation) while signed in: the account's from now on,
+    found in its games on every device. 403 for a wrong token; 409 when the seat is already
+    another account's."""
+    account = await require_account(request)
+    live = await request.app.state.manager.get(game_id)
+    seat = live.seat_of(body.token)
+    if seat is None:
+        raise WebError(403, "wrong_token", "that token opens no seat of this game")
+    store = account_store(request)
+    await in_store(request, store.own_seat, live.id, seat, account.id)
+    owners = await in_store(request, store.seat_owners, live.id)
+    if owners.get(seat) != account.id:
+        raise WebError(409, "seat_taken", "this seat is already another account's")
+    return {"seat": seat, "account": account.name}
+
+
 @router.get("/me/games", summary="The signed-in account's games, the newest first")
 async def my_games(request: Request) -> list[dict[str, Any]]:
     """Each ``{"id", "game", "seat", "token", "terminal", "tournament", "url"}``: the token
