@@ -174,3 +174,24 @@ def test_the_account_pages_pass_axe(server: str, browser: Any) -> None:
         found = blocking_violations(page)
         assert not found, f"{path}:\n" + "\n".join(found)
     page.context.close()
+
+
+def test_sign_up_works_under_the_servers_csp(server: str, browser: Any) -> None:
+    """The account pages' own scripts and forms pass the Content-Security-Policy, unreported."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    reports: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            reports.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    name = f"Csp{next(_names)}"
+    sign_up(page, server, name)
+    page.locator("header.top").get_by_role("button", name="Log out").click()
+    page.wait_for_selector("header.top >> text=Sign in")
+    log_in(page, server, name)
+    assert reports == []
+    context.close()
