@@ -136,7 +136,10 @@ def test_two_accounts_rated_game_moves_their_profiles(
 
     open_menu_link(bob, "Lobby")
     waiting = bob.locator(f".lobby-game[data-game-id='{game_id}']")
-    assert "rated" in waiting.inner_text()
+    assert "rated" in waiting.inner_text() and f"{names[0]} (1500?) waits" in waiting.inner_text()
+    bob.get_by_label("from").fill("1600")  # the range of ratings hides Ann's game, then shows it
+    waiting.wait_for(state="detached")
+    bob.get_by_label("from").fill("1400")
     waiting.get_by_role("button", name="Join").click()
     bob.wait_for_selector("#game[data-seq]")
     bob.wait_for_selector("#rating-note:has-text('Rated game')")

@@ -231,3 +231,19 @@ def test_the_lobby_says_which_open_games_are_rated(client: TestClient) -> None:
     plain = ann.post("/api/open", json={"game": "toy_walk"}).json()
     waiting = {game["id"]: game["rated"] for game in client.get("/api/lobby").json()["waiting"]}
     assert waiting == {rated["id"]: True, plain["id"]: False}
+
+
+def test_the_lobby_shows_each_accounts_rating_in_the_game(client: TestClient) -> None:
+    ann, bob = signed_up(client, "127.0.0.2", "Ann"), signed_up(client, "127.0.0.3", "Bob")
+    game = rated_game(ann, bob)
+    resign(bob, game["id"], game["tokens"][1])
+    won = round(ratings(client, "Ann")["toy_walk"]["rating"])
+    again = ann.post("/api/open", json={"game": "toy_walk", "rated": True, "seat": 0}).json()
+    stranger = TestClient(client.app, client=("127.0.0.9", 50000))
+    other = stranger.post("/api/open", json={"game": "toy_walk", "seat": 0}).json()
+    waiting = {game["id"]: game["ratings"] for game in client.get("/api/lobby").json()["waiting"]}
+    assert waiting[other["id"]] == [None, None]
+    first, second = waiting[again["id"]]
+    assert second is None
+    assert first["account"] == "Ann" and round(first["rating"]) == won
+    assert first["shown"] == f"{won}?" and first["games"] == 1

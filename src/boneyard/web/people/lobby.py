@@ -27,6 +27,7 @@ from boneyard.web.guard.signin import own_seat
 from boneyard.web.pages.routes import templates
 from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame
+from boneyard.web.people.ratings import seat_ratings_json
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.play.routes import ERRORS, kind_json
@@ -317,6 +318,7 @@ async def lobby(request: Request) -> dict[str, Any]:
     ids = [e.game_id for e in entries]
     finished = await manager.in_store(sessions.store.finished_ids, ids)
     rated = await manager.in_store(request.app.state.ratings.rated_ids, ids)
+    accounts = await manager.in_store(request.app.state.ratings.seat_ratings, ids)
     names = await manager.in_store(sessions.store.game_names, ids)
     people = await manager.in_store(
         sessions.store.names, sorted({p for e in entries for p in e.people if p})
@@ -335,6 +337,7 @@ async def lobby(request: Request) -> dict[str, Any]:
             "params": _params_words(kind, params),
             "hints_on": hints_on,
             "rated": entry.game_id in rated,
+            "ratings": seat_ratings_json(accounts.get(entry.game_id, {}), len(entry.people)),
             "people": [people.get(p, "Someone") if p else None for p in entry.people],
             "open_seats": entry.open_seats,
             "watch_url": f"/game/{entry.game_id}",

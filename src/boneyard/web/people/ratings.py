@@ -107,6 +107,16 @@ def rating_json(rating: Rating) -> dict[str, Any]:
     }
 
 
+def seat_ratings_json(
+    owners: dict[int, tuple[str, Rating]], seats: int
+) -> list[dict[str, Any] | None]:
+    """Per seat, its account's name and rating in the game (None: no account sits there)."""
+    return [
+        None if seat not in owners else {"account": owners[seat][0], **rating_json(owners[seat][1])}
+        for seat in range(seats)
+    ]
+
+
 def _ratings(request: Request) -> RatingStore:
     ratings: RatingStore = request.app.state.ratings
     return ratings

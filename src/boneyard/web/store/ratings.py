@@ -100,6 +100,37 @@ class RatingStore:
             ).all()
         return {r[0] for r in rows}
 
+    def seat_ratings(self, game_ids: list[str]) -> dict[str, dict[int, tuple[str, Rating]]]:
+        """For each game, its seats owned by accounts: the account's name and its rating in
+        that game (a fresh one where it has none yet)."""
+        if not game_ids:
+            return {}
+        with self.store.reads.connect() as connection:
+            rows = connection.execute(
+                select(
+                    AccountSeatRow.game_id,
+                    AccountSeatRow.seat,
+                    AccountRow.name,
+                    RatingRow.rating,
+                    RatingRow.deviation,
+                    RatingRow.volatility,
+                    RatingRow.games,
+                )
+                .join(GameRow, GameRow.id == AccountSeatRow.game_id)
+                .join(AccountRow, AccountRow.id == AccountSeatRow.account_id)
+                .outerjoin(
+                    RatingRow,
+                    (RatingRow.account_id == AccountSeatRow.account_id)
+                    & (RatingRow.game == GameRow.name),
+                )
+                .where(AccountSeatRow.game_id.in_(game_ids))
+            ).all()
+        found: dict[str, dict[int, tuple[str, Rating]]] = {}
+        for game_id, seat, name, rating, deviation, volatility, games in rows:
+            known = FRESH if rating is None else Rating(rating, deviation, volatility, games)
+            found.setdefault(game_id, {})[int(seat)] = (name, known)
+        return found
+
     def settle(self, connection: Connection, game_id: str, returns: list[float], how: str) -> None:
         """Move the ratings of a finished rated game, in the transaction of its result. An
         aborted game (or one replaced by a continuing game) counts for nobody."""
