@@ -25,9 +25,9 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
 from boneyard.web.guard.signin import own_seat
 from boneyard.web.pages.routes import templates
+from boneyard.web.people.ratings import seat_ratings_json
 from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame
-from boneyard.web.people.ratings import seat_ratings_json
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.play.routes import ERRORS, kind_json
