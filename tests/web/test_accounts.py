@@ -317,6 +317,10 @@ def test_the_account_routes_carry_their_charges(client: TestClient) -> None:
         ("POST", "/recover"): Spend.LOGIN,
         ("POST", "/logout"): Spend.SESSION,
         ("GET", "/@/{name}"): Spend.LOOKUP,
+        ("POST", "/api/pairing"): Spend.GAME,
+        ("POST", "/api/pairing/{seek_id}"): Spend.SESSION,
+        ("POST", "/api/pairing/{seek_id}/cancel"): Spend.SESSION,
+        ("POST", "/api/games/{game_id}/account"): Spend.SESSION,
     }
     found = {}
     for route in walk(list(client.app.routes)):  # type: ignore[attr-defined]

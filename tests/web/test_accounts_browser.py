@@ -169,6 +169,31 @@ def test_two_accounts_rated_game_moves_their_profiles(
         page.context.close()
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_quick_pairing_brings_two_seekers_to_one_game(
+    server: str, browser: Any, size: str, shots: Path
+) -> None:
+    number = next(_names)
+    cy, di = device(browser, size), device(browser, size)
+    sign_up(cy, server, f"Cy{number}{size}")
+    for page in (cy, di):
+        page.goto(server + "/")
+        open_menu_link(page, "Lobby")
+        page.get_by_label("Game to play now").select_option("toy_walk")
+    cy.get_by_role("button", name="Quick pairing").click()
+    cy.wait_for_selector("#quick-status:has-text('Looking for an opponent')")
+    cy.screenshot(path=str(shots / f"quick-pairing-{size}.png"), full_page=True)
+    assert not blocking_violations(cy)
+    di.get_by_label("Your name").fill("Di")  # no account: a name for the opponent to read
+    di.get_by_role("button", name="Quick pairing").click()
+    for page in (cy, di):
+        page.wait_for_selector("#game[data-seq]")
+    assert cy.get_attribute("#game", "data-game-id") == di.get_attribute("#game", "data-game-id")
+    assert cy.get_attribute("#game", "data-tokens") != di.get_attribute("#game", "data-tokens")
+    for page in (cy, di):
+        page.context.close()
+
+
 def test_the_account_pages_pass_axe(server: str, browser: Any) -> None:
     page = device(browser, "desktop")
     for path in ("/signup", "/login", "/recover", "/leaderboard/toy_walk"):

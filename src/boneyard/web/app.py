@@ -27,13 +27,14 @@ from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
 from boneyard.web.guard.signin import remember_account
 from boneyard.web.pages import routes as pages
-from boneyard.web.people import account_pages, accounts, ladder, lobby, mine, ratings
+from boneyard.web.people import account_pages, accounts, ladder, lobby, mine, pairing, ratings
 from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.manager import GameManager
 from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
 from boneyard.web.store.games import Store
+from boneyard.web.store.pairing import PairingStore
 from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SessionStore
 from boneyard.web.table import routes as session_routes
@@ -94,6 +95,7 @@ def create_app(
     # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
     app.state.accounts = AccountStore(game_manager.store)
     app.state.ratings = RatingStore(game_manager.store, ratings.rate)
+    app.state.pairing = PairingStore(game_manager.store)
 
     _answer_errors(app)
     app.add_middleware(
@@ -114,6 +116,7 @@ def create_app(
     app.include_router(lobby.pages)
     app.include_router(accounts.router)
     app.include_router(ratings.router)
+    app.include_router(pairing.router)
     app.include_router(ratings.pages)
     app.include_router(account_pages.pages)
     app.mount("/static", StaticFiles(directory=HERE / "pages" / "static"), name="static")
