@@ -47,7 +47,11 @@ async def signed_in(request: HTTPConnection) -> Account | None:
     account = None
     if session_id:
         idle = request.app.state.manager.settings.session_idle_seconds
-        account = await in_store(request, account_store(request).session_account, session_id, idle)
+        # on the reader threads: a signed-in page's every request asks, and must not wait
+        # behind the moves' writes
+        account = await request.app.state.manager.in_reader(
+            account_store(request).session_account, session_id, idle
+        )
     request.state.account = account
     return account
 

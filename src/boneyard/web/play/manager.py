@@ -131,6 +131,11 @@ class GameManager:
         """``fn(*args)`` on the store's writer thread, within the store's time limit."""
         return await self._in(self.writer, self.settings.store_seconds, "the database", fn, *args)
 
+    async def in_reader(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the store's reader threads: a read on many requests (whose session
+        is this cookie) that must not queue behind the moves' writes."""
+        return await self._in(self.reader, self.settings.store_seconds, "the database", fn, *args)
+
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
