@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from pathlib import Path
@@ -370,3 +371,40 @@ def test_an_invitation_opened_while_signed_in_gives_the_seat_to_the_account(
 def test_the_cookie_outlives_the_idle_time_which_the_server_keeps(client: TestClient) -> None:
     cookie = sign_up(client, "Tam").headers["set-cookie"]
     assert "Max-Age=34560000" in cookie  # 400 days: an active session is never cut short
+
+
+def test_ladder_results_are_kept_with_the_account(client: TestClient) -> None:
+    first = {"levels": {"1": {"used": 5, "shortest": 3}}, "daily": {}}
+    sign_up(client, "Uli", claim={"ladder": first})
+    assert client.get("/api/me/ladder").json() == first
+    phone = at(client, "127.0.0.6")
+    assert login(phone, "Uli").status_code == 200
+    better = {
+        "levels": {"1": {"used": 3, "shortest": 3}, "2": {"used": 9, "shortest": 4}},
+        "daily": {"2026-11-27": {"used": 6, "shortest": 6}},
+    }
+    assert phone.post("/api/me/ladder", json=better).json() == better
+    worse = {"levels": {"1": {"used": 8, "shortest": 3}}, "daily": {}}
+    assert client.post("/api/me/ladder", json=worse).json() == better  # the best of each stays
+    refused = client.post("/api/me/ladder", json={"levels": {"zero": {"used": 1, "shortest": 1}}})
+    assert refused.status_code == 422 and "levels.zero" in refused.json()["detail"]
+    assert at(client, "127.0.0.5").get("/api/me/ladder").status_code == 401
+
+
+def test_the_sign_up_form_claims_what_it_can(client: TestClient) -> None:
+    created = create(
+        client, "toy_walk", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}]
+    )
+    claim = {
+        "games": [{"id": created["id"], "tokens": [token(created, 0)]}],
+        "ladder": {"levels": {"not a level": {"used": 1, "shortest": 1}}},
+    }
+    form = {"name": "Vera", "password": PASSWORD, "again": PASSWORD, "claim": json.dumps(claim)}
+    page = client.post("/signup", data=form, headers={"origin": "http://testserver"})
+    assert page.status_code == 200 and "Welcome, Vera" in page.text
+    assert page.text.count("<li><code>") == 10
+    assert [g["id"] for g in client.get("/api/me/games").json()] == [created["id"]]
+    assert client.get("/api/me/ladder").json() == {"levels": {}, "daily": {}}
+    differ = {"name": "Wes", "password": PASSWORD, "again": PASSWORD + "!"}
+    again = at(client, "127.0.0.4").post("/signup", data=differ)
+    assert again.status_code == 400 and "the two passwords differ" in again.text

@@ -10,10 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 
 from tests.web.accessibility import blocking_violations
-from tests.web.browsing import TIMEOUT_MS, launch, seq_of, serve, wait_for_seq_above
+from tests.web.browsing import (
+    TIMEOUT_MS,
+    click_square,
+    launch,
+    seq_of,
+    serve,
+    wait_for_seq_above,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -191,6 +199,35 @@ def test_quick_pairing_brings_two_seekers_to_one_game(
     assert cy.get_attribute("#game", "data-game-id") == di.get_attribute("#game", "data-game-id")
     assert cy.get_attribute("#game", "data-tokens") != di.get_attribute("#game", "data-tokens")
     for page in (cy, di):
+        page.context.close()
+
+
+def test_a_ladder_level_solved_signed_in_shows_on_another_device(server: str, browser: Any) -> None:
+    from boneyard.solvers.oyno_puzzle import solve_position
+
+    name = f"Climber{next(_names)}"
+    phone = device(browser, "phone")
+    sign_up(phone, server, name)
+    open_menu_link(phone, "Puzzle ladder")
+    phone.click("[data-level='1'] button")
+    phone.wait_for_selector("#game[data-seq]")
+    game_id, seat_token = phone.url.split("/game/")[1].split("?t=")
+    view = httpx2.get(f"{server}/api/games/{game_id}", params={"token": seat_token}).json()
+    solution = solve_position(view["observation"]["position"])
+    assert solution is not None
+    phone.wait_for_selector("#session-puzzle:not([hidden])")
+    for move in solution:
+        before = seq_of(phone)
+        for square in move.split("-"):
+            click_square(phone, square)
+        wait_for_seq_above(phone, before)
+    phone.wait_for_selector("#session-puzzle[data-solved='yes']")
+    laptop = device(browser, "desktop")
+    log_in(laptop, server, name)
+    open_menu_link(laptop, "Puzzle ladder")
+    laptop.wait_for_selector("[data-level='1'][data-state='solved']")
+    assert laptop.get_attribute("[data-level='2']", "data-state") == "open"
+    for page in (phone, laptop):
         page.context.close()
 
 

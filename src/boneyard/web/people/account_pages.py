@@ -42,10 +42,16 @@ def _form(request: Request, page: str, status: int = 200, **context: Any) -> Res
 
 
 def _claim(text: str) -> Claim | None:
-    """The browser's games and light identity, as its script put them in the form (JSON);
-    anything else claims nothing."""
+    """The browser's games, light identity and ladder results, as its script put them in the
+    form (JSON); results this server does not take are left out, anything else claims nothing."""
     try:
-        return Claim.model_validate(json.loads(text)) if text else None
+        given = json.loads(text) if text else None
+        if not isinstance(given, dict):
+            return None
+        try:
+            return Claim.model_validate(given)
+        except ValidationError:
+            return Claim.model_validate({**given, "ladder": None})
     except (ValueError, ValidationError):
         return None
 

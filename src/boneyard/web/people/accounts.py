@@ -21,12 +21,12 @@ import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Request, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints
 
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import (
@@ -112,13 +112,35 @@ class PersonClaim(BaseModel):
     secret: StrictStr = Field(max_length=200)
 
 
+class PuzzleResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    used: StrictInt = Field(ge=0, le=100_000, description="Moves the solution took.")
+    shortest: StrictInt = Field(ge=0, le=100_000, description="The shortest solution's length.")
+
+
+class LadderProgress(BaseModel):
+    """The puzzle ladder's results: by level ("1", "2", ...) and by day (YYYY-MM-DD)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    levels: dict[Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]{0,3}$")], PuzzleResult] = (
+        Field(default_factory=dict, max_length=1000)
+    )
+    daily: dict[
+        Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")], PuzzleResult
+    ] = Field(default_factory=dict, max_length=2000)
+
+
 class Claim(BaseModel):
-    """What this browser held before it had an account: its games and its light identity."""
+    """What this browser held before it had an account: its games, its light identity and its
+    puzzle ladder results."""
 
     model_config = ConfigDict(extra="forbid")
 
     games: list[GameClaim] = Field(default_factory=list, max_length=200)
     person: PersonClaim | None = None
+    ladder: LadderProgress | None = None
 
 
 class NewAccount(BaseModel):
@@ -168,6 +190,9 @@ async def sign_up(
         games = [(game.id, list(game.tokens)) for game in claim.games]
         person = None if claim.person is None else (claim.person.id, claim.person.secret)
         await in_store(request, store.claim, account_id, games, person)
+        if claim.ladder is not None:
+            progress = claim.ladder.model_dump()
+            await in_store(request, store.keep_ladder_progress, account_id, progress)
     await start_session(request, response, account)
     _budgets(request).signed_in(client_address(request), name_key(name))
     return account, codes
@@ -305,3 +330,25 @@ async def my_games(request: Request) -> list[dict[str, Any]]:
     account = await require_account(request)
     seats = await in_store(request, account_store(request).owned_seats, account.id)
     return [owned_json(seat) for seat in seats]
+
+
+@router.get("/me/ladder", summary="The signed-in account's puzzle ladder results")
+async def my_ladder(request: Request) -> dict[str, Any]:
+    account = await require_account(request)
+    progress: dict[str, Any] = await in_store(
+        request, account_store(request).ladder_progress, account.id
+    )
+    return progress
+
+
+@router.post("/me/ladder", summary="Keep puzzle ladder results with the account")
+async def keep_my_ladder(
+    body: LadderProgress, request: Request, _payer: SessionPayer
+) -> dict[str, Any]:
+    """Merges the results given with the account's (the fewest moves of each puzzle) and
+    answers them all: a browser keeps them as well, so every device shows the same ladder."""
+    account = await require_account(request)
+    progress: dict[str, Any] = await in_store(
+        request, account_store(request).keep_ladder_progress, account.id, body.model_dump()
+    )
+    return progress

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Integer, String, cast, delete, insert, select, update
+from sqlalchemy import JSON, Float, Integer, String, cast, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -61,6 +61,14 @@ class AccountSeatRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
+class LadderProgressRow(Base):
+    __tablename__ = "ladder_progress"
+
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    progress: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``{"levels": {level: {"used", "shortest"}}, "daily": {date: {...}}}``: the best of each."""
+
+
 @dataclass(frozen=True)
 class Account:
     id: str
@@ -103,6 +111,7 @@ class AccountStore:
                 RecoveryCodeRow.__table__,
                 SignInRow.__table__,
                 AccountSeatRow.__table__,
+                LadderProgressRow.__table__,
             ]
         )
 
@@ -279,6 +288,34 @@ class AccountStore:
             for r in rows
         ]
 
+    def ladder_progress(self, account_id: str) -> dict[str, Any]:
+        with self.store.reads.connect() as connection:
+            row = connection.execute(
+                select(LadderProgressRow.progress).where(LadderProgressRow.account_id == account_id)
+            ).first()
+        return best_of(dict(row[0]) if row else {}, {})
+
+    def keep_ladder_progress(self, account_id: str, given: dict[str, Any]) -> dict[str, Any]:
+        """Merge ``given`` into the account's progress (the best result of each puzzle)."""
+        with self.store.engine.begin() as connection:
+            row = connection.execute(
+                select(LadderProgressRow.progress)
+                .where(LadderProgressRow.account_id == account_id)
+                .with_for_update()
+            ).first()
+            merged = best_of(dict(row[0]) if row else {}, given)
+            if row is None:
+                connection.execute(
+                    insert(LadderProgressRow).values(account_id=account_id, progress=merged)
+                )
+            else:
+                connection.execute(
+                    update(LadderProgressRow)
+                    .where(LadderProgressRow.account_id == account_id)
+                    .values(progress=merged)
+                )
+        return merged
+
     def claim(
         self,
         account_id: str,
@@ -334,6 +371,18 @@ class AccountStore:
                     ],
                 )
         return len(fresh)
+
+
+def best_of(stored: dict[str, Any], given: dict[str, Any]) -> dict[str, dict[str, dict[str, int]]]:
+    """Two ladder progresses as one: each level's (and date's) fewest moves."""
+    merged: dict[str, dict[str, dict[str, int]]] = {"levels": {}, "daily": {}}
+    for table in merged:
+        for source in (stored.get(table) or {}, given.get(table) or {}):
+            for key, result in source.items():
+                before = merged[table].get(key)
+                if before is None or result["used"] < before["used"]:
+                    merged[table][key] = dict(result)
+    return merged
 
 
 def owned_json(seat: OwnedSeat) -> dict[str, Any]:
