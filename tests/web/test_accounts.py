@@ -322,6 +322,10 @@ def test_the_account_routes_carry_their_charges(client: TestClient) -> None:
         ("POST", "/api/pairing/{seek_id}"): Spend.SESSION,
         ("POST", "/api/pairing/{seek_id}/cancel"): Spend.SESSION,
         ("POST", "/api/games/{game_id}/account"): Spend.SESSION,
+        ("POST", "/api/passkeys/options"): Spend.SESSION,
+        ("POST", "/api/passkeys"): Spend.SESSION,
+        ("POST", "/api/login/passkey/options"): Spend.LOGIN,
+        ("POST", "/api/login/passkey"): Spend.LOGIN,
     }
     found = {}
     for route in walk(list(client.app.routes)):  # type: ignore[attr-defined]
@@ -408,3 +412,21 @@ def test_the_sign_up_form_claims_what_it_can(client: TestClient) -> None:
     differ = {"name": "Wes", "password": PASSWORD, "again": PASSWORD + "!"}
     again = at(client, "127.0.0.4").post("/signup", data=differ)
     assert again.status_code == 400 and "the two passwords differ" in again.text
+
+
+def test_passkey_requests_that_cannot_hold_are_refused_plainly(client: TestClient) -> None:
+    assert client.post("/api/passkeys/options").status_code == 401
+    sign_up(client, "Xan")
+    started = client.post("/api/passkeys/options").json()
+    options = started["options"]
+    assert options["rp"] == {"id": "testserver", "name": "boneyard"}
+    assert options["user"]["name"] == "Xan"
+    assert options["authenticatorSelection"]["residentKey"] == "required"
+    bad = client.post("/api/passkeys", json={"id": started["id"], "credential": {"id": "x"}})
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_passkey"
+    again = client.post("/api/passkeys", json={"id": started["id"], "credential": {"id": "x"}})
+    assert again.status_code == 409 and again.json()["error"] == "stale_challenge"  # spent
+    login_options = client.post("/api/login/passkey/options").json()
+    unknown = {"id": login_options["id"], "credential": {"id": "AAAA", "type": "public-key"}}
+    refused = client.post("/api/login/passkey", json=unknown)
+    assert refused.status_code == 401 and refused.json()["error"] == "bad_login"

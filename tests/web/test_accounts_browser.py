@@ -231,6 +231,41 @@ def test_a_ladder_level_solved_signed_in_shows_on_another_device(server: str, br
         page.context.close()
 
 
+def test_a_passkey_added_on_the_profile_logs_in_without_a_password(
+    server: str, browser: Any
+) -> None:
+    """Chromium's virtual authenticator stands for the device's (a passkey needs a name, not an
+    address, for its site: the page is opened at localhost)."""
+    site = server.replace("127.0.0.1", "localhost")
+    name = f"Keyholder{next(_names)}"
+    page = device(browser, "desktop")
+    authenticator = page.context.new_cdp_session(page)
+    authenticator.send("WebAuthn.enable")
+    authenticator.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+            }
+        },
+    )
+    sign_up(page, site, name)
+    page.get_by_role("link", name="Your profile").click()
+    page.get_by_role("button", name="Add a passkey").click()
+    page.wait_for_selector("#passkey-status:has-text('Passkey added: you have 1')")
+    page.locator("header.top").get_by_role("button", name="Log out").click()
+    page.wait_for_selector("header.top >> text=Sign in")
+    open_menu_link(page, "Sign in")
+    page.get_by_role("button", name="Log in with a passkey").click()
+    page.wait_for_selector("h1:has-text('My games')")
+    assert page.locator("header.top .signed-in").inner_text() == name
+    page.context.close()
+
+
 def test_the_account_pages_pass_axe(server: str, browser: Any) -> None:
     page = device(browser, "desktop")
     for path in ("/signup", "/login", "/recover", "/leaderboard/toy_walk"):

@@ -27,7 +27,16 @@ from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
 from boneyard.web.guard.signin import remember_account
 from boneyard.web.pages import routes as pages
-from boneyard.web.people import account_pages, accounts, ladder, lobby, mine, pairing, ratings
+from boneyard.web.people import (
+    account_pages,
+    accounts,
+    ladder,
+    lobby,
+    mine,
+    pairing,
+    passkeys,
+    ratings,
+)
 from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.manager import GameManager
@@ -35,6 +44,7 @@ from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
 from boneyard.web.store.games import Store
 from boneyard.web.store.pairing import PairingStore
+from boneyard.web.store.passkeys import PasskeyStore
 from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SessionStore
 from boneyard.web.table import routes as session_routes
@@ -96,6 +106,7 @@ def create_app(
     app.state.accounts = AccountStore(game_manager.store)
     app.state.ratings = RatingStore(game_manager.store, ratings.rate)
     app.state.pairing = PairingStore(game_manager.store)
+    app.state.passkeys = PasskeyStore(game_manager.store)
 
     _answer_errors(app)
     app.add_middleware(
@@ -117,6 +128,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(ratings.router)
     app.include_router(pairing.router)
+    app.include_router(passkeys.router)
     app.include_router(ratings.pages)
     app.include_router(account_pages.pages)
     app.mount("/static", StaticFiles(directory=HERE / "pages" / "static"), name="static")
