@@ -79,7 +79,7 @@ def log_in(page: Any, server: str, name: str) -> None:
     open_menu_link(page, "Sign in")
     page.get_by_label("Account name").fill(name)
     page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("button", name="Log in", exact=True).click()
     page.wait_for_selector("h1:has-text('My games')")
 
 
@@ -136,7 +136,7 @@ def test_two_accounts_rated_game_moves_their_profiles(
     sign_up(ann, server, names[0])
     sign_up(bob, server, names[1])
     open_menu_link(ann, "Lobby")
-    ann.get_by_label("Game").select_option("toy_walk")
+    ann.locator("#open-game").get_by_label("Game").select_option("toy_walk")
     ann.get_by_label("Rated").check()
     ann.get_by_role("button", name="Open a game").click()
     ann.wait_for_selector("#rating-note:has-text('Rated game')")
