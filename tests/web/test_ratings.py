@@ -247,3 +247,17 @@ def test_the_lobby_shows_each_accounts_rating_in_the_game(client: TestClient) ->
     assert second is None
     assert first["account"] == "Ann" and round(first["rating"]) == won
     assert first["shown"] == f"{won}?" and first["games"] == 1
+
+
+def test_a_failing_rating_never_keeps_a_game_from_ending(client: TestClient) -> None:
+    ann, bob = signed_up(client, "127.0.0.2", "Ann"), signed_up(client, "127.0.0.3", "Bob")
+    game = rated_game(ann, bob)
+    ratings_store = client.app.state.ratings  # type: ignore[attr-defined]
+
+    def broken(before: list[Rating], returns: list[float]) -> list[Rating]:
+        raise ArithmeticError("a rating system's bug")
+
+    ratings_store.system = broken
+    resign(bob, game["id"], game["tokens"][1])
+    assert client.get(f"/api/games/{game['id']}").json()["terminal"]
+    assert ratings(client, "Ann") == ratings(client, "Bob") == {}

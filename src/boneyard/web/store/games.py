@@ -318,9 +318,18 @@ class Store:
         return self.listen_channel(CHANNEL, parse)
 
     def finished(self, connection: Any, game_id: str, returns: list[float], how: str) -> None:
-        """Tell ``on_finish`` that ``game_id`` ended (in the transaction of its result)."""
+        """Tell ``on_finish`` that ``game_id`` ended (in the transaction of its result). A hook
+        that fails is logged and undone (on PostgreSQL to a savepoint); the result is stored
+        all the same: no rating may keep a game from ending."""
         for hook in self.on_finish:
-            hook(connection, game_id, returns, how)
+            try:
+                if self.is_sqlite:
+                    hook(connection, game_id, returns, how)
+                else:
+                    with connection.begin_nested():
+                        hook(connection, game_id, returns, how)
+            except Exception:
+                log.exception("what follows the end of game %s failed; its result stands", game_id)
 
     def changed(self, connection: Any, game_id: str) -> None:
         """Tell every process that ``game_id`` changed other than by a move (in the transaction

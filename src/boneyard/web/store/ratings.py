@@ -156,20 +156,17 @@ class RatingStore:
         if None in accounts or len(set(accounts)) != len(accounts) or len(accounts) < 2:
             return  # a seat without an account of its own: the game counts for nobody
         ids = [str(a) for a in accounts]
-        self._ensure(connection, ids, game)
         rows = {
-            r.account_id: r
+            r.account_id: Rating(r.rating, r.deviation, r.volatility, r.games)
             for r in connection.execute(
                 select(RatingRow)
                 .where(RatingRow.game == game, RatingRow.account_id.in_(ids))
                 .with_for_update()
             ).all()
         }
-        before = [
-            Rating(rows[a].rating, rows[a].deviation, rows[a].volatility, rows[a].games)
-            for a in ids
-        ]
-        after = self.system(before, returns)
+        before = [rows.get(a, FRESH) for a in ids]
+        after = self.system(before, returns)  # before any rating is written
+        self._ensure(connection, [a for a in ids if a not in rows], game)
         now = time.time()
         changes = []
         for seat, (account, old, new) in enumerate(zip(ids, before, after, strict=True)):
@@ -198,7 +195,9 @@ class RatingStore:
         )
 
     def _ensure(self, connection: Connection, account_ids: list[str], game: str) -> None:
-        """A fresh rating row for each account that has none in ``game`` yet."""
+        """A fresh rating row for each of ``account_ids`` that has none in ``game`` yet."""
+        if not account_ids:
+            return
         dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
         rows = [
             {
