@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -25,14 +25,28 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard import connections
 from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
+from boneyard.web.guard.signin import remember_account
 from boneyard.web.pages import routes as pages
-from boneyard.web.people import ladder, lobby, mine
+from boneyard.web.people import (
+    account_pages,
+    accounts,
+    ladder,
+    lobby,
+    mine,
+    pairing,
+    passkeys,
+    ratings,
+)
 from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
+from boneyard.web.store.accounts import AccountStore
 from boneyard.web.store.games import Store
+from boneyard.web.store.pairing import PairingStore
+from boneyard.web.store.passkeys import PasskeyStore
+from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SessionStore
 from boneyard.web.table import routes as session_routes
 from boneyard.web.table.session import SessionSettings
@@ -78,6 +92,8 @@ def create_app(
         ),
         version="0.1.0",
         lifespan=lifespan,
+        # who is signed in (a request with the session cookie): pages show it in their header
+        dependencies=[Depends(remember_account)],
     )
     app.state.manager = game_manager
     # The one guard every route passes: each route's Charge is taken from these (budgets.py).
@@ -91,6 +107,11 @@ def create_app(
         game_manager, SessionStore(game_manager.store), session_settings
     )
     app.state.rules_dir = rules_folder()
+    # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
+    app.state.accounts = AccountStore(game_manager.store)
+    app.state.ratings = RatingStore(game_manager.store, ratings.rate)
+    app.state.pairing = PairingStore(game_manager.store)
+    app.state.passkeys = PasskeyStore(game_manager.store)
 
     _answer_errors(app)
     app.add_middleware(
@@ -109,6 +130,12 @@ def create_app(
     app.include_router(mine.router)
     app.include_router(ladder.pages)
     app.include_router(lobby.pages)
+    app.include_router(accounts.router)
+    app.include_router(ratings.router)
+    app.include_router(pairing.router)
+    app.include_router(passkeys.router)
+    app.include_router(ratings.pages)
+    app.include_router(account_pages.pages)
     app.mount("/static", StaticFiles(directory=HERE / "pages" / "static"), name="static")
     unguarded = unguarded_routes(list(app.routes))
     if unguarded:

@@ -63,6 +63,12 @@ class SeatSpec(BaseModel):
     name: PersonName | None = None
 
 
+RATED_CHOICE = (
+    "A rated game (signed in; every seat a person's): when it ends, the ratings of the "
+    "accounts in its seats move, if each seat is a different account's."
+)
+
+
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -75,6 +81,7 @@ class CreateGame(BaseModel):
         default=None, description="One entry per seat; default: every seat human."
     )
     hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
+    rated: StrictBool = Field(default=False, description=RATED_CHOICE)
 
 
 class SeatLink(BaseModel):

@@ -19,9 +19,10 @@ from boneyard.core.spec import spec_of
 from boneyard.rules_pages import page_markdown
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
+from boneyard.web.guard.signin import own_seat, page_context
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
-from boneyard.web.play.live import render
+from boneyard.web.play.live import LiveGame, render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import created_json, kind_json
 from boneyard.web.schemas import (
@@ -34,7 +35,7 @@ from boneyard.web.schemas import (
 )
 
 HERE = Path(__file__).resolve().parent
-templates = Jinja2Templates(directory=HERE / "templates")
+templates = Jinja2Templates(directory=HERE / "templates", context_processors=[page_context])
 router = GuardedRouter(include_in_schema=False)
 
 
@@ -219,8 +220,15 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)
-    created = created_json(live)
-    humans = [seat for seat in created["seats"] if seat["url"]]
+    return await _to_the_new_game(request, live)
+
+
+async def _to_the_new_game(request: Request, live: LiveGame) -> RedirectResponse:
+    """Where a new game's creator goes: the board (one person against the computer) or the
+    page of every person's invite link."""
+    humans = [seat for seat in created_json(live)["seats"] if seat["url"]]
+    if humans:  # a signed-in creator's seat is the first person's
+        await own_seat(request, live.id, humans[0]["seat"])
     if len(humans) == 1:
         # One person against the computer: straight to the board.
         return RedirectResponse(humans[0]["url"], status_code=303)

@@ -17,9 +17,11 @@ from boneyard.web.guard.budgets import (
     ReadPayer,
     Spend,
 )
+from boneyard.web.guard.signin import own_seat
 from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame, render
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.schemas import (
     Act,
     CreatedGame,
@@ -117,9 +119,16 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
     live games is full or setting the game up takes too long (nothing is stored then)."""
     manager = manager_of(request)
     seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
+    if body.rated:
+        await check_rated(request, seats)
     live = await manager.create(
         body.game, dict(body.params), seats, client=payer.client, hints=body.hints
     )
+    if body.rated:
+        await start_rated(request, live)
+    people = [s for s, info in enumerate(live.stored.seats) if info["kind"] == "human"]
+    if people:  # the creator's seat is the first person's (the others are invitations)
+        await own_seat(request, live.id, people[0])
     return created_json(live)
 
 

@@ -178,6 +178,10 @@ class Store:
             self.reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.create_tables()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.on_finish: list[Callable[[Any, str, list[float], str], None]] = []
+        """Called in the transaction that stores a game's result, with its connection, the
+        game's id, its returns and how it ended ("rules", or the web-layer event: "resign",
+        "abort", ...): a rated game's ratings move there (``ratings.py``)."""
 
     def alone(self) -> Any:
         """A connection for one statement that commits by itself (a context manager): on
@@ -269,6 +273,7 @@ class Store:
                     .where(GameRow.id == game_id)
                     .values(finished=True, returns=json.dumps(returns))
                 )
+                self.finished(connection, game_id, returns, "rules")
             if not self.is_sqlite:
                 connection.execute(
                     text("SELECT pg_notify(:channel, :payload)"),
@@ -311,6 +316,20 @@ class Store:
             heard(*read_move_notice(payload))
 
         return self.listen_channel(CHANNEL, parse)
+
+    def finished(self, connection: Any, game_id: str, returns: list[float], how: str) -> None:
+        """Tell ``on_finish`` that ``game_id`` ended (in the transaction of its result). A hook
+        that fails is logged and undone (on PostgreSQL to a savepoint); the result is stored
+        all the same: no rating may keep a game from ending."""
+        for hook in self.on_finish:
+            try:
+                if self.is_sqlite:
+                    hook(connection, game_id, returns, how)
+                else:
+                    with connection.begin_nested():
+                        hook(connection, game_id, returns, how)
+            except Exception:
+                log.exception("what follows the end of game %s failed; its result stands", game_id)
 
     def changed(self, connection: Any, game_id: str) -> None:
         """Tell every process that ``game_id`` changed other than by a move (in the transaction

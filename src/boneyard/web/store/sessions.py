@@ -168,6 +168,8 @@ class SessionStore:
                 values["seats"] = seats
             if values:
                 connection.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            if returns is not None:
+                self.store.finished(connection, game_id, returns, kind)
             self.store.changed(connection, game_id)
         return SessionEvent(number, at_seq, kind, seat, detail, now)
 

@@ -1,0 +1,127 @@
+"""The accounts' pages: sign up (the recovery codes shown once), log in, log out, recover.
+
+Plain forms posted to the server (Post/Redirect/Get where nothing is to be shown once); the
+same functions as the API (``accounts.py``) do the work, with the same charges. A form posted
+from another site is refused by the guard's ``Origin`` check before it reaches these.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+
+from boneyard.web.errors import WebError
+from boneyard.web.guard.budgets import GuardedRouter, LoginPayer, SessionPayer, SignupPayer
+from boneyard.web.guard.signin import end_session
+from boneyard.web.pages.routes import templates
+from boneyard.web.people.accounts import (
+    NAME_RULE,
+    PASSWORD_LENGTHS,
+    Claim,
+    log_in,
+    recover,
+    sign_up,
+)
+
+pages = GuardedRouter(include_in_schema=False)
+
+
+async def _fields(request: Request) -> dict[str, str]:
+    body = (await request.body()).decode("utf-8", "replace")
+    return {key: values[-1] for key, values in parse_qs(body, keep_blank_values=True).items()}
+
+
+def _form(request: Request, page: str, status: int = 200, **context: Any) -> Response:
+    context = {"name_rule": NAME_RULE, "shortest": PASSWORD_LENGTHS[0], **context}
+    return templates.TemplateResponse(request, page, context, status_code=status)
+
+
+def _claim(text: str) -> Claim | None:
+    """The browser's games, light identity and ladder results, as its script put them in the
+    form (JSON); results this server does not take are left out, anything else claims nothing."""
+    try:
+        given = json.loads(text) if text else None
+        if not isinstance(given, dict):
+            return None
+        try:
+            return Claim.model_validate(given)
+        except ValidationError:
+            return Claim.model_validate({**given, "ladder": None})
+    except (ValueError, ValidationError):
+        return None
+
+
+@pages.get("/signup", response_class=HTMLResponse)
+async def signup_form(request: Request) -> Response:
+    return _form(request, "signup.html")
+
+
+@pages.post("/signup", response_class=HTMLResponse)
+async def signup(request: Request, _payer: SignupPayer) -> Response:
+    fields = await _fields(request)
+    name = fields.get("name", "").strip()
+    response = HTMLResponse()
+    try:
+        if fields.get("password", "") != fields.get("again", ""):
+            raise WebError(400, "bad_password", "the two passwords differ: type the same twice")
+        account, codes = await sign_up(
+            request, response, name, fields.get("password", ""), _claim(fields.get("claim", ""))
+        )
+    except WebError as error:
+        return _form(request, "signup.html", error.status, error=error.detail, name=name)
+    # The codes are shown this once (no redirect: a reload shows nothing again).
+    page = templates.TemplateResponse(
+        request, "signed_up.html", {"account": account, "codes": codes}
+    )
+    page.raw_headers.extend(h for h in response.raw_headers if h[0] == b"set-cookie")
+    return page
+
+
+@pages.get("/login", response_class=HTMLResponse)
+async def login_form(request: Request) -> Response:
+    return _form(request, "login.html")
+
+
+@pages.post("/login", response_class=HTMLResponse)
+async def login(request: Request, payer: LoginPayer) -> Response:
+    fields = await _fields(request)
+    name = fields.get("name", "").strip()
+    response = RedirectResponse("/mine", status_code=303)
+    try:
+        await log_in(request, response, payer, name, fields.get("password", ""))
+    except WebError as error:
+        return _form(request, "login.html", error.status, error=error.detail, name=name)
+    return response
+
+
+@pages.post("/logout")
+async def logout(request: Request, _payer: SessionPayer) -> Response:
+    response = RedirectResponse("/", status_code=303)
+    await end_session(request, response)
+    return response
+
+
+@pages.get("/recover", response_class=HTMLResponse)
+async def recover_form(request: Request) -> Response:
+    return _form(request, "recover.html")
+
+
+@pages.post("/recover", response_class=HTMLResponse)
+async def recover_account(request: Request, payer: LoginPayer) -> Response:
+    fields = await _fields(request)
+    name = fields.get("name", "").strip()
+    response = RedirectResponse("/mine", status_code=303)
+    try:
+        if fields.get("password", "") != fields.get("again", ""):
+            raise WebError(400, "bad_password", "the two passwords differ: type the same twice")
+        await recover(
+            request, response, payer, name, fields.get("code", ""), fields.get("password", "")
+        )
+    except WebError as error:
+        return _form(request, "recover.html", error.status, error=error.detail, name=name)
+    return response
