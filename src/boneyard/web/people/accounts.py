@@ -30,10 +30,12 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringC
 
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import (
+    PAGE,
     Budgets,
     GuardedRouter,
     LoginPayer,
     Payer,
+    ReadPayer,
     SessionPayer,
     SignupPayer,
     client_address,
@@ -285,7 +287,7 @@ async def logout(request: Request, response: Response, _payer: SessionPayer) -> 
     return {"signed_in": False}
 
 
-@router.get("/me", summary="The signed-in account (401 when nobody is)")
+@router.get("/me", summary="The signed-in account (401 when nobody is)", dependencies=[PAGE])
 async def me(request: Request) -> dict[str, Any]:
     account = await require_account(request)
     left = await in_store(request, account_store(request).recovery_codes_left, account.id)
@@ -324,7 +326,7 @@ async def own_game_seat(
 
 
 @router.get("/me/games", summary="The signed-in account's games, the newest first")
-async def my_games(request: Request) -> list[dict[str, Any]]:
+async def my_games(request: Request, _payer: ReadPayer) -> list[dict[str, Any]]:
     """Each ``{"id", "game", "seat", "token", "terminal", "tournament", "url"}``: the token
     opens the account's seat on any device."""
     account = await require_account(request)
@@ -333,7 +335,7 @@ async def my_games(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/me/ladder", summary="The signed-in account's puzzle ladder results")
-async def my_ladder(request: Request) -> dict[str, Any]:
+async def my_ladder(request: Request, _payer: ReadPayer) -> dict[str, Any]:
     account = await require_account(request)
     progress: dict[str, Any] = await in_store(
         request, account_store(request).ladder_progress, account.id
