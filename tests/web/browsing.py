@@ -22,7 +22,10 @@ ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-TIMEOUT_MS = 15_000
+# How long a browser test waits for a state or an event before it fails. Every wait ends as soon
+# as the state is there, so a long bound costs a passing run nothing; a short one failed page
+# loads on a two-core machine at a load of 15 to 20 (CI's machine is busy too).
+TIMEOUT_MS = 60_000
 
 
 def serve(db_path: Path, port: int | None = None, **settings: Any) -> Iterator[str]:
