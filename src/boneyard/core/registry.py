@@ -1,14 +1,19 @@
 """The registry of games: every package under ``boneyard.games`` registers its spec on import.
 
-A game outside boneyard's own packages registers the same way (``register(SPEC)`` in its
-package) once its package is imported; everything that lists games (the terminal, the arena,
-the web) reads this registry, so a registered game appears in all of them.
+The core sits below the games, so it finds them without importing upward: it lists the
+packages in the ``boneyard.games`` folder and imports each by name the first time a game is
+asked for. A game outside boneyard's own packages registers the same way (``register(SPEC)`` in
+its package), found through an entry point in the group ``boneyard.games`` (or once its package
+is imported); everything that lists games (the terminal, the arena, the web) reads this
+registry, so a registered game appears in all of them.
 """
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.metadata
+import importlib.util
 import pkgutil
 from typing import Any
 
@@ -34,17 +39,26 @@ def unregister(name: str) -> None:
     _SPECS.pop(name, None)
 
 
+GAMES_PACKAGE = "boneyard.games"
+"""The package whose sub-packages are boneyard's own games."""
+
+ENTRY_POINT_GROUP = "boneyard.games"
+"""The entry point group through which an installed distribution names its game packages."""
+
+
 def _discover() -> None:
     """Import every game package once, so each registers itself."""
     global _discovered
     if _discovered:
         return
     _discovered = True
-    import boneyard.games
-
-    for module in pkgutil.iter_modules(boneyard.games.__path__):
+    found = importlib.util.find_spec(GAMES_PACKAGE)
+    folders = [] if found is None else list(found.submodule_search_locations or [])
+    for module in pkgutil.iter_modules(folders):
         if module.ispkg:
-            importlib.import_module(f"boneyard.games.{module.name}")
+            importlib.import_module(f"{GAMES_PACKAGE}.{module.name}")
+    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        entry_point.load()
 
 
 def list_games() -> list[str]:

@@ -200,7 +200,8 @@ class PuzzleLadder:
 
     Level N sets ``parameter`` to ``first + N - 1``; the puzzle of a day starts from the set-up
     ``daily_start(date)`` gives, with ``parameter`` at ``daily``. ``parameter`` is also the key
-    under which the web tells the puzzle's size."""
+    under which the web tells the puzzle's size. The shortest solution of a puzzle is the game's
+    solver's (``boneyard.solvers.shortest_line``), which must solve from the start."""
 
     parameter: str
     first: int
@@ -209,8 +210,6 @@ class PuzzleLadder:
     daily_start: Callable[[str], str]
     """The set-up (the game's ``start`` parameter) of a date written YYYY-MM-DD; ValueError for
     anything else. The same for everyone who asks for that date."""
-    shortest_solution: Callable[[str], list[str] | None]
-    """The moves of a shortest solution from a set-up, or ``None`` where there is none."""
 
     def value_of_level(self, level: int) -> int | None:
         """``parameter``'s value at ``level``, or ``None`` past the ladder's ends."""

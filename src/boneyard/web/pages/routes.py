@@ -15,8 +15,8 @@ from fastapi.templating import Jinja2Templates
 
 from boneyard.ai.levels import is_level_name
 from boneyard.core.game import Game
+from boneyard.core.rules_pages import page_markdown
 from boneyard.core.spec import spec_of
-from boneyard.rules_pages import page_markdown
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter
 from boneyard.web.pages.markdown import to_html

@@ -14,10 +14,10 @@ from boneyard.core.registry import game_class
 
 def rules_folder() -> Path:
     """docs/rules of a source checkout, or the copy a wheel ships as boneyard/rules_docs."""
-    checkout = Path(__file__).resolve().parents[2] / "docs" / "rules"
+    checkout = Path(__file__).resolve().parents[3] / "docs" / "rules"
     if checkout.is_dir():
         return checkout
-    return Path(__file__).parent / "rules_docs"
+    return Path(__file__).parents[1] / "rules_docs"
 
 
 def page_markdown(cls: type[Game], folder: Path) -> str:
