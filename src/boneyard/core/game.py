@@ -42,11 +42,11 @@ from boneyard.core.errors import (
     InvalidStateError,
 )
 from boneyard.core.parameters import Parameter, ParameterValue, resolve_parameters
-from boneyard.core.record import Cache, Copied, record_of, restore, snapshot
+from boneyard.core.record import CACHE, COPIED, Record, restore, snapshot
+from boneyard.core.spec import GameSpec, spec_of
 
 if TYPE_CHECKING:
     from boneyard.core.hooks import Drawing, Tensor
-    from boneyard.core.spec import GameSpec
 
 CHANCE = -1
 """``current_player()`` at a chance node (a die roll, a shuffle, a draw)."""
@@ -162,15 +162,11 @@ class Game(ABC):
     the end (the game page's *How to play*, the top of the rules page, ``rules`` at the
     terminal). The rules page says the rest."""
 
-    _spec: ClassVar[GameSpec | None] = None
-    """Set by the game's ``GameSpec`` when it is made; read through ``spec``."""
-
     @property
     def spec(self) -> GameSpec:
-        """The game's declaration. Kept on its class, not the game: a game travels pickled to
-        worker processes, and a spec holds its hook modules."""
-        from boneyard.core.spec import spec_of
-
+        """The game's declaration, looked up by its class (``core.spec.spec_of``), not kept on
+        the game: a game travels pickled to worker processes, and a spec holds its hook
+        modules."""
         return spec_of(type(self))
 
     def __init__(self, **params: Any) -> None:
@@ -426,6 +422,13 @@ class Game(ABC):
         return next(p.default for p in self.parameters if p.name == name)
 
 
+def _deep_clone(state: State) -> State:
+    """The clone of a state whose class declares no fields (a test's toy game)."""
+    new = object.__new__(type(state))
+    new.__dict__ = copy.deepcopy(state.__dict__, {id(state.game): state.game})
+    return new
+
+
 class State(ABC):
     """One position of a game, with its history. Mutable: ``apply_action`` changes it in place.
 
@@ -435,9 +438,16 @@ class State(ABC):
     information implements ``_resample`` (and ``action_string_for`` where an action is secret).
     """
 
-    _history: Copied[list[int]]
-    _legal_cache: Cache[list[int] | None]
+    _history: list[int]
+    _legal_cache: list[int] | None
     """The legal actions once asked for; never changed in place, so copies share it."""
+    record: ClassVar[Record] = Record(
+        fields={"_history": COPIED, "_legal_cache": CACHE},
+        types={"_history": list[int], "_legal_cache": list[int] | None},
+        clone=_deep_clone,
+    )
+    """The declared fields (``core/record.py``): a game's state adds its own with
+    ``@declared``; one that declares none clones by deep copy."""
     saves_record: ClassVar[bool] = False
     """Whether ``to_json`` saves the declared fields (a ``snapshot``) beside the history, for
     states that are more than a replay of their history (resampled ones)."""
@@ -446,11 +456,6 @@ class State(ABC):
         self.game = game
         self._history = []
         self._legal_cache = None
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "clone" not in cls.__dict__:
-            cls.clone = State._derived_clone  # type: ignore[method-assign]
 
     # ----- hooks ------------------------------------------------------------------------------
 
@@ -637,24 +642,9 @@ class State(ABC):
         return self._resample(seat, rng)
 
     def clone(self) -> Self:
-        """An independent copy, derived from the declared record (``core/record.py``)."""
-        return self._derived_clone()
-
-    def _derived_clone(self) -> Self:
-        # The first call on a class compiles its clone from the declaration and puts it on the
-        # class, so later calls cost what a hand-written field-by-field copy costs.
-        cls = type(self)
-        record = record_of(cls)
-        if len(record.fields) == len(record_of(State).fields):
-            return self._deep_clone()  # a class that declares no fields (a test's toy game)
-        if cls.__dict__.get("clone") is State._derived_clone:
-            cls.clone = record.clone  # type: ignore[method-assign, assignment]
-        new: Self = record.clone(self)
-        return new
-
-    def _deep_clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__ = copy.deepcopy(self.__dict__, {id(self.game): self.game})
+        """An independent copy, made by the function generated from the class's declared
+        record (``core/record.py``)."""
+        new: Self = self.record.clone(self)
         return new
 
     def to_json(self) -> dict[str, Any]:

@@ -15,28 +15,34 @@ import importlib
 import importlib.metadata
 import importlib.util
 import pkgutil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boneyard.core.errors import UnknownGameError
-from boneyard.core.game import Game
-from boneyard.core.spec import GameSpec
+from boneyard.core.spec import GameSpec, declare, undeclare
+
+if TYPE_CHECKING:
+    from boneyard.core.game import Game
 
 _SPECS: dict[str, GameSpec] = {}
 _discovered = False
 
 
 def register(spec: GameSpec) -> GameSpec:
-    """Make the game ``spec`` declares loadable by its name; returns ``spec``."""
+    """Make the game ``spec`` declares loadable by its name (and ``spec`` its class's, see
+    ``core.spec.declare``); returns ``spec``."""
     name = spec.name
     if name in _SPECS and _SPECS[name] is not spec:
         raise ValueError(f"two games registered under the name '{name}'")
+    declare(spec)
     _SPECS[name] = spec
     return spec
 
 
 def unregister(name: str) -> None:
     """Forget the game ``name`` (a test's temporary game); unknown names are ignored."""
-    _SPECS.pop(name, None)
+    spec = _SPECS.pop(name, None)
+    if spec is not None:
+        undeclare(spec.game)
 
 
 GAMES_PACKAGE = "boneyard.games"

@@ -261,10 +261,6 @@ class GameSpec:
     series: SeriesRules = SeriesRules()
     ladder: PuzzleLadder | None = None
 
-    def __post_init__(self) -> None:
-        # The game reaches its hooks through its spec; a subclass (a test's variant) inherits it.
-        self.game._spec = self
-
     @property
     def name(self) -> str:
         return self.game.name
@@ -291,8 +287,32 @@ class GameSpec:
         return getattr(importlib.import_module(module), name)
 
 
+_DECLARED: dict[type[Game], GameSpec] = {}
+"""Game class -> the spec that declares it (``declare``): where ``spec_of`` looks."""
+
+
+def declare(spec: GameSpec) -> GameSpec:
+    """Make ``spec`` the one its game class (and a subclass of it: a test's variant) answers
+    with, without listing the game by name (the ``race`` template does this; ``register`` does
+    it and lists the game). Returns ``spec``."""
+    known = _DECLARED.get(spec.game)
+    if known is not None and known is not spec:
+        raise ValueError(f"{spec.game.__name__} is declared by two specs")
+    _DECLARED[spec.game] = spec
+    return spec
+
+
+def undeclare(game_class: type[Game]) -> None:
+    """Forget the spec of ``game_class`` (a test's temporary game); an unknown class is ignored."""
+    _DECLARED.pop(game_class, None)
+
+
 def spec_of(game_class: type[Game]) -> GameSpec:
-    """The spec of ``game_class``: its package's, or for a class no spec names (a test's toy
-    game) a plain one with every default, so that the class's own methods answer."""
-    spec: GameSpec | None = getattr(game_class, "_spec", None)
-    return GameSpec(game=game_class, state=None) if spec is None else spec
+    """The spec of ``game_class``: the one declared for it or its nearest declared base, or for
+    a class no spec names (a test's toy game) a plain one with every default, so that the
+    class's own methods answer."""
+    for cls in game_class.__mro__:
+        spec = _DECLARED.get(cls)
+        if spec is not None:
+            return spec
+    return GameSpec(game=game_class, state=None)

@@ -23,7 +23,7 @@ from boneyard.core.errors import (
 )
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Nested, Value
+from boneyard.core.record import Copied, Nested, Value, declared
 from boneyard.games.bonbon import notation as nt
 from boneyard.games.bonbon.deck import DEFAULT_DECK, EFFECTS, Deck, check_deck, load_deck
 from boneyard.games.bonbon.observation import (
@@ -213,6 +213,7 @@ class BonBonGame(Game):
         return BonBonState(self)
 
 
+@declared
 class BonBonState(State):
     """A Bon-Bon position. The deck is a count per kind: its order is a chance event."""
 

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Derived, Nested, Value
+from boneyard.core.record import Copied, Derived, Nested, Value, declared
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.board import (
     BOARD,
@@ -232,6 +232,7 @@ class BondoConesGame(Game):
         return state
 
 
+@declared
 class BondoConesState(State):
     """A Bond O Cones position. Cones live in per-square lists; bitboards speed up moves."""
 

@@ -34,7 +34,7 @@ from typing import Any, cast
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
 from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Shared, Transient, Value
+from boneyard.core.record import Copied, Shared, Transient, Value, declared
 from boneyard.games.bones import notation
 from boneyard.games.bones.notation import LINE, DominoTable, domino_table
 from boneyard.games.bones.observation import BonesObservation
@@ -111,6 +111,7 @@ class BonesGame(Game):
         return BonesState(self)
 
 
+@declared
 class BonesState(State):
     """A Bones position. Fields are plain lists so that a clone is a handful of copies."""
 

@@ -27,7 +27,7 @@ from typing import Any, cast
 from boneyard.core.errors import InvalidStateError
 from boneyard.core.game import TERMINAL, Game, Observation, State
 from boneyard.core.parameters import ParameterValue, declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Memo, Shared, Value
+from boneyard.core.record import Copied, Memo, Shared, Value, declared
 from boneyard.games.obonto import notation
 from boneyard.games.obonto.notation import GRID, KINDS, NAMES, SQUARES, STEPS
 from boneyard.games.obonto.observation import ObontoObservation
@@ -233,6 +233,7 @@ class ObontoGame(Game):
         return self.replay(state, doc["history"])
 
 
+@declared
 class ObontoState(State):
     """A position of an Obonto match: the board, whose turn, the phase and the scores."""
 

@@ -30,7 +30,7 @@ from typing import Any, cast
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Value
+from boneyard.core.record import Copied, Value, declared
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import Board, board, format_position, parse_position, size_parameter
 from boneyard.games.oyno.observation import DuelObservation
@@ -226,6 +226,7 @@ class Oyno(Game):
         return DuelState(self)
 
 
+@declared
 class DuelState(State):
     """Two-player position: one occupied mask per colour, one mask of up bones."""
 

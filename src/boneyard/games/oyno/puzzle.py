@@ -24,7 +24,7 @@ from typing import Any, cast
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Value
+from boneyard.core.record import Value, declared
 from boneyard.games.oyno import notation
 from boneyard.games.oyno.board import Board, board, format_position, parse_position, size_parameter
 from boneyard.games.oyno.observation import PuzzleObservation
@@ -270,6 +270,7 @@ KNOWN_RARE_UNLISTED: dict[tuple[int, int, int], int] = {
 }
 
 
+@declared
 class PuzzleState(State):
     """A puzzle position: bit masks of occupied cells and up bones, plus the deal's progress."""
 

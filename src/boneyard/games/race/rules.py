@@ -13,7 +13,7 @@ from typing import cast
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
 from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Value
+from boneyard.core.record import Value, declared
 from boneyard.games.race import notation
 from boneyard.games.race.observation import RaceObservation
 
@@ -68,6 +68,7 @@ class RaceGame(Game):
         return RaceState(self)
 
 
+@declared
 class RaceState(State):
     """A position: the total, whose move, and whether the coin is due."""
 
