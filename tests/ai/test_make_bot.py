@@ -140,6 +140,19 @@ def test_each_game_names_its_solver_module_in_its_spec() -> None:
     assert solvers.solver_for(boneyard.load_game("bones")) is None
 
 
+def test_a_solver_that_fails_to_import_is_an_error_not_no_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(_spec: GameSpec) -> None:
+        raise ImportError("No module named 'boneyard.solvers.broken'")
+
+    monkeypatch.setattr(GameSpec, "load_solver", broken)
+    monkeypatch.setattr(solvers, "_loaded", {})
+    state = boneyard.load_game("obonto").new_initial_state()
+    with pytest.raises(ImportError, match="boneyard.solvers.broken"):
+        solvers.best_action(state)
+
+
 # ----- hint --------------------------------------------------------------------------------
 
 

@@ -33,6 +33,7 @@ def register(spec: GameSpec) -> GameSpec:
     name = spec.name
     if name in _SPECS and _SPECS[name] is not spec:
         raise ValueError(f"two games registered under the name '{name}'")
+    spec.check_references()
     declare(spec)
     _SPECS[name] = spec
     return spec

@@ -12,8 +12,13 @@ keyed by a game's name.
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
+import pkgutil
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -285,6 +290,64 @@ class GameSpec:
             return None
         module, _, name = self.batch_engine.partition(":")
         return getattr(importlib.import_module(module), name)
+
+    def check_references(self) -> None:
+        """Refuse a solver or batch engine named by a module or name that does not exist,
+        naming those that do, without importing them (a batch engine needs JAX): the
+        registry calls this when the game registers, so a misspelt name stops the start."""
+        where = f"the spec of {self.name}"
+        if self.solver is not None:
+            wanted = ["best_action", *(["solve"] if self.solver.solves_from_start else [])]
+            _check_defines(self.solver.module, wanted, f"{where}: solver")
+            if self.solver.analysis is not None:
+                _check_defines(self.solver.analysis, [], f"{where}: analysis")
+        if self.batch_engine is not None:
+            module, colon, name = self.batch_engine.partition(":")
+            if not colon or not name:
+                raise ValueError(f"{where}: a batch engine is 'module:Class', not {module!r}")
+            _check_defines(module, [name], f"{where}: batch engine")
+
+
+def _check_defines(module: str, names: list[str], what: str) -> None:
+    """Refuse ``module`` unless its source file exists and defines each of ``names`` at its top
+    level; read, not imported (only the packages above it are)."""
+    package = module.rpartition(".")[0]
+    try:
+        found = importlib.util.find_spec(module) if not package else None
+        if package:
+            parent = importlib.util.find_spec(package)
+            folders = list(parent.submodule_search_locations or []) if parent else []
+            found = importlib.machinery.PathFinder.find_spec(module, folders)
+    except ModuleNotFoundError:
+        found = None
+    if found is None or found.origin is None or not found.origin.endswith(".py"):
+        siblings = _modules_in(package)
+        raise ValueError(
+            f"{what} module {module!r} does not exist; modules in {package or 'the top level'}: "
+            f"{', '.join(siblings) or 'none'}"
+        )
+    # A scan of the text, not a parse: this runs at every start, for every game.
+    text = Path(found.origin).read_text(encoding="utf-8")
+    pairs = re.findall(r"^(?:(?:async\s+)?def|class)\s+(\w+)|^(\w+)\s*[:=]", text, re.M)
+    defined = {name for pair in pairs for name in pair if name}
+    missing = [name for name in names if name not in defined]
+    if missing:
+        public = sorted(name for name in defined if not name.startswith("_"))
+        raise ValueError(
+            f"{what} module {module!r} defines no {', '.join(missing)}; it defines: "
+            f"{', '.join(public)}"
+        )
+
+
+def _modules_in(package: str) -> list[str]:
+    if not package:
+        return []
+    try:
+        parent = importlib.util.find_spec(package)
+    except ModuleNotFoundError:
+        return []
+    folders = list(parent.submodule_search_locations or []) if parent else []
+    return [f"{package}.{info.name}" for info in pkgutil.iter_modules(folders)]
 
 
 _DECLARED: dict[type[Game], GameSpec] = {}

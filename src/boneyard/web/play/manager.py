@@ -211,11 +211,10 @@ class GameManager:
         self.computer.schedule(live)
         return live
 
-    @staticmethod
-    def _level_name(name: str, number: int, level: Any) -> str:
+    def _level_name(self, name: str, number: int, level: Any) -> str:
         """A computer seat's level as stored: an alias (easy, medium, hard) as it is, a number
         on the game's scale as its digits; anything else is refused naming what is allowed."""
-        scale = scale_for(name)
+        scale = scale_for(self.catalog.game_class(name))
         if isinstance(level, (str, int)) and not isinstance(level, bool):
             text = str(level).strip().lower()
             try:
