@@ -149,7 +149,7 @@ def test_a_solver_that_fails_to_import_is_an_error_not_no_answer(
     monkeypatch.setattr(GameSpec, "load_solver", broken)
     monkeypatch.setattr(solvers, "_loaded", {})
     state = boneyard.load_game("obonto").new_initial_state()
-    with pytest.raises(ImportError, match="boneyard.solvers.broken"):
+    with pytest.raises(ImportError, match=r"boneyard\.solvers\.broken"):
         solvers.best_action(state)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from boneyard.core.hooks import (
     PLAIN_WORDS,
@@ -237,23 +237,32 @@ class Solver:
 # ----- the spec ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """One game's declaration (see the module). Made once, in the game's ``__init__.py``."""
+GameT = TypeVar("GameT", bound="Game")
+StateT = TypeVar("StateT", bound="State")
+ObservationT = TypeVar("ObservationT")
 
-    game: type[Game]
-    state: type[State] | None
+
+@dataclass(frozen=True)
+class GameSpec(Generic[GameT, StateT, ObservationT]):
+    """One game's declaration (see the module). Made once, in the game's ``__init__.py``.
+
+    Its type parameters, the game's ``Game`` and ``State`` classes and its observation type,
+    are bound by the arguments (``game``, ``state``, the hooks), and every hook is checked
+    against them (``core/hooks.py``)."""
+
+    game: type[GameT]
+    state: type[StateT] | None
     """The state class (``None`` only in the plain spec of a class no spec names)."""
-    drawing: Drawing | None = None
-    words: Words = PLAIN_WORDS
-    set_up_words: SetUpWords | None = None
-    round_words: RoundWords | None = None
+    drawing: Drawing[ObservationT] | None = None
+    words: Words[GameT, ObservationT] = PLAIN_WORDS
+    set_up_words: SetUpWords[GameT, ObservationT] | None = None
+    round_words: RoundWords[GameT, ObservationT] | None = None
     """Where the game is played in rounds: the summary shown when one ends."""
-    heuristic: Heuristic | None = None
-    tensor: Tensor | None = None
-    state_tensor: StateTensor | None = None
-    action_mask: ActionMask | None = None
-    search: Search | None = None
+    heuristic: Heuristic[StateT] | None = None
+    tensor: Tensor[GameT, ObservationT] | None = None
+    state_tensor: StateTensor[StateT] | None = None
+    action_mask: ActionMask[StateT] | None = None
+    search: Search[ObservationT] | None = None
     levels: Levels | Scale = field(default_factory=lambda: DEFAULT_LEVELS)
     """The game's levels: a ``Scale`` (level 1 to N, easy/medium/hard its aliases), or the
     older mapping of the three names (three steps; ``DEFAULT_LEVELS`` fills what it leaves)."""
