@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.errors import (
     InvalidActionStringError,
@@ -22,7 +22,7 @@ from boneyard.core.errors import (
     InvalidStateError,
 )
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
+from boneyard.core.parameters import About, declared_parameters, read_parameters
 from boneyard.core.record import Copied, Nested, Value, declared
 from boneyard.games.bonbon import notation as nt
 from boneyard.games.bonbon.deck import DEFAULT_DECK, EFFECTS, Deck, check_deck, load_deck
@@ -70,33 +70,45 @@ Card = tuple[int, bool, int]
 class BonBonParameters:
     """BonBonGame's parameters, declared once: the form's fields and the rules' typed view."""
 
-    players: int = parameter(
-        2, "number of players", minimum=2, maximum=6, question="How many players?"
-    )
-    deck: str = parameter(
-        DEFAULT_DECK,
-        "path to a TOML deck file, or 'default' for the packaged deck",
-        check=check_deck,
-        local_only=True,
-        advanced=True,
-        question="Which deck file? (default: the packaged deck)",
-    )
-    tiles: str = parameter(
-        "1,1,2,2,3,3",
-        "values of the passing bonus tiles, comma-separated (three drawn each round)",
-        check=nt.check_tiles,
-        advanced=True,
-        question="Values of the passing bonus tiles, separated by commas (three are drawn "
-        "each round)",
-    )
-    max_rounds: int = parameter(
-        40,
-        "rounds after which the most chocolates win",
-        minimum=1,
-        maximum=1000,
-        advanced=True,
-        question="Stop after how many rounds at most?",
-    )
+    players: Annotated[
+        int,
+        About(
+            "number of players",
+            minimum=2,
+            maximum=6,
+            question="How many players?",
+        ),
+    ] = 2
+    deck: Annotated[
+        str,
+        About(
+            "path to a TOML deck file, or 'default' for the packaged deck",
+            check=check_deck,
+            local_only=True,
+            advanced=True,
+            question="Which deck file? (default: the packaged deck)",
+        ),
+    ] = DEFAULT_DECK
+    tiles: Annotated[
+        str,
+        About(
+            "values of the passing bonus tiles, comma-separated (three drawn each round)",
+            check=nt.check_tiles,
+            advanced=True,
+            question="Values of the passing bonus tiles, separated by commas (three are drawn "
+            "each round)",
+        ),
+    ] = "1,1,2,2,3,3"
+    max_rounds: Annotated[
+        int,
+        About(
+            "rounds after which the most chocolates win",
+            minimum=1,
+            maximum=1000,
+            advanced=True,
+            question="Stop after how many rounds at most?",
+        ),
+    ] = 40
 
 
 class BonBonGame(Game):

@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
+from boneyard.core.parameters import About, declared_parameters, read_parameters
 from boneyard.core.record import Copied, Derived, Nested, Value, declared
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.board import (
@@ -106,28 +106,34 @@ def _empty_list() -> list[int]:
 class BondoConesParameters:
     """BondoConesGame's parameters, declared once: the form's fields and the rules' typed view."""
 
-    target: int = parameter(
-        28,
-        "points a player must capture to win",
-        minimum=1,
-        maximum=41,
-        question="How many captured points win?",
-    )
-    max_turns: int = parameter(
-        1000,
-        "turns after which the game ends as a draw",
-        minimum=1,
-        maximum=100_000,
-        advanced=True,
-        question="Call it a draw after how many turns?",
-    )
-    setup: str = parameter(
-        "choose",
-        "choose: each player places its cones; random: a chance event places them",
-        choices=("choose", "random"),
-        question="How are the cones set up?",
-        choice_labels=("Each player places their own", "At random, by chance"),
-    )
+    target: Annotated[
+        int,
+        About(
+            "points a player must capture to win",
+            minimum=1,
+            maximum=41,
+            question="How many captured points win?",
+        ),
+    ] = 28
+    max_turns: Annotated[
+        int,
+        About(
+            "turns after which the game ends as a draw",
+            minimum=1,
+            maximum=100_000,
+            advanced=True,
+            question="Call it a draw after how many turns?",
+        ),
+    ] = 1000
+    setup: Annotated[
+        str,
+        About(
+            "choose: each player places its cones; random: a chance event places them",
+            choices=("choose", "random"),
+            question="How are the cones set up?",
+            choice_labels=("Each player places their own", "At random, by chance"),
+        ),
+    ] = "choose"
 
 
 class BondoConesGame(Game):

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
+from boneyard.core.parameters import About, declared_parameters, read_parameters
 from boneyard.core.record import Copied, Shared, Transient, Value, declared
 from boneyard.games.bones import notation
 from boneyard.games.bones.notation import LINE, DominoTable, domino_table
@@ -49,15 +49,17 @@ COLOUR_LETTERS = ("W", "B")
 class BonesParameters:
     """BonesGame's parameters, declared once: the form's fields and the rules' typed view."""
 
-    width: int = parameter(10, "files of the board (a, b, ...)", minimum=2, maximum=26)
-    height: int = parameter(9, "ranks of the board", minimum=2, maximum=26)
-    pieces: int = parameter(
-        30,
-        "pieces (dominoes) each player has",
-        minimum=1,
-        maximum=500,
-        question="How many dominoes each?",
-    )
+    width: Annotated[int, About("files of the board (a, b, ...)", minimum=2, maximum=26)] = 10
+    height: Annotated[int, About("ranks of the board", minimum=2, maximum=26)] = 9
+    pieces: Annotated[
+        int,
+        About(
+            "pieces (dominoes) each player has",
+            minimum=1,
+            maximum=500,
+            question="How many dominoes each?",
+        ),
+    ] = 30
 
 
 class BonesGame(Game):

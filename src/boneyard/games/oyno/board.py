@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from boneyard.core.errors import InvalidPositionError
-from boneyard.core.parameters import parameter
+from boneyard.core.parameters import About
 from boneyard.core.squares import Grid, grid
 
 CENTER_CHAR = "o"
@@ -69,16 +69,17 @@ def check_size(size: int) -> str | None:
     return None
 
 
-def size_parameter() -> int:
-    """The board-size parameter both OYNO games declare (a field of their parameters)."""
-    return parameter(
-        5,
-        "board size (odd); the middle cell is the center",
-        minimum=3,
-        maximum=25,
-        check=check_size,
-        question="How many cells along each side? (an odd number; 5 is the usual board)",
-    )
+DEFAULT_SIZE = 5
+"""The usual board: 5x5."""
+
+SIZE = About(
+    "board size (odd); the middle cell is the center",
+    minimum=3,
+    maximum=25,
+    check=check_size,
+    question="How many cells along each side? (an odd number; 5 is the usual board)",
+)
+"""The board-size parameter both OYNO games declare (``size: Annotated[int, SIZE]``)."""
 
 
 @cache

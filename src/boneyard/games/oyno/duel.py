@@ -25,14 +25,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
+from boneyard.core.parameters import About, declared_parameters, read_parameters
 from boneyard.core.record import Copied, Value, declared
 from boneyard.games.oyno import notation
-from boneyard.games.oyno.board import Board, board, format_position, parse_position, size_parameter
+from boneyard.games.oyno.board import (
+    DEFAULT_SIZE,
+    SIZE,
+    Board,
+    board,
+    format_position,
+    parse_position,
+)
 from boneyard.games.oyno.observation import DuelObservation
 
 DUEL_PIECES = "RrWw"
@@ -83,45 +90,55 @@ def _check_start(text: str) -> str | None:
 class DuelParameters:
     """Oyno's parameters, declared once: the form's fields and the rules' typed view."""
 
-    size: int = size_parameter()
-    bones_per_player: int = parameter(
-        8,
-        "bones each player has in supply",
-        minimum=1,
-        maximum=311,
-        question="How many bones each?",
-    )
-    wild: bool = parameter(
-        False,
-        "players may roll a bone instead of putting it up",
-        question="Wild bones: may a player roll a bone instead of putting it up?",
-    )
-    max_moves: int = parameter(
-        300,
-        "actions after which the game is a draw",
-        minimum=1,
-        advanced=True,
-        question="Call it a draw after how many moves?",
-    )
-    place_rule: str = parameter(
-        DEFAULT_PLACE_RULE,
-        "when a new bone may be placed: supply (whenever the supply holds one) or all_up "
-        "(only when every own bone on the board is up); forced when all are up in both",
-        choices=PLACE_RULES,
-        question="When may a player place a new bone?",
-        choice_labels=(
-            "Whenever they still hold one",
-            "Only when all their bones on the board are up",
+    size: Annotated[int, SIZE] = DEFAULT_SIZE
+    bones_per_player: Annotated[
+        int,
+        About(
+            "bones each player has in supply",
+            minimum=1,
+            maximum=311,
+            question="How many bones each?",
         ),
-    )
-    start: str | None = parameter(
-        None,
-        "a position to start from (supplies: bones_per_player "
-        "minus the bones on the board), then optionally r or w for the player to move",
-        check=_check_start,
-        advanced=True,
-        question="Start from this position (R, r red up, down; W, w white; . empty)",
-    )
+    ] = 8
+    wild: Annotated[
+        bool,
+        About(
+            "players may roll a bone instead of putting it up",
+            question="Wild bones: may a player roll a bone instead of putting it up?",
+        ),
+    ] = False
+    max_moves: Annotated[
+        int,
+        About(
+            "actions after which the game is a draw",
+            minimum=1,
+            advanced=True,
+            question="Call it a draw after how many moves?",
+        ),
+    ] = 300
+    place_rule: Annotated[
+        str,
+        About(
+            "when a new bone may be placed: supply (whenever the supply holds one) or all_up "
+            "(only when every own bone on the board is up); forced when all are up in both",
+            choices=PLACE_RULES,
+            question="When may a player place a new bone?",
+            choice_labels=(
+                "Whenever they still hold one",
+                "Only when all their bones on the board are up",
+            ),
+        ),
+    ] = DEFAULT_PLACE_RULE
+    start: Annotated[
+        str | None,
+        About(
+            "a position to start from (supplies: bones_per_player "
+            "minus the bones on the board), then optionally r or w for the player to move",
+            check=_check_start,
+            advanced=True,
+            question="Start from this position (R, r red up, down; W, w white; . empty)",
+        ),
+    ] = None
 
 
 class Oyno(Game):
