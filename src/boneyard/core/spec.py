@@ -77,24 +77,6 @@ DEFAULT_LEVELS: Levels = MappingProxyType(
 )
 """What a level means in a game whose spec does not say."""
 
-SEARCH_LEVELS: Levels = MappingProxyType(
-    {
-        "easy": Level("greedy", use_solver=False),
-        "medium": Level("alphabeta", {"max_depth": 2, "time_limit": 0.3}),
-        "hard": Level("alphabeta", {"time_limit": HARD_SECONDS}),
-    }
-)
-"""Alpha-beta levels, for two-player games of perfect information."""
-
-HIDDEN_INFORMATION_LEVELS: Levels = MappingProxyType(
-    {
-        "easy": Level("greedy", use_solver=False),
-        "medium": Level("ismcts", {"iterations": 200, "time_limit": 0.3}),
-        "hard": Level("ismcts", {"iterations": 5000, "time_limit": HARD_SECONDS}),
-    }
-)
-"""Information-set MCTS levels, for games of hidden information."""
-
 
 @dataclass(frozen=True, eq=False)
 class Scale:

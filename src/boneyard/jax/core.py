@@ -43,7 +43,6 @@ from boneyard.jax.heads import ActionHeads, ActionSegment
 Array = jax.Array
 T = TypeVar("T")
 
-TRUE = jnp.bool_(True)
 FALSE = jnp.bool_(False)
 
 # Where pgx is installed the engines are pgx.Env and their states pgx.State, so pgx's own tools

@@ -91,17 +91,6 @@ class Deck:
             return 2 * top + EFFECTS.index(kind.effect)
         return top + kind.value if kind.face_up_only else kind.value
 
-    def label_id(self, label: str) -> int | None:
-        """The outcome id of a kind label in this id scheme, whether or not the deck has it."""
-        top = self.max_plain_value + 1
-        if label in EFFECTS:
-            return 2 * top + EFFECTS.index(label)
-        face_up = label.endswith("!")
-        digits = label[:-1] if face_up else label
-        if not digits.isdigit() or int(digits) >= top:
-            return None
-        return top + int(digits) if face_up else int(digits)
-
     def to_json(self) -> list[dict[str, Any]]:
         return [
             {

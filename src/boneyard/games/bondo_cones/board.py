@@ -123,10 +123,6 @@ RED_FIELDS: tuple[tuple[int, int], tuple[int, int]] = (
 )
 """d4, g4 for seat 0; d9, g9 for seat 1."""
 
-START_MASK = (
-    sum(1 << sq for sq in START_FIELDS[0]),
-    sum(1 << sq for sq in START_FIELDS[1]),
-)
 
 # ----- move generation ---------------------------------------------------------------------------
 

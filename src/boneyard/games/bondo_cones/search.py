@@ -116,21 +116,6 @@ class Lookahead:
     def _need(self, p: Position, seat: int) -> int:
         return max(0, math.ceil(p.target - p.scores[seat] - 1e-9))
 
-    def capture_worth(self, p: Position, attacker: int, square: int) -> float:
-        """What capturing the cone on ``square`` is worth to ``attacker``, in the seat's eyes:
-        its value (expected if unknown), its rings twice (one side gains them, the other loses
-        them), and a won game times the chance that the value reaches the target."""
-        defender = 1 - attacker
-        bit = 1 << square
-        rings = (1 if p.ringed[defender] & bit else 0) + (1 if p.double[defender] & bit else 0)
-        worth = p.worth[square] + 2 * RING_WORTH * rings
-        need = self._need(p, attacker)
-        if p.hidden & bit:
-            return worth + WIN * self.win_table[min(need, 41)]
-        if p.worth[square] >= need:
-            worth += WIN
-        return worth
-
     def best_captures(self, p: Position, attacker: int) -> float:
         """The expected best capture ``attacker`` has with its next roll (six faces): the most
         ``capture_worth`` among the cones each roll hits."""

@@ -250,10 +250,6 @@ class BonesState(State):
         placed = (len(self._pieces) + 1 - seat) // 2
         return self.game.pieces - placed
 
-    def top_colour(self, square: int) -> int:
-        """The colour (seat) the square shows, or -1 when empty."""
-        return self._top_colour[square]
-
     def top_colours(self) -> list[int]:
         """Every square's colour (seat) on top, or -1 when empty, a1 first (a copy)."""
         return self._top_colour[:]
@@ -269,15 +265,6 @@ class BonesState(State):
     def stack_height(self, square: int) -> int:
         """How many pieces cover the square."""
         return self._heights[square]
-
-    def is_completely_visible(self, piece: int) -> bool:
-        """Whether no square of piece number ``piece`` (placement order) is covered yet."""
-        action = self._pieces[piece][0]
-        table = self._table
-        return (
-            self._top_piece[table.first[action]] == piece
-            and self._top_piece[table.second[action]] == piece
-        )
 
     def winning_squares(self) -> list[int]:
         """The squares of every line of five or more of the winner's colour (empty if none)."""
@@ -329,11 +316,3 @@ class BonesState(State):
 
     def __str__(self) -> str:
         return self.game.render_text(self._observation(None))
-
-
-def parse_placements(game: BonesGame, text: str) -> BonesState:
-    """A state after the placements in ``text`` (``"e5-f5 f5-f6 ..."``), for examples and tests."""
-    state = game.new_initial_state()
-    for word in text.split():
-        state.apply_action(state.string_to_action(word))
-    return state

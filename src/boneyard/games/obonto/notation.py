@@ -49,11 +49,6 @@ def action_id(from_square: int, to_square: int) -> int:
     return from_square * SQUARES + to_square
 
 
-def action_squares(action: int) -> tuple[int, int]:
-    """``action`` as (from index, to index)."""
-    return divmod(action, SQUARES)
-
-
 def action_to_string(action: int) -> str:
     """``action_to_string(3 * 81 + 12) == 'd1-d2'``."""
     if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
