@@ -135,7 +135,7 @@ class BoundedHttp(HttpToolsProtocol):
         super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
-        self._disarm()  # the socket's own limits take over (``realtime.py``)
+        self._disarm()  # the socket's own limits take over (``web/play/sockets.py``)
         super().handle_websocket_upgrade()
 
     def connection_lost(self, exc: Exception | None) -> None:

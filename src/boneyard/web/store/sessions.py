@@ -1,6 +1,6 @@
 """Storage of the session of play around games: web-layer actions, series, people, open seats.
 
-The engine's action log (``store.py``) holds what the rules know. This module holds what the web
+The engine's action log (``games.py``) holds what the rules know. This module holds what the web
 layer adds, in tables of the same database: every web-layer action of a game (a resignation, a
 draw offer and its answer, an abort, a takeback with the moves it removed, a stand-in) numbered
 in order and tied to the move number it was played on; which series a game belongs to and who
