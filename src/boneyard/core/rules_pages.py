@@ -1,11 +1,13 @@
-"""Where each game's rules page (docs/rules/<page>.md) and its pictures live.
+"""Where each game's rules page and its pictures live.
 
-In a source checkout they are in the repository's docs/rules; an installed wheel carries a copy
-as the package folder ``boneyard/rules_docs``.
+A game's page is ``<page>.md`` in its own folder (``games/<name>/``, so that a new game is its
+folder alone), or else in the repository's docs/rules, where boneyard's own games keep theirs;
+an installed wheel carries docs/rules as the package folder ``boneyard/rules_docs``.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from boneyard.core.game import Game
@@ -20,11 +22,29 @@ def rules_folder() -> Path:
     return Path(__file__).parents[1] / "rules_docs"
 
 
+def game_folder(cls: type[Game]) -> Path:
+    """The folder of the package that holds the game ``cls`` (``games/<name>/``)."""
+    module = sys.modules[cls.__module__]
+    if module.__file__ is None:
+        raise ValueError(f"{cls.__name__} is not defined in a file")
+    return Path(module.__file__).resolve().parent
+
+
+def page_path(cls: type[Game], folder: Path) -> Path | None:
+    """The file of the rules page of ``cls``: in the game's own folder, else in ``folder``;
+    ``None`` where neither holds one."""
+    name = f"{cls.rules_page or cls.name}.md"
+    for path in (game_folder(cls) / name, folder / name):
+        if path.is_file():
+            return path
+    return None
+
+
 def page_markdown(cls: type[Game], folder: Path) -> str:
-    """The rules page of the game ``cls`` in ``folder``: its title, then the rules in short
-    (``Game.how_to_play``), then the page's own text."""
-    path = folder / f"{cls.rules_page or cls.name}.md"
-    if path.is_file():
+    """The rules page of the game ``cls`` (its own folder's, else ``folder``'s): its title, then
+    the rules in short (``Game.how_to_play``), then the page's own text."""
+    path = page_path(cls, folder)
+    if path is not None:
         page = path.read_text(encoding="utf-8")
     else:
         page = f"# {cls.title}\n\nThe rules page of {cls.title} is not written yet."
