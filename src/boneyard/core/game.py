@@ -422,6 +422,15 @@ class Game(ABC):
         return next(p.default for p in self.parameters if p.name == name)
 
 
+def _as_sentence(reason: str) -> str:
+    """A rule's reason as a sentence: a capital (unless it starts with a square's name, "e5 is
+    taken") and a full stop."""
+    first_word = reason.split(" ", 1)[0]
+    if not any(char.isdigit() for char in first_word):
+        reason = reason[:1].upper() + reason[1:]
+    return reason if reason.endswith((".", "!", "?")) else reason + "."
+
+
 def _deep_clone(state: State) -> State:
     """The clone of a state whose class declares no fields (a test's toy game)."""
     new = object.__new__(type(state))
@@ -562,9 +571,7 @@ class State(ABC):
         because = f": {reason}" if reason else ""
         return f"illegal action {shown} in {self.game.name}{because}; legal: {legal}"
 
-    # Over the complexity limit on purpose: one early answer per case, in the order a person meets
-    # them.
-    def why_illegal(self, action: int | str) -> str:  # noqa: C901
+    def why_illegal(self, action: int | str) -> str:
         """One short reason in plain words why ``action`` (an id or its notation) is refused now,
         for a person who clicked it: the rule it breaks where the game knows it, else a generic
         sentence; never the list of legal actions. An empty string when it is legal."""
@@ -572,27 +579,27 @@ class State(ABC):
             return "The game is over."
         if self.is_chance_node():
             return "Wait: the game is not waiting for a move now."
+        action_id = self._action_id(action)
+        if action_id is None:
+            return NOT_ALLOWED
+        if action_id in self.legal_actions():
+            return ""
+        try:
+            reason = self._why_illegal(action_id)
+        except (ValueError, IndexError, KeyError):
+            reason = None
+        return _as_sentence(reason) if reason else NOT_ALLOWED
+
+    def _action_id(self, action: object) -> int | None:
+        """``action`` (an id or its notation) as an id the game has, or ``None``."""
         if isinstance(action, str):
             try:
                 action = self.string_to_action(action)
             except ValueError:
-                return NOT_ALLOWED
+                return None
         if isinstance(action, bool) or not isinstance(action, int):
-            return NOT_ALLOWED
-        if action in self.legal_actions():
-            return ""
-        if not 0 <= action < self.game.info.num_distinct_actions:
-            return NOT_ALLOWED
-        try:
-            reason = self._why_illegal(action)
-        except (ValueError, IndexError, KeyError):
-            reason = None
-        if not reason:
-            return NOT_ALLOWED
-        first_word = reason.split(" ", 1)[0]
-        if not any(char.isdigit() for char in first_word):  # "e5 is taken" keeps its square name
-            reason = reason[:1].upper() + reason[1:]
-        return reason if reason.endswith((".", "!", "?")) else reason + "."
+            return None
+        return action if 0 <= action < self.game.info.num_distinct_actions else None
 
     def action_to_string(self, action: int) -> str:
         """The notation of ``action`` played from this state (player action or chance outcome)."""
