@@ -433,17 +433,11 @@ class DuelState(State):
             return notation.string_to_roll(text)
         return notation.duel_string_to_action(self.game.geometry, text)
 
-    # Over the complexity limit on purpose: one reason per rule an action may break, in the rule
-    # text's order.
-    def _why_illegal(self, action: int) -> str | None:  # noqa: C901
+    def _why_illegal(self, action: int) -> str | None:
+        """The rule ``action`` breaks, in the rule text's order: placing, then moving."""
         if self.current_player() not in (0, 1):
             return None
-        geometry = self.game.geometry
-        n = geometry.cells
-        name = geometry.name
-        p = self.player
-        colour = SEAT_COLOURS[p]
-        everything = self.occupied[0] | self.occupied[1]
+        n = self.game.geometry.cells
         if action >= 3 * n + 2 * n * n or action < 0:
             return None
         if (n <= action < 2 * n or 2 * n + n * n <= action < 2 * n + 2 * n * n) and not (
@@ -451,35 +445,46 @@ class DuelState(State):
         ):
             return "rolling a bone is only allowed in the wild variant"
         if action < 2 * n:
-            cell = action % n
-            if self.supply[p] == 0:
-                return f"{colour} has no bone left in supply"
-            if not self.must_place() and not self.game.place_any_time:
-                return (
-                    f"{colour} has a down bone on the board: a new bone may be placed only "
-                    "when all are up"
-                )
-            if cell == geometry.center:
-                return f"{name(cell)} is the center: no bone rests there"
-            if (everything >> cell) & 1:
-                return f"{name(cell)} is not empty"
-            return None
+            return self._why_not_placed(action % n)
+        colour = SEAT_COLOURS[self.player]
         if self.must_place():
             return f"every {colour} bone on the board is up: {colour} must place a new bone"
         if action >= 2 * n + 2 * n * n:
             cell = action - 2 * n - 2 * n * n
-            if not (self.occupied[p] >> cell) & 1:
-                return f"{name(cell)} holds no {colour} bone"
-            return f"the bone on {name(cell)} is already up"
+            if not (self.occupied[self.player] >> cell) & 1:
+                return f"{self.game.geometry.name(cell)} holds no {colour} bone"
+            return f"the bone on {self.game.geometry.name(cell)} is already up"
         start, end = divmod((action - 2 * n) % (n * n), n)
-        if not (self.occupied[p] >> start) & 1:
-            return f"{name(start)} holds no {colour} bone"
+        return self._why_not_moved(start, end)
+
+    def _why_not_placed(self, cell: int) -> str | None:
+        """Why the player to move may not place a new bone on ``cell`` (``None``: it may)."""
+        geometry = self.game.geometry
+        colour = SEAT_COLOURS[self.player]
+        if self.supply[self.player] == 0:
+            return f"{colour} has no bone left in supply"
+        if not self.must_place() and not self.game.place_any_time:
+            return (
+                f"{colour} has a down bone on the board: a new bone may be placed only "
+                "when all are up"
+            )
+        if cell == geometry.center:
+            return f"{geometry.name(cell)} is the center: no bone rests there"
+        if ((self.occupied[0] | self.occupied[1]) >> cell) & 1:
+            return f"{geometry.name(cell)} is not empty"
+        return None
+
+    def _why_not_moved(self, start: int, end: int) -> str | None:
+        """Why the player to move may not move a bone from ``start`` to ``end``."""
+        geometry = self.game.geometry
+        if not (self.occupied[self.player] >> start) & 1:
+            return f"{geometry.name(start)} holds no {SEAT_COLOURS[self.player]} bone"
         if end == geometry.center:
-            return f"{name(end)} is the center: no bone rests there"
+            return f"{geometry.name(end)} is the center: no bone rests there"
         if start == end:
             return "the bone must go to another cell"
-        if (everything >> end) & 1:
-            return f"{name(end)} is not empty"
+        if ((self.occupied[0] | self.occupied[1]) >> end) & 1:
+            return f"{geometry.name(end)} is not empty"
         return None
 
     def position(self) -> str:
