@@ -238,6 +238,15 @@ class BondoConesGame(Game):
         return state
 
 
+PHASE_ASKS = {
+    SETUP_RING: "put the ring on one of the cones on your red fields",
+    DECIDE: "declare a BondO battle or roll the die",
+    TAKE: "you won the battle: take a ring of your opponent's and put it on your cone",
+    PUNISH: "your opponent lost the battle: pick one of their cones",
+}
+"""What each phase that asks one thing asks for: the reason any other action is refused."""
+
+
 @declared
 class BondoConesState(State):
     """A Bond O Cones position. Cones live in per-square lists; bitboards speed up moves."""
@@ -576,44 +585,40 @@ class BondoConesState(State):
             return text
         return self._action_to_string(action)
 
-    # Over the complexity limit on purpose: one reason per rule an action may break, in the rule
-    # text's order.
-    def _why_illegal(self, action: int) -> str | None:  # noqa: C901
+    def _why_illegal(self, action: int) -> str | None:
+        """The rule ``action`` breaks: what this phase asks for, in the rule text's words."""
         phase = self.phase
         if phase == SETUP_PUT:
             value = SETUP_ORDER[self.setup_progress[self.actor]]
             return f"put your cone of value {value} on one of your free start fields"
-        if phase == SETUP_RING:
-            return "put the ring on one of the cones on your red fields"
-        if phase == DECIDE:
-            return "declare a BondO battle or roll the die"
-        if phase == TAKE:
-            return "you won the battle: take a ring of your opponent's and put it on your cone"
-        if phase == PUNISH:
-            return "your opponent lost the battle: pick one of their cones"
         if phase == ACT:
-            face = nt.FACES[self.die]
-            me = self.actor
-            if self.die < nt.FACE_EYE and action < nt.RING_MOVE_BASE:
-                origin, target = divmod(action, SQUARES)
-                if self.owner[origin] != me:
-                    return f"there is no cone of yours on {NAMES[origin]}"
-                if self.owner[target] == me:
-                    return f"{NAMES[target]} holds a cone of yours: no cone lands on its own side"
-            if self.die == nt.FACE_RING and nt.RING_MOVE_BASE <= action < nt.TAKE_BASE:
-                origin, target = divmod(action - nt.RING_MOVE_BASE, SQUARES)
-                if self.owner[origin] != me or not self.rings[origin]:
-                    return f"the cone on {NAMES[origin]} carries no ring of yours"
-            if self.die < nt.FACE_EYE:
-                return (
-                    f"the die shows {face}: move one cone exactly {face} "
-                    f"step{'' if face == '1' else 's'} in a straight line "
-                    "(a BondO cone may turn), never over another cone"
-                )
-            if self.die == nt.FACE_EYE:
-                return "the die shows the eye: peek at one of your cones"
-            return "the die shows a ring: move a ring to one of your cones without a ring"
-        return None
+            return self._why_not_acted(action)
+        return PHASE_ASKS.get(phase)
+
+    def _why_not_acted(self, action: int) -> str:
+        """Why ``action`` is not a move the rolled die allows: the cone or ring it names, else
+        what the die asks for."""
+        face = nt.FACES[self.die]
+        me = self.actor
+        if self.die < nt.FACE_EYE and action < nt.RING_MOVE_BASE:
+            origin, target = divmod(action, SQUARES)
+            if self.owner[origin] != me:
+                return f"there is no cone of yours on {NAMES[origin]}"
+            if self.owner[target] == me:
+                return f"{NAMES[target]} holds a cone of yours: no cone lands on its own side"
+        if self.die == nt.FACE_RING and nt.RING_MOVE_BASE <= action < nt.TAKE_BASE:
+            origin, target = divmod(action - nt.RING_MOVE_BASE, SQUARES)
+            if self.owner[origin] != me or not self.rings[origin]:
+                return f"the cone on {NAMES[origin]} carries no ring of yours"
+        if self.die < nt.FACE_EYE:
+            return (
+                f"the die shows {face}: move one cone exactly {face} "
+                f"step{'' if face == '1' else 's'} in a straight line "
+                "(a BondO cone may turn), never over another cone"
+            )
+        if self.die == nt.FACE_EYE:
+            return "the die shows the eye: peek at one of your cones"
+        return "the die shows a ring: move a ring to one of your cones without a ring"
 
     # ----- what each seat knows --------------------------------------------------------------
 
