@@ -715,28 +715,16 @@ class BonBonState(State):
 
     # ----- snapshots (the record is declared above; the core saves and restores it) ----------
 
-    # Over the complexity limit on purpose: one check per saved field, each refusing an incoherent
-    # document.
-    def _after_restore(self) -> None:  # noqa: C901
+    def _after_restore(self) -> None:
+        """Refuse a saved document whose fields break what the rules keep true."""
         game = self.game
         n = game.players
-        kinds = len(game.labels)
-        if len(self.runs) != n:
-            raise ValueError("runs: one list per seat")
-        for run in self.runs:
-            for kind, up, mask in run:
-                if not 0 <= kind < kinds:
-                    raise ValueError(f"bad card {[kind, up, mask]}")
-                if not 0 <= mask <= game.all_seats:
-                    raise ValueError(f"bad card mask {mask}")
+        self._check_runs()
         per_seat = ("wins", "last_scores", "last_cards", "tile_taken", "status", "up_total")
         for name in per_seat:
             if len(getattr(self, name)) != n:
                 raise ValueError(f"field {name} needs {n} entries")
-        if len(self.counts) != kinds or min(self.counts) < 0:
-            raise ValueError("counts: one non-negative count per kind")
-        if sum(self.counts) != self.deck_left:
-            raise ValueError("deck_left differs from the counts")
+        self._check_deck()
         if not 0 <= self.turn < n:
             raise ValueError("bad turn")
         if self.phase != TILES and tuple(self.tiles) not in game.bonus_actions:
@@ -750,6 +738,26 @@ class BonBonState(State):
             raise ValueError("bad seats")
         if any(not 0 <= s <= ELIMINATED for s in self.status):
             raise ValueError("bad status")
+
+    def _check_runs(self) -> None:
+        """One run per seat, each card a kind of the deck seen by seats that exist."""
+        game = self.game
+        if len(self.runs) != game.players:
+            raise ValueError("runs: one list per seat")
+        for run in self.runs:
+            for kind, up, mask in run:
+                if not 0 <= kind < len(game.labels):
+                    raise ValueError(f"bad card {[kind, up, mask]}")
+                if not 0 <= mask <= game.all_seats:
+                    raise ValueError(f"bad card mask {mask}")
+
+    def _check_deck(self) -> None:
+        """The deck's counts, the cards left, and the drawn or peeked card agree."""
+        kinds = len(self.game.labels)
+        if len(self.counts) != kinds or min(self.counts) < 0:
+            raise ValueError("counts: one non-negative count per kind")
+        if sum(self.counts) != self.deck_left:
+            raise ValueError("deck_left differs from the counts")
         if self.drawn >= kinds or self.peek_kind >= kinds:
             raise ValueError("bad drawn or peeked card")
         if self.phase in (PLACE, GIFTING) and self.drawn < 0:

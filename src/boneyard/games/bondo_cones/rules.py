@@ -700,9 +700,8 @@ class BondoConesState(State):
 
     # ----- snapshots (the record is declared above; the core saves and restores it) -----------
 
-    # Over the complexity limit on purpose: one check per saved field, each refusing an incoherent
-    # document.
-    def _after_restore(self) -> None:  # noqa: C901
+    def _after_restore(self) -> None:
+        """Check each saved field, rebuild the bitboards, and refuse an incoherent document."""
         for name, length, low, high in (
             ("owner", SQUARES, -1, 1),
             ("value", SQUARES, -1, 8),
@@ -717,17 +716,7 @@ class BondoConesState(State):
                 raise ValueError(f"'{name}' must be a list of {length} integers")
             for item in items:
                 _checked_int(item, name, low, high)
-        owner, value, rings = self.owner, self.value, self.rings
-        self.occ, self.ringmask = [0, 0], [0, 0]
-        for sq in range(SQUARES):
-            if owner[sq] >= 0:
-                if value[sq] not in VALUES:
-                    raise ValueError(f"cone on {NAMES[sq]} has value {value[sq]}")
-                self.occ[owner[sq]] |= 1 << sq
-                if rings[sq]:
-                    self.ringmask[owner[sq]] |= 1 << sq
-            elif value[sq] != -1 or rings[sq] or self.flags[sq]:
-                raise ValueError(f"empty square {NAMES[sq]} has cone data")
+        self._rebuild_bitboards()
         if len(self.captured) != 2:
             raise ValueError("'captured' must be two lists of values")
         for taken in self.captured:
@@ -747,6 +736,21 @@ class BondoConesState(State):
         if self.phase == ACT and self.die < 0:
             raise ValueError("phase 'act' needs a die")
         self._check_coherent()
+
+    def _rebuild_bitboards(self) -> None:
+        """Each side's cones and ringed cones as bitboards, from the squares' saved lists;
+        ValueError for a cone of no value or an empty square with cone data."""
+        owner, value, rings = self.owner, self.value, self.rings
+        self.occ, self.ringmask = [0, 0], [0, 0]
+        for sq in range(SQUARES):
+            if owner[sq] >= 0:
+                if value[sq] not in VALUES:
+                    raise ValueError(f"cone on {NAMES[sq]} has value {value[sq]}")
+                self.occ[owner[sq]] |= 1 << sq
+                if rings[sq]:
+                    self.ringmask[owner[sq]] |= 1 << sq
+            elif value[sq] != -1 or rings[sq] or self.flags[sq]:
+                raise ValueError(f"empty square {NAMES[sq]} has cone data")
 
     def _check_coherent(self) -> None:
         """Raise ValueError where a restored snapshot breaks what the rules keep true."""
