@@ -190,66 +190,85 @@ def encode(value: Any, kind: Any = Any) -> Any:
     return value
 
 
-# Over the complexity limit on purpose: one branch per shape a declared type may have, each with its
-# own message.
-def decode(value: Any, kind: Any, where: str) -> Any:  # noqa: C901
+def decode(value: Any, kind: Any, where: str) -> Any:
     """``encode``'s inverse for a value of declared type ``kind``; a value of another shape
     raises ValueError naming ``where`` and what is allowed."""
     origin = typing.get_origin(kind)
     if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(kind)
-        if value is None and type(None) in options:
-            return None
-        errors = []
-        for option in options:
-            if option is type(None):
-                continue
-            try:
-                return decode(value, option, where)
-            except ValueError as error:
-                errors.append(str(error))
-        raise ValueError("; ".join(errors))
+        return _decode_union(value, typing.get_args(kind), where)
     if kind is Any:
         return value
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
-        names = {member.name.lower(): member for member in kind}
-        if value not in names:
-            raise ValueError(f"'{where}' is {value!r}; allowed: {', '.join(names)}")
-        return names[value]
-    if kind is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"'{where}' is {value!r}; allowed: true or false")
-        return value
-    if kind is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"'{where}' is {value!r}; allowed: an integer")
-        return value
-    if kind is float:
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise ValueError(f"'{where}' is {value!r}; allowed: a number")
-        return float(value)
-    if kind is str:
-        if not isinstance(value, str):
-            raise ValueError(f"'{where}' is {value!r}; allowed: text")
-        return value
+        return _decode_member(value, kind, where)
+    if kind in _SCALARS:
+        accepts, allowed = _SCALARS[kind]
+        if not accepts(value):
+            raise ValueError(f"'{where}' is {value!r}; allowed: {allowed}")
+        return float(value) if kind is float else value
     if kind is bytearray:
         return bytearray(decode(value, list[int], where))
     if origin in (list, tuple, set):
-        if not isinstance(value, list):
-            raise ValueError(f"'{where}' is {value!r}; allowed: a list")
-        args = typing.get_args(kind)
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            if len(value) != len(args):
-                raise ValueError(f"'{where}' needs {len(args)} items, not {len(value)}")
-            return tuple(decode(v, a, where) for v, a in zip(value, args))
-        items = [decode(v, args[0], where) for v in value]
-        return origin(items)
+        return _decode_sequence(value, origin, typing.get_args(kind), where)
     if origin is dict:
         key_type, item_type = typing.get_args(kind)
         if key_type is not str or not isinstance(value, dict):
             raise ValueError(f"'{where}' is {value!r}; allowed: an object")
         return {key: decode(item, item_type, where) for key, item in value.items()}
     raise TypeError(f"'{where}': a field of type {kind!r} cannot be saved as JSON")
+
+
+def _decode_member(value: Any, kind: type[enum.Enum], where: str) -> enum.Enum:
+    """The member of ``kind`` a saved name (``"setup_put"``) stands for."""
+    names = {member.name.lower(): member for member in kind}
+    if value not in names:
+        raise ValueError(f"'{where}' is {value!r}; allowed: {', '.join(names)}")
+    return names[value]
+
+
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+_SCALARS: dict[Any, tuple[Callable[[Any], bool], str]] = {
+    bool: (lambda value: isinstance(value, bool), "true or false"),
+    int: (_is_integer, "an integer"),
+    float: (
+        lambda value: isinstance(value, (int, float)) and not isinstance(value, bool),
+        "a number",
+    ),
+    str: (lambda value: isinstance(value, str), "text"),
+}
+"""A saved scalar's type -> whether a JSON value is one, and what is allowed, in words."""
+
+
+def _decode_union(value: Any, options: tuple[Any, ...], where: str) -> Any:
+    """The first option of a union ``value`` decodes as (``None`` where the union allows it)."""
+    if value is None and type(None) in options:
+        return None
+    errors = []
+    for option in options:
+        if option is type(None):
+            continue
+        try:
+            return decode(value, option, where)
+        except ValueError as error:
+            errors.append(str(error))
+    raise ValueError("; ".join(errors))
+
+
+def _decode_sequence(value: Any, origin: Any, args: tuple[Any, ...], where: str) -> Any:
+    """A list, set or tuple (of fixed length, or ``tuple[T, ...]``) from a JSON list."""
+    if not isinstance(value, list):
+        raise ValueError(f"'{where}' is {value!r}; allowed: a list")
+    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        if len(value) != len(args):
+            raise ValueError(f"'{where}' needs {len(args)} items, not {len(value)}")
+        return tuple(decode(v, a, where) for v, a in zip(value, args))
+    return origin(decode(v, args[0], where) for v in value)
 
 
 def snapshot(state: Any) -> dict[str, Any]:
