@@ -69,9 +69,7 @@ class Position:
     """The opponent's values ``me`` has not seen (for win chances of unknown captures)."""
 
     @classmethod
-    # Over the complexity limit on purpose: one field of the observation after another, each checked
-    # where read.
-    def from_observation(cls, observation: BondoObservation) -> Position:  # noqa: C901
+    def from_observation(cls, observation: BondoObservation) -> Position:
         from boneyard.games.bondo_cones.rules import VALUES
 
         seat = observation["seat"]
@@ -83,22 +81,16 @@ class Position:
         worth = [0.0] * SQUARES
         their_view = [0.0] * SQUARES
         hidden = 0
-        unseen = list(VALUES)
-        for value in observation["captured"][me]:
-            unseen.remove(value)
-        mine_unknown_to_them = list(VALUES)
-        for value in observation["captured"][them]:
-            mine_unknown_to_them.remove(value)
+        unseen = _values_left(VALUES, observation["captured"][me])
+        mine_unknown_to_them = _values_left(VALUES, observation["captured"][them])
         seen = observed_cones(observation)
         for name, cone in seen.items():
             square = INDEX[name]
             bit = 1 << square
             owner = cone["seat"]
             cones[owner] |= bit
-            if cone["rings"]:
-                ringed[owner] |= bit
-                if cone["rings"] == 2:
-                    double[owner] |= bit
+            ringed[owner] |= bit if cone["rings"] else 0
+            double[owner] |= bit if cone["rings"] == 2 else 0
             value = cone["value"]
             if owner == them:
                 if value is None:
@@ -277,3 +269,11 @@ class Position:
             for roll in range(1, 5):
                 hits[roll] |= walk(square, roll * factor, empty, enemy) & defender
         return hits
+
+
+def _values_left(values: tuple[int, ...] | list[int], captured: list[int]) -> list[int]:
+    """The cone values of a side not among ``captured`` (each captured value taken once)."""
+    left = list(values)
+    for value in captured:
+        left.remove(value)
+    return left
