@@ -256,9 +256,36 @@ class Lookahead:
                 rank[_mirror(name, self.me)] = -float(place)
         return {a: rank.get(a - nt.PUT_BASE, -100.0) for a in actions}
 
-    # Over the complexity limit on purpose: the search's inner loop over actions and rolls: inline
-    # for speed.
-    def _act_values(self, actions: list[int]) -> dict[int, float]:  # noqa: C901
+    def _act_values(self, actions: list[int]) -> dict[int, float]:
+        children = self._children(actions)
+        if len({id(child) for _, child, _ in children}) == 1:
+            return dict.fromkeys(actions, 0.0)
+        # Order by a quick look (points, the opponent's best capture next roll, own threats),
+        # then search the best ``width`` of them: the others stay below every searched one.
+        quick: dict[int, float] = {}
+        for action, child, chance in children:
+            quick[action] = chance * WIN + self.quick_value(child)
+        first = sorted(children, key=lambda item: -quick[item[0]])
+        values: dict[int, float] = {}
+        out_of_time = False
+        for rank, (action, child, chance) in enumerate(first):
+            out_of_time = out_of_time or time.perf_counter() > self.soft_deadline
+            if rank >= self.width or out_of_time:
+                values[action] = quick[action] - 10 * WIN
+                continue
+            try:
+                value = self.after_own_action(child)
+            except _OutOfTime:
+                out_of_time = True
+                values[action] = quick[action] - 10 * WIN
+                continue
+            values[action] = chance * (WIN + self.material(child)) + (1 - chance) * value
+            self.searched += 1
+        return values
+
+    def _children(self, actions: list[int]) -> list[tuple[int, Position, float]]:
+        """Each action's position after it, with the chance it wins the game at once (the
+        capture of an unknown cone that may be worth enough); inline for speed."""
         p = self.position
         me = self.me
         children: list[tuple[int, Position, float]] = []
@@ -287,30 +314,7 @@ class Lookahead:
                 children.append((action, p.move_rings(me, -1, action - nt.SET_ASIDE_BASE), 0.0))
             else:  # peek, pass
                 children.append((action, p, 0.0))
-        if len({id(child) for _, child, _ in children}) == 1:
-            return dict.fromkeys(actions, 0.0)
-        # Order by a quick look (points, the opponent's best capture next roll, own threats),
-        # then search the best ``width`` of them: the others stay below every searched one.
-        quick: dict[int, float] = {}
-        for action, child, chance in children:
-            quick[action] = chance * WIN + self.quick_value(child)
-        first = sorted(children, key=lambda item: -quick[item[0]])
-        values: dict[int, float] = {}
-        out_of_time = False
-        for rank, (action, child, chance) in enumerate(first):
-            out_of_time = out_of_time or time.perf_counter() > self.soft_deadline
-            if rank >= self.width or out_of_time:
-                values[action] = quick[action] - 10 * WIN
-                continue
-            try:
-                value = self.after_own_action(child)
-            except _OutOfTime:
-                out_of_time = True
-                values[action] = quick[action] - 10 * WIN
-                continue
-            values[action] = chance * (WIN + self.material(child)) + (1 - chance) * value
-            self.searched += 1
-        return values
+        return children
 
     def _take_values(self, actions: list[int]) -> dict[int, float]:
         p = self.position
