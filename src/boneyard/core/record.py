@@ -236,10 +236,7 @@ def _is_number(value: Any) -> bool:
 _SCALARS: dict[Any, tuple[Callable[[Any], bool], str]] = {
     bool: (lambda value: isinstance(value, bool), "true or false"),
     int: (_is_integer, "an integer"),
-    float: (
-        lambda value: isinstance(value, (int, float)) and not isinstance(value, bool),
-        "a number",
-    ),
+    float: (_is_number, "a number"),
     str: (lambda value: isinstance(value, str), "text"),
 }
 """A saved scalar's type -> whether a JSON value is one, and what is allowed, in words."""
