@@ -27,7 +27,7 @@ from boneyard.games.bondo_cones.board import (
     RED_FIELDS,
     START_FIELDS,
     bondo_destinations,
-    ordinary_moves,
+    cone_moves,
     squares_of,
 )
 from boneyard.games.bondo_cones.observation import BondoObservation, BondoStatus
@@ -391,26 +391,14 @@ class BondoConesState(State):
     def _act_actions(self, me: int) -> list[int]:
         die = self.die
         if die < nt.FACE_EYE:
-            steps = die + 1
             occ = self.occ
             empty = BOARD & ~(occ[0] | occ[1])
-            target = empty | occ[1 - me]
-            moves: list[int] = []
             ringed = self.ringmask[me]
-            ordinary_moves(occ[me] & ~ringed, empty, target, steps, moves)
-            rings = self.rings
-            for sq in squares_of(ringed):
-                walk = steps * 2 if rings[sq] == 2 else steps
-                base = sq * SQUARES
-                dests = bondo_destinations(sq, walk, empty, target)
-                while dests:
-                    low = dests & -dests
-                    moves.append(base + low.bit_length() - 1)
-                    dests ^= low
-            if not moves:
-                return [nt.PASS]
-            moves.sort()
-            return moves
+            double = sum(1 << sq for sq in squares_of(ringed) if self.rings[sq] == 2)
+            moves = cone_moves(
+                occ[me], ringed, double, empty, empty | occ[1 - me], die + 1, bondo_destinations
+            )
+            return moves or [nt.PASS]
         if die == nt.FACE_EYE:
             return [nt.PEEK_BASE + sq for sq in squares_of(self.occ[me])] or [nt.PASS]
         ringed = self.ringmask[me]
