@@ -27,6 +27,7 @@ from boneyard.games.bondo_cones.board import (
 )
 from boneyard.games.bondo_cones.notation import INDEX, SQUARES, observed_cones
 from boneyard.games.bondo_cones.observation import BondoObservation
+from boneyard.games.bondo_cones.rules import VALUES
 
 _WALKS: dict[tuple[int, int, int], int] = {}
 WALK_CACHE_SIZE = 1 << 17
@@ -76,8 +77,6 @@ class Position:
 
     @classmethod
     def from_observation(cls, observation: BondoObservation) -> Position:
-        from boneyard.games.bondo_cones.rules import VALUES
-
         seat = observation["seat"]
         me = 0 if seat is None else int(seat)
         them = 1 - me
