@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boneyard.rules_pages import rules_folder
+from boneyard.core.rules_pages import rules_folder
 from boneyard.web import ops
 from boneyard.web.errors import WebError
 from boneyard.web.guard import connections

@@ -201,7 +201,7 @@ class GameManager:
         game, state, entries, applied, size = await self.work.run(
             client, "setting up this game", set_up, game_cls, params, limits, seed
         )
-        seat_rows = rows_for_seats(name, game.info.num_players, seats)
+        seat_rows = rows_for_seats(game_cls, game.info.num_players, seats)
         if hints:
             # The choice is the game's; it rides on every seat row (no column to add).
             seat_rows = [row | {"hints": True} for row in seat_rows]

@@ -57,7 +57,7 @@ def kind_json(manager: GameManager, name: str) -> dict[str, Any]:
         "info": info,
         "rules_url": f"/rules/{name}",
         "new_url": f"/new/{name}",
-        "levels": level_choices(name),
+        "levels": level_choices(game_cls),
     }
 
 

@@ -119,9 +119,6 @@ class SessionManager:
             return last
         return None
 
-    def _humans(self, live: LiveGame) -> list[int]:
-        return [s for s, info in enumerate(live.stored.seats) if info["kind"] == "human"]
-
     def _is_person(self, live: LiveGame, seat: int | None) -> bool:
         return seat is not None and live.stored.seats[seat]["kind"] == "human"
 
