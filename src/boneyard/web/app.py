@@ -31,9 +31,11 @@ from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.manager import GameManager
 from boneyard.web.settings import Settings
+from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
 from boneyard.web.store.sessions import SessionStore
 from boneyard.web.table import routes as session_routes
+from boneyard.web.table.clocks import ClockKeeper
 from boneyard.web.table.session import SessionSettings
 from boneyard.web.table.sessions import SessionManager
 
@@ -57,9 +59,11 @@ def create_app(
     game_manager = manager or GameManager(store, catalog=catalog, settings=settings)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         game_manager.warm_up()
+        await app.state.clocks.start()
         yield
+        app.state.clocks.stop()
         game_manager.shutdown()
         store.close()
 
@@ -85,6 +89,8 @@ def create_app(
     app.state.sessions = SessionManager(
         game_manager, SessionStore(game_manager.store), session_settings
     )
+    # Clocks kept from the store's times, ended once across processes: web/table/clocks.py.
+    app.state.clocks = ClockKeeper(game_manager, app.state.sessions, ClockStore(game_manager.store))
     app.state.rules_dir = rules_folder()
 
     _answer_errors(app)

@@ -28,7 +28,7 @@ from boneyard.web.play import words
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import ERRORS, kind_json
-from boneyard.web.schemas import HINTS_CHOICE, ParamValue, SeatSpec
+from boneyard.web.schemas import CLOCK_CHOICE, HINTS_CHOICE, ClockSpec, ParamValue, SeatSpec
 from boneyard.web.store.sessions import SeriesGame
 from boneyard.web.table.series import pair_key
 from boneyard.web.table.session import session_of
@@ -68,6 +68,7 @@ class OpenGame(BaseModel):
     person: PersonIn | None = None
     listed: bool = Field(default=True, description="Show it in the lobby.")
     hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
+    clock: ClockSpec | None = Field(default=None, description=CLOCK_CHOICE)
 
 
 class Join(BaseModel):
@@ -192,8 +193,9 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
         return chosen
 
     live = await manager.create(
-        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
-    )
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints,
+        clock=None if body.clock is None else body.clock.control(), clock_waits=True,
+    )  # fmt: skip
     open_seats = [
         s for s, info in enumerate(live.stored.seats) if info["kind"] == "human" and s != creator
     ]

@@ -100,8 +100,9 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
     manager = manager_of(request)
     seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
     live = await manager.create(
-        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
-    )
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints,
+        clock=None if body.clock is None else body.clock.control(),
+    )  # fmt: skip
     return created_json(live)
 
 
