@@ -97,7 +97,7 @@ def test_a_clock_that_ran_out_while_no_server_ran_ends_at_restart(tmp_path: Path
     server = ClockServer(url)
     try:
         with server.client() as client:
-            game_id, tokens = start_timed_game([client], initial=1)
+            game_id = start_timed_game([client], initial=1)[0]
     finally:
         server.stop()  # kill -9, the clock running
     store = Store(url)
@@ -138,7 +138,7 @@ def test_two_processes_end_a_clock_once_on_postgresql(postgres_url: str) -> None
         with first.client() as a, second.client() as b:
             game_ids = []
             for _ in range(3):  # a few clocks, each running out in both processes at once
-                game_id, _tokens = start_timed_game([a, b], initial=2)
+                game_id = start_timed_game([a, b], initial=2)[0]
                 for client in (a, b):  # both processes hold the game and its timer
                     client.get(f"/api/games/{game_id}", params={"draw": "false"})
                 game_ids.append(game_id)
@@ -149,7 +149,7 @@ def test_two_processes_end_a_clock_once_on_postgresql(postgres_url: str) -> None
 
             for game_id in game_ids:
                 seen = [
-                    wait_for("the flag", lambda c=client: over(c, game_id), 60)  # type: ignore[misc]
+                    wait_for("the flag", lambda c=client, g=game_id: over(c, g), 60)
                     for client in (a, b)
                 ]
                 assert stored_endings(postgres_url, game_id) == ["flag"]  # once, not twice
