@@ -21,6 +21,7 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
+from boneyard.web.play.clocks import PRESETS, preset_control
 from boneyard.web.play.live import render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import created_json, kind_json
@@ -103,6 +104,7 @@ def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
         "values": {},
         "choices": {},
         "error": None,
+        "clock_presets": PRESETS,
     }
 
 
@@ -130,7 +132,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     }
     context = _form_context(manager, name)
     context["values"] = given
-    context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat") or k == "hints"}
+    context["choices"] = {
+        k: v for k, v in fields.items() if k.startswith("seat") or k in ("hints", "clock")
+    }
     # The home page's one-click forms: "level" makes every seat after the first a computer at
     # that level; "friends" makes every seat a person.
     quick = fields.get("level", "friends" if "friends" in fields else "")
@@ -155,8 +159,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
 
     try:
         live = await manager.create(
-            name, given, seats, client=payer.client, hints=fields.get("hints") == "on"
-        )
+            name, given, seats, client=payer.client, hints=fields.get("hints") == "on",
+            clock=preset_control(fields.get("clock")),
+        )  # fmt: skip
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)

@@ -251,3 +251,31 @@ class GameClock:
             "ticking": running is not None and record.started[running],
             "first_move_left": first_move_left,
         }
+
+
+PRESETS: tuple[tuple[str, str], ...] = (
+    ("", "No clock"),
+    ("60+0", "1+0 · bullet"),
+    ("180+2", "3+2 · blitz"),
+    ("300+3", "5+3 · blitz"),
+    ("600+5", "10+5 · rapid"),
+    ("900+10", "15+10 · rapid"),
+    ("1d", "1 day a move"),
+    ("3d", "3 days a move"),
+    ("7d", "7 days a move"),
+)
+"""The forms' time controls, as lichess offers them: (value, words); seconds+seconds or days."""
+
+
+def preset_control(value: str | None) -> TimeControl | None:
+    """The time control a form's ``clock`` field names (empty: none); 400 for another value."""
+    if not value:
+        return None
+    for known, _words in PRESETS:
+        if value == known:
+            if known.endswith("d"):
+                return TimeControl(days=int(known[:-1]))
+            initial, increment = known.split("+")
+            return TimeControl(float(initial), float(increment))
+    allowed = ", ".join(words for _value, words in PRESETS)
+    raise WebError(400, "bad_clock", f"the clock is one of: {allowed}; not {value!r}")
