@@ -449,3 +449,30 @@ def test_a_rematch_keeps_the_time_control(tmp_path: Path) -> None:
         assert nxt.json()["clock"]["words"] == "3+2"
 
     run(tmp_path, test)
+
+
+def test_after_a_takeback_the_clock_runs_for_the_seat_to_move(tmp_path: Path) -> None:
+    async def test(table: Table) -> None:
+        created = await both_moved(table)
+        await table.tick(5)
+        assert (await table.move(created, 0)).status_code == 200  # North: 60 - 5 + 2
+        await table.tick(3)
+        token = created["seats"][0]["token"]
+        asked = await table.client.post(
+            f"/api/games/{created['id']}/session", json={"token": token, "do": "takeback"}
+        )
+        assert asked.status_code == 200, asked.text
+        answer = await table.client.post(
+            f"/api/games/{created['id']}/session",
+            json={"token": created["seats"][1]["token"], "do": "accept_takeback"},
+        )
+        assert answer.status_code == 200, answer.text
+        await table.tick(0)
+        clock = (await table.view(created))["clock"]
+        assert clock["running"] == 0  # North moves again; South's 3 s stay spent
+        assert clock["remaining"] == [57, 57]
+        await table.tick(58)
+        view = await table.view(created)
+        assert view["terminal"] and view["returns"] == [-1.0, 1.0]
+
+    run(tmp_path, test)

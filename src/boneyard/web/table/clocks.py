@@ -195,8 +195,8 @@ class ClockKeeper:
             return None
         running = running_seat(live)
         if stored.at_seq != live.seq or stored.running != running:
-            if stored.at_seq > live.seq:  # this copy is behind: its move's notice follows
-                self._schedule(stored)
+            if stored.at_seq > live.seq and await self._behind(live):
+                self._schedule(stored)  # moved elsewhere: the move's notice follows
                 return None
             new = switched(
                 stored, running, self.timers.now(), live.seq,
@@ -212,6 +212,11 @@ class ClockKeeper:
             live.clock.record = stored
         self._schedule(stored)
         return stored
+
+    async def _behind(self, live: LiveGame) -> bool:
+        """Whether the store has moves this copy lacks (else its moves were taken back)."""
+        count: int = await self.manager.in_store(self.manager.store.action_count, live.id)
+        return count > live.seq
 
     async def _flag(self, live: LiveGame, record: ClockRecord) -> None:
         """``record``'s running seat is out of time: end its game, or hand the seat to the
