@@ -115,3 +115,30 @@ def test_a_clock_runs_out_with_both_pages_closed(server: str, browser: Any, size
     assert "ran out of time" in again.locator("#game").inner_text()
     assert blocking_violations(again) == []
     again.context.close()
+
+
+def test_an_open_games_clock_starts_when_someone_joins(server: str, browser: Any) -> None:
+    ann, ben = new_page(browser, "desktop"), new_page(browser, "phone")
+    ann.goto(server + "/lobby")
+    ann.fill("#your-name", "Ann")
+    ann.select_option("#open-kind", "toy_walk")
+    ann.select_option("#open-clock", "300+3")
+    ann.click("#open-game button[type=submit]")
+    ann.wait_for_selector("#game[data-seq]")
+    ann.wait_for_selector("#clocks .clock")
+    # Waiting in the lobby is on nobody's clock.
+    assert ann.locator('#clocks [data-running="yes"]').count() == 0
+    assert "5+3" in ann.locator("#clocks .clock-note").inner_text()
+    game_id = ann.url.split("/game/")[1].split("?")[0]
+    ben.goto(server + "/")
+    ben.fill("#your-name", "Ben")
+    ben.click("nav a:has-text('Lobby')")
+    ben.wait_for_url("**/lobby")
+    ben.click(f"[data-game-id='{game_id}'] button.join")
+    ben.wait_for_url(f"**/game/{game_id}?t=*")
+    ben.wait_for_selector('#clocks [data-clock-seat="0"][data-running="yes"]')
+    ann.wait_for_selector('#clocks [data-clock-seat="0"][data-running="yes"]')
+    assert "first move" in ben.locator("#clocks .clock-note").inner_text()
+    assert blocking_violations(ben) == []
+    ann.context.close()
+    ben.context.close()

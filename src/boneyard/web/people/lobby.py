@@ -25,6 +25,7 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter, LookupPayer, PersonPayer
 from boneyard.web.pages.routes import templates
 from boneyard.web.play import words
+from boneyard.web.play.clocks import PRESETS
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import ERRORS, kind_json
@@ -357,6 +358,7 @@ def _param_words(spec: dict[str, Any], value: Any) -> str:
 async def lobby_page(request: Request) -> Any:
     manager, _sessions = _managers(request)
     kinds = [kind_json(manager, name) for name in manager.catalog.names()]
+    shown = [k for k in kinds if k["info"]["max_players"] > 1]
     return templates.TemplateResponse(
-        request, "lobby.html", {"kinds": [k for k in kinds if k["info"]["max_players"] > 1]}
+        request, "lobby.html", {"kinds": shown, "clock_presets": PRESETS}
     )
