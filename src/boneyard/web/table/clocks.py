@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -120,19 +121,21 @@ class ClockKeeper:
 
     def _schedule(self, record: ClockRecord) -> None:
         """One timer per running clock, at its deadline (and the grace); none once stopped."""
-        held = self._timers.get(record.game_id)
-        if record.deadline is None:
-            if held is not None:
-                held[1].cancel()
-                del self._timers[record.game_id]
-            return
-        due = record.deadline + self.settings.clock_grace_seconds
+        if record.deadline is not None:
+            self._arm(record.game_id, record.deadline)
+        elif (held := self._timers.pop(record.game_id, None)) is not None:
+            held[1].cancel()
+
+    def _arm(self, game_id: str, deadline: float, earlier_only: bool = False) -> None:
+        """Set ``game_id``'s timer for ``deadline`` (``earlier_only``: unless it falls sooner:
+        a deadline read from the store may be older than this process's news)."""
+        due = deadline + self.settings.clock_grace_seconds
+        held = self._timers.get(game_id)
         if held is not None:
-            if held[0] == due:
+            if held[0] == due or (earlier_only and held[0] < due):
                 return
             held[1].cancel()
-        game_id = record.game_id
-        self._timers[game_id] = (due, self.timers.call_at(due, lambda: self._fall_due(game_id)))
+        self._timers[game_id] = (due, self.timers.call_at(due, partial(self._fall_due, game_id)))
 
     def _fall_due(self, game_id: str) -> None:
         self._timers.pop(game_id, None)
@@ -148,15 +151,7 @@ class ClockKeeper:
             log.warning("reading the running clocks failed", exc_info=True)
             found = []
         for game_id, deadline in found:
-            due = deadline + self.settings.clock_grace_seconds
-            held = self._timers.get(game_id)
-            if held is None or held[0] > due:
-                if held is not None:
-                    held[1].cancel()
-                self._timers[game_id] = (
-                    due,
-                    self.timers.call_at(due, lambda game_id=game_id: self._fall_due(game_id)),  # type: ignore[misc]
-                )
+            self._arm(game_id, deadline, earlier_only=True)
         every = self.settings.clock_sweep_seconds
         self._sweep = self.timers.call_at(
             self.timers.now() + every,
@@ -168,9 +163,12 @@ class ClockKeeper:
     async def check(self, game_id: str) -> None:
         """A clock fell due: end the game if its time ran out, else wait for the new deadline."""
         try:
-            live = await self.manager.get(game_id)
-        except WebError:
-            return  # gone from the store
+            await self._check(game_id)
+        except WebError as error:  # gone from the store, or the store is slow: the sweep
+            log.warning("checking the clock of game %s: %s", game_id, error.detail)  # retries
+
+    async def _check(self, game_id: str) -> None:
+        live = await self.manager.get(game_id)
         async with live.lock:
             record = await self._settle(live)
             if record is None or record.deadline is None:
