@@ -279,6 +279,7 @@ def test_the_seat_out_of_time_loses_with_nobody_asking(tmp_path: Path) -> None:
         assert view["status"] == "Game over: North ran out of time, South wins"
         assert view["session"]["ending"]["kind"] == "flag"
         assert view["clock"]["remaining"][0] == 0 and view["clock"]["running"] is None
+        assert view["clock"]["ran_out"] == [0]
         stored = table.app.state.manager.store.load(created["id"])
         assert stored.finished
         record = ClockStore(table.app.state.manager.store).read(created["id"])

@@ -248,7 +248,8 @@ class View(BaseModel):
         default=None,
         description="A timed game's clock: control, words ('5+3'), remaining (seconds per "
         "seat, as of this view), running (the seat whose clock runs, or null), ticking (false "
-        "before that seat's first move), first_move_left (seconds to make it).",
+        "before that seat's first move), first_move_left (seconds to make it), ran_out (the "
+        "seats whose time ran out).",
     )
 
 

@@ -250,6 +250,12 @@ class GameClock:
             "running": running,
             "ticking": running is not None and record.started[running],
             "first_move_left": first_move_left,
+            # the seats whose time ran out (lost on time, or handed to the computer)
+            "ran_out": [
+                seat
+                for seat, left in enumerate(record.remaining)
+                if left <= 0 and record.started[seat] and seat != record.running
+            ],
         }
 
 
