@@ -477,3 +477,16 @@ def test_after_a_takeback_the_clock_runs_for_the_seat_to_move(tmp_path: Path) ->
         assert view["terminal"] and view["returns"] == [-1.0, 1.0]
 
     run(tmp_path, test)
+
+
+def test_only_a_timed_games_page_carries_the_clocks(tmp_path: Path) -> None:
+    async def test(table: Table) -> None:
+        timed = await table.create(clock=REAL_TIME)
+        untimed = await table.create()
+        for created, shown in ((timed, True), (untimed, False)):
+            page = await table.client.get(created["seats"][0]["url"])
+            assert page.status_code == 200
+            assert ('id="clocks"' in page.text) is shown
+            assert ("/static/clocks.js" in page.text) is shown
+
+    run(tmp_path, test)

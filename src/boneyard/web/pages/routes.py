@@ -206,6 +206,7 @@ async def game_page(game_id: str, request: Request, t: str = "") -> Any:
             "seats": seats,
             "hidden_information": not live.game.perfect_information,
             "how_to_play": live.game.how_to_play,
+            "timed": live.clock is not None,  # the clocks' script and socket only where needed
         },
     )
 
