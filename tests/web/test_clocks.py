@@ -490,3 +490,30 @@ def test_only_a_timed_games_page_carries_the_clocks(tmp_path: Path) -> None:
             assert ("/static/clocks.js" in page.text) is shown
 
     run(tmp_path, test)
+
+
+def test_a_copy_that_catches_up_judges_by_the_stored_clock(tmp_path: Path) -> None:
+    """Two apps on one database (two server processes): a move made through the second on
+    top of the first's is judged by the clock the first stored, and stored with it."""
+    timers = ManualTimers()
+    db = tmp_path / "shared.db"
+
+    async def main() -> None:
+        async with table_at(db, timers) as first, table_at(db, timers) as second:
+            created = await both_moved(first)
+            await second.view(created)  # the second holds the game (and its clock) now
+            await first.tick(4)
+            assert (await first.move(created, 0)).status_code == 200  # North: 60 - 4 + 2
+            await first.tick(6)
+            view = await first.view(created, 1)  # South answers through the second
+            body = {
+                "token": created["seats"][1]["token"],
+                "seq": view["seq"],
+                "action": view["legal"][0]["id"],
+            }
+            answer = await second.client.post(f"/api/games/{created['id']}/actions", json=body)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["clock"]["remaining"] == [58, 56]  # South: 60 - 6 + 2
+            assert (await first.view(created))["clock"]["remaining"] == [58, 56]
+
+    asyncio.run(main())

@@ -83,7 +83,12 @@ class ClockKeeper:
         clock = live.clock
         if clock is None:
             return
-        if clock.record.at_seq == live.seq and clock.record.running == running_seat(live):
+        running = running_seat(live)
+        if clock.record.at_seq < live.seq:
+            # Moved elsewhere (caught up): the store has the clock that move wrote. Read at
+            # once, like ``attach``, so that the view about to be sent shows it.
+            clock.record = self.store.read(live.id) or clock.record
+        if clock.record.at_seq == live.seq and clock.record.running == running:
             self._schedule(clock.record)
         else:
             self._spawn(self._settle_game(live.id))
