@@ -17,6 +17,7 @@ import pytest
 from tests.web.accessibility import blocking_violations
 from tests.web.browsing import CHROMIUM, TIMEOUT_MS, launch, play_by_clicking, serve
 from tests.web.conftest import wait_for
+from tests.web.test_newcomer import fits_the_screen
 
 pytestmark = [
     pytest.mark.browser,
@@ -92,6 +93,8 @@ def test_a_clock_runs_out_with_both_pages_closed(server: str, browser: Any, size
     north.wait_for_selector('#clocks [data-clock-seat="0"][data-low="yes"]', timeout=30_000)
     assert north.evaluate("document.documentElement.dataset.lastSound") == "low"
     assert clock_of(south, 1).get_attribute("data-running") == "no"
+    if size == "phone":
+        fits_the_screen(south)  # both clocks on a phone: no sideways scrolling, no tiny text
     north.context.close()
     south.context.close()
 
@@ -142,3 +145,20 @@ def test_an_open_games_clock_starts_when_someone_joins(server: str, browser: Any
     assert blocking_violations(ben) == []
     ann.context.close()
     ben.context.close()
+
+
+def test_play_a_friend_from_the_home_page_with_a_clock(server: str, browser: Any) -> None:
+    page = new_page(browser, "phone")
+    page.goto(server + "/")
+    game = page.locator("li[data-game=toy_walk]")
+    game.locator("[data-clock-choice]").select_option("600+5")
+    game.locator("button:has-text('Play a friend')").click()
+    page.click("a.invite >> nth=1")  # the friend's seat, as the invite page lists it
+    page.wait_for_selector("#game[data-seq]")
+    assert clock_of(page, 1).locator(".clock-time").inner_text() == "10:00"
+    assert "10+5" in page.locator("#clocks .clock-note").inner_text()
+    fits_the_screen(page)
+    page.goto(server + "/")
+    fits_the_screen(page)
+    assert blocking_violations(page) == []
+    page.context.close()

@@ -70,7 +70,9 @@ async def home(request: Request) -> Any:
             else [(level, ladder.value_of_level(level)) for level in range(1, ladder.levels + 1)]
         )
         kinds.append(kind)
-    return templates.TemplateResponse(request, "home.html", {"kinds": kinds})
+    return templates.TemplateResponse(
+        request, "home.html", {"kinds": kinds, "clock_presets": PRESETS}
+    )
 
 
 @lru_cache(maxsize=64)
