@@ -187,8 +187,11 @@ class ClockKeeper:
         live = self.manager.games.get(game_id)
         if live is None:
             return
-        async with live.lock:
-            await self._settle(live)
+        try:
+            async with live.lock:
+                await self._settle(live)
+        except WebError as error:  # the store is slow: the timer or the sweep settles it later
+            log.warning("settling the clock of game %s: %s", game_id, error.detail)
 
     async def _settle(self, live: LiveGame) -> ClockRecord | None:
         """Bring ``live``'s clock in line with the store and with whose turn it is. Locked."""
