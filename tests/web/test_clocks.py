@@ -517,3 +517,29 @@ def test_a_copy_that_catches_up_judges_by_the_stored_clock(tmp_path: Path) -> No
             assert (await first.view(created))["clock"]["remaining"] == [58, 56]
 
     asyncio.run(main())
+
+
+def test_two_processes_seeing_a_clock_run_out_end_it_once(tmp_path: Path) -> None:
+    """Two apps on one database whose timers fall at the same moment: both check, one ends
+    the game (the clock's conditional write), the other reads the game again."""
+    timers = ManualTimers()
+    db = tmp_path / "shared.db"
+
+    async def main() -> None:
+        async with table_at(db, timers) as first, table_at(db, timers) as second:
+            created = await both_moved(first)
+            await second.view(created)  # both hold the game and a timer for its clock
+            assert first.app.state.clocks.timed == second.app.state.clocks.timed == 1
+            timers.advance(61)
+            for _ in range(3):
+                for table in (first, second):
+                    await table.app.state.clocks.settled()
+                await asyncio.sleep(0)
+            flags = [table.app.state.clocks.flags for table in (first, second)]
+            assert sorted(flags) == [0, 1]
+            for table in (first, second):
+                view = await table.view(created)
+                assert view["session"]["ending"]["kind"] == "flag"
+                assert [e["kind"] for e in view["session"]["events"]].count("flag") == 1
+
+    asyncio.run(main())
