@@ -43,12 +43,14 @@ from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
+from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
 from boneyard.web.store.pairing import PairingStore
 from boneyard.web.store.passkeys import PasskeyStore
 from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SessionStore
 from boneyard.web.table import routes as session_routes
+from boneyard.web.table.clocks import ClockKeeper
 from boneyard.web.table.session import SessionSettings
 from boneyard.web.table.sessions import SessionManager
 
@@ -72,9 +74,11 @@ def create_app(
     game_manager = manager or GameManager(store, catalog=catalog, settings=settings)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         game_manager.warm_up()
+        await app.state.clocks.start()
         yield
+        app.state.clocks.stop()
         game_manager.shutdown()
         store.close()
 
@@ -106,6 +110,8 @@ def create_app(
     app.state.sessions = SessionManager(
         game_manager, SessionStore(game_manager.store), session_settings
     )
+    # Clocks kept from the store's times, ended once across processes: web/table/clocks.py.
+    app.state.clocks = ClockKeeper(game_manager, app.state.sessions, ClockStore(game_manager.store))
     app.state.rules_dir = rules_folder()
     # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
     app.state.accounts = AccountStore(game_manager.store)

@@ -22,6 +22,7 @@ from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
 from boneyard.web.guard.signin import own_seat, page_context
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
+from boneyard.web.play.clocks import PRESETS, preset_control
 from boneyard.web.play.live import LiveGame, render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import created_json, kind_json
@@ -78,7 +79,9 @@ async def home(request: Request) -> Any:
             else [(level, ladder.value_of_level(level)) for level in range(1, ladder.levels + 1)]
         )
         kinds.append(kind)
-    return templates.TemplateResponse(request, "home.html", {"kinds": kinds})
+    return templates.TemplateResponse(
+        request, "home.html", {"kinds": kinds, "clock_presets": PRESETS}
+    )
 
 
 @lru_cache(maxsize=64)
@@ -112,6 +115,7 @@ def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
         "values": {},
         "choices": {},
         "error": None,
+        "clock_presets": PRESETS,
     }
 
 
@@ -147,6 +151,8 @@ class NewGameForm(BaseModel):
     friends: StrictStr | None = Field(default=None, max_length=20)
     """The home page's *Play a friend*: every seat a person."""
     hints: Literal["on", ""] | None = None
+    clock: StrictStr | None = Field(default=None, max_length=20)
+    """A time control of ``PRESETS`` (``web/play/clocks.py``), empty for none."""
 
 
 def form_field_name(where: tuple[Any, ...]) -> str:
@@ -183,7 +189,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     context = _form_context(manager, name)
     shaped = new_game_fields(fields)
     context["values"] = shaped["params"]
-    context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat") or k == "hints"}
+    context["choices"] = {
+        k: v for k, v in fields.items() if k.startswith("seat") or k in ("hints", "clock")
+    }
     try:
         form = parse_form(NewGameForm, shaped, form_field_name)
     except WebError as error:
@@ -215,8 +223,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
 
     try:
         live = await manager.create(
-            name, given, seats, client=payer.client, hints=form.hints == "on"
-        )
+            name, given, seats, client=payer.client, hints=form.hints == "on",
+            clock=preset_control(form.clock),
+        )  # fmt: skip
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)
@@ -270,6 +279,7 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
             "how_to_play": live.game.how_to_play,
             # a seen page says "watching" three times in the server's watch_seconds
             "watching_ms": round(_manager(request).settings.watch_seconds * 1000 / 3),
+            "timed": live.clock is not None,  # the clocks' script and socket only where needed
         },
     )
 

@@ -21,7 +21,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.ai.levels import level_label
@@ -33,6 +33,9 @@ from boneyard.web.play.catalog import Catalog, parse_params, seat_count_for
 from boneyard.web.play.drawing import Lines
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import StoredGame
+
+if TYPE_CHECKING:
+    from boneyard.web.play.clocks import GameClock
 
 log = logging.getLogger("boneyard.web")
 
@@ -114,6 +117,9 @@ class LiveGame:
     session: PlaySession | None = None
     """The session of play (``web/table/``: offers, series, rematch), a service the table gives
     each live game; ``None`` where no table is attached (the play layer alone)."""
+    clock: GameClock | None = None
+    """The game's clock (``play/clocks.py``), attached by ``web/table/clocks.py``; ``None``
+    for an untimed game."""
 
     def waiting_for_people(self) -> bool:
         """Whether the game waits for someone to take a free seat (an open game of the lobby):
@@ -278,6 +284,7 @@ class LiveGame:
             "seed": self.stored.seed if terminal else None,
             **(words.for_seat(self, seat, observation) if draw else {}),
             "session": self.session.view(seat) if self.session is not None else None,
+            "clock": self.clock.view(self) if self.clock is not None else None,
         }
 
 

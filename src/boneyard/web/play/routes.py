@@ -122,8 +122,9 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
     if body.rated:
         await check_rated(request, seats)
     live = await manager.create(
-        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
-    )
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints,
+        clock=None if body.clock is None else body.clock.control(),
+    )  # fmt: skip
     if body.rated:
         await start_rated(request, live)
     people = [s for s, info in enumerate(live.stored.seats) if info["kind"] == "human"]

@@ -225,8 +225,10 @@ class Store:
         seed_hash: str,
         seats: list[dict[str, Any]],
         actions: Sequence[tuple[int, int]] = (),
+        also: Callable[[Any], None] | None = None,
     ) -> None:
-        """Store a new game with its first ``actions`` (the opening chance outcomes), at once."""
+        """Store a new game with its first ``actions`` (the opening chance outcomes), at once;
+        ``also``: more writes in the same transaction (its clock: ``store/clocks.py``)."""
         with self._sessions.begin() as session:
             session.add(
                 GameRow(
@@ -243,6 +245,8 @@ class Store:
             session.flush()
             if actions:
                 session.execute(insert(ActionRow), self._rows(game_id, 0, actions))
+            if also is not None:
+                also(session.connection())
 
     def append_actions(
         self,
@@ -250,19 +254,21 @@ class Store:
         first_seq: int,
         actions: Sequence[tuple[int, int]],
         returns: list[float] | None = None,
+        also: Callable[[Any], None] | None = None,
     ) -> None:
         """Store ``actions`` as ``first_seq, first_seq + 1, ...`` in one transaction.
 
         A sequence number already taken violates the primary key: nothing is stored. A game
         that is over, or a gap before ``first_seq``, raises ``StaleCopy``: nothing is stored.
-        ``returns`` marks the game finished.
+        ``returns`` marks the game finished. ``also``: more writes in the same transaction (the
+        game's clock, ``store/clocks.py``), which may raise ``StaleCopy`` to store nothing.
         """
         # Core statements, not the ORM: this is the one write on every move. Mostly one
         # statement: the actions, and on PostgreSQL the notice (one round trip, autocommit).
         rows = self._rows(game_id, first_seq, actions)
         # Heard by every server process on this database when the move commits.
         notice = move_notice(game_id, first_seq + len(actions), actions)
-        if returns is None and not self.is_sqlite:
+        if returns is None and also is None and not self.is_sqlite:
             with self.alone() as connection:
                 stored = connection.execute(
                     STORE_MOVE,
@@ -286,6 +292,8 @@ class Store:
             if finished or (first_seq > 0 and not before):
                 raise StaleCopy(game_id)
             connection.execute(insert(ActionRow), rows)
+            if also is not None:
+                also(connection)
             if returns is not None:
                 connection.execute(
                     update(GameRow)

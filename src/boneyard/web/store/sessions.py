@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,12 +138,14 @@ class SessionStore:
         returns: list[float] | None = None,
         seats: list[dict[str, Any]] | None = None,
         cut_from: int | None = None,
+        also: Callable[[Any], None] | None = None,
     ) -> SessionEvent:
         """Store one web-layer action numbered ``number`` (taken: nothing is stored).
 
         ``returns`` marks the game finished; ``seats`` replaces the seat list (a stand-in);
         ``cut_from`` removes the engine actions from that sequence number on (a takeback: the
-        event's detail keeps them), all in the same transaction.
+        event's detail keeps them), ``also`` makes more writes (a clock's: ``store/clocks.py``,
+        which raises to store nothing), all in the same transaction.
         """
         now = time.time()
         with self.store.engine.begin() as connection:
@@ -170,6 +173,8 @@ class SessionStore:
                 connection.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
             if returns is not None:
                 self.store.finished(connection, game_id, returns, kind)
+            if also is not None:
+                also(connection)
             self.store.changed(connection, game_id)
         return SessionEvent(number, at_seq, kind, seat, detail, now)
 
