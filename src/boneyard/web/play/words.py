@@ -191,6 +191,17 @@ def display_name(live: LiveGame, seat: int) -> str:
     return f"{name} ({side})" if name else side
 
 
+def _listed(live: LiveGame, seat: int, viewer: int | None) -> str:
+    """``seat``'s line in the list of players as ``viewer`` reads it: "Ann (Red) (you)", or
+    "Green (computer, medium), in your place" once the computer took it over."""
+    name = display_name(live, seat)
+    if seat != viewer:
+        return name
+    if not live.is_persons(seat):
+        return f"{name}, in your place"
+    return f"{name} (you)"
+
+
 DIRECTION_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
@@ -236,14 +247,18 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     state = live.state
     player = live.to_move()
     terminal = live.over
+    # A seat the computer took over from its person (who resigned a game of three or more, or
+    # was replaced while away): its page watches, and is told so, never invited to move.
+    watching = seat is not None and not live.is_persons(seat)
     players = [
         {
             "seat": s,
             "name": display_name(live, s),
+            "listed": _listed(live, s, seat),
             "side": game.seat_name(s),
             "computer": live.stored.seats[s]["kind"] == "computer",
             "person_name": clean_name(live.stored.seats[s].get("name")),
-            "you": s == seat,
+            "you": s == seat and not watching,
         }
         for s in range(live.num_seats)
     ]
@@ -255,6 +270,9 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         prompt = _safe(
             "result", game, lambda: game.result(observation, seat, returns), "The game is over."
         )
+    elif watching and seat is not None:
+        side = _side(live, seat)
+        prompt = f"You have left this game: the computer plays {side} in your place; you watch."
     elif live.waiting_for_people():
         prompt = "Waiting for an opponent to join."
     elif player == seat:
@@ -280,12 +298,13 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     nothing: list[str] = []
     return {
         "prompt": prompt,
+        "watching": watching,
         "recent": _safe("describe_action", game, lambda: recent(live, seat), nothing),
         "labels": labels,
         "panel": panel,
         "players": players,
         "result": prompt if terminal else None,
-        "quick_setup": seat is not None and player == seat and game.in_setup(observation),
+        "quick_setup": not watching and player == seat and game.in_setup(observation),
         "round_summary": last_round(live, seat),
     }
 

@@ -23,6 +23,8 @@ export function showBoard(container, view) {
     // blown up to the board's width (a board is, to make its squares easy to hit).
     const natural = Number(svg.getAttribute("width"));
     if (natural && !svg.querySelector("[data-square]")) svg.style.maxWidth = `${1.3 * natural}px`;
+    const [, , wide, high] = (svg.getAttribute("viewBox") ?? "").split(/[\s,]+/).map(Number);
+    if (wide > 0 && high > 0) svg.style.setProperty("--ratio", String(wide / high));
     container.appendChild(svg);
   }
   const pre = el("pre", { class: view.svg ? "board-text hidden-text" : "board-text" }, view.text);

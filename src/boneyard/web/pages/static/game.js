@@ -160,7 +160,7 @@ function view() {
 }
 
 function myTurn(v) {
-  return v && v.seat !== null && v.current_player === v.seat && !v.terminal;
+  return v && v.seat !== null && !v.watching && v.current_player === v.seat && !v.terminal;
 }
 
 // ----- drawing the page -------------------------------------------------------------------------
@@ -223,7 +223,7 @@ function render() {
   const seats = $("seats");
   seats.replaceChildren();
   for (const player of v.players ?? []) {
-    const item = el("li", { "data-seat": player.seat }, player.name + (player.you ? " (you)" : ""));
+    const item = el("li", { "data-seat": player.seat }, player.listed ?? player.name);
     if (player.seat === v.current_player) item.classList.add("to-move");
     seats.appendChild(item);
   }
@@ -418,8 +418,8 @@ function clearSelection() {
 function clickSquare(square) {
   const v = view();
   if (!v) return;
-  if (v.seat === null) {
-    $("message").textContent = "You are watching: open an invite link to play.";
+  if (v.seat === null || v.watching) {
+    $("message").textContent = v.watching ? v.prompt : "You are watching: open an invite link to play.";
     return render();
   }
   if (!myTurn(v)) {

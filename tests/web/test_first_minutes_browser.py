@@ -1,0 +1,136 @@
+"""What a first-time player hits in the first minutes (issue 35), in Chromium, clicking only from
+the home page: the table fits a laptop's window, a seat that left only watches, motion for every
+change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from boneyard.core.registry import list_games
+from tests.web import test_browser
+from tests.web.browsing import TIMEOUT_MS
+
+server = test_browser.server
+browser = test_browser.browser
+
+pytestmark = [pytest.mark.browser]
+
+TWO_PLAYER_GAMES = [name for name in list_games() if name != "oyno_puzzle"]
+
+
+def first_visit(browser: Any, width: int, height: int, **options: Any) -> Any:
+    """A page in a fresh browser (nothing remembered: How to play opens), ``width`` x ``height``."""
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": width, "height": height}, **options
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def play_the_computer(page: Any, server: str, game: str) -> None:
+    """The home page's one click, then the first view in which this seat decides."""
+    page.goto(server + "/")
+    page.click(f"li[data-game={game}] form.play-computer button[type=submit]")
+    page.wait_for_selector("#game[data-mine='yes']")
+
+
+def box_of(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is shown"
+    return dict(box)
+
+
+def in_window(box: dict[str, float], width: int, height: int) -> bool:
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= width + 0.5
+        and box["y"] + box["height"] <= height + 0.5
+    )
+
+
+@pytest.mark.parametrize("window", [(1280, 900), (1366, 768)], ids=["1280x900", "1366x768"])
+@pytest.mark.parametrize("game", [*TWO_PLAYER_GAMES, "oyno_puzzle"])
+def test_the_whole_table_fits_a_laptops_window_on_a_first_visit(
+    server: str, browser: Any, game: str, window: tuple[int, int]
+) -> None:
+    width, height = window
+    page = first_visit(browser, width, height)
+    play_the_computer(page, server, game)
+    assert page.locator("#how-to-play").get_attribute("open") is not None, "a first visit"
+    assert page.evaluate("scrollY") == 0
+    board = box_of(page, "#board svg")
+    assert in_window(board, width, height), f"the whole board in view: {board}"
+    assert in_window(box_of(page, "[role=status]"), width, height), "the prompt in view"
+    controls = page.locator(
+        "#actions [data-action], #table-bar button:visible, #session-buttons button:visible"
+    )
+    for index in range(controls.count()):
+        control = dict(controls.nth(index).bounding_box())
+        assert in_window(control, width, height), f"control {index} in view: {control}"
+    how = box_of(page, "#how-to-play")
+    assert how["y"] >= board["y"] and how["x"] >= board["x"] + board["width"], (
+        "How to play beside the board, never above it"
+    )
+    page.context.close()
+
+
+def test_a_phone_keeps_one_column_with_the_board_first(server: str, browser: Any) -> None:
+    page = first_visit(browser, 390, 844, is_mobile=True, has_touch=True)
+    play_the_computer(page, server, "obonto")
+    board = box_of(page, "#board svg")
+    how = box_of(page, "#how-to-play")
+    assert board["width"] >= 340, f"the board takes the phone's width: {board}"
+    assert how["y"] > board["y"] + board["height"], "the board before How to play"
+    assert box_of(page, "[role=status]")["y"] < board["y"], "the prompt just above it"
+    page.context.close()
+
+
+# Every time the page sets whether it is this seat's move, once the test says to record.
+RECORD_MINE = """
+window.__mine = [];
+new MutationObserver(() => {
+  const game = document.getElementById('game');
+  if (window.__recording && game) window.__mine.push(game.dataset.mine);
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-mine'] });
+"""
+
+
+def custom_game_invites(page: Any, server: str, game: str, seats: list[str], **params: str) -> None:
+    """From the home page, *Custom game* of ``game`` with ``params`` and a seat each of
+    ``seats`` ("human" or a level's number), started: the page of invite links."""
+    page.goto(server + "/")
+    page.click(f"li[data-game={game}] a:has-text('Custom game')")
+    for name, value in params.items():
+        page.locator(f"[name=p_{name}]").fill(value)
+    for index, choice in enumerate(seats):
+        page.select_option(f"select[name=seat{index}]", choice)
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("a.invite")
+
+
+def test_a_seat_that_left_a_game_of_three_watches_and_says_so(server: str, browser: Any) -> None:
+    page = first_visit(browser, 1280, 900)
+    page.add_init_script(RECORD_MINE)
+    custom_game_invites(page, server, "bonbon", ["human", "human", "1"], players="3")
+    page.locator("li[data-seat='0'] a.invite").click()
+    page.wait_for_selector("#game[data-mine='yes']")  # Red moves first
+    assert "(you)" in page.locator("#seats li[data-seat='0']").inner_text()
+    page.evaluate("window.__recording = true")
+    page.locator('[data-session="resign"]').click()
+    page.locator("#session-yes").click()  # "Resign this game?" Yes
+    page.wait_for_function(
+        "document.getElementById('prompt').textContent.includes('left this game')"
+    )
+    # The computer plays Red's turn in the person's place: the page watches it, never invited.
+    seq = int(page.get_attribute("#game", "data-seq"))
+    page.wait_for_function(f"Number(document.getElementById('game').dataset.seq) > {seq}")
+    assert "yes" not in page.evaluate("window.__mine"), "never this page's move again"
+    assert page.locator("#actions [data-action]").count() == 0, "no move offered"
+    assert not page.title().startswith("Your move")
+    listed = page.locator("#seats li[data-seat='0']").inner_text()
+    assert "computer" in listed and "(you)" not in listed and "in your place" in listed, listed
+    page.context.close()
