@@ -4,13 +4,19 @@ change."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from boneyard.core.registry import list_games
 from tests.web import test_browser
-from tests.web.browsing import TIMEOUT_MS
+from tests.web.browsing import (
+    TIMEOUT_MS,
+    legal_strings,
+    play_by_clicking,
+    seq_of,
+)
 
 server = test_browser.server
 browser = test_browser.browser
@@ -133,4 +139,95 @@ def test_a_seat_that_left_a_game_of_three_watches_and_says_so(server: str, brows
     assert not page.title().startswith("Your move")
     listed = page.locator("#seats li[data-seat='0']").inner_text()
     assert "computer" in listed and "(you)" not in listed and "in your place" in listed, listed
+    page.context.close()
+
+
+def at_one_screen(browser: Any, server: str, game: str) -> Any:
+    """From the home page, *Play a friend*, then *Play every seat at this screen*."""
+    page = first_visit(browser, 1280, 900)
+    page.goto(server + "/")
+    page.click(f"li[data-game={game}] .ways button:has-text('Play a friend')")
+    page.click("a.together")
+    page.wait_for_selector("#game[data-covered]")
+    return page
+
+
+DECIDING = """() => {
+  const game = document.getElementById('game');
+  // (every seat's socket has sent its view: none redraws the page under a click)
+  return game.dataset.connected === 'yes' && (game.dataset.covered === 'yes'
+    || game.dataset.mine === 'yes' || game.dataset.terminal === 'yes');
+}"""
+
+
+def next_seat(page: Any) -> int | None:
+    """Wait for the next decision at one screen, taking the screen for its seat (a click on
+    "I am ..."); that seat, or None once the game is over."""
+    page.wait_for_function(DECIDING)
+    if page.get_attribute("#game", "data-covered") == "yes":
+        page.click("#uncover")
+        page.wait_for_function(DECIDING)
+    if page.get_attribute("#game", "data-terminal") == "yes":
+        return None
+    return int(page.get_attribute("#game", "data-seat"))
+
+
+def titles(page: Any, owner: int) -> dict[str, str]:
+    """The tooltip of each of ``owner``'s cones on ``page``'s board, by square."""
+    found: dict[str, str] = page.eval_on_selector_all(
+        f"#board g.cone[data-seat='{owner}']",
+        "cones => Object.fromEntries(cones.map(c => [c.dataset.cone, "
+        "c.querySelector('title').textContent]))",
+    )
+    return found
+
+
+def played(page: Any, seq: int, moves: int = 1) -> None:
+    """Wait until the ``moves`` played from ``seq`` are drawn, or the screen is covered for the
+    next person (a covered page keeps its last move number)."""
+    page.wait_for_function(
+        "document.getElementById('game').dataset.covered === 'yes'"
+        f" || Number(document.getElementById('game').dataset.seq) >= {seq + moves}"
+    )
+
+
+def test_bond_o_cones_credits_each_peek_to_the_side_that_peeked(server: str, browser: Any) -> None:
+    """White peeks at its own cone: Black's board says White peeked, not "you"; when Black picks
+    a cone to peek at, the targets ring its cones (their values stay readable) in a colour of
+    their own, not the peeked mark's."""
+    page = at_one_screen(browser, server, "bondo_cones")
+    rng = random.Random("peeks")
+    white_peeked = False
+    for _decision in range(600):  # a die shows the eye one roll in six
+        seat = next_seat(page)
+        assert seat is not None, "the game ended before both sides could peek"
+        if page.locator("#quick-setup").is_visible():
+            seq = seq_of(page)
+            page.click("#quick-setup")
+            played(page, seq, moves=17)  # a side's 16 cones and its ring
+            continue
+        legal = legal_strings(page)
+        peeks = [action for action in legal if action.startswith("peek ")]
+        if seat == 0 and peeks and white_peeked:
+            break
+        seq = seq_of(page)
+        chosen = rng.choice(peeks or legal)
+        play_by_clicking(page, chosen)
+        white_peeked = white_peeked or (seat == 1 and bool(peeks))
+        played(page, seq)
+    else:
+        raise AssertionError("no eye for both sides in 600 decisions")
+    for square, title in titles(page, owner=1).items():
+        if page.get_attribute(f"#board g.cone[data-cone='{square}']", "data-peeked") == "1":
+            assert "White peeked at it" in title and "you" not in title, title
+    for square in (action.split()[1] for action in peeks):
+        target = page.locator(f"#board rect.mark-dest[data-mark='{square}']")
+        assert target.get_attribute("class") == "mark mark-dest on-piece", "a ring, not a dot"
+        assert target.evaluate("node => getComputedStyle(node).fill") == "none"
+    peeked_dot = page.locator("#board g.cone[data-peeked='1'] circle").last
+    dot = peeked_dot.evaluate("node => getComputedStyle(node).fill")
+    ring = page.locator("#board rect.mark-dest").first.evaluate(
+        "node => getComputedStyle(node).stroke"
+    )
+    assert dot != ring, "the peeked mark and the targets differ in colour"
     page.context.close()

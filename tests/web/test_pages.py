@@ -110,7 +110,7 @@ def test_a_replay_steps_over_a_set_up_hidden_from_spectators(client: TestClient)
     assert f'max="{len(stops) - 1}"' in page, "the slider goes over the stops"
     last = client.get(f"/api/games/{created['id']}/replay/16").json()["log"]
     assert [line["words"] for line in last if line["words"]] == [
-        "Black put their 16 cones on their start fields, hidden from you."
+        "Black put their 16 cones on their start fields, in secret."  # a replay's spectator
     ]
 
 

@@ -75,7 +75,15 @@ export function mark(container, squares, kind) {
     const box = boxInRoot(svg, target);
     const side = Math.min(box.width, box.height);
     let shape;
-    if (kind === "dest") {
+    let onPiece = false;
+    if (kind === "dest" && occupied(svg, square)) {
+      // A piece stands there (a cone to peek at, one to capture): a ring round the square,
+      // so that the mark never hides the piece's value.
+      onPiece = true;
+      const inset = side * 0.04;
+      shape = { x: box.x + inset, y: box.y + inset, width: box.width - 2 * inset,
+        height: box.height - 2 * inset, rx: side * 0.3 };
+    } else if (kind === "dest") {
       const dot = side * 0.32;
       shape = { x: box.x + (box.width - dot) / 2, y: box.y + (box.height - dot) / 2,
         width: dot, height: dot, rx: dot / 2 };
@@ -86,11 +94,19 @@ export function mark(container, squares, kind) {
     }
     const overlay = document.createElementNS(SVG_NS, "rect");
     for (const [key, value] of Object.entries({
-      ...shape, class: `mark mark-${kind}`, "data-mark": square,
+      ...shape, class: `mark mark-${kind}${onPiece ? " on-piece" : ""}`, "data-mark": square,
       "vector-effect": "non-scaling-stroke",
     })) overlay.setAttribute(key, value);
     layer.appendChild(overlay);
   }
+}
+
+/** Whether a piece stands on ``square``: drawn with the square's name besides the square's own
+ * shape (Obonto's animals, OYNO's bones), or as a cone of that square (Bond O Cones). */
+function occupied(svg, square) {
+  const name = CSS.escape(square);
+  return Boolean(svg.querySelector(`[data-cone="${name}"]`))
+    || svg.querySelectorAll(`[data-square="${name}"]`).length > 1;
 }
 
 export function clearMarks(container, kind) {
