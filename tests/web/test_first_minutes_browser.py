@@ -231,3 +231,89 @@ def test_bond_o_cones_credits_each_peek_to_the_side_that_peeked(server: str, bro
     )
     assert dot != ring, "the peeked mark and the targets differ in colour"
     page.context.close()
+
+
+# Every element.animate call, with the move number on screen and the square or card it moves;
+# and after each drawing, the face of every piece on the board by its square.
+RECORD_MOTION = """
+window.__animations = [];
+window.__boards = {};
+const original = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  const on = this.closest?.('[data-square], [data-cone], [data-card]');
+  window.__animations.push({
+    seq: Number(document.getElementById('game')?.dataset.seq ?? -1),
+    square: on?.getAttribute('data-square') ?? on?.getAttribute('data-cone') ?? null,
+    card: on?.getAttribute('data-card') ?? null,
+  });
+  return original.apply(this, args);
+};
+new MutationObserver(() => {
+  const game = document.getElementById('game');
+  if (!game?.dataset.seq) return;
+  const faces = {};
+  for (const piece of document.querySelectorAll('#board g.bone:not(.taken)')) {
+    faces[piece.dataset.square] = piece.dataset.face;
+  }
+  window.__boards[game.dataset.seq] = faces;
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-seq'] });
+"""
+
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def next_to(square: str, others: set[str]) -> bool:
+    """Whether ``square`` is beside (left, right, above, below) one of ``others``."""
+    file, rank = FILES.index(square[0]), int(square[1:])
+    return any(
+        f"{FILES[file + df]}{rank + dr}" in others
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        if 0 <= file + df < len(FILES)
+    )
+
+
+def test_every_bone_that_turns_over_in_oyno_moves(server: str, browser: Any) -> None:
+    page = first_visit(browser, 1280, 900)
+    page.add_init_script(RECORD_MOTION)
+    play_the_computer(page, server, "oyno")
+    for _turn in range(3):
+        page.wait_for_selector("#game[data-mine='yes']")
+        bones = set(page.eval_on_selector_all("#board g.bone", "g => g.map(b => b.dataset.square)"))
+        places = [a for a in legal_strings(page) if a.startswith("place ")]
+        beside = [a for a in places if next_to(a.split()[1], bones)]
+        seq = seq_of(page)
+        play_by_clicking(page, (beside or places)[0])
+        page.wait_for_function(f"Number(document.getElementById('game').dataset.seq) > {seq}")
+    boards = {int(seq): faces for seq, faces in page.evaluate("window.__boards").items()}
+    records = page.evaluate("window.__animations")
+    turned_beside = 0
+    seqs = sorted(boards)
+    for before, after in zip(seqs, seqs[1:], strict=False):
+        changed = {sq for sq, face in boards[after].items() if boards[before].get(sq) != face}
+        moved = {record["square"] for record in records if record["seq"] == after}
+        assert changed <= moved, f"move {after}: {sorted(changed - moved)} changed unseen"
+        turned_beside += len({sq for sq in changed if sq in boards[before]}) > 0
+    assert turned_beside, "a bone beside a placed one turned over"
+    page.context.close()
+
+
+def test_bon_bons_drawn_card_is_dealt_as_a_card(server: str, browser: Any) -> None:
+    page = first_visit(browser, 1280, 900)
+    page.add_init_script(RECORD_MOTION)
+    play_the_computer(page, server, "bonbon")
+    for _draw in range(30):  # a face-up-only card is played at once: no card is held then
+        seq = seq_of(page)
+        page.locator('#actions [data-action="draw"]').click()
+        page.wait_for_function(
+            "document.querySelector(\"#board [data-card='drawn']\") || ("
+            f"document.getElementById('game').dataset.mine === 'yes' && "
+            f"Number(document.getElementById('game').dataset.seq) > {seq + 1})"
+        )
+        if page.locator("#board [data-card='drawn']").count():
+            break
+    # The drawing that shows the card in hand is the one its motion was started on.
+    title = page.locator("#board [data-card='drawn'] title").first.text_content() or ""
+    assert title.startswith("Red drew "), title
+    dealt = page.evaluate("window.__animations.filter(record => record.card === 'drawn')")
+    assert dealt, "the drawn card is dealt with motion"
+    page.context.close()
