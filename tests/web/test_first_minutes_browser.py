@@ -4,6 +4,7 @@ change."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -288,7 +289,7 @@ def test_every_bone_that_turns_over_in_oyno_moves(server: str, browser: Any) -> 
     records = page.evaluate("window.__animations")
     turned_beside = 0
     seqs = sorted(boards)
-    for before, after in zip(seqs, seqs[1:], strict=False):
+    for before, after in itertools.pairwise(seqs):
         changed = {sq for sq, face in boards[after].items() if boards[before].get(sq) != face}
         moved = {record["square"] for record in records if record["seq"] == after}
         assert changed <= moved, f"move {after}: {sorted(changed - moved)} changed unseen"

@@ -124,7 +124,8 @@ def pixel(page: Any, node: Any, across: float, down: float) -> tuple[int, ...]:
     assert box is not None
     at = {"x": box["x"] + box["width"] * across, "y": box["y"] + box["height"] * down}
     png = page.screenshot(clip={**at, "width": 1, "height": 1})
-    colour: tuple[int, ...] = Image.open(io.BytesIO(png)).convert("RGB").getpixel((0, 0))
+    colour = Image.open(io.BytesIO(png)).convert("RGB").getpixel((0, 0))
+    assert isinstance(colour, tuple), "an RGB picture's pixel is a tuple"
     return colour
 
 
