@@ -318,3 +318,21 @@ def test_bon_bons_drawn_card_is_dealt_as_a_card(server: str, browser: Any) -> No
     dealt = page.evaluate("window.__animations.filter(record => record.card === 'drawn')")
     assert dealt, "the drawn card is dealt with motion"
     page.context.close()
+
+
+def test_play_a_friend_in_bon_bon_asks_how_many_players(server: str, browser: Any) -> None:
+    page = first_visit(browser, 1280, 900)
+    page.goto(server + "/")
+    card = "li[data-game=bonbon]"
+    page.select_option(f"{card} select[name=p_players]", "3")
+    page.click(f"{card} .ways button:has-text('Play a friend')")
+    page.wait_for_selector("a.invite")
+    assert page.locator("a.invite").count() == 3, "a link for each of the three"
+    # Custom game asks it first, above the seats it decides.
+    page.goto(server + "/")
+    page.click(f"{card} a:has-text('Custom game')")
+    question = box_of(page, "label.param:has-text('How many players?')")
+    assert question["y"] < box_of(page, "label.seat")["y"]
+    page.fill("[name=p_players]", "4")
+    assert page.locator("label.seat:visible").count() == 4
+    page.context.close()

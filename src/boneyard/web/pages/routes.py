@@ -68,8 +68,18 @@ async def home(request: Request) -> Any:
             if ladder is None
             else [(level, ladder.value_of_level(level)) for level in range(1, ladder.levels + 1)]
         )
+        # A game for a number of players asks how many beside Play a friend (Bon-Bon).
+        players = _players_spec(kind["info"])
+        kind["friends_counts"] = (
+            None if players is None else list(range(players["minimum"], players["maximum"] + 1))
+        )
         kinds.append(kind)
     return templates.TemplateResponse(request, "home.html", {"kinds": kinds})
+
+
+def _players_spec(info: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``players`` parameter of a game played by a number of players, or None."""
+    return next((p for p in info["parameter_specs"] if p["name"] == "players"), None)
 
 
 @lru_cache(maxsize=64)
@@ -91,10 +101,11 @@ async def start_picture(name: str, request: Request) -> Response:
 def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
     kind = kind_json(manager, name)
     info = kind["info"]
-    players_spec = next((p for p in info["parameter_specs"] if p["name"] == "players"), None)
+    players_spec = _players_spec(info)
     return {
         "kind": kind,
-        "specs": info["parameter_specs"],
+        "players_spec": players_spec,
+        "specs": [spec for spec in info["parameter_specs"] if spec is not players_spec],
         "max_seats": info["max_players"],
         "seats_from_players": players_spec is not None,
         "default_seats": info["num_players"],
