@@ -336,3 +336,29 @@ def test_play_a_friend_in_bon_bon_asks_how_many_players(server: str, browser: An
     page.fill("[name=p_players]", "4")
     assert page.locator("label.seat:visible").count() == 4
     page.context.close()
+
+
+DEVELOPER_WORDS = ("boneyard analyze", "docs/", "2-core", "--out", "benchmarks/", ".json")
+
+
+@pytest.mark.parametrize("game", [*TWO_PLAYER_GAMES, "oyno_puzzle"])
+def test_a_rules_page_shows_every_picture_and_keeps_measuring_in_a_note(
+    server: str, browser: Any, game: str
+) -> None:
+    page = first_visit(browser, 1280, 900)
+    page.goto(server + "/")
+    page.click(f"li[data-game={game}] .ways a:has-text('Rules')")
+    page.wait_for_selector("article.rules")
+    page.wait_for_function("[...document.images].every(image => image.complete)")
+    broken = page.eval_on_selector_all(
+        "img", "images => images.filter(i => !i.naturalWidth).map(i => i.getAttribute('src'))"
+    )
+    assert broken == [], f"pictures that do not load: {broken}"
+    shown = page.inner_text("main")  # (a folded note's text is not shown)
+    said = [words for words in DEVELOPER_WORDS if words in shown]
+    assert said == [], f"a player's page reads like developer notes: {said}"
+    notes = page.locator("details.measured")
+    if notes.count():
+        notes.first.locator("summary").click()
+        assert "boneyard analyze" in notes.first.inner_text(), "how it was measured, one click away"
+    page.context.close()
