@@ -271,24 +271,28 @@ def test_the_home_page_starts_a_game_against_the_computer_in_one_submit(
     assert response.status_code == 303
     game_id = response.headers["location"].split("/")[2].split("?")[0]
     view = client.get(f"/api/games/{game_id}").json()
-    assert [p["name"] for p in view["players"]] == ["Ann (North)", "South (computer, medium)"]
+    assert [p["name"] for p in view["players"]] == [
+        "Ann (North)",
+        "South (computer, level 2 of 3 · medium)",
+    ]
 
 
-def test_the_home_page_and_the_form_offer_numbered_levels_with_ratings(
+def test_the_home_page_and_the_form_offer_numbered_levels_in_words(
     client: TestClient,
 ) -> None:
     home = client.get("/").text
-    assert '<option value="1">Level 1' in home and "· easy" in home
+    assert '<option value="1">Level 1 of ' in home and "· easy" in home
+    assert "about 1" not in home, "no rating-like numbers where a player picks a level"
     assert "alphabeta" not in home and "ismcts" not in home
     form = client.get("/new/bones").text
-    assert "computer: Level 4" in form and "· hard" in form
+    assert "computer: Level 4 of 4 · hard" in form and "about 1" not in form
     response = client.post(
         "/new/toy_walk", content="name0=Ann&level=2", headers=FORM, follow_redirects=False
     )
     assert response.status_code == 303
     game_id = response.headers["location"].split("/")[2].split("?")[0]
     view = client.get(f"/api/games/{game_id}").json()
-    assert view["players"][1]["name"] == "South (computer, level 2)"
+    assert view["players"][1]["name"] == "South (computer, level 2 of 3 · medium)"
     refused = client.post("/new/toy_walk", content="seat0=human&seat1=12", headers=FORM)
     assert refused.status_code == 400 and "a person or a computer level" in refused.text
 

@@ -58,7 +58,7 @@ async def home(request: Request) -> Any:
     manager = _manager(request)
     kinds = []
     for name in manager.catalog.names():
-        kind = kind_json(manager, name)
+        kind = _kind_in_words(manager, name)
         kind["pitch"] = manager.catalog.game_class(name).pitch
         kind["picture"] = _start_picture(manager.catalog.game_class(name)) is not None
         # A game with a ladder of puzzles deals a level of it (and its page leads on to the next).
@@ -75,6 +75,21 @@ async def home(request: Request) -> Any:
         )
         kinds.append(kind)
     return templates.TemplateResponse(request, "home.html", {"kinds": kinds})
+
+
+def _kind_in_words(manager: GameManager, name: str) -> dict[str, Any]:
+    """A kind of game for a page: its levels in a player's words ("Level 3 of 5 · medium"),
+    never the measured ratings, which read like a player's rating and are not one."""
+    kind = kind_json(manager, name)
+    kind["levels"] = [
+        {**level, "words": _capital(words.level_words(name, level["number"]))}
+        for level in kind["levels"]
+    ]
+    return kind
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _players_spec(info: dict[str, Any]) -> dict[str, Any] | None:
@@ -99,7 +114,7 @@ async def start_picture(name: str, request: Request) -> Response:
 
 
 def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
-    kind = kind_json(manager, name)
+    kind = _kind_in_words(manager, name)
     info = kind["info"]
     players_spec = _players_spec(info)
     return {
@@ -263,5 +278,7 @@ async def rules_page(name: str, request: Request) -> Any:
             "body": body,
             "like": like,
             "specs": info["parameter_specs"],
+            # the computer's levels with the ratings the arena measured (docs/ai.md)
+            "levels": _kind_in_words(manager, name)["levels"] if info["num_players"] > 1 else [],
         },
     )

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from boneyard.ai.levels import level_label
+from boneyard.ai.levels import LEVEL_NAMES, level_label, scale_for
 from boneyard.core.errors import BoneyardError
 from boneyard.core.game import CHANCE, Game, State
 from boneyard.web.errors import WebError
@@ -181,12 +181,29 @@ def _side(live: LiveGame, seat: int) -> str:
     return side[:1].upper() + side[1:]
 
 
+def level_words(game: Game | str, level: object) -> str:
+    """A computer's level as a player reads it, where it sits on the game's scale and its name:
+    "level 3 of 5 · medium", "level 5 of 5 · strongest", "level 2 of 5". (The measured ratings,
+    which read like a player's rating but are measured per game from a greedy level 1, stay on
+    the rules page and in docs/ai.md.)"""
+    scale = scale_for(game)
+    try:
+        number = scale.number(str(level))
+    except ValueError:
+        return level_label(level)
+    names = [name for name in LEVEL_NAMES if scale.aliases[name] == number]
+    if not names and number == max(scale.numbers):
+        names = ["strongest"]
+    words = f"level {number} of {len(scale.numbers)}"
+    return f"{words} · {' or '.join(names)}" if names else words
+
+
 def display_name(live: LiveGame, seat: int) -> str:
     """The seat as the game names it, with the person's own name or the computer's level."""
     side = _side(live, seat)
     info = live.stored.seats[seat]
     if info["kind"] == "computer":
-        return f"{side} (computer, {level_label(info['level'])})"
+        return f"{side} (computer, {level_words(live.game, info['level'])})"
     name = str(info.get("name") or "").strip()
     return f"{name} ({side})" if name else side
 
