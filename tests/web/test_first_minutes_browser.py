@@ -382,3 +382,27 @@ def test_levels_read_as_levels_not_ratings(server: str, browser: Any) -> None:
     levels = page.inner_text("section.levels")
     assert "Level 1 of 5 · easy" in levels and re.search(r"about \d{3,4}", levels)
     page.context.close()
+
+
+def test_a_skip_link_leads_past_the_sites_links(server: str, browser: Any) -> None:
+    page = first_visit(browser, 1280, 900)
+    page.goto(server + "/")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to the page"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")  # the first stop on the page itself: the name, then the games
+    assert page.evaluate("document.activeElement.id") == "your-name"
+    page.click("li[data-game=obonto] form.play-computer button[type=submit]")
+    page.wait_for_selector("#game[data-seq]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to the board"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "board", "one Tab and Enter to the board"
+    page.context.close()
+
+
+def test_a_puzzle_lists_no_players(server: str, browser: Any) -> None:
+    page = first_visit(browser, 1280, 900)
+    play_the_computer(page, server, "oyno_puzzle")
+    assert page.locator("#seats").is_hidden() and page.locator("#players-title").is_hidden()
+    page.context.close()

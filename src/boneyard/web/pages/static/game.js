@@ -100,6 +100,7 @@ function receive(token, message) {
   } else if (message.type === "why") {
     $("message").textContent = message.reason;
   } else if (message.type === "hint") {
+    $("message").textContent = ""; // an earlier refusal ("one hint every ...") is answered now
     const v = view();
     $("hint-text").textContent = `Hint: ${v?.labels?.[message.string] ?? message.string}`;
     mark($("board"), squaresOf(message.string), "hint");
@@ -222,6 +223,8 @@ function render() {
   showLog($("log"), v.log, v.players ?? []);
   const seats = $("seats");
   seats.replaceChildren();
+  // A puzzle has one player: a list of one ("Player (you)") says nothing.
+  seats.hidden = $("players-title").hidden = (v.players ?? []).length < 2;
   for (const player of v.players ?? []) {
     const item = el("li", { "data-seat": player.seat }, player.listed ?? player.name);
     if (player.seat === v.current_player) item.classList.add("to-move");
