@@ -14,7 +14,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 
 from boneyard.ai.levels import is_level_name
-from boneyard.core.game import Game
+from boneyard.core.game import CHANCE, Game
 from boneyard.core.spec import spec_of
 from boneyard.rules_pages import page_markdown
 from boneyard.web.errors import WebError
@@ -97,12 +97,35 @@ def _players_spec(info: dict[str, Any]) -> dict[str, Any] | None:
     return next((p for p in info["parameter_specs"] if p["name"] == "players"), None)
 
 
+PICTURE_STEPS = 60
+"""Actions played (at most) before the home page's picture of a game: a game in progress says
+more than an empty board (Bond O Cones' set-up alone is 34 of them)."""
+
+
 @lru_cache(maxsize=64)
 def _start_picture(game_cls: type[Game]) -> str | None:
-    """The game's own drawing of its start position, as a spectator sees it."""
+    """The game's own drawing of a game in progress, as a spectator sees it: random legal
+    actions from a fixed seed, stopped before the end, at the fullest drawing on the way (the
+    most on the table: a round of cards under way, not one just begun)."""
     game = game_cls()
-    svg, _text = render(game, game.new_initial_state().observation(None))
-    return svg
+    state = game.new_initial_state()
+    rng = random.Random(f"picture {game.name}")
+    fullest, _text = render(game, state.observation(None))
+    for _ in range(PICTURE_STEPS):
+        if state.current_player() == CHANCE:
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            action = rng.choices(actions, weights)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        after = state.clone()
+        after.apply_action(action)
+        if after.is_terminal():
+            break
+        state = after
+        svg, _text = render(game, state.observation(None))
+        if svg is not None and fullest is not None and len(svg) > len(fullest):
+            fullest = svg
+    return fullest
 
 
 @router.get("/picture/{name}.svg")
