@@ -406,3 +406,18 @@ def test_a_puzzle_lists_no_players(server: str, browser: Any) -> None:
     play_the_computer(page, server, "oyno_puzzle")
     assert page.locator("#seats").is_hidden() and page.locator("#players-title").is_hidden()
     page.context.close()
+
+
+def test_bones_last_domino_is_outlined_once_and_its_numbers_explained(
+    server: str, browser: Any
+) -> None:
+    page = first_visit(browser, 1280, 900)
+    play_the_computer(page, server, "bones")
+    seq = seq_of(page)
+    play_by_clicking(page, legal_strings(page)[0])
+    page.wait_for_function(f"Number(document.getElementById('game').dataset.seq) > {seq}")
+    page.wait_for_selector("#board rect.mark-last")
+    assert page.locator("#board rect.mark-last").count() == 1, "one outline round the domino"
+    caption = page.locator("#board svg text.caption").text_content() or ""
+    assert "how many pieces are stacked" in caption, caption
+    page.context.close()

@@ -69,8 +69,11 @@ export function mark(container, squares, kind) {
   const svg = container.querySelector("svg");
   if (!svg) return;
   const layer = markLayer(svg);
-  for (const square of squares) {
-    const target = svg.querySelector(`[data-square="${CSS.escape(square)}"]`);
+  // One piece on every square marked (a Bones domino just laid): one outline round the piece,
+  // not a box for each half.
+  const whole = kind === "last" && squares.length > 1 ? pieceOver(svg, squares) : null;
+  for (const square of whole ? [squares[0]] : squares) {
+    const target = whole ?? svg.querySelector(`[data-square="${CSS.escape(square)}"]`);
     if (!target || typeof target.getBBox !== "function") continue;
     const box = boxInRoot(svg, target);
     const side = Math.min(box.width, box.height);
@@ -99,6 +102,15 @@ export function mark(container, squares, kind) {
     })) overlay.setAttribute(key, value);
     layer.appendChild(overlay);
   }
+}
+
+/** The top piece drawn over all of ``squares`` (its ``data-squares`` names them all), or null. */
+function pieceOver(svg, squares) {
+  const pieces = [...svg.querySelectorAll("[data-squares]")].filter((node) => {
+    const on = node.getAttribute("data-squares").split(/[\s,]+/);
+    return squares.every((square) => on.includes(square));
+  });
+  return pieces.at(-1) ?? null;
 }
 
 /** Whether a piece stands on ``square``: drawn with the square's name besides the square's own
