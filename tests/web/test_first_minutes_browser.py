@@ -421,3 +421,33 @@ def test_bones_last_domino_is_outlined_once_and_its_numbers_explained(
     caption = page.locator("#board svg text.caption").text_content() or ""
     assert "how many pieces are stacked" in caption, caption
     page.context.close()
+
+
+def overlap(one: dict[str, float], two: dict[str, float]) -> bool:
+    return not (
+        one["x"] + one["width"] <= two["x"]
+        or two["x"] + two["width"] <= one["x"]
+        or one["y"] + one["height"] <= two["y"]
+        or two["y"] + two["height"] <= one["y"]
+    )
+
+
+def test_a_draw_offer_covers_neither_the_score_nor_the_board(server: str, browser: Any) -> None:
+    page = first_visit(browser, 1280, 900)
+    page.goto(server + "/")
+    page.click("li[data-game=oyno] .ways button:has-text('Play a friend')")
+    urls = [str(link.get_attribute("href")) for link in page.locator("a.invite").all()]
+    offering, answering = (first_visit(browser, 1280, 900) for _ in urls)
+    for seat_page, url in zip((offering, answering), urls, strict=True):
+        # (How to play already read and folded: the panel is at the top of its column)
+        seat_page.add_init_script("localStorage.setItem('boneyard.seen.oyno', 'yes')")
+        seat_page.goto(server + url)
+        seat_page.wait_for_selector("#game[data-seq]")
+    offering.locator('[data-session="offer_draw"]').click()
+    answering.wait_for_selector("#session-question:not([hidden])")
+    question = box_of(answering, "#session-question")
+    assert in_window(question, 1280, 900), question
+    for covered in ("#panel", "#board svg", "[role=status]"):
+        assert not overlap(question, box_of(answering, covered)), f"the offer covers {covered}"
+    for seat_page in (page, offering, answering):
+        seat_page.context.close()
