@@ -104,7 +104,7 @@ def click_square(page: Any, square: str) -> None:
         except PlaywrightError:
             if attempt == 4:
                 raise
-            page.wait_for_timeout(200)
+            target.wait_for(state="attached")  # the square of the new drawing
     assert box is not None, f"no square {square} on the board"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
