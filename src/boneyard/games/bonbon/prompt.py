@@ -112,7 +112,7 @@ def describe_action(game: Game, observation: Observation, actor: int | None, act
         return f"{who} played {card} face {head}."
     if head == "end":
         return f"{who} ended the turn."
-    other = game.seat_name(int(words[1]))
+    other = _name(game, int(words[1]))  # a player's name: "Red", as every other line says
     if head == "gift":
         return f"{who} gave the gift to {other}."
     return f"{who} caught {other}: their trailing face-down cards turn up."
@@ -148,7 +148,7 @@ def action_label(game: Game, observation: Observation, action: str) -> str:
         return fixed[head]
     if head == "bonus":
         return f"Pass and take the bonus tile worth {words[1]}"
-    other = game.seat_name(int(words[1]))
+    other = _name(game, int(words[1]))
     if head == "gift":
         return f"Give the gift to {other}"
     if head == "catch":

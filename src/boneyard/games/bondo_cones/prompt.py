@@ -178,9 +178,8 @@ def _setup_put(game: Game, observation: Observation, actor: int | None, action: 
         return ""
     if actor is None:
         return f"{_name(game, seat)}'s cones were put on their start fields at random."
-    return (
-        f"{_name(game, seat)} put their {SETUP_PUTS} cones on their start fields, hidden from you."
-    )
+    hidden = "in secret" if observation["seat"] is None else "hidden from you"
+    return f"{_name(game, seat)} put their {SETUP_PUTS} cones on their start fields, {hidden}."
 
 
 def describe_action(game: Game, observation: Observation, actor: int | None, action: str) -> str:

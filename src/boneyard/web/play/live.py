@@ -194,6 +194,10 @@ class LiveGame:
                 return seat
         raise WebError(403, "wrong_token", f"that token is not a seat of game {self.id}")
 
+    def is_persons(self, seat: int) -> bool:
+        """Whether a person holds ``seat`` (not the computer, from the start or since)."""
+        return bool(self.stored.seats[seat]["kind"] == "human")
+
     def check_person(self, seat: int | None) -> None:
         """Refuse (403) a token whose seat a person no longer holds: the computer took it over
         (its person resigned a game of three or more, or a stand-in). It may still watch."""
@@ -243,7 +247,8 @@ class LiveGame:
         player = self.to_move()
         legal: list[dict[str, Any]] = []
         waiting = self.waiting_for_people()  # nobody may move before every seat is taken
-        if seat is not None and player == seat and not waiting:
+        # (a seat the computer took over from its person is the computer's to move, not the page's)
+        if seat is not None and player == seat and not waiting and self.is_persons(seat):
             legal = [{"id": a, "string": state.action_to_string(a)} for a in state.legal_actions()]
         column = seat if seat is not None else self.num_seats
         terminal = self.over
