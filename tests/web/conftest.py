@@ -49,6 +49,8 @@ def app_settings(**settings: Any) -> Settings:
         "lookups_per_minute": 100_000,
         "reads_per_minute": 100_000,
         "pages_per_minute": 100_000,
+        "signups_per_minute": 100_000,
+        "logins_per_minute": 100_000,
         "socket_messages_per_second": 100_000.0,
         "rename_seconds": 0.0,
         # the TestClient's requests name the host "testserver"

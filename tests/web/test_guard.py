@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import socket
-import statistics
 import threading
 import time
 from collections.abc import Iterator
@@ -37,16 +36,6 @@ _attackers = itertools.count(10)
 
 def attacker() -> str:
     return f"127.0.3.{next(_attackers)}"
-
-
-def median_seconds(client: httpx2.Client, path: str, count: int) -> float:
-    times = []
-    for _ in range(count):
-        start = time.monotonic()
-        answer = client.get(path)
-        assert answer.status_code == 200, answer.text
-        times.append(time.monotonic() - start)
-    return statistics.median(times)
 
 
 # ----- every route is charged ----------------------------------------------------------------

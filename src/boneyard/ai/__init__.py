@@ -14,6 +14,7 @@ research; ``expert`` is a search guided by the game's shipped network, ``ai/expe
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable
 from typing import Any
 
 from boneyard.ai.alphabeta import AlphaBetaBot
@@ -25,7 +26,8 @@ from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.random_bot import RandomBot
 from boneyard.core.game import Game, State
-from boneyard.core.registry import load_game
+from boneyard.core.registry import game_specs, load_game
+from boneyard.core.spec import GameSpec
 
 BOTS: dict[str, type[Bot]] = {
     bot.name: bot
@@ -49,6 +51,23 @@ def list_bots() -> list[str]:
 
 def _accepted(cls: type[Bot]) -> set[str]:
     return set(inspect.signature(cls.__init__).parameters) - {"self", "game", "seat"}
+
+
+def check_levels(specs: Iterable[GameSpec] | None = None) -> None:
+    """Refuse a game whose level names a bot, or a bot option, that does not exist, naming
+    those that do: a game's spec names its bots as text (the games sit below ``ai``), so the
+    commands check every registered game's levels when they start (``boneyard.cli``)."""
+    for spec in game_specs() if specs is None else specs:
+        for number, step in enumerate(spec.scale.steps, 1):
+            where = f"level {number} of {spec.name}"
+            if step.bot not in BOTS:
+                raise ValueError(f"{where} names bot {step.bot!r}; bots: {', '.join(list_bots())}")
+            unknown = sorted(set(step.options) - _accepted(BOTS[step.bot]))
+            if unknown:
+                raise ValueError(
+                    f"{where}: bot {step.bot!r} has no option {', '.join(map(repr, unknown))}; "
+                    f"its options: {', '.join(sorted(_accepted(BOTS[step.bot])))}"
+                )
 
 
 def make_bot(
@@ -77,6 +96,7 @@ def make_bot(
     name = name_or_level.strip().lower()
     if is_level_name(name):
         level = level_for(game, name)
+        check_levels([game.spec])
         bot_name = level.bot
         settings: dict[str, Any] = dict(level.options)
         settings["use_solver"] = level.use_solver
@@ -128,6 +148,7 @@ __all__ = [
     "Bot",
     "Budget",
     "Level",
+    "check_levels",
     "hint",
     "level_for",
     "list_bots",

@@ -61,7 +61,6 @@ class AlphaBetaBot(Bot):
         self._killers: dict[int, list[int]] = {}
         self._history: dict[tuple[int, int], int] = {}
         self.nodes = 0
-        self.last_depth = 0
         self.last_value = 0.0
 
     def reset(self) -> None:
@@ -120,7 +119,6 @@ class AlphaBetaBot(Bot):
             top = max(scores.values())
             best = next(a for a in order if scores[a] == top)
             order.sort(key=lambda a: -scores[a])
-            self.last_depth = depth
             self.last_value = top
             if abs(top) > WIN / 2 or time.perf_counter() >= self._deadline:
                 break  # a forced result is known, or there is no time for another iteration

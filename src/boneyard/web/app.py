@@ -12,29 +12,45 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boneyard.rules_pages import rules_folder
+from boneyard.core.rules_pages import rules_folder
 from boneyard.web import ops
 from boneyard.web.errors import WebError
 from boneyard.web.guard import connections
 from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
+from boneyard.web.guard.signin import remember_account
 from boneyard.web.pages import routes as pages
-from boneyard.web.people import ladder, lobby, mine
+from boneyard.web.people import (
+    account_pages,
+    accounts,
+    ladder,
+    lobby,
+    mine,
+    pairing,
+    passkeys,
+    ratings,
+)
 from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
+from boneyard.web.store.accounts import AccountStore
+from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
+from boneyard.web.store.pairing import PairingStore
+from boneyard.web.store.passkeys import PasskeyStore
+from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SessionStore
 from boneyard.web.table import routes as session_routes
+from boneyard.web.table.clocks import ClockKeeper
 from boneyard.web.table.session import SessionSettings
 from boneyard.web.table.sessions import SessionManager
 
@@ -58,9 +74,11 @@ def create_app(
     game_manager = manager or GameManager(store, catalog=catalog, settings=settings)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         game_manager.warm_up()
+        await app.state.clocks.start()
         yield
+        app.state.clocks.stop()
         game_manager.shutdown()
         store.close()
 
@@ -78,6 +96,8 @@ def create_app(
         ),
         version="0.1.0",
         lifespan=lifespan,
+        # who is signed in (a request with the session cookie): pages show it in their header
+        dependencies=[Depends(remember_account)],
     )
     app.state.manager = game_manager
     # The one guard every route passes: each route's Charge is taken from these (budgets.py).
@@ -90,7 +110,14 @@ def create_app(
     app.state.sessions = SessionManager(
         game_manager, SessionStore(game_manager.store), session_settings
     )
+    # Clocks kept from the store's times, ended once across processes: web/table/clocks.py.
+    app.state.clocks = ClockKeeper(game_manager, app.state.sessions, ClockStore(game_manager.store))
     app.state.rules_dir = rules_folder()
+    # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
+    app.state.accounts = AccountStore(game_manager.store)
+    app.state.ratings = RatingStore(game_manager.store, ratings.rate)
+    app.state.pairing = PairingStore(game_manager.store)
+    app.state.passkeys = PasskeyStore(game_manager.store)
 
     _answer_errors(app)
     app.add_middleware(
@@ -109,6 +136,12 @@ def create_app(
     app.include_router(mine.router)
     app.include_router(ladder.pages)
     app.include_router(lobby.pages)
+    app.include_router(accounts.router)
+    app.include_router(ratings.router)
+    app.include_router(pairing.router)
+    app.include_router(passkeys.router)
+    app.include_router(ratings.pages)
+    app.include_router(account_pages.pages)
     app.mount("/static", StaticFiles(directory=HERE / "pages" / "static"), name="static")
     unguarded = unguarded_routes(list(app.routes))
     if unguarded:

@@ -16,9 +16,16 @@ from pydantic import (
     StrictInt,
     StrictStr,
     ValidationError,
+    model_validator,
 )
 
 from boneyard.web.errors import WebError
+from boneyard.web.play.clocks import (
+    MAX_DAYS,
+    MAX_INCREMENT_SECONDS,
+    MAX_INITIAL_SECONDS,
+    TimeControl,
+)
 
 ParamValue = StrictBool | StrictInt | StrictFloat | StrictStr
 
@@ -63,6 +70,64 @@ class SeatSpec(BaseModel):
     name: PersonName | None = None
 
 
+RATED_CHOICE = (
+    "A rated game (signed in; every seat a person's): when it ends, the ratings of the "
+    "accounts in its seats move, if each seat is a different account's."
+)
+
+
+class ClockSpec(BaseModel):
+    """A time control: real time ``{"initial": seconds, "increment": seconds}`` (Fischer) or
+    correspondence ``{"days": n}`` a move."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    initial: StrictInt | StrictFloat | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_INITIAL_SECONDS,
+        description=f"Real time: seconds each side has for the game (0 to {MAX_INITIAL_SECONDS}).",
+    )
+    increment: StrictInt | StrictFloat | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_INCREMENT_SECONDS,
+        description=f"Real time: seconds added after each move (0 to {MAX_INCREMENT_SECONDS}).",
+    )
+    days: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_DAYS,
+        description=f"Correspondence: days a move (1 to {MAX_DAYS}).",
+    )
+
+    @model_validator(mode="after")
+    def one_kind(self) -> ClockSpec:
+        real_time = self.initial is not None or self.increment is not None
+        if self.days is not None and real_time:
+            raise ValueError(
+                'a clock is {"initial": seconds, "increment": seconds} (real time) or '
+                '{"days": n} (correspondence), not both'
+            )
+        if self.days is None and (self.initial or 0) + (self.increment or 0) <= 0:
+            raise ValueError(
+                'a real-time clock needs time: "initial" seconds for the game, "increment" '
+                'seconds a move, or both above 0 (or {"days": n} for correspondence)'
+            )
+        return self
+
+    def control(self) -> TimeControl:
+        if self.days is not None:
+            return TimeControl(days=self.days)
+        return TimeControl(float(self.initial or 0), float(self.increment or 0))
+
+
+CLOCK_CHOICE = (
+    "A time control for people playing: real time {initial, increment} in seconds (Fischer) "
+    "or correspondence {days}. Games against the computer are untimed unless asked for."
+)
+
+
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -75,6 +140,8 @@ class CreateGame(BaseModel):
         default=None, description="One entry per seat; default: every seat human."
     )
     hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
+    rated: StrictBool = Field(default=False, description=RATED_CHOICE)
+    clock: ClockSpec | None = Field(default=None, description=CLOCK_CHOICE)
 
 
 class SeatLink(BaseModel):
@@ -209,6 +276,13 @@ class View(BaseModel):
         default=None,
         description="The session of play around the game (web/table/sessions.py): how it ended, "
         "offers waiting, the series score, the next game's link for this seat.",
+    )
+    clock: dict[str, Any] | None = Field(
+        default=None,
+        description="A timed game's clock: control, words ('5+3'), remaining (seconds per "
+        "seat, as of this view), running (the seat whose clock runs, or null), ticking (false "
+        "before that seat's first move), first_move_left (seconds to make it), ran_out (the "
+        "seats whose time ran out).",
     )
 
 

@@ -107,7 +107,7 @@ class Settings:
     sockets_per_minute: int = 120
     """WebSockets one client may open a minute."""
     lookups_per_minute: int = 30
-    """Daily puzzles one client may look up a minute (each is solved)."""
+    """Daily puzzles and players' ratings one client may look up a minute."""
     reads_per_minute: int = 600
     """Reads of games one client may make a minute: views, replay frames, the lobby, session
     views, game pages (a replay reads a frame a step). Walking a long game (loading it from the
@@ -115,6 +115,19 @@ class Settings:
     of its actions (``web/play/replays.py``'s ``walk_cost``)."""
     pages_per_minute: int = 1200
     """Pages and documents that cost the same whatever the games (home, rules, pictures)."""
+    signups_per_minute: int = 3
+    """Accounts one client may make a minute."""
+    logins_per_minute: int = 10
+    """Log-ins (and recoveries) one client may try a minute, whatever the names."""
+    logins_per_name: int = 5
+    """Log-ins one client may try on one account name in ``login_window_seconds``: guessing a
+    password is slow, and another address is not slowed (``budgets.py``)."""
+    logins_per_name_everywhere: int = 30
+    """Log-ins on one account name in ``login_window_seconds`` from all the addresses that
+    never signed in to it together; addresses that did are not counted (the owner's)."""
+    login_window_seconds: float = 600.0
+    session_idle_seconds: float = 14 * 24 * 3600.0
+    """A sign-in session unused this long is over (logged out)."""
     # ----- what one game may hold ----------------------------------------------------------------
     session_events_per_game: int = 200
     """Web-layer events one game may store (offers, names, takebacks; endings always pass)."""
@@ -133,6 +146,16 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``--trusted-proxy``); none
     by default, so no client can choose the address its budgets are counted by."""
+    # ----- clocks (``web/play/clocks.py``, ``web/table/clocks.py``) ----------------------------
+    clock_first_move_seconds: float = 30.0
+    """A real-time game's first move of each person is due within this time (the clock runs
+    from the second move on); missed, the game is called off, unrated (as lichess does)."""
+    clock_grace_seconds: float = 0.5
+    """A clock is ended this long after it ran out, so that a move received in time but still
+    on its way to the store is judged by its receipt time, not beaten by the flag."""
+    clock_sweep_seconds: float = 5.0
+    """How often each process reads the clocks due soon from the store (those another process
+    started, or kept before it was killed)."""
     # ----- connections (``boneyard serve``: ``web/guard/connections.py``) ------------------------
     max_connections: int = 1000
     """Open HTTP connections at most; past it a new one is answered 503 with Retry-After and

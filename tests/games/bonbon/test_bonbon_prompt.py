@@ -64,10 +64,10 @@ def test_a_hidden_draw_is_described_without_the_card() -> None:
 def test_gift_catch_and_wrapper_prompts() -> None:
     gift = new("tiles 1 2 3", "draw", "card gift", players=3)
     assert words(gift).startswith("You drew a gift: give it face up to another player")
-    assert gift.game.action_label(gift.observation(0), "gift 2") == "Give the gift to green"
+    assert gift.game.action_label(gift.observation(0), "gift 2") == "Give the gift to Green"
     caught = new("tiles 1 2 3", "draw", "card caught", players=3)
     assert words(caught).startswith("You drew caught!: choose another player")
-    assert caught.game.action_label(caught.observation(0), "catch 1") == "Catch blue"
+    assert caught.game.action_label(caught.observation(0), "catch 1") == "Catch Blue"
     wrapper = new("tiles 1 2 3", "draw", "card wrapper")
     assert words(wrapper).startswith("Your empty wrapper turned up your trailing face-down cards")
     assert wrapper.game.action_label(wrapper.observation(0), "draw") == "Draw another card"

@@ -66,11 +66,11 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def budget_of(game_name: str, level: str, limit: float | None) -> float:
+def budget_of(game: Game, level: str, limit: float | None) -> float:
     """Seconds a move of ``level`` may think: the server's limit, else the level's own."""
     if limit is not None:
         return limit
-    own = level_for(game_name, level).options.get("time_limit")
+    own = level_for(game, level).options.get("time_limit")
     return float(own) if own is not None else HARD_SECONDS
 
 
@@ -115,7 +115,7 @@ def bot_move(level: str, seat: int, seed: int, limit: float | None, payload: Sta
     bot = make_bot(level, state.game, seat, seed=seed, time_limit=limit)
     if bot.use_solver and state.game.perfect_information:
         try:
-            with _deadline(budget_of(state.game.name, level, limit) * SOLVER_SHARE):
+            with _deadline(budget_of(state.game, level, limit) * SOLVER_SHARE):
                 action = solvers.best_action(state)
             if action is not None:
                 return int(action)

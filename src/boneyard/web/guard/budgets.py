@@ -50,11 +50,17 @@ class Spend(StrEnum):
     SOCKET = "socket"
     """A WebSocket opened."""
     LOOKUP = "lookup"
-    """A request that reads little but computes (the daily puzzle's shortest solution)."""
+    """A request that reads little but computes (the daily puzzle's shortest solution) or
+    looks a player up (ratings)."""
     READ = "read"
     """A read of a game or of the store: a view, a replay frame, the lobby, a game's page."""
     PAGE = "page"
     """A page or document that costs the same whatever the games (the home page, rules)."""
+    SIGNUP = "signup"
+    """An account made (a password hashed, rows stored)."""
+    LOGIN = "login"
+    """A log-in or recovery tried (a password hash checked); the name tried is charged as
+    well (``Budgets.charge_name``)."""
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -65,9 +71,11 @@ _WORDS = {
     Spend.SESSION: "requests on games (offers, names, takebacks)",
     Spend.MOVE: "moves and hints",
     Spend.SOCKET: "new sockets",
-    Spend.LOOKUP: "puzzle look-ups",
+    Spend.LOOKUP: "look-ups",
     Spend.READ: "reads of games (views, replays, the lobby)",
     Spend.PAGE: "pages",
+    Spend.SIGNUP: "new accounts",
+    Spend.LOGIN: "log-in tries",
 }
 
 
@@ -82,6 +90,8 @@ def per_minute(settings: Settings, spend: Spend) -> int:
         Spend.LOOKUP: settings.lookups_per_minute,
         Spend.READ: settings.reads_per_minute,
         Spend.PAGE: settings.pages_per_minute,
+        Spend.SIGNUP: settings.signups_per_minute,
+        Spend.LOGIN: settings.logins_per_minute,
     }[spend]
 
 
@@ -99,6 +109,40 @@ class Budgets:
         self.refused: Counter[str] = Counter()
         """Refusals by kind (``budget_game``, ``budget_move``, ...), for ``/metrics``: a client
         past its budget is counted, not logged."""
+        window = settings.login_window_seconds
+        self._name_from_address = RateLimit(
+            settings.logins_per_name / window, settings.logins_per_name
+        )
+        self._name_everywhere = RateLimit(
+            settings.logins_per_name_everywhere / window, settings.logins_per_name_everywhere
+        )
+        self._owners: dict[str, set[str]] = {}
+        """Per account name, the addresses that signed in to it (kept while this process runs)."""
+
+    def charge_name(self, client: str, name: str) -> None:
+        """Charge a log-in try on account ``name`` (folded) from ``client``, or refuse (429).
+
+        Each address has its own small budget per name, so one address guesses slowly; all the
+        addresses that never signed in to the name share one more, so many addresses together
+        guess slowly too. An address that signed in to the name before (its owner's) is not
+        counted against the shared one: whoever guesses elsewhere, the owner still gets in.
+        """
+        wait = self._name_from_address.take(f"{name}\n{client}")
+        if wait == 0 and client not in self._owners.get(name, ()):
+            wait = self._name_everywhere.take(name)
+        if wait > 0:
+            raise WebError(
+                429,
+                "too_many_logins",
+                f"too many log-in tries on this name; try again in {max(1, round(wait))} seconds",
+                retry_after=wait,
+            )
+
+    def signed_in(self, client: str, name: str) -> None:
+        """``client`` signed in to account ``name`` (folded): its owner's address from now."""
+        owners = self._owners.setdefault(name, set())
+        if len(owners) < 64:
+            owners.add(client)
 
     def charge(self, client: str, spend: Spend, cost: int = 1) -> None:
         """Take ``cost`` ``spend`` from ``client``'s budget (at most a minute's worth), or
@@ -222,6 +266,8 @@ ReadPayer = Annotated[Payer, Depends(Charge(Spend.READ))]
 """A read of a game or of the store."""
 PAGE = Depends(Charge(Spend.PAGE))
 """A page that costs the same whatever the games: ``@router.get(..., dependencies=[PAGE])``."""
+SignupPayer = Annotated[Payer, Depends(Charge(Spend.SIGNUP))]
+LoginPayer = Annotated[Payer, Depends(Charge(Spend.LOGIN))]
 SocketPayer = Annotated[Payer, Depends(SocketCharge(Spend.SOCKET))]
 
 

@@ -30,12 +30,24 @@ from boneyard.web.guard.budgets import (
     PersonPayer,
     ReadPayer,
 )
+from boneyard.web.guard.signin import own_seat
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.names import NAME_LIMIT, distinct_name, given_name
+from boneyard.web.people.ratings import seat_ratings_json
+from boneyard.web.play.clocks import PRESETS
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.play.routes import ERRORS, kind_json
-from boneyard.web.schemas import HINTS_CHOICE, ParamValue, SeatSpec
+from boneyard.web.schemas import (
+    CLOCK_CHOICE,
+    HINTS_CHOICE,
+    RATED_CHOICE,
+    ClockSpec,
+    ParamValue,
+    SeatSpec,
+)
+from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SeriesGame
 from boneyard.web.table.series import pair_key
 from boneyard.web.table.session import session_of
@@ -75,6 +87,8 @@ class OpenGame(BaseModel):
     person: PersonIn | None = None
     listed: bool = Field(default=True, description="Show it in the lobby.")
     hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
+    rated: StrictBool = Field(default=False, description=RATED_CHOICE)
+    clock: ClockSpec | None = Field(default=None, description=CLOCK_CHOICE)
 
 
 class Join(BaseModel):
@@ -181,6 +195,10 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
         "seat" not in body.model_fields_set and spec_of(game_class).series.random_first_seats
     )
     creator = body.seat
+    if body.rated:
+        await check_rated(
+            request, None if body.seats is None else [s.model_dump() for s in body.seats]
+        )
 
     def seats(count: int) -> list[dict[str, Any]]:
         """Every seat a person unless given: the game's seat count comes from its set-up in
@@ -199,13 +217,17 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
         return chosen
 
     live = await manager.create(
-        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
-    )
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints,
+        clock=None if body.clock is None else body.clock.control(), clock_waits=True,
+    )  # fmt: skip
     open_seats = [
         s for s, info in enumerate(live.stored.seats) if info["kind"] == "human" and s != creator
     ]
     if not open_seats:
         raise WebError(400, "bad_seats", "an open game needs a seat for someone else to join")
+    if body.rated:
+        await start_rated(request, live)
+    await own_seat(request, live.id, creator)
     people: list[str | None] = [None] * live.num_seats
     people[creator] = person["id"] if person else None
     entry = SeriesGame(
@@ -250,6 +272,7 @@ async def join(game_id: str, body: Join, request: Request, payer: GamePayer) -> 
     )
     if not taken:
         raise WebError(409, "full", "someone else took that seat first: try another game")
+    await own_seat(request, live.id, seat)
     fresh = await manager.in_store(sessions.store.series_game, live.id)
     session.series = fresh
     async with live.lock:
@@ -313,13 +336,17 @@ def _seats_of(live: LiveGame, person: str | None) -> list[int]:
 async def lobby(request: Request, _payer: ReadPayer) -> dict[str, Any]:
     """Read on the store's reader threads: a lobby read never waits behind a move's commit,
     nor a commit behind it."""
-    return await _lobby(*_managers(request))
+    return await _lobby(*_managers(request), request.app.state.ratings)
 
 
-async def _lobby(manager: GameManager, sessions: SessionManager) -> dict[str, Any]:
+async def _lobby(
+    manager: GameManager, sessions: SessionManager, ratings: RatingStore
+) -> dict[str, Any]:
     entries = await manager.read_store(sessions.store.listed_games)
     ids = [e.game_id for e in entries]
     finished = await manager.read_store(sessions.store.finished_ids, ids)
+    rated = await manager.read_store(ratings.rated_ids, ids)
+    accounts = await manager.read_store(ratings.seat_ratings, ids)
     names = await manager.read_store(sessions.store.game_names, ids)
     people = await manager.read_store(
         sessions.store.names, sorted({p for e in entries for p in e.people if p})
@@ -337,6 +364,8 @@ async def _lobby(manager: GameManager, sessions: SessionManager) -> dict[str, An
             "title": kind["title"],
             "params": _params_words(kind, params),
             "hints_on": hints_on,
+            "rated": entry.game_id in rated,
+            "ratings": seat_ratings_json(accounts.get(entry.game_id, {}), len(entry.people)),
             "people": [people.get(p, "Someone") if p else None for p in entry.people],
             "open_seats": entry.open_seats,
             "watch_url": f"/game/{entry.game_id}",
@@ -370,6 +399,7 @@ def _param_words(spec: dict[str, Any], value: Any) -> str:
 async def lobby_page(request: Request) -> Any:
     manager, _sessions = _managers(request)
     kinds = [kind_json(manager, name) for name in manager.catalog.names()]
+    shown = [k for k in kinds if k["info"]["max_players"] > 1]
     return templates.TemplateResponse(
-        request, "lobby.html", {"kinds": [k for k in kinds if k["info"]["max_players"] > 1]}
+        request, "lobby.html", {"kinds": shown, "clock_presets": PRESETS}
     )

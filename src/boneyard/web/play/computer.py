@@ -113,7 +113,7 @@ class ComputerSeats:
         when it did not come (that process may be gone): this one plays it then."""
         seq = live.seq
         level = str(live.stored.seats[seat]["level"])
-        budget = budget_of(live.game.name, level, self.settings.bot_time_limit)
+        budget = budget_of(live.game, level, self.settings.bot_time_limit)
         await asyncio.sleep(self.settings.bot_delay + budget + self.settings.bot_standby_seconds)
         live.bot_standby_at = None  # from here on this turn is this process's own
         await self.freshen(live)  # a notice missed: the store has the reply
@@ -142,7 +142,7 @@ class ComputerSeats:
         try:
             action = await self.bots.run(
                 COMPUTER_MOVE,
-                budget_of(live.game.name, level, limit),
+                budget_of(live.game, level, limit),
                 bot_move,
                 level,
                 seat,
@@ -218,7 +218,7 @@ class ComputerSeats:
         try:
             action = await self.bots.run(
                 HINT,
-                budget_of(live.game.name, "hard", limit),
+                budget_of(live.game, "hard", limit),
                 hint_move,
                 limit,
                 self.bots.payload(state),

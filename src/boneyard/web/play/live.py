@@ -21,7 +21,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.ai.levels import level_label
@@ -33,6 +33,9 @@ from boneyard.web.play.catalog import Catalog, parse_params, seat_count_for
 from boneyard.web.play.drawing import Lines
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import StoredGame
+
+if TYPE_CHECKING:
+    from boneyard.web.play.clocks import GameClock
 
 log = logging.getLogger("boneyard.web")
 
@@ -119,6 +122,9 @@ class LiveGame:
     session: PlaySession | None = None
     """The session of play (``web/table/``: offers, series, rematch), a service the table gives
     each live game; ``None`` where no table is attached (the play layer alone)."""
+    clock: GameClock | None = None
+    """The game's clock (``play/clocks.py``), attached by ``web/table/clocks.py``; ``None``
+    for an untimed game."""
 
     def waiting_for_people(self) -> bool:
         """Whether the game waits for someone to take a free seat (an open game of the lobby):
@@ -193,6 +199,10 @@ class LiveGame:
                 return seat
         raise WebError(403, "wrong_token", f"that token is not a seat of game {self.id}")
 
+    def is_persons(self, seat: int) -> bool:
+        """Whether a person holds ``seat`` (not the computer, from the start or since)."""
+        return bool(self.stored.seats[seat]["kind"] == "human")
+
     def check_person(self, seat: int | None) -> None:
         """Refuse (403) a token whose seat a person no longer holds: the computer took it over
         (its person resigned a game of three or more, or a stand-in). It may still watch."""
@@ -246,7 +256,8 @@ class LiveGame:
         player = self.to_move()
         legal: list[dict[str, Any]] = []
         waiting = self.waiting_for_people()  # nobody may move before every seat is taken
-        if seat is not None and player == seat and not waiting:
+        # (a seat the computer took over from its person is the computer's to move, not the page's)
+        if seat is not None and player == seat and not waiting and self.is_persons(seat):
             legal = [{"id": a, "string": state.action_to_string(a)} for a in state.legal_actions()]
         column = seat if seat is not None else self.num_seats
         terminal = self.over
@@ -284,6 +295,7 @@ class LiveGame:
             "seed": self.stored.seed if terminal else None,
             **(words.for_seat(self, seat, observation) if draw else {}),
             "session": self.session.view(seat) if self.session is not None else None,
+            "clock": self.clock.view(self) if self.clock is not None else None,
         }
 
     def log_lines(

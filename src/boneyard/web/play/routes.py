@@ -17,8 +17,10 @@ from boneyard.web.guard.budgets import (
     ReadPayer,
     Spend,
 )
+from boneyard.web.guard.signin import own_seat
 from boneyard.web.play.live import LOG_IN_VIEW, LiveGame, render
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.schemas import (
     DIGITS,
     Act,
@@ -56,7 +58,7 @@ def kind_json(manager: GameManager, name: str) -> dict[str, Any]:
         "info": info,
         "rules_url": f"/rules/{name}",
         "new_url": f"/new/{name}",
-        "levels": level_choices(name),
+        "levels": level_choices(game_cls),
     }
 
 
@@ -118,9 +120,17 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
     live games is full or setting the game up takes too long (nothing is stored then)."""
     manager = manager_of(request)
     seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
+    if body.rated:
+        await check_rated(request, seats)
     live = await manager.create(
-        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
-    )
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints,
+        clock=None if body.clock is None else body.clock.control(),
+    )  # fmt: skip
+    if body.rated:
+        await start_rated(request, live)
+    people = [s for s, info in enumerate(live.stored.seats) if info["kind"] == "human"]
+    if people:  # the creator's seat is the first person's (the others are invitations)
+        await own_seat(request, live.id, people[0])
     return created_json(live)
 
 

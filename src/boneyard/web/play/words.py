@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from boneyard.ai.levels import level_label
+from boneyard.ai.levels import LEVEL_NAMES, AnyGame, level_label, scale_for
 from boneyard.core.errors import BoneyardError
 from boneyard.core.game import CHANCE, Game, State
 from boneyard.core.words import capital
@@ -236,14 +236,42 @@ def _side(live: LiveGame, seat: int) -> str:
     return capital(live.game.seat_name(seat))
 
 
+def level_words(game: AnyGame, level: object) -> str:
+    """A computer's level as a player reads it, where it sits on the game's scale and its name:
+    "level 3 of 5 · medium", "level 5 of 5 · strongest", "level 2 of 5". (The measured ratings,
+    which read like a player's rating but are measured per game from a greedy level 1, stay on
+    the rules page and in docs/ai.md.)"""
+    scale = scale_for(game)
+    try:
+        number = scale.number(str(level))
+    except ValueError:
+        return level_label(level)
+    names = [name for name in LEVEL_NAMES if scale.aliases[name] == number]
+    if not names and number == max(scale.numbers):
+        names = ["strongest"]
+    words = f"level {number} of {len(scale.numbers)}"
+    return f"{words} · {' or '.join(names)}" if names else words
+
+
 def display_name(live: LiveGame, seat: int) -> str:
     """The seat as the game names it, with the person's own name or the computer's level."""
     side = _side(live, seat)
     info = live.stored.seats[seat]
     if info["kind"] == "computer":
-        return f"{side} (computer, {level_label(info['level'])})"
+        return f"{side} (computer, {level_words(live.game, info['level'])})"
     name = str(info.get("name") or "").strip()
     return f"{name} ({side})" if name else side
+
+
+def _listed(live: LiveGame, seat: int, viewer: int | None) -> str:
+    """``seat``'s line in the list of players as ``viewer`` reads it: "Ann (Red) (you)", or
+    "Green (computer, medium), in your place" once the computer took it over."""
+    name = display_name(live, seat)
+    if seat != viewer:
+        return name
+    if not live.is_persons(seat):
+        return f"{name}, in your place"
+    return f"{name} (you)"
 
 
 def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:
@@ -252,14 +280,18 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     state = live.state
     player = live.to_move()
     terminal = live.over
+    # A seat the computer took over from its person (who resigned a game of three or more, or
+    # was replaced while away): its page watches, and is told so, never invited to move.
+    watching = seat is not None and not live.is_persons(seat)
     players = [
         {
             "seat": s,
             "name": display_name(live, s),
+            "listed": _listed(live, s, seat),
             "side": game.seat_name(s),
             "computer": live.stored.seats[s]["kind"] == "computer",
             "person_name": clean_name(live.stored.seats[s].get("name")),
-            "you": s == seat,
+            "you": s == seat and not watching,
         }
         for s in range(live.num_seats)
     ]
@@ -271,6 +303,9 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         prompt = _safe(
             "result", game, lambda: game.result(observation, seat, returns), "The game is over."
         )
+    elif watching and seat is not None:
+        side = _side(live, seat)
+        prompt = f"You have left this game: the computer plays {side} in your place; you watch."
     elif live.waiting_for_people():
         prompt = "Waiting for an opponent to join."
     elif player == seat:
@@ -300,12 +335,13 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     nothing: list[str] = []
     return {
         "prompt": prompt,
+        "watching": watching,
         "recent": _safe("describe_action", game, lambda: recent(live, seat), nothing),
         "labels": labels,
         "panel": panel,
         "players": players,
         "result": prompt if terminal else None,
-        "quick_setup": seat is not None and player == seat and game.in_setup(observation),
+        "quick_setup": not watching and player == seat and game.in_setup(observation),
         "round_summary": last_round(live, seat),
     }
 

@@ -129,6 +129,7 @@ function receive(token, message) {
   } else if (message.type === "why") {
     $("message").textContent = message.reason;
   } else if (message.type === "hint") {
+    $("message").textContent = ""; // an earlier refusal ("one hint every ...") is answered now
     const v = view();
     $("hint-text").textContent = `Hint: ${v?.labels?.[message.string] ?? message.string}`;
     mark($("board"), squaresOf(message.string), "hint");
@@ -189,7 +190,7 @@ function view() {
 }
 
 function myTurn(v) {
-  return v && v.seat !== null && v.current_player === v.seat && !v.terminal;
+  return v && v.seat !== null && !v.watching && v.current_player === v.seat && !v.terminal;
 }
 
 // ----- drawing the page -------------------------------------------------------------------------
@@ -251,8 +252,10 @@ function render() {
   showLog($("log"), v.log, v.players ?? [], v.log_from > 0 ? () => showEarlier(shown) : null);
   const seats = $("seats");
   seats.replaceChildren();
+  // A puzzle has one player: a list of one ("Player (you)") says nothing.
+  seats.hidden = $("players-title").hidden = (v.players ?? []).length < 2;
   for (const player of v.players ?? []) {
-    const item = el("li", { "data-seat": player.seat }, player.name + (player.you ? " (you)" : ""));
+    const item = el("li", { "data-seat": player.seat }, player.listed ?? player.name);
     if (player.seat === v.current_player) item.classList.add("to-move");
     seats.appendChild(item);
   }
@@ -447,8 +450,8 @@ function clearSelection() {
 function clickSquare(square) {
   const v = view();
   if (!v) return;
-  if (v.seat === null) {
-    $("message").textContent = "You are watching: open an invite link to play.";
+  if (v.seat === null || v.watching) {
+    $("message").textContent = v.watching ? v.prompt : "You are watching: open an invite link to play.";
     return render();
   }
   if (!myTurn(v)) {

@@ -1,7 +1,7 @@
 // The puzzle ladder page: the levels with this browser's results, and the daily puzzle.
-import { loadProgress, movesWord, startPuzzle, today } from "./ladder_progress.js";
+import { loadAccountProgress, movesWord, startPuzzle, today } from "./ladder_progress.js";
 
-const progress = loadProgress();
+const progress = await loadAccountProgress();
 const message = document.getElementById("ladder-message");
 let open = 1; // the first level not solved yet
 while (progress.levels[open]) open += 1;

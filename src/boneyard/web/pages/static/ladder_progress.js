@@ -1,6 +1,50 @@
 // The puzzle ladder's progress, kept in this browser: solved levels and daily puzzles with the
-// moves used and the shortest solution's length.
+// moves used and the shortest solution's length. A signed-in browser keeps it with the account
+// as well (/api/me/ladder), so every device shows the same ladder.
 const KEY = "boneyard.ladder";
+
+const signedIn = () => Boolean(document.querySelector("header.top .signed-in"));
+
+function save(progress) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(progress));
+  } catch {
+    // Storage switched off: the result is shown, just not kept.
+  }
+}
+
+/** The best result of each puzzle in ``from`` kept in ``into``. */
+function merge(into, from) {
+  for (const table of ["levels", "daily"]) {
+    for (const [key, result] of Object.entries(from[table] ?? {})) {
+      const before = into[table][key];
+      if (!before || result.used < before.used) into[table][key] = result;
+    }
+  }
+  return into;
+}
+
+async function send(progress) {
+  const response = await fetch("/api/me/ladder", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(progress),
+  });
+  return response.ok ? response.json() : null;
+}
+
+/** This browser's progress with the account's (signed in), merged and kept both ways. */
+export async function loadAccountProgress() {
+  const progress = loadProgress();
+  if (!signedIn()) return progress;
+  try {
+    const kept = await send(progress);
+    if (kept) save(merge(progress, kept));
+  } catch {
+    // Offline: this browser's own progress shows.
+  }
+  return progress;
+}
 
 export function loadProgress() {
   try {
@@ -18,11 +62,8 @@ export function recordResult(puzzle) {
   const key = puzzle.level ?? puzzle.date;
   const before = table[key];
   if (!before || puzzle.used < before.used) table[key] = { used: puzzle.used, shortest: puzzle.shortest };
-  try {
-    localStorage.setItem(KEY, JSON.stringify(progress));
-  } catch {
-    // Storage switched off: the result is shown, just not kept.
-  }
+  save(progress);
+  if (signedIn()) send(progress).catch(() => {}); // offline: sent with the next ladder page
 }
 
 /** Start a level (or the daily puzzle) and go to its board. */

@@ -4,7 +4,8 @@ import { loadGames } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
 const nameInput = $("your-name");
-nameInput.value = loadPerson()?.name ?? rememberedName();
+// A signed-in page comes with the account's name; the browser's own goes first.
+nameInput.value = loadPerson()?.name ?? (rememberedName() || nameInput.value);
 
 async function me() {
   const name = nameInput.value.trim();
@@ -64,6 +65,14 @@ function chosenParams() {
   return params;
 }
 
+/** The chosen preset as the API's time control: "180+2" -> {initial, increment}, "3d" -> {days}. */
+function clockOf(value) {
+  if (!value) return null;
+  if (value.endsWith("d")) return { days: Number(value.slice(0, -1)) };
+  const [initial, increment] = value.split("+").map(Number);
+  return { initial, increment };
+}
+
 $("open-kind").addEventListener("change", showParams);
 showParams();
 
@@ -76,6 +85,8 @@ $("open-game").addEventListener("submit", async (event) => {
       game: $("open-kind").value,
       params: chosenParams(),
       hints: $("open-hints").checked,
+      rated: $("open-rated")?.checked ?? false,
+      clock: clockOf($("open-clock").value),
       person: proof(person),
     });
     location.assign(opened.url);
@@ -92,11 +103,14 @@ function row(game, join, mine) {
   const title = document.createElement("strong");
   title.textContent = game.title;
   const about = document.createElement("span");
-  const names = game.people.filter(Boolean);
+  // A seat's account shows its rating in this game: "Ann (1512?)".
+  const rated = (name, seat) => (game.ratings?.[seat] ? `${name} (${game.ratings[seat].shown})` : name);
+  const names = game.people.map((name, seat) => name && rated(name, seat)).filter(Boolean);
   const waits = names.length ? `${names.join(", ")} waits` : "someone waits";
   const who = mine && game.open_seats.length ? "you wait for an opponent" : join ? waits : names.join(" against ");
   const hints = game.hints_on ? ", hints on" : "";
-  about.textContent = ` (${game.params}${hints}) ${who}`;
+  const ratedGame = game.rated ? ", rated" : "";
+  about.textContent = ` (${game.params}${hints}${ratedGame}) ${who}`;
   li.append(title, about, " ");
   if (mine) {
     const back = document.createElement("a");
@@ -134,14 +148,37 @@ function row(game, join, mine) {
   return li;
 }
 
+/** Whether a waiting game's accounts are all within the chosen range of ratings (a game
+ * without accounts is shown only while no range is chosen). */
+function inRange(game) {
+  const lowest = Number($("rating-from").value || "0");
+  const highest = Number($("rating-to").value || "0");
+  if (!lowest && !highest) return true;
+  const ratings = (game.ratings ?? []).filter(Boolean).map((r) => r.rating);
+  if (!ratings.length) return false;
+  return ratings.every((r) => (!lowest || r >= lowest) && (!highest || r <= highest));
+}
+
+let lastLobby = null;
+
+function show(lobby) {
+  const mine = new Map(loadGames().map((g) => [g.id, g]));
+  const waiting = lobby.waiting.filter((g) => mine.has(g.id) || inRange(g));
+  $("waiting").replaceChildren(...waiting.map((g) => row(g, !mine.has(g.id), mine.get(g.id))));
+  $("live").replaceChildren(...lobby.live.map((g) => row(g, false, mine.get(g.id))));
+  $("waiting-empty").hidden = waiting.length > 0;
+  $("live-empty").hidden = lobby.live.length > 0;
+}
+
+for (const id of ["rating-from", "rating-to"]) {
+  $(id).addEventListener("input", () => lastLobby && show(lastLobby));
+}
+
 async function refresh() {
   try {
     const lobby = await (await fetch("/api/lobby")).json();
-    const mine = new Map(loadGames().map((g) => [g.id, g]));
-    $("waiting").replaceChildren(...lobby.waiting.map((g) => row(g, !mine.has(g.id), mine.get(g.id))));
-    $("live").replaceChildren(...lobby.live.map((g) => row(g, false, mine.get(g.id))));
-    $("waiting-empty").hidden = lobby.waiting.length > 0;
-    $("live-empty").hidden = lobby.live.length > 0;
+    lastLobby = lobby;
+    show(lobby);
   } catch {
     // The next refresh tries again.
   }

@@ -57,6 +57,20 @@ function show() {
 }
 
 async function refresh() {
+  if (list.dataset.signedIn === "yes") {
+    // The account's games, from any device it played on: each with its seat's token.
+    try {
+      const response = await fetch("/api/me/games");
+      if (response.ok) {
+        const known = new Set(loadGames().map((game) => game.id));
+        for (const game of await response.json()) {
+          if (!known.has(game.id)) rememberGame({ id: game.id, tokens: [game.token], game: game.game });
+        }
+      }
+    } catch {
+      // Offline: the remembered list still shows.
+    }
+  }
   const person = loadPerson();
   if (person) {
     // The continuing games of this name (Obonto with the same person), with this seat's link.

@@ -1,0 +1,107 @@
+"""Who is signed in: the session cookie, and the account it opens.
+
+A session is a random id (``secrets``) in an ``HttpOnly``, ``SameSite=Lax`` cookie, ``Secure``
+when the page came over HTTPS; the database keeps only its hash (``web/store/accounts.py``),
+and a session idle for ``Settings.session_idle_seconds`` is over. Forms and API calls that a
+cookie authenticates are posts, so the guard's ``Origin`` check (``middleware.py``) refuses
+them from another site, and ``SameSite=Lax`` keeps the cookie off another site's posts anyway.
+
+Routes of every room ask ``signed_in(request)``; the accounts' routes are in
+``web/people/accounts.py``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import Request, Response
+from starlette.requests import HTTPConnection
+
+from boneyard.web.store.accounts import Account, AccountStore
+
+COOKIE = "boneyard_session"
+COOKIE_DAYS = 400
+"""The cookie's own life (the most browsers keep one): a session in use is not cut short by
+it; the server ends an idle one (``session_idle_seconds``), whatever the cookie says."""
+UNKNOWN = object()
+"""``request.state.account`` before the cookie was read (None: read, nobody signed in)."""
+
+
+def account_store(request: HTTPConnection) -> AccountStore:
+    store: AccountStore = request.app.state.accounts
+    return store
+
+
+async def in_store(request: HTTPConnection, fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` on the store's thread, as every database call of the app runs."""
+    return await request.app.state.manager.in_store(fn, *args)
+
+
+async def signed_in(request: HTTPConnection) -> Account | None:
+    """The account whose session cookie the request carries (None: nobody signed in)."""
+    known = getattr(request.state, "account", UNKNOWN)
+    if known is None or isinstance(known, Account):
+        return known
+    session_id = request.cookies.get(COOKIE)
+    account = None
+    if session_id:
+        idle = request.app.state.manager.settings.session_idle_seconds
+        # on the reader threads: a signed-in page's every request asks, and must not wait
+        # behind the moves' writes
+        account = await request.app.state.manager.read_store(
+            account_store(request).session_account, session_id, idle
+        )
+    request.state.account = account
+    return account
+
+
+async def remember_account(connection: HTTPConnection) -> None:
+    """The app's one dependency of every route: reads the session of a request that carries
+    a cookie (nothing is read for one without), so that pages can show who is signed in."""
+    if COOKIE in connection.cookies:
+        await signed_in(connection)
+
+
+def page_context(request: Request) -> dict[str, Any]:
+    """What every page template knows: the signed-in account (or None)."""
+    account = getattr(request.state, "account", None)
+    return {"account": account if isinstance(account, Account) else None}
+
+
+async def start_session(request: Request, response: Response, account: Account) -> None:
+    """A new session for ``account`` in a new cookie; the request's old session (if any) ends,
+    so the id a page had before signing in is never the signed-in one."""
+    old = request.cookies.get(COOKIE)
+    store = account_store(request)
+    if old:
+        await in_store(request, store.close_session, old)
+    session_id = secrets.token_urlsafe(32)
+    await in_store(request, store.open_session, session_id, account.id)
+    response.set_cookie(
+        COOKIE,
+        session_id,
+        max_age=COOKIE_DAYS * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    request.state.account = account
+
+
+async def end_session(request: Request, response: Response) -> None:
+    session_id = request.cookies.get(COOKIE)
+    if session_id:
+        await in_store(request, account_store(request).close_session, session_id)
+    response.delete_cookie(
+        COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https", path="/"
+    )
+    request.state.account = None
+
+
+async def own_seat(request: Request, game_id: str, seat: int) -> None:
+    """The seat a signed-in person took (made, opened or joined a game) is their account's."""
+    account = await signed_in(request)
+    if account is not None:
+        await in_store(request, account_store(request).own_seat, game_id, seat, account.id)

@@ -1,0 +1,46 @@
+// A rated game says so above the board, and at its end how each account's rating moved
+// ("Ann 1512? (+12)"), read from the server once the game is over.
+const root = document.getElementById("game");
+const note = document.getElementById("rating-note");
+let shownEnd = false;
+
+function signed(change) {
+  return change > 0 ? `+${change}` : change < 0 ? `\u2212${-change}` : "\u00b10";
+}
+
+async function look() {
+  let rating;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(root.dataset.gameId)}/rating`);
+    if (!response.ok) return;
+    rating = await response.json();
+  } catch {
+    return; // offline: the note waits for the next look
+  }
+  if (!rating.rated) return;
+  note.hidden = false;
+  if (!rating.settled) {
+    note.textContent = "Rated game: the ratings move with the result.";
+    return;
+  }
+  shownEnd = true;
+  if (!rating.changes) {
+    note.textContent = "Rated game, but it counted for nobody: not every seat was a different account's.";
+    return;
+  }
+  const parts = rating.changes.map((change) => {
+    const item = document.createElement("span");
+    item.className = "rating-change";
+    item.dataset.name = change.name;
+    item.dataset.change = String(change.change);
+    item.textContent = `${change.name} ${change.shown} (${signed(change.change)})`;
+    return item;
+  });
+  note.replaceChildren("New ratings: ", ...parts.flatMap((part, i) => (i ? [", ", part] : [part])));
+}
+
+// The game's end is committed with its ratings (one transaction): look again once it shows.
+new MutationObserver(() => {
+  if (root.dataset.terminal === "yes" && !shownEnd) look();
+}).observe(root, { attributes: true, attributeFilter: ["data-terminal"] });
+look();

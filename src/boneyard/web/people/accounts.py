@@ -1,0 +1,356 @@
+"""Accounts: sign up, log in, log out, recover with a one-time code; the signed-in games.
+
+- A password is kept as its argon2id hash (``argon2-cffi``'s ``PasswordHasher``), made and
+  checked in a small pool of its own, never on the event loop; a password is never logged.
+- A name that has no account is checked against a dummy hash, so an answer takes as long
+  whether the name exists or not; every refusal of a log-in reads the same.
+- Sign-up answers ten recovery codes, shown once (kept hashed): each opens the account once,
+  with a new password, since the server sends no e-mail.
+- Signing up claims what the browser held: its games (by their seat tokens) and its light
+  identity (``/api/people``) with the seats it sat in.
+- The guard charges every way in: an address's sign-ups and log-in tries, and each account
+  name's tries (``Budgets.charge_name``).
+
+The session cookie itself: ``web/guard/signin.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from typing import Annotated, Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import Request, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints
+
+from boneyard.web.errors import WebError
+from boneyard.web.guard.budgets import (
+    PAGE,
+    Budgets,
+    GuardedRouter,
+    LoginPayer,
+    Payer,
+    ReadPayer,
+    SessionPayer,
+    SignupPayer,
+    client_address,
+)
+from boneyard.web.guard.signin import (
+    account_store,
+    end_session,
+    in_store,
+    signed_in,
+    start_session,
+)
+from boneyard.web.play.routes import ERRORS
+from boneyard.web.store.accounts import Account, name_key, owned_json
+
+router = GuardedRouter(prefix="/api", responses=ERRORS)
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,28}[A-Za-z0-9]")
+NAME_RULE = (
+    "an account name is 2 to 30 letters (a-z, A-Z), digits, '-' or '_', "
+    "beginning and ending with a letter or digit"
+)
+PASSWORD_LENGTHS = (8, 200)
+RECOVERY_CODES = 10
+HASHING_THREADS = 2
+"""Passwords hashed at once (each takes argon2's 64 MiB for a moment)."""
+
+_hasher = PasswordHasher()  # argon2id, RFC 9106's second recommended set of parameters
+_hashing = ThreadPoolExecutor(HASHING_THREADS, thread_name_prefix="passwords")
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    """What an unknown name's password is checked against (the same work as a real one)."""
+    return _hasher.hash(secrets.token_urlsafe(16))
+
+
+def _matches(password_hash: str | None, password: str) -> bool:
+    try:
+        return _hasher.verify(password_hash or _dummy_hash(), password) and bool(password_hash)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+async def _off_loop(fn: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(_hashing, fn, *args)
+
+
+def checked_name(name: str) -> str:
+    if not NAME_PATTERN.fullmatch(name):
+        raise WebError(400, "bad_name", f"{NAME_RULE}; {name[:40]!r} is not one")
+    return name
+
+
+def checked_password(password: str) -> str:
+    shortest, longest = PASSWORD_LENGTHS
+    if not shortest <= len(password) <= longest:
+        raise WebError(
+            400,
+            "bad_password",
+            f"a password is {shortest} to {longest} characters; this one has {len(password)}",
+        )
+    return password
+
+
+class GameClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: StrictStr = Field(max_length=64)
+    tokens: list[StrictStr] = Field(max_length=16)
+
+
+class PersonClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: StrictStr = Field(max_length=64)
+    secret: StrictStr = Field(max_length=200)
+
+
+class PuzzleResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    used: StrictInt = Field(ge=0, le=100_000, description="Moves the solution took.")
+    shortest: StrictInt = Field(ge=0, le=100_000, description="The shortest solution's length.")
+
+
+class LadderProgress(BaseModel):
+    """The puzzle ladder's results: by level ("1", "2", ...) and by day (YYYY-MM-DD)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    levels: dict[Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]{0,3}$")], PuzzleResult] = (
+        Field(default_factory=dict, max_length=1000)
+    )
+    daily: dict[
+        Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")], PuzzleResult
+    ] = Field(default_factory=dict, max_length=2000)
+
+
+class Claim(BaseModel):
+    """What this browser held before it had an account: its games, its light identity and its
+    puzzle ladder results."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    games: list[GameClaim] = Field(default_factory=list, max_length=200)
+    person: PersonClaim | None = None
+    ladder: LadderProgress | None = None
+
+
+class NewAccount(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr = Field(max_length=200, description=NAME_RULE)
+    password: StrictStr = Field(max_length=1000, description="8 to 200 characters.")
+    claim: Claim | None = Field(
+        default=None, description="The browser's games and light identity, claimed for it."
+    )
+
+
+class Login(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr = Field(max_length=200)
+    password: StrictStr = Field(max_length=1000)
+
+
+class Recovery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr = Field(max_length=200)
+    code: StrictStr = Field(max_length=200, description="One of the codes shown at sign-up.")
+    password: StrictStr = Field(max_length=1000, description="The new password.")
+
+
+def _budgets(request: Request) -> Budgets:
+    budgets: Budgets = request.app.state.budgets
+    return budgets
+
+
+async def sign_up(
+    request: Request, response: Response, name: str, password: str, claim: Claim | None
+) -> tuple[Account, list[str]]:
+    """A new account, signed in on ``response``: answers it and its recovery codes."""
+    checked_name(name)
+    checked_password(password)
+    password_hash = await _off_loop(_hasher.hash, password)
+    codes = [secrets.token_hex(8) for _ in range(RECOVERY_CODES)]
+    account_id = secrets.token_urlsafe(12)
+    store = account_store(request)
+    if not await in_store(request, store.add_account, account_id, name, password_hash, codes):
+        raise WebError(409, "name_taken", f"the name {name!r} is taken: choose another")
+    account = Account(account_id, name, None, 0.0)
+    if claim is not None:
+        games = [(game.id, list(game.tokens)) for game in claim.games]
+        person = None if claim.person is None else (claim.person.id, claim.person.secret)
+        await in_store(request, store.claim, account_id, games, person)
+        if claim.ladder is not None:
+            progress = claim.ladder.model_dump()
+            await in_store(request, store.keep_ladder_progress, account_id, progress)
+    await start_session(request, response, account)
+    _budgets(request).signed_in(client_address(request), name_key(name))
+    return account, codes
+
+
+async def log_in(
+    request: Request, response: Response, payer: Payer, name: str, password: str
+) -> Account:
+    """Sign ``name`` in on ``response``, or refuse (401) without saying which part was wrong."""
+    _budgets(request).charge_name(payer.client, name_key(name))
+    store = account_store(request)
+    found = await in_store(request, store.password_hash, name)
+    # An unknown name is checked against the dummy hash: the answer takes as long either way.
+    if not await _off_loop(_matches, found[1] if found else None, password) or found is None:
+        raise WebError(401, "bad_login", "wrong account name or password")
+    account_id, password_hash = found
+    if _hasher.check_needs_rehash(password_hash):
+        fresh = await _off_loop(_hasher.hash, password)
+        await in_store(request, store.set_password_hash, account_id, fresh)
+    account: Account = await in_store(request, store.account, account_id)
+    await start_session(request, response, account)
+    _budgets(request).signed_in(payer.client, name_key(name))
+    return account
+
+
+async def recover(
+    request: Request, response: Response, payer: Payer, name: str, code: str, password: str
+) -> Account:
+    """Open an account with one of its recovery codes and give it a new password: its other
+    sessions end; the code is spent."""
+    checked_password(password)
+    _budgets(request).charge_name(payer.client, name_key(name))
+    store = account_store(request)
+    account: Account | None = await in_store(request, store.account_named, name)
+    used = account is not None and await in_store(
+        request, store.use_recovery_code, account.id, code.strip().lower()
+    )
+    if account is None or not used:
+        raise WebError(401, "bad_recovery", "wrong account name or recovery code")
+    password_hash = await _off_loop(_hasher.hash, password)
+    await in_store(request, store.set_password_hash, account.id, password_hash)
+    await in_store(request, store.close_sessions_of, account.id)
+    await start_session(request, response, account)
+    return account
+
+
+async def require_account(request: Request) -> Account:
+    account = await signed_in(request)
+    if account is None:
+        raise WebError(401, "not_signed_in", "log in first (or sign up): /login")
+    return account
+
+
+def profile_url(name: str) -> str:
+    return f"/@/{name}"
+
+
+@router.post("/accounts", status_code=201, summary="Sign up: an account and its session")
+async def new_account(
+    body: NewAccount, request: Request, response: Response, _payer: SignupPayer
+) -> dict[str, Any]:
+    """Answers the name, the profile's address and the recovery codes (shown once: each
+    opens the account once, with a new password), and sets the session cookie."""
+    account, codes = await sign_up(request, response, body.name, body.password, body.claim)
+    return {"name": account.name, "url": profile_url(account.name), "recovery_codes": codes}
+
+
+@router.post("/login", summary="Log in: a new session cookie")
+async def login(
+    body: Login, request: Request, response: Response, payer: LoginPayer
+) -> dict[str, Any]:
+    """401 ``bad_login`` for a wrong name or password alike; 429 past the address's or the
+    name's budget of tries."""
+    account = await log_in(request, response, payer, body.name, body.password)
+    return {"name": account.name, "url": profile_url(account.name)}
+
+
+@router.post("/recover", summary="Log in with a recovery code and set a new password")
+async def recover_account(
+    body: Recovery, request: Request, response: Response, payer: LoginPayer
+) -> dict[str, Any]:
+    account = await recover(request, response, payer, body.name, body.code, body.password)
+    left = await in_store(request, account_store(request).recovery_codes_left, account.id)
+    return {"name": account.name, "url": profile_url(account.name), "recovery_codes_left": left}
+
+
+@router.post("/logout", summary="Log out: the session ends")
+async def logout(request: Request, response: Response, _payer: SessionPayer) -> dict[str, Any]:
+    await end_session(request, response)
+    return {"signed_in": False}
+
+
+@router.get("/me", summary="The signed-in account (401 when nobody is)", dependencies=[PAGE])
+async def me(request: Request) -> dict[str, Any]:
+    account = await require_account(request)
+    left = await in_store(request, account_store(request).recovery_codes_left, account.id)
+    return {
+        "name": account.name,
+        "url": profile_url(account.name),
+        "person": account.person_id,
+        "recovery_codes_left": left,
+    }
+
+
+class SeatClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: StrictStr = Field(max_length=200, description="The seat's secret token.")
+
+
+@router.post("/games/{game_id}/account", summary="Make a seat the signed-in account's")
+async def own_game_seat(
+    game_id: str, body: SeatClaim, request: Request, _payer: SessionPayer
+) -> dict[str, Any]:
+    """A seat opened by its link (an invitation) while signed in: the account's from now on,
+    found in its games on every device. 403 for a wrong token; 409 when the seat is already
+    another account's."""
+    account = await require_account(request)
+    live = await request.app.state.manager.get(game_id)
+    seat = live.seat_of(body.token)
+    if seat is None:
+        raise WebError(403, "wrong_token", "that token opens no seat of this game")
+    store = account_store(request)
+    await in_store(request, store.own_seat, live.id, seat, account.id)
+    owners = await in_store(request, store.seat_owners, live.id)
+    if owners.get(seat) != account.id:
+        raise WebError(409, "seat_taken", "this seat is already another account's")
+    return {"seat": seat, "account": account.name}
+
+
+@router.get("/me/games", summary="The signed-in account's games, the newest first")
+async def my_games(request: Request, _payer: ReadPayer) -> list[dict[str, Any]]:
+    """Each ``{"id", "game", "seat", "token", "terminal", "tournament", "url"}``: the token
+    opens the account's seat on any device."""
+    account = await require_account(request)
+    seats = await in_store(request, account_store(request).owned_seats, account.id)
+    return [owned_json(seat) for seat in seats]
+
+
+@router.get("/me/ladder", summary="The signed-in account's puzzle ladder results")
+async def my_ladder(request: Request, _payer: ReadPayer) -> dict[str, Any]:
+    account = await require_account(request)
+    progress: dict[str, Any] = await in_store(
+        request, account_store(request).ladder_progress, account.id
+    )
+    return progress
+
+
+@router.post("/me/ladder", summary="Keep puzzle ladder results with the account")
+async def keep_my_ladder(
+    body: LadderProgress, request: Request, _payer: SessionPayer
+) -> dict[str, Any]:
+    """Merges the results given with the account's (the fewest moves of each puzzle) and
+    answers them all: a browser keeps them as well, so every device shows the same ladder."""
+    account = await require_account(request)
+    progress: dict[str, Any] = await in_store(
+        request, account_store(request).keep_ladder_progress, account.id, body.model_dump()
+    )
+    return progress
