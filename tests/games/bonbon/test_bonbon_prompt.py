@@ -21,7 +21,7 @@ def test_the_first_turn_explains_the_bonus_tile_for_the_first_to_pass() -> None:
     )
     assert "the shared marker is at 0 of 10" in words(state)
     labels = [state.game.action_label(state.observation(0), a) for a in ("draw", "bonus 2")]
-    assert labels == ["Draw a card", "Pass and take the bonus tile worth 2"]
+    assert labels == ["Draw a card", "Pass, take +2"]
     assert state.why_illegal("pass").startswith("You are the first to pass: take one of")
     assert state.why_illegal("bonus 5") == "No bonus tile is worth 5 (the tiles are 1, 2, 3)."
 

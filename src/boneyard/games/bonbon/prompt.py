@@ -147,7 +147,8 @@ def action_label(game: Game, observation: Observation, action: str) -> str:
     if head in fixed:
         return fixed[head]
     if head == "bonus":
-        return f"Pass and take the bonus tile worth {words[1]}"
+        # Short, as the tiles are drawn ("+2"): three fit a phone's row beside "Draw a card".
+        return f"Pass, take +{words[1]}"
     other = _name(game, int(words[1]))
     if head == "gift":
         return f"Give the gift to {other}"
