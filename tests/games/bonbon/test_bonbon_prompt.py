@@ -66,7 +66,7 @@ def test_gift_catch_and_wrapper_prompts() -> None:
     assert words(gift).startswith("You drew a gift: give it face up to another player")
     assert gift.game.action_label(gift.observation(0), "gift 2") == "Give the gift to Green"
     caught = new("tiles 1 2 3", "draw", "card caught", players=3)
-    assert words(caught).startswith("You drew caught!: choose another player")
+    assert words(caught).startswith("You drew a caught! card: choose another player")
     assert caught.game.action_label(caught.observation(0), "catch 1") == "Catch Blue"
     wrapper = new("tiles 1 2 3", "draw", "card wrapper")
     assert words(wrapper).startswith("Your empty wrapper turned up your trailing face-down cards")

@@ -79,7 +79,7 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
         )
     if phase == "catch":
         return (
-            "You drew caught!: choose another player still in play to turn up the face-down "
+            "You drew a caught! card: choose another player still in play to turn up the face-down "
             "cards after their last face-up card."
         )
     if phase == "wrapper":
