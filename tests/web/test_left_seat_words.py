@@ -36,6 +36,9 @@ def test_every_label_of_a_left_seats_page_says_in_your_place(client: TestClient)
 
     after = _view(client, created, 2)
     assert after["watching"] and after["you_mark"] == ", in your place"
+    # The one who resigned is the person, named as they were, not the computer now in the seat.
+    said = after["session"]["events"][-1]["words"]
+    assert said.startswith("Cy (Green) resigned and left"), said
     labels = [item["label"] for item in after["panel"]]
     assert not any("(you)" in label for label in labels), labels
     assert any("in your place" in label for label in labels), labels
