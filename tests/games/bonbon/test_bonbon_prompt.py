@@ -26,6 +26,15 @@ def test_the_first_turn_explains_the_bonus_tile_for_the_first_to_pass() -> None:
     assert state.why_illegal("bonus 5") == "No bonus tile is worth 5 (the tiles are 1, 2, 3)."
 
 
+def test_tiles_of_the_same_value_are_offered_once() -> None:
+    state = new("tiles 2 3 3")
+    assert "the first to pass takes a bonus tile (2 or 3) that adds" in words(state)
+    panel = state.game.panel(state.observation(0), 0)
+    assert [item.value for item in panel if item.label == "Bonus tiles"] == [
+        "2 or 3, for the first to pass"
+    ]
+
+
 def test_after_the_first_pass_the_turn_is_draw_or_pass() -> None:
     state = new("tiles 1 2 3", "bonus 2")
     assert words(state).startswith("Draw a card, or pass and keep what you have")

@@ -38,7 +38,8 @@ def card_words(label: str) -> str:
 
 
 def _tiles(observation: Observation) -> str:
-    return join_words([str(value) for value in observation["tiles"]], "or")
+    """The values a passer may choose from: each once ("2 or 3" for the tiles 2, 3 and 3)."""
+    return join_words([str(value) for value in sorted(set(observation["tiles"]))], "or")
 
 
 def _limits(observation: Observation, seat: int) -> str:
