@@ -25,13 +25,13 @@ def _bones_after(moves: list[str]) -> State:
 REPEATED = ["d3-e3", "e3-f3", "d3-e3", "e3-f3"]
 
 
-def test_the_move_laid_back_on_the_covered_square_repeats():
+def test_the_move_laid_back_on_the_covered_square_repeats() -> None:
     state = _bones_after(REPEATED)
     assert {state.action_to_string(a) for a in repeating_actions(state)} == {"d3-e3"}
     assert repeating_actions(_bones_after(REPEATED[:1])) == frozenset()
 
 
-def test_a_search_told_to_avoid_a_repetition_plays_an_equal_move_that_does_not():
+def test_a_search_told_to_avoid_a_repetition_plays_an_equal_move_that_does_not() -> None:
     state = _bones_after(REPEATED)
     repeat = state.string_to_action("d3-e3")
     plain = AlphaBetaBot(state.game, 0, seed=0, max_depth=2, use_solver=False)
@@ -44,7 +44,7 @@ def test_a_search_told_to_avoid_a_repetition_plays_an_equal_move_that_does_not()
     assert careful.last_value >= plain.last_value - REPEAT_MARGIN
 
 
-def test_a_repetition_clearly_best_is_still_played():
+def test_a_repetition_clearly_best_is_still_played() -> None:
     # Here d3-e3 answers black's threat better than anything else by more than the margin.
     state = _bones_after(["c3-d3", "d2-d3", "d3-e3", "e3-f3", "d3-e3", "e3-f3"])
     repeat = state.string_to_action("d3-e3")
@@ -55,14 +55,14 @@ def test_a_repetition_clearly_best_is_still_played():
 
 
 @pytest.mark.parametrize("document", [False, True])
-def test_the_hint_does_not_repeat_where_an_equal_move_does_not(document: bool):
+def test_the_hint_does_not_repeat_where_an_equal_move_does_not(document: bool) -> None:
     state = _bones_after(REPEATED)
     # A state itself (threads) and its document (processes) carry the history alike.
     payload = (state.game.name, dict(state.game.params), state.to_json()) if document else state
     assert hint_move(0.3, payload) not in repeating_actions(state)
 
 
-def test_the_library_hint_avoids_the_repetition_too():
+def test_the_library_hint_avoids_the_repetition_too() -> None:
     from boneyard.ai import hint
 
     state = _bones_after(REPEATED)
