@@ -141,6 +141,9 @@ def test_a_seat_that_left_a_game_of_three_watches_and_says_so(server: str, brows
     assert not page.title().startswith("Your move")
     listed = page.locator("#seats li[data-seat='0']").inner_text()
     assert "computer" in listed and "(you)" not in listed and "in your place" in listed, listed
+    # Nor any other label of the page: the side panel, the drawing, the phone's bar.
+    assert "(you)" not in page.inner_text("body")
+    assert "(you)" not in page.inner_html("#board")
     page.context.close()
 
 

@@ -25,6 +25,7 @@ from boneyard.ai.levels import LEVEL_NAMES, Level, hint_level, is_level_name, le
 from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.random_bot import RandomBot
+from boneyard.ai.repetition import repeating_actions
 from boneyard.core.game import Game, State
 from boneyard.core.registry import game_specs, load_game
 from boneyard.core.spec import GameSpec
@@ -126,8 +127,9 @@ def make_bot(
 def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> int:
     """The strongest level's move (or the exact solver's) for ``seat``, by default the mover.
 
-    The state is not changed. It is an error to ask at a chance node, at the end, or for a seat
-    that is not to move.
+    A move that brings back a position the game has seen is the hint only when clearly best
+    (``ai/repetition.py``). The state is not changed. It is an error to ask at a chance node,
+    at the end, or for a seat that is not to move.
     """
     player = state.current_player()
     if state.is_terminal() or state.is_chance_node():
@@ -139,7 +141,9 @@ def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> i
         seat = player
     if seat != player:
         raise ValueError(f"no hint for seat {seat}: seat {player} is to move")
-    return make_bot(hint_level(state.game), state.game, seat, seed=seed).step(state)
+    bot = make_bot(hint_level(state.game), state.game, seat, seed=seed)
+    bot.avoid = repeating_actions(state)
+    return bot.step(state)
 
 
 __all__ = [

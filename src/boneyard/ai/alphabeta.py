@@ -14,6 +14,7 @@ import time
 
 from boneyard.ai.base import Bot
 from boneyard.ai.evaluators import Evaluator, SquashedHeuristicEvaluator
+from boneyard.ai.repetition import REPEAT_MARGIN
 from boneyard.ai.values import values_from_returns
 from boneyard.core.game import Game, State
 
@@ -134,6 +135,10 @@ class AlphaBetaBot(Bot):
             # Null-window tests are not worth it here; a plain window keeps the scores exact
             # enough to order the next iteration.
             value = self._search(child, depth - 1, alpha, math.inf, 1)
+            if action in self.avoid:
+                # Counted down by the margin, a move to avoid wins only by more than it; the
+                # window stays the raw alpha, so every other move within the margin is exact.
+                value -= REPEAT_MARGIN
             scores[action] = value
             alpha = max(alpha, value)
         return scores

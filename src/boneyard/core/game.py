@@ -633,6 +633,13 @@ class State(ABC):
         to build, such as a tuple of its fields."""
         return str(self)
 
+    def position_key(self) -> Any:
+        """A hashable key, equal for states a player would call the same position coming back
+        (hints avoid a move that brings one back: ``ai/repetition.py``). The transposition key
+        by default; a game whose boards repeat while counters move on (Bones: the same colours
+        on top, the stacks higher) keys only what a player sees as the position."""
+        return self.transposition_key()
+
     def observation(self, seat: int | None) -> Observation:
         """All that ``seat`` may know, as a JSON-safe dict; ``seat=None`` is a spectator."""
         self._check_seat(seat)

@@ -26,6 +26,7 @@ from boneyard.web.guard import connections
 from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
 from boneyard.web.guard.signin import remember_account
+from boneyard.web.pages import api_docs
 from boneyard.web.pages import routes as pages
 from boneyard.web.people import (
     account_pages,
@@ -85,6 +86,7 @@ def create_app(
     # FastAPI with its API pages' scripts served from the package, so /docs works offline
     app = FastAPIOffline(
         static_url=DOCS_STATIC,
+        redoc_url=None,  # served by pages/api_docs.py: its script's logo kept under the policy
         title="boneyard",
         summary="Play Obonto, OYNO, Bones, Bond O Cones and Bon-Bon in the browser.",
         description=(
@@ -133,6 +135,7 @@ def create_app(
     app.include_router(ops.router)
     app.include_router(sockets.router)
     app.include_router(pages.router)
+    app.include_router(api_docs.router)
     app.include_router(mine.router)
     app.include_router(ladder.pages)
     app.include_router(lobby.pages)

@@ -261,6 +261,15 @@ class View(BaseModel):
     seed: str | None = Field(description="Revealed once the game is over.")
     # Words for people (``boneyard.web.play.words``); only in views with the drawing.
     prompt: str | None = Field(default=None, description="What this seat must decide now.")
+    watching: bool = Field(
+        default=False,
+        description="This seat's person left the game: the computer plays it; its page watches.",
+    )
+    you_mark: str = Field(
+        default="",
+        description="How this seat's page marks its own seat: ' (you)', ', in your place' once "
+        "the computer plays it, '' for a spectator.",
+    )
     recent: list[str] = Field(default_factory=list, description="Others' actions in words.")
     labels: dict[str, str] = Field(default_factory=dict, description="Action string -> label.")
     panel: list[dict[str, Any]] = Field(default_factory=list, description="Labelled facts.")

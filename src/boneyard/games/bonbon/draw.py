@@ -208,7 +208,9 @@ def _track(observation: BonBonObservation, width: int) -> list[str]:
     line, and the marker (a chocolate) on the space the face-up cards have reached."""
     limit = observation["collective_limit"]
     marker = observation["marker"]
-    x0, x1, y = 10, width - 30, 46
+    # The track starts far enough in for the marker at zero, left of its first space, to show
+    # whole (a circle at the drawing's edge was cut in half).
+    x0, x1, y = 22, width - 30, 46
     step = (x1 - x0) / limit
     title = (
         f"collective limit track: all players' face-up cards may total at most {limit}; "
@@ -216,7 +218,7 @@ def _track(observation: BonBonObservation, width: int) -> list[str]:
     )
     out = [
         f'<g data-track="collective"><title>{escape(title)}</title>'
-        f'<text x="{x0}" y="{y - 6}" fill="{INK}">Collective limit: {marker} of {limit}</text>',
+        f'<text x="10" y="{y - 6}" fill="{INK}">Collective limit: {marker} of {limit}</text>',
         f'<rect x="{x0 - 3}" y="{y - 3}" width="{x1 - x0 + 4:.1f}" height="24" rx="5" '
         f'fill="#7a4a2a"/>',
     ]

@@ -38,7 +38,8 @@ def card_words(label: str) -> str:
 
 
 def _tiles(observation: Observation) -> str:
-    return join_words([str(value) for value in observation["tiles"]], "or")
+    """The values a passer may choose from: each once ("2 or 3" for the tiles 2, 3 and 3)."""
+    return join_words([str(value) for value in sorted(set(observation["tiles"]))], "or")
 
 
 def _limits(observation: Observation, seat: int) -> str:
@@ -79,7 +80,7 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
         )
     if phase == "catch":
         return (
-            "You drew caught!: choose another player still in play to turn up the face-down "
+            "You drew a caught! card: choose another player still in play to turn up the face-down "
             "cards after their last face-up card."
         )
     if phase == "wrapper":
@@ -147,7 +148,8 @@ def action_label(game: Game, observation: Observation, action: str) -> str:
     if head in fixed:
         return fixed[head]
     if head == "bonus":
-        return f"Pass and take the bonus tile worth {words[1]}"
+        # Short, as the tiles are drawn ("+2"): three fit a phone's row beside "Draw a card".
+        return f"Pass, take +{words[1]}"
     other = _name(game, int(words[1]))
     if head == "gift":
         return f"Give the gift to {other}"

@@ -314,5 +314,11 @@ class BonesState(State):
             "winning_squares": [names[s] for s in self.winning_squares()],
         }
 
+    def position_key(self) -> Any:
+        """The colours on top and the player to move: the board a player sees. Laying a piece
+        back on the one just covered brings it back with the stacks higher (no rule ends that:
+        the pieces run out to a draw), so the stacks and supplies are not part of it."""
+        return (self._player, tuple(self._top_colour))
+
     def __str__(self) -> str:
         return self.game.render_text(self._observation(None))

@@ -262,6 +262,8 @@ class LiveGame:
         column = seat if seat is not None else self.num_seats
         terminal = self.over
         svg, text = render(self.game, observation) if draw else (None, "")
+        if svg is not None:  # a seat's own marks made true once the computer took it over
+            svg = words.as_seat_reads(self, seat, svg)
         start = max(self.seq - LOG_IN_VIEW, 0 if log_from is None else log_from)
         return {
             "game_id": self.id,

@@ -263,15 +263,40 @@ def display_name(live: LiveGame, seat: int) -> str:
     return f"{name} ({side})" if name else side
 
 
+YOU = " (you)"
+"""The mark of a page's own seat where its person plays it: the games' panels and drawings mark
+the viewer's seat so ("White (you)")."""
+IN_YOUR_PLACE = ", in your place"
+"""The mark of a page's own seat once the computer took it over: its person left (resigned a
+game of three or more, or was replaced while away), so "(you)" would be untrue."""
+
+
+def you_mark(live: LiveGame, seat: int | None) -> str:
+    """How ``seat``'s page marks its own seat: " (you)", ", in your place" once the computer
+    plays it, nothing for a spectator."""
+    if seat is None:
+        return ""
+    return YOU if live.is_persons(seat) else IN_YOUR_PLACE
+
+
+def as_seat_reads(live: LiveGame, seat: int | None, text: str) -> str:
+    """``text`` (a panel's label, a drawing) with the game's " (you)" made true for ``seat``'s
+    page: ", in your place" once the computer took the seat over."""
+    mark = you_mark(live, seat)
+    return text.replace(YOU, mark) if mark == IN_YOUR_PLACE else text
+
+
 def _listed(live: LiveGame, seat: int, viewer: int | None) -> str:
     """``seat``'s line in the list of players as ``viewer`` reads it: "Ann (Red) (you)", or
     "Green (computer, medium), in your place" once the computer took it over."""
     name = display_name(live, seat)
-    if seat != viewer:
-        return name
-    if not live.is_persons(seat):
-        return f"{name}, in your place"
-    return f"{name} (you)"
+    return name + you_mark(live, seat) if seat == viewer else name
+
+
+def _panel(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game's panel for ``seat``, its labels as that seat's page must read them."""
+    items = [item.to_json() for item in live.game.panel(observation, seat)]
+    return [{**item, "label": as_seat_reads(live, seat, str(item["label"]))} for item in items]
 
 
 def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:
@@ -300,8 +325,10 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         prompt = live.ending.words
     elif terminal:
         returns = live.returns()
+        # A seat that left did not win or lose: the computer played on; it reads as watched.
+        reader = None if watching else seat
         prompt = _safe(
-            "result", game, lambda: game.result(observation, seat, returns), "The game is over."
+            "result", game, lambda: game.result(observation, reader, returns), "The game is over."
         )
     elif watching and seat is not None:
         side = _side(live, seat)
@@ -329,13 +356,12 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     else:
         prompt = "Waiting for chance."
     no_panel: list[dict[str, Any]] = []
-    panel = _safe(
-        "panel", game, lambda: [i.to_json() for i in game.panel(observation, seat)], no_panel
-    )
+    panel = _safe("panel", game, lambda: _panel(live, seat, observation), no_panel)
     nothing: list[str] = []
     return {
         "prompt": prompt,
         "watching": watching,
+        "you_mark": you_mark(live, seat),
         "recent": _safe("describe_action", game, lambda: recent(live, seat), nothing),
         "labels": labels,
         "panel": panel,

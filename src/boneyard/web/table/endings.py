@@ -79,7 +79,8 @@ def event_words(live: LiveGame, event: SessionEvent) -> str:  # noqa: C901
     if event.kind == "flag":
         return f"{who} ran out of time"
     if event.kind == "flag_left":
-        return f"{who} ran out of time: the computer plays on for them"
+        # The seat is the computer's now: the name it had when its person left.
+        return f"{event.detail.get('label', who)} ran out of time: the computer plays on for them"
     if event.kind == "takeback_request":
         return f"{who} asked to take back their last move"
     if event.kind == "takeback_declined":
@@ -96,7 +97,7 @@ def event_words(live: LiveGame, event: SessionEvent) -> str:  # noqa: C901
     if event.kind == "solution_shown":
         return f"{who} looked at the shortest solution"
     if event.kind == "left":
-        return f"{who} resigned and left: the computer plays on for them"
+        return f"{event.detail.get('label', who)} resigned and left: the computer plays on for them"
     if event.kind == "named":
         return f"{event.detail['side']} is now called {event.detail['name']}"
     if event.kind == "stand_in":

@@ -31,6 +31,7 @@ function connect() {
       clock: message.clock,
       seats: message.seats,
       seat: message.seat,
+      youMark: message.you_mark ?? "",
       terminal: message.terminal,
       at: performance.now(),
     };
@@ -77,7 +78,7 @@ function show() {
     item.dataset.low = isLow ? "yes" : "no";
     const label = document.createElement("span");
     label.className = "clock-name";
-    label.textContent = name + (seat === latest.seat ? " (you)" : "");
+    label.textContent = name + (seat === latest.seat ? latest.youMark : "");
     const time = document.createElement("span");
     time.className = "clock-time";
     time.textContent = format(left);

@@ -247,7 +247,7 @@ function render() {
   if (hadFocus) board.focus({ preventScroll: true });
 
   showPanel($("panel"), v.panel);
-  showBarFacts(v.panel);
+  showBarFacts(v.panel, v.you_mark);
   showChange(v, before, picturesBefore, mine);
   showLog($("log"), v.log, v.players ?? [], v.log_from > 0 ? () => showEarlier(shown) : null);
   const seats = $("seats");
@@ -272,8 +272,9 @@ function render() {
 }
 
 /** The panel's first facts and this seat's own, in a line or two for the phone's bar. */
-function showBarFacts(items) {
-  const chosen = (items ?? []).filter((item, index) => index < 3 || item.label.includes("(you)"));
+function showBarFacts(items, youMark) {
+  const own = (item) => Boolean(youMark) && item.label.includes(youMark);
+  const chosen = (items ?? []).filter((item, index) => index < 3 || own(item));
   const facts = chosen.map((item) => {
     const pair = el("div");
     pair.append(el("dt", {}, item.label), el("dd", {}, item.value));

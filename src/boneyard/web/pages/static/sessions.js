@@ -199,7 +199,7 @@ function showSeries(view, series) {
   line.hidden = !series;
   if (!series) return;
   const parts = series.labels.map((name, seat) => {
-    const me = view.seat === seat && tokens.length === 1 ? " (you)" : "";
+    const me = view.seat === seat && tokens.length === 1 ? (view.you_mark ?? "") : "";
     const wins = series.wins[seat];
     return `${name}${me} ${wins} ${wins === 1 ? "win" : "wins"}`;
   });
