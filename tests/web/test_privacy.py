@@ -26,6 +26,8 @@ VIEW_KEYS = {
     "returns", "status", "observation", "legal", "log_from", "log_update", "log", "svg", "text",
     "seed_hash",
     "seed", "session", "hints_on",
+    # the seat's state at the table: it left and watches (the computer plays it), its clocks
+    "watching", "you_mark", "clock",
     # words for people (web/play/words.py), each drawn from the seat's own observation:
     "prompt", "recent", "labels", "panel", "players", "result", "quick_setup", "round_summary",
 }  # fmt: skip

@@ -175,6 +175,12 @@ class Afterstate:
         ``current_player``."""
         return self.state.current_player
 
+    @property
+    def terminated(self) -> Array:
+        """Whether the state decided on had ended (a search never decides there): a reward is
+        the mover's where the chance step ends the game, not where it had ended before."""
+        return self.state.terminated
+
 
 def _state_cards_svg(state: State, scale: float) -> str:
     """One card per game of ``state`` (a batch is drawn as a grid of cards)."""
