@@ -16,7 +16,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GuardedRouter, LoginPayer, SessionPayer, SignupPayer
+from boneyard.web.guard.budgets import (
+    PAGE,
+    GuardedRouter,
+    LoginPayer,
+    SessionPayer,
+    SignupPayer,
+)
 from boneyard.web.guard.signin import end_session
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.accounts import (
@@ -56,7 +62,7 @@ def _claim(text: str) -> Claim | None:
         return None
 
 
-@pages.get("/signup", response_class=HTMLResponse)
+@pages.get("/signup", response_class=HTMLResponse, dependencies=[PAGE])
 async def signup_form(request: Request) -> Response:
     return _form(request, "signup.html")
 
@@ -82,7 +88,7 @@ async def signup(request: Request, _payer: SignupPayer) -> Response:
     return page
 
 
-@pages.get("/login", response_class=HTMLResponse)
+@pages.get("/login", response_class=HTMLResponse, dependencies=[PAGE])
 async def login_form(request: Request) -> Response:
     return _form(request, "login.html")
 
@@ -106,7 +112,7 @@ async def logout(request: Request, _payer: SessionPayer) -> Response:
     return response
 
 
-@pages.get("/recover", response_class=HTMLResponse)
+@pages.get("/recover", response_class=HTMLResponse, dependencies=[PAGE])
 async def recover_form(request: Request) -> Response:
     return _form(request, "recover.html")
 

@@ -34,6 +34,7 @@ from boneyard.web.guard.budgets import (
     GuardedRouter,
     LoginPayer,
     Payer,
+    ReadPayer,
     SessionPayer,
     SignupPayer,
     client_address,
@@ -286,7 +287,7 @@ async def logout(request: Request, response: Response, _payer: SessionPayer) -> 
 
 
 @router.get("/me", summary="The signed-in account (401 when nobody is)")
-async def me(request: Request) -> dict[str, Any]:
+async def me(request: Request, _payer: ReadPayer) -> dict[str, Any]:
     account = await require_account(request)
     left = await in_store(request, account_store(request).recovery_codes_left, account.id)
     return {
@@ -324,16 +325,19 @@ async def own_game_seat(
 
 
 @router.get("/me/games", summary="The signed-in account's games, the newest first")
-async def my_games(request: Request) -> list[dict[str, Any]]:
+async def my_games(request: Request, _payer: ReadPayer) -> list[dict[str, Any]]:
     """Each ``{"id", "game", "seat", "token", "terminal", "tournament", "url"}``: the token
     opens the account's seat on any device."""
     account = await require_account(request)
     seats = await in_store(request, account_store(request).owned_seats, account.id)
-    return [owned_json(seat) for seat in seats]
+    of_tournament = await in_store(
+        request, request.app.state.tournaments.tournament_of_games, [s.game_id for s in seats]
+    )
+    return [owned_json(seat) | {"tournament": of_tournament.get(seat.game_id)} for seat in seats]
 
 
 @router.get("/me/ladder", summary="The signed-in account's puzzle ladder results")
-async def my_ladder(request: Request) -> dict[str, Any]:
+async def my_ladder(request: Request, _payer: ReadPayer) -> dict[str, Any]:
     account = await require_account(request)
     progress: dict[str, Any] = await in_store(
         request, account_store(request).ladder_progress, account.id

@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse
 from openskill.models import PlackettLuce
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GuardedRouter, LookupPayer
+from boneyard.web.guard.budgets import GuardedRouter, LookupPayer, ReadPayer
 from boneyard.web.guard.signin import account_store, in_store
 from boneyard.web.pages.routes import templates
 from boneyard.web.play.routes import ERRORS
@@ -173,7 +173,7 @@ async def leaderboard(game: str, request: Request, _payer: LookupPayer) -> list[
 
 
 @router.get("/games/{game_id}/rating", summary="Whether a game is rated, and what it changed")
-async def game_rating(game_id: str, request: Request) -> dict[str, Any]:
+async def game_rating(game_id: str, request: Request, _payer: ReadPayer) -> dict[str, Any]:
     """``{"rated", "settled", "changes": [{"seat", "name", "before", "after", "change"}]}``;
     ``changes`` is null until the end, and stays null when the game counted for nobody."""
     found = await in_store(request, _ratings(request).rated_game, game_id)
