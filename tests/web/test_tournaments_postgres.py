@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -48,20 +49,19 @@ def test_two_processes_pair_each_player_once_and_end_once(postgres_url: str) -> 
     first, second = TournamentStore(Store(postgres_url)), TournamentStore(Store(postgres_url))
     for _ in range(5):
         tournament = arena_in(first, 20, minutes=1.0)
-        claimed = at_once(
-            [lambda s=s: s.claim_pairs(tournament.id, time.time()) for s in (first, second)]
-        )
+        now = time.time()
+        claimed = at_once([partial(s.claim_pairs, tournament.id, now) for s in (first, second)])
         everyone = sorted(a for found in claimed for p in found for a in p.accounts)
         assert everyone == sorted(f"acc{n}" for n in range(20))
         assert [] in claimed
         pairing = next(p for found in claimed for p in found)
         first.started(pairing, f"g{tournament.id}"[:32])
         after = tournament.ends + 1
-        ended = at_once([lambda s=s: s.finish(tournament.id, after) for s in (first, second)])
+        ended = at_once([partial(s.finish, tournament.id, after) for s in (first, second)])
         assert ended == [False, False]  # a game still runs: it finishes and counts
         with second.store.engine.begin() as connection:
             second.score(connection, f"g{tournament.id}"[:32], [0.0, 1.0], "resign")
-        ended = at_once([lambda s=s: s.finish(tournament.id, after) for s in (first, second)])
+        ended = at_once([partial(s.finish, tournament.id, after) for s in (first, second)])
         assert sorted(ended) == [False, True]
         winner = first.standings(tournament.id)[0]
         assert winner["account"] == pairing.accounts[1] and winner["score"] == 2
