@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from boneyard.web.people import arena
 from boneyard.web.people.arena import Entrant
 from boneyard.web.store.games import Store
-from boneyard.web.store.tournaments import Pairing, Tournament, TournamentStore
+from boneyard.web.store.tournaments import PENDING_SECONDS, Pairing, Tournament, TournamentStore
 
 PASSWORD = "correct horse battery"
 
@@ -158,13 +158,22 @@ def make(someone: TestClient, **body: Any) -> Any:
 
 
 def tick(client: TestClient) -> None:
-    """Run the director's look once, now (it also runs by itself every half second)."""
+    """Run the director's look once, now."""
     director = client.app.state.director  # type: ignore[attr-defined]
     assert client.portal is not None
     client.portal.call(director.tick)
 
 
+def by_hand(client: TestClient) -> None:
+    """Stop the director's own looks (every half second): the test's ``tick`` runs them, so
+    that no look of the director's is half done when the test reads."""
+    director = client.app.state.director  # type: ignore[attr-defined]
+    assert client.portal is not None
+    client.portal.call(director.stop)
+
+
 def test_an_arena_from_creation_to_the_scores(client: TestClient) -> None:
+    by_hand(client)
     ann, bob = person(client, "127.0.0.2", "Ann"), person(client, "127.0.0.3", "Bob")
     made = make(ann)
     assert made.status_code == 201, made.text
@@ -217,6 +226,7 @@ def test_the_api_refuses_what_it_cannot_do(client: TestClient) -> None:
 
 
 def test_joining_a_finished_arena_is_refused(client: TestClient) -> None:
+    by_hand(client)
     ann = person(client, "127.0.0.2", "Ann")
     tid = make(ann).json()["id"]
     store = client.app.state.tournaments  # type: ignore[attr-defined]
@@ -242,3 +252,16 @@ def test_the_socket_pushes_the_standings(client: TestClient, starts_in: int) -> 
         while not pushed["standings"]:  # a push of the moment before the join
             pushed = socket.receive_json()
         assert [p["name"] for p in pushed["standings"]] == ["Ann"] and pushed["me"]["joined"]
+
+
+def test_a_pairing_whose_game_was_never_made_is_undone(tmp_path: Path) -> None:
+    store = TournamentStore(Store(f"sqlite:///{tmp_path / 'died.db'}"))
+    tournament = arena_in(store, 2)
+    now = time.time()
+    [lost] = store.claim_pairs(tournament.id, now)  # its process dies before making the game
+    assert store.due(now) == [(tournament.id, tournament.ends, 0)]
+    assert store.claim_pairs(tournament.id, now + 1) == []
+    later = now + PENDING_SECONDS + 1
+    assert store.due(later) == [(tournament.id, tournament.ends, 2)]
+    [again] = store.claim_pairs(tournament.id, later)
+    assert sorted(again.accounts) == sorted(lost.accounts)

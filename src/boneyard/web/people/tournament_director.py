@@ -114,11 +114,16 @@ class Director:
     async def tick(self) -> None:
         """Pair, make the games and end what is due, then tell the watchers what changed."""
         now = time.time()
-        for tournament_id in await self.manager.read_store(self.tournaments.due, now):
-            pairings = await self.manager.in_store(self.tournaments.claim_pairs, tournament_id, now)
-            for pairing in pairings:
-                await self._start(pairing)
-            await self.manager.in_store(self.tournaments.finish, tournament_id, time.time())
+        for tournament_id, ends, free in await self.manager.read_store(self.tournaments.due, now):
+            # the writes (and the tournament's lock) only where a read says there is work
+            if free >= 2 and now < ends:
+                pairings = await self.manager.in_store(
+                    self.tournaments.claim_pairs, tournament_id, now
+                )
+                for pairing in pairings:
+                    await self._start(pairing)
+            if time.time() >= ends:
+                await self.manager.in_store(self.tournaments.finish, tournament_id, time.time())
         await self._tell_watchers()
 
     async def _start(self, pairing: Pairing) -> None:

@@ -210,15 +210,29 @@ class TournamentStore:
 
     # ----- pairing, results, the end ----------------------------------------------------------
 
-    def due(self, now: float) -> list[str]:
-        """The tournaments that have started and are not finished: to pair, or to end."""
+    def due(self, now: float) -> list[tuple[str, float, int]]:
+        """The tournaments that have started and are not finished (to pair, or to end), each
+        ``(id, its end, how many of its players are free)``: a pairing whose game was never
+        made counts its players free once it is ``PENDING_SECONDS`` old (``claim_pairs``
+        undoes it)."""
+        stale = (EntrantRow.game_id == PENDING) & (EntrantRow.paired_at < now - PENDING_SECONDS)
+        free = (
+            select(func.count())
+            .select_from(EntrantRow)
+            .where(
+                EntrantRow.tournament_id == TournamentRow.id,
+                EntrantRow.game_id.is_(None) | stale,
+                EntrantRow.withdrawn.is_(False),
+            )
+            .scalar_subquery()
+        )
         with self.store.reads.connect() as connection:
             rows = connection.execute(
-                select(TournamentRow.id).where(
+                select(TournamentRow.id, TournamentRow.ends, free).where(
                     TournamentRow.finished.is_(False), TournamentRow.starts <= now
                 )
             ).all()
-        return [r[0] for r in rows]
+        return [(r[0], float(r[1]), int(r[2])) for r in rows]
 
     def claim_pairs(self, tournament_id: str, now: float) -> list[Pairing]:
         """Pair the free players of a running tournament (``arena.pair``), marking them taken;
