@@ -55,6 +55,9 @@ def play_out(page: Any, title: str) -> None:
         page.click("[data-session=resign]")
         page.click("#session-yes")  # "Resign this game?"
         page.wait_for_selector("#session-ending:not([hidden])")
+    else:  # the other side resigned: the page says so, and the notice is closed
+        page.get_by_role("button", name="Close").click()
+        page.wait_for_selector("#session-question", state="hidden")
     open_tournament(page, title)
 
 

@@ -383,6 +383,10 @@ class TournamentStore:
         """End a tournament whose time is up and whose last games are over (pairings not yet
         made are undone); True for the one call that ended it."""
         with self.store.engine.begin() as connection:
+            # the tournament's lock first, as every change to it takes it (no deadlock)
+            connection.execute(
+                select(TournamentRow.id).where(TournamentRow.id == tournament_id).with_for_update()
+            )
             connection.execute(
                 update(EntrantRow)
                 .where(EntrantRow.tournament_id == tournament_id, EntrantRow.game_id == PENDING)
