@@ -11,16 +11,21 @@ JOBS   ?= 2
 run: $(VENV)/.run-installed
 	$(BIN)/boneyard serve
 
-# Every check: lint, types, tests (conformance, golden playthroughs, rules, interfaces).
+# Every check: lint, the layers (import-linter's contracts in pyproject.toml), code nothing uses
+# (vulture), types, tests (conformance, golden playthroughs, rules, interfaces).
 test: system-packages $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/lint-imports
+	$(BIN)/vulture
 	$(BIN)/mypy
 	$(BIN)/pytest -n $(JOBS) -q
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/lint-imports
+	$(BIN)/vulture
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy

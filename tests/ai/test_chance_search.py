@@ -100,13 +100,8 @@ def _root_actions(
     PUCT picks (its prior and the root's Dirichlet noise). For each: the action's Q in the
     tree, its expectimax value (the rules engine, the same network in numpy) and each of its
     outcomes' values."""
-    from boneyard.ai.training.selfplay import (
-        Model,
-        TrainConfig,
-        make_search,
-        save_model,
-        searches_chance,
-    )
+    from boneyard.ai.training.runs import save_model
+    from boneyard.ai.training.selfplay import Model, TrainConfig, make_search, searches_chance
 
     config = TrainConfig(
         game=name, params=params, hidden=8, layers=1, simulations=1, batch=positions, **options

@@ -3,12 +3,14 @@ the old names as aliases, the measured ratings, and a cheap seeded look at the l
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from typing import Any
 
 import pytest
 
 import boneyard
-from boneyard.ai import make_bot
+from boneyard.ai import check_levels, make_bot
 from boneyard.ai.arena import GameTask, play_game
 from boneyard.ai.levels import (
     LEVEL_NAMES,
@@ -21,6 +23,7 @@ from boneyard.ai.levels import (
     rating_of,
     scale_for,
 )
+from boneyard.core.errors import UnknownGameError
 from boneyard.core.registry import game_spec, load_game
 from boneyard.core.spec import Level, Scale
 
@@ -62,6 +65,48 @@ def test_the_old_names_are_aliases_on_the_scale(name: str) -> None:
 def test_hard_keeps_its_one_second_search() -> None:
     assert level_for("bones", "hard") == Level("alphabeta", {"time_limit": 1.0})
     assert level_for("obonto", "hard").options["iterations"] == 20000
+
+
+def test_an_unknown_game_has_no_levels() -> None:
+    with pytest.raises(UnknownGameError, match="unknown game 'obontoo'; did you mean 'obonto'"):
+        scale_for("obontoo")
+    with pytest.raises(UnknownGameError, match="games: bonbon, bondo_cones"):
+        level_for("no_such_game", "easy")
+
+
+def test_every_game_names_bots_and_options_that_exist() -> None:
+    check_levels()
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        (Level("mctss"), "level 2 of obonto names bot 'mctss'; bots: alphabeta, expert, greedy,"),
+        (
+            Level("mcts", {"iteration": 5}),
+            "level 2 of obonto: bot 'mcts' has no option 'iteration'; its options: ",
+        ),
+    ],
+)
+def test_a_misspelt_bot_in_a_spec_is_refused_naming_the_bots(step: Level, message: str) -> None:
+    spec = game_spec("obonto")
+    steps = (spec.scale.steps[0], step)
+    misspelt = dataclasses.replace(spec, levels=Scale(steps, {"easy": 1, "medium": 2, "hard": 2}))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        check_levels([misspelt])
+
+
+def test_the_command_line_checks_the_levels_when_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from boneyard.cli import main
+
+    spec = game_spec("obonto")
+    misspelt = dataclasses.replace(spec, levels=Scale((Level("mctss"),)))
+    monkeypatch.setattr("boneyard.ai.game_specs", lambda: [misspelt])
+    result = CliRunner().invoke(main, ["games"])
+    assert result.exit_code != 0
+    assert "names bot 'mctss'; bots:" in str(result.exception)
 
 
 def test_an_unknown_level_is_refused_naming_the_levels() -> None:

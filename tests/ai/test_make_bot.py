@@ -10,7 +10,7 @@ import boneyard
 from boneyard import State, solvers
 from boneyard.ai import LEVEL_NAMES, Level, hint, level_for, list_bots, make_bot
 from boneyard.core.registry import game_specs
-from boneyard.core.spec import GameSpec
+from boneyard.core.spec import GameSpec, declare, undeclare
 
 from .cases import GAME_NAMES
 from .toy_games import TicTacToe
@@ -140,6 +140,19 @@ def test_each_game_names_its_solver_module_in_its_spec() -> None:
     assert solvers.solver_for(boneyard.load_game("bones")) is None
 
 
+def test_a_solver_that_fails_to_import_is_an_error_not_no_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(_spec: GameSpec) -> None:
+        raise ImportError("No module named 'boneyard.solvers.broken'")
+
+    monkeypatch.setattr(GameSpec, "load_solver", broken)
+    monkeypatch.setattr(solvers, "_loaded", {})
+    state = boneyard.load_game("obonto").new_initial_state()
+    with pytest.raises(ImportError, match=r"boneyard\.solvers\.broken"):
+        solvers.best_action(state)
+
+
 # ----- hint --------------------------------------------------------------------------------
 
 
@@ -150,9 +163,17 @@ def test_hint_asks_the_solver_where_there_is_one(fake_solver: FakeSolver) -> Non
     assert state.to_json() == before
 
 
-def test_hint_uses_the_hard_level(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(TicTacToe, "_spec", None)  # undone after the test: the spec below sets it
-    GameSpec(game=TicTacToe, state=None, levels={"hard": Level("alphabeta", {"max_depth": 9})})
+def test_hint_uses_the_hard_level() -> None:
+    declare(
+        GameSpec(game=TicTacToe, state=None, levels={"hard": Level("alphabeta", {"max_depth": 9})})
+    )
+    try:
+        _check_hint_completes_the_row()
+    finally:
+        undeclare(TicTacToe)
+
+
+def _check_hint_completes_the_row() -> None:
     game = TicTacToe()
     state = game.new_initial_state()
     for move in (0, 3, 1, 4):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from boneyard.core.record import Shared
+from boneyard.core.record import Shared, declared
 from boneyard.games.bones.rules import BonesGame, BonesState
 from boneyard.testing import ConformanceError, check_game
 
@@ -25,6 +25,7 @@ class SharingBonesState(BonesState):
         return new
 
 
+@declared
 class MisdeclaredBonesState(BonesState):
     """Bones whose record declares ``_allowed`` and ``_legal`` shared by mistake."""
 

@@ -1,30 +1,63 @@
-"""Production code never imports the test kit (``boneyard.testing``)."""
+"""The layers: the import-linter contracts in pyproject.toml hold, and docs/architecture.md
+draws the same layers."""
 
 from __future__ import annotations
 
-import ast
+import re
+import tomllib
 from pathlib import Path
 
-import boneyard
+from importlinter.cli import lint_imports
 
-SOURCE = Path(boneyard.__file__).parent
-
-
-def _imports(path: Path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-    return found
+ROOT = Path(__file__).resolve().parents[2]
+PYPROJECT = ROOT / "pyproject.toml"
 
 
-def test_no_production_module_imports_the_test_kit() -> None:
-    offenders = [
-        str(path.relative_to(SOURCE))
-        for path in sorted(SOURCE.rglob("*.py"))
-        if "testing" not in path.relative_to(SOURCE).parts
-        and any(name.startswith("boneyard.testing") for name in _imports(path))
+def _contracts() -> list[dict[str, object]]:
+    config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    contracts: list[dict[str, object]] = config["tool"]["importlinter"]["contracts"]
+    return contracts
+
+
+def _contract_layers() -> list[set[str]]:
+    """The layers contract's layers, top first, each the set of its packages' folder names."""
+    (layers,) = [c["layers"] for c in _contracts() if c["type"] == "layers"]
+    assert isinstance(layers, list)
+    return [
+        {name.strip().removeprefix("boneyard.") for name in re.split(r"[|:]", layer)}
+        for layer in layers
     ]
-    assert offenders == []
+
+
+def _drawn_layers() -> list[set[str]]:
+    """The layers of the first picture of docs/architecture.md: a line that starts with a
+    folder (``web/  |  interop/``), top first."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    picture = text.split("```")[1]
+    folder = r"[a-z_]+/(?:<name>/)?"
+    layers = []
+    for line in picture.splitlines():
+        found = re.match(rf"\s*({folder}(?:\s*\|\s*{folder})*)(?:\s{{2,}}|$)", line)
+        if found:
+            names = (part.strip().split("/")[0] for part in found.group(1).split("|"))
+            layers.append(set(names))
+    return layers
+
+
+def test_the_contracts_hold() -> None:
+    code = lint_imports(config_filenames=(str(PYPROJECT),), no_cache=True, no_logo=True)
+    assert code == 0, "an import crosses a layer: run lint-imports for the details"
+
+
+def test_the_architecture_page_draws_the_contracted_layers() -> None:
+    assert _drawn_layers() == _contract_layers()
+
+
+def test_the_layers_cover_every_package_but_the_test_kit() -> None:
+    import boneyard
+
+    source = Path(boneyard.__file__).parent
+    packages = {path.parent.name for path in source.glob("*/__init__.py")}
+    layered = set().union(*_contract_layers())
+    assert packages - layered == {"testing"}
+    assert [path.name for path in source.glob("*.py")] == ["__init__.py"]

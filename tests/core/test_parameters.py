@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Annotated
+
 import pytest
 
 from boneyard.core.errors import InvalidParameterError
-from boneyard.core.parameters import Parameter, parse_assignments, resolve_parameters
+from boneyard.core.parameters import (
+    About,
+    Parameter,
+    declared_parameters,
+    parse_assignments,
+    resolve_parameters,
+)
 
 GOAL = Parameter("goal", int, 7, "total that ends the game", minimum=2, maximum=50)
 FLAG = Parameter("coin", bool, True, "coin after each move")
@@ -58,3 +67,29 @@ def test_parse_assignments() -> None:
     assert parse_assignments(["games=3", "start=a=b"]) == {"games": "3", "start": "a=b"}
     with pytest.raises(InvalidParameterError, match="name=value"):
         parse_assignments(["games"])
+
+
+def test_a_parameters_field_without_its_about_is_refused() -> None:
+    @dataclass(frozen=True)
+    class Forgotten:
+        goal: int = 7
+
+    with pytest.raises(TypeError, match=r"Forgotten\.goal: declare the parameter as Annotated"):
+        declared_parameters(Forgotten)
+
+
+def test_the_about_in_the_annotation_is_the_parameter() -> None:
+    @dataclass(frozen=True)
+    class Declared:
+        goal: Annotated[int, About("the total", minimum=2, maximum=9)] = 7
+        start: Annotated[str | None, About("a position", advanced=True)] = None
+
+    goal, start = declared_parameters(Declared)
+    assert (goal.name, goal.type, goal.default, goal.minimum, goal.maximum) == (
+        "goal",
+        int,
+        7,
+        2,
+        9,
+    )
+    assert (start.type, start.default, start.advanced) == (str, None, True)

@@ -4,13 +4,16 @@ The test does what docs/adding_a_game.md tells a newcomer to do, in a temporary 
 the source tree: copy ``games/race/``, rename it (its imports, the game's name and title),
 register its spec; then it plays the new game through the command line (``games``, ``play``,
 ``arena``) and the web API (the home page, the form, a game against the computer, two people
-and a rematch that follows its series rules), with no edit anywhere else.
+and a rematch that follows its series rules), with no edit anywhere else; and it writes the
+game's golden playthroughs and rules page into its folder alone, where make test's checks of
+every game (conformance, words, parameters, playthroughs, rules page) find them and pass.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
+import re
 import shutil
 import sys
 import time
@@ -24,7 +27,17 @@ from click.testing import CliRunner
 import boneyard
 from boneyard.cli import main
 from boneyard.core.registry import game_spec, unregister
+from boneyard.core.rules_pages import game_folder, rules_markdown
 from boneyard.core.spec import GameSpec
+from boneyard.testing import check_game, check_parameter_errors
+from boneyard.testing.playthroughs import (
+    difference,
+    expected_files,
+    golden_path,
+    stale_files,
+    write_all,
+)
+from boneyard.testing.words import check_words
 
 pytest.importorskip("fastapi")
 
@@ -180,3 +193,44 @@ def test_a_rematch_follows_its_series_rules(client: TestClient) -> None:
     opened = view(client, next_id, next_token)
     assert opened["seat"] == 0 and opened["current_player"] == 0, "the loser starts (its spec)"
     assert opened["session"]["series"]["number"] == 2
+
+
+# ----- its playthroughs and rules page, in its folder alone ---------------------------------------
+
+SHARED_PLAYTHROUGHS = Path(__file__).resolve().parents[1] / "playthroughs"
+"""The repository's tests/playthroughs, where boneyard's own games keep their golden files."""
+
+
+def test_its_playthroughs_and_rules_page_live_in_its_folder_and_pass_the_checks(
+    new_game: GameSpec, client: TestClient
+) -> None:
+    folder = game_folder(new_game.game)
+    # `make playthroughs` writes the new game's golden files into its own folder, none in tests/
+    before = sorted(SHARED_PLAYTHROUGHS.iterdir())
+    written = write_all(SHARED_PLAYTHROUGHS, only_game=NAME)
+    assert sorted(SHARED_PLAYTHROUGHS.iterdir()) == before
+    assert written and {path.parent for path in written} == {folder / "playthroughs"}
+    # its rules page, beside its rules
+    page = f"# {TITLE}\n\nTwo players take turns adding one or two to a total; a coin follows.\n"
+    (folder / f"{NAME}.md").write_text(page, encoding="utf-8")
+
+    # make test's checks of every registered game, on the new one
+    mine = {name: entry for name, entry in expected_files().items() if entry[0] == NAME}
+    assert len(mine) == len(new_game.game.conformance_variants)
+    for filename, (name, params) in mine.items():
+        assert difference(golden_path(filename, name, SHARED_PLAYTHROUGHS), name, params) is None
+        check_game(boneyard.load_game(name, **params), playouts=2, seed=1)
+        check_words(boneyard.load_game(name, **params), playouts=2, seed=1)
+    assert stale_files(SHARED_PLAYTHROUGHS) == []
+    check_parameter_errors(NAME)
+    shown = client.get(f"/rules/{NAME}")
+    assert shown.status_code == 200 and re.search(rf"<h1[^>]*>{TITLE}</h1>", shown.text)
+    assert "a coin follows" in shown.text
+    assert "<h2>How to play, in short</h2>" in shown.text and "not written yet" not in shown.text
+    assert "not written yet" not in rules_markdown(NAME)
+
+    # a changed golden file is caught, as for boneyard's own games
+    variant = next(iter(mine))
+    golden = golden_path(variant, NAME, SHARED_PLAYTHROUGHS)
+    golden.write_text(golden.read_text().replace("total 0 / 7", "total 1 / 7", 1))
+    assert "differs" in str(difference(golden, *mine[variant]))

@@ -22,7 +22,10 @@ ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-TIMEOUT_MS = 15_000
+# How long a browser test waits for a state or an event before it fails. Every wait ends as soon
+# as the state is there, so a long bound costs a passing run nothing; a short one failed page
+# loads on a two-core machine at a load of 15 to 20 (CI's machine is busy too).
+TIMEOUT_MS = 60_000
 
 
 def serve(db_path: Path, port: int | None = None, **settings: Any) -> Iterator[str]:
@@ -96,13 +99,15 @@ def click_square(page: Any, square: str) -> None:
     for attempt in range(5):
         # The board is drawn anew on every view: a square found just before a redraw is gone.
         try:
-            target.scroll_into_view_if_needed(timeout=5_000)
+            # To the middle of the window: at its edge a phone's bar (stuck to the bottom of
+            # the screen) would take the click.
+            target.evaluate("node => node.scrollIntoView({block: 'center', inline: 'center'})")
             box = target.bounding_box()
             break
         except PlaywrightError:
             if attempt == 4:
                 raise
-            page.wait_for_timeout(200)
+            target.wait_for(state="attached")  # the square of the new drawing
     assert box is not None, f"no square {square} on the board"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 

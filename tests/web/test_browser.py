@@ -311,3 +311,19 @@ def test_a_long_name_without_spaces_wraps_on_a_phone(server: str, browser: Any) 
     brand = page.locator("a.brand").bounding_box()
     assert brand is not None and brand["height"] < 40, "the site's name on one line"
     context.close()
+
+
+def test_the_redoc_page_runs_under_its_policy(server: str, browser: Any) -> None:
+    """ReDoc draws the API from the app's own files with no policy report and no failed request
+    (its logo was blocked by the site's policy: issue 35)."""
+    page, violations, outside = _noting_page(server, browser)
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.goto(server + "/redoc")
+    page.wait_for_selector("[data-section-id]")  # the API's sections, drawn by ReDoc
+    page.wait_for_load_state("networkidle")
+    assert "/api/games" in page.inner_text("body")
+    # ReDoc's search runs in a worker made from a blob of the page's own origin.
+    elsewhere = [url for url in outside if not url.startswith("blob:" + server)]
+    assert violations == [] and elsewhere == [] and failed == []
+    page.context.close()

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from boneyard.core.registry import list_games
 from boneyard.core.spec import HARD_SECONDS
 from boneyard.web.compute.bots import COMPUTER_MOVE, HINT, SOLVER_SHARE, BotWorkers
-from boneyard.web.compute.fairness import ThinkingBudget
+from boneyard.web.compute.fairness import FairGate, ThinkingBudget
 from boneyard.web.compute.jobs import JobQueue
 from boneyard.web.compute.runners import thinking_budget
 from boneyard.web.errors import WebError
@@ -208,6 +208,41 @@ def test_a_job_table_made_before_clients_gets_their_column(tmp_path: Path) -> No
     assert claimed is not None and claimed.id == job_id
 
 
+@pytest.mark.parametrize("slots", [1, 2])
+def test_a_fair_gate_hands_over_jobs_in_turn_and_forgets_who_gave_up(slots: int) -> None:
+    """The turns in front of a Ray cluster (``RayBots.gate``): an attacker's twelve jobs and an
+    honest client's one after them; at most ``slots`` run at once, the honest job starts after
+    at most one more of the attacker's, and a job cancelled while it waits never starts."""
+
+    async def scenario() -> None:
+        gate = FairGate(slots)
+        started: list[tuple[str, int]] = []
+        running = [0, 0]  # now, most at once
+
+        async def job(client: str, number: int) -> None:
+            async with gate.turn(client, COMPUTER_MOVE):
+                started.append((client, number))
+                running[0] += 1
+                running[1] = max(running)
+                for _ in range(3):  # holds its slot a while
+                    await asyncio.sleep(0)
+                running[0] -= 1
+
+        attack = [asyncio.create_task(job("attacker", n)) for n in range(12)]
+        await asyncio.sleep(0)  # the attacker's jobs hold the slots or wait
+        honest = asyncio.create_task(job("honest", 0))
+        await asyncio.sleep(0)
+        attack[6].cancel()  # gave up while it waited (its game left)
+        await asyncio.gather(honest, *attack, return_exceptions=True)
+        assert running[1] == slots, "never more at once than the slots"
+        assert ("attacker", 6) not in started and len(started) == 12
+        assert started.index(("honest", 0)) <= slots, started
+        assert gate.turns.ahead["honest"] <= 1
+        assert gate.running == 0 and len(gate.turns) == 0
+
+    asyncio.run(scenario())
+
+
 # ----- the budget in the app ---------------------------------------------------------------------
 
 
@@ -224,8 +259,16 @@ def person_move(client: TestClient, created: dict[str, Any]) -> int:
     return seq
 
 
+def metric(client: TestClient, name: str) -> float:
+    """One sample of ``/metrics`` by its name and labels (0 when absent)."""
+    for line in client.get("/metrics").text.splitlines():
+        if line.startswith(f"{name} "):
+            return float(line.split()[-1])
+    return 0.0
+
+
 def test_a_spent_budget_makes_the_computer_wait_and_loses_nothing(tmp_path: Path) -> None:
-    app = make_app(tmp_path / "web.db", thinking_seconds_per_minute=60.0)
+    app = make_app(tmp_path / "web.db", thinking_seconds_per_minute=60.0, hint_interval=60.0)
     with TestClient(app) as client:
         manager: GameManager = app.state.manager
         clock = FakeClock()
@@ -239,16 +282,32 @@ def test_a_spent_budget_makes_the_computer_wait_and_loses_nothing(tmp_path: Path
         )
         assert hint.status_code == 429 and hint.json()["error"] == "too_much_thinking"
         assert "ask for a hint again in 80 seconds" in hint.json()["detail"]
+        assert metric(client, 'boneyard_refusals_total{reason="too_much_thinking"}') == 1
         seq = person_move(client, created)
         until(lambda: live.resting, "the computer waits for the budget")
         assert live.seq == seq and manager.bots.depth() == 0, "no job is queued meanwhile"
+        # the wait is counted in /metrics (not logged): one game waits now, one wait so far
+        assert metric(client, "boneyard_thinking_waiting") == 1
+        assert metric(client, "boneyard_thinking_waits_total") == 1
         view = client.get(f"/api/games/{created['id']}").json()
         assert "pauses a moment" in view["prompt"], "the page says why the computer waits"
         clock.now += 81.0  # the budget refills
         until(lambda: live.seq > seq, "the computer answers once the budget refills")
-        assert not live.resting
+        assert not live.resting and metric(client, "boneyard_thinking_waiting") == 0
         stored = client.get(f"/api/games/{created['id']}").json()
         assert stored["seq"] == live.seq and stored["log"][seq - 1]["player"] == 0, "kept"
+        # hints asked faster than the hint interval: refused and counted
+        until(lambda: live.to_move() == 0 or live.over, "the person's turn")
+        if not live.over:
+            asked = [
+                client.post(
+                    f"/api/games/{created['id']}/hint",
+                    json={"token": created["seats"][0]["token"]},
+                ).status_code
+                for _ in range(2)
+            ]
+            assert asked[1] == 429, asked
+            assert metric(client, 'boneyard_refusals_total{reason="hint_interval"}') == 1
 
 
 # ----- games nobody watches ----------------------------------------------------------------------

@@ -112,6 +112,31 @@ def honest_client(base: str) -> httpx2.Client:
     return httpx2.Client(base_url=base, transport=httpx2.HTTPTransport(local_address=HONEST))
 
 
+def honest_reply(base: str) -> float:
+    """Seconds of the honest player's reply, as a new visitor: a new connection, a game of
+    Obonto against the computer and its first move answered (printed beside the attack, never
+    asserted on: a loaded machine answers everyone late)."""
+    start = time.monotonic()
+    with honest_client(base) as honest:
+        created = honest.post("/api/games", json={"game": "obonto"}, timeout=30).json()
+        me = created["seats"][0]["token"]
+        view = honest.get(f"/api/games/{created['id']}", params={"token": me}, timeout=30).json()
+        moved = honest.post(
+            f"/api/games/{created['id']}/actions",
+            json={"token": me, "seq": view["seq"], "action": view["legal"][0]["id"]},
+            timeout=30,
+        )
+        assert moved.status_code == 200, moved.text
+    return time.monotonic() - start
+
+
+def print_replies(before: list[float], during: list[float]) -> None:
+    print(
+        f"the honest player's reply: {1000 * min(before):.0f}-{1000 * max(before):.0f} ms "
+        f"before the attack, {1000 * min(during):.0f}-{1000 * max(during):.0f} ms during it"
+    )
+
+
 def reopen_until(stop: threading.Event, server: ThreadedServer, address: str) -> None:
     """The attacker's loop: a new slow body as soon as the last one is closed (at most 500)."""
     for _ in range(500):
@@ -142,6 +167,7 @@ def test_one_address_holds_only_its_share_and_the_rest_stays_for_others(db_path:
         with logged() as records:
             with httpx2.Client(base_url=f"http://127.0.0.1:{server.port}") as reader:
                 before = refusals(reader.get("/metrics").text, "address_share")
+            calm = [honest_reply(f"http://127.0.0.1:{server.port}") for _ in range(3)]
             for _ in range(30):  # slow bodies: each would hold its connection a minute
                 sock = connect_from(server, attacker)
                 sock.sendall(SLOW_BODY)
@@ -170,6 +196,7 @@ def test_one_address_holds_only_its_share_and_the_rest_stays_for_others(db_path:
                         assert '"type":"view"' in str(ws.recv(timeout=10))
                         assert connections.OPEN[HONEST] >= 1, "a socket counts in its share"
                     after = refusals(honest.get("/metrics").text, "address_share")
+                print_replies(calm, [honest_reply(base) for _ in range(3)])
             finally:
                 stop.set()
                 reopened.join(30)
@@ -214,6 +241,7 @@ def test_a_thousand_slow_bodies_from_one_address_leave_room_for_everyone(tmp_pat
     attacker = "127.0.3.64"
     held: list[socket.socket] = []
     try:
+        calm = [honest_reply(server.base) for _ in range(3)]
         for _ in range(1050):
             with contextlib.suppress(OSError):  # closed at once, past the share
                 sock = socket.create_connection(
@@ -229,6 +257,7 @@ def test_a_thousand_slow_bodies_from_one_address_leave_room_for_everyone(tmp_pat
             with server.socket(f"/ws/games/{game['id']}", HONEST) as ws:
                 assert '"type":"view"' in str(ws.recv(timeout=10))
             metrics = honest.get("/metrics").text
+        print_replies(calm, [honest_reply(server.base) for _ in range(3)])
         assert refusals(metrics, "address_share") >= 900
     finally:
         for sock in held:

@@ -20,6 +20,10 @@ FORM_FIELDS = {
     "/new/{name}": ["p_games", "p_players", "p_target", "seat0", "seat1", "seat2", "name0",
                     "name1", "level", "friends", "hints"],
     "/ladder/play": ["level", "name0"],
+    "/signup": ["name", "password", "again", "claim"],
+    "/login": ["name", "password"],
+    "/recover": ["name", "code", "password", "again"],
+    "/logout": [],
 }  # fmt: skip
 """Every form route of the app and the fields its forms send."""
 
@@ -108,6 +112,20 @@ def test_the_ladder_form_never_answers_5xx(form_client: TestClient, body: bytes)
     if level is not None and len(level.group(1)) < 3 and int(level.group(1)) > 3:
         body = body.replace(b"level=" + level.group(1), b"level=2")
     answer = form_client.post("/ladder/play", content=body, headers=FORM, follow_redirects=False)
+    assert_answered_in_words(answer.status_code, answer.text, body)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    route=st.sampled_from(["/signup", "/login", "/recover", "/logout"]),
+    body=st.one_of(*(bodies(route) for route in ["/signup", "/login", "/recover"])),
+)
+def test_the_account_forms_never_answer_5xx(
+    form_client: TestClient, route: str, body: bytes
+) -> None:
+    answer = form_client.post(route, content=body, headers=FORM, follow_redirects=False)
     assert_answered_in_words(answer.status_code, answer.text, body)
 
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.core.registry import list_games
 from boneyard.web.compute.chance import chance_outcome, seed_hash
-from boneyard.web.store.games import move_notice, read_move_notice
+from boneyard.web.store.games import Store, move_notice, read_move_notice
 from tests.web.conftest import all_games, create, lasting, make_app, play_random, token
 
 
@@ -265,3 +265,15 @@ def test_a_move_notice_carries_the_stored_actions_or_only_the_number() -> None:
     notice = move_notice("game", 2000, long_run)
     assert len(notice.encode()) < 8000
     assert read_move_notice(notice) == ("game", 2000, None)
+
+
+@pytest.mark.parametrize("url", ["sqlite:///sqlite:", "sqlite:///run/sqlite:", "sqlite:///a:b.db"])
+def test_a_sqlite_file_named_like_a_url_is_refused_and_not_made(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # three files named sqlite:, sqlite:-shm and sqlite:-wal were once committed from a run
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run").mkdir()
+    with pytest.raises(ValueError, match="give a file path"):
+        Store(url)
+    assert [path.name for path in tmp_path.rglob("*") if path.is_file()] == []

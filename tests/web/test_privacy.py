@@ -23,8 +23,11 @@ from tests.web.conftest import all_games, create
 
 VIEW_KEYS = {
     "game_id", "game", "title", "params", "seq", "seat", "seats", "current_player", "terminal",
-    "returns", "status", "observation", "legal", "log_from", "log", "svg", "text", "seed_hash",
+    "returns", "status", "observation", "legal", "log_from", "log_update", "log", "svg", "text",
+    "seed_hash",
     "seed", "session", "hints_on",
+    # the seat's state at the table: it left and watches (the computer plays it), its clocks
+    "watching", "you_mark", "clock",
     # words for people (web/play/words.py), each drawn from the seat's own observation:
     "prompt", "recent", "labels", "panel", "players", "result", "quick_setup", "round_summary",
 }  # fmt: skip

@@ -259,6 +259,7 @@ def test_bots_on_a_ray_cluster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
             assert isinstance(bots, RayBots), "no bot worker of its own"
             _ready_once_connected(client, head.address)
             assert len(tries) >= 2, "connected after the failed first try"
+            assert bots.gate.slots == 1, "as many tasks at once as the cluster has CPUs"
             _the_computer_replies_and_a_hint_arrives(client)
             _a_move_whose_worker_dies_is_computed_again_and_played_once(head, client)
             _a_task_past_its_time_is_cancelled_and_its_worker_ended(head, client, bots)

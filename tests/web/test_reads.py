@@ -33,6 +33,7 @@ from boneyard.core.parameters import Parameter
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.guard.budgets import charges_of
 from boneyard.web.play.catalog import Catalog
+from boneyard.web.play.live import LOG_IN_VIEW
 from boneyard.web.store.games import Store
 from tests.web.conftest import Server, all_games, app_settings
 from tests.web.toygames import WalkGame, WalkState
@@ -201,16 +202,80 @@ def test_no_read_does_work_on_the_loop_that_grows_with_the_game(
         if long["id"] in path:
             assert answer.status_code == 200, (path, answer.text[:300])
         assert on_loop() <= ON_LOOP_MOST, (path, dict(WORK))
-        if cold and long["id"] in path:
+        loaded = long["id"] in reads.app.state.manager.games  # type: ignore[attr-defined]
+        if cold and loaded:  # a read of the store alone (a game's rating) loads no game
             assert off_loop() >= LENGTH, (path, "the game was replayed in the work pool")
     # a frame asks for a state at most 32 actions past a snapshot, in the work pool
     assert reads.get(f"/api/games/{long['id']}").status_code == 200  # in memory again
     for step in (LENGTH - 1, 1, 333, LENGTH // 2):
         WORK.clear()
         frame = reads.get(f"/api/games/{long['id']}/replay/{step}").json()
-        assert frame["step"] == step and len(frame["log"]) == step
+        assert frame["step"] == step and frame["log_from"] == max(0, step - LOG_IN_VIEW)
+        assert [line["seq"] for line in frame["log"]] == list(range(frame["log_from"], step))
         assert WORK[("apply", True)] == 0 and WORK[("apply", False)] < 32, dict(WORK)
         assert frame["log"][-1]["words"].startswith("moved ") if step else True
+
+
+def test_no_read_answers_more_the_longer_the_game(reads: TestClient) -> None:
+    """What a read builds and encodes on the loop (a view's JSON, a page) is the size of its
+    answer: the same game twice as long must not answer more (a whole move log would add
+    ~50 bytes a move, 30 KB here)."""
+    store = reads.app.state.manager.store  # type: ignore[attr-defined]
+    sizes: dict[str, list[int]] = {}
+    for length in (LENGTH, 2 * LENGTH):
+        for finished in (True, False):
+            game = store_long_game(store, length, finished=finished)
+            # the last replay frame of a finished game; the first of one still played
+            for path in get_paths(reads, game, length if finished else 0):
+                if game["id"] not in path:
+                    continue
+                answer = reads.get(path)
+                assert answer.status_code in (200, 409), (path, answer.text[:300])
+                key = f"{'finished' if finished else 'playing'} {path}"
+                key = key.replace(game["id"], "GAME").replace(f"/{length}", "/LENGTH")
+                for token in game["tokens"]:
+                    key = key.replace(token, "TOKEN")
+                sizes.setdefault(key, []).append(len(answer.content))
+    assert len(sizes) >= 8 and all(len(both) == 2 for both in sizes.values()), sizes
+    grown = {path: (short, long) for path, (short, long) in sizes.items() if long - short > 1000}
+    assert grown == {}, "these answers grow with the game's length"
+
+
+def test_the_log_is_paged_and_each_page_is_a_read(tmp_path: Path) -> None:
+    from boneyard.web.app import create_app
+
+    games: dict[str, type[Game]] = {**all_games(), "toy_long": LongWalk}
+    app = create_app(
+        f"sqlite:///{tmp_path / 'web.db'}",
+        catalog=Catalog(games),
+        settings=app_settings(reads_per_minute=60),
+    )
+    with TestClient(app) as client:
+        long = store_long_game(app.state.manager.store, LENGTH, finished=False)
+        game_id, token = long["id"], long["tokens"][0]
+        view = client.get(f"/api/games/{game_id}", params={"token": token}).json()
+        assert view["log_from"] == LENGTH - LOG_IN_VIEW and not view["log_update"]
+        lines = view["log"]
+        pages = 0
+        while lines[0]["seq"] > 0:
+            page = client.get(
+                f"/api/games/{game_id}/log", params={"token": token, "before": lines[0]["seq"]}
+            )
+            assert page.status_code == 200, page.text
+            assert page.json()["log_from"] == max(0, lines[0]["seq"] - LOG_IN_VIEW)
+            lines = page.json()["log"] + lines
+            pages += 1
+        assert pages == -(-(LENGTH - LOG_IN_VIEW) // LOG_IN_VIEW)
+        assert [line["seq"] for line in lines] == list(range(LENGTH))
+        assert all(line["words"] == f"moved {line['string']}" for line in lines)
+        # each page is a read: the budget of 60 runs out however the pages are asked
+        answers = [
+            client.get(f"/api/games/{game_id}/log", params={"before": 50}).status_code
+            for _ in range(60)
+        ]
+        assert 200 in answers and 429 in answers
+        refused = client.get(f"/api/games/{game_id}/log", params={"before": "5x"})
+        assert refused.status_code in (422, 429)
 
 
 def test_a_frame_is_the_position_the_log_reaches(reads: TestClient) -> None:

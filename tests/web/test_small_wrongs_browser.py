@@ -65,3 +65,32 @@ def test_the_home_pages_puzzle_deals_a_level_and_leads_on_to_the_next(
         "document.getElementById('session-puzzle-text')?.textContent.startsWith('Level 3')"
     )
     context.close()
+
+
+def test_a_phones_table_head_keeps_its_tools_on_one_line_and_the_clocks_whole(
+    server: str, browser: Any
+) -> None:
+    """At 390x844 a timed game from *Play a friend*: "Flip board" and "Mute sounds" each on one
+    line (broken over two they read as four buttons), the clocks on a row of their own."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    card = "li[data-game=bondo_cones]"
+    page.select_option(f"{card} select[name=clock]", "300+3")
+    page.click(f"{card} button:has-text('Play a friend')")
+    page.locator("a.invite").first.click()
+    page.wait_for_selector("#game[data-seq]")
+    page.wait_for_selector("#clocks:not([hidden]) .clock")
+    page.wait_for_selector("#flip:not([hidden])")
+    for tool in ("#flip", "#mute"):
+        height = page.evaluate(
+            f"parseFloat(getComputedStyle(document.querySelector('{tool}')).lineHeight)"
+        )
+        box = page.locator(tool).bounding_box()
+        assert box is not None and box["height"] < 2 * height, (tool, box, height)
+    title = page.locator(".table-head h1").bounding_box()
+    clocks = page.locator("#clocks").bounding_box()
+    assert title is not None and clocks is not None
+    assert clocks["y"] >= title["y"] + title["height"], "the clocks below the title, not beside"
+    context.close()

@@ -91,9 +91,6 @@ class HandDriven:
         self.reading.set()
         self.inbox.put_nowait({"type": "websocket.disconnect", "code": code})
 
-    def sent_to(self) -> bool:
-        return any(message["type"] == "websocket.send" for message in self.received)
-
     async def settled(self) -> None:
         """Wait until the server answered the opening (a view or a refusal) or ended."""
         loop = asyncio.get_running_loop()

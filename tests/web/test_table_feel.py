@@ -124,7 +124,8 @@ def pixel(page: Any, node: Any, across: float, down: float) -> tuple[int, ...]:
     assert box is not None
     at = {"x": box["x"] + box["width"] * across, "y": box["y"] + box["height"] * down}
     png = page.screenshot(clip={**at, "width": 1, "height": 1})
-    colour: tuple[int, ...] = Image.open(io.BytesIO(png)).convert("RGB").getpixel((0, 0))
+    colour = Image.open(io.BytesIO(png)).convert("RGB").getpixel((0, 0))
+    assert isinstance(colour, tuple), "an RGB picture's pixel is a tuple"
     return colour
 
 
@@ -275,20 +276,29 @@ def test_the_move_log_takes_focus_with_a_name(server: str, browser: Any) -> None
 
 
 def test_a_drawn_card_is_dealt_with_motion(server: str, browser: Any) -> None:
-    """Bon-Bon: the card drawn and played lands in the seat's run with an animation."""
+    """Bon-Bon: the card drawn is dealt into its drawer's hand, and played, lands in a run,
+    each with an animation. A drawing and its motion are made in one render (game.js), so the
+    test waits for the state the move leaves on the table, never for the motion's time."""
     created = create(server, "bonbon", seats=[{}, {"kind": "computer", "level": "easy"}])
     page = open_seat(browser, server + created["seats"][0]["url"])
-    for pick in ("draw", ""):  # draw a card, then play it (face up or down: the first offered)
+    mine = "#board g[data-seat='0'][data-card]"
+    for _draw in range(30):  # a face-up-only card is played at once: no card is held then
         page.wait_for_selector("#game[data-mine='yes']")
-        start = seq_of(page)
-        action = next(action for action in legal_strings(page) if pick in action.lower())
-        page.locator(f'#actions [data-action="{action}"]').click()
-        wait_seq(page, start + 1)
+        start, held = seq_of(page), page.locator(mine).count()
+        page.locator('#actions [data-action="draw"]').click()
+        page.wait_for_function(f'document.querySelectorAll("{mine}").length > {held}')
+        records = page.evaluate("window.__animations")
+        assert any(r["seq"] > start and r["card"] for r in records), "dealt with motion"
+        if page.locator("#board [data-card='drawn']").count():
+            break
+    page.wait_for_selector("#game[data-mine='yes']")
+    start = seq_of(page)
+    play = next(a for a in legal_strings(page) if a in ("up", "down"))
+    page.locator(f'#actions [data-action="{play}"]').click()
+    wait_seq(page, start + 1)
     assert page.locator("#board [data-card]").count() >= 1, "the card lies in a run"
-    page.wait_for_function(
-        f"window.__animations.some(record => record.seq > {start} && record.card)",
-        timeout=TIMEOUT_MS,
-    )
+    records = page.evaluate("window.__animations")
+    assert any(r["seq"] > start and r["card"] for r in records), records
 
 
 def test_the_opponents_resignation_opens_beside_the_board(server: str, browser: Any) -> None:

@@ -14,6 +14,7 @@ research; ``expert`` is a search guided by the game's shipped network, ``ai/expe
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable
 from typing import Any
 
 from boneyard.ai.alphabeta import AlphaBetaBot
@@ -24,8 +25,10 @@ from boneyard.ai.levels import LEVEL_NAMES, Level, hint_level, is_level_name, le
 from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.random_bot import RandomBot
+from boneyard.ai.repetition import repeating_actions
 from boneyard.core.game import Game, State
-from boneyard.core.registry import load_game
+from boneyard.core.registry import game_specs, load_game
+from boneyard.core.spec import GameSpec
 
 BOTS: dict[str, type[Bot]] = {
     bot.name: bot
@@ -49,6 +52,23 @@ def list_bots() -> list[str]:
 
 def _accepted(cls: type[Bot]) -> set[str]:
     return set(inspect.signature(cls.__init__).parameters) - {"self", "game", "seat"}
+
+
+def check_levels(specs: Iterable[GameSpec] | None = None) -> None:
+    """Refuse a game whose level names a bot, or a bot option, that does not exist, naming
+    those that do: a game's spec names its bots as text (the games sit below ``ai``), so the
+    commands check every registered game's levels when they start (``boneyard.cli``)."""
+    for spec in game_specs() if specs is None else specs:
+        for number, step in enumerate(spec.scale.steps, 1):
+            where = f"level {number} of {spec.name}"
+            if step.bot not in BOTS:
+                raise ValueError(f"{where} names bot {step.bot!r}; bots: {', '.join(list_bots())}")
+            unknown = sorted(set(step.options) - _accepted(BOTS[step.bot]))
+            if unknown:
+                raise ValueError(
+                    f"{where}: bot {step.bot!r} has no option {', '.join(map(repr, unknown))}; "
+                    f"its options: {', '.join(sorted(_accepted(BOTS[step.bot])))}"
+                )
 
 
 def make_bot(
@@ -77,6 +97,7 @@ def make_bot(
     name = name_or_level.strip().lower()
     if is_level_name(name):
         level = level_for(game, name)
+        check_levels([game.spec])
         bot_name = level.bot
         settings: dict[str, Any] = dict(level.options)
         settings["use_solver"] = level.use_solver
@@ -106,8 +127,9 @@ def make_bot(
 def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> int:
     """The strongest level's move (or the exact solver's) for ``seat``, by default the mover.
 
-    The state is not changed. It is an error to ask at a chance node, at the end, or for a seat
-    that is not to move.
+    A move that brings back a position the game has seen is the hint only when clearly best
+    (``ai/repetition.py``). The state is not changed. It is an error to ask at a chance node,
+    at the end, or for a seat that is not to move.
     """
     player = state.current_player()
     if state.is_terminal() or state.is_chance_node():
@@ -119,7 +141,9 @@ def hint(state: State, seat: int | None = None, *, seed: int | None = None) -> i
         seat = player
     if seat != player:
         raise ValueError(f"no hint for seat {seat}: seat {player} is to move")
-    return make_bot(hint_level(state.game), state.game, seat, seed=seed).step(state)
+    bot = make_bot(hint_level(state.game), state.game, seat, seed=seed)
+    bot.avoid = repeating_actions(state)
+    return bot.step(state)
 
 
 __all__ = [
@@ -128,6 +152,7 @@ __all__ = [
     "Bot",
     "Budget",
     "Level",
+    "check_levels",
     "hint",
     "level_for",
     "list_bots",

@@ -14,6 +14,7 @@ import time
 
 from boneyard.ai.base import Bot
 from boneyard.ai.evaluators import Evaluator, SquashedHeuristicEvaluator
+from boneyard.ai.repetition import REPEAT_MARGIN
 from boneyard.ai.values import values_from_returns
 from boneyard.core.game import Game, State
 
@@ -61,7 +62,6 @@ class AlphaBetaBot(Bot):
         self._killers: dict[int, list[int]] = {}
         self._history: dict[tuple[int, int], int] = {}
         self.nodes = 0
-        self.last_depth = 0
         self.last_value = 0.0
 
     def reset(self) -> None:
@@ -120,7 +120,6 @@ class AlphaBetaBot(Bot):
             top = max(scores.values())
             best = next(a for a in order if scores[a] == top)
             order.sort(key=lambda a: -scores[a])
-            self.last_depth = depth
             self.last_value = top
             if abs(top) > WIN / 2 or time.perf_counter() >= self._deadline:
                 break  # a forced result is known, or there is no time for another iteration
@@ -136,6 +135,10 @@ class AlphaBetaBot(Bot):
             # Null-window tests are not worth it here; a plain window keeps the scores exact
             # enough to order the next iteration.
             value = self._search(child, depth - 1, alpha, math.inf, 1)
+            if action in self.avoid:
+                # Counted down by the margin, a move to avoid wins only by more than it; the
+                # window stays the raw alpha, so every other move within the margin is exact.
+                value -= REPEAT_MARGIN
             scores[action] = value
             alpha = max(alpha, value)
         return scores

@@ -43,6 +43,9 @@ class Bot(ABC):
         self.seed = seed
         self.rng = random.Random(seed)
         self.use_solver = use_solver
+        self.avoid: frozenset[int] = frozenset()
+        """Actions to play only when clearly better than the rest (a hint's repetitions:
+        ``ai/repetition.py``); the searches that value every move keep to it (``alphabeta``)."""
 
     def step(self, state: State) -> int:
         """Choose an action for this bot's seat in ``state``; ``state`` is left unchanged."""

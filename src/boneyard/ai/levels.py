@@ -16,7 +16,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from boneyard.core.errors import UnknownGameError
 from boneyard.core.game import Game
 from boneyard.core.registry import game_spec
 from boneyard.core.spec import (
@@ -28,28 +27,30 @@ from boneyard.core.spec import (
     Scale,
     check_level_name,
     is_level_name,
-    scale_of,
+    spec_of,
 )
 
+AnyGame = Game | type[Game] | str
+"""A game as the level functions take it: loaded, its class, or its registered name."""
 
-def scale_for(game: Game | str) -> Scale:
-    """The scale of ``game`` (a loaded game, or a game's name: one the registry does not know
-    has the default levels)."""
+
+def scale_for(game: AnyGame) -> Scale:
+    """The scale of ``game`` (a loaded game, its class, or a registered game's name: an unknown
+    name raises UnknownGameError naming the games)."""
     if isinstance(game, Game):
         return game.spec.scale
-    try:
-        return game_spec(game).scale
-    except UnknownGameError:
-        return scale_of(DEFAULT_LEVELS)
+    if isinstance(game, type):
+        return spec_of(game).scale
+    return game_spec(game).scale
 
 
-def level_for(game: Game | str, level: str | int) -> Level:
+def level_for(game: AnyGame, level: str | int) -> Level:
     """The Level ``level`` (a number or easy/medium/hard) of ``game``; an unknown level raises
     ValueError naming the game's levels."""
     return scale_for(game).level(level)
 
 
-def level_number(game: Game | str, level: str | int) -> int:
+def level_number(game: AnyGame, level: str | int) -> int:
     """The number on ``game``'s scale of ``level``; ValueError naming the levels otherwise."""
     return scale_for(game).number(level)
 
@@ -84,10 +85,10 @@ def _ratings() -> dict[str, Any]:
     return data
 
 
-def rating_of(game: str, number: int) -> int | None:
+def rating_of(game: AnyGame, number: int) -> int | None:
     """The Elo rating the arena measured for level ``number`` of ``game`` (level 1 at 1000),
     rounded to tens, or ``None`` where it was not measured (or the level has changed since)."""
-    levels = _ratings().get("games", {}).get(game, {}).get("levels", {})
+    levels = _ratings().get("games", {}).get(_name(game), {}).get("levels", {})
     entry = levels.get(str(number))
     if entry is None or entry.get("rating") is None:
         return None
@@ -98,15 +99,18 @@ def rating_of(game: str, number: int) -> int | None:
     return int(round(float(entry["rating"]) / 10.0) * 10)
 
 
-def level_choices(game: Game | str) -> list[dict[str, Any]]:
+def _name(game: AnyGame) -> str:
+    return game if isinstance(game, str) else game.name
+
+
+def level_choices(game: AnyGame) -> list[dict[str, Any]]:
     """The levels a player chooses from: number, measured rating (or ``None``), the aliases
     that name it, in words for a form."""
     scale = scale_for(game)
-    name = game if isinstance(game, str) else game.name
     choices = []
     for number in scale.numbers:
         aliases = [alias for alias in LEVEL_NAMES if scale.aliases[alias] == number]
-        rating = rating_of(name, number)
+        rating = rating_of(game, number)
         words = f"Level {number}"
         if rating is not None:
             words += f" · about {rating}"

@@ -84,10 +84,6 @@ class Network:
     def game_name(self) -> str:
         return str(self.config["game"])
 
-    @property
-    def game_params(self) -> dict[str, Any]:
-        return dict(self.config.get("params", {}))
-
     @classmethod
     def load(cls, path: str | Path) -> Network:
         """A network from a model file (``.npz`` with its ``config``)."""

@@ -9,6 +9,10 @@ import click
 @click.version_option(package_name="boneyard")
 def main() -> None:
     """Play, solve and study five tabletop games: Obonto, OYNO, Bones, Bond O Cones, Bon-Bon."""
+    from boneyard.ai import check_levels
+
+    # A game's spec names its bots as text: a misspelt one stops every command here, by name.
+    check_levels()
 
 
 # Commands register below, one line each.

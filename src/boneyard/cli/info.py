@@ -9,7 +9,7 @@ from rich.table import Table
 
 from boneyard.cli.common import GAME_NAME, fail_on_bad_input
 from boneyard.core.registry import game_class, list_games
-from boneyard.rules_pages import rules_markdown
+from boneyard.core.rules_pages import rules_markdown
 
 
 @click.command()

@@ -7,7 +7,7 @@ from rich.console import Console
 
 from boneyard.cli.common import fail_on_bad_input
 from boneyard.core.errors import BoneyardError, InvalidPositionError
-from boneyard.core.registry import game_spec, game_specs
+from boneyard.core.registry import game_specs
 
 
 def solvable_games() -> list[str]:
@@ -28,6 +28,7 @@ def solvable_games() -> list[str]:
 def solve(game: str, start: str, quiet: bool) -> None:
     """Solve a GAME position optimally and print the moves and the boards after each."""
     import boneyard
+    from boneyard import solvers
     from boneyard.games.oyno.search import SearchLimitError
 
     console = Console(highlight=False)
@@ -41,7 +42,7 @@ def solve(game: str, start: str, quiet: bool) -> None:
         raise InvalidPositionError(message) from None
     state = loaded.new_initial_state()
     try:
-        actions = game_spec(game).load_solver().solve(state)
+        actions = solvers.solve(state)
     except SearchLimitError as error:
         raise click.ClickException(f"this position is too large to solve here: {error}") from None
     if actions is None:

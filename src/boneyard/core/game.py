@@ -42,11 +42,11 @@ from boneyard.core.errors import (
     InvalidStateError,
 )
 from boneyard.core.parameters import Parameter, ParameterValue, resolve_parameters
-from boneyard.core.record import Cache, Copied, record_of, restore, snapshot
+from boneyard.core.record import CACHE, COPIED, Record, restore, snapshot
+from boneyard.core.spec import GameSpec, spec_of
 
 if TYPE_CHECKING:
     from boneyard.core.hooks import Drawing, Tensor
-    from boneyard.core.spec import GameSpec
 
 CHANCE = -1
 """``current_player()`` at a chance node (a die roll, a shuffle, a draw)."""
@@ -162,15 +162,11 @@ class Game(ABC):
     the end (the game page's *How to play*, the top of the rules page, ``rules`` at the
     terminal). The rules page says the rest."""
 
-    _spec: ClassVar[GameSpec | None] = None
-    """Set by the game's ``GameSpec`` when it is made; read through ``spec``."""
-
     @property
     def spec(self) -> GameSpec:
-        """The game's declaration. Kept on its class, not the game: a game travels pickled to
-        worker processes, and a spec holds its hook modules."""
-        from boneyard.core.spec import spec_of
-
+        """The game's declaration, looked up by its class (``core.spec.spec_of``), not kept on
+        the game: a game travels pickled to worker processes, and a spec holds its hook
+        modules."""
         return spec_of(type(self))
 
     def __init__(self, **params: Any) -> None:
@@ -426,6 +422,22 @@ class Game(ABC):
         return next(p.default for p in self.parameters if p.name == name)
 
 
+def _as_sentence(reason: str) -> str:
+    """A rule's reason as a sentence: a capital (unless it starts with a square's name, "e5 is
+    taken") and a full stop."""
+    first_word = reason.split(" ", 1)[0]
+    if not any(char.isdigit() for char in first_word):
+        reason = reason[:1].upper() + reason[1:]
+    return reason if reason.endswith((".", "!", "?")) else reason + "."
+
+
+def _deep_clone(state: State) -> State:
+    """The clone of a state whose class declares no fields (a test's toy game)."""
+    new = object.__new__(type(state))
+    new.__dict__ = copy.deepcopy(state.__dict__, {id(state.game): state.game})
+    return new
+
+
 class State(ABC):
     """One position of a game, with its history. Mutable: ``apply_action`` changes it in place.
 
@@ -435,9 +447,16 @@ class State(ABC):
     information implements ``_resample`` (and ``action_string_for`` where an action is secret).
     """
 
-    _history: Copied[list[int]]
-    _legal_cache: Cache[list[int] | None]
+    _history: list[int]
+    _legal_cache: list[int] | None
     """The legal actions once asked for; never changed in place, so copies share it."""
+    record: ClassVar[Record] = Record(
+        fields={"_history": COPIED, "_legal_cache": CACHE},
+        types={"_history": list[int], "_legal_cache": list[int] | None},
+        clone=_deep_clone,
+    )
+    """The declared fields (``core/record.py``): a game's state adds its own with
+    ``@declared``; one that declares none clones by deep copy."""
     saves_record: ClassVar[bool] = False
     """Whether ``to_json`` saves the declared fields (a ``snapshot``) beside the history, for
     states that are more than a replay of their history (resampled ones)."""
@@ -446,11 +465,6 @@ class State(ABC):
         self.game = game
         self._history = []
         self._legal_cache = None
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "clone" not in cls.__dict__:
-            cls.clone = State._derived_clone  # type: ignore[method-assign]
 
     # ----- hooks ------------------------------------------------------------------------------
 
@@ -557,9 +571,7 @@ class State(ABC):
         because = f": {reason}" if reason else ""
         return f"illegal action {shown} in {self.game.name}{because}; legal: {legal}"
 
-    # Over the complexity limit on purpose: one early answer per case, in the order a person meets
-    # them.
-    def why_illegal(self, action: int | str) -> str:  # noqa: C901
+    def why_illegal(self, action: int | str) -> str:
         """One short reason in plain words why ``action`` (an id or its notation) is refused now,
         for a person who clicked it: the rule it breaks where the game knows it, else a generic
         sentence; never the list of legal actions. An empty string when it is legal."""
@@ -567,27 +579,27 @@ class State(ABC):
             return "The game is over."
         if self.is_chance_node():
             return "Wait: the game is not waiting for a move now."
+        action_id = self._action_id(action)
+        if action_id is None:
+            return NOT_ALLOWED
+        if action_id in self.legal_actions():
+            return ""
+        try:
+            reason = self._why_illegal(action_id)
+        except (ValueError, IndexError, KeyError):
+            reason = None
+        return _as_sentence(reason) if reason else NOT_ALLOWED
+
+    def _action_id(self, action: object) -> int | None:
+        """``action`` (an id or its notation) as an id the game has, or ``None``."""
         if isinstance(action, str):
             try:
                 action = self.string_to_action(action)
             except ValueError:
-                return NOT_ALLOWED
+                return None
         if isinstance(action, bool) or not isinstance(action, int):
-            return NOT_ALLOWED
-        if action in self.legal_actions():
-            return ""
-        if not 0 <= action < self.game.info.num_distinct_actions:
-            return NOT_ALLOWED
-        try:
-            reason = self._why_illegal(action)
-        except (ValueError, IndexError, KeyError):
-            reason = None
-        if not reason:
-            return NOT_ALLOWED
-        first_word = reason.split(" ", 1)[0]
-        if not any(char.isdigit() for char in first_word):  # "e5 is taken" keeps its square name
-            reason = reason[:1].upper() + reason[1:]
-        return reason if reason.endswith((".", "!", "?")) else reason + "."
+            return None
+        return action if 0 <= action < self.game.info.num_distinct_actions else None
 
     def action_to_string(self, action: int) -> str:
         """The notation of ``action`` played from this state (player action or chance outcome)."""
@@ -621,6 +633,13 @@ class State(ABC):
         to build, such as a tuple of its fields."""
         return str(self)
 
+    def position_key(self) -> Any:
+        """A hashable key, equal for states a player would call the same position coming back
+        (hints avoid a move that brings one back: ``ai/repetition.py``). The transposition key
+        by default; a game whose boards repeat while counters move on (Bones: the same colours
+        on top, the stacks higher) keys only what a player sees as the position."""
+        return self.transposition_key()
+
     def observation(self, seat: int | None) -> Observation:
         """All that ``seat`` may know, as a JSON-safe dict; ``seat=None`` is a spectator."""
         self._check_seat(seat)
@@ -637,24 +656,9 @@ class State(ABC):
         return self._resample(seat, rng)
 
     def clone(self) -> Self:
-        """An independent copy, derived from the declared record (``core/record.py``)."""
-        return self._derived_clone()
-
-    def _derived_clone(self) -> Self:
-        # The first call on a class compiles its clone from the declaration and puts it on the
-        # class, so later calls cost what a hand-written field-by-field copy costs.
-        cls = type(self)
-        record = record_of(cls)
-        if len(record.fields) == len(record_of(State).fields):
-            return self._deep_clone()  # a class that declares no fields (a test's toy game)
-        if cls.__dict__.get("clone") is State._derived_clone:
-            cls.clone = record.clone  # type: ignore[method-assign, assignment]
-        new: Self = record.clone(self)
-        return new
-
-    def _deep_clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__ = copy.deepcopy(self.__dict__, {id(self.game): self.game})
+        """An independent copy, made by the function generated from the class's declared
+        record (``core/record.py``)."""
+        new: Self = self.record.clone(self)
         return new
 
     def to_json(self) -> dict[str, Any]:

@@ -6,55 +6,63 @@ the protocol below like any other object, so a missing or misspelt function is a
 a silent fall back to a default. Where one package holds two games (OYNO), a small class of
 static methods gathers each game's functions.
 
-The parameters that differ from game to game (the game, its observation ``TypedDict``, its
-state) are typed ``Any`` here: a protocol over the base types would refuse every game's narrower
-functions (parameters are contravariant). What mypy checks is that each function is there, takes
-its arguments in this order and returns this type. ``render_svg`` ends in ``*args: Any,
-**options: Any`` so that each game keeps its own typed keyword options.
+The parameters that differ from game to game are the protocols' type parameters: the game
+(``G``), its observation ``TypedDict`` (``O``) and its state (``S``). A game's ``GameSpec`` binds
+them once, from its ``game`` and ``state`` classes and its drawing's observation type, so mypy
+checks every hook against the same three types: a prompt that reads another game's
+observation, or a heuristic written for another state, is a type error. ``render_svg`` ends in
+``*args: Any, **options: Any`` so that each game keeps its own typed keyword options.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from boneyard.core.game import Game, PanelItem
+    from boneyard.core.game import Game, PanelItem, State
+
+G = TypeVar("G", bound="Game", contravariant=True)
+"""A game's ``Game`` class."""
+O = TypeVar("O", contravariant=True)  # noqa: E741
+"""A game's observation (its ``TypedDict``)."""
+S = TypeVar("S", bound="State", contravariant=True)
+"""A game's ``State`` class."""
 
 
-class Drawing(Protocol):
+class Drawing(Protocol[O]):
     """The board drawn from what one seat may see (``draw.py``)."""
 
-    def render_text(self, observation: Any, /) -> str: ...
+    def render_text(self, observation: O, /) -> str: ...
 
-    def render_svg(self, observation: Any, /, *args: Any, **options: Any) -> str: ...
+    def render_svg(self, observation: O, /, *args: Any, **options: Any) -> str: ...
 
 
-class Words(Protocol):
+class Words(Protocol[G, O]):
     """The words a person reads (``prompt.py``); ``PlainWords`` says the least that is true."""
 
-    def prompt(self, game: Any, observation: Any, seat: int, /) -> str: ...
+    def prompt(self, game: G, observation: O, seat: int, /) -> str: ...
 
     def describe_action(
-        self, game: Any, observation: Any, actor: int | None, action: str, /
+        self, game: G, observation: O, actor: int | None, action: str, /
     ) -> str: ...
 
-    def action_label(self, game: Any, observation: Any, action: str, /) -> str: ...
+    def action_label(self, game: G, observation: O, action: str, /) -> str: ...
 
-    def panel(self, game: Any, observation: Any, seat: int | None, /) -> list[PanelItem]: ...
+    def panel(self, game: G, observation: O, seat: int | None, /) -> list[PanelItem]: ...
 
     def result(
-        self, game: Any, observation: Any, seat: int | None, returns: Sequence[float], /
+        self, game: G, observation: O, seat: int | None, returns: Sequence[float], /
     ) -> str: ...
 
 
-class SetUpWords(Protocol):
+class SetUpWords(Protocol[G, O]):
     """For a game whose seats set up before play: whether a seat is setting up now."""
 
-    def in_setup(self, game: Any, observation: Any, /) -> bool: ...
+    def in_setup(self, game: G, observation: O, /) -> bool: ...
 
 
-class RoundWords(Protocol):
+class RoundWords(Protocol[G, O]):
     """For a game played in rounds: the end of a round in words, as one seat saw it.
 
     ``round_summary(game, before, after, seat, names)`` is given the seat's observations just
@@ -66,51 +74,51 @@ class RoundWords(Protocol):
 
     def round_summary(
         self,
-        game: Any,
-        before: Any,
-        after: Any,
+        game: G,
+        before: O,
+        after: O,
         seat: int | None,
         names: Sequence[str] | None,
         /,
     ) -> dict[str, Any] | None: ...
 
 
-class Heuristic(Protocol):
+class Heuristic(Protocol[S]):
     """The value bots search with (``heuristic.py``), inside the utility range."""
 
-    def evaluate(self, state: Any, seat: int, /) -> float: ...
+    def evaluate(self, state: S, seat: int, /) -> float: ...
 
 
-class Tensor(Protocol):
+class Tensor(Protocol[G, O]):
     """Fixed-size numbers for learning interfaces (``tensor.py``)."""
 
-    def observation_tensor_shape(self, game: Any, /) -> tuple[int, ...]: ...
+    def observation_tensor_shape(self, game: G, /) -> tuple[int, ...]: ...
 
-    def observation_tensor(self, game: Any, observation: Any, /) -> Sequence[float]: ...
+    def observation_tensor(self, game: G, observation: O, /) -> Sequence[float]: ...
 
-    def observation_bounds(self, game: Any, /) -> tuple[float, float]:
+    def observation_bounds(self, game: G, /) -> tuple[float, float]:
         """The least and greatest number the tensor can hold (the interfaces' bounded
         spaces)."""
         ...
 
 
-class StateTensor(Protocol):
+class StateTensor(Protocol[S]):
     """The same numbers as ``Tensor.observation_tensor`` straight from a state (faster)."""
 
-    def state_tensor(self, state: Any, seat: int | None, /) -> Sequence[float]: ...
+    def state_tensor(self, state: S, seat: int | None, /) -> Sequence[float]: ...
 
 
-class ActionMask(Protocol):
+class ActionMask(Protocol[S]):
     """The legal actions of the player to move as a new byte mask (a state that keeps one)."""
 
-    def state_action_mask(self, state: Any, /) -> bytearray: ...
+    def state_action_mask(self, state: S, /) -> bytearray: ...
 
 
-class Search(Protocol):
+class Search(Protocol[O]):
     """A game's own search on a model of its own (``search.py``), for the ``lookahead`` bot."""
 
     def lookahead_values(
-        self, observation: Any, actions: list[int], time_limit: float | None, /
+        self, observation: O, actions: list[int], time_limit: float | None, /
     ) -> dict[int, float]: ...
 
 
@@ -148,4 +156,4 @@ class PlainWords:
         return f"{names} won." if seat is None else f"You lost: {names} won."
 
 
-PLAIN_WORDS: Words = PlainWords()
+PLAIN_WORDS: Words[Game, object] = PlainWords()

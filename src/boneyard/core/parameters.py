@@ -12,7 +12,7 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from boneyard.core.errors import InvalidParameterError
@@ -184,53 +184,63 @@ def parse_assignments(assignments: Iterable[str]) -> dict[str, str]:
 # ----- a game's parameters as a typed object ---------------------------------------------------
 
 ParametersT = TypeVar("ParametersT", bound="DataclassInstance")
-Default = TypeVar("Default", int, float, bool, str, None)
-
-_PARAMETER = "boneyard.parameter"
 
 
-def parameter(
-    default: Default,
-    description: str,
-    *,
-    minimum: int | float | None = None,
-    maximum: int | float | None = None,
-    choices: tuple[ParameterValue, ...] | None = None,
-    check: Callable[[Any], str | None] | None = None,
-    local_only: bool = False,
-    advanced: bool = False,
-    question: str | None = None,
-    choice_labels: tuple[str, ...] | None = None,
-) -> Default:
-    """A field of a game's parameters dataclass: the one declaration of a parameter. Its name
-    is the field's, its type the field's annotation (``str | None`` for one that may be unset);
-    ``declared_parameters`` derives the ``Parameter`` every form and check reads."""
-    options = {
-        "description": description,
-        "minimum": minimum,
-        "maximum": maximum,
-        "choices": choices,
-        "check": check,
-        "local_only": local_only,
-        "advanced": advanced,
-        "question": question,
-        "choice_labels": choice_labels,
-    }
-    declared: Default = field(default=default, metadata={_PARAMETER: options})
-    return declared
+@dataclass(frozen=True)
+class About:
+    """What a form asks about one parameter and what it allows: the metadata of the field that
+    declares it, written in its annotation, while the field's default is its plain default::
+
+        goal: Annotated[int, About("the total that ends the game", minimum=2, maximum=50)] = 7
+
+    The parameter's name is the field's, its type the annotation's first argument (``str |
+    None`` for one that may be unset); ``declared_parameters`` derives the ``Parameter`` every
+    form and check reads. So mypy checks the default against the type, and nothing pretends to
+    be what it is not."""
+
+    description: str
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    choices: tuple[ParameterValue, ...] | None = None
+    check: Callable[[Any], str | None] | None = None
+    local_only: bool = False
+    advanced: bool = False
+    question: str | None = None
+    choice_labels: tuple[str, ...] | None = None
 
 
 def declared_parameters(parameters_class: type) -> tuple[Parameter, ...]:
-    """The ``Parameter`` of each field of a parameters dataclass, in order (``Game.parameters``)."""
-    hints = typing.get_type_hints(parameters_class)
+    """The ``Parameter`` of each field of a parameters dataclass, in order (``Game.parameters``);
+    a field without its ``About`` is a TypeError."""
+    hints = typing.get_type_hints(parameters_class, include_extras=True)
     declared = []
     for declared_field in fields(parameters_class):
-        kind = hints[declared_field.name]
+        hint = hints[declared_field.name]
+        about = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, About)]
+        if len(about) != 1:
+            raise TypeError(
+                f"{parameters_class.__name__}.{declared_field.name}: declare the parameter as "
+                "Annotated[type, About(description, ...)] = default"
+            )
+        kind = typing.get_args(hint)[0]
         if typing.get_origin(kind) in (typing.Union, types.UnionType):
             (kind,) = [arg for arg in typing.get_args(kind) if arg is not type(None)]
-        default: Any = declared_field.default
+        info = about[0]
         declared.append(
-            Parameter(declared_field.name, kind, default, **declared_field.metadata[_PARAMETER])
+            Parameter(
+                declared_field.name,
+                kind,
+                declared_field.default,  # type: ignore[arg-type]
+                description=info.description,
+                minimum=info.minimum,
+                maximum=info.maximum,
+                choices=info.choices,
+                check=info.check,
+                local_only=info.local_only,
+                advanced=info.advanced,
+                question=info.question,
+                choice_labels=info.choice_labels,
+            )
         )
     return tuple(declared)
 

@@ -1,19 +1,24 @@
 """A state's fields, declared once: how each is copied, saved and compared.
 
 A game's ``State`` subclass annotates each of its fields with one of the kinds below, at class
-level, once::
+level, once, and says so with the ``@declared`` decorator::
 
+    @declared
     class BonesState(State):
         _table: Shared[DominoTable]      # the game's, the same object in every copy
         _player: Value[int]              # immutable: shared, saved, compared
         _heights: Copied[list[int]]      # a container: each copy gets its own
         _tensor_memo: Transient[list[Any] | None]   # a clone starts with None
 
-From that declaration the core derives ``State.clone`` (a generated function, as fast as a
+The decorator makes the class's record once, when the class is made, and keeps it as the class
+attribute ``record`` (its base's fields, then its own); nothing reads annotations after that.
+From the record the core has ``State.clone`` (a function generated once per class, as fast as a
 hand-written field-by-field copy), the JSON snapshot of games that save their fields
 (``State.saves_record``) and its restore, and the conformance kit compares whole records and
 proves that no copied field is shared by mistake. ``State`` itself declares ``_history`` and
-``_legal_cache``; ``game`` is shared.
+``_legal_cache`` in its own written record (``game.py``); ``game`` is shared. A subclass that is
+not decorated has its base's record (a test's toy state, which declares nothing, has
+``State``'s, and clones by deep copy).
 
 The kinds, each a :class:`Field`:
 
@@ -38,6 +43,7 @@ caches may differ between a state and its restored copy.
 from __future__ import annotations
 
 import enum
+import inspect
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -45,6 +51,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, TypeAlias, TypeVar
 
 T = TypeVar("T")
+C = TypeVar("C", bound=type)
 
 
 @dataclass(frozen=True)
@@ -99,22 +106,21 @@ class Record:
         return [name for name, spec in self.fields.items() if spec.compared]
 
 
-_RECORDS: dict[type, Record] = {}
-
-
 def record_of(cls: type) -> Record:
-    """The record declared by ``cls`` and its bases, derived at the first call and kept."""
-    found = _RECORDS.get(cls)
-    if found is None:
-        found = _RECORDS[cls] = _derive(cls)
-    return found
+    """The record of the State class ``cls``: its own (``@declared``) or its nearest base's."""
+    record: Record = cls.record  # type: ignore[attr-defined]
+    return record
 
 
-def _derive(cls: type) -> Record:
+def declared(cls: C) -> C:
+    """Class decorator: make ``cls``'s record from its base's and the fields ``cls`` annotates,
+    once, and keep it as ``cls.record``; a field without a kind is a TypeError."""
+    base: Record = record_of(cls.__mro__[1])
     hints = typing.get_type_hints(cls, include_extras=True)
-    fields: dict[str, Field] = {}
-    kinds: dict[str, Any] = {}
-    for name, hint in hints.items():
+    fields = dict(base.fields)
+    kinds = dict(base.types)
+    for name in inspect.get_annotations(cls):
+        hint = hints[name]
         if typing.get_origin(hint) is typing.ClassVar or name == "game":
             continue
         marks = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, Field)]
@@ -125,14 +131,16 @@ def _derive(cls: type) -> Record:
             )
         fields[name] = marks[0]
         kinds[name] = typing.get_args(hint)[0]
-    return Record(fields, kinds, _compile_clone(cls, fields, kinds))
+    cls.record = Record(fields, kinds, _compile_clone(cls, fields, kinds))  # type: ignore[attr-defined]
+    return cls
 
 
 def _compile_clone(
     cls: type, fields: dict[str, Field], kinds: dict[str, Any]
 ) -> Callable[..., Any]:
     """A clone function with one line per field, as a person would write it for speed."""
-    lines = ["def clone(self):", "    new = _new(_cls)", "    new.game = self.game"]
+    # type(self), not cls: an undecorated subclass (a test's variant) clones to its own class.
+    lines = ["def clone(self):", "    new = _new(type(self))", "    new.game = self.game"]
     for name, spec in fields.items():
         if spec.copy == "share":
             lines.append(f"    new.{name} = self.{name}")
@@ -145,7 +153,7 @@ def _compile_clone(
             item = _copy_expression("item", inner)
             lines.append(f"    new.{name} = [{item} for item in self.{name}]")
     lines.append("    return new")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    namespace: dict[str, Any] = {"_new": object.__new__}
     exec("\n".join(lines), namespace)  # the text holds declared field names only
     clone: Callable[..., Any] = namespace["clone"]
     clone.__qualname__ = f"{cls.__name__}.clone"
@@ -182,66 +190,82 @@ def encode(value: Any, kind: Any = Any) -> Any:
     return value
 
 
-# Over the complexity limit on purpose: one branch per shape a declared type may have, each with its
-# own message.
-def decode(value: Any, kind: Any, where: str) -> Any:  # noqa: C901
+def decode(value: Any, kind: Any, where: str) -> Any:
     """``encode``'s inverse for a value of declared type ``kind``; a value of another shape
     raises ValueError naming ``where`` and what is allowed."""
     origin = typing.get_origin(kind)
     if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(kind)
-        if value is None and type(None) in options:
-            return None
-        errors = []
-        for option in options:
-            if option is type(None):
-                continue
-            try:
-                return decode(value, option, where)
-            except ValueError as error:
-                errors.append(str(error))
-        raise ValueError("; ".join(errors))
+        return _decode_union(value, typing.get_args(kind), where)
     if kind is Any:
         return value
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
-        names = {member.name.lower(): member for member in kind}
-        if value not in names:
-            raise ValueError(f"'{where}' is {value!r}; allowed: {', '.join(names)}")
-        return names[value]
-    if kind is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"'{where}' is {value!r}; allowed: true or false")
-        return value
-    if kind is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"'{where}' is {value!r}; allowed: an integer")
-        return value
-    if kind is float:
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise ValueError(f"'{where}' is {value!r}; allowed: a number")
-        return float(value)
-    if kind is str:
-        if not isinstance(value, str):
-            raise ValueError(f"'{where}' is {value!r}; allowed: text")
-        return value
+        return _decode_member(value, kind, where)
+    if kind in _SCALARS:
+        accepts, allowed = _SCALARS[kind]
+        if not accepts(value):
+            raise ValueError(f"'{where}' is {value!r}; allowed: {allowed}")
+        return float(value) if kind is float else value
     if kind is bytearray:
         return bytearray(decode(value, list[int], where))
     if origin in (list, tuple, set):
-        if not isinstance(value, list):
-            raise ValueError(f"'{where}' is {value!r}; allowed: a list")
-        args = typing.get_args(kind)
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            if len(value) != len(args):
-                raise ValueError(f"'{where}' needs {len(args)} items, not {len(value)}")
-            return tuple(decode(v, a, where) for v, a in zip(value, args))
-        items = [decode(v, args[0], where) for v in value]
-        return origin(items)
+        return _decode_sequence(value, origin, typing.get_args(kind), where)
     if origin is dict:
         key_type, item_type = typing.get_args(kind)
         if key_type is not str or not isinstance(value, dict):
             raise ValueError(f"'{where}' is {value!r}; allowed: an object")
         return {key: decode(item, item_type, where) for key, item in value.items()}
     raise TypeError(f"'{where}': a field of type {kind!r} cannot be saved as JSON")
+
+
+def _decode_member(value: Any, kind: type[enum.Enum], where: str) -> enum.Enum:
+    """The member of ``kind`` a saved name (``"setup_put"``) stands for."""
+    names = {member.name.lower(): member for member in kind}
+    if value not in names:
+        raise ValueError(f"'{where}' is {value!r}; allowed: {', '.join(names)}")
+    return names[value]
+
+
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+_SCALARS: dict[Any, tuple[Callable[[Any], bool], str]] = {
+    bool: (lambda value: isinstance(value, bool), "true or false"),
+    int: (_is_integer, "an integer"),
+    float: (_is_number, "a number"),
+    str: (lambda value: isinstance(value, str), "text"),
+}
+"""A saved scalar's type -> whether a JSON value is one, and what is allowed, in words."""
+
+
+def _decode_union(value: Any, options: tuple[Any, ...], where: str) -> Any:
+    """The first option of a union ``value`` decodes as (``None`` where the union allows it)."""
+    if value is None and type(None) in options:
+        return None
+    errors = []
+    for option in options:
+        if option is type(None):
+            continue
+        try:
+            return decode(value, option, where)
+        except ValueError as error:
+            errors.append(str(error))
+    raise ValueError("; ".join(errors))
+
+
+def _decode_sequence(value: Any, origin: Any, args: tuple[Any, ...], where: str) -> Any:
+    """A list, set or tuple (of fixed length, or ``tuple[T, ...]``) from a JSON list."""
+    if not isinstance(value, list):
+        raise ValueError(f"'{where}' is {value!r}; allowed: a list")
+    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        if len(value) != len(args):
+            raise ValueError(f"'{where}' needs {len(args)} items, not {len(value)}")
+        return tuple(decode(v, a, where) for v, a in zip(value, args))
+    return origin(decode(v, args[0], where) for v in value)
 
 
 def snapshot(state: Any) -> dict[str, Any]:

@@ -12,10 +12,15 @@ keyed by a game's name.
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
+import pkgutil
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from boneyard.core.hooks import (
     PLAIN_WORDS,
@@ -71,24 +76,6 @@ DEFAULT_LEVELS: Levels = MappingProxyType(
     }
 )
 """What a level means in a game whose spec does not say."""
-
-SEARCH_LEVELS: Levels = MappingProxyType(
-    {
-        "easy": Level("greedy", use_solver=False),
-        "medium": Level("alphabeta", {"max_depth": 2, "time_limit": 0.3}),
-        "hard": Level("alphabeta", {"time_limit": HARD_SECONDS}),
-    }
-)
-"""Alpha-beta levels, for two-player games of perfect information."""
-
-HIDDEN_INFORMATION_LEVELS: Levels = MappingProxyType(
-    {
-        "easy": Level("greedy", use_solver=False),
-        "medium": Level("ismcts", {"iterations": 200, "time_limit": 0.3}),
-        "hard": Level("ismcts", {"iterations": 5000, "time_limit": HARD_SECONDS}),
-    }
-)
-"""Information-set MCTS levels, for games of hidden information."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,7 +187,8 @@ class PuzzleLadder:
 
     Level N sets ``parameter`` to ``first + N - 1``; the puzzle of a day starts from the set-up
     ``daily_start(date)`` gives, with ``parameter`` at ``daily``. ``parameter`` is also the key
-    under which the web tells the puzzle's size."""
+    under which the web tells the puzzle's size. The shortest solution of a puzzle is the game's
+    solver's (``boneyard.solvers.shortest_line``), which must solve from the start."""
 
     parameter: str
     first: int
@@ -209,8 +197,6 @@ class PuzzleLadder:
     daily_start: Callable[[str], str]
     """The set-up (the game's ``start`` parameter) of a date written YYYY-MM-DD; ValueError for
     anything else. The same for everyone who asks for that date."""
-    shortest_solution: Callable[[str], list[str] | None]
-    """The moves of a shortest solution from a set-up, or ``None`` where there is none."""
 
     def value_of_level(self, level: int) -> int | None:
         """``parameter``'s value at ``level``, or ``None`` past the ladder's ends."""
@@ -233,23 +219,32 @@ class Solver:
 # ----- the spec ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """One game's declaration (see the module). Made once, in the game's ``__init__.py``."""
+GameT = TypeVar("GameT", bound="Game")
+StateT = TypeVar("StateT", bound="State")
+ObservationT = TypeVar("ObservationT")
 
-    game: type[Game]
-    state: type[State] | None
+
+@dataclass(frozen=True)
+class GameSpec(Generic[GameT, StateT, ObservationT]):
+    """One game's declaration (see the module). Made once, in the game's ``__init__.py``.
+
+    Its type parameters, the game's ``Game`` and ``State`` classes and its observation type,
+    are bound by the arguments (``game``, ``state``, the hooks), and every hook is checked
+    against them (``core/hooks.py``)."""
+
+    game: type[GameT]
+    state: type[StateT] | None
     """The state class (``None`` only in the plain spec of a class no spec names)."""
-    drawing: Drawing | None = None
-    words: Words = PLAIN_WORDS
-    set_up_words: SetUpWords | None = None
-    round_words: RoundWords | None = None
+    drawing: Drawing[ObservationT] | None = None
+    words: Words[GameT, ObservationT] = PLAIN_WORDS
+    set_up_words: SetUpWords[GameT, ObservationT] | None = None
+    round_words: RoundWords[GameT, ObservationT] | None = None
     """Where the game is played in rounds: the summary shown when one ends."""
-    heuristic: Heuristic | None = None
-    tensor: Tensor | None = None
-    state_tensor: StateTensor | None = None
-    action_mask: ActionMask | None = None
-    search: Search | None = None
+    heuristic: Heuristic[StateT] | None = None
+    tensor: Tensor[GameT, ObservationT] | None = None
+    state_tensor: StateTensor[StateT] | None = None
+    action_mask: ActionMask[StateT] | None = None
+    search: Search[ObservationT] | None = None
     levels: Levels | Scale = field(default_factory=lambda: DEFAULT_LEVELS)
     """The game's levels: a ``Scale`` (level 1 to N, easy/medium/hard its aliases), or the
     older mapping of the three names (three steps; ``DEFAULT_LEVELS`` fills what it leaves)."""
@@ -261,10 +256,6 @@ class GameSpec:
     """``"module:Class"`` of the game's engine in ``boneyard.jax`` (needs JAX), or ``None``."""
     series: SeriesRules = SeriesRules()
     ladder: PuzzleLadder | None = None
-
-    def __post_init__(self) -> None:
-        # The game reaches its hooks through its spec; a subclass (a test's variant) inherits it.
-        self.game._spec = self
 
     @property
     def name(self) -> str:
@@ -291,9 +282,91 @@ class GameSpec:
         module, _, name = self.batch_engine.partition(":")
         return getattr(importlib.import_module(module), name)
 
+    def check_references(self) -> None:
+        """Refuse a solver or batch engine named by a module or name that does not exist,
+        naming those that do, without importing them (a batch engine needs JAX): the
+        registry calls this when the game registers, so a misspelt name stops the start."""
+        where = f"the spec of {self.name}"
+        if self.solver is not None:
+            wanted = ["best_action", *(["solve"] if self.solver.solves_from_start else [])]
+            _check_defines(self.solver.module, wanted, f"{where}: solver")
+            if self.solver.analysis is not None:
+                _check_defines(self.solver.analysis, [], f"{where}: analysis")
+        if self.batch_engine is not None:
+            module, colon, name = self.batch_engine.partition(":")
+            if not colon or not name:
+                raise ValueError(f"{where}: a batch engine is 'module:Class', not {module!r}")
+            _check_defines(module, [name], f"{where}: batch engine")
+
+
+def _check_defines(module: str, names: list[str], what: str) -> None:
+    """Refuse ``module`` unless its source file exists and defines each of ``names`` at its top
+    level; read, not imported (only the packages above it are)."""
+    package = module.rpartition(".")[0]
+    try:
+        found = importlib.util.find_spec(module) if not package else None
+        if package:
+            parent = importlib.util.find_spec(package)
+            folders = list(parent.submodule_search_locations or []) if parent else []
+            found = importlib.machinery.PathFinder.find_spec(module, folders)
+    except ModuleNotFoundError:
+        found = None
+    if found is None or found.origin is None or not found.origin.endswith(".py"):
+        siblings = _modules_in(package)
+        raise ValueError(
+            f"{what} module {module!r} does not exist; modules in {package or 'the top level'}: "
+            f"{', '.join(siblings) or 'none'}"
+        )
+    # A scan of the text, not a parse: this runs at every start, for every game.
+    text = Path(found.origin).read_text(encoding="utf-8")
+    pairs = re.findall(r"^(?:(?:async\s+)?def|class)\s+(\w+)|^(\w+)\s*[:=]", text, re.M)
+    defined = {name for pair in pairs for name in pair if name}
+    missing = [name for name in names if name not in defined]
+    if missing:
+        public = sorted(name for name in defined if not name.startswith("_"))
+        raise ValueError(
+            f"{what} module {module!r} defines no {', '.join(missing)}; it defines: "
+            f"{', '.join(public)}"
+        )
+
+
+def _modules_in(package: str) -> list[str]:
+    if not package:
+        return []
+    try:
+        parent = importlib.util.find_spec(package)
+    except ModuleNotFoundError:
+        return []
+    folders = list(parent.submodule_search_locations or []) if parent else []
+    return [f"{package}.{info.name}" for info in pkgutil.iter_modules(folders)]
+
+
+_DECLARED: dict[type[Game], GameSpec] = {}
+"""Game class -> the spec that declares it (``declare``): where ``spec_of`` looks."""
+
+
+def declare(spec: GameSpec) -> GameSpec:
+    """Make ``spec`` the one its game class (and a subclass of it: a test's variant) answers
+    with, without listing the game by name (the ``race`` template does this; ``register`` does
+    it and lists the game). Returns ``spec``."""
+    known = _DECLARED.get(spec.game)
+    if known is not None and known is not spec:
+        raise ValueError(f"{spec.game.__name__} is declared by two specs")
+    _DECLARED[spec.game] = spec
+    return spec
+
+
+def undeclare(game_class: type[Game]) -> None:
+    """Forget the spec of ``game_class`` (a test's temporary game); an unknown class is ignored."""
+    _DECLARED.pop(game_class, None)
+
 
 def spec_of(game_class: type[Game]) -> GameSpec:
-    """The spec of ``game_class``: its package's, or for a class no spec names (a test's toy
-    game) a plain one with every default, so that the class's own methods answer."""
-    spec: GameSpec | None = getattr(game_class, "_spec", None)
-    return GameSpec(game=game_class, state=None) if spec is None else spec
+    """The spec of ``game_class``: the one declared for it or its nearest declared base, or for
+    a class no spec names (a test's toy game) a plain one with every default, so that the
+    class's own methods answer."""
+    for cls in game_class.__mro__:
+        spec = _DECLARED.get(cls)
+        if spec is not None:
+            return spec
+    return GameSpec(game=game_class, state=None)

@@ -46,12 +46,6 @@ class Grid:
         """The index of the square at 0-based ``file`` and ``rank``."""
         return rank * self.width + file
 
-    def file_of(self, index: int) -> int:
-        return index % self.width
-
-    def rank_of(self, index: int) -> int:
-        return index // self.width
-
     def on_board(self, file: int, rank: int) -> bool:
         return 0 <= file < self.width and 0 <= rank < self.height
 

@@ -5,7 +5,7 @@ Standard library only: phrasing counts, lists and names the same way in every ga
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 
 def capital(text: str) -> str:
@@ -30,12 +30,6 @@ def score_pair(first: float, second: float) -> str:
     """``"3-1"``, the higher number first (how people say a result)."""
     high, low = max(first, second), min(first, second)
     return f"{high:g}-{low:g}"
-
-
-def winners_of(returns: Sequence[float]) -> list[int]:
-    """The seats with the best return; every seat when all are equal."""
-    best = max(returns)
-    return [seat for seat, value in enumerate(returns) if value == best]
 
 
 NEAR_LIMIT = 0.9

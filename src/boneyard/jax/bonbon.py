@@ -437,6 +437,29 @@ class BonBonEnv(Env):
 
     # ----- a step -----------------------------------------------------------------------------
 
+    def _drawn_card(
+        self, s: BonBonState, active: Array, word: Array, forced: Array | None
+    ) -> tuple[Array, Array, Array, Array]:
+        """The card the seat to act draws where ``active``: whether it draws, the kind (the
+        peeked card, else one drawn from ``word``, or ``forced``), the kind's probability (see
+        ``_event``) and the seats that know it (the drawer and whoever peeked at it)."""
+        seats, counts, deck_left = self.seats, s.counts, s.deck_left
+        peeked = s.peek_kind >= 0
+        if forced is None:
+            kind = jnp.where(peeked, s.peek_kind, self._card(word, counts, deck_left))
+            probability = jnp.float32(1.0)
+        else:
+            kind = forced
+            held = jnp.sum(jnp.where(self.kind_ids == kind, counts, 0)).astype(jnp.float32)
+            chance = jnp.where(
+                peeked,
+                (kind == s.peek_kind).astype(jnp.float32),
+                held / jnp.maximum(deck_left, 1).astype(jnp.float32),
+            )
+            probability = jnp.where(active, chance, (kind == 0).astype(jnp.float32))
+        knows = (seats == s.turn) | (peeked & (seats == s.peeker))
+        return active, kind, probability, knows
+
     def _event(
         self,
         s: BonBonState,
@@ -457,36 +480,20 @@ class BonBonEnv(Env):
         ``forced``: the kind drawn, given (the split step's chance step) instead of drawn from
         ``word``; ``out["probability"]`` is then its probability (1 where nothing is drawn and
         ``forced`` is 0, 0 for an outcome this event cannot have)."""
-        seats, kind_ids = self.seats, self.kind_ids
+        seats = self.seats
         down, catch, plain = (jnp.asarray(f, bool) for f in (down, catch, plain))
         turn = s.turn
         me = seats == turn
-        counts, deck_left = s.counts, s.deck_left
         if draws:
-            drawing = active
-            peeked = s.peek_kind >= 0
-            if forced is None:
-                kind = jnp.where(peeked, s.peek_kind, self._card(word, counts, deck_left))
-                probability = jnp.float32(1.0)
-            else:
-                kind = forced
-                held = jnp.sum(jnp.where(kind_ids == kind, counts, 0)).astype(jnp.float32)
-                chance = jnp.where(
-                    peeked,
-                    (kind == s.peek_kind).astype(jnp.float32),
-                    held / jnp.maximum(deck_left, 1).astype(jnp.float32),
-                )
-                probability = jnp.where(drawing, chance, (kind == 0).astype(jnp.float32))
-            kind_hot = kind_ids == kind
-            knows = me | (peeked & (seats == s.peeker))
-            counts = counts - (drawing & kind_hot)
-            deck_left = deck_left - drawing
+            drawing, kind, probability, knows = self._drawn_card(s, active, word, forced)
+            kind_hot = self.kind_ids == kind
+            counts = s.counts - (drawing & kind_hot)
+            deck_left = s.deck_left - drawing
         else:
-            drawing = jnp.bool_(False)
-            probability = jnp.float32(1.0)
-            kind = s.drawn
-            kind_hot = kind_ids == kind
-            knows = s.drawn_knows
+            drawing, probability = jnp.bool_(False), jnp.float32(1.0)
+            kind, knows = s.drawn, s.drawn_knows
+            kind_hot = self.kind_ids == kind
+            counts, deck_left = s.counts, s.deck_left
         value = jnp.sum(jnp.where(kind_hot, self.values, 0))
         effect = jnp.sum(jnp.where(kind_hot, self.effects, 0))
         up_only = jnp.any(kind_hot & self.face_up_only)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import importlib
 import inspect
 import math
 import operator
@@ -44,11 +43,12 @@ from boneyard.jax.heads import ActionHeads, ActionSegment
 Array = jax.Array
 T = TypeVar("T")
 
-TRUE = jnp.bool_(True)
 FALSE = jnp.bool_(False)
 
 # Where pgx is installed the engines are pgx.Env and their states pgx.State, so pgx's own tools
-# (api_test, save_svg, a notebook's display, isinstance checks) take them; JAX alone suffices.
+# (api_test, a notebook's display, isinstance checks) take them; JAX alone suffices. A state
+# draws itself (State.save_svg); pgx's module function pgx.save_svg knows only pgx's games, and
+# nothing here patches pgx's private modules to change that.
 if TYPE_CHECKING:
     _PgxState = object
     _PgxEnv = object
@@ -174,6 +174,12 @@ class Afterstate:
         """The seat that made the decision; the seat to act next is the chance step's state's
         ``current_player``."""
         return self.state.current_player
+
+    @property
+    def terminated(self) -> Array:
+        """Whether the state decided on had ended (a search never decides there): a reward is
+        the mover's where the chance step ends the game, not where it had ended before."""
+        return self.state.terminated
 
 
 def _state_cards_svg(state: State, scale: float) -> str:
@@ -627,62 +633,3 @@ def random_legal_action(key: Array, mask: Array) -> Array:
     in_grid = 4 * (row * columns + column) + lane
     in_tail = grid + _nth(tail, rank)[0]
     return jnp.where(column < columns, in_grid, in_tail).astype(jnp.int32)
-
-
-# ----- pgx's module function ``pgx.save_svg`` -------------------------------------------------
-
-
-def _card_group(dwg: Any, state: State, config: dict[str, Any]) -> Any:
-    """One game's card as an svgwrite group, for pgx's ``Visualizer`` (the card ``to_svg``
-    draws: id, step, seat to act, rewards)."""
-    group = dwg.g()
-    over = bool(np.asarray(state.terminated))
-    status = "over" if over else f"seat {int(np.asarray(state.current_player))} to act"
-    rewards = " ".join(f"{value:g}" for value in np.asarray(state.rewards).reshape(-1))
-    colors = config["COLOR_SET"]
-    group.add(dwg.rect((0, 0), (210, 60), fill=colors.background_color, stroke=colors.text_color))
-    lines = [state.env_id, f"step {int(np.asarray(state._step_count))}: {status}"]
-    for i, line in enumerate([*lines, f"rewards {rewards}"]):
-        group.add(
-            dwg.text(
-                line,
-                insert=(8, 18 + 18 * i),
-                fill=colors.text_color,
-                font_family="sans-serif",
-                font_size="13px",
-            )
-        )
-    return group
-
-
-def _teach_pgx_visualizer() -> None:
-    """Let pgx's ``Visualizer`` (behind ``pgx.save_svg``) draw
-    boneyard's states: its table of games is a chain of ``env_id`` tests that fails on any other
-    id, so boneyard's states are answered before it, every other state passed on unchanged."""
-    try:
-        visualizer: Any = importlib.import_module("pgx._src.visualizer")
-    except ImportError:  # pragma: no cover - depends on the installation
-        return
-    original = visualizer.Visualizer._set_config_by_state
-    if getattr(original, "boneyard", False):
-        return
-
-    def set_config_by_state(self: Any, state: Any) -> None:
-        if not isinstance(state, State):
-            original(self, state)
-            return
-        dark = self.config["COLOR_THEME"] == "dark"
-        self.config["GRID_SIZE"] = 10
-        self.config["BOARD_WIDTH"] = 21
-        self.config["BOARD_HEIGHT"] = 6
-        self.config["COLOR_SET"] = visualizer.ColorSet(
-            background_color="#1e1e1e" if dark else "white",
-            text_color="white" if dark else "black",
-        )
-        self._make_dwg_group = _card_group
-
-    set_config_by_state.boneyard = True  # type: ignore[attr-defined]
-    visualizer.Visualizer._set_config_by_state = set_config_by_state
-
-
-_teach_pgx_visualizer()

@@ -200,8 +200,3 @@ def _pick(logits: Array | float, legal: Array, noise: Array) -> Array:
     """A categorical draw over the legal entries of ``logits`` by the Gumbel-max trick (what
     ``jax.random.categorical`` does), with ``noise`` drawn by the caller."""
     return jnp.argmax(jnp.where(legal, logits + noise, -jnp.inf)).astype(jnp.int32)
-
-
-def single_kind(num_actions: int, name: str = "action") -> ActionHeads:
-    """The heads of a small action space: one kind, one row, every id a column."""
-    return ActionHeads([ActionSegment(name, 0, 1, num_actions)], num_actions)

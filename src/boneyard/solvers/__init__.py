@@ -2,8 +2,10 @@
 
 Each solver module exposes ``best_action(state) -> int | None``: the exact best action where it
 can decide the position (the Obonto solo phase, an OYNO puzzle), ``None`` where it cannot. A
-game's spec names its module (``GameSpec.solver``); modules are imported on first use, so a
-missing or half-built solver only means "no exact answer" and never breaks the bots.
+module that solves from the start (``Solver.solves_from_start``) also gives
+``solve(state) -> list[int] | None``, a whole fewest-move line. A game's spec names its module
+(``GameSpec.solver``), checked when the game registers (``core/registry.py``); modules are
+imported on first use, and one that fails to import is an error, not a quiet "no answer".
 """
 
 from __future__ import annotations
@@ -23,15 +25,8 @@ _loaded: dict[str, BestAction | None] = {}
 def solver_for(game: Game) -> BestAction | None:
     """The ``best_action`` function of ``game``'s solver, or ``None`` if it has none."""
     if game.name not in _loaded:
-        function: BestAction | None = None
-        try:
-            module = game.spec.load_solver()
-        except ImportError:
-            module = None
-        candidate = getattr(module, "best_action", None)
-        if callable(candidate):
-            function = candidate
-        _loaded[game.name] = function
+        module = game.spec.load_solver()
+        _loaded[game.name] = None if module is None else module.best_action
     return _loaded[game.name]
 
 
@@ -48,3 +43,26 @@ def best_action(state: State) -> int | None:
     if action is None or action not in state.legal_actions():
         return None
     return int(action)
+
+
+def solve(state: State) -> list[int] | None:
+    """A fewest-move line of actions from ``state`` (``[]`` at the end), or ``None`` where there
+    is none; ValueError for a game whose solver does not solve from the start."""
+    solver = state.game.spec.solver
+    if solver is None or not solver.solves_from_start:
+        raise ValueError(f"{state.game.info.title} has no solver that plays a whole line")
+    actions: list[int] | None = state.game.spec.load_solver().solve(state.clone())
+    return actions
+
+
+def shortest_line(state: State) -> list[str] | None:
+    """``solve(state)`` in the game's notation (``['b2-d4', ...]``)."""
+    actions = solve(state)
+    if actions is None:
+        return None
+    probe = state.clone()
+    moves = []
+    for action in actions:
+        moves.append(probe.action_to_string(action))
+        probe.apply_action(action)
+    return moves

@@ -198,9 +198,7 @@ Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: called as the work goes on."""
 
 
-# Over the complexity limit on purpose: the exhaustive analysis's loop over levels and chunks:
-# inline for speed.
-def distance_table(  # noqa: C901
+def distance_table(
     size: int, bones: int, progress: Progress | None = None
 ) -> npt.NDArray[np.uint8]:
     """The optimal solution length of every position with ``bones`` bones (255: unsolvable).
@@ -215,50 +213,21 @@ def distance_table(  # noqa: C901
     k = bones
     board_cells = subsets(count, k)
     hand_cells = subsets(count, k - 1)
-    pick_rank, pick_flip = build_pick_tables(size, k, board_cells)
-    put_rank, put_position, put_flip = build_put_tables(size, k - 1, hand_cells)
+    picks = build_pick_tables(size, k, board_cells)
+    puts = build_put_tables(size, k - 1, hand_cells)
     board_total = board_cells.shape[0] << k
-    hand_total = hand_cells.shape[0] << (k - 1)
     board = np.full(board_total, UNREACHED, dtype=np.uint8)
-    hand = np.full(hand_total, UNREACHED, dtype=np.uint8)
-    all_up = (1 << k) - 1
-    board[(np.arange(board_cells.shape[0], dtype=np.int64) << k) + all_up] = 0
+    hand = np.full(hand_cells.shape[0] << (k - 1), UNREACHED, dtype=np.uint8)
+    board[(np.arange(board_cells.shape[0], dtype=np.int64) << k) + (1 << k) - 1] = 0
     done = board_cells.shape[0]
     level = 0
-    low_mask_table = np.array([(1 << j) - 1 for j in range(k + 1)], dtype=np.int64)
+    low_masks = np.array([(1 << j) - 1 for j in range(k + 1)], dtype=np.int64)
     while True:
         if progress:
             progress(f"level {level}", done, board_total)
-        reached_hand = 0
-        for index in _frontier(board, level):
-            rank = index >> k
-            sides = index & all_up
-            for j in range(k):
-                up = ((sides >> j) & 1).astype(bool)
-                if not up.any():
-                    continue
-                s = sides[up]
-                r = rank[up]
-                low = s & low_mask_table[j]
-                rest = ((s >> (j + 1)) << j) | low
-                rest ^= pick_flip[r, j]
-                target = (pick_rank[r, j] << (k - 1)) | rest
-                new = hand[target] == UNREACHED
-                hand[target[new]] = level
-                reached_hand += int(new.sum())
-        if reached_hand == 0:
+        if _pick_up_level(board, hand, level, k, picks, low_masks) == 0:
             break
-        for index in _frontier(hand, level):
-            rank = index >> (k - 1)
-            sides = index & ((1 << (k - 1)) - 1)
-            for e in range(count - k + 1):
-                position = put_position[rank, e]
-                low = sides & low_mask_table[position]
-                new_sides = ((sides >> position) << (position + 1)) | (1 << position) | low
-                new_sides ^= put_flip[rank, e]
-                target = (put_rank[rank, e] << k) | new_sides
-                new = board[target] == UNREACHED
-                board[target[new]] = level + 1
+        _put_down_level(board, hand, level, k, count, puts, low_masks)
         reached_board = int(np.count_nonzero(board == level + 1))
         done += reached_board
         level += 1
@@ -267,6 +236,62 @@ def distance_table(  # noqa: C901
     if progress:
         progress("done", board_total, board_total)
     return board
+
+
+def _pick_up_level(
+    board: npt.NDArray[np.uint8],
+    hand: npt.NDArray[np.uint8],
+    level: int,
+    k: int,
+    picks: tuple[Any, Any],
+    low_masks: npt.NDArray[np.int64],
+) -> int:
+    """Mark, at ``level``, each hand position reached by picking up an up bone from a board
+    position at ``level``; how many were newly reached."""
+    pick_rank, pick_flip = picks
+    all_up = (1 << k) - 1
+    reached = 0
+    for index in _frontier(board, level):
+        rank = index >> k
+        sides = index & all_up
+        for j in range(k):
+            up = ((sides >> j) & 1).astype(bool)
+            if not up.any():
+                continue
+            s = sides[up]
+            r = rank[up]
+            rest = ((s >> (j + 1)) << j) | (s & low_masks[j])
+            rest ^= pick_flip[r, j]
+            target = (pick_rank[r, j] << (k - 1)) | rest
+            new = hand[target] == UNREACHED
+            hand[target[new]] = level
+            reached += int(new.sum())
+    return reached
+
+
+def _put_down_level(
+    board: npt.NDArray[np.uint8],
+    hand: npt.NDArray[np.uint8],
+    level: int,
+    k: int,
+    count: int,
+    puts: tuple[Any, Any, Any],
+    low_masks: npt.NDArray[np.int64],
+) -> None:
+    """Mark, at ``level + 1``, each board position reached by putting the bone in hand on an
+    empty resting cell from a hand position at ``level``."""
+    put_rank, put_position, put_flip = puts
+    for index in _frontier(hand, level):
+        rank = index >> (k - 1)
+        sides = index & ((1 << (k - 1)) - 1)
+        for e in range(count - k + 1):
+            position = put_position[rank, e]
+            low = sides & low_masks[position]
+            new_sides = ((sides >> position) << (position + 1)) | (1 << position) | low
+            new_sides ^= put_flip[rank, e]
+            target = (put_rank[rank, e] << k) | new_sides
+            new = board[target] == UNREACHED
+            board[target[new]] = level + 1
 
 
 def summarize(size: int, bones: int, board: npt.NDArray[np.uint8]) -> dict[str, Any]:

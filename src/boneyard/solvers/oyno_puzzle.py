@@ -97,18 +97,6 @@ def best_action(state: State) -> int | None:
     return state.string_to_action(f"{name(a)}-{name(b)}")
 
 
-def optimal_length(state: State) -> int | None:
-    """The number of moves of an optimal solution, or None if unsolvable."""
-    actions = solve(state)
-    return None if actions is None else len(actions)
-
-
-def bfs_length(size: int, occupied: int, up: int) -> int | None:
-    """Reference: the optimal length by a plain breadth-first search (small boards only)."""
-    moves = bfs_masks(size, occupied, up)
-    return None if moves is None else len(moves)
-
-
 def replay(size: int, occupied: int, up: int, moves: list[Move]) -> tuple[int, int]:
     """The masks after playing ``moves`` (for checking solutions)."""
     for a, b in moves:

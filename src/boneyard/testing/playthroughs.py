@@ -4,6 +4,11 @@ Each file shows, for every state of the game, the board, whose turn, the legal a
 seat's observation and the returns, then the action played. A test regenerates every file and
 fails on any difference, so any change in behaviour is seen and must be meant. Rewrite them after
 an intended change with ``make playthroughs``.
+
+boneyard's own games keep their files in the repository's ``tests/playthroughs`` (the folder
+``make playthroughs`` is given); any other game keeps them in its own folder,
+``games/<name>/playthroughs/``, so that a new game is its folder alone: ``make playthroughs``
+writes them there the first time.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.core.game import CHANCE, TERMINAL, Game
-from boneyard.core.registry import load_game
+from boneyard.core.registry import game_class, load_game
+from boneyard.core.rules_pages import game_folder
 from boneyard.testing import random_action, variants
 
 SEED = 20261122
@@ -91,21 +97,66 @@ def expected_files() -> dict[str, tuple[str, dict[str, Any]]]:
     return {file_name(name, params): (name, params) for name, params in variants()}
 
 
-def write_all(folder: Path, only_game: str | None = None) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
+OWN_FOLDER = "playthroughs"
+"""The folder of a game's own golden files, inside its package."""
+
+
+def golden_path(filename: str, name: str, shared: Path) -> Path:
+    """Where the golden file ``filename`` of game ``name`` lives: in ``shared`` (the
+    repository's tests/playthroughs) where it is there, else in the game's own folder."""
+    if (shared / filename).is_file():
+        return shared / filename
+    return game_folder(game_class(name)) / OWN_FOLDER / filename
+
+
+def difference(path: Path, name: str, params: dict[str, Any]) -> str | None:
+    """How the golden file ``path`` differs from the game's playthrough now, or ``None``."""
+    if not path.is_file():
+        return f"{path.name} is missing: run `make playthroughs` and review it"
+    want = path.read_text(encoding="utf-8").splitlines()
+    got = playthrough(name, params).splitlines()
+    for number, (old, new) in enumerate(zip(want, got), start=1):
+        if old != new:
+            return f"{path.name}:{number} differs\n  golden: {old}\n  now:    {new}"
+    if len(want) != len(got):
+        return f"{path.name}: {len(want)} lines golden, {len(got)} now"
+    return None
+
+
+def stale_files(shared: Path) -> list[Path]:
+    """Golden files of no registered game or variant, in ``shared`` or a game's own folder."""
+    expected = expected_files()
+    folders = {shared, *(game_folder(game_class(name)) / OWN_FOLDER for name, _ in variants())}
+    return sorted(
+        path
+        for folder in folders
+        for path in folder.glob("*.txt")
+        if path.name not in expected
+        or golden_path(path.name, expected[path.name][0], shared) != path
+    )
+
+
+def write_all(shared: Path, only_game: str | None = None) -> list[Path]:
+    """Write every golden file (or ``only_game``'s) where it lives (``golden_path``)."""
     written = []
     for filename, (name, params) in expected_files().items():
         if only_game is not None and name != only_game:
             continue
-        path = folder / filename
-        path.write_text(playthrough(name, params))
+        path = golden_path(filename, name, shared)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(playthrough(name, params), encoding="utf-8")
         written.append(path)
     return written
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", type=Path, required=True, help="folder of the golden files")
+    parser.add_argument(
+        "--write",
+        type=Path,
+        required=True,
+        help="the shared folder of golden files (a game with none there gets its own)",
+    )
     parser.add_argument("--game", help="rewrite only this game's files")
     args = parser.parse_args(argv)
     for path in write_all(args.write, args.game):

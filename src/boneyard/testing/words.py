@@ -100,28 +100,43 @@ def _viewers(game: Game) -> list[int | None]:
     return [*range(game.info.num_players), None]
 
 
-# Over the complexity limit on purpose: one check per word hook, at each step of the kit's games.
-def _check_step(game: Game, state: State, action: int, rng: random.Random, where: str) -> None:  # noqa: C901
+def _check_step(game: Game, state: State, action: int, rng: random.Random, where: str) -> None:
+    """Every word hook at one step of the kit's games: the panel, the mover's prompt, labels and
+    reasons, and ``action`` described to each viewer."""
     player = state.current_player()
     for viewer in _viewers(game):
         _check_panel(game, state, viewer, where)
     if player != CHANCE:
-        observation = state.observation(player)
-        check_text(game.prompt(observation, player), observation, f"{where}: prompt")
-        legal = state.legal_actions()
-        for sampled in rng.sample(legal, min(SAMPLED_ACTIONS, len(legal))):
-            label = game.action_label(observation, state.action_to_string(sampled))
-            check_text(label, observation, f"{where}: label of {sampled}")
-        illegal = rng.randrange(game.info.num_distinct_actions)
-        reason = state.why_illegal(illegal)
-        if illegal in legal:
-            if reason:
-                raise ConformanceError(f"{where}: a legal action gets a reason {reason!r}")
-        else:
-            check_text(reason, observation, f"{where}: why {illegal} is illegal")
-            if "legal:" in reason:
-                raise ConformanceError(f"{where}: the reason lists legal actions: {reason!r}")
-    actor = None if player == CHANCE else player
+        _check_mover_words(game, state, player, rng, where)
+    _check_descriptions(game, state, action, None if player == CHANCE else player, where)
+
+
+def _check_mover_words(
+    game: Game, state: State, player: int, rng: random.Random, where: str
+) -> None:
+    """The prompt, some actions' labels and an action's reason, as the mover reads them."""
+    observation = state.observation(player)
+    check_text(game.prompt(observation, player), observation, f"{where}: prompt")
+    legal = state.legal_actions()
+    for sampled in rng.sample(legal, min(SAMPLED_ACTIONS, len(legal))):
+        label = game.action_label(observation, state.action_to_string(sampled))
+        check_text(label, observation, f"{where}: label of {sampled}")
+    illegal = rng.randrange(game.info.num_distinct_actions)
+    reason = state.why_illegal(illegal)
+    if illegal in legal:
+        if reason:
+            raise ConformanceError(f"{where}: a legal action gets a reason {reason!r}")
+        return
+    check_text(reason, observation, f"{where}: why {illegal} is illegal")
+    if "legal:" in reason:
+        raise ConformanceError(f"{where}: the reason lists legal actions: {reason!r}")
+
+
+def _check_descriptions(
+    game: Game, state: State, action: int, actor: int | None, where: str
+) -> None:
+    """``action`` described to each viewer: in words, and showing nothing the viewer's notation
+    of it hides."""
     full = state.action_to_string(action)
     for viewer in _viewers(game):
         observation = state.observation(viewer)

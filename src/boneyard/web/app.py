@@ -19,13 +19,14 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boneyard.rules_pages import rules_folder
+from boneyard.core.rules_pages import rules_folder
 from boneyard.web import ops
 from boneyard.web.errors import WebError
 from boneyard.web.guard import connections
 from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
 from boneyard.web.guard.signin import remember_account
+from boneyard.web.pages import api_docs
 from boneyard.web.pages import routes as pages
 from boneyard.web.people import (
     account_pages,
@@ -45,6 +46,7 @@ from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
+from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
 from boneyard.web.store.pairing import PairingStore
 from boneyard.web.store.passkeys import PasskeyStore
@@ -52,6 +54,7 @@ from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SessionStore
 from boneyard.web.store.tournaments import TournamentStore
 from boneyard.web.table import routes as session_routes
+from boneyard.web.table.clocks import ClockKeeper
 from boneyard.web.table.session import SessionSettings
 from boneyard.web.table.sessions import SessionManager
 
@@ -75,17 +78,20 @@ def create_app(
     game_manager = manager or GameManager(store, catalog=catalog, settings=settings)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         game_manager.warm_up()
+        await app.state.clocks.start()
         app.state.director.start()
         yield
         await app.state.director.stop()
+        app.state.clocks.stop()
         game_manager.shutdown()
         store.close()
 
     # FastAPI with its API pages' scripts served from the package, so /docs works offline
     app = FastAPIOffline(
         static_url=DOCS_STATIC,
+        redoc_url=None,  # served by pages/api_docs.py: its script's logo kept under the policy
         title="boneyard",
         summary="Play Obonto, OYNO, Bones, Bond O Cones and Bon-Bon in the browser.",
         description=(
@@ -111,6 +117,8 @@ def create_app(
     app.state.sessions = SessionManager(
         game_manager, SessionStore(game_manager.store), session_settings
     )
+    # Clocks kept from the store's times, ended once across processes: web/table/clocks.py.
+    app.state.clocks = ClockKeeper(game_manager, app.state.sessions, ClockStore(game_manager.store))
     app.state.rules_dir = rules_folder()
     # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
     app.state.accounts = AccountStore(game_manager.store)
@@ -137,6 +145,7 @@ def create_app(
     app.include_router(ops.router)
     app.include_router(sockets.router)
     app.include_router(pages.router)
+    app.include_router(api_docs.router)
     app.include_router(mine.router)
     app.include_router(ladder.pages)
     app.include_router(lobby.pages)

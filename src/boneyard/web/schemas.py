@@ -16,9 +16,16 @@ from pydantic import (
     StrictInt,
     StrictStr,
     ValidationError,
+    model_validator,
 )
 
 from boneyard.web.errors import WebError
+from boneyard.web.play.clocks import (
+    MAX_DAYS,
+    MAX_INCREMENT_SECONDS,
+    MAX_INITIAL_SECONDS,
+    TimeControl,
+)
 
 ParamValue = StrictBool | StrictInt | StrictFloat | StrictStr
 
@@ -69,6 +76,58 @@ RATED_CHOICE = (
 )
 
 
+class ClockSpec(BaseModel):
+    """A time control: real time ``{"initial": seconds, "increment": seconds}`` (Fischer) or
+    correspondence ``{"days": n}`` a move."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    initial: StrictInt | StrictFloat | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_INITIAL_SECONDS,
+        description=f"Real time: seconds each side has for the game (0 to {MAX_INITIAL_SECONDS}).",
+    )
+    increment: StrictInt | StrictFloat | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_INCREMENT_SECONDS,
+        description=f"Real time: seconds added after each move (0 to {MAX_INCREMENT_SECONDS}).",
+    )
+    days: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_DAYS,
+        description=f"Correspondence: days a move (1 to {MAX_DAYS}).",
+    )
+
+    @model_validator(mode="after")
+    def one_kind(self) -> ClockSpec:
+        real_time = self.initial is not None or self.increment is not None
+        if self.days is not None and real_time:
+            raise ValueError(
+                'a clock is {"initial": seconds, "increment": seconds} (real time) or '
+                '{"days": n} (correspondence), not both'
+            )
+        if self.days is None and (self.initial or 0) + (self.increment or 0) <= 0:
+            raise ValueError(
+                'a real-time clock needs time: "initial" seconds for the game, "increment" '
+                'seconds a move, or both above 0 (or {"days": n} for correspondence)'
+            )
+        return self
+
+    def control(self) -> TimeControl:
+        if self.days is not None:
+            return TimeControl(days=self.days)
+        return TimeControl(float(self.initial or 0), float(self.increment or 0))
+
+
+CLOCK_CHOICE = (
+    "A time control for people playing: real time {initial, increment} in seconds (Fischer) "
+    "or correspondence {days}. Games against the computer are untimed unless asked for."
+)
+
+
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -82,6 +141,7 @@ class CreateGame(BaseModel):
     )
     hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
     rated: StrictBool = Field(default=False, description=RATED_CHOICE)
+    clock: ClockSpec | None = Field(default=None, description=CLOCK_CHOICE)
 
 
 class SeatLink(BaseModel):
@@ -153,6 +213,13 @@ class LogLine(BaseModel):
     )
 
 
+class LogPage(BaseModel):
+    """Lines of a game's move log before ``before``, as one seat (or a spectator) saw them."""
+
+    log_from: int = Field(description="The sequence number of the first line sent.")
+    log: list[LogLine]
+
+
 class SeatInfo(BaseModel):
     seat: int
     label: str
@@ -178,9 +245,14 @@ class View(BaseModel):
     status: str
     observation: dict[str, Any]
     legal: list[LegalAction]
+    log_update: bool = Field(
+        default=False,
+        description="A live update over a WebSocket: ``log`` holds only the lines from "
+        "``log_from`` on, to be joined to the lines the client has.",
+    )
     log_from: int = Field(
-        description="The sequence number of the first log line sent: 0 here; a live update "
-        "over a WebSocket sends only the new lines"
+        description="The sequence number of the first log line sent: a view carries the latest "
+        "100 lines; earlier ones are read with GET /api/games/{id}/log"
     )
     log: list[LogLine]
     svg: str | None
@@ -189,6 +261,15 @@ class View(BaseModel):
     seed: str | None = Field(description="Revealed once the game is over.")
     # Words for people (``boneyard.web.play.words``); only in views with the drawing.
     prompt: str | None = Field(default=None, description="What this seat must decide now.")
+    watching: bool = Field(
+        default=False,
+        description="This seat's person left the game: the computer plays it; its page watches.",
+    )
+    you_mark: str = Field(
+        default="",
+        description="How this seat's page marks its own seat: ' (you)', ', in your place' once "
+        "the computer plays it, '' for a spectator.",
+    )
     recent: list[str] = Field(default_factory=list, description="Others' actions in words.")
     labels: dict[str, str] = Field(default_factory=dict, description="Action string -> label.")
     panel: list[dict[str, Any]] = Field(default_factory=list, description="Labelled facts.")
@@ -205,6 +286,13 @@ class View(BaseModel):
         description="The session of play around the game (web/table/sessions.py): how it ended, "
         "offers waiting, the series score, the next game's link for this seat.",
     )
+    clock: dict[str, Any] | None = Field(
+        default=None,
+        description="A timed game's clock: control, words ('5+3'), remaining (seconds per "
+        "seat, as of this view), running (the seat whose clock runs, or null), ticking (false "
+        "before that seat's first move), first_move_left (seconds to make it), ran_out (the "
+        "seats whose time ran out).",
+    )
 
 
 class Frame(BaseModel):
@@ -216,6 +304,11 @@ class Frame(BaseModel):
     observation: dict[str, Any]
     svg: str | None
     text: str
+    log_from: int = Field(
+        default=0,
+        description="The sequence number of the first log line sent (the latest 100 before the "
+        "step; earlier ones: GET /api/games/{id}/log)",
+    )
     log: list[LogLine]
     seats: list[SeatInfo]
     seed: str | None

@@ -146,6 +146,16 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``--trusted-proxy``); none
     by default, so no client can choose the address its budgets are counted by."""
+    # ----- clocks (``web/play/clocks.py``, ``web/table/clocks.py``) ----------------------------
+    clock_first_move_seconds: float = 30.0
+    """A real-time game's first move of each person is due within this time (the clock runs
+    from the second move on); missed, the game is called off, unrated (as lichess does)."""
+    clock_grace_seconds: float = 0.5
+    """A clock is ended this long after it ran out, so that a move received in time but still
+    on its way to the store is judged by its receipt time, not beaten by the flag."""
+    clock_sweep_seconds: float = 5.0
+    """How often each process reads the clocks due soon from the store (those another process
+    started, or kept before it was killed)."""
     # ----- connections (``boneyard serve``: ``web/guard/connections.py``) ------------------------
     max_connections: int = 1000
     """Open HTTP connections at most; past it a new one is answered 503 with Retry-After and

@@ -21,9 +21,18 @@ def test_the_first_turn_explains_the_bonus_tile_for_the_first_to_pass() -> None:
     )
     assert "the shared marker is at 0 of 10" in words(state)
     labels = [state.game.action_label(state.observation(0), a) for a in ("draw", "bonus 2")]
-    assert labels == ["Draw a card", "Pass and take the bonus tile worth 2"]
+    assert labels == ["Draw a card", "Pass, take +2"]
     assert state.why_illegal("pass").startswith("You are the first to pass: take one of")
     assert state.why_illegal("bonus 5") == "No bonus tile is worth 5 (the tiles are 1, 2, 3)."
+
+
+def test_tiles_of_the_same_value_are_offered_once() -> None:
+    state = new("tiles 2 3 3")
+    assert "the first to pass takes a bonus tile (2 or 3) that adds" in words(state)
+    panel = state.game.panel(state.observation(0), 0)
+    assert [item.value for item in panel if item.label == "Bonus tiles"] == [
+        "2 or 3, for the first to pass"
+    ]
 
 
 def test_after_the_first_pass_the_turn_is_draw_or_pass() -> None:
@@ -64,10 +73,10 @@ def test_a_hidden_draw_is_described_without_the_card() -> None:
 def test_gift_catch_and_wrapper_prompts() -> None:
     gift = new("tiles 1 2 3", "draw", "card gift", players=3)
     assert words(gift).startswith("You drew a gift: give it face up to another player")
-    assert gift.game.action_label(gift.observation(0), "gift 2") == "Give the gift to green"
+    assert gift.game.action_label(gift.observation(0), "gift 2") == "Give the gift to Green"
     caught = new("tiles 1 2 3", "draw", "card caught", players=3)
-    assert words(caught).startswith("You drew caught!: choose another player")
-    assert caught.game.action_label(caught.observation(0), "catch 1") == "Catch blue"
+    assert words(caught).startswith("You drew a caught! card: choose another player")
+    assert caught.game.action_label(caught.observation(0), "catch 1") == "Catch Blue"
     wrapper = new("tiles 1 2 3", "draw", "card wrapper")
     assert words(wrapper).startswith("Your empty wrapper turned up your trailing face-down cards")
     assert wrapper.game.action_label(wrapper.observation(0), "draw") == "Draw another card"

@@ -40,7 +40,8 @@ def test_the_svg_marks_seats_cards_and_the_marker() -> None:
     state = picture_state()
     root = ET.fromstring(state.game.render_svg(state.observation(0)))
     cards = [g for g in root.iter(f"{SVG}g") if "data-card" in g.attrib]
-    assert len(cards) == 4 + 3 + 1
+    assert len(cards) == 4 + 3 + 1 + 1, "the runs' cards and the card just drawn, in hand"
+    assert [g.get("data-face") for g in cards if g.get("data-card") == "drawn"] == ["in-hand"]
     first = next(g for g in cards if g.get("data-seat") == "0" and g.get("data-card") == "0")
     assert first.get("data-face") == "down"
     assert first.get("data-kind") == "2"
@@ -64,7 +65,10 @@ def test_svg_cards_say_their_effect_in_words_and_explain_it() -> None:
         "second": ["1", "second", "helping"],
         "wrapper": ["0", "empty", "wrapper"],
         "4!": ["4", "face up!"],
+        "3": ["3"],  # the card drawn, in Red's hand: a card on the table, not only words
     }
+    drawn = cards["3"].findtext(f"{SVG}title") or ""
+    assert drawn.startswith("Red drew a chocolate worth 3"), drawn
     title = cards["second"].findtext(f"{SVG}title") or ""
     assert "another card at once" in title and "face up" in title
     every_text = [t.text or "" for t in root.iter(f"{SVG}text")]

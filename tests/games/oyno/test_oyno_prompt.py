@@ -20,8 +20,9 @@ def test_the_puzzle_prompt_counts_the_bones_still_down() -> None:
     words = game.prompt(state.observation(0), 0)
     assert words.startswith("Make every bone stand up (3 bones still down)")
     assert "turn over" in words
+    # (a spectator reads the same line as the player: no "you")
     assert game.describe_action(state.observation(0), 0, "a5-b4") == (
-        "You moved the bone from a5 to b4."
+        "Moved the bone from a5 to b4."
     )
 
 

@@ -91,17 +91,6 @@ class Deck:
             return 2 * top + EFFECTS.index(kind.effect)
         return top + kind.value if kind.face_up_only else kind.value
 
-    def label_id(self, label: str) -> int | None:
-        """The outcome id of a kind label in this id scheme, whether or not the deck has it."""
-        top = self.max_plain_value + 1
-        if label in EFFECTS:
-            return 2 * top + EFFECTS.index(label)
-        face_up = label.endswith("!")
-        digits = label[:-1] if face_up else label
-        if not digits.isdigit() or int(digits) >= top:
-            return None
-        return top + int(digits) if face_up else int(digits)
-
     def to_json(self) -> list[dict[str, Any]]:
         return [
             {
@@ -121,9 +110,7 @@ def _card_error(where: str, number: int, name: object, problem: str) -> InvalidP
     return InvalidParameterError(f"deck {where}: {shown}: {problem}")
 
 
-# Over the complexity limit on purpose: one check per field of a deck document, each with its own
-# message.
-def parse_deck(data: dict[str, Any], where: str) -> Deck:  # noqa: C901
+def parse_deck(data: dict[str, Any], where: str) -> Deck:
     """Check a parsed deck document and build its Deck; errors name the card and the field."""
     cards = data.get("card")
     if not isinstance(cards, list) or not cards:
@@ -136,51 +123,12 @@ def parse_deck(data: dict[str, Any], where: str) -> Deck:  # noqa: C901
     kinds: list[CardKind] = []
     seen: dict[str, int] = {}
     for number, card in enumerate(cards, start=1):
-        if not isinstance(card, dict):
-            raise _card_error(where, number, None, "is not a table")
-        name = card.get("name")
-        for field in FIELDS:
-            if field not in card:
-                raise _card_error(where, number, name, f"missing field '{field}'")
-        extra = sorted(set(card) - set(FIELDS))
-        if extra:
-            raise _card_error(
-                where, number, name, f"unknown field '{extra[0]}'; fields: {', '.join(FIELDS)}"
-            )
-        if not isinstance(name, str) or not name.strip():
-            raise _card_error(where, number, None, "field 'name' must be non-empty text")
-        value, count = card["value"], card["count"]
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VALUE:
-            raise _card_error(
-                where, number, name, f"field 'value' is {value!r}: an integer 0 to {MAX_VALUE}"
-            )
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CARDS:
-            raise _card_error(
-                where, number, name, f"field 'count' is {count!r}: an integer 1 to {MAX_CARDS}"
-            )
-        face_up_only = card["face_up_only"]
-        if not isinstance(face_up_only, bool):
-            raise _card_error(
-                where, number, name, f"field 'face_up_only' is {face_up_only!r}: true or false"
-            )
-        effect = card["effect"]
-        if effect != "none" and effect not in EFFECTS:
-            raise _card_error(
-                where,
-                number,
-                name,
-                f"field 'effect' is {effect!r}: one of none, {', '.join(EFFECTS)}",
-            )
-        if effect in FACE_UP_EFFECTS and not face_up_only:
-            raise _card_error(
-                where, number, name, f"field 'face_up_only' must be true for a {effect} card"
-            )
-        kind = CardKind(name.strip(), value, count, face_up_only, effect)
+        kind = _card_kind(card, where, number)
         if kind.label in seen:
             raise _card_error(
                 where,
                 number,
-                name,
+                card["name"],
                 f"field 'effect'/'value' repeats kind {kind.label!r} of card {seen[kind.label]}",
             )
         seen[kind.label] = number
@@ -189,6 +137,45 @@ def parse_deck(data: dict[str, Any], where: str) -> Deck:  # noqa: C901
     if deck.size > MAX_CARDS:
         raise InvalidParameterError(f"deck {where}: {deck.size} cards; at most {MAX_CARDS}")
     return deck
+
+
+def _card_kind(card: object, where: str, number: int) -> CardKind:
+    """One [[card]] table as its CardKind: its fields all there, nothing else, each allowed."""
+    if not isinstance(card, dict):
+        raise _card_error(where, number, None, "is not a table")
+    name = card.get("name")
+    for field in FIELDS:
+        if field not in card:
+            raise _card_error(where, number, name, f"missing field '{field}'")
+    extra = sorted(set(card) - set(FIELDS))
+    if extra:
+        raise _card_error(
+            where, number, name, f"unknown field '{extra[0]}'; fields: {', '.join(FIELDS)}"
+        )
+    if not isinstance(name, str) or not name.strip():
+        raise _card_error(where, number, None, "field 'name' must be non-empty text")
+    problem = _field_problem(card)
+    if problem:
+        raise _card_error(where, number, name, problem)
+    fields = (card["value"], card["count"], card["face_up_only"], card["effect"])
+    return CardKind(name.strip(), *fields)
+
+
+def _field_problem(card: dict[str, Any]) -> str | None:
+    """What is wrong with a card's value, count, face_up_only or effect, or ``None``."""
+    value, count = card["value"], card["count"]
+    face_up_only, effect = card["face_up_only"], card["effect"]
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VALUE:
+        return f"field 'value' is {value!r}: an integer 0 to {MAX_VALUE}"
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CARDS:
+        return f"field 'count' is {count!r}: an integer 1 to {MAX_CARDS}"
+    if not isinstance(face_up_only, bool):
+        return f"field 'face_up_only' is {face_up_only!r}: true or false"
+    if effect != "none" and effect not in EFFECTS:
+        return f"field 'effect' is {effect!r}: one of none, {', '.join(EFFECTS)}"
+    if effect in FACE_UP_EFFECTS and not face_up_only:
+        return f"field 'face_up_only' must be true for a {effect} card"
+    return None
 
 
 @functools.lru_cache(maxsize=32)

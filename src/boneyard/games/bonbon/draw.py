@@ -162,7 +162,9 @@ def render_svg(observation: BonBonObservation, **options: Any) -> str:
     names = BonBonGame.seat_names
     runs = observation["runs"]
     width = int(options.get("width", NARROWEST))
-    rows = [ROW_HEAD + _lines_of_cards(len(run), width) * (CARD_H + 6) + 8 for run in runs]
+    # Each row keeps room for one more card, the one its seat may draw: a card drawn moves
+    # nothing else on the table (and the page is sent only what changed).
+    rows = [ROW_HEAD + _lines_of_cards(len(run) + 1, width) * (CARD_H + 6) + 8 for run in runs]
     notes = _notes(observation, names)
     height = TOP + sum(rows) + 18 * len(notes) + 6
     out = [
@@ -206,7 +208,9 @@ def _track(observation: BonBonObservation, width: int) -> list[str]:
     line, and the marker (a chocolate) on the space the face-up cards have reached."""
     limit = observation["collective_limit"]
     marker = observation["marker"]
-    x0, x1, y = 10, width - 30, 46
+    # The track starts far enough in for the marker at zero, left of its first space, to show
+    # whole (a circle at the drawing's edge was cut in half).
+    x0, x1, y = 22, width - 30, 46
     step = (x1 - x0) / limit
     title = (
         f"collective limit track: all players' face-up cards may total at most {limit}; "
@@ -214,7 +218,7 @@ def _track(observation: BonBonObservation, width: int) -> list[str]:
     )
     out = [
         f'<g data-track="collective"><title>{escape(title)}</title>'
-        f'<text x="{x0}" y="{y - 6}" fill="{INK}">Collective limit: {marker} of {limit}</text>',
+        f'<text x="10" y="{y - 6}" fill="{INK}">Collective limit: {marker} of {limit}</text>',
         f'<rect x="{x0 - 3}" y="{y - 3}" width="{x1 - x0 + 4:.1f}" height="24" rx="5" '
         f'fill="#7a4a2a"/>',
     ]
@@ -357,9 +361,13 @@ def _row(
         f'<text x="10" y="{y + 33}" fill="{INK}">{escape(state)}</text>',
     ]
     per_line = max(1, (width - 2 * LEFT + GAP) // (CARD_W + GAP))
-    for index, card in enumerate(run):
+
+    def place(index: int) -> tuple[int, int]:
         x = LEFT + (index % per_line) * (CARD_W + GAP)
-        top = y + ROW_HEAD + (index // per_line) * (CARD_H + 6)
+        return x, y + ROW_HEAD + (index // per_line) * (CARD_H + 6)
+
+    for index, card in enumerate(run):
+        x, top = place(index)
         label = card["card"]
         face = "up" if card["up"] else "down"
         value = None if label is None else values.get(label)
@@ -369,5 +377,28 @@ def _row(
             f'data-kind="{escape(_label(card))}" transform="translate({x},{top})">'
             f"{picture}</g>"
         )
+    drawn = observation["drawn"]
+    if drawn is not None and drawn["by"] == seat:
+        out.append(_drawn_card(observation, drawn, name, *place(len(run))))
     out.append("</g>")
     return out
+
+
+def _drawn_card(
+    observation: BonBonObservation, drawn: DrawnView, name: str, x: int, top: int
+) -> str:
+    """The card just drawn, in the hand of its drawer at the end of their run (lifted, in a
+    dashed frame) until they play it: a card dealt on the table, not only words in a panel."""
+    label = drawn["card"]
+    value = None if label is None else observation["values"].get(label)
+    # the card's own title (what it is) gives way to one that says whose hand it is in
+    picture = _card_face(label, value, label is not None, False).split("</title>", 1)[1]
+    what = card_words(label) if label is None else _card_title(label, value, True, False)
+    title = f"{name.capitalize()} drew {what.split(';')[0]}: it goes on the end of the run next"
+    return (
+        f'<g data-seat="{drawn["by"]}" data-card="drawn" data-face="in-hand" '
+        f'data-kind="{escape(_label(drawn))}" class="drawn-card" '
+        f'transform="translate({x},{top - 4})"><title>{escape(title)}</title>'
+        f'<rect x="-3" y="-3" width="{CARD_W + 6}" height="{CARD_H + 6}" rx="7" fill="none" '
+        f'stroke="{MARK}" stroke-width="2" stroke-dasharray="5 3"/>{picture}</g>'
+    )

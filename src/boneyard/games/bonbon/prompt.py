@@ -38,7 +38,8 @@ def card_words(label: str) -> str:
 
 
 def _tiles(observation: Observation) -> str:
-    return join_words([str(value) for value in observation["tiles"]], "or")
+    """The values a passer may choose from: each once ("2 or 3" for the tiles 2, 3 and 3)."""
+    return join_words([str(value) for value in sorted(set(observation["tiles"]))], "or")
 
 
 def _limits(observation: Observation, seat: int) -> str:
@@ -79,7 +80,7 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
         )
     if phase == "catch":
         return (
-            "You drew caught!: choose another player still in play to turn up the face-down "
+            "You drew a caught! card: choose another player still in play to turn up the face-down "
             "cards after their last face-up card."
         )
     if phase == "wrapper":
@@ -93,22 +94,11 @@ def prompt(game: Game, observation: Observation, seat: int) -> str:
 # ----- actions --------------------------------------------------------------------------------
 
 
-# Over the complexity limit on purpose: one sentence per kind of action, as the rules name them.
-def describe_action(game: Game, observation: Observation, actor: int | None, action: str) -> str:  # noqa: C901
+def describe_action(game: Game, observation: Observation, actor: int | None, action: str) -> str:
     words = action.split()
     head = words[0]
     if actor is None:
-        if head == "tiles":
-            return f"This round's bonus tiles are {join_words(words[1:])}."
-        drawer = observation["turn"]
-        who = _name(game, drawer) if drawer is not None else "Someone"
-        if observation["phase"] == "peek":
-            if words[1] == "?":
-                return f"{who} peeked at the top card of the deck."
-            return f"{who} peeked at the top card: {card_words(words[1])}."
-        if words[1] == "?":
-            return f"{who} looked at the card."
-        return f"{who}'s card is {card_words(words[1])}."
+        return _chance_words(game, observation, words)
     who = _name(game, actor)
     if head == "pass":
         return f"{who} passed."
@@ -123,10 +113,26 @@ def describe_action(game: Game, observation: Observation, actor: int | None, act
         return f"{who} played {card} face {head}."
     if head == "end":
         return f"{who} ended the turn."
-    other = game.seat_name(int(words[1]))
+    other = _name(game, int(words[1]))  # a player's name: "Red", as every other line says
     if head == "gift":
         return f"{who} gave the gift to {other}."
     return f"{who} caught {other}: their trailing face-down cards turn up."
+
+
+def _chance_words(game: Game, observation: Observation, words: list[str]) -> str:
+    """A chance step in words: the round's bonus tiles, a card drawn or peeked at (``?``: one
+    the viewer does not see)."""
+    if words[0] == "tiles":
+        return f"This round's bonus tiles are {join_words(words[1:])}."
+    drawer = observation["turn"]
+    who = _name(game, drawer) if drawer is not None else "Someone"
+    if observation["phase"] == "peek":
+        if words[1] == "?":
+            return f"{who} peeked at the top card of the deck."
+        return f"{who} peeked at the top card: {card_words(words[1])}."
+    if words[1] == "?":
+        return f"{who} looked at the card."
+    return f"{who}'s card is {card_words(words[1])}."
 
 
 def action_label(game: Game, observation: Observation, action: str) -> str:
@@ -142,8 +148,9 @@ def action_label(game: Game, observation: Observation, action: str) -> str:
     if head in fixed:
         return fixed[head]
     if head == "bonus":
-        return f"Pass and take the bonus tile worth {words[1]}"
-    other = game.seat_name(int(words[1]))
+        # Short, as the tiles are drawn ("+2"): three fit a phone's row beside "Draw a card".
+        return f"Pass, take +{words[1]}"
+    other = _name(game, int(words[1]))
     if head == "gift":
         return f"Give the gift to {other}"
     if head == "catch":

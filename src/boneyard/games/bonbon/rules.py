@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.errors import (
     InvalidActionStringError,
@@ -22,8 +22,8 @@ from boneyard.core.errors import (
     InvalidStateError,
 )
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Nested, Value
+from boneyard.core.parameters import About, declared_parameters, read_parameters
+from boneyard.core.record import Copied, Nested, Value, declared
 from boneyard.games.bonbon import notation as nt
 from boneyard.games.bonbon.deck import DEFAULT_DECK, EFFECTS, Deck, check_deck, load_deck
 from boneyard.games.bonbon.observation import (
@@ -70,33 +70,45 @@ Card = tuple[int, bool, int]
 class BonBonParameters:
     """BonBonGame's parameters, declared once: the form's fields and the rules' typed view."""
 
-    players: int = parameter(
-        2, "number of players", minimum=2, maximum=6, question="How many players?"
-    )
-    deck: str = parameter(
-        DEFAULT_DECK,
-        "path to a TOML deck file, or 'default' for the packaged deck",
-        check=check_deck,
-        local_only=True,
-        advanced=True,
-        question="Which deck file? (default: the packaged deck)",
-    )
-    tiles: str = parameter(
-        "1,1,2,2,3,3",
-        "values of the passing bonus tiles, comma-separated (three drawn each round)",
-        check=nt.check_tiles,
-        advanced=True,
-        question="Values of the passing bonus tiles, separated by commas (three are drawn "
-        "each round)",
-    )
-    max_rounds: int = parameter(
-        40,
-        "rounds after which the most chocolates win",
-        minimum=1,
-        maximum=1000,
-        advanced=True,
-        question="Stop after how many rounds at most?",
-    )
+    players: Annotated[
+        int,
+        About(
+            "number of players",
+            minimum=2,
+            maximum=6,
+            question="How many players?",
+        ),
+    ] = 2
+    deck: Annotated[
+        str,
+        About(
+            "path to a TOML deck file, or 'default' for the packaged deck",
+            check=check_deck,
+            local_only=True,
+            advanced=True,
+            question="Which deck file? (default: the packaged deck)",
+        ),
+    ] = DEFAULT_DECK
+    tiles: Annotated[
+        str,
+        About(
+            "values of the passing bonus tiles, comma-separated (three drawn each round)",
+            check=nt.check_tiles,
+            advanced=True,
+            question="Values of the passing bonus tiles, separated by commas (three are drawn "
+            "each round)",
+        ),
+    ] = "1,1,2,2,3,3"
+    max_rounds: Annotated[
+        int,
+        About(
+            "rounds after which the most chocolates win",
+            minimum=1,
+            maximum=1000,
+            advanced=True,
+            question="Stop after how many rounds at most?",
+        ),
+    ] = 40
 
 
 class BonBonGame(Game):
@@ -213,6 +225,7 @@ class BonBonGame(Game):
         return BonBonState(self)
 
 
+@declared
 class BonBonState(State):
     """A Bon-Bon position. The deck is a count per kind: its order is a chance event."""
 
@@ -702,28 +715,16 @@ class BonBonState(State):
 
     # ----- snapshots (the record is declared above; the core saves and restores it) ----------
 
-    # Over the complexity limit on purpose: one check per saved field, each refusing an incoherent
-    # document.
-    def _after_restore(self) -> None:  # noqa: C901
+    def _after_restore(self) -> None:
+        """Refuse a saved document whose fields break what the rules keep true."""
         game = self.game
         n = game.players
-        kinds = len(game.labels)
-        if len(self.runs) != n:
-            raise ValueError("runs: one list per seat")
-        for run in self.runs:
-            for kind, up, mask in run:
-                if not 0 <= kind < kinds:
-                    raise ValueError(f"bad card {[kind, up, mask]}")
-                if not 0 <= mask <= game.all_seats:
-                    raise ValueError(f"bad card mask {mask}")
+        self._check_runs()
         per_seat = ("wins", "last_scores", "last_cards", "tile_taken", "status", "up_total")
         for name in per_seat:
             if len(getattr(self, name)) != n:
                 raise ValueError(f"field {name} needs {n} entries")
-        if len(self.counts) != kinds or min(self.counts) < 0:
-            raise ValueError("counts: one non-negative count per kind")
-        if sum(self.counts) != self.deck_left:
-            raise ValueError("deck_left differs from the counts")
+        self._check_deck()
         if not 0 <= self.turn < n:
             raise ValueError("bad turn")
         if self.phase != TILES and tuple(self.tiles) not in game.bonus_actions:
@@ -737,6 +738,26 @@ class BonBonState(State):
             raise ValueError("bad seats")
         if any(not 0 <= s <= ELIMINATED for s in self.status):
             raise ValueError("bad status")
+
+    def _check_runs(self) -> None:
+        """One run per seat, each card a kind of the deck seen by seats that exist."""
+        game = self.game
+        if len(self.runs) != game.players:
+            raise ValueError("runs: one list per seat")
+        for run in self.runs:
+            for kind, up, mask in run:
+                if not 0 <= kind < len(game.labels):
+                    raise ValueError(f"bad card {[kind, up, mask]}")
+                if not 0 <= mask <= game.all_seats:
+                    raise ValueError(f"bad card mask {mask}")
+
+    def _check_deck(self) -> None:
+        """The deck's counts, the cards left, and the drawn or peeked card agree."""
+        kinds = len(self.game.labels)
+        if len(self.counts) != kinds or min(self.counts) < 0:
+            raise ValueError("counts: one non-negative count per kind")
+        if sum(self.counts) != self.deck_left:
+            raise ValueError("deck_left differs from the counts")
         if self.drawn >= kinds or self.peek_kind >= kinds:
             raise ValueError("bad drawn or peeked card")
         if self.phase in (PLACE, GIFTING) and self.drawn < 0:

@@ -10,6 +10,8 @@ to be reachable.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from boneyard.games.bondo_cones.notation import HEIGHT, SQUARES, WIDTH
 
 BOARD = (1 << SQUARES) - 1
@@ -123,10 +125,6 @@ RED_FIELDS: tuple[tuple[int, int], tuple[int, int]] = (
 )
 """d4, g4 for seat 0; d9, g9 for seat 1."""
 
-START_MASK = (
-    sum(1 << sq for sq in START_FIELDS[0]),
-    sum(1 << sq for sq in START_FIELDS[1]),
-)
 
 # ----- move generation ---------------------------------------------------------------------------
 
@@ -168,6 +166,33 @@ def ordinary_moves(movers: int, empty: int, target: int, steps: int, out: list[i
 
 
 _TO_ID = [to * (SQUARES + 1) for to in range(SQUARES)]
+
+
+Walk = Callable[[int, int, int, int], int]
+"""``(square, steps, empty, target) -> destinations`` of a BondO cone's walk
+(``bondo_destinations``, or a cache of it)."""
+
+
+def cone_moves(
+    movers: int, ringed: int, double: int, empty: int, target: int, steps: int, walk: Walk
+) -> list[int]:
+    """Every move (``from * 120 + to``) of a side for a rolled ``steps``, sorted: the cones of
+    ``movers`` without a ring straight, the ``ringed`` ones (twice as far where in ``double``)
+    on a BondO walk. The rules' legal moves and the lookahead's both come from here."""
+    moves: list[int] = []
+    ordinary_moves(movers & ~ringed, empty, target, steps, moves)
+    while ringed:
+        low = ringed & -ringed
+        ringed ^= low
+        square = low.bit_length() - 1
+        dests = walk(square, steps * 2 if double & low else steps, empty, target)
+        base = square * SQUARES
+        while dests:
+            bit = dests & -dests
+            moves.append(base + bit.bit_length() - 1)
+            dests ^= bit
+    moves.sort()
+    return moves
 
 
 def reachable(start: int, steps: int, empty: int) -> int:

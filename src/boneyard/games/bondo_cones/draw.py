@@ -113,8 +113,9 @@ COLOURS = {
     "ring": "#c8102e",
     "highlight": "#f4d03f",
     "path": "#1f6fb2",
-    "peek": "#2e8b57",
+    "peek": "#e0a800",
 }
+"""(A peeked cone's dot is gold: green is the page's mark of where a move may go.)"""
 
 
 def _centre(square: int, flipped: bool) -> tuple[int, int]:
@@ -145,7 +146,8 @@ def render_svg(
     width = 2 * MARGIN + WIDTH * SIZE
     board_height = 2 * MARGIN + HEIGHT * SIZE
     cones = sorted(observed_cones(observation).items())
-    legend = _legend(cones, board_height)
+    viewer = observation.get("seat")
+    legend = _legend(cones, board_height, viewer)
     height = board_height + (22 if legend else 0)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -185,6 +187,7 @@ def render_svg(
                 bool(cone["peeked"]),
                 bool(cone["spied"]),
                 flipped,
+                viewer,
             )
         )
     out.extend(legend)
@@ -249,19 +252,35 @@ _DEFS = (
 """Each colour of cone lit from the left, so a cone reads as a cone, not a disc."""
 
 
-def _legend(cones: list[tuple[str, dict[str, Any]]], top: int) -> list[str]:
-    """Under the board, what the drawing's marks mean, for the marks it shows."""
+def _who(seat: int, viewer: int | None) -> str:
+    """``seat`` as the subject of a sentence ``viewer`` reads: "you", or "Black"."""
+    return "you" if seat == viewer else SEAT_WORDS[seat].capitalize()
+
+
+def _acts(seats: set[int], viewer: int | None, each: str, verb: str) -> str:
+    """Who did ``verb`` to the cones marked so, as ``viewer`` reads it: "you peeked", "White
+    peeked", or where both sides did, ``each`` ("owner peeked")."""
+    if len(seats) == 1:
+        return f"{_who(next(iter(seats)), viewer)} {verb}"
+    return each
+
+
+def _legend(cones: list[tuple[str, dict[str, Any]]], top: int, viewer: int | None) -> list[str]:
+    """Under the board, what the drawing's marks mean, for the marks it shows, in words made
+    from the viewer's seat (a cone is peeked at by its owner and spied by the other side)."""
+    peekers = {cone["seat"] for _, cone in cones if cone["peeked"]}
+    spies = {1 - cone["seat"] for _, cone in cones if cone["spied"]}
     shown = [
         ("?", None, "value unknown"),
         ("ring", COLOURS["ring"], "BondO ring"),
-        ("peek", COLOURS["peek"], "you peeked"),
-        ("spy", COLOURS["path"], "you spied"),
+        ("peek", COLOURS["peek"], _acts(peekers, viewer, "owner peeked", "peeked")),
+        ("spy", COLOURS["path"], _acts(spies, viewer, "rival spied", "spied")),
     ]
     present = {
         "?": any(cone["value"] is None for _, cone in cones),
         "ring": any(cone["rings"] for _, cone in cones),
-        "peek": any(cone["peeked"] for _, cone in cones),
-        "spy": any(cone["spied"] for _, cone in cones),
+        "peek": bool(peekers),
+        "spy": bool(spies),
     }
     items = [item for item in shown if present[item[0]]]
     if not items:
@@ -287,10 +306,18 @@ def _legend(cones: list[tuple[str, dict[str, Any]]], top: int) -> list[str]:
 
 @functools.lru_cache(maxsize=4096)
 def _cone(
-    name: str, seat: int, value: int | None, rings: int, peeked: bool, spied: bool, flipped: bool
+    name: str,
+    seat: int,
+    value: int | None,
+    rings: int,
+    peeked: bool,
+    spied: bool,
+    flipped: bool,
+    viewer: int | None = None,
 ) -> str:
     """A cone seen from the side: its value (or "?") on its front, its rings at its foot
-    (cached: most cones are drawn as they were on the move before)."""
+    (cached: most cones are drawn as they were on the move before). Its title says who peeked
+    at it (its owner) or spied it (the other side) as ``viewer`` reads it."""
     square = INDEX[name]
     x, y = _centre(square, flipped)
     body, ink = ("url(#bondo-black)", "#ffffff") if seat == 0 else ("url(#bondo-white)", "#1f1f1f")
@@ -300,9 +327,9 @@ def _cone(
     if rings:
         words.append("with a Double BondO" if rings == 2 else "with the BondO ring")
     if peeked:
-        words.append("you peeked at it")
+        words.append(f"{_who(seat, viewer)} peeked at it")
     if spied:
-        words.append("you spied it")
+        words.append(f"{_who(1 - seat, viewer)} spied it")
     data_value = "" if value is None else str(value)
     parts = [
         f'<g data-cone="{name}" data-seat="{seat}" data-value="{data_value}" '
@@ -328,7 +355,10 @@ def _cone(
     if spied:
         parts.append(f'<circle cx="{x + 13}" cy="{y - 13}" r="4" fill="{COLOURS["path"]}"/>')
     if peeked:
-        parts.append(f'<circle cx="{x - 13}" cy="{y - 13}" r="4" fill="{COLOURS["peek"]}"/>')
+        parts.append(
+            f'<circle cx="{x - 13}" cy="{y - 13}" r="4" fill="{COLOURS["peek"]}" '
+            'stroke="#5a4300" stroke-width="0.8"/>'
+        )
     parts.append("</g>")
     return "\n".join(parts)
 

@@ -18,25 +18,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boneyard.games.bondo_cones.board import BALL, BOARD, SHIFTS, bondo_destinations, ordinary_moves
+from boneyard.games.bondo_cones.board import (
+    BALL,
+    BOARD,
+    SHIFTS,
+    bondo_destinations,
+    cone_moves,
+)
 from boneyard.games.bondo_cones.notation import INDEX, SQUARES, observed_cones
 from boneyard.games.bondo_cones.observation import BondoObservation
+from boneyard.games.bondo_cones.rules import VALUES
 
 _WALKS: dict[tuple[int, int, int], int] = {}
 WALK_CACHE_SIZE = 1 << 17
 """How many BondO walks ``walk`` remembers before it forgets them all and starts over."""
 
 
-def walk(square: int, steps: int, empty: int, enemy: int) -> int:
-    """``bondo_destinations(square, steps, empty, empty | enemy)``, cached on the squares within
+def walk(square: int, steps: int, empty: int, target: int) -> int:
+    """``bondo_destinations(square, steps, empty, target)``, cached on the squares within
     ``steps`` king steps of ``square`` (nothing farther can change the answer)."""
     ball = BALL[square][steps]
-    key = (square << 4 | steps, empty & ball, enemy & ball)
+    key = (square << 4 | steps, empty & ball, target & ball)
     found = _WALKS.get(key)
     if found is None:
         if len(_WALKS) >= WALK_CACHE_SIZE:
             _WALKS.clear()
-        found = _WALKS[key] = bondo_destinations(square, steps, empty, empty | enemy)
+        found = _WALKS[key] = bondo_destinations(square, steps, empty, target)
     return found
 
 
@@ -69,11 +76,7 @@ class Position:
     """The opponent's values ``me`` has not seen (for win chances of unknown captures)."""
 
     @classmethod
-    # Over the complexity limit on purpose: one field of the observation after another, each checked
-    # where read.
-    def from_observation(cls, observation: BondoObservation) -> Position:  # noqa: C901
-        from boneyard.games.bondo_cones.rules import VALUES
-
+    def from_observation(cls, observation: BondoObservation) -> Position:
         seat = observation["seat"]
         me = 0 if seat is None else int(seat)
         them = 1 - me
@@ -83,22 +86,16 @@ class Position:
         worth = [0.0] * SQUARES
         their_view = [0.0] * SQUARES
         hidden = 0
-        unseen = list(VALUES)
-        for value in observation["captured"][me]:
-            unseen.remove(value)
-        mine_unknown_to_them = list(VALUES)
-        for value in observation["captured"][them]:
-            mine_unknown_to_them.remove(value)
+        unseen = _values_left(VALUES, observation["captured"][me])
+        mine_unknown_to_them = _values_left(VALUES, observation["captured"][them])
         seen = observed_cones(observation)
         for name, cone in seen.items():
             square = INDEX[name]
             bit = 1 << square
             owner = cone["seat"]
             cones[owner] |= bit
-            if cone["rings"]:
-                ringed[owner] |= bit
-                if cone["rings"] == 2:
-                    double[owner] |= bit
+            ringed[owner] |= bit if cone["rings"] else 0
+            double[owner] |= bit if cone["rings"] == 2 else 0
             value = cone["value"]
             if owner == them:
                 if value is None:
@@ -153,27 +150,13 @@ class Position:
 
     def moves(self, seat: int, roll: int) -> list[int]:
         """Every move (``origin * 120 + target``, the rules' action ids) of ``seat`` for a rolled
-        1-4, sorted; empty when there is none (the rules then allow only ``pass``)."""
+        1-4, sorted, by the rules' own ``cone_moves``; empty when there is none (the rules then
+        allow only ``pass``)."""
         cones = self.cones
         empty = BOARD & ~(cones[0] | cones[1])
-        enemy = cones[1 - seat]
-        found: list[int] = []
-        ringed = self.ringed[seat]
-        ordinary_moves(cones[seat] & ~ringed, empty, empty | enemy, roll, found)
-        double = self.double[seat]
-        while ringed:
-            low = ringed & -ringed
-            ringed ^= low
-            square = low.bit_length() - 1
-            steps = roll * 2 if double & low else roll
-            dests = walk(square, steps, empty, enemy)
-            base = square * SQUARES
-            while dests:
-                bit = dests & -dests
-                found.append(base + bit.bit_length() - 1)
-                dests ^= bit
-        found.sort()
-        return found
+        target = empty | cones[1 - seat]
+        ringed, double = self.ringed[seat], self.double[seat]
+        return cone_moves(cones[seat], ringed, double, empty, target, roll, walk)
 
     def move(self, seat: int, origin: int, target: int) -> Position:
         """The position after ``seat`` moves its cone from ``origin`` to ``target`` (a capture
@@ -275,5 +258,13 @@ class Position:
             square = low.bit_length() - 1
             factor = 2 if double & low else 1
             for roll in range(1, 5):
-                hits[roll] |= walk(square, roll * factor, empty, enemy) & defender
+                hits[roll] |= walk(square, roll * factor, empty, empty | enemy) & defender
         return hits
+
+
+def _values_left(values: tuple[int, ...] | list[int], captured: list[int]) -> list[int]:
+    """The cone values of a side not among ``captured`` (each captured value taken once)."""
+    left = list(values)
+    for value in captured:
+        left.remove(value)
+    return left

@@ -66,11 +66,6 @@ def _example() -> BondoConesState:
     )
 
 
-def example_position() -> str:
-    """The example before black moves (not in the docs)."""
-    return render_svg(observe(_example(), 0))
-
-
 def ordinary_move() -> str:
     """An ordinary cone goes three steps in one direction: d4 to d7."""
     state = _play(_example(), "d4-d7")

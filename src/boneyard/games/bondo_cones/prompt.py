@@ -125,8 +125,7 @@ def _act_prompt(observation: Observation, seat: int, other: str) -> str:
 # ----- actions --------------------------------------------------------------------------------
 
 
-# Over the complexity limit on purpose: one sentence per kind of action, as the rules name them.
-def _phrase(game: Game, observation: Observation, actor: int, action: str) -> str:  # noqa: C901
+def _phrase(game: Game, observation: Observation, actor: int, action: str) -> str:
     """``action`` by ``actor`` as a phrase after the subject: "moved the cone from c3 to c5"."""
     words = action.split()
     other = _name(game, 1 - actor)
@@ -142,27 +141,29 @@ def _phrase(game: Game, observation: Observation, actor: int, action: str) -> st
             return "put a cone on a start field"
         return f"put the cone worth {observation['next_value']} on {words[1]}"
     if head == "ring":
-        where = words[1]
-        if where.startswith("*-"):
-            return f"put the set-aside ring on {where[2:]}"
-        if "-" in where:
-            origin, _, target = where.partition("-")
-            return f"moved the ring from {origin} to {target}"
-        return f"put the BondO ring on {where}"
+        return _ring_phrase(words[1])
     if head == "take":
         origin, _, target = words[1].partition(">")
         return f"took {other}'s ring from {origin} and put it on {target}"
-    if head == "peek":
-        return f"peeked at the cone on {words[1]}"
-    if head == "spy":
-        return f"looked under {other}'s cone on {words[1]}"
-    if head == "seize":
-        return f"seized {other}'s cone on {words[1]}"
-    if head == "battle":
-        return "declared a BondO battle"
-    if head == "roll":
-        return "chose to roll the die"
-    return "passed"
+    on_square = {
+        "peek": "peeked at the cone on",
+        "spy": f"looked under {other}'s cone on",
+        "seize": f"seized {other}'s cone on",
+    }
+    if head in on_square:
+        return f"{on_square[head]} {words[1]}"
+    alone = {"battle": "declared a BondO battle", "roll": "chose to roll the die"}
+    return alone.get(head, "passed")
+
+
+def _ring_phrase(where: str) -> str:
+    """A ring's action (``*-c3``, ``c3-c5``, ``c3``) as a phrase after the subject."""
+    if where.startswith("*-"):
+        return f"put the set-aside ring on {where[2:]}"
+    if "-" in where:
+        origin, _, target = where.partition("-")
+        return f"moved the ring from {origin} to {target}"
+    return f"put the BondO ring on {where}"
 
 
 def _setup_put(game: Game, observation: Observation, actor: int | None, action: str) -> str | None:
@@ -177,9 +178,8 @@ def _setup_put(game: Game, observation: Observation, actor: int | None, action: 
         return ""
     if actor is None:
         return f"{_name(game, seat)}'s cones were put on their start fields at random."
-    return (
-        f"{_name(game, seat)} put their {SETUP_PUTS} cones on their start fields, hidden from you."
-    )
+    hidden = "in secret" if observation["seat"] is None else "hidden from you"
+    return f"{_name(game, seat)} put their {SETUP_PUTS} cones on their start fields, {hidden}."
 
 
 def describe_action(game: Game, observation: Observation, actor: int | None, action: str) -> str:

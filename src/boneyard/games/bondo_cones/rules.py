@@ -16,18 +16,18 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Derived, Nested, Value
+from boneyard.core.parameters import About, declared_parameters, read_parameters
+from boneyard.core.record import Copied, Derived, Nested, Value, declared
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.board import (
     BOARD,
     RED_FIELDS,
     START_FIELDS,
     bondo_destinations,
-    ordinary_moves,
+    cone_moves,
     squares_of,
 )
 from boneyard.games.bondo_cones.observation import BondoObservation, BondoStatus
@@ -106,28 +106,34 @@ def _empty_list() -> list[int]:
 class BondoConesParameters:
     """BondoConesGame's parameters, declared once: the form's fields and the rules' typed view."""
 
-    target: int = parameter(
-        28,
-        "points a player must capture to win",
-        minimum=1,
-        maximum=41,
-        question="How many captured points win?",
-    )
-    max_turns: int = parameter(
-        1000,
-        "turns after which the game ends as a draw",
-        minimum=1,
-        maximum=100_000,
-        advanced=True,
-        question="Call it a draw after how many turns?",
-    )
-    setup: str = parameter(
-        "choose",
-        "choose: each player places its cones; random: a chance event places them",
-        choices=("choose", "random"),
-        question="How are the cones set up?",
-        choice_labels=("Each player places their own", "At random, by chance"),
-    )
+    target: Annotated[
+        int,
+        About(
+            "points a player must capture to win",
+            minimum=1,
+            maximum=41,
+            question="How many captured points win?",
+        ),
+    ] = 28
+    max_turns: Annotated[
+        int,
+        About(
+            "turns after which the game ends as a draw",
+            minimum=1,
+            maximum=100_000,
+            advanced=True,
+            question="Call it a draw after how many turns?",
+        ),
+    ] = 1000
+    setup: Annotated[
+        str,
+        About(
+            "choose: each player places its cones; random: a chance event places them",
+            choices=("choose", "random"),
+            question="How are the cones set up?",
+            choice_labels=("Each player places their own", "At random, by chance"),
+        ),
+    ] = "choose"
 
 
 class BondoConesGame(Game):
@@ -232,6 +238,16 @@ class BondoConesGame(Game):
         return state
 
 
+PHASE_ASKS = {
+    SETUP_RING: "put the ring on one of the cones on your red fields",
+    DECIDE: "declare a BondO battle or roll the die",
+    TAKE: "you won the battle: take a ring of your opponent's and put it on your cone",
+    PUNISH: "your opponent lost the battle: pick one of their cones",
+}
+"""What each phase that asks one thing asks for: the reason any other action is refused."""
+
+
+@declared
 class BondoConesState(State):
     """A Bond O Cones position. Cones live in per-square lists; bitboards speed up moves."""
 
@@ -375,26 +391,14 @@ class BondoConesState(State):
     def _act_actions(self, me: int) -> list[int]:
         die = self.die
         if die < nt.FACE_EYE:
-            steps = die + 1
             occ = self.occ
             empty = BOARD & ~(occ[0] | occ[1])
-            target = empty | occ[1 - me]
-            moves: list[int] = []
             ringed = self.ringmask[me]
-            ordinary_moves(occ[me] & ~ringed, empty, target, steps, moves)
-            rings = self.rings
-            for sq in squares_of(ringed):
-                walk = steps * 2 if rings[sq] == 2 else steps
-                base = sq * SQUARES
-                dests = bondo_destinations(sq, walk, empty, target)
-                while dests:
-                    low = dests & -dests
-                    moves.append(base + low.bit_length() - 1)
-                    dests ^= low
-            if not moves:
-                return [nt.PASS]
-            moves.sort()
-            return moves
+            double = sum(1 << sq for sq in squares_of(ringed) if self.rings[sq] == 2)
+            moves = cone_moves(
+                occ[me], ringed, double, empty, empty | occ[1 - me], die + 1, bondo_destinations
+            )
+            return moves or [nt.PASS]
         if die == nt.FACE_EYE:
             return [nt.PEEK_BASE + sq for sq in squares_of(self.occ[me])] or [nt.PASS]
         ringed = self.ringmask[me]
@@ -569,44 +573,40 @@ class BondoConesState(State):
             return text
         return self._action_to_string(action)
 
-    # Over the complexity limit on purpose: one reason per rule an action may break, in the rule
-    # text's order.
-    def _why_illegal(self, action: int) -> str | None:  # noqa: C901
+    def _why_illegal(self, action: int) -> str | None:
+        """The rule ``action`` breaks: what this phase asks for, in the rule text's words."""
         phase = self.phase
         if phase == SETUP_PUT:
             value = SETUP_ORDER[self.setup_progress[self.actor]]
             return f"put your cone of value {value} on one of your free start fields"
-        if phase == SETUP_RING:
-            return "put the ring on one of the cones on your red fields"
-        if phase == DECIDE:
-            return "declare a BondO battle or roll the die"
-        if phase == TAKE:
-            return "you won the battle: take a ring of your opponent's and put it on your cone"
-        if phase == PUNISH:
-            return "your opponent lost the battle: pick one of their cones"
         if phase == ACT:
-            face = nt.FACES[self.die]
-            me = self.actor
-            if self.die < nt.FACE_EYE and action < nt.RING_MOVE_BASE:
-                origin, target = divmod(action, SQUARES)
-                if self.owner[origin] != me:
-                    return f"there is no cone of yours on {NAMES[origin]}"
-                if self.owner[target] == me:
-                    return f"{NAMES[target]} holds a cone of yours: no cone lands on its own side"
-            if self.die == nt.FACE_RING and nt.RING_MOVE_BASE <= action < nt.TAKE_BASE:
-                origin, target = divmod(action - nt.RING_MOVE_BASE, SQUARES)
-                if self.owner[origin] != me or not self.rings[origin]:
-                    return f"the cone on {NAMES[origin]} carries no ring of yours"
-            if self.die < nt.FACE_EYE:
-                return (
-                    f"the die shows {face}: move one cone exactly {face} "
-                    f"step{'' if face == '1' else 's'} in a straight line "
-                    "(a BondO cone may turn), never over another cone"
-                )
-            if self.die == nt.FACE_EYE:
-                return "the die shows the eye: peek at one of your cones"
-            return "the die shows a ring: move a ring to one of your cones without a ring"
-        return None
+            return self._why_not_acted(action)
+        return PHASE_ASKS.get(phase)
+
+    def _why_not_acted(self, action: int) -> str:
+        """Why ``action`` is not a move the rolled die allows: the cone or ring it names, else
+        what the die asks for."""
+        face = nt.FACES[self.die]
+        me = self.actor
+        if self.die < nt.FACE_EYE and action < nt.RING_MOVE_BASE:
+            origin, target = divmod(action, SQUARES)
+            if self.owner[origin] != me:
+                return f"there is no cone of yours on {NAMES[origin]}"
+            if self.owner[target] == me:
+                return f"{NAMES[target]} holds a cone of yours: no cone lands on its own side"
+        if self.die == nt.FACE_RING and nt.RING_MOVE_BASE <= action < nt.TAKE_BASE:
+            origin, target = divmod(action - nt.RING_MOVE_BASE, SQUARES)
+            if self.owner[origin] != me or not self.rings[origin]:
+                return f"the cone on {NAMES[origin]} carries no ring of yours"
+        if self.die < nt.FACE_EYE:
+            return (
+                f"the die shows {face}: move one cone exactly {face} "
+                f"step{'' if face == '1' else 's'} in a straight line "
+                "(a BondO cone may turn), never over another cone"
+            )
+        if self.die == nt.FACE_EYE:
+            return "the die shows the eye: peek at one of your cones"
+        return "the die shows a ring: move a ring to one of your cones without a ring"
 
     # ----- what each seat knows --------------------------------------------------------------
 
@@ -688,9 +688,8 @@ class BondoConesState(State):
 
     # ----- snapshots (the record is declared above; the core saves and restores it) -----------
 
-    # Over the complexity limit on purpose: one check per saved field, each refusing an incoherent
-    # document.
-    def _after_restore(self) -> None:  # noqa: C901
+    def _after_restore(self) -> None:
+        """Check each saved field, rebuild the bitboards, and refuse an incoherent document."""
         for name, length, low, high in (
             ("owner", SQUARES, -1, 1),
             ("value", SQUARES, -1, 8),
@@ -705,17 +704,7 @@ class BondoConesState(State):
                 raise ValueError(f"'{name}' must be a list of {length} integers")
             for item in items:
                 _checked_int(item, name, low, high)
-        owner, value, rings = self.owner, self.value, self.rings
-        self.occ, self.ringmask = [0, 0], [0, 0]
-        for sq in range(SQUARES):
-            if owner[sq] >= 0:
-                if value[sq] not in VALUES:
-                    raise ValueError(f"cone on {NAMES[sq]} has value {value[sq]}")
-                self.occ[owner[sq]] |= 1 << sq
-                if rings[sq]:
-                    self.ringmask[owner[sq]] |= 1 << sq
-            elif value[sq] != -1 or rings[sq] or self.flags[sq]:
-                raise ValueError(f"empty square {NAMES[sq]} has cone data")
+        self._rebuild_bitboards()
         if len(self.captured) != 2:
             raise ValueError("'captured' must be two lists of values")
         for taken in self.captured:
@@ -735,6 +724,21 @@ class BondoConesState(State):
         if self.phase == ACT and self.die < 0:
             raise ValueError("phase 'act' needs a die")
         self._check_coherent()
+
+    def _rebuild_bitboards(self) -> None:
+        """Each side's cones and ringed cones as bitboards, from the squares' saved lists;
+        ValueError for a cone of no value or an empty square with cone data."""
+        owner, value, rings = self.owner, self.value, self.rings
+        self.occ, self.ringmask = [0, 0], [0, 0]
+        for sq in range(SQUARES):
+            if owner[sq] >= 0:
+                if value[sq] not in VALUES:
+                    raise ValueError(f"cone on {NAMES[sq]} has value {value[sq]}")
+                self.occ[owner[sq]] |= 1 << sq
+                if rings[sq]:
+                    self.ringmask[owner[sq]] |= 1 << sq
+            elif value[sq] != -1 or rings[sq] or self.flags[sq]:
+                raise ValueError(f"empty square {NAMES[sq]} has cone data")
 
     def _check_coherent(self) -> None:
         """Raise ValueError where a restored snapshot breaks what the rules keep true."""

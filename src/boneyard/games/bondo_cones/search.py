@@ -116,21 +116,6 @@ class Lookahead:
     def _need(self, p: Position, seat: int) -> int:
         return max(0, math.ceil(p.target - p.scores[seat] - 1e-9))
 
-    def capture_worth(self, p: Position, attacker: int, square: int) -> float:
-        """What capturing the cone on ``square`` is worth to ``attacker``, in the seat's eyes:
-        its value (expected if unknown), its rings twice (one side gains them, the other loses
-        them), and a won game times the chance that the value reaches the target."""
-        defender = 1 - attacker
-        bit = 1 << square
-        rings = (1 if p.ringed[defender] & bit else 0) + (1 if p.double[defender] & bit else 0)
-        worth = p.worth[square] + 2 * RING_WORTH * rings
-        need = self._need(p, attacker)
-        if p.hidden & bit:
-            return worth + WIN * self.win_table[min(need, 41)]
-        if p.worth[square] >= need:
-            worth += WIN
-        return worth
-
     def best_captures(self, p: Position, attacker: int) -> float:
         """The expected best capture ``attacker`` has with its next roll (six faces): the most
         ``capture_worth`` among the cones each roll hits."""
@@ -271,9 +256,36 @@ class Lookahead:
                 rank[_mirror(name, self.me)] = -float(place)
         return {a: rank.get(a - nt.PUT_BASE, -100.0) for a in actions}
 
-    # Over the complexity limit on purpose: the search's inner loop over actions and rolls: inline
-    # for speed.
-    def _act_values(self, actions: list[int]) -> dict[int, float]:  # noqa: C901
+    def _act_values(self, actions: list[int]) -> dict[int, float]:
+        children = self._children(actions)
+        if len({id(child) for _, child, _ in children}) == 1:
+            return dict.fromkeys(actions, 0.0)
+        # Order by a quick look (points, the opponent's best capture next roll, own threats),
+        # then search the best ``width`` of them: the others stay below every searched one.
+        quick: dict[int, float] = {}
+        for action, child, chance in children:
+            quick[action] = chance * WIN + self.quick_value(child)
+        first = sorted(children, key=lambda item: -quick[item[0]])
+        values: dict[int, float] = {}
+        out_of_time = False
+        for rank, (action, child, chance) in enumerate(first):
+            out_of_time = out_of_time or time.perf_counter() > self.soft_deadline
+            if rank >= self.width or out_of_time:
+                values[action] = quick[action] - 10 * WIN
+                continue
+            try:
+                value = self.after_own_action(child)
+            except _OutOfTime:
+                out_of_time = True
+                values[action] = quick[action] - 10 * WIN
+                continue
+            values[action] = chance * (WIN + self.material(child)) + (1 - chance) * value
+            self.searched += 1
+        return values
+
+    def _children(self, actions: list[int]) -> list[tuple[int, Position, float]]:
+        """Each action's position after it, with the chance it wins the game at once (the
+        capture of an unknown cone that may be worth enough); inline for speed."""
         p = self.position
         me = self.me
         children: list[tuple[int, Position, float]] = []
@@ -302,30 +314,7 @@ class Lookahead:
                 children.append((action, p.move_rings(me, -1, action - nt.SET_ASIDE_BASE), 0.0))
             else:  # peek, pass
                 children.append((action, p, 0.0))
-        if len({id(child) for _, child, _ in children}) == 1:
-            return dict.fromkeys(actions, 0.0)
-        # Order by a quick look (points, the opponent's best capture next roll, own threats),
-        # then search the best ``width`` of them: the others stay below every searched one.
-        quick: dict[int, float] = {}
-        for action, child, chance in children:
-            quick[action] = chance * WIN + self.quick_value(child)
-        first = sorted(children, key=lambda item: -quick[item[0]])
-        values: dict[int, float] = {}
-        out_of_time = False
-        for rank, (action, child, chance) in enumerate(first):
-            out_of_time = out_of_time or time.perf_counter() > self.soft_deadline
-            if rank >= self.width or out_of_time:
-                values[action] = quick[action] - 10 * WIN
-                continue
-            try:
-                value = self.after_own_action(child)
-            except _OutOfTime:
-                out_of_time = True
-                values[action] = quick[action] - 10 * WIN
-                continue
-            values[action] = chance * (WIN + self.material(child)) + (1 - chance) * value
-            self.searched += 1
-        return values
+        return children
 
     def _take_values(self, actions: list[int]) -> dict[int, float]:
         p = self.position

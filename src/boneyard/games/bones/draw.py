@@ -129,6 +129,10 @@ LEGAL_STROKE = "#2e8b57"
 ILLEGAL_STROKE = "#c0392b"
 
 
+STACK_LEGEND = "The number on a square: how many pieces are stacked there"
+"""The board's caption once pieces lie on it, where no other caption is asked for."""
+
+
 def render_svg(
     observation: BonesObservation,
     *,
@@ -145,6 +149,8 @@ def render_svg(
     outlined green when ``legal``, red and crossed out when not (the rule pages use it).
     """
     width, height = observation["width"], observation["height"]
+    if caption is None and coordinates and observation["pieces"]:
+        caption = STACK_LEGEND  # the numbers on the pieces could be read as pips
     size = square_size
     margin = round(size * 0.6) if coordinates else 4
     caption_height = round(size * 0.7) if caption else 0

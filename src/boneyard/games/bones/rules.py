@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.game import TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Shared, Transient, Value
+from boneyard.core.parameters import About, declared_parameters, read_parameters
+from boneyard.core.record import Copied, Shared, Transient, Value, declared
 from boneyard.games.bones import notation
 from boneyard.games.bones.notation import LINE, DominoTable, domino_table
 from boneyard.games.bones.observation import BonesObservation
@@ -49,15 +49,17 @@ COLOUR_LETTERS = ("W", "B")
 class BonesParameters:
     """BonesGame's parameters, declared once: the form's fields and the rules' typed view."""
 
-    width: int = parameter(10, "files of the board (a, b, ...)", minimum=2, maximum=26)
-    height: int = parameter(9, "ranks of the board", minimum=2, maximum=26)
-    pieces: int = parameter(
-        30,
-        "pieces (dominoes) each player has",
-        minimum=1,
-        maximum=500,
-        question="How many dominoes each?",
-    )
+    width: Annotated[int, About("files of the board (a, b, ...)", minimum=2, maximum=26)] = 10
+    height: Annotated[int, About("ranks of the board", minimum=2, maximum=26)] = 9
+    pieces: Annotated[
+        int,
+        About(
+            "pieces (dominoes) each player has",
+            minimum=1,
+            maximum=500,
+            question="How many dominoes each?",
+        ),
+    ] = 30
 
 
 class BonesGame(Game):
@@ -111,6 +113,7 @@ class BonesGame(Game):
         return BonesState(self)
 
 
+@declared
 class BonesState(State):
     """A Bones position. Fields are plain lists so that a clone is a handful of copies."""
 
@@ -247,10 +250,6 @@ class BonesState(State):
         placed = (len(self._pieces) + 1 - seat) // 2
         return self.game.pieces - placed
 
-    def top_colour(self, square: int) -> int:
-        """The colour (seat) the square shows, or -1 when empty."""
-        return self._top_colour[square]
-
     def top_colours(self) -> list[int]:
         """Every square's colour (seat) on top, or -1 when empty, a1 first (a copy)."""
         return self._top_colour[:]
@@ -266,15 +265,6 @@ class BonesState(State):
     def stack_height(self, square: int) -> int:
         """How many pieces cover the square."""
         return self._heights[square]
-
-    def is_completely_visible(self, piece: int) -> bool:
-        """Whether no square of piece number ``piece`` (placement order) is covered yet."""
-        action = self._pieces[piece][0]
-        table = self._table
-        return (
-            self._top_piece[table.first[action]] == piece
-            and self._top_piece[table.second[action]] == piece
-        )
 
     def winning_squares(self) -> list[int]:
         """The squares of every line of five or more of the winner's colour (empty if none)."""
@@ -324,13 +314,11 @@ class BonesState(State):
             "winning_squares": [names[s] for s in self.winning_squares()],
         }
 
+    def position_key(self) -> Any:
+        """The colours on top and the player to move: the board a player sees. Laying a piece
+        back on the one just covered brings it back with the stacks higher (no rule ends that:
+        the pieces run out to a draw), so the stacks and supplies are not part of it."""
+        return (self._player, tuple(self._top_colour))
+
     def __str__(self) -> str:
         return self.game.render_text(self._observation(None))
-
-
-def parse_placements(game: BonesGame, text: str) -> BonesState:
-    """A state after the placements in ``text`` (``"e5-f5 f5-f6 ..."``), for examples and tests."""
-    state = game.new_initial_state()
-    for word in text.split():
-        state.apply_action(state.string_to_action(word))
-    return state

@@ -49,11 +49,6 @@ def action_id(from_square: int, to_square: int) -> int:
     return from_square * SQUARES + to_square
 
 
-def action_squares(action: int) -> tuple[int, int]:
-    """``action`` as (from index, to index)."""
-    return divmod(action, SQUARES)
-
-
 def action_to_string(action: int) -> str:
     """``action_to_string(3 * 81 + 12) == 'd1-d2'``."""
     if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
@@ -145,9 +140,7 @@ def format_position(dark: int, animals: list[int] | tuple[int, ...], to_move: in
     return "/".join(ranks) + f" {to_move}"
 
 
-# Over the complexity limit on purpose: one check per way a position string can be malformed, each
-# with its message.
-def parse_position(text: str) -> tuple[int, tuple[int, ...], int]:  # noqa: C901
+def parse_position(text: str) -> tuple[int, tuple[int, ...], int]:
     """Parse a position string into (dark mask, six animal squares, seat to move).
 
     Raises InvalidPositionError naming what is wrong.
@@ -175,21 +168,8 @@ def parse_position(text: str) -> tuple[int, tuple[int, ...], int]:  # noqa: C901
             index = rank * SIZE + file
             if char == "#":
                 dark |= 1 << index
-            elif char == ".":
-                continue
-            elif char in LETTERS[0] or char in LETTERS[1]:
-                seat = 0 if char in LETTERS[0] else 1
-                slot = seat * 3 + LETTERS[seat].index(char)
-                if animals[slot] is not None:
-                    raise InvalidPositionError(
-                        f"bad position {text!r}: seat {seat} has two {KINDS[slot % 3]}s ({char!r})"
-                    )
-                animals[slot] = index
-            else:
-                raise InvalidPositionError(
-                    f"bad position {text!r}: {char!r} on {NAMES[index]} is not one of "
-                    "'.' (light), '#' (dark), L Z C (seat 0), l z c (seat 1)"
-                )
+            elif char != ".":
+                _place_animal(text, animals, index, char)
     missing = [
         f"seat {slot // 3}'s {KINDS[slot % 3]}"
         for slot, where in enumerate(animals)
@@ -198,3 +178,20 @@ def parse_position(text: str) -> tuple[int, tuple[int, ...], int]:  # noqa: C901
     if missing:
         raise InvalidPositionError(f"bad position {text!r}: missing {', '.join(missing)}")
     return dark, tuple(index for index in animals if index is not None), int(parts[1])
+
+
+def _place_animal(text: str, animals: list[int | None], index: int, char: str) -> None:
+    """Put the animal ``char`` stands for on square ``index`` of a position being read;
+    InvalidPositionError for a character that is no animal or an animal seen twice."""
+    if char not in LETTERS[0] and char not in LETTERS[1]:
+        raise InvalidPositionError(
+            f"bad position {text!r}: {char!r} on {NAMES[index]} is not one of "
+            "'.' (light), '#' (dark), L Z C (seat 0), l z c (seat 1)"
+        )
+    seat = 0 if char in LETTERS[0] else 1
+    slot = seat * 3 + LETTERS[seat].index(char)
+    if animals[slot] is not None:
+        raise InvalidPositionError(
+            f"bad position {text!r}: seat {seat} has two {KINDS[slot % 3]}s ({char!r})"
+        )
+    animals[slot] = index

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.errors import InvalidStateError
 from boneyard.core.game import TERMINAL, Game, Observation, State
-from boneyard.core.parameters import ParameterValue, declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Memo, Shared, Value
+from boneyard.core.parameters import About, ParameterValue, declared_parameters, read_parameters
+from boneyard.core.record import Copied, Memo, Shared, Value, declared
 from boneyard.games.obonto import notation
 from boneyard.games.obonto.notation import GRID, KINDS, NAMES, SQUARES, STEPS
 from boneyard.games.obonto.observation import ObontoObservation
@@ -118,31 +118,43 @@ def _occupied_mask(animals: list[int] | tuple[int, ...]) -> int:
 class ObontoParameters:
     """ObontoGame's parameters, declared once: the form's fields and the rules' typed view."""
 
-    games: int = parameter(
-        1, "games in the match", minimum=1, maximum=1000, question="How many games in the match?"
-    )
-    target: int = parameter(
-        0,
-        "end the match once a player's total reaches this many points (0: off)",
-        minimum=0,
-        maximum=100_000,
-        question="End the match early when someone reaches how many points? (0: never)",
-    )
-    start: str = parameter(
-        notation.START_PLACEMENT,
-        "the animals' squares: seat 0 lion,zebra,camel then seat 1 lion,zebra,camel",
-        check=notation.placement_problem,
-        advanced=True,
-        question="Where do the animals stand? (South's lion, zebra, camel, then North's)",
-    )
-    first: int = parameter(
-        0,
-        "the seat that moves first in the first game",
-        choices=(0, 1),
-        advanced=True,
-        question="Who is younger? The younger player moves first.",
-        choice_labels=("South", "North"),
-    )
+    games: Annotated[
+        int,
+        About(
+            "games in the match",
+            minimum=1,
+            maximum=1000,
+            question="How many games in the match?",
+        ),
+    ] = 1
+    target: Annotated[
+        int,
+        About(
+            "end the match once a player's total reaches this many points (0: off)",
+            minimum=0,
+            maximum=100_000,
+            question="End the match early when someone reaches how many points? (0: never)",
+        ),
+    ] = 0
+    start: Annotated[
+        str,
+        About(
+            "the animals' squares: seat 0 lion,zebra,camel then seat 1 lion,zebra,camel",
+            check=notation.placement_problem,
+            advanced=True,
+            question="Where do the animals stand? (South's lion, zebra, camel, then North's)",
+        ),
+    ] = notation.START_PLACEMENT
+    first: Annotated[
+        int,
+        About(
+            "the seat that moves first in the first game",
+            choices=(0, 1),
+            advanced=True,
+            question="Who is younger? The younger player moves first.",
+            choice_labels=("South", "North"),
+        ),
+    ] = 0
 
 
 class ObontoGame(Game):
@@ -233,6 +245,7 @@ class ObontoGame(Game):
         return self.replay(state, doc["history"])
 
 
+@declared
 class ObontoState(State):
     """A position of an Obonto match: the board, whose turn, the phase and the scores."""
 

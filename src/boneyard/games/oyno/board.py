@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from boneyard.core.errors import InvalidPositionError
-from boneyard.core.parameters import parameter
+from boneyard.core.parameters import About
 from boneyard.core.squares import Grid, grid
 
 CENTER_CHAR = "o"
@@ -69,16 +69,17 @@ def check_size(size: int) -> str | None:
     return None
 
 
-def size_parameter() -> int:
-    """The board-size parameter both OYNO games declare (a field of their parameters)."""
-    return parameter(
-        5,
-        "board size (odd); the middle cell is the center",
-        minimum=3,
-        maximum=25,
-        check=check_size,
-        question="How many cells along each side? (an odd number; 5 is the usual board)",
-    )
+DEFAULT_SIZE = 5
+"""The usual board: 5x5."""
+
+SIZE = About(
+    "board size (odd); the middle cell is the center",
+    minimum=3,
+    maximum=25,
+    check=check_size,
+    question="How many cells along each side? (an odd number; 5 is the usual board)",
+)
+"""The board-size parameter both OYNO games declare (``size: Annotated[int, SIZE]``)."""
 
 
 @cache
@@ -129,16 +130,13 @@ def format_position(size: int, symbols: dict[int, str]) -> str:
     return "/".join(ranks)
 
 
-# Over the complexity limit on purpose: one check per way a position string can be malformed, each
-# with its message.
-def parse_position(text: str, pieces: str) -> tuple[int, dict[int, str]]:  # noqa: C901
+def parse_position(text: str, pieces: str) -> tuple[int, dict[int, str]]:
     """Parse notation into ``(size, {cell: character})``; ``pieces`` are the bone characters.
 
     A malformed string raises InvalidPositionError naming the rank and the character at fault.
     """
     if not isinstance(text, str):
         raise InvalidPositionError(f"a position is text, not {type(text).__name__}")
-    allowed = ", ".join([*pieces, EMPTY_CHAR, CENTER_CHAR])
     ranks = text.strip().split("/")
     size = len(ranks)
     if size < 3 or size % 2 == 0:
@@ -148,7 +146,6 @@ def parse_position(text: str, pieces: str) -> tuple[int, dict[int, str]]:  # noq
         )
     if size > 25:
         raise InvalidPositionError(f"bad position {text!r}: at most 25 ranks")
-    geometry = board(size)
     bones: dict[int, str] = {}
     for row, rank_text in enumerate(ranks):
         rank = size - 1 - row
@@ -159,25 +156,30 @@ def parse_position(text: str, pieces: str) -> tuple[int, dict[int, str]]:  # noq
             )
         for file, char in enumerate(rank_text):
             cell = rank * size + file
-            square = geometry.name(cell)
-            if cell == geometry.center:
-                if char != CENTER_CHAR:
-                    raise InvalidPositionError(
-                        f"bad position {text!r}: rank {rank + 1}, cell {square} is the center "
-                        f"and must be written {CENTER_CHAR!r}, not {char!r}"
-                    )
-                continue
-            if char == CENTER_CHAR:
-                raise InvalidPositionError(
-                    f"bad position {text!r}: rank {rank + 1}, cell {square}: {char!r} marks the "
-                    f"center, which is {geometry.name(geometry.center)}"
-                )
-            if char == EMPTY_CHAR:
-                continue
-            if char not in pieces:
-                raise InvalidPositionError(
-                    f"bad position {text!r}: rank {rank + 1}, cell {square}: {char!r} is not "
-                    f"one of {allowed}"
-                )
-            bones[cell] = char
+            if _cell_holds_a_bone(text, board(size), rank, cell, char, pieces):
+                bones[cell] = char
     return size, bones
+
+
+def _cell_holds_a_bone(
+    text: str, geometry: Board, rank: int, cell: int, char: str, pieces: str
+) -> bool:
+    """Whether ``char`` at ``cell`` of a position is a bone; InvalidPositionError where the
+    character does not belong there (the center's mark elsewhere, anything on the center)."""
+    where = f"bad position {text!r}: rank {rank + 1}, cell {geometry.name(cell)}"
+    if cell == geometry.center:
+        if char != CENTER_CHAR:
+            raise InvalidPositionError(
+                f"{where} is the center and must be written {CENTER_CHAR!r}, not {char!r}"
+            )
+        return False
+    if char == CENTER_CHAR:
+        raise InvalidPositionError(
+            f"{where}: {char!r} marks the center, which is {geometry.name(geometry.center)}"
+        )
+    if char == EMPTY_CHAR:
+        return False
+    if char not in pieces:
+        allowed = ", ".join([*pieces, EMPTY_CHAR, CENTER_CHAR])
+        raise InvalidPositionError(f"{where}: {char!r} is not one of {allowed}")
+    return True

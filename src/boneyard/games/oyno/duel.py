@@ -25,14 +25,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Copied, Value
+from boneyard.core.parameters import About, declared_parameters, read_parameters
+from boneyard.core.record import Copied, Value, declared
 from boneyard.games.oyno import notation
-from boneyard.games.oyno.board import Board, board, format_position, parse_position, size_parameter
+from boneyard.games.oyno.board import (
+    DEFAULT_SIZE,
+    SIZE,
+    Board,
+    board,
+    format_position,
+    parse_position,
+)
 from boneyard.games.oyno.observation import DuelObservation
 
 DUEL_PIECES = "RrWw"
@@ -83,45 +90,55 @@ def _check_start(text: str) -> str | None:
 class DuelParameters:
     """Oyno's parameters, declared once: the form's fields and the rules' typed view."""
 
-    size: int = size_parameter()
-    bones_per_player: int = parameter(
-        8,
-        "bones each player has in supply",
-        minimum=1,
-        maximum=311,
-        question="How many bones each?",
-    )
-    wild: bool = parameter(
-        False,
-        "players may roll a bone instead of putting it up",
-        question="Wild bones: may a player roll a bone instead of putting it up?",
-    )
-    max_moves: int = parameter(
-        300,
-        "actions after which the game is a draw",
-        minimum=1,
-        advanced=True,
-        question="Call it a draw after how many moves?",
-    )
-    place_rule: str = parameter(
-        DEFAULT_PLACE_RULE,
-        "when a new bone may be placed: supply (whenever the supply holds one) or all_up "
-        "(only when every own bone on the board is up); forced when all are up in both",
-        choices=PLACE_RULES,
-        question="When may a player place a new bone?",
-        choice_labels=(
-            "Whenever they still hold one",
-            "Only when all their bones on the board are up",
+    size: Annotated[int, SIZE] = DEFAULT_SIZE
+    bones_per_player: Annotated[
+        int,
+        About(
+            "bones each player has in supply",
+            minimum=1,
+            maximum=311,
+            question="How many bones each?",
         ),
-    )
-    start: str | None = parameter(
-        None,
-        "a position to start from (supplies: bones_per_player "
-        "minus the bones on the board), then optionally r or w for the player to move",
-        check=_check_start,
-        advanced=True,
-        question="Start from this position (R, r red up, down; W, w white; . empty)",
-    )
+    ] = 8
+    wild: Annotated[
+        bool,
+        About(
+            "players may roll a bone instead of putting it up",
+            question="Wild bones: may a player roll a bone instead of putting it up?",
+        ),
+    ] = False
+    max_moves: Annotated[
+        int,
+        About(
+            "actions after which the game is a draw",
+            minimum=1,
+            advanced=True,
+            question="Call it a draw after how many moves?",
+        ),
+    ] = 300
+    place_rule: Annotated[
+        str,
+        About(
+            "when a new bone may be placed: supply (whenever the supply holds one) or all_up "
+            "(only when every own bone on the board is up); forced when all are up in both",
+            choices=PLACE_RULES,
+            question="When may a player place a new bone?",
+            choice_labels=(
+                "Whenever they still hold one",
+                "Only when all their bones on the board are up",
+            ),
+        ),
+    ] = DEFAULT_PLACE_RULE
+    start: Annotated[
+        str | None,
+        About(
+            "a position to start from (supplies: bones_per_player "
+            "minus the bones on the board), then optionally r or w for the player to move",
+            check=_check_start,
+            advanced=True,
+            question="Start from this position (R, r red up, down; W, w white; . empty)",
+        ),
+    ] = None
 
 
 class Oyno(Game):
@@ -226,6 +243,7 @@ class Oyno(Game):
         return DuelState(self)
 
 
+@declared
 class DuelState(State):
     """Two-player position: one occupied mask per colour, one mask of up bones."""
 
@@ -415,17 +433,11 @@ class DuelState(State):
             return notation.string_to_roll(text)
         return notation.duel_string_to_action(self.game.geometry, text)
 
-    # Over the complexity limit on purpose: one reason per rule an action may break, in the rule
-    # text's order.
-    def _why_illegal(self, action: int) -> str | None:  # noqa: C901
+    def _why_illegal(self, action: int) -> str | None:
+        """The rule ``action`` breaks, in the rule text's order: placing, then moving."""
         if self.current_player() not in (0, 1):
             return None
-        geometry = self.game.geometry
-        n = geometry.cells
-        name = geometry.name
-        p = self.player
-        colour = SEAT_COLOURS[p]
-        everything = self.occupied[0] | self.occupied[1]
+        n = self.game.geometry.cells
         if action >= 3 * n + 2 * n * n or action < 0:
             return None
         if (n <= action < 2 * n or 2 * n + n * n <= action < 2 * n + 2 * n * n) and not (
@@ -433,35 +445,46 @@ class DuelState(State):
         ):
             return "rolling a bone is only allowed in the wild variant"
         if action < 2 * n:
-            cell = action % n
-            if self.supply[p] == 0:
-                return f"{colour} has no bone left in supply"
-            if not self.must_place() and not self.game.place_any_time:
-                return (
-                    f"{colour} has a down bone on the board: a new bone may be placed only "
-                    "when all are up"
-                )
-            if cell == geometry.center:
-                return f"{name(cell)} is the center: no bone rests there"
-            if (everything >> cell) & 1:
-                return f"{name(cell)} is not empty"
-            return None
+            return self._why_not_placed(action % n)
+        colour = SEAT_COLOURS[self.player]
         if self.must_place():
             return f"every {colour} bone on the board is up: {colour} must place a new bone"
         if action >= 2 * n + 2 * n * n:
             cell = action - 2 * n - 2 * n * n
-            if not (self.occupied[p] >> cell) & 1:
-                return f"{name(cell)} holds no {colour} bone"
-            return f"the bone on {name(cell)} is already up"
+            if not (self.occupied[self.player] >> cell) & 1:
+                return f"{self.game.geometry.name(cell)} holds no {colour} bone"
+            return f"the bone on {self.game.geometry.name(cell)} is already up"
         start, end = divmod((action - 2 * n) % (n * n), n)
-        if not (self.occupied[p] >> start) & 1:
-            return f"{name(start)} holds no {colour} bone"
+        return self._why_not_moved(start, end)
+
+    def _why_not_placed(self, cell: int) -> str | None:
+        """Why the player to move may not place a new bone on ``cell`` (``None``: it may)."""
+        geometry = self.game.geometry
+        colour = SEAT_COLOURS[self.player]
+        if self.supply[self.player] == 0:
+            return f"{colour} has no bone left in supply"
+        if not self.must_place() and not self.game.place_any_time:
+            return (
+                f"{colour} has a down bone on the board: a new bone may be placed only "
+                "when all are up"
+            )
+        if cell == geometry.center:
+            return f"{geometry.name(cell)} is the center: no bone rests there"
+        if ((self.occupied[0] | self.occupied[1]) >> cell) & 1:
+            return f"{geometry.name(cell)} is not empty"
+        return None
+
+    def _why_not_moved(self, start: int, end: int) -> str | None:
+        """Why the player to move may not move a bone from ``start`` to ``end``."""
+        geometry = self.game.geometry
+        if not (self.occupied[self.player] >> start) & 1:
+            return f"{geometry.name(start)} holds no {SEAT_COLOURS[self.player]} bone"
         if end == geometry.center:
-            return f"{name(end)} is the center: no bone rests there"
+            return f"{geometry.name(end)} is the center: no bone rests there"
         if start == end:
             return "the bone must go to another cell"
-        if (everything >> end) & 1:
-            return f"{name(end)} is not empty"
+        if ((self.occupied[0] | self.occupied[1]) >> end) & 1:
+            return f"{geometry.name(end)} is not empty"
         return None
 
     def position(self) -> str:

@@ -2,8 +2,10 @@
 
 Level N deals N + 1 bones (level 1: 2 bones, up to 10 at level 9) on a 5x5 board; the puzzle of
 a day is dealt from the date alone, so everyone who asks for the same date gets the same bones.
-Each is told with the length of its shortest solution (the optimal solver). The web's
-``/ladder`` reads this through the puzzle's spec (``PuzzleLadder``).
+The web's ``/ladder`` reads this through the puzzle's spec (``PuzzleLadder``) and tells each
+puzzle with the length of its shortest solution, which the game's solver finds
+(``boneyard.solvers.shortest_line``: the solvers sit above the games, so the rules never call
+them).
 """
 
 from __future__ import annotations
@@ -32,18 +34,10 @@ def daily_start(date: str) -> str:
     return str(format_puzzle_position(SIZE, occupied, up))
 
 
-def shortest_solution(start: str) -> list[str] | None:
-    """The moves of a shortest solution from the set-up ``start``, or ``None``."""
-    from boneyard.solvers.oyno_puzzle import solve_position
-
-    return solve_position(start)
-
-
 LADDER = PuzzleLadder(
     parameter="bones",
     first=2,
     levels=9,
     daily=DAILY_BONES,
     daily_start=daily_start,
-    shortest_solution=shortest_solution,
 )

@@ -108,8 +108,9 @@ def describe_action(game: Game, observation: Observation, actor: int | None, act
             where = f" on {rolling}" if rolling else ""
             return f"The bone{where} landed {side}."
         return "Chance decided."
-    who = "You" if _is_puzzle(game) else _name(game, actor)
-    return f"{who} {_action_words(game, observation, action)}."
+    if _is_puzzle(game):  # one player, but a spectator reads the same line: no "you"
+        return f"{capital(_action_words(game, observation, action))}."
+    return f"{_name(game, actor)} {_action_words(game, observation, action)}."
 
 
 def action_label(game: Game, observation: Observation, action: str) -> str:

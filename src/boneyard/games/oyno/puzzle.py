@@ -19,14 +19,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from boneyard.core.errors import InvalidParameterError, InvalidPositionError
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Value
+from boneyard.core.parameters import About, declared_parameters, read_parameters
+from boneyard.core.record import Value, declared
 from boneyard.games.oyno import notation
-from boneyard.games.oyno.board import Board, board, format_position, parse_position, size_parameter
+from boneyard.games.oyno.board import (
+    DEFAULT_SIZE,
+    SIZE,
+    Board,
+    board,
+    format_position,
+    parse_position,
+)
 from boneyard.games.oyno.observation import PuzzleObservation
 
 PUZZLE_PIECES = "UD"
@@ -74,36 +81,44 @@ def _completions(has_up: bool, has_down: bool, remaining: int, need_down: bool) 
 class PuzzleParameters:
     """OynoPuzzle's parameters, declared once: the form's fields and the rules' typed view."""
 
-    size: int = size_parameter()
-    bones: int = parameter(
-        8,
-        "bones dealt (1 to the resting cells minus 1)",
-        minimum=1,
-        maximum=623,
-        question="How many bones? (more bones, harder puzzles)",
-    )
-    max_moves: int = parameter(
-        200,
-        "moves before an unsolved puzzle ends with 0",
-        minimum=1,
-        advanced=True,
-        question="Give up after how many moves?",
-    )
-    start: str | None = parameter(
-        None,
-        "a fixed set-up in position notation (sets size and "
-        "bones), e.g. U...D/.D.../..o../...U./D...U",
-        check=_check_start,
-        advanced=True,
-        question="Start from this position instead of a random deal (U up, D down, . empty)",
-    )
-    difficulty: int = parameter(
-        0,
-        "0: a random set-up; K: only set-ups whose optimal solution takes exactly K moves",
-        minimum=0,
-        maximum=100,
-        question="How many moves should the best solution take? (0: any puzzle)",
-    )
+    size: Annotated[int, SIZE] = DEFAULT_SIZE
+    bones: Annotated[
+        int,
+        About(
+            "bones dealt (1 to the resting cells minus 1)",
+            minimum=1,
+            maximum=623,
+            question="How many bones? (more bones, harder puzzles)",
+        ),
+    ] = 8
+    max_moves: Annotated[
+        int,
+        About(
+            "moves before an unsolved puzzle ends with 0",
+            minimum=1,
+            advanced=True,
+            question="Give up after how many moves?",
+        ),
+    ] = 200
+    start: Annotated[
+        str | None,
+        About(
+            "a fixed set-up in position notation (sets size and "
+            "bones), e.g. U...D/.D.../..o../...U./D...U",
+            check=_check_start,
+            advanced=True,
+            question="Start from this position instead of a random deal (U up, D down, . empty)",
+        ),
+    ] = None
+    difficulty: Annotated[
+        int,
+        About(
+            "0: a random set-up; K: only set-ups whose optimal solution takes exactly K moves",
+            minimum=0,
+            maximum=100,
+            question="How many moves should the best solution take? (0: any puzzle)",
+        ),
+    ] = 0
 
 
 class OynoPuzzle(Game):
@@ -270,6 +285,7 @@ KNOWN_RARE_UNLISTED: dict[tuple[int, int, int], int] = {
 }
 
 
+@declared
 class PuzzleState(State):
     """A puzzle position: bit masks of occupied cells and up bones, plus the deal's progress."""
 

@@ -15,24 +15,27 @@ as it is, it has what the engine contract asks of a game, one file per concern:
 - this file: the game's spec, which names all of the above, its levels, the web's limits for its
   parameters and its series rules (``boneyard.core.spec``).
 
-The template is not registered (``boneyard.list_games()`` does not show it): a real game wraps
-its spec in ``register(...)``. Its conformance test and golden playthrough are in
+The template is not registered (``boneyard.list_games()`` does not show it): its spec is only
+declared (``declare``, so its classes find it); a real game wraps its spec in
+``register(...)``. Its conformance test and golden playthrough are in
 ``tests/games/race``.
 """
 
-from boneyard.core.spec import GameSpec, SeriesRules
+from boneyard.core.spec import GameSpec, SeriesRules, declare
 from boneyard.games.race import draw, heuristic, prompt, tensor
 from boneyard.games.race.rules import RaceGame, RaceState
 
-SPEC = GameSpec(
-    game=RaceGame,
-    state=RaceState,
-    drawing=draw,
-    words=prompt,
-    heuristic=heuristic,
-    tensor=tensor,
-    web_limits={"goal": 30},
-    series=SeriesRules(loser_starts=True),
+SPEC = declare(
+    GameSpec(
+        game=RaceGame,
+        state=RaceState,
+        drawing=draw,
+        words=prompt,
+        heuristic=heuristic,
+        tensor=tensor,
+        web_limits={"goal": 30},
+        series=SeriesRules(loser_starts=True),
+    )
 )
 """Race as the rest of boneyard sees it. A real game writes ``SPEC = register(GameSpec(...))``
 (``from boneyard.core.registry import register``)."""

@@ -9,11 +9,11 @@ actions without a change, the history, the legal-action cache); the game fills i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Annotated, cast
 
 from boneyard.core.game import CHANCE, TERMINAL, Game, Observation, State
-from boneyard.core.parameters import declared_parameters, parameter, read_parameters
-from boneyard.core.record import Value
+from boneyard.core.parameters import About, declared_parameters, read_parameters
+from boneyard.core.record import Value, declared
 from boneyard.games.race import notation
 from boneyard.games.race.observation import RaceObservation
 
@@ -25,8 +25,8 @@ COIN_ODDS = ((0, 0.25), (1, 0.75))
 class RaceParameters:
     """RaceGame's parameters, declared once: the form's fields and the rules' typed view."""
 
-    goal: int = parameter(7, "the total that ends the game", minimum=2, maximum=50)
-    coin: bool = parameter(True, "whether a coin follows every move")
+    goal: Annotated[int, About("the total that ends the game", minimum=2, maximum=50)] = 7
+    coin: Annotated[bool, About("whether a coin follows every move")] = True
 
 
 class RaceGame(Game):
@@ -68,6 +68,7 @@ class RaceGame(Game):
         return RaceState(self)
 
 
+@declared
 class RaceState(State):
     """A position: the total, whose move, and whether the coin is due."""
 

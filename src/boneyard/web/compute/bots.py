@@ -66,11 +66,11 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def budget_of(game_name: str, level: str, limit: float | None) -> float:
+def budget_of(game: Game, level: str, limit: float | None) -> float:
     """Seconds a move of ``level`` may think: the server's limit, else the level's own."""
     if limit is not None:
         return limit
-    own = level_for(game_name, level).options.get("time_limit")
+    own = level_for(game, level).options.get("time_limit")
     return float(own) if own is not None else HARD_SECONDS
 
 
@@ -98,12 +98,20 @@ SOLVER_SHARE = 0.6
 """The share of a move's budget an exact solver may take before the bot answers without it."""
 
 
-def bot_move(level: str, seat: int, seed: int, limit: float | None, payload: StatePayload) -> int:
+def bot_move(
+    level: str,
+    seat: int,
+    seed: int,
+    limit: float | None,
+    payload: StatePayload,
+    avoid: frozenset[int] = frozenset(),
+) -> int:
     """The move of ``level`` for ``seat`` within its budget (runs in a worker).
 
     What ``Bot.step`` does, with a clock on the exact solver (the levels that use one): past
     its share of the budget the level's bot answers without it, keeping to its own budget: the
-    best move found in the time. A forced move is played without asking anyone.
+    best move found in the time. A forced move is played without asking anyone. ``avoid``: the
+    bot's ``Bot.avoid`` (moves to play only when clearly best).
     """
     from boneyard import solvers
     from boneyard.ai import make_bot
@@ -113,9 +121,10 @@ def bot_move(level: str, seat: int, seed: int, limit: float | None, payload: Sta
     if len(legal) == 1:
         return int(legal[0])
     bot = make_bot(level, state.game, seat, seed=seed, time_limit=limit)
+    bot.avoid = avoid
     if bot.use_solver and state.game.perfect_information:
         try:
-            with _deadline(budget_of(state.game.name, level, limit) * SOLVER_SHARE):
+            with _deadline(budget_of(state.game, level, limit) * SOLVER_SHARE):
                 action = solvers.best_action(state)
             if action is not None:
                 return int(action)
@@ -126,12 +135,15 @@ def bot_move(level: str, seat: int, seed: int, limit: float | None, payload: Sta
 
 
 def hint_move(limit: float | None, payload: StatePayload) -> int:
-    """The hint for the seat to move: the strongest level's move, within its budget."""
+    """The hint for the seat to move: the strongest level's move, within its budget, one that
+    brings back a position the game has seen only when clearly best (``ai/repetition.py``)."""
+    from boneyard.ai.repetition import repeating_actions
+
     state = _state_of(payload)
     seat = state.current_player()
     if state.is_terminal() or seat < 0:
         raise ValueError("no hint: nobody is to move")
-    return bot_move(hint_level(state.game), seat, 0, limit, state)
+    return bot_move(hint_level(state.game), seat, 0, limit, state, repeating_actions(state))
 
 
 class BotWorkers:

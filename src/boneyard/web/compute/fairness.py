@@ -13,14 +13,18 @@ it costs, not by count:
 - ``ClientTurns``: the jobs waiting for a worker are queued per client and served in turn, the
   client served least recently first: a client with twenty jobs waiting delays another client's
   job by at most one of its own (in practice none: the newcomer is next).
+- ``FairGate``: the same turns in front of workers this process does not run (a Ray cluster):
+  at most ``slots`` jobs are handed over at once, the rest wait here, clients in turn.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -167,3 +171,50 @@ class ClientTurns(Generic[T]):
             self.remove(chosen)
             self.served(chosen.client, self.ahead_of(chosen))
         return chosen
+
+
+class FairGate:
+    """At most ``slots`` jobs at once, on the event loop; the others wait in ``ClientTurns``
+    and start in turn, the client served least recently first. For workers that take whatever
+    they are given first come, first served (a Ray cluster): handing them only as many jobs as
+    they have CPUs keeps the order of service here."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        """Jobs handed over at once (a cluster's CPUs; it may be changed once known)."""
+        self.turns: ClientTurns[asyncio.Future[None]] = ClientTurns()
+        self.running = 0
+
+    @contextlib.asynccontextmanager
+    async def turn(self, client: str, priority: int) -> AsyncIterator[None]:
+        """Wait for ``client``'s turn, hold a slot meanwhile, give it back after."""
+        await self._enter(client, priority)
+        try:
+            yield
+        finally:
+            self._leave()
+
+    async def _enter(self, client: str, priority: int) -> None:
+        if self.running < self.slots and not len(self.turns):
+            self.running += 1
+            self.turns.served(client)
+            return
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        job = self.turns.add(client, priority, ticket)
+        try:
+            await ticket
+        except asyncio.CancelledError:
+            if ticket.done() and not ticket.cancelled():
+                self._leave()  # its turn came as it gave up: the next one's now
+            else:
+                self.turns.remove(job)
+            raise
+
+    def _leave(self) -> None:
+        self.running -= 1
+        while self.running < self.slots:
+            job = self.turns.take(lambda waiting: not waiting.ticket.done())
+            if job is None:
+                return
+            self.running += 1
+            job.ticket.set_result(None)

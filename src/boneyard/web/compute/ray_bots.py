@@ -15,10 +15,14 @@ processes, e.g. the same image), as Ray workers import the bots by name.
 - A task not answered within twice its budget and ``slack`` seconds is cancelled (its worker
   process is killed, as the local pool kills one) and the caller gets ``TimeoutError``: the
   computer then plays its first legal move, a hint answers 503.
-- Ray has no priorities: hints are kept from crowding out computer moves by the server's
-  ``hints_waiting`` budget (``waiting`` counts this process's tasks of each kind), nor turns:
-  the clients' thinking budgets (``fairness.ThinkingBudget``) bound what one client asks of
-  the cluster, but its tasks are not served in turn per client as the local workers' are.
+- Ray serves tasks first come, first served, without priorities: so this process hands the
+  cluster at most as many tasks at once as it has CPUs, and the rest wait here, a queue per
+  client taken in turn (``fairness.FairGate``, the local workers' ``ClientTurns``): one
+  client's twenty tasks delay another's by at most one. Each web process keeps its own turns
+  (several processes share the cluster's CPUs between them as Ray schedules them). Hints are
+  kept from crowding out computer moves by the server's ``hints_waiting`` budget
+  (``waiting`` counts this process's tasks of each kind, waiting or running), and the clients'
+  thinking budgets (``fairness.ThinkingBudget``) bound what one client asks of the cluster.
 
 Each ``RayBots`` has its own client connection (``ray.init(..., allow_multiple=True)``), used
 from its own threads only; nothing here changes the process's global Ray state.
@@ -42,7 +46,7 @@ from boneyard.web.compute.bots import (
     StatePayload,
     state_document,
 )
-from boneyard.web.compute.fairness import ThinkingBudget
+from boneyard.web.compute.fairness import FairGate, ThinkingBudget
 from boneyard.web.compute.pools import warm_up
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings
@@ -89,6 +93,9 @@ class RayBots:
         self._context: Future[Any] | None = None
         self._remote: dict[Any, Any] = {}
         self._running: Counter[int] = Counter()
+        self.gate = FairGate(1)
+        """Clients in turn: as many tasks at once as the cluster has CPUs (known once
+        connected), the others waiting here."""
         self._pinging: Future[None] | None = None
         """The readiness check's question to the cluster, while it is asked."""
 
@@ -124,6 +131,7 @@ class RayBots:
         context = ray.init(self.address, allow_multiple=True, log_to_driver=False)
         with context:
             cpus = int(ray.cluster_resources().get("CPU", 0))
+            self.gate.slots = max(1, cpus)
             # Every worker imports the games and bots before the first real task needs them.
             prepare = ray.remote(warm_up)
             for _ in range(cpus):
@@ -200,9 +208,7 @@ class RayBots:
         """``fn(*args)`` as a task on the cluster, asked for ``client``; its answer. Raises
         ``TimeoutError`` past ``2 * limit + slack`` seconds (the task is cancelled),
         ``JobFailed`` when the cluster cannot be reached or the task's workers died too often,
-        and the bot's own error."""
-        from ray.exceptions import RayError, RayTaskError
-
+        and the bot's own error. It waits for its client's turn (``gate``) once connected."""
         loop = asyncio.get_running_loop()
         kind = KIND_OF.get(fn, "other")
         began = time.monotonic()
@@ -211,38 +217,59 @@ class RayBots:
             connection = self._connection()
             try:
                 context = await asyncio.wrap_future(connection)
-                reference, answer = await loop.run_in_executor(
-                    self._threads, self._submit, context, fn, args
-                )
-            except Exception as error:  # no cluster there, or the connection is lost
-                if self._context is connection:
-                    self._context = None  # the next task connects again
-                raise JobFailed(
-                    f"the Ray cluster at {self.address} cannot be reached: {error}"
-                ) from None
-            wait = 2 * limit + self.slack
-            try:
-                # Shielded: Ray's thread sets the answer's future, which must stay uncancelled.
-                waited = asyncio.wrap_future(answer)
-                waited.add_done_callback(_consume)
-                result = int(await asyncio.wait_for(asyncio.shield(waited), wait))
-                self.thinking.charge(client, min(limit, time.monotonic() - began))
-                return result
-            except RayTaskError:
-                raise  # the bot's own error (an instance of its class too), as locally
-            except (ConnectionError, RayError) as error:
-                raise JobFailed(f"the bot's task failed on the Ray cluster: {error}") from None
-            except (TimeoutError, asyncio.CancelledError) as error:
-                # Past its time, or nobody waits any more (the game left, the server stops):
-                # the cluster stops thinking about it.
-                with contextlib.suppress(RuntimeError):  # (shut down: the job ends anyway)
-                    self._threads.submit(self._cancel, context, reference)
-                if isinstance(error, TimeoutError):
-                    raise TimeoutError(f"the bot took longer than {wait:g} seconds") from None
-                raise
+            except Exception as error:  # no cluster there
+                raise self._unreachable(connection, error) from None
+            async with self.gate.turn(client, priority):
+                return await self._task(loop, context, connection, limit, fn, args, client)
         finally:
             self._running[priority] -= 1
             self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
+
+    def _unreachable(self, connection: Future[Any], error: Exception) -> JobFailed:
+        if self._context is connection:
+            self._context = None  # the next task connects again
+        return JobFailed(f"the Ray cluster at {self.address} cannot be reached: {error}")
+
+    async def _task(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        context: Any,
+        connection: Future[Any],
+        limit: float,
+        fn: Any,
+        args: tuple[Any, ...],
+        client: str,
+    ) -> int:
+        """``fn(*args)`` submitted as a task in its client's turn; its answer (see ``run``)."""
+        from ray.exceptions import RayError, RayTaskError
+
+        began = time.monotonic()
+        try:
+            reference, answer = await loop.run_in_executor(
+                self._threads, self._submit, context, fn, args
+            )
+        except Exception as error:  # the connection is lost
+            raise self._unreachable(connection, error) from None
+        wait = 2 * limit + self.slack
+        try:
+            # Shielded: Ray's thread sets the answer's future, which must stay uncancelled.
+            waited = asyncio.wrap_future(answer)
+            waited.add_done_callback(_consume)
+            result = int(await asyncio.wait_for(asyncio.shield(waited), wait))
+            self.thinking.charge(client, min(limit, time.monotonic() - began))
+            return result
+        except RayTaskError:
+            raise  # the bot's own error (an instance of its class too), as locally
+        except (ConnectionError, RayError) as error:
+            raise JobFailed(f"the bot's task failed on the Ray cluster: {error}") from None
+        except (TimeoutError, asyncio.CancelledError) as error:
+            # Past its time, or nobody waits any more (the game left, the server stops):
+            # the cluster stops thinking about it.
+            with contextlib.suppress(RuntimeError):  # (shut down: the job ends anyway)
+                self._threads.submit(self._cancel, context, reference)
+            if isinstance(error, TimeoutError):
+                raise TimeoutError(f"the bot took longer than {wait:g} seconds") from None
+            raise
 
 
 def _consume(answer: asyncio.Future[Any]) -> None:

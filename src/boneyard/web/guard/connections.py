@@ -290,7 +290,7 @@ class BoundedHttp(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         if self._refused:
             return  # answered 503 or 429: not upgraded
-        self._disarm()  # the socket's own limits take over (``play/sockets.py``)
+        self._disarm()  # the socket's own limits take over (``web/play/sockets.py``)
         super().handle_websocket_upgrade()
         # The connection is the socket's protocol's now: it stays counted in ``OPEN`` (sockets
         # take a place in the address's share) until that protocol loses the connection.

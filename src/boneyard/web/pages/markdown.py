@@ -3,9 +3,10 @@
 It knows headings, paragraphs, lists, fenced code, tables, emphasis, inline code, links and
 images. Everything is HTML-escaped first, so a page can never inject markup; links and images
 keep only relative, ``http`` and ``https`` addresses. An HTML comment on a line of its own is
-left out, and ``<!-- for programs -->`` before a ``##`` heading folds that section (notation,
-action ids, parameters) under its heading: a player reading the rules need not wade through it,
-and GitHub shows the file as it is.
+left out, ``<!-- for programs -->`` before a ``##`` heading folds that section (notation,
+action ids, parameters) under its heading, and ``<!-- measured -->`` ... ``<!-- /measured -->``
+folds how the numbers were measured into a note: a player reading the rules need not wade
+through them, and GitHub shows the file as it is.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ _UNORDERED = re.compile(r"^\s*[-*+]\s+")
 _COMMENT = re.compile(r"^&lt;!--(.*)--&gt;$")
 FOR_PROGRAMS = "for programs"
 """The comment that folds the next ``##`` section."""
+MEASURED = "measured"
+"""``<!-- measured -->`` ... ``<!-- /measured -->`` folds how a page's numbers were measured
+(commands, commits, machines) into a note a player opens only if they want to."""
 
 
 def _safe_url(url: str, image_base: str) -> str | None:
@@ -104,7 +108,12 @@ def to_html(markdown: str, image_base: str = "/rules/img/") -> str:  # noqa: C90
         comment = _COMMENT.match(stripped)
         if comment:
             flush()
-            fold_next = comment.group(1).strip() == FOR_PROGRAMS
+            said = comment.group(1).strip()
+            if said == MEASURED:
+                out.append('<details class="measured"><summary>How this was measured</summary>')
+            elif said == f"/{MEASURED}":
+                out.append("</details>")
+            fold_next = said == FOR_PROGRAMS
             i += 1
             continue
         if stripped.startswith("```"):

@@ -14,14 +14,16 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from boneyard.ai.levels import is_level_name
-from boneyard.core.game import Game
+from boneyard.core.game import CHANCE, Game
+from boneyard.core.rules_pages import page_markdown
 from boneyard.core.spec import spec_of
-from boneyard.rules_pages import page_markdown
+from boneyard.core.words import capital
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
 from boneyard.web.guard.signin import own_seat, page_context
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
+from boneyard.web.play.clocks import PRESETS, preset_control
 from boneyard.web.play.live import LiveGame, render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import created_json, kind_json
@@ -67,7 +69,7 @@ async def home(request: Request) -> Any:
     manager = _manager(request)
     kinds = []
     for name in manager.catalog.names():
-        kind = kind_json(manager, name)
+        kind = _kind_in_words(manager, name)
         kind["pitch"] = manager.catalog.game_class(name).pitch
         kind["picture"] = _start_picture(manager.catalog.game_class(name)) is not None
         # A game with a ladder of puzzles deals a level of it (and its page leads on to the next).
@@ -77,16 +79,63 @@ async def home(request: Request) -> Any:
             if ladder is None
             else [(level, ladder.value_of_level(level)) for level in range(1, ladder.levels + 1)]
         )
+        # A game for a number of players asks how many beside Play a friend (Bon-Bon).
+        players = _players_spec(kind["info"])
+        kind["friends_counts"] = (
+            None if players is None else list(range(players["minimum"], players["maximum"] + 1))
+        )
         kinds.append(kind)
-    return templates.TemplateResponse(request, "home.html", {"kinds": kinds})
+    return templates.TemplateResponse(
+        request, "home.html", {"kinds": kinds, "clock_presets": PRESETS}
+    )
+
+
+def _kind_in_words(manager: GameManager, name: str) -> dict[str, Any]:
+    """A kind of game for a page: its levels in a player's words ("Level 3 of 5 · medium"),
+    never the measured ratings, which read like a player's rating and are not one."""
+    kind = kind_json(manager, name)
+    game_class = manager.catalog.game_class(name)
+    kind["levels"] = [
+        {**level, "words": capital(words.level_words(game_class, level["number"]))}
+        for level in kind["levels"]
+    ]
+    return kind
+
+
+def _players_spec(info: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``players`` parameter of a game played by a number of players, or None."""
+    return next((p for p in info["parameter_specs"] if p["name"] == "players"), None)
+
+
+PICTURE_STEPS = 60
+"""Actions played (at most) before the home page's picture of a game: a game in progress says
+more than an empty board (Bond O Cones' set-up alone is 34 of them)."""
 
 
 @lru_cache(maxsize=64)
 def _start_picture(game_cls: type[Game]) -> str | None:
-    """The game's own drawing of its start position, as a spectator sees it."""
+    """The game's own drawing of a game in progress, as a spectator sees it: random legal
+    actions from a fixed seed, stopped before the end, at the fullest drawing on the way (the
+    most on the table: a round of cards under way, not one just begun)."""
     game = game_cls()
-    svg, _text = render(game, game.new_initial_state().observation(None))
-    return svg
+    state = game.new_initial_state()
+    rng = random.Random(f"picture {game.name}")
+    fullest, _text = render(game, state.observation(None))
+    for _ in range(PICTURE_STEPS):
+        if state.current_player() == CHANCE:
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            action = rng.choices(actions, weights)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        after = state.clone()
+        after.apply_action(action)
+        if after.is_terminal():
+            break
+        state = after
+        svg, _text = render(game, state.observation(None))
+        if svg is not None and fullest is not None and len(svg) > len(fullest):
+            fullest = svg
+    return fullest
 
 
 @router.get("/picture/{name}.svg", dependencies=[PAGE])
@@ -98,12 +147,13 @@ async def start_picture(name: str, request: Request) -> Response:
 
 
 def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
-    kind = kind_json(manager, name)
+    kind = _kind_in_words(manager, name)
     info = kind["info"]
-    players_spec = next((p for p in info["parameter_specs"] if p["name"] == "players"), None)
+    players_spec = _players_spec(info)
     return {
         "kind": kind,
-        "specs": info["parameter_specs"],
+        "players_spec": players_spec,
+        "specs": [spec for spec in info["parameter_specs"] if spec is not players_spec],
         "max_seats": info["max_players"],
         "seats_from_players": players_spec is not None,
         "default_seats": info["num_players"],
@@ -112,6 +162,7 @@ def _form_context(manager: GameManager, name: str) -> dict[str, Any]:
         "values": {},
         "choices": {},
         "error": None,
+        "clock_presets": PRESETS,
     }
 
 
@@ -147,6 +198,8 @@ class NewGameForm(BaseModel):
     friends: StrictStr | None = Field(default=None, max_length=20)
     """The home page's *Play a friend*: every seat a person."""
     hints: Literal["on", ""] | None = None
+    clock: StrictStr | None = Field(default=None, max_length=20)
+    """A time control of ``PRESETS`` (``web/play/clocks.py``), empty for none."""
 
 
 def form_field_name(where: tuple[Any, ...]) -> str:
@@ -183,7 +236,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     context = _form_context(manager, name)
     shaped = new_game_fields(fields)
     context["values"] = shaped["params"]
-    context["choices"] = {k: v for k, v in fields.items() if k.startswith("seat") or k == "hints"}
+    context["choices"] = {
+        k: v for k, v in fields.items() if k.startswith("seat") or k in ("hints", "clock")
+    }
     try:
         form = parse_form(NewGameForm, shaped, form_field_name)
     except WebError as error:
@@ -215,8 +270,9 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
 
     try:
         live = await manager.create(
-            name, given, seats, client=payer.client, hints=form.hints == "on"
-        )
+            name, given, seats, client=payer.client, hints=form.hints == "on",
+            clock=preset_control(form.clock),
+        )  # fmt: skip
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)
@@ -270,6 +326,7 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
             "how_to_play": live.game.how_to_play,
             # a seen page says "watching" three times in the server's watch_seconds
             "watching_ms": round(_manager(request).settings.watch_seconds * 1000 / 3),
+            "timed": live.clock is not None,  # the clocks' script and socket only where needed
         },
     )
 
@@ -278,6 +335,8 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
 async def replay_page(game_id: str, request: Request, payer: ReadPayer) -> Any:
     live = await _manager(request).get(game_id, payer=payer)  # its moves said in words off the loop
     finished = live.over
+    # (a game still played shows no steps: its moves need not be put in words yet)
+    stops, count = words.replay_stops(live) if finished else ("0", 1)
     return templates.TemplateResponse(
         request,
         "replay.html",
@@ -287,8 +346,8 @@ async def replay_page(game_id: str, request: Request, payer: ReadPayer) -> Any:
             "name": live.game.name,
             "finished": finished,
             "steps": live.seq,
-            # (a game still played shows no steps: its moves need not be put in words yet)
-            "stops": ",".join(map(str, words.replay_stops(live))) if finished else "0",
+            "stops": stops,
+            "last_stop": count - 1,
         },
     )
 
@@ -321,5 +380,7 @@ async def rules_page(name: str, request: Request) -> Any:
             "body": body,
             "like": like,
             "specs": info["parameter_specs"],
+            # the computer's levels with the ratings the arena measured (docs/ai.md)
+            "levels": _kind_in_words(manager, name)["levels"] if info["num_players"] > 1 else [],
         },
     )

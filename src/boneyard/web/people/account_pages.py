@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import parse_qs
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import ValidationError
+from pydantic import Field, StrictStr, ValidationError
 
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import (
@@ -29,17 +28,51 @@ from boneyard.web.people.accounts import (
     NAME_RULE,
     PASSWORD_LENGTHS,
     Claim,
+    Login,
+    Recovery,
     log_in,
     recover,
     sign_up,
 )
+from boneyard.web.schemas import FormT, form_fields, parse_form
 
 pages = GuardedRouter(include_in_schema=False)
 
 
-async def _fields(request: Request) -> dict[str, str]:
-    body = (await request.body()).decode("utf-8", "replace")
-    return {key: values[-1] for key, values in parse_qs(body, keep_blank_values=True).items()}
+class LoginForm(Login):
+    """The log-in form, in the API's types."""
+
+
+class SignupForm(Login):
+    """The sign-up form: the API's name and password, the password typed twice, the browser's
+    claim as the page's script put it in the form (JSON text, read by ``_claim``)."""
+
+    again: StrictStr = Field(max_length=1000)
+    claim: StrictStr = Field(default="", max_length=200_000)
+
+
+class RecoverForm(Recovery):
+    """The recovery form: the API's fields, the new password typed twice."""
+
+    again: StrictStr = Field(max_length=1000)
+
+
+async def _parsed(request: Request, form: type[FormT]) -> tuple[FormT | None, str, str]:
+    """The form posted, or None with the refusal in words; and the name typed, to show again."""
+    try:
+        fields = await form_fields(request)
+    except WebError as error:
+        return None, "", error.detail
+    name = str(fields.get("name", "")).strip()[:200]
+    try:
+        return parse_form(form, fields), name, ""
+    except WebError as error:
+        return None, name, error.detail
+
+
+def _same_twice(password: str, again: str) -> None:
+    if password != again:
+        raise WebError(400, "bad_password", "the two passwords differ: type the same twice")
 
 
 def _form(request: Request, page: str, status: int = 200, **context: Any) -> Response:
@@ -69,14 +102,14 @@ async def signup_form(request: Request) -> Response:
 
 @pages.post("/signup", response_class=HTMLResponse)
 async def signup(request: Request, _payer: SignupPayer) -> Response:
-    fields = await _fields(request)
-    name = fields.get("name", "").strip()
+    form, name, refused = await _parsed(request, SignupForm)
+    if form is None:
+        return _form(request, "signup.html", 422, error=refused, name=name)
     response = HTMLResponse()
     try:
-        if fields.get("password", "") != fields.get("again", ""):
-            raise WebError(400, "bad_password", "the two passwords differ: type the same twice")
+        _same_twice(form.password, form.again)
         account, codes = await sign_up(
-            request, response, name, fields.get("password", ""), _claim(fields.get("claim", ""))
+            request, response, form.name.strip(), form.password, _claim(form.claim)
         )
     except WebError as error:
         return _form(request, "signup.html", error.status, error=error.detail, name=name)
@@ -95,11 +128,12 @@ async def login_form(request: Request) -> Response:
 
 @pages.post("/login", response_class=HTMLResponse)
 async def login(request: Request, payer: LoginPayer) -> Response:
-    fields = await _fields(request)
-    name = fields.get("name", "").strip()
+    form, name, refused = await _parsed(request, LoginForm)
+    if form is None:
+        return _form(request, "login.html", 422, error=refused, name=name)
     response = RedirectResponse("/mine", status_code=303)
     try:
-        await log_in(request, response, payer, name, fields.get("password", ""))
+        await log_in(request, response, payer, form.name.strip(), form.password)
     except WebError as error:
         return _form(request, "login.html", error.status, error=error.detail, name=name)
     return response
@@ -119,15 +153,13 @@ async def recover_form(request: Request) -> Response:
 
 @pages.post("/recover", response_class=HTMLResponse)
 async def recover_account(request: Request, payer: LoginPayer) -> Response:
-    fields = await _fields(request)
-    name = fields.get("name", "").strip()
+    form, name, refused = await _parsed(request, RecoverForm)
+    if form is None:
+        return _form(request, "recover.html", 422, error=refused, name=name)
     response = RedirectResponse("/mine", status_code=303)
     try:
-        if fields.get("password", "") != fields.get("again", ""):
-            raise WebError(400, "bad_password", "the two passwords differ: type the same twice")
-        await recover(
-            request, response, payer, name, fields.get("code", ""), fields.get("password", "")
-        )
+        _same_twice(form.password, form.again)
+        await recover(request, response, payer, form.name.strip(), form.code, form.password)
     except WebError as error:
         return _form(request, "recover.html", error.status, error=error.detail, name=name)
     return response

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringC
 
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import (
+    PAGE,
     Budgets,
     GuardedRouter,
     LoginPayer,
@@ -286,8 +287,8 @@ async def logout(request: Request, response: Response, _payer: SessionPayer) -> 
     return {"signed_in": False}
 
 
-@router.get("/me", summary="The signed-in account (401 when nobody is)")
-async def me(request: Request, _payer: ReadPayer) -> dict[str, Any]:
+@router.get("/me", summary="The signed-in account (401 when nobody is)", dependencies=[PAGE])
+async def me(request: Request) -> dict[str, Any]:
     account = await require_account(request)
     left = await in_store(request, account_store(request).recovery_codes_left, account.id)
     return {

@@ -16,6 +16,7 @@ from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from boneyard import solvers
 from boneyard.core.registry import game_specs
 from boneyard.core.spec import GameSpec, PuzzleLadder
 from boneyard.web.errors import WebError
@@ -60,7 +61,8 @@ def daily_start(date: str) -> str:
 
 
 def shortest_solution(position: str) -> list[str]:
-    solution = puzzle_game()[1].shortest_solution(position)
+    state = puzzle_game()[0].game(start=position).new_initial_state()
+    solution = solvers.shortest_line(state)
     if solution is None:  # never seen on 5x5 with at most 10 bones; said plainly if it happens
         raise WebError(500, "unsolvable", "this puzzle has no solution: deal another one")
     return solution

@@ -34,11 +34,19 @@ from boneyard.web.guard.signin import own_seat
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.names import NAME_LIMIT, distinct_name, given_name
 from boneyard.web.people.ratings import seat_ratings_json
+from boneyard.web.play.clocks import PRESETS
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.play.routes import ERRORS, kind_json
-from boneyard.web.schemas import HINTS_CHOICE, RATED_CHOICE, ParamValue, SeatSpec
+from boneyard.web.schemas import (
+    CLOCK_CHOICE,
+    HINTS_CHOICE,
+    RATED_CHOICE,
+    ClockSpec,
+    ParamValue,
+    SeatSpec,
+)
 from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SeriesGame
 from boneyard.web.table.series import pair_key
@@ -80,6 +88,7 @@ class OpenGame(BaseModel):
     listed: bool = Field(default=True, description="Show it in the lobby.")
     hints: StrictBool = Field(default=False, description=HINTS_CHOICE)
     rated: StrictBool = Field(default=False, description=RATED_CHOICE)
+    clock: ClockSpec | None = Field(default=None, description=CLOCK_CHOICE)
 
 
 class Join(BaseModel):
@@ -208,8 +217,9 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
         return chosen
 
     live = await manager.create(
-        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
-    )
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints,
+        clock=None if body.clock is None else body.clock.control(), clock_waits=True,
+    )  # fmt: skip
     open_seats = [
         s for s, info in enumerate(live.stored.seats) if info["kind"] == "human" and s != creator
     ]
@@ -389,6 +399,7 @@ def _param_words(spec: dict[str, Any], value: Any) -> str:
 async def lobby_page(request: Request) -> Any:
     manager, _sessions = _managers(request)
     kinds = [kind_json(manager, name) for name in manager.catalog.names()]
+    shown = [k for k in kinds if k["info"]["max_players"] > 1]
     return templates.TemplateResponse(
-        request, "lobby.html", {"kinds": [k for k in kinds if k["info"]["max_players"] > 1]}
+        request, "lobby.html", {"kinds": shown, "clock_presets": PRESETS}
     )

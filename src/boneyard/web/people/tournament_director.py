@@ -18,6 +18,7 @@ import logging
 import time
 from typing import Any
 
+from boneyard.web.play.clocks import TimeControl
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.store.accounts import AccountStore
@@ -34,12 +35,10 @@ the start and the end of a tournament)."""
 async def create_tournament_game(
     manager: GameManager, tournament: Tournament, seats: list[dict[str, Any]], client: str
 ) -> LiveGame:
-    """Make one tournament game: THE one place where the tournament's clock goes to its games.
-
-    The game manager's ``create`` takes no clock yet (clocks are being built beside this), so
-    tournament games are untimed for now; the clock spec is stored and shown with the
-    tournament. Once ``create`` takes one, pass ``clock=tournament.clock`` here."""
-    return await manager.create(tournament.game, {}, seats, client=client)
+    """Make one tournament game, timed by the tournament's clock: the one place where the
+    tournament's clock goes to its games."""
+    clock = TimeControl.from_json(tournament.clock)
+    return await manager.create(tournament.game, {}, seats, client=client, clock=clock)
 
 
 class Director:

@@ -43,8 +43,9 @@ sockets = GuardedRouter()
 PODIUM = 3
 
 
-class ClockSpec(BaseModel):
-    """A real-time clock, the shape games take: minutes as seconds plus an increment a move."""
+class ArenaClock(BaseModel):
+    """An arena's clock: real time only, as a game's ``ClockSpec`` without correspondence (an
+    arena is played in one sitting), at least 15 seconds a side."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -58,8 +59,8 @@ class TournamentRequest(BaseModel):
     game: StrictStr = Field(max_length=64, description="A two-player game's name.")
     kind: Literal["arena"] = Field(description="The kind of tournament: arena.")
     minutes: float = Field(ge=0.5, le=24 * 60, description="How long it runs, in minutes.")
-    clock: ClockSpec = Field(
-        default_factory=lambda: ClockSpec(initial=180, increment=2),
+    clock: ArenaClock = Field(
+        default_factory=lambda: ArenaClock(initial=180, increment=2),
         description="Each game's clock (lichess's 3+2 unless given).",
     )
     starts_in: StrictInt = Field(

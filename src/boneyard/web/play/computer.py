@@ -27,6 +27,7 @@ from boneyard.web.compute.chance import bot_seed
 from boneyard.web.compute.runners import BotRunner
 from boneyard.web.errors import WebError
 from boneyard.web.play.live import LiveGame
+from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings
 
 log = logging.getLogger("boneyard.web")
@@ -50,8 +51,11 @@ class ComputerSeats:
         act: Act,
         freshen: Freshen,
         show: Show = lambda live: None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.settings = settings
+        self.metrics = metrics or Metrics()
+        """Where refusals and waits are counted (``/metrics``), never logged one by one."""
         self.bots = bots
         self.act = act
         self.freshen = freshen
@@ -69,6 +73,7 @@ class ComputerSeats:
         if self.bots.thinking.wait(live.payer) <= 0:
             return
         live.resting = True
+        self.metrics.thinking_waits.inc()
         self.show(live)  # the status says why the computer does not answer yet
         try:
             while (wait := self.bots.thinking.wait(live.payer)) > 0:
@@ -108,7 +113,7 @@ class ComputerSeats:
         when it did not come (that process may be gone): this one plays it then."""
         seq = live.seq
         level = str(live.stored.seats[seat]["level"])
-        budget = budget_of(live.game.name, level, self.settings.bot_time_limit)
+        budget = budget_of(live.game, level, self.settings.bot_time_limit)
         await asyncio.sleep(self.settings.bot_delay + budget + self.settings.bot_standby_seconds)
         live.bot_standby_at = None  # from here on this turn is this process's own
         await self.freshen(live)  # a notice missed: the store has the reply
@@ -137,7 +142,7 @@ class ComputerSeats:
         try:
             action = await self.bots.run(
                 COMPUTER_MOVE,
-                budget_of(live.game.name, level, limit),
+                budget_of(live.game, level, limit),
                 bot_move,
                 level,
                 seat,
@@ -184,6 +189,7 @@ class ComputerSeats:
         now = time.monotonic()
         wait = live.hint_at.get(seat, -1e9) + self.settings.hint_interval - now
         if wait > 0:
+            self.metrics.refuse("hint_interval")
             raise WebError(
                 429,
                 "too_many_hints",
@@ -194,6 +200,7 @@ class ComputerSeats:
         payer = client or live.seat_clients.get(seat, live.payer)
         rest = self.bots.thinking.wait(payer)
         if rest > 0:
+            self.metrics.refuse("too_much_thinking")
             raise WebError(
                 429,
                 "too_much_thinking",
@@ -202,6 +209,7 @@ class ComputerSeats:
                 retry_after=rest,
             )
         if self.bots.waiting(HINT) >= self.settings.hints_waiting:
+            self.metrics.refuse("hints_waiting")
             raise WebError(503, "busy", "the computer is busy; ask again soon", retry_after=5)
         live.hint_at[seat] = now
         state = live.state.clone()
@@ -210,7 +218,7 @@ class ComputerSeats:
         try:
             action = await self.bots.run(
                 HINT,
-                budget_of(live.game.name, "hard", limit),
+                budget_of(live.game, "hard", limit),
                 hint_move,
                 limit,
                 self.bots.payload(state),

@@ -21,7 +21,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from boneyard.ai.levels import LEVEL_NAMES as LEVELS
 from boneyard.ai.levels import level_label
@@ -34,7 +34,15 @@ from boneyard.web.play.drawing import Lines
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import StoredGame
 
+if TYPE_CHECKING:
+    from boneyard.web.play.clocks import GameClock
+
 log = logging.getLogger("boneyard.web")
+
+LOG_IN_VIEW = 100
+"""The move log's lines a view or a replay frame carries: the latest ones. Building and
+encoding a view happens on the event loop, so it must not grow with a game's length; earlier
+lines are paged with ``GET /api/games/{id}/log`` (a charged read)."""
 
 
 class Subscriber(Protocol):
@@ -114,6 +122,9 @@ class LiveGame:
     session: PlaySession | None = None
     """The session of play (``web/table/``: offers, series, rematch), a service the table gives
     each live game; ``None`` where no table is attached (the play layer alone)."""
+    clock: GameClock | None = None
+    """The game's clock (``play/clocks.py``), attached by ``web/table/clocks.py``; ``None``
+    for an untimed game."""
 
     def waiting_for_people(self) -> bool:
         """Whether the game waits for someone to take a free seat (an open game of the lobby):
@@ -188,6 +199,10 @@ class LiveGame:
                 return seat
         raise WebError(403, "wrong_token", f"that token is not a seat of game {self.id}")
 
+    def is_persons(self, seat: int) -> bool:
+        """Whether a person holds ``seat`` (not the computer, from the start or since)."""
+        return bool(self.stored.seats[seat]["kind"] == "human")
+
     def check_person(self, seat: int | None) -> None:
         """Refuse (403) a token whose seat a person no longer holds: the computer took it over
         (its person resigned a game of three or more, or a stand-in). It may still watch."""
@@ -225,23 +240,31 @@ class LiveGame:
             return "Chance to move"
         return f"{self.seat_label(player)} to move"
 
-    def view(self, seat: int | None, draw: bool = True, log_from: int = 0) -> dict[str, Any]:
+    def view(
+        self, seat: int | None, draw: bool = True, log_from: int | None = None
+    ) -> dict[str, Any]:
         """Everything ``seat`` (``None``: a spectator) may be sent, as JSON-safe data.
 
-        ``draw=False`` leaves out the board drawing (programs that read the observation);
-        ``log_from`` sends only the move log from that sequence number on (live updates: the
-        client already has the rest).
+        ``draw=False`` leaves out the board drawing (programs that read the observation). The
+        move log is its latest ``LOG_IN_VIEW`` lines (earlier ones: ``log_lines``, a charged
+        read), so a view costs the same however long the game; ``log_from`` sends only the
+        lines from that sequence number on (a live update, ``log_update``: the client has the
+        rest).
         """
         state = self.state
         observation = state.observation(seat)
         player = self.to_move()
         legal: list[dict[str, Any]] = []
         waiting = self.waiting_for_people()  # nobody may move before every seat is taken
-        if seat is not None and player == seat and not waiting:
+        # (a seat the computer took over from its person is the computer's to move, not the page's)
+        if seat is not None and player == seat and not waiting and self.is_persons(seat):
             legal = [{"id": a, "string": state.action_to_string(a)} for a in state.legal_actions()]
         column = seat if seat is not None else self.num_seats
         terminal = self.over
         svg, text = render(self.game, observation) if draw else (None, "")
+        if svg is not None:  # a seat's own marks made true once the computer took it over
+            svg = words.as_seat_reads(self, seat, svg)
+        start = max(self.seq - LOG_IN_VIEW, 0 if log_from is None else log_from)
         return {
             "game_id": self.id,
             "game": self.game.name,
@@ -265,20 +288,28 @@ class LiveGame:
             "status": self.status_text(),
             "observation": observation,
             "legal": legal,
-            "log_from": log_from,
-            "log": [
-                {"seq": e.seq, "player": e.player, "string": e.strings[column]}
-                # the line in words, as this seat saw it (views with the drawing: the pages')
-                | ({"words": words.described(self, e.seq, column)} if draw else {})
-                for e in self.log[log_from:]
-            ],
+            "log_update": log_from is not None,
+            "log_from": start,
+            "log": self.log_lines(column, start, self.seq, draw),
             "svg": svg,
             "text": text,
             "seed_hash": self.stored.seed_hash,
             "seed": self.stored.seed if terminal else None,
             **(words.for_seat(self, seat, observation) if draw else {}),
             "session": self.session.view(seat) if self.session is not None else None,
+            "clock": self.clock.view(self) if self.clock is not None else None,
         }
+
+    def log_lines(
+        self, column: int, start: int, stop: int, words_too: bool
+    ) -> list[dict[str, Any]]:
+        """The move log's lines ``start`` to ``stop`` as the seat of ``column`` (the spectator's:
+        ``num_seats``) saw them; ``words_too``: with each line in words (the pages')."""
+        return [
+            {"seq": e.seq, "player": e.player, "string": e.strings[column]}
+            | ({"words": words.described(self, e.seq, column)} if words_too else {})
+            for e in self.log[start:stop]
+        ]
 
 
 def render(game: Game, observation: dict[str, Any], **options: Any) -> tuple[str | None, str]:
@@ -309,6 +340,7 @@ def render(game: Game, observation: dict[str, Any], **options: Any) -> tuple[str
 
 __all__ = [
     "LEVELS",
+    "LOG_IN_VIEW",
     "Catalog",
     "LiveGame",
     "LogEntry",

@@ -34,14 +34,18 @@ from boneyard.web.guard.budgets import Payer, Spend
 from boneyard.web.play import drawing, words
 from boneyard.web.play.cache import LiveCache
 from boneyard.web.play.catalog import Catalog
+from boneyard.web.play.clocks import TimeControl, new_record, ticked_clock
 from boneyard.web.play.computer import ComputerSeats
 from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.play.replays import Replays, walk_cost
 from boneyard.web.play.seats import Seats, rows_for_seats
+from boneyard.web.play.socket_counts import SocketCounts
+from boneyard.web.play.timers import Timers, WallTimers
 from boneyard.web.play.work import WorkPool, advance, replay_told, set_up, strings_of
 from boneyard.web.settings import Settings
+from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import RELOAD, StaleCopy, Store, StoredGame
 
 log = logging.getLogger("boneyard.web")
@@ -57,8 +61,11 @@ class GameManager:
         store: Store,
         catalog: Catalog | None = None,
         settings: Settings | None = None,
+        timers: Timers | None = None,
     ) -> None:
         self.store = store
+        self.timers: Timers = timers or WallTimers()
+        """The time source: moves' receipt times, clocks' timers (tests move it by hand)."""
         self.catalog = catalog or Catalog()
         self.settings = settings or Settings()
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
@@ -67,6 +74,8 @@ class GameManager:
         self.load_hooks: list[Callable[[LiveGame], None]] = []
         """Called on every live game made (created or replayed from the store): the session
         layer (``web/table/sessions.py``) attaches itself and re-applies endings it stored."""
+        self.change_hooks: list[Callable[[LiveGame], None]] = []
+        """Called on every change announced (locked): the clocks follow the turns by it."""
         # SQLite takes one writer at a time: one storage thread keeps commits in order. Reads
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
@@ -74,25 +83,26 @@ class GameManager:
         self.reader = ThreadPoolExecutor(
             2 if store.is_sqlite else 8, thread_name_prefix="store-read"
         )
-        self.work = WorkPool(self.settings.work_processes, self.settings.work_seconds)
-        self.replays = Replays(self.work)
         self.metrics = Metrics()
+        self.work = WorkPool(
+            self.settings.work_processes, self.settings.work_seconds, self.metrics.refuse
+        )
+        self.replays = Replays(self.work)
         self.bots = bot_runner(self.settings, store, self.metrics)
         # The services it is composed of: what stays in memory, and the computer seats (which
         # play their answers through this manager's own act, as a person's move is played).
         self.cache = LiveCache(self.settings)
         self.computer = ComputerSeats(
-            self.settings, self.bots, self.act, self.freshen, self._show_status
+            self.settings, self.bots, self.act, self.freshen, self._show_status, self.metrics
         )
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
-        self.sockets_by_client: Counter[str] = Counter()
-        """Sockets subscribed per client address (``subscribe``/``unsubscribe``)."""
-        self._counted: dict[Subscriber, tuple[LiveGame, str]] = {}
-        """Every subscribed socket, with its game and client: the one record it is counted
-        out by, whether or not its game still sends to it."""
+        self.metrics.thinking_waiting.set_function(
+            lambda: sum(live.resting for live in self.games.values())
+        )
+        self.sockets = SocketCounts(self.settings, self.cache)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stop_listening: Callable[[], None] | None = None
-        self.metrics.watch_sockets(lambda: len(self._counted))
+        self.metrics.watch_sockets(lambda: len(self.sockets))
 
     @property
     def games(self) -> dict[str, LiveGame]:
@@ -187,12 +197,16 @@ class GameManager:
         seats: Seats = None,
         client: str | None = None,
         hints: bool = False,
+        clock: TimeControl | None = None,
+        clock_waits: bool = False,
     ) -> LiveGame:
         """A new game, stored with its opening chance outcomes, set up in the work pool with the
         server's parameter limits. ``client`` (an address, charged by the route's guard: see
         ``budgets.py``) has one set-up running at a time. Refused (nothing stored) past the
         memory budget. ``hints``: people playing each other may ask for hints (fair play: off
-        unless chosen; see ``LiveGame.hints_for``)."""
+        unless chosen; see ``LiveGame.hints_for``). ``clock``: its time control, stored with it;
+        the clock starts now, or with ``clock_waits`` at the next change announced (an open
+        game: once its seats are taken; ``web/table/clocks.py``)."""
         game_cls = self.catalog.game_class(name)
         limits = self.settings.param_limits.get(name, {})
         seed = self.new_seed()
@@ -201,11 +215,12 @@ class GameManager:
         game, state, entries, applied, size = await self.work.run(
             client, "setting up this game", set_up, game_cls, params, limits, seed
         )
-        seat_rows = rows_for_seats(name, game.info.num_players, seats)
+        seat_rows = rows_for_seats(game_cls, game.info.num_players, seats)
         if hints:
             # The choice is the game's; it rides on every seat row (no column to add).
             seat_rows = [row | {"hints": True} for row in seat_rows]
         self.cache.make_room(size)
+        record = new_record(game_id, clock, game.info.num_players, len(applied))
         await self._in(
             self.writer,
             self.settings.store_seconds,
@@ -218,6 +233,7 @@ class GameManager:
             seed_hash(seed),
             seat_rows,
             applied,
+            None if record is None else ClockStore.inserting(record),
         )
         stored = StoredGame(
             game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, time.time(),
@@ -228,6 +244,8 @@ class GameManager:
         )
         self.cache.keep(live)
         self.computer.schedule(live)
+        if clock is not None and not clock_waits:
+            self.announce(live, live.seq)  # nobody listens yet but the clock: it starts
         return live
 
     async def get(self, game_id: str, fresh: bool = True, payer: Payer | None = None) -> LiveGame:
@@ -385,28 +403,8 @@ class GameManager:
 
     def subscribe(self, live: LiveGame, subscriber: Subscriber, client: str) -> None:
         """Add a socket to ``live``, counted against ``client``'s sockets, the server's and the
-        memory budget until ``unsubscribe``; refused past ``sockets_per_game``,
-        ``sockets_per_client`` or ``max_sockets``."""
-        if len(live.subscribers) >= self.settings.sockets_per_game:
-            raise WebError(
-                503, "too_many_sockets", "this game has as many watchers as it allows",
-                retry_after=30,
-            )  # fmt: skip
-        if self.sockets_by_client[client] >= self.settings.sockets_per_client:
-            raise WebError(
-                429, "too_many_sockets", "this address has as many sockets open as it may",
-                retry_after=30,
-            )  # fmt: skip
-        if len(self._counted) >= self.settings.max_sockets:
-            raise WebError(
-                503, "too_many_sockets", "this server has as many sockets open as it allows",
-                retry_after=30,
-            )  # fmt: skip
-        if subscriber in self._counted:
-            raise ValueError("a subscriber is subscribed once")
-        self.cache.hold(self.settings.socket_bytes)  # a socket's buffers count as memory
-        self._counted[subscriber] = (live, client)
-        self.sockets_by_client[client] += 1
+        memory budget until ``unsubscribe`` (``SocketCounts``: refused past its limits)."""
+        self.sockets.count_in(live, subscriber, client)
         live.subscribers.add(subscriber)
         if subscriber.seat is not None:  # a person's seat: its moves and hints are charged here
             live.seat_clients[subscriber.seat] = live.payer = client
@@ -422,23 +420,19 @@ class GameManager:
         self.computer.schedule(live)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
-        """Take a socket out of every count it was put in by ``subscribe``, once, whatever
-        happened to it meanwhile (``announce`` may have stopped sending to it); a second call,
-        or one for a socket never subscribed, changes nothing."""
-        counted = self._counted.pop(subscriber, None)
-        if counted is None:
-            return
-        live, client = counted
-        live.subscribers.discard(subscriber)
-        self.cache.release(self.settings.socket_bytes)
-        self.sockets_by_client[client] -= 1
-        if self.sockets_by_client[client] <= 0:
-            del self.sockets_by_client[client]
+        """Take a socket out of every count ``subscribe`` put it in, once, whatever happened to
+        it meanwhile (``announce`` may have stopped sending to it)."""
+        self.sockets.count_out(subscriber)
 
     @property
     def open_sockets(self) -> int:
         """Sockets subscribed now, server-wide (each counted until ``unsubscribe``)."""
-        return len(self._counted)
+        return len(self.sockets)
+
+    @property
+    def sockets_by_client(self) -> Counter[str]:
+        """Sockets subscribed now per client address."""
+        return self.sockets.by_client
 
     def _show_status(self, live: LiveGame) -> None:
         """Send every subscriber its view again: the status changed, no move was made."""
@@ -469,6 +463,8 @@ class GameManager:
                 # It fell behind: no more views for it. Its socket closes and ``unsubscribe``
                 # takes it out of the counts (a socket is counted out in one place only).
                 live.subscribers.discard(subscriber)
+        for hook in self.change_hooks:
+            hook(live)
 
     # ----- acting -------------------------------------------------------------------------------
 
@@ -497,13 +493,16 @@ class GameManager:
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
         """Play ``action`` (an id or a string) for ``seat`` on top of sequence number ``seq``."""
         began = time.monotonic()
+        received = self.timers.now()  # a move is judged by when it came, not when it is stored
         async with live.lock:
             if seq > live.seq:  # the player saw a later move: made through another process
                 await self._catch_up(live)
             self._check_turn(live, seat, seq)
             assert seat is not None  # _check_turn refuses spectators
+            if live.clock is not None:
+                live.clock.refuse_late(seat, received)
             action_id = self._action_id(live.state, action)
-            await self._commit(live, [(action_id, seat)])
+            await self._commit(live, [(action_id, seat)], received)
         self.metrics.moves.inc()
         self.metrics.move_seconds.observe(time.monotonic() - began)
 
@@ -541,11 +540,17 @@ class GameManager:
             raise WebError(422, "illegal", f"illegal action {action!r}")
         return action
 
-    async def _commit(self, live: LiveGame, actions: list[tuple[int, int]]) -> None:
-        """Apply ``actions`` and the chance outcomes after them; store; then announce. Locked."""
+    async def _commit(
+        self, live: LiveGame, actions: list[tuple[int, int]], received: float | None = None
+    ) -> None:
+        """Apply ``actions`` (received at ``received``) and the chance outcomes after them;
+        store them with the clock's new state; then announce. Locked."""
         first = live.seq
         state, entries, applied = advance(live.state, actions, live.stored.seed, first)
         returns = state.returns() if state.is_terminal() else None
+        ticked = ticked_clock(
+            live, state, actions, live.seq + len(applied), received or self.timers.now()
+        )
         # Committed before anyone is told: an acknowledged move survives a killed server.
         try:
             await self._in(
@@ -557,6 +562,7 @@ class GameManager:
                 first,
                 applied,
                 returns,
+                None if ticked is None else ticked[1],
             )
         except (IntegrityError, StaleCopy) as error:
             # Another process stored this move number first, or took moves back or ended the
@@ -573,5 +579,7 @@ class GameManager:
         live.state = state
         live.log.extend(entries)
         live.stored.actions.extend(applied)
+        if live.clock is not None and ticked is not None:
+            live.clock.record = ticked[0]
         self.announce(live, first)
         self.computer.schedule(live)

@@ -39,15 +39,3 @@ def estimate_bytes(*roots: Any, limit: int = 2_000_000) -> int:
             if id(child) not in seen and not _shared(child):
                 stack.append(child)
     return total
-
-
-def resident_bytes() -> int:
-    """This process's resident memory (Linux; 0 where /proc is missing)."""
-    try:
-        with open("/proc/self/statm") as statm:
-            pages = int(statm.read().split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
-    import os
-
-    return pages * os.sysconf("SC_PAGE_SIZE")

@@ -48,7 +48,16 @@ class Metrics:
             buckets=BOT_BUCKETS,
             registry=self.registry,
         )
-
+        self.thinking_waits = Counter(
+            "boneyard_thinking_waits",
+            "Computer moves that waited for their client's thinking budget to refill.",
+            registry=self.registry,
+        )
+        self.thinking_waiting = Gauge(
+            "boneyard_thinking_waiting",
+            "Games whose computer move waits now for its client's thinking budget.",
+            registry=self.registry,
+        )
         self.sockets = Gauge(
             "boneyard_sockets", "WebSockets open on this process.", registry=self.registry
         )

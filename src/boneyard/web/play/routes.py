@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Request
+from fastapi import Query, Request
 
 from boneyard.ai.levels import level_choices
 from boneyard.web.errors import WebError
@@ -18,11 +18,11 @@ from boneyard.web.guard.budgets import (
     Spend,
 )
 from boneyard.web.guard.signin import own_seat
-from boneyard.web.play import words
-from boneyard.web.play.live import LiveGame, render
+from boneyard.web.play.live import LOG_IN_VIEW, LiveGame, render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.schemas import (
+    DIGITS,
     Act,
     CreatedGame,
     CreateGame,
@@ -31,6 +31,7 @@ from boneyard.web.schemas import (
     GameKind,
     Hint,
     HintRequest,
+    LogPage,
     SeatLink,
     View,
     number_in_path,
@@ -57,7 +58,7 @@ def kind_json(manager: GameManager, name: str) -> dict[str, Any]:
         "info": info,
         "rules_url": f"/rules/{name}",
         "new_url": f"/new/{name}",
-        "levels": level_choices(name),
+        "levels": level_choices(game_cls),
     }
 
 
@@ -122,8 +123,9 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
     if body.rated:
         await check_rated(request, seats)
     live = await manager.create(
-        body.game, dict(body.params), seats, client=payer.client, hints=body.hints
-    )
+        body.game, dict(body.params), seats, client=payer.client, hints=body.hints,
+        clock=None if body.clock is None else body.clock.control(),
+    )  # fmt: skip
     if body.rated:
         await start_rated(request, live)
     people = [s for s, info in enumerate(live.stored.seats) if info["kind"] == "human"]
@@ -166,6 +168,28 @@ async def hint(
     return await manager.hint(live, live.seat_of(body.token), body.tokens, client=payer.client)
 
 
+@router.get("/games/{game_id}/log", response_model=LogPage, summary="Earlier moves of the log")
+async def log_page(
+    game_id: str,
+    request: Request,
+    payer: ReadPayer,
+    token: str | None = None,
+    before: str | None = Query(
+        None, pattern=DIGITS, description="the sequence number the lines end before (none: the end)"
+    ),
+    words_too: bool = True,
+) -> dict[str, Any]:
+    """The move log's lines before ``before`` (at most 100), as the seat of ``token`` (none: a
+    spectator) saw them: a view carries only the latest lines, and a page asks for the rest
+    page by page, each a read."""
+    live = await manager_of(request).get(game_id, payer=payer)
+    seat = live.seat_of(token)
+    stop = live.seq if before is None else min(int(before), live.seq)
+    start = max(0, stop - LOG_IN_VIEW)
+    column = live.num_seats if seat is None else seat
+    return {"log_from": start, "log": live.log_lines(column, start, stop, words_too)}
+
+
 @router.get("/games/{game_id}/replay/{step}", response_model=Frame, summary="A replay step")
 async def replay_frame(
     game_id: str,
@@ -199,15 +223,8 @@ async def _frame(manager: GameManager, payer: Payer, game_id: str, step: int) ->
         "observation": observation,
         "svg": svg,
         "text": text,
-        "log": [
-            {
-                "seq": e.seq,
-                "player": e.player,
-                "string": e.strings[spectator],
-                "words": words.described(live, e.seq, spectator),
-            }
-            for e in live.log[:step]
-        ],
+        "log_from": max(0, step - LOG_IN_VIEW),
+        "log": live.log_lines(spectator, max(0, step - LOG_IN_VIEW), step, True),
         "seats": [
             {"seat": s, "label": live.seat_label(s), "kind": live.stored.seats[s]["kind"]}
             for s in range(live.num_seats)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from boneyard.ai.levels import LEVEL_NAMES, scale_for
+from boneyard.core.game import Game
 from boneyard.web.errors import WebError
 from boneyard.web.people import names
 
@@ -15,10 +16,11 @@ Seats = list[dict[str, Any]] | Callable[[int], list[dict[str, Any]]] | None
 """Seats of a new game: a list, a function of the seat count, or None (every seat a person)."""
 
 
-def _level_name(name: str, number: int, level: Any) -> str:
+def _level_name(game_class: type[Game], number: int, level: Any) -> str:
     """A computer seat's level as stored: an alias (easy, medium, hard) as it is, a number
     on the game's scale as its digits; anything else is refused naming what is allowed."""
-    scale = scale_for(name)
+    name = game_class.name
+    scale = scale_for(game_class)
     if isinstance(level, (str, int)) and not isinstance(level, bool):
         text = str(level).strip().lower()
         try:
@@ -34,9 +36,9 @@ def _level_name(name: str, number: int, level: Any) -> str:
     )
 
 
-def rows_for_seats(name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
-    """The stored rows of ``count`` seats of game ``name``: refused (400) when the seats given
-    do not fit the game, a level is not on its scale or a name is not a name."""
+def rows_for_seats(game_class: type[Game], count: int, seats: Seats) -> list[dict[str, Any]]:
+    """The stored rows of ``count`` seats of a game of ``game_class``: refused (400) when the
+    seats given do not fit the game, a level is not on its scale or a name is not a name."""
     if seats is None:
         seats = [{"kind": "human"} for _ in range(count)]
     elif callable(seats):
@@ -45,7 +47,7 @@ def rows_for_seats(name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
         raise WebError(
             400,
             "bad_seats",
-            f"{name} with these parameters has {count} seats; {len(seats)} were given",
+            f"{game_class.name} with these parameters has {count} seats; {len(seats)} were given",
         )
     rows: list[dict[str, Any]] = []
     for number, seat in enumerate(seats):
@@ -56,7 +58,7 @@ def rows_for_seats(name: str, count: int, seats: Seats) -> list[dict[str, Any]]:
                 400, "bad_seats", f"seat {number}: kind is 'human' or 'computer', not {kind!r}"
             )
         if kind == "computer":
-            level = _level_name(name, number, level)
+            level = _level_name(game_class, number, level)
         rows.append(
             {
                 "token": secrets.token_urlsafe(24),

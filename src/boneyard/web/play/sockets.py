@@ -10,8 +10,9 @@ seconds: a game of computers alone thinks only while watched; no answer); an opt
 ``?draw=false`` in the socket's address leaves the board drawings out of its views.
 
 Server to client: ``{"type": "view", ...}`` on connecting, on ``sync`` and after every change
-(the fields of ``GET /api/games/{id}``; after a change ``log`` holds only the lines from
-``log_from`` on, and ``drawing`` replaces ``svg``: what changed in the board's drawing since the
+(the fields of ``GET /api/games/{id}``: the log's latest lines, from ``log_from``; after a
+change, ``log_update``, ``log`` holds only the new lines from ``log_from`` on, and ``drawing``
+replaces ``svg``: what changed in the board's drawing since the
 last view this socket was sent, see ``play/drawing.py``), ``{"type": "ack", "seq": n}`` once
 an action is stored, ``{"type": "hint", ...}``, and ``{"type": "error", "status": 409,
 "error": "stale", "detail": ...}``.

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from boneyard.ai.levels import level_label
+from boneyard.ai.levels import LEVEL_NAMES, AnyGame, level_label, scale_for
 from boneyard.core.errors import BoneyardError
 from boneyard.core.game import CHANCE, Game, State
 from boneyard.core.words import capital
@@ -57,6 +57,9 @@ class _Memory:
     rounds: dict[int, list[dict[str, Any] | None]] = field(default_factory=dict)
     """Stored action number that ended a round -> the round in words for each seat, then for
     a spectator (``Game.round_summary``; only in a game played in rounds)."""
+    silent: list[int] = field(default_factory=list)
+    """Stored action numbers a spectator was told nothing of, in order (a replay steps over
+    them: ``replay_stops`` reads them, never the whole log)."""
 
 
 def _memory(live: LiveGame) -> _Memory:
@@ -117,6 +120,8 @@ def _walk(
                     )
                 )
             memory.said[memory.seq] = said
+            if not said[-1]:
+                memory.silent.append(memory.seq)
         memory.state.apply_action(actions[memory.seq][0])
         if new and in_rounds:
             _remember_round(memory, viewers, befores, names)
@@ -176,23 +181,32 @@ def last_round(live: LiveGame, seat: int | None) -> dict[str, Any] | None:
     (the page shows it until the seat closes it or plays on)."""
     memory = _memory(live)
     column = live.num_seats if seat is None else seat
-    for seq in sorted(memory.rounds, reverse=True):
+    for seq in reversed(memory.rounds):  # kept in the order said: the latest first here
         if seq < len(live.log) and memory.rounds[seq][column] is not None:
             return {"seq": seq, **memory.rounds[seq][column]}  # type: ignore[dict-item]
     return None
 
 
-def replay_stops(live: LiveGame) -> list[int]:
-    """The steps a replay stops at: the start, then after each action a spectator is told of.
+def replay_stops(live: LiveGame) -> tuple[str, int]:
+    """The steps a replay stops at, as runs (``"0,16-17,33-36"``), and how many: the start,
+    then after each action a spectator is told of.
 
     An action a spectator is told nothing of is one step of a longer hidden one (a side's
     secret set-up, told once at its last cone): stopping there would show the board change with
-    nothing said. The end is always a stop."""
-    spectator = live.num_seats
-    stops = [0, *(seq + 1 for seq in range(live.seq) if described(live, seq, spectator))]
-    if stops[-1] != live.seq:
-        stops.append(live.seq)
-    return stops
+    nothing said. The end is always a stop. Read from the silent actions kept as the moves are
+    said (``_Memory.silent``), so a replay page costs the same however long the game."""
+    if live.seq:
+        described(live, live.seq - 1, live.num_seats)  # every action said (the last few here)
+    skipped = [seq + 1 for seq in _memory(live).silent if seq + 1 < live.seq]
+    runs: list[tuple[int, int]] = []
+    first = 0
+    for step in skipped:
+        if step > first:
+            runs.append((first, step - 1))
+        first = step + 1
+    runs.append((first, live.seq))
+    text = ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return text, live.seq + 1 - len(skipped)
 
 
 def recent(live: LiveGame, seat: int | None) -> list[str]:
@@ -222,14 +236,67 @@ def _side(live: LiveGame, seat: int) -> str:
     return capital(live.game.seat_name(seat))
 
 
+def level_words(game: AnyGame, level: object) -> str:
+    """A computer's level as a player reads it, where it sits on the game's scale and its name:
+    "level 3 of 5 · medium", "level 5 of 5 · strongest", "level 2 of 5". (The measured ratings,
+    which read like a player's rating but are measured per game from a greedy level 1, stay on
+    the rules page and in docs/ai.md.)"""
+    scale = scale_for(game)
+    try:
+        number = scale.number(str(level))
+    except ValueError:
+        return level_label(level)
+    names = [name for name in LEVEL_NAMES if scale.aliases[name] == number]
+    if not names and number == max(scale.numbers):
+        names = ["strongest"]
+    words = f"level {number} of {len(scale.numbers)}"
+    return f"{words} · {' or '.join(names)}" if names else words
+
+
 def display_name(live: LiveGame, seat: int) -> str:
     """The seat as the game names it, with the person's own name or the computer's level."""
     side = _side(live, seat)
     info = live.stored.seats[seat]
     if info["kind"] == "computer":
-        return f"{side} (computer, {level_label(info['level'])})"
+        return f"{side} (computer, {level_words(live.game, info['level'])})"
     name = str(info.get("name") or "").strip()
     return f"{name} ({side})" if name else side
+
+
+YOU = " (you)"
+"""The mark of a page's own seat where its person plays it: the games' panels and drawings mark
+the viewer's seat so ("White (you)")."""
+IN_YOUR_PLACE = ", in your place"
+"""The mark of a page's own seat once the computer took it over: its person left (resigned a
+game of three or more, or was replaced while away), so "(you)" would be untrue."""
+
+
+def you_mark(live: LiveGame, seat: int | None) -> str:
+    """How ``seat``'s page marks its own seat: " (you)", ", in your place" once the computer
+    plays it, nothing for a spectator."""
+    if seat is None:
+        return ""
+    return YOU if live.is_persons(seat) else IN_YOUR_PLACE
+
+
+def as_seat_reads(live: LiveGame, seat: int | None, text: str) -> str:
+    """``text`` (a panel's label, a drawing) with the game's " (you)" made true for ``seat``'s
+    page: ", in your place" once the computer took the seat over."""
+    mark = you_mark(live, seat)
+    return text.replace(YOU, mark) if mark == IN_YOUR_PLACE else text
+
+
+def _listed(live: LiveGame, seat: int, viewer: int | None) -> str:
+    """``seat``'s line in the list of players as ``viewer`` reads it: "Ann (Red) (you)", or
+    "Green (computer, medium), in your place" once the computer took it over."""
+    name = display_name(live, seat)
+    return name + you_mark(live, seat) if seat == viewer else name
+
+
+def _panel(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game's panel for ``seat``, its labels as that seat's page must read them."""
+    items = [item.to_json() for item in live.game.panel(observation, seat)]
+    return [{**item, "label": as_seat_reads(live, seat, str(item["label"]))} for item in items]
 
 
 def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:
@@ -238,14 +305,18 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     state = live.state
     player = live.to_move()
     terminal = live.over
+    # A seat the computer took over from its person (who resigned a game of three or more, or
+    # was replaced while away): its page watches, and is told so, never invited to move.
+    watching = seat is not None and not live.is_persons(seat)
     players = [
         {
             "seat": s,
             "name": display_name(live, s),
+            "listed": _listed(live, s, seat),
             "side": game.seat_name(s),
             "computer": live.stored.seats[s]["kind"] == "computer",
             "person_name": clean_name(live.stored.seats[s].get("name")),
-            "you": s == seat,
+            "you": s == seat and not watching,
         }
         for s in range(live.num_seats)
     ]
@@ -254,9 +325,14 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
         prompt = live.ending.words
     elif terminal:
         returns = live.returns()
+        # A seat that left did not win or lose: the computer played on; it reads as watched.
+        reader = None if watching else seat
         prompt = _safe(
-            "result", game, lambda: game.result(observation, seat, returns), "The game is over."
+            "result", game, lambda: game.result(observation, reader, returns), "The game is over."
         )
+    elif watching and seat is not None:
+        side = _side(live, seat)
+        prompt = f"You have left this game: the computer plays {side} in your place; you watch."
     elif live.waiting_for_people():
         prompt = "Waiting for an opponent to join."
     elif player == seat:
@@ -280,18 +356,18 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     else:
         prompt = "Waiting for chance."
     no_panel: list[dict[str, Any]] = []
-    panel = _safe(
-        "panel", game, lambda: [i.to_json() for i in game.panel(observation, seat)], no_panel
-    )
+    panel = _safe("panel", game, lambda: _panel(live, seat, observation), no_panel)
     nothing: list[str] = []
     return {
         "prompt": prompt,
+        "watching": watching,
+        "you_mark": you_mark(live, seat),
         "recent": _safe("describe_action", game, lambda: recent(live, seat), nothing),
         "labels": labels,
         "panel": panel,
         "players": players,
         "result": prompt if terminal else None,
-        "quick_setup": seat is not None and player == seat and game.in_setup(observation),
+        "quick_setup": not watching and player == seat and game.in_setup(observation),
         "round_summary": last_round(live, seat),
     }
 

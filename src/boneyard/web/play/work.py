@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
@@ -92,8 +93,12 @@ def replay_told(game_cls: type[Game], stored: StoredGame) -> tuple[Built, object
 
 
 class WorkPool:
-    def __init__(self, processes: int, limit: float) -> None:
+    def __init__(
+        self, processes: int, limit: float, refuse: Callable[[str], None] = lambda reason: None
+    ) -> None:
         self.limit = limit
+        self.refuse = refuse
+        """Counts a refusal by its reason (``Metrics.refuse``: ``/metrics``, not the log)."""
         self._pool, self._threads = worker_pool(processes, 4, "work")
         self._running: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -120,6 +125,7 @@ class WorkPool:
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout=wait)
         except TimeoutError:
+            self.refuse("work_seconds")
             raise WebError(
                 503,
                 "busy",
@@ -133,6 +139,7 @@ class WorkPool:
             return
         with self._lock:
             if self._running[client] >= 1:
+                self.refuse("set_up_running")
                 raise WebError(
                     429,
                     "busy",

@@ -2,7 +2,8 @@
 
 The stored action log is the truth: a live game is rebuilt by replaying it. SQLAlchemy 2 keeps the
 code the same for SQLite (the default, an embedded file) and PostgreSQL (by URL). Storage knows
-nothing about rules; ``manager.py`` and ``live.py`` do.
+nothing about rules; the play room's manager and live games do (``web/play/manager.py``,
+``web/play/live.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -32,7 +34,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 log = logging.getLogger("boneyard.web")
@@ -157,10 +159,27 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _check_sqlite_file(url: str) -> None:
+    """Refuse a SQLite URL whose file would be named like a URL (``sqlite:///sqlite:``, what a
+    path built from ``sqlite://`` gives): SQLite would quietly make a file of that name in the
+    working folder."""
+    if not url.startswith("sqlite"):
+        return
+    database = make_url(url).database or ""
+    if database != ":memory:" and ":" in Path(database).name:
+        raise ValueError(
+            f"the SQLite file of {url!r} would be named {Path(database).name!r}: give a file "
+            "path (sqlite:///path/to/boneyard.db), or sqlite:// for a database in memory"
+        )
+
+
 class Store:
-    """Synchronous storage; the app calls it from one worker thread (``Store.executor`` use)."""
+    """Synchronous storage, called off the event loop: the game manager
+    (``web/play/manager.py``) writes through its writer threads (one on SQLite, which takes one
+    writer at a time; four on PostgreSQL) and reads through its reader threads (two; eight)."""
 
     def __init__(self, url: str) -> None:
+        _check_sqlite_file(url)
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self.origin = secrets.token_hex(6)
@@ -206,8 +225,10 @@ class Store:
         seed_hash: str,
         seats: list[dict[str, Any]],
         actions: Sequence[tuple[int, int]] = (),
+        also: Callable[[Any], None] | None = None,
     ) -> None:
-        """Store a new game with its first ``actions`` (the opening chance outcomes), at once."""
+        """Store a new game with its first ``actions`` (the opening chance outcomes), at once;
+        ``also``: more writes in the same transaction (its clock: ``store/clocks.py``)."""
         with self._sessions.begin() as session:
             session.add(
                 GameRow(
@@ -224,6 +245,8 @@ class Store:
             session.flush()
             if actions:
                 session.execute(insert(ActionRow), self._rows(game_id, 0, actions))
+            if also is not None:
+                also(session.connection())
 
     def append_actions(
         self,
@@ -231,19 +254,21 @@ class Store:
         first_seq: int,
         actions: Sequence[tuple[int, int]],
         returns: list[float] | None = None,
+        also: Callable[[Any], None] | None = None,
     ) -> None:
         """Store ``actions`` as ``first_seq, first_seq + 1, ...`` in one transaction.
 
         A sequence number already taken violates the primary key: nothing is stored. A game
         that is over, or a gap before ``first_seq``, raises ``StaleCopy``: nothing is stored.
-        ``returns`` marks the game finished.
+        ``returns`` marks the game finished. ``also``: more writes in the same transaction (the
+        game's clock, ``store/clocks.py``), which may raise ``StaleCopy`` to store nothing.
         """
         # Core statements, not the ORM: this is the one write on every move. Mostly one
         # statement: the actions, and on PostgreSQL the notice (one round trip, autocommit).
         rows = self._rows(game_id, first_seq, actions)
         # Heard by every server process on this database when the move commits.
         notice = move_notice(game_id, first_seq + len(actions), actions)
-        if returns is None and not self.is_sqlite:
+        if returns is None and also is None and not self.is_sqlite:
             with self.alone() as connection:
                 stored = connection.execute(
                     STORE_MOVE,
@@ -267,6 +292,8 @@ class Store:
             if finished or (first_seq > 0 and not before):
                 raise StaleCopy(game_id)
             connection.execute(insert(ActionRow), rows)
+            if also is not None:
+                also(connection)
             if returns is not None:
                 connection.execute(
                     update(GameRow)

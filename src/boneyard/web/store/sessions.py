@@ -1,6 +1,6 @@
 """Storage of the session of play around games: web-layer actions, series, people, open seats.
 
-The engine's action log (``store.py``) holds what the rules know. This module holds what the web
+The engine's action log (``games.py``) holds what the rules know. This module holds what the web
 layer adds, in tables of the same database: every web-layer action of a game (a resignation, a
 draw offer and its answer, an abort, a takeback with the moves it removed, a stand-in) numbered
 in order and tied to the move number it was played on; which series a game belongs to and who
@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, Integer, String, delete, func, insert, select, update
+from sqlalchemy import JSON, Boolean, Float, Integer, String, delete, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store.games import ActionRow, Base, GameRow, Store
@@ -137,12 +138,14 @@ class SessionStore:
         returns: list[float] | None = None,
         seats: list[dict[str, Any]] | None = None,
         cut_from: int | None = None,
+        also: Callable[[Any], None] | None = None,
     ) -> SessionEvent:
         """Store one web-layer action numbered ``number`` (taken: nothing is stored).
 
         ``returns`` marks the game finished; ``seats`` replaces the seat list (a stand-in);
         ``cut_from`` removes the engine actions from that sequence number on (a takeback: the
-        event's detail keeps them), all in the same transaction.
+        event's detail keeps them), ``also`` makes more writes (a clock's: ``store/clocks.py``,
+        which raises to store nothing), all in the same transaction.
         """
         now = time.time()
         with self.store.engine.begin() as connection:
@@ -170,6 +173,8 @@ class SessionStore:
                 connection.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
             if returns is not None:
                 self.store.finished(connection, game_id, returns, kind)
+            if also is not None:
+                also(connection)
             self.store.changed(connection, game_id)
         return SessionEvent(number, at_seq, kind, seat, detail, now)
 
@@ -273,17 +278,6 @@ class SessionStore:
                 )
             ).all()
         return {r[0]: (r[1], dict(r[2]), any(seat.get("hints") for seat in r[3])) for r in rows}
-
-    def action_counts(self, game_ids: list[str]) -> dict[str, int]:
-        if not game_ids:
-            return {}
-        with self.store.engine.connect() as connection:
-            rows = connection.execute(
-                select(ActionRow.game_id, func.count())
-                .where(ActionRow.game_id.in_(game_ids), ActionRow.player >= 0)
-                .group_by(ActionRow.game_id)
-            ).all()
-        return {r[0]: int(r[1]) for r in rows}
 
     # ----- people and their continuing games -----------------------------------------------------
 

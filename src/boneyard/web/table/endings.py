@@ -13,9 +13,10 @@ from boneyard.web.play.live import Ending, LiveGame
 from boneyard.web.play.words import display_name
 from boneyard.web.store.sessions import SessionEvent
 
-ENDINGS = ("resign", "draw_agreed", "abort", "moved")
-"""Web-layer actions that end a game ("moved": two people were led to their continuing game)."""
-ALWAYS_STORED = frozenset({*ENDINGS, "left", "stand_in"})
+ENDINGS = ("resign", "draw_agreed", "abort", "moved", "flag")
+"""Web-layer actions that end a game ("moved": two people were led to their continuing game;
+"flag": a seat's time ran out, ``clocks.py``)."""
+ALWAYS_STORED = frozenset({*ENDINGS, "left", "stand_in", "flag_left"})
 """Events a game's cap on events never refuses: a person can always leave or be replaced."""
 
 
@@ -46,6 +47,9 @@ def decided_losers(returns: list[float]) -> list[int]:
 
 def ending_words(live: LiveGame, event: SessionEvent) -> str:
     if event.kind == "abort":
+        if event.detail.get("reason") == "no_first_move" and event.seat is not None:
+            late = seat_name(live, event.seat)
+            return f"Game called off: {late} did not make a first move in time"
         return "Game called off before the first move"
     if event.kind == "moved":
         return "You two have a game going on: it continues in your continuing game"
@@ -53,7 +57,8 @@ def ending_words(live: LiveGame, event: SessionEvent) -> str:
         return "Game over: a draw by agreement"
     assert event.seat is not None
     winners = [seat_name(live, s) for s, value in enumerate(event.detail["returns"]) if value > 0]
-    return f"Game over: {seat_name(live, event.seat)} resigned, {' and '.join(winners)} wins"
+    how = "ran out of time" if event.kind == "flag" else "resigned"
+    return f"Game over: {seat_name(live, event.seat)} {how}, {' and '.join(winners)} wins"
 
 
 # Over the complexity limit on purpose: one sentence per kind of session event.
@@ -68,7 +73,14 @@ def event_words(live: LiveGame, event: SessionEvent) -> str:  # noqa: C901
     if event.kind == "draw_agreed":
         return f"{who} accepted the draw: the game is drawn"
     if event.kind == "abort":
+        if event.detail.get("reason") == "no_first_move":
+            return f"{who} did not make a first move in time: the game is called off"
         return f"{who} called the game off before the first move"
+    if event.kind == "flag":
+        return f"{who} ran out of time"
+    if event.kind == "flag_left":
+        # The seat is the computer's now: the name it had when its person left.
+        return f"{event.detail.get('label', who)} ran out of time: the computer plays on for them"
     if event.kind == "takeback_request":
         return f"{who} asked to take back their last move"
     if event.kind == "takeback_declined":
@@ -85,7 +97,7 @@ def event_words(live: LiveGame, event: SessionEvent) -> str:  # noqa: C901
     if event.kind == "solution_shown":
         return f"{who} looked at the shortest solution"
     if event.kind == "left":
-        return f"{who} resigned and left: the computer plays on for them"
+        return f"{event.detail.get('label', who)} resigned and left: the computer plays on for them"
     if event.kind == "named":
         return f"{event.detail['side']} is now called {event.detail['name']}"
     if event.kind == "stand_in":

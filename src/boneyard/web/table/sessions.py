@@ -119,9 +119,6 @@ class SessionManager:
             return last
         return None
 
-    def _humans(self, live: LiveGame) -> list[int]:
-        return [s for s, info in enumerate(live.stored.seats) if info["kind"] == "human"]
-
     def _is_person(self, live: LiveGame, seat: int | None) -> bool:
         return seat is not None and live.stored.seats[seat]["kind"] == "human"
 
@@ -541,8 +538,9 @@ class SessionManager:
                 if score["points"] is not None:
                     carried_points[member] = score["points"][old_seat]
             next_live = await self.manager.create(
-                live.game.name, params, new_seats, client, hints=live.hints_on
-            )
+                live.game.name, params, new_seats, client, hints=live.hints_on,
+                clock=None if live.clock is None else live.clock.control,
+            )  # fmt: skip
             entry = SeriesGame(
                 game_id=next_live.id,
                 series_id=series.series_id,

@@ -23,6 +23,8 @@ export function showBoard(container, view) {
     // blown up to the board's width (a board is, to make its squares easy to hit).
     const natural = Number(svg.getAttribute("width"));
     if (natural && !svg.querySelector("[data-square]")) svg.style.maxWidth = `${1.3 * natural}px`;
+    const [, , wide, high] = (svg.getAttribute("viewBox") ?? "").split(/[\s,]+/).map(Number);
+    if (wide > 0 && high > 0) svg.style.setProperty("--ratio", String(wide / high));
     container.appendChild(svg);
   }
   const pre = el("pre", { class: view.svg ? "board-text hidden-text" : "board-text" }, view.text);
@@ -67,13 +69,24 @@ export function mark(container, squares, kind) {
   const svg = container.querySelector("svg");
   if (!svg) return;
   const layer = markLayer(svg);
-  for (const square of squares) {
-    const target = svg.querySelector(`[data-square="${CSS.escape(square)}"]`);
+  // One piece on every square marked (a Bones domino just laid): one outline round the piece,
+  // not a box for each half.
+  const whole = kind === "last" && squares.length > 1 ? pieceOver(svg, squares) : null;
+  for (const square of whole ? [squares[0]] : squares) {
+    const target = whole ?? svg.querySelector(`[data-square="${CSS.escape(square)}"]`);
     if (!target || typeof target.getBBox !== "function") continue;
     const box = boxInRoot(svg, target);
     const side = Math.min(box.width, box.height);
     let shape;
-    if (kind === "dest") {
+    let onPiece = false;
+    if (kind === "dest" && occupied(svg, square)) {
+      // A piece stands there (a cone to peek at, one to capture): a ring round the square,
+      // so that the mark never hides the piece's value.
+      onPiece = true;
+      const inset = side * 0.04;
+      shape = { x: box.x + inset, y: box.y + inset, width: box.width - 2 * inset,
+        height: box.height - 2 * inset, rx: side * 0.3 };
+    } else if (kind === "dest") {
       const dot = side * 0.32;
       shape = { x: box.x + (box.width - dot) / 2, y: box.y + (box.height - dot) / 2,
         width: dot, height: dot, rx: dot / 2 };
@@ -84,19 +97,58 @@ export function mark(container, squares, kind) {
     }
     const overlay = document.createElementNS(SVG_NS, "rect");
     for (const [key, value] of Object.entries({
-      ...shape, class: `mark mark-${kind}`, "data-mark": square,
+      ...shape, class: `mark mark-${kind}${onPiece ? " on-piece" : ""}`, "data-mark": square,
       "vector-effect": "non-scaling-stroke",
     })) overlay.setAttribute(key, value);
     layer.appendChild(overlay);
   }
 }
 
+/** The top piece drawn over all of ``squares`` (its ``data-squares`` names them all), or null. */
+function pieceOver(svg, squares) {
+  const pieces = [...svg.querySelectorAll("[data-squares]")].filter((node) => {
+    const on = node.getAttribute("data-squares").split(/[\s,]+/);
+    return squares.every((square) => on.includes(square));
+  });
+  return pieces.at(-1) ?? null;
+}
+
+/** Whether a piece stands on ``square``: drawn with the square's name besides the square's own
+ * shape (Obonto's animals, OYNO's bones), or as a cone of that square (Bond O Cones). */
+function occupied(svg, square) {
+  const name = CSS.escape(square);
+  return Boolean(svg.querySelector(`[data-cone="${name}"]`))
+    || svg.querySelectorAll(`[data-square="${name}"]`).length > 1;
+}
+
 export function clearMarks(container, kind) {
   for (const node of container.querySelectorAll(`rect.mark-${kind}`)) node.remove();
 }
 
-export function showLog(list, log, players) {
+/** Join a view's log lines to the lines the page has. A view carries the lines from its
+ * ``log_from`` on (the latest 100, or a live update's new ones); ``before``, the view the page
+ * had, may hold earlier ones. False where the two leave a gap (lines were missed). */
+export function joinLog(before, message) {
+  const from = before?.log_from ?? 0;
+  if (!before || message.log_from < from || message.log_from > from + before.log.length) {
+    return false;
+  }
+  message.log = before.log.slice(0, message.log_from - from).concat(message.log);
+  message.log_from = from;
+  return true;
+}
+
+/** Show the move log; ``earlier`` (where the log shown starts after the first move) asks for
+ * the lines before it, a page at a time. */
+export function showLog(list, log, players, earlier = null) {
   list.replaceChildren();
+  if (earlier) {
+    const button = el("button", { type: "button", class: "earlier" }, "Earlier moves");
+    button.addEventListener("click", earlier);
+    const item = el("li", { class: "earlier" });
+    item.append(button);
+    list.appendChild(item);
+  }
   for (const entry of log) {
     // The short name: a person's own name, else the side ("North"), without the level.
     const player = players[entry.player];

@@ -1,7 +1,7 @@
 // The game page: one WebSocket per seat this page plays (or one spectator socket).
 import {
   squaresOf, el, showBoard, mark, showLog, lastMoveSquares, showPanel, nameSquares,
-  keepTextReadable,
+  keepTextReadable, joinLog,
 } from "./board.js";
 import { rememberName, rememberedName } from "./identity.js";
 import { rebuiltDrawing } from "./drawing.js";
@@ -39,6 +39,21 @@ function connect(token) {
     if (event.code >= 4000) return; // refused: the message says why
     setTimeout(() => connect(token), 1000);
   };
+}
+
+/** The log's earlier lines, a page at a time: a view carries only the latest ones. */
+async function showEarlier(token) {
+  const v = views.get(token);
+  const query = new URLSearchParams({ before: v.log_from });
+  if (token) query.set("token", token);
+  const response = await fetch(`/api/games/${gameId}/log?${query}`);
+  if (!response.ok) return;
+  const page = await response.json();
+  const now = views.get(token);
+  if (!now || now.log_from !== page.log_from + page.log.length) return; // moved on meanwhile
+  now.log = page.log.concat(now.log);
+  now.log_from = page.log_from;
+  render();
 }
 
 // A game of computers alone thinks only while someone watches it: a page that is seen says so
@@ -79,13 +94,12 @@ function flushPending(token) {
 function receive(token, message) {
   if (message.type === "view") {
     const before = views.get(token);
-    if (message.log_from > 0) {
-      // A live update carries only the new log lines: join them to what this socket has.
-      if (!before || before.log.length < message.log_from) {
-        sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
-        return;
-      }
-      message.log = before.log.slice(0, message.log_from).concat(message.log);
+    // A live update carries only the new log lines: joined to what this socket has (a gap:
+    // ask for the whole view again). A whole view carries the latest lines, and keeps the
+    // earlier ones this page asked for.
+    if (!joinLog(before, message) && message.log_update) {
+      sockets.get(token)?.send(JSON.stringify({ type: "sync" }));
+      return;
     }
     if (message.drawing) {
       // Only what changed in the board's drawing: rebuilt from the one this socket has.
@@ -115,6 +129,7 @@ function receive(token, message) {
   } else if (message.type === "why") {
     $("message").textContent = message.reason;
   } else if (message.type === "hint") {
+    $("message").textContent = ""; // an earlier refusal ("one hint every ...") is answered now
     const v = view();
     $("hint-text").textContent = `Hint: ${v?.labels?.[message.string] ?? message.string}`;
     mark($("board"), squaresOf(message.string), "hint");
@@ -175,7 +190,7 @@ function view() {
 }
 
 function myTurn(v) {
-  return v && v.seat !== null && v.current_player === v.seat && !v.terminal;
+  return v && v.seat !== null && !v.watching && v.current_player === v.seat && !v.terminal;
 }
 
 // ----- drawing the page -------------------------------------------------------------------------
@@ -232,13 +247,15 @@ function render() {
   if (hadFocus) board.focus({ preventScroll: true });
 
   showPanel($("panel"), v.panel);
-  showBarFacts(v.panel);
+  showBarFacts(v.panel, v.you_mark);
   showChange(v, before, picturesBefore, mine);
-  showLog($("log"), v.log, v.players ?? []);
+  showLog($("log"), v.log, v.players ?? [], v.log_from > 0 ? () => showEarlier(shown) : null);
   const seats = $("seats");
   seats.replaceChildren();
+  // A puzzle has one player: a list of one ("Player (you)") says nothing.
+  seats.hidden = $("players-title").hidden = (v.players ?? []).length < 2;
   for (const player of v.players ?? []) {
-    const item = el("li", { "data-seat": player.seat }, player.name + (player.you ? " (you)" : ""));
+    const item = el("li", { "data-seat": player.seat }, player.listed ?? player.name);
     if (player.seat === v.current_player) item.classList.add("to-move");
     seats.appendChild(item);
   }
@@ -255,8 +272,9 @@ function render() {
 }
 
 /** The panel's first facts and this seat's own, in a line or two for the phone's bar. */
-function showBarFacts(items) {
-  const chosen = (items ?? []).filter((item, index) => index < 3 || item.label.includes("(you)"));
+function showBarFacts(items, youMark) {
+  const own = (item) => Boolean(youMark) && item.label.includes(youMark);
+  const chosen = (items ?? []).filter((item, index) => index < 3 || own(item));
   const facts = chosen.map((item) => {
     const pair = el("div");
     pair.append(el("dt", {}, item.label), el("dd", {}, item.value));
@@ -433,8 +451,8 @@ function clearSelection() {
 function clickSquare(square) {
   const v = view();
   if (!v) return;
-  if (v.seat === null) {
-    $("message").textContent = "You are watching: open an invite link to play.";
+  if (v.seat === null || v.watching) {
+    $("message").textContent = v.watching ? v.prompt : "You are watching: open an invite link to play.";
     return render();
   }
   if (!myTurn(v)) {

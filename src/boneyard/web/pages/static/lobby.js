@@ -65,6 +65,14 @@ function chosenParams() {
   return params;
 }
 
+/** The chosen preset as the API's time control: "180+2" -> {initial, increment}, "3d" -> {days}. */
+function clockOf(value) {
+  if (!value) return null;
+  if (value.endsWith("d")) return { days: Number(value.slice(0, -1)) };
+  const [initial, increment] = value.split("+").map(Number);
+  return { initial, increment };
+}
+
 $("open-kind").addEventListener("change", showParams);
 showParams();
 
@@ -78,6 +86,7 @@ $("open-game").addEventListener("submit", async (event) => {
       params: chosenParams(),
       hints: $("open-hints").checked,
       rated: $("open-rated")?.checked ?? false,
+      clock: clockOf($("open-clock").value),
       person: proof(person),
     });
     location.assign(opened.url);

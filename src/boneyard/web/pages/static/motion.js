@@ -82,6 +82,61 @@ function keyed(svg, selector, key) {
 const cardKey = (node) => `${node.getAttribute("data-seat")}:${node.getAttribute("data-card")}`;
 const squareKey = (node) => node.getAttribute("data-square");
 
+/** Every piece of ``svg`` by each square it stands on. */
+function piecesBySquare(svg) {
+  const found = new Map();
+  for (const node of svg.querySelectorAll(PIECES)) {
+    const own = node.getAttribute("data-square") ?? node.getAttribute("data-cone");
+    const squares = own ? [own] : (node.getAttribute("data-squares") ?? "").split(/[\s,]+/);
+    for (const square of squares.filter(Boolean)) {
+      if (!found.has(square)) found.set(square, []);
+      found.get(square).push(node);
+    }
+  }
+  return found;
+}
+
+/** A piece taken off (a capture) fades out where it stood: a copy of it, from the drawing
+ * before, laid over the new one for the motion's time. */
+function takeOff(after, nodes) {
+  for (const node of nodes) {
+    const ghost = document.importNode(node, true);
+    ghost.setAttribute("pointer-events", "none");
+    ghost.classList?.add("taken");
+    const layer = after.querySelector(":scope > g.marks");
+    after.insertBefore(ghost, layer ?? null);
+    const motion = ghost.animate(
+      [{ translate: "0px 0px", opacity: 1 }, { translate: "0px -12px", opacity: 0 }],
+      { duration: DURATION_MS, easing: EASE, fill: "forwards" },
+    );
+    motion.finished.catch(() => {}).finally(() => ghost.remove());
+  }
+}
+
+/** The drawing's differences beyond the move's own squares: every other square whose pieces
+ * changed moves too (OYNO's neighbours turning over, a Bones stack, a cone taken or revealed),
+ * so that nothing on the board changes without being seen to. */
+function animateOtherSquares(before, after, move, identity) {
+  const was = piecesBySquare(before);
+  const now = piecesBySquare(after);
+  const moveSquares = new Set(move);
+  const animated = new Set(); // a piece on two squares (a domino) moves once
+  const gone = new Set();
+  for (const square of new Set([...was.keys(), ...now.keys()])) {
+    if (moveSquares.has(square)) continue;
+    const old = was.get(square) ?? [];
+    const fresh = now.get(square) ?? [];
+    const oldIds = new Set(old.map(identity));
+    const freshIds = new Set(fresh.map(identity));
+    const changed = fresh.filter((node) => !oldIds.has(identity(node)) && !animated.has(node));
+    changed.forEach((node) => animated.add(node));
+    if (old.length > 0) turnCard(changed);
+    else setDown(changed);
+    if (fresh.length === 0) old.filter((node) => !freshIds.has(identity(node))).forEach((node) => gone.add(node));
+  }
+  takeOff(after, [...gone].filter((node) => !moveSquares.has(node.getAttribute("data-square"))));
+}
+
 /** Animate what changed between ``before`` (the last drawing, or null) and ``after``.
  *  ``move`` is the last move's squares. Returns how many animations started. */
 export function animateChange(before, after, move) {
@@ -105,6 +160,7 @@ export function animateChange(before, after, move) {
     turnCard([...fresh].filter(turnedHere));
     setDown([...fresh].filter((node) => !turnedHere(node)));
   }
+  animateOtherSquares(before, after, move, identity);
   // Squares that turned over (Obonto's tiles, a square's class changed light <-> dark): the
   // tile drawn just before the square turns.
   const squaresBefore = keyed(before, "rect[data-square][class]", squareKey);
@@ -153,5 +209,5 @@ export function pictureLabels(panel) {
 
 /** How many pieces a drawing shows (fewer after a move: one was taken). */
 export function pieceCount(svg) {
-  return svg.querySelectorAll(PIECES).length;
+  return [...svg.querySelectorAll(PIECES)].filter((node) => !node.classList.contains("taken")).length;
 }

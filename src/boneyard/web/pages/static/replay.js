@@ -4,7 +4,11 @@ import { showBoard, mark, showLog, lastMoveSquares, keepTextReadable } from "./b
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.gameId;
-const stops = root.dataset.stops.split(",").map(Number);
+// "0-40,42-90": runs of steps (the page's size must not grow with the game's length)
+const stops = root.dataset.stops.split(",").flatMap((run) => {
+  const [first, last = first] = run.split("-").map(Number);
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+});
 const slider = document.getElementById("step");
 let at = 0; // the index of the stop on screen
 
@@ -23,10 +27,23 @@ async function show(n) {
   showBoard(document.getElementById("board"), frame);
   keepTextReadable(document.getElementById("board")); // a phone's board, as on the game page
   mark(document.getElementById("board"), lastMoveSquares(frame.log), "last");
-  showLog(document.getElementById("log"), frame.log, frame.seats);
+  showFrameLog(frame);
   document.getElementById("where").textContent = `${at} of ${stops.length - 1}`;
   document.getElementById("seed").textContent = frame.seed ?? "";
   document.getElementById("seed-hash").textContent = frame.seed_hash;
+}
+
+/** The frame's log: its latest lines, and the earlier ones a page at a time when asked. */
+function showFrameLog(frame) {
+  const earlier = async () => {
+    const response = await fetch(`/api/games/${gameId}/log?before=${frame.log_from}`);
+    if (!response.ok || root.dataset.step !== String(frame.step)) return;
+    const page = await response.json();
+    frame.log = page.log.concat(frame.log);
+    frame.log_from = page.log_from;
+    showFrameLog(frame);
+  };
+  showLog(document.getElementById("log"), frame.log, frame.seats, frame.log_from > 0 ? earlier : null);
 }
 
 document.getElementById("first").onclick = () => show(0);

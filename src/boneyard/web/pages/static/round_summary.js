@@ -56,7 +56,7 @@ export function showRoundSummary(v) {
       close,
     );
     if (open) open.replaceWith(box);
-    else document.getElementById("board")?.before(box);
+    else document.getElementById("message")?.after(box); // under the prompt, beside the board
     return;
   }
   open?.remove();

@@ -2,6 +2,7 @@
 // resign, offer a draw, call the game off, take back a move, hand an absent player's seat to
 // the computer, and the rematch; the series score; and "My games" kept up to date.
 // It keeps its own sockets (without drawings) and asks the server by HTTP.
+import { joinLog } from "./board.js";
 import { movesWord, recordResult, startPuzzle } from "./ladder_progress.js";
 import { entryFromView, rememberGame } from "./mygames.js";
 import { setOfferTitle } from "./title.js";
@@ -25,10 +26,7 @@ function connect(token) {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type !== "view") return;
-    if (message.log_from > 0) {
-      const before = views.get(token);
-      if (before) message.log = before.log.slice(0, message.log_from).concat(message.log);
-    }
+    joinLog(views.get(token), message);
     views.set(token, message);
     render();
   });
@@ -201,7 +199,7 @@ function showSeries(view, series) {
   line.hidden = !series;
   if (!series) return;
   const parts = series.labels.map((name, seat) => {
-    const me = view.seat === seat && tokens.length === 1 ? " (you)" : "";
+    const me = view.seat === seat && tokens.length === 1 ? (view.you_mark ?? "") : "";
     const wins = series.wins[seat];
     return `${name}${me} ${wins} ${wins === 1 ? "win" : "wins"}`;
   });

@@ -9,6 +9,7 @@ const SOUNDS = {
   capture: { wave: "square", notes: [[330, 0, 0.07], [220, 0.07, 0.12]] },
   turn: { wave: "sine", notes: [[660, 0, 0.1], [880, 0.11, 0.14]] },
   end: { wave: "sine", notes: [[523, 0, 0.14], [659, 0.15, 0.14], [784, 0.3, 0.28]] },
+  low: { wave: "square", notes: [[880, 0, 0.06], [880, 0.12, 0.06]] }, // your clock runs low
 };
 
 let context = null;
