@@ -288,6 +288,8 @@ class LiveGame:
             "status": self.status_text(),
             "observation": observation,
             "legal": legal,
+            # how this page marks its own seat, drawn or not (the session's socket draws nothing)
+            "you_mark": words.you_mark(self, seat),
             "log_update": log_from is not None,
             "log_from": start,
             "log": self.log_lines(column, start, self.seq, draw),

@@ -361,7 +361,6 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     return {
         "prompt": prompt,
         "watching": watching,
-        "you_mark": you_mark(live, seat),
         "recent": _safe("describe_action", game, lambda: recent(live, seat), nothing),
         "labels": labels,
         "panel": panel,
