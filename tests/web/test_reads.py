@@ -167,6 +167,7 @@ def get_paths(client: TestClient, game: dict[str, Any], step: int) -> list[str]:
         "{filename}": "none.png",
         "{date}": "2026-01-01",
         "{game}": "toy_long",
+        "{tournament_id}": "none",
     }
     paths = []
     for route in walk_routes(list(client.app.routes)):  # type: ignore[attr-defined]

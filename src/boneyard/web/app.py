@@ -37,7 +37,9 @@ from boneyard.web.people import (
     pairing,
     passkeys,
     ratings,
+    tournaments,
 )
+from boneyard.web.people.tournament_director import Director
 from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.manager import GameManager
@@ -50,6 +52,7 @@ from boneyard.web.store.pairing import PairingStore
 from boneyard.web.store.passkeys import PasskeyStore
 from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SessionStore
+from boneyard.web.store.tournaments import TournamentStore
 from boneyard.web.table import routes as session_routes
 from boneyard.web.table.clocks import ClockKeeper
 from boneyard.web.table.session import SessionSettings
@@ -78,7 +81,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         game_manager.warm_up()
         await app.state.clocks.start()
+        app.state.director.start()
         yield
+        await app.state.director.stop()
         app.state.clocks.stop()
         game_manager.shutdown()
         store.close()
@@ -120,6 +125,11 @@ def create_app(
     app.state.ratings = RatingStore(game_manager.store, ratings.rate)
     app.state.pairing = PairingStore(game_manager.store)
     app.state.passkeys = PasskeyStore(game_manager.store)
+    # Arena tournaments (web/people/tournaments.py): paired and ended by this process's director.
+    app.state.tournaments = TournamentStore(game_manager.store)
+    app.state.director = Director(
+        game_manager, app.state.tournaments, app.state.accounts, app.state.ratings
+    )
 
     _answer_errors(app)
     app.add_middleware(
@@ -145,6 +155,9 @@ def create_app(
     app.include_router(passkeys.router)
     app.include_router(ratings.pages)
     app.include_router(account_pages.pages)
+    app.include_router(tournaments.router)
+    app.include_router(tournaments.sockets)
+    app.include_router(tournaments.pages)
     app.mount("/static", StaticFiles(directory=HERE / "pages" / "static"), name="static")
     unguarded = unguarded_routes(list(app.routes))
     if unguarded:

@@ -331,7 +331,10 @@ async def my_games(request: Request, _payer: ReadPayer) -> list[dict[str, Any]]:
     opens the account's seat on any device."""
     account = await require_account(request)
     seats = await in_store(request, account_store(request).owned_seats, account.id)
-    return [owned_json(seat) for seat in seats]
+    of_tournament = await in_store(
+        request, request.app.state.tournaments.tournament_of_games, [s.game_id for s in seats]
+    )
+    return [owned_json(seat) | {"tournament": of_tournament.get(seat.game_id)} for seat in seats]
 
 
 @router.get("/me/ladder", summary="The signed-in account's puzzle ladder results")

@@ -386,7 +386,7 @@ def best_of(stored: dict[str, Any], given: dict[str, Any]) -> dict[str, dict[str
 
 
 def owned_json(seat: OwnedSeat) -> dict[str, Any]:
-    """One of ``GET /api/me/games``: ``tournament`` is a place kept for the tournaments."""
+    """One of ``GET /api/me/games`` (its ``tournament`` is filled in by the route)."""
     return {
         "id": seat.game_id,
         "game": seat.game,

@@ -1,0 +1,82 @@
+"""An arena tournament's rules, as lichess runs them: who plays whom next, and what a result scores.
+
+Pure functions over plain data, so that the store (``web/store/tournaments.py``) applies them
+inside its transactions and the tests check them alone.
+
+- Pairing: whoever is free is paired with the free player nearest in score (the highest scores
+  first; among equal scores, who has waited longest), never with the opponent of their last
+  game when someone else can be had. A player left over (an odd count) waits for the next game
+  to end. Two players whose only possible opponent is each other again wait too, while anyone
+  else is still playing and for at most ``REMATCH_WAIT_SECONDS``: lichess does the same.
+- Points: a win 2, a draw 1, a loss 0; after two wins in a row a player is on a streak, and
+  while on it a win counts 4 and a draw 2 (a draw or a loss ends the streak).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WIN, DRAW, LOSS = 2, 1, 0
+STREAK_AFTER = 2
+"""Wins in a row after which wins (and draws) count double."""
+REMATCH_WAIT_SECONDS = 20.0
+"""How long two free players whose only choice is a rematch wait for someone else to be free."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A free player as the pairing sees them."""
+
+    account_id: str
+    score: int
+    last_opponent: str | None
+    free_since: float
+    firsts: int = 0
+    """Games played in the first seat (the one who has had it less gets it)."""
+
+
+def pair(free: list[Entrant], playing: int, now: float) -> list[tuple[str, str]]:
+    """The games to start now among ``free``, each ``(first seat, second seat)`` account ids;
+    ``playing``: how many are in a game still (they may be free soon)."""
+    waiting = sorted(free, key=lambda e: (-e.score, e.free_since, e.account_id))
+    pairs: list[tuple[Entrant, Entrant]] = []
+    while len(waiting) >= 2:
+        top = waiting.pop(0)
+        nearest = sorted(waiting, key=lambda e: (abs(e.score - top.score), e.free_since))
+        fresh = [e for e in nearest if not _rematch(top, e)]
+        if fresh:
+            partner = fresh[0]
+        elif playing > 0 and now - max(top.free_since, nearest[0].free_since) < (
+            REMATCH_WAIT_SECONDS
+        ):
+            continue  # their last opponent is the only choice: wait for others to be free
+        else:
+            partner = nearest[0]
+        waiting.remove(partner)
+        pairs.append((top, partner))
+    return [_seated(a, b) for a, b in pairs]
+
+
+def _rematch(a: Entrant, b: Entrant) -> bool:
+    return a.last_opponent == b.account_id or b.last_opponent == a.account_id
+
+
+def _seated(a: Entrant, b: Entrant) -> tuple[str, str]:
+    return (a.account_id, b.account_id) if a.firsts <= b.firsts else (b.account_id, a.account_id)
+
+
+def outcome(returns: list[float], seat: int) -> str:
+    """``"win"``, ``"draw"`` or ``"loss"`` of ``seat`` in a two-player game's ``returns``."""
+    mine, theirs = returns[seat], returns[1 - seat]
+    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
+
+
+def points(result: str, streak: int) -> tuple[int, int]:
+    """``(points scored, the streak after)`` for ``result`` by a player with ``streak`` wins
+    in a row before it."""
+    on_fire = streak >= STREAK_AFTER
+    if result == "win":
+        return (WIN * 2 if on_fire else WIN), streak + 1
+    if result == "draw":
+        return (DRAW * 2 if on_fire else DRAW), 0
+    return LOSS, 0

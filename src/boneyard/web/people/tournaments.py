@@ -1,0 +1,270 @@
+"""Arena tournaments: the API, the socket of live standings, and the pages.
+
+A signed-in account makes an arena (a two-player game, a clock, a start and a length in
+minutes); accounts join it (and may withdraw) until its time is up; the server pairs and
+scores (``tournament_director.py``, ``web/people/arena.py``, ``web/store/tournaments.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from typing import Any, Literal
+
+from fastapi import Request, WebSocket
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from starlette.requests import HTTPConnection
+
+from boneyard.web.errors import WebError
+from boneyard.web.guard.budgets import (
+    GamePayer,
+    GuardedRouter,
+    ReadPayer,
+    SessionPayer,
+    SocketPayer,
+)
+from boneyard.web.guard.signin import in_store, signed_in
+from boneyard.web.pages.routes import templates
+from boneyard.web.people.accounts import require_account
+from boneyard.web.people.tournament_director import Director
+from boneyard.web.play.manager import GameManager
+from boneyard.web.play.routes import ERRORS
+from boneyard.web.play.sockets import CLOSED
+from boneyard.web.store.tournaments import Tournament, TournamentStore
+
+router = GuardedRouter(prefix="/api", responses=ERRORS)
+pages = GuardedRouter(include_in_schema=False)
+sockets = GuardedRouter()
+
+PODIUM = 3
+
+
+class ArenaClock(BaseModel):
+    """An arena's clock: real time only, as a game's ``ClockSpec`` without correspondence (an
+    arena is played in one sitting), at least 15 seconds a side."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    initial: StrictInt = Field(ge=15, le=3 * 3600, description="Seconds each side starts with.")
+    increment: StrictInt = Field(ge=0, le=180, description="Seconds added after each move.")
+
+
+class TournamentRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: StrictStr = Field(max_length=64, description="A two-player game's name.")
+    kind: Literal["arena"] = Field(description="The kind of tournament: arena.")
+    minutes: float = Field(ge=0.5, le=24 * 60, description="How long it runs, in minutes.")
+    clock: ArenaClock = Field(
+        default_factory=lambda: ArenaClock(initial=180, increment=2),
+        description="Each game's clock (lichess's 3+2 unless given).",
+    )
+    starts_in: StrictInt = Field(
+        default=60, ge=0, le=7 * 24 * 3600, description="Seconds from now to its start."
+    )
+
+
+def _store(connection: HTTPConnection) -> TournamentStore:
+    store: TournamentStore = connection.app.state.tournaments
+    return store
+
+
+def _director(connection: HTTPConnection) -> Director:
+    director: Director = connection.app.state.director
+    return director
+
+
+async def _tournament(connection: HTTPConnection, tournament_id: str) -> Tournament:
+    manager: GameManager = connection.app.state.manager
+    found = await manager.read_store(_store(connection).get, tournament_id[:64])
+    if found is None:
+        raise WebError(404, "no_tournament", "there is no tournament with that id")
+    return found
+
+
+@router.post("/tournaments", status_code=201, summary="Make an arena tournament")
+async def create(body: TournamentRequest, request: Request, _payer: GamePayer) -> dict[str, Any]:
+    """``{"id"}``; 401 unless signed in; 400 ``bad_game`` for a game that is not for two."""
+    account = await require_account(request)
+    manager: GameManager = request.app.state.manager
+    game_class = manager.catalog.game_class(body.game)  # an unknown game: 404
+    if game_class().info.num_players != 2:
+        raise WebError(
+            400,
+            "bad_game",
+            f"arena tournaments are for games of two: {game_class.title} is not one",
+        )
+    starts = time.time() + body.starts_in
+    tournament = Tournament(
+        secrets.token_urlsafe(9), body.game, body.kind, body.minutes, body.clock.model_dump(),
+        account.name, starts, starts + body.minutes * 60, False, 0,
+    )  # fmt: skip
+    await in_store(request, _store(request).create, tournament)
+    _director(request).wake()
+    return {"id": tournament.id, "url": f"/tournaments/{tournament.id}"}
+
+
+@router.post("/tournaments/{tournament_id}/join", summary="Enter a tournament")
+async def join(tournament_id: str, request: Request, _payer: SessionPayer) -> dict[str, Any]:
+    """401 unless signed in; 409 ``tournament_over`` once its time is up."""
+    account = await require_account(request)
+    tournament = await _tournament(request, tournament_id)
+    why = await in_store(request, _store(request).join, tournament.id, account.id, account.name)
+    if why == "over":
+        raise WebError(409, "tournament_over", "this tournament is over: join another")
+    _director(request).wake()
+    return {"joined": True}
+
+
+@router.post("/tournaments/{tournament_id}/withdraw", summary="Leave a tournament")
+async def withdraw(tournament_id: str, request: Request, _payer: SessionPayer) -> dict[str, Any]:
+    """Paired no more (a game being played is played out; the points stay); 409 ``not_joined``."""
+    account = await require_account(request)
+    tournament = await _tournament(request, tournament_id)
+    if not await in_store(request, _store(request).withdraw, tournament.id, account.id):
+        raise WebError(409, "not_joined", "you are not in this tournament")
+    return {"joined": False}
+
+
+@router.get("/tournaments", summary="The tournaments: upcoming, running, finished")
+async def listed(request: Request, _payer: ReadPayer) -> list[dict[str, Any]]:
+    return [_summary(request, t, time.time()) for t in await _listed(request)]
+
+
+@router.get("/tournaments/{tournament_id}", summary="A tournament and its standings")
+async def view(tournament_id: str, request: Request, _payer: ReadPayer) -> dict[str, Any]:
+    """``{"standings": [{"name", "score", ...}], "status", "podium", "me", ...}``; the same
+    is pushed over ``/ws/tournaments/{id}`` whenever it changes."""
+    return await _view(request, await _tournament(request, tournament_id))
+
+
+async def _listed(connection: HTTPConnection) -> list[Tournament]:
+    manager: GameManager = connection.app.state.manager
+    found: list[Tournament] = await manager.read_store(_store(connection).listed)
+    return found
+
+
+def _summary(connection: HTTPConnection, tournament: Tournament, now: float) -> dict[str, Any]:
+    manager: GameManager = connection.app.state.manager
+    return {
+        "id": tournament.id,
+        "game": tournament.game,
+        "title": manager.catalog.game_class(tournament.game).title,
+        "kind": tournament.kind,
+        "minutes": tournament.minutes,
+        "clock": tournament.clock,
+        "creator": tournament.creator,
+        "starts": tournament.starts,
+        "ends": tournament.ends,
+        "status": tournament.status(now),
+        "url": f"/tournaments/{tournament.id}",
+    }
+
+
+async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str, Any]:
+    manager: GameManager = connection.app.state.manager
+    account = await signed_in(connection)
+    table = await manager.read_store(_store(connection).standings, tournament.id)
+    now = time.time()
+    me = None
+    if account is not None:
+        mine = next((p for p in table if p["account"] == account.id), None)
+        me = {
+            "name": account.name,
+            "joined": mine is not None and not mine["withdrawn"],
+            "game_url": (
+                f"/game/{mine['game']}?t={mine['token']}" if mine and mine["token"] else None
+            ),
+        }
+    standings = [
+        {
+            "rank": rank,
+            "name": p["name"],
+            "score": p["score"],
+            "sheet": p["sheet"],
+            "on_streak": p["streak"] >= 2,
+            "playing": p["game"] is not None,
+            "withdrawn": p["withdrawn"],
+        }
+        for rank, p in enumerate(table, start=1)
+    ]
+    status = tournament.status(now)
+    return {
+        **_summary(connection, tournament, now),
+        "now": now,
+        "version": tournament.version,
+        "standings": standings,
+        "podium": [p["name"] for p in standings[:PODIUM]] if status == "finished" else [],
+        "me": me,
+    }
+
+
+@sockets.websocket("/ws/tournaments/{tournament_id}")
+async def tournament_socket(websocket: WebSocket, tournament_id: str, payer: SocketPayer) -> None:
+    """Sends the tournament's view (as ``GET /api/tournaments/{id}``) at once and after
+    every change, until the socket closes."""
+    try:
+        await websocket.accept()
+    except (*CLOSED, OSError):
+        return
+    try:
+        if payer.refusal is not None:
+            raise payer.refusal
+        tournament = await _tournament(websocket, tournament_id)
+    except WebError as error:
+        with contextlib.suppress(*CLOSED):
+            await websocket.send_text(json.dumps({"error": error.code, "detail": error.detail}))
+            await websocket.close(code=4000 + error.status)
+        return
+    director = _director(websocket)
+    changed = director.watch(tournament.id)
+    gone = asyncio.ensure_future(websocket.receive())
+    try:
+        while True:
+            changed.clear()
+            current = await _tournament(websocket, tournament.id)
+            await websocket.send_text(json.dumps(await _view(websocket, current)))
+            waiting = asyncio.ensure_future(changed.wait())
+            await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if gone.done():
+                waiting.cancel()
+                return
+    except CLOSED:
+        pass
+    finally:
+        gone.cancel()
+        director.unwatch(tournament.id, changed)
+
+
+@pages.get("/tournaments", response_class=HTMLResponse)
+async def list_page(request: Request, _payer: ReadPayer) -> Any:
+    manager: GameManager = request.app.state.manager
+    now = time.time()
+    found = [_summary(request, t, now) for t in await _listed(request)]
+    games = []
+    for name in manager.catalog.names():
+        game_class = manager.catalog.game_class(name)
+        if game_class().info.num_players == 2:
+            games.append({"name": name, "title": game_class.title})
+    groups = {
+        status: [t for t in found if t["status"] in statuses]
+        for status, statuses in (
+            ("upcoming", {"upcoming"}),
+            ("running", {"running", "ending"}),
+            ("finished", {"finished"}),
+        )
+    }
+    return templates.TemplateResponse(
+        request, "tournaments.html", {"groups": groups, "games": games, "now": now}
+    )
+
+
+@pages.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
+async def tournament_page(tournament_id: str, request: Request, _payer: ReadPayer) -> Any:
+    tournament = await _tournament(request, tournament_id)
+    shown = await _view(request, tournament)
+    return templates.TemplateResponse(request, "tournament.html", {"t": shown})

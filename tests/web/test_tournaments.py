@@ -1,0 +1,267 @@
+"""Arena tournaments (issue 34 item 4): pairing, points, exactly-once pairing on a shared
+database, the end, results from the games, the API's errors and the socket."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boneyard.web.people import arena
+from boneyard.web.people.arena import Entrant
+from boneyard.web.store.games import Store
+from boneyard.web.store.tournaments import PENDING_SECONDS, Pairing, Tournament, TournamentStore
+
+PASSWORD = "correct horse battery"
+
+
+# ----- the rules alone ---------------------------------------------------------------------------
+
+
+def test_the_free_are_paired_with_the_nearest_in_score() -> None:
+    free = [Entrant("low", 0, None, 1.0), Entrant("top", 8, None, 1.0),
+            Entrant("mid", 2, None, 1.0), Entrant("high", 6, None, 1.0)]  # fmt: skip
+    pairs = arena.pair(free, playing=0, now=10.0)
+    assert {frozenset(p) for p in pairs} == {frozenset({"top", "high"}), frozenset({"mid", "low"})}
+
+
+def test_no_one_meets_their_last_opponent_when_another_is_free() -> None:
+    free = [Entrant("ann", 4, "bob", 1.0), Entrant("bob", 4, "ann", 1.0),
+            Entrant("cy", 0, "dee", 1.0), Entrant("dee", 0, "cy", 1.0)]  # fmt: skip
+    pairs = {frozenset(p) for p in arena.pair(free, playing=0, now=2.0)}
+    assert len(pairs) == 2
+    assert frozenset({"ann", "bob"}) not in pairs and frozenset({"cy", "dee"}) not in pairs
+
+
+def test_a_rematch_waits_while_others_play_then_is_allowed() -> None:
+    free = [Entrant("ann", 2, "bob", 100.0), Entrant("bob", 0, "ann", 100.0)]
+    assert arena.pair(free, playing=2, now=101.0) == []  # others may be free soon
+    waited = 100.0 + arena.REMATCH_WAIT_SECONDS + 1
+    assert {frozenset(p) for p in arena.pair(free, playing=2, now=waited)} == {
+        frozenset({"ann", "bob"})
+    }
+    assert len(arena.pair(free, playing=0, now=101.0)) == 1  # nobody else: they play again
+
+
+def test_with_an_odd_count_the_last_freed_of_the_lowest_waits() -> None:
+    free = [Entrant("a", 2, None, 1.0), Entrant("b", 2, None, 2.0), Entrant("c", 0, None, 3.0)]
+    pairs = arena.pair(free, playing=0, now=5.0)
+    assert [frozenset(p) for p in pairs] == [frozenset({"a", "b"})]
+
+
+def test_first_seat_goes_to_who_had_it_less() -> None:
+    free = [Entrant("often", 2, None, 1.0, firsts=3), Entrant("seldom", 2, None, 1.0, firsts=1)]
+    assert arena.pair(free, playing=0, now=2.0) == [("seldom", "often")]
+
+
+def test_points_win_two_draw_one_and_a_streak_doubles() -> None:
+    streak, sheet = 0, []
+    for result in ["win", "win", "win", "draw", "win", "loss", "win", "win", "win"]:
+        gained, streak = arena.points(result, streak)
+        sheet.append(gained)
+    assert sheet == [2, 2, 4, 2, 2, 0, 2, 2, 4]
+    assert arena.outcome([1.0, -1.0], 0) == "win" and arena.outcome([1.0, -1.0], 1) == "loss"
+    assert arena.outcome([0.0, 0.0], 1) == "draw"
+
+
+# ----- the store: pairing once, the end ----------------------------------------------------------
+
+
+def arena_in(store: TournamentStore, players: int, minutes: float = 10.0) -> Tournament:
+    now = time.time()
+    tournament = Tournament(
+        f"t{players}{now}"[:30], "toy_walk", "arena", minutes, {"initial": 60, "increment": 0},
+        "maker", now - 1, now + minutes * 60, False, 0,
+    )  # fmt: skip
+    store.create(tournament)
+    for n in range(players):
+        assert store.join(tournament.id, f"acc{n}", f"Player {n}") is None
+    return tournament
+
+
+def test_two_pairers_on_one_database_pair_each_player_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first, second = TournamentStore(Store(url)), TournamentStore(Store(url))  # two processes
+    for _ in range(5):
+        tournament = arena_in(first, 20)
+        gate = threading.Barrier(2)
+        claimed: list[list[Pairing]] = [[], []]
+
+        def pair(
+            index: int,
+            store: TournamentStore,
+            tid: str = tournament.id,
+            gate: threading.Barrier = gate,
+            claimed: list[list[Pairing]] = claimed,
+        ) -> None:
+            gate.wait()
+            claimed[index] = store.claim_pairs(tid, time.time())
+
+        threads = [
+            threading.Thread(target=pair, args=(i, s)) for i, s in enumerate([first, second])
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        everyone = [a for found in claimed for p in found for a in p.accounts]
+        assert sorted(everyone) == sorted(f"acc{n}" for n in range(20))  # each once, all paired
+        assert [] in claimed  # one process paired them all; the other found nobody free
+        assert first.claim_pairs(tournament.id, time.time()) == []
+
+
+def test_nothing_is_paired_after_the_end_and_the_end_comes_once(tmp_path: Path) -> None:
+    store = TournamentStore(Store(f"sqlite:///{tmp_path / 'end.db'}"))
+    tournament = arena_in(store, 4, minutes=1.0)
+    pairs = store.claim_pairs(tournament.id, time.time())
+    assert len(pairs) == 2
+    store.started(pairs[0], "game-one")
+    after = tournament.ends + 1
+    assert store.claim_pairs(tournament.id, after) == []
+    # the second pairing was never made a game: undone at the end; the first game runs on
+    assert store.finish(tournament.id, after) is False
+    assert {p["account"] for p in store.standings(tournament.id) if p["game"]} == set()
+    with store.store.engine.begin() as connection:
+        store.score(connection, "game-one", [1.0, -1.0], "resign")  # it ends and counts
+    assert store.finish(tournament.id, after) is True
+    assert store.finish(tournament.id, after) is False  # once
+    table = store.standings(tournament.id)
+    assert table[0]["account"] == pairs[0].accounts[0] and table[0]["score"] == 2
+    assert all(p["game"] is None for p in table)
+    with store.store.engine.connect() as connection:
+        busy = connection.exec_driver_sql(
+            "SELECT count(*) FROM tournament_players WHERE game_id IS NOT NULL"
+        ).scalar()
+    assert busy == 0
+
+
+# ----- the API -----------------------------------------------------------------------------------
+
+
+def person(client: TestClient, address: str, name: str) -> TestClient:
+    someone = TestClient(client.app, client=(address, 50000))
+    answer = someone.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    return someone
+
+
+def make(someone: TestClient, **body: Any) -> Any:
+    return someone.post(
+        "/api/tournaments",
+        json={"game": "toy_walk", "kind": "arena", "minutes": 5,
+              "clock": {"initial": 180, "increment": 2}, "starts_in": 0} | body,
+    )  # fmt: skip
+
+
+def tick(client: TestClient) -> None:
+    """Run the director's look once, now."""
+    director = client.app.state.director  # type: ignore[attr-defined]
+    assert client.portal is not None
+    client.portal.call(director.tick)
+
+
+def by_hand(client: TestClient) -> None:
+    """Stop the director's own looks (every half second): the test's ``tick`` runs them, so
+    that no look of the director's is half done when the test reads."""
+    director = client.app.state.director  # type: ignore[attr-defined]
+    assert client.portal is not None
+    client.portal.call(director.stop)
+
+
+def test_an_arena_from_creation_to_the_scores(client: TestClient) -> None:
+    by_hand(client)
+    ann, bob = person(client, "127.0.0.2", "Ann"), person(client, "127.0.0.3", "Bob")
+    made = make(ann)
+    assert made.status_code == 201, made.text
+    tid = made.json()["id"]
+    for someone in (ann, bob):
+        assert someone.post(f"/api/tournaments/{tid}/join").status_code == 200
+    tick(client)
+    seen = ann.get(f"/api/tournaments/{tid}").json()
+    assert seen["status"] == "running" and seen["clock"] == {"initial": 180, "increment": 2}
+    assert all(p["playing"] for p in seen["standings"])
+    link = seen["me"]["game_url"]
+    game_id, token = link.removeprefix("/game/").split("?t=")
+    games = ann.get("/api/me/games").json()
+    assert [g["tournament"] for g in games if g["id"] == game_id] == [tid]
+    resigned = ann.post(f"/api/games/{game_id}/session", json={"token": token, "do": "resign"})
+    assert resigned.status_code == 200, resigned.text
+    seen = bob.get(f"/api/tournaments/{tid}").json()
+    assert [(p["name"], p["score"], p["sheet"]) for p in seen["standings"]] == [
+        ("Bob", 2, [2]),
+        ("Ann", 0, [0]),
+    ]
+    assert seen["podium"] == []  # still running
+    # nobody else is free or playing: the two play again at once, the other in the first seat
+    tick(client)
+    again = ann.get(f"/api/tournaments/{tid}").json()["me"]["game_url"]
+    assert again is not None and not again.startswith(f"/game/{game_id}?")
+    first_seats = {link.split("?")[0]: link for link in (link, again)}
+    assert len(first_seats) == 2
+
+
+def test_the_api_refuses_what_it_cannot_do(client: TestClient) -> None:
+    stranger = TestClient(client.app, client=("127.0.0.9", 50000))
+    assert make(stranger).status_code == 401
+    ann = person(client, "127.0.0.2", "Ann")
+    tid = make(ann).json()["id"]
+    assert stranger.post(f"/api/tournaments/{tid}/join").json()["error"] == "not_signed_in"
+    assert make(ann, kind="swiss").status_code == 422
+    assert make(ann, minutes=0).status_code == 422
+    assert make(ann, clock={"initial": 180}).status_code == 422
+    assert make(ann, clock={"initial": 180, "increment": 2, "days": 1}).status_code == 422
+    assert make(ann, starts_in=-5).status_code == 422
+    unknown = make(ann, game="chesss")
+    assert unknown.status_code == 404 and "toy_walk" in unknown.json()["detail"]
+    assert ann.get("/api/tournaments/nothing").json()["error"] == "no_tournament"
+    assert ann.post("/api/tournaments/nothing/join").status_code == 404
+    assert ann.post(f"/api/tournaments/{tid}/withdraw").json()["error"] == "not_joined"
+    assert ann.post(f"/api/tournaments/{tid}/join").status_code == 200
+    assert ann.post(f"/api/tournaments/{tid}/withdraw").json() == {"joined": False}
+    assert len(ann.get("/api/tournaments").json()) == 1
+
+
+def test_joining_a_finished_arena_is_refused(client: TestClient) -> None:
+    by_hand(client)
+    ann = person(client, "127.0.0.2", "Ann")
+    tid = make(ann).json()["id"]
+    store = client.app.state.tournaments  # type: ignore[attr-defined]
+    with store.store.engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE tournaments SET ends = 0 WHERE id = ?", (tid,))
+    answer = ann.post(f"/api/tournaments/{tid}/join")
+    assert answer.status_code == 409 and answer.json()["error"] == "tournament_over"
+    tick(client)
+    assert ann.get(f"/api/tournaments/{tid}").json()["status"] == "finished"
+
+
+@pytest.mark.parametrize("starts_in", [0, 3600])
+def test_the_socket_pushes_the_standings(client: TestClient, starts_in: int) -> None:
+    # the app's own client: its socket runs on the event loop of the app's director
+    answer = client.post("/api/accounts", json={"name": "Ann", "password": PASSWORD})
+    assert answer.status_code == 201
+    tid = make(client, starts_in=starts_in).json()["id"]
+    with client.websocket_connect(f"/ws/tournaments/{tid}") as socket:
+        first = socket.receive_json()
+        assert first["standings"] == [] and first["me"]["joined"] is False
+        assert client.post(f"/api/tournaments/{tid}/join").status_code == 200
+        pushed = socket.receive_json()
+        while not pushed["standings"]:  # a push of the moment before the join
+            pushed = socket.receive_json()
+        assert [p["name"] for p in pushed["standings"]] == ["Ann"] and pushed["me"]["joined"]
+
+
+def test_a_pairing_whose_game_was_never_made_is_undone(tmp_path: Path) -> None:
+    store = TournamentStore(Store(f"sqlite:///{tmp_path / 'died.db'}"))
+    tournament = arena_in(store, 2)
+    now = time.time()
+    [lost] = store.claim_pairs(tournament.id, now)  # its process dies before making the game
+    assert store.due(now) == [(tournament.id, tournament.ends, 0)]
+    assert store.claim_pairs(tournament.id, now + 1) == []
+    later = now + PENDING_SECONDS + 1
+    assert store.due(later) == [(tournament.id, tournament.ends, 2)]
+    [again] = store.claim_pairs(tournament.id, later)
+    assert sorted(again.accounts) == sorted(lost.accounts)
