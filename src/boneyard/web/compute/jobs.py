@@ -416,8 +416,9 @@ class QueueBots:
         assert self._wake is not None
         looked = 0.0
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self._poll)
+            with contextlib.suppress(TimeoutError):  # (not wait_for: see GameManager._in)
+                async with asyncio.timeout(self._poll):
+                    await self._wake.wait()
             self._wake.clear()
             try:
                 if self._pending:

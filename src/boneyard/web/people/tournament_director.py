@@ -100,8 +100,9 @@ class Director:
 
     async def _run(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._woken.wait(), timeout=TICK_SECONDS)
+            with contextlib.suppress(TimeoutError):  # (not wait_for: see GameManager._in)
+                async with asyncio.timeout(TICK_SECONDS):
+                    await self._woken.wait()
             self._woken.clear()
             try:
                 await self.tick()

@@ -141,7 +141,10 @@ class GameManager:
         """``fn(*args)`` in ``pool``; 503 past ``limit`` seconds (its late result is dropped)."""
         future = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
         try:
-            return await asyncio.wait_for(future, timeout=limit)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for returns a result that comes as the
+            # caller is cancelled and drops the cancel (a service's loop would never stop)
+            async with asyncio.timeout(limit):
+                return await future
         except TimeoutError:
             raise WebError(
                 503,
@@ -315,12 +318,10 @@ class GameManager:
     async def freshen(self, live: LiveGame) -> None:
         """Catch up with the store if another process moved this game (a cheap count)."""
         try:
-            count = await asyncio.wait_for(
-                asyncio.get_running_loop().run_in_executor(
+            async with asyncio.timeout(1.0):
+                count = await asyncio.get_running_loop().run_in_executor(
                     self.reader, self.store.action_count, live.id
-                ),
-                timeout=1.0,
-            )
+                )
         except TimeoutError:
             return  # the store is slow: answer from memory
         if count > live.seq:

@@ -123,7 +123,8 @@ class WorkPool:
         # a thread runs on to its end.
         wait = self.limit + 1 if self._pool is None else 2 * self.limit + 30
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=wait)
+            async with asyncio.timeout(wait):  # (not wait_for: see GameManager._in)
+                return await asyncio.wrap_future(future)
         except TimeoutError:
             self.refuse("work_seconds")
             raise WebError(
