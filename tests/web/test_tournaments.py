@@ -15,6 +15,7 @@ from boneyard.web.people import arena
 from boneyard.web.people.arena import Entrant
 from boneyard.web.store.games import Store
 from boneyard.web.store.tournaments import PENDING_SECONDS, Pairing, Tournament, TournamentStore
+from tests.web.conftest import make_app
 
 PASSWORD = "correct horse battery"
 
@@ -265,3 +266,28 @@ def test_a_pairing_whose_game_was_never_made_is_undone(tmp_path: Path) -> None:
     assert store.due(later) == [(tournament.id, tournament.ends, 2)]
     [again] = store.claim_pairs(tournament.id, later)
     assert sorted(again.accounts) == sorted(lost.accounts)
+
+
+def test_the_standings_sockets_count_in_the_address_share(db_path: Path) -> None:
+    """A tournament's socket takes a place of its address's share as a game's socket does:
+    past the share the next is refused with words, and a closed one frees its place."""
+    with TestClient(make_app(db_path, sockets_per_client=2)) as client:
+        assert (
+            client.post("/api/accounts", json={"name": "Ann", "password": PASSWORD}).status_code
+            == 201
+        )
+        tid = make(client).json()["id"]
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/tournaments/{tid}") as first:
+            first.receive_json()
+            with client.websocket_connect(f"/ws/tournaments/{tid}") as second:
+                second.receive_json()
+                assert manager.open_sockets == 2
+                with client.websocket_connect(f"/ws/tournaments/{tid}") as third:
+                    refusal = third.receive_json()
+                    assert refusal["error"] == "too_many_sockets"
+                    assert "this address" in refusal["detail"]
+            # the second closed: its place is free again
+            with client.websocket_connect(f"/ws/tournaments/{tid}") as again:
+                assert "standings" in again.receive_json()
+        assert manager.open_sockets == 0 and dict(manager.sockets_by_client) == {}

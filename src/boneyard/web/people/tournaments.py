@@ -211,10 +211,13 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str, payer: Soc
         await websocket.accept()
     except (*CLOSED, OSError):
         return
+    counts = websocket.app.state.manager.sockets
+    place = object()  # this socket's place in the counts (a share per address, as a game's)
     try:
         if payer.refusal is not None:
             raise payer.refusal
         tournament = await _tournament(websocket, tournament_id)
+        counts.count_in(None, place, payer.client)
     except WebError as error:
         with contextlib.suppress(*CLOSED):
             await websocket.send_text(json.dumps({"error": error.code, "detail": error.detail}))
@@ -238,6 +241,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str, payer: Soc
     finally:
         gone.cancel()
         director.unwatch(tournament.id, changed)
+        counts.count_out(place)
 
 
 @pages.get("/tournaments", response_class=HTMLResponse)
