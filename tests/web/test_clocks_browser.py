@@ -162,3 +162,41 @@ def test_play_a_friend_from_the_home_page_with_a_clock(server: str, browser: Any
     fits_the_screen(page)
     assert blocking_violations(page) == []
     page.context.close()
+
+
+def opened_by(server: str, name: str, clock: dict[str, int] | None) -> str:
+    """Someone else opens a game of Bones in the lobby (through the API): its id."""
+    with httpx2.Client(base_url=server, headers={"Origin": server}) as other:
+        who = other.post("/api/people", json={"name": name}).json()
+        proof = {"id": who["id"], "secret": who["secret"]}
+        body = {"game": "bones", "person": proof, "clock": clock, "seat": 0}
+        opened = other.post("/api/open", json=body)
+        assert opened.status_code == 201, opened.text
+        game_id: str = opened.json()["id"]
+        return game_id
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_lobby_shows_each_clock_and_filters_by_it(server: str, browser: Any, size: str) -> None:
+    blitz = opened_by(server, f"Dee {size}", {"initial": 180, "increment": 2})
+    untimed = opened_by(server, f"Eli {size}", None)
+    page = new_page(browser, size)
+    page.goto(server + "/")
+    page.click("nav a:has-text('Lobby')")
+    blitz_row = page.locator(f".lobby-game[data-game-id='{blitz}']")
+    untimed_row = page.locator(f".lobby-game[data-game-id='{untimed}']")
+    blitz_row.wait_for()
+    assert "3+2" in blitz_row.inner_text()
+    assert "+" not in untimed_row.inner_text().split("waits")[0]  # no clock, no clock words
+    page.select_option("#speed-filter", "blitz")
+    untimed_row.wait_for(state="detached")
+    assert blitz_row.is_visible()
+    page.select_option("#speed-filter", "untimed")
+    blitz_row.wait_for(state="detached")
+    untimed_row.wait_for()
+    page.select_option("#speed-filter", "correspondence")
+    untimed_row.wait_for(state="detached")
+    assert "matches" in page.locator("#waiting-empty").inner_text()
+    fits_the_screen(page)
+    assert blocking_violations(page) == []
+    page.context.close()

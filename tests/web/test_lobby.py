@@ -206,3 +206,26 @@ def test_the_one_click_bones_game_against_the_computer_draws_the_colours(
         game_id = made.headers["location"].split("/game/")[1].split("?")[0]
         seats.add(client.get(f"/api/games/{game_id}", params={"token": token}).json()["seat"])
     assert seats == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("clock", "words", "speed"),
+    [
+        (None, "no clock", "untimed"),
+        ({"initial": 60, "increment": 0}, "1+0", "bullet"),
+        ({"initial": 120, "increment": 1}, "2+1", "bullet"),  # at most 120 + 40 s: bullet
+        ({"initial": 180, "increment": 2}, "3+2", "blitz"),
+        ({"initial": 600, "increment": 5}, "10+5", "rapid"),
+        ({"initial": 1800, "increment": 0}, "30+0", "classical"),
+        ({"days": 3}, "3 days a move", "correspondence"),
+    ],
+)
+def test_an_open_games_clock_and_speed_are_listed(
+    client: TestClient, clock: dict[str, int] | None, words: str, speed: str
+) -> None:
+    ann = person(client, "Ann")
+    open_game(client, "bones", ann, seat=0, clock=clock)
+    listed = client.get("/api/lobby").json()["waiting"][0]["clock"]
+    assert listed["words"] == words
+    assert listed["speed"] == speed
+    assert listed["control"] == clock

@@ -34,7 +34,7 @@ from boneyard.web.guard.signin import own_seat
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.names import NAME_LIMIT, distinct_name, given_name
 from boneyard.web.people.ratings import seat_ratings_json
-from boneyard.web.play.clocks import PRESETS
+from boneyard.web.play.clocks import PRESETS, SPEEDS, clock_summary
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
@@ -47,6 +47,7 @@ from boneyard.web.schemas import (
     ParamValue,
     SeatSpec,
 )
+from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SeriesGame
 from boneyard.web.table.series import pair_key
@@ -336,11 +337,13 @@ def _seats_of(live: LiveGame, person: str | None) -> list[int]:
 async def lobby(request: Request, _payer: ReadPayer) -> dict[str, Any]:
     """Read on the store's reader threads: a lobby read never waits behind a move's commit,
     nor a commit behind it."""
-    return await _lobby(*_managers(request), request.app.state.ratings)
+    return await _lobby(
+        *_managers(request), request.app.state.ratings, request.app.state.clocks.store
+    )
 
 
 async def _lobby(
-    manager: GameManager, sessions: SessionManager, ratings: RatingStore
+    manager: GameManager, sessions: SessionManager, ratings: RatingStore, clocks: ClockStore
 ) -> dict[str, Any]:
     entries = await manager.read_store(sessions.store.listed_games)
     ids = [e.game_id for e in entries]
@@ -348,6 +351,7 @@ async def _lobby(
     rated = await manager.read_store(ratings.rated_ids, ids)
     accounts = await manager.read_store(ratings.seat_ratings, ids)
     names = await manager.read_store(sessions.store.game_names, ids)
+    controls = await manager.read_store(clocks.controls, ids)
     people = await manager.read_store(
         sessions.store.names, sorted({p for e in entries for p in e.people if p})
     )
@@ -365,6 +369,7 @@ async def _lobby(
             "params": _params_words(kind, params),
             "hints_on": hints_on,
             "rated": entry.game_id in rated,
+            "clock": clock_summary(controls.get(entry.game_id)),
             "ratings": seat_ratings_json(accounts.get(entry.game_id, {}), len(entry.people)),
             "people": [people.get(p, "Someone") if p else None for p in entry.people],
             "open_seats": entry.open_seats,
@@ -401,5 +406,5 @@ async def lobby_page(request: Request) -> Any:
     kinds = [kind_json(manager, name) for name in manager.catalog.names()]
     shown = [k for k in kinds if k["info"]["max_players"] > 1]
     return templates.TemplateResponse(
-        request, "lobby.html", {"kinds": shown, "clock_presets": PRESETS}
+        request, "lobby.html", {"kinds": shown, "clock_presets": PRESETS, "speeds": SPEEDS}
     )

@@ -59,6 +59,15 @@ class TimeControl:
         """A correspondence game's seconds a move (None: real time)."""
         return None if self.days is None else self.days * DAY
 
+    @property
+    def speed(self) -> str:
+        """The lobby's family of the control, as lichess sorts them: by the time a game of 40
+        moves a side lasts at most (``initial + 40 * increment``), or correspondence."""
+        if self.days is not None:
+            return "correspondence"
+        lasts = self.initial + 40 * self.increment
+        return next(name for name, under in SPEED_LIMITS if lasts < under)
+
     def words(self) -> str:
         """As people say it: "5+3" (minutes + seconds a move), "3 days a move"."""
         if self.days is not None:
@@ -66,6 +75,33 @@ class TimeControl:
         minutes = self.initial / 60
         shown = f"{minutes:g}" if minutes >= 1 or minutes == 0 else _fraction(self.initial)
         return f"{shown}+{self.increment:g}"
+
+
+SPEED_LIMITS: tuple[tuple[str, float], ...] = (
+    ("bullet", 180.0),
+    ("blitz", 480.0),
+    ("rapid", 1500.0),
+    ("classical", float("inf")),
+)
+"""Real-time speeds by the seconds a 40-move game lasts at most, as lichess draws the lines."""
+
+SPEEDS: tuple[tuple[str, str], ...] = (
+    ("untimed", "No clock"),
+    ("bullet", "Bullet"),
+    ("blitz", "Blitz"),
+    ("rapid", "Rapid"),
+    ("classical", "Classical"),
+    ("correspondence", "Days a move"),
+)
+"""The lobby's time-control filter: (speed, words)."""
+
+
+def clock_summary(control: dict[str, Any] | None) -> dict[str, Any]:
+    """A game's time control as the lobby lists it: its words and its speed."""
+    if control is None:
+        return {"control": None, "words": "no clock", "speed": "untimed"}
+    timed = TimeControl.from_json(control)
+    return {"control": timed.to_json(), "words": timed.words(), "speed": timed.speed}
 
 
 def _number(value: float) -> int | float:

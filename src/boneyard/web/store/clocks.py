@@ -119,6 +119,14 @@ class ClockStore:
             return False
         return True
 
+    def controls(self, game_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The time control of each timed game of ``game_ids`` (untimed games are left out)."""
+        if not game_ids:
+            return {}
+        query = select(ClockRow.game_id, ClockRow.control).where(ClockRow.game_id.in_(game_ids))
+        with self.store.reads.connect() as connection:
+            return {str(row[0]): dict(row[1]) for row in connection.execute(query)}
+
     def running(self, until: float | None = None) -> list[tuple[str, float]]:
         """``(game id, deadline)`` of every running clock (due by ``until``, when given)."""
         query = select(ClockRow.game_id, ClockRow.deadline).where(ClockRow.deadline.is_not(None))

@@ -109,8 +109,9 @@ function row(game, join, mine) {
   const waits = names.length ? `${names.join(", ")} waits` : "someone waits";
   const who = mine && game.open_seats.length ? "you wait for an opponent" : join ? waits : names.join(" against ");
   const hints = game.hints_on ? ", hints on" : "";
+  const clock = game.clock?.control ? `, ${game.clock.words}` : "";
   const ratedGame = game.rated ? ", rated" : "";
-  about.textContent = ` (${game.params}${hints}${ratedGame}) ${who}`;
+  about.textContent = ` (${game.params}${clock}${hints}${ratedGame}) ${who}`;
   li.append(title, about, " ");
   if (mine) {
     const back = document.createElement("a");
@@ -159,18 +160,27 @@ function inRange(game) {
   return ratings.every((r) => (!lowest || r >= lowest) && (!highest || r <= highest));
 }
 
+/** Whether a waiting game's time control is of the chosen speed (none chosen: any). */
+function ofSpeed(game) {
+  const speed = $("speed-filter").value;
+  return !speed || game.clock?.speed === speed;
+}
+
 let lastLobby = null;
 
 function show(lobby) {
   const mine = new Map(loadGames().map((g) => [g.id, g]));
-  const waiting = lobby.waiting.filter((g) => mine.has(g.id) || inRange(g));
+  const waiting = lobby.waiting.filter((g) => mine.has(g.id) || (inRange(g) && ofSpeed(g)));
   $("waiting").replaceChildren(...waiting.map((g) => row(g, !mine.has(g.id), mine.get(g.id))));
   $("live").replaceChildren(...lobby.live.map((g) => row(g, false, mine.get(g.id))));
   $("waiting-empty").hidden = waiting.length > 0;
+  $("waiting-empty").textContent = lobby.waiting.length
+    ? "Nobody waiting matches the rating and time control chosen."
+    : "Nobody is waiting right now.";
   $("live-empty").hidden = lobby.live.length > 0;
 }
 
-for (const id of ["rating-from", "rating-to"]) {
+for (const id of ["rating-from", "rating-to", "speed-filter"]) {
   $(id).addEventListener("input", () => lastLobby && show(lastLobby));
 }
 
