@@ -1,4 +1,5 @@
-"""The honest move's pace while one server process keeps many clocks running (issue 34).
+"""The honest move's pace while one server process keeps many clocks and an arena running
+(issue 34).
 
 Starts one server process (``uvicorn --factory boneyard.web.app:app_from_environment``) on
 127.0.0.1 with a fresh SQLite file, and measures an honest player's moves (one HTTP request
@@ -9,17 +10,26 @@ each, the time from sending to the answer) in a timed Obonto game:
    clock ticks), a fifth of them set to run out during the measurement (which goes on until
    they all did), so the server ends games on time while the honest player moves.
 
-Reports p50, p99 and the largest move time of each, the clocks running and the games ended on
-time. The bar (issue 34): the honest move's p99 under 100 ms with 1,000 clocks running.
+3. with those clocks and an arena tournament of ``--arena`` accounts besides (Obonto, 5+3),
+   each player in a second process: it follows the tournament, and in each game it is paired
+   into it answers its turn after ``--think`` seconds (at random from half to one and a half
+   times), as a person playing blitz, until the measurement ends.
 
-    .venv/bin/python benchmarks/web_clocks.py [--clocks 1000] [--moves 300]
+Reports p50, p99 and the largest move time of each, the clocks running, the games ended on
+time and the arena's games. The bar (issue 34): the honest move's p99 under 100 ms with 1,000
+clocks and a 200-player arena running.
+
+    .venv/bin/python benchmarks/web_clocks.py [--clocks 1000] [--arena 200] [--moves 300]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import multiprocessing
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -34,9 +44,16 @@ import httpx2
 SETTINGS = {
     "games_per_minute": 1_000_000,
     "moves_per_minute": 1_000_000,
+    "reads_per_minute": 1_000_000,
+    "session_requests_per_minute": 1_000_000,
+    "signups_per_minute": 1_000_000,
     "max_live_games": 5000,
     "live_memory_mb": 2048,
+    "max_connections": 5000,
+    "connection_share": 1.0,  # every client of the benchmark comes from 127.0.0.1
 }
+ARENA_CLOCK = {"initial": 300, "increment": 3}
+PASSWORD = "arena benchmark password"
 
 
 def free_port() -> int:
@@ -134,9 +151,81 @@ def summary(times: list[float]) -> str:
     )
 
 
+# ----- the arena --------------------------------------------------------------------------------
+
+
+def arena(base: str, players: int) -> tuple[str, list[str]]:
+    """An arena of ``players`` accounts, started and joined: its id and the accounts' cookies."""
+    cookies: list[str] = []
+    tournament_id = ""
+    for n in range(players):
+        with httpx2.Client(base_url=base, timeout=60, headers={"Origin": base}) as player:
+            answer = player.post(
+                "/api/accounts", json={"name": f"Arena{n:03d}", "password": PASSWORD}
+            )
+            if answer.status_code != 201:
+                raise RuntimeError(f"an account was refused: {answer.text}")
+            if not tournament_id:
+                body = {"game": "obonto", "kind": "arena", "minutes": 120,
+                        "clock": ARENA_CLOCK, "starts_in": 0}  # fmt: skip
+                made = player.post("/api/tournaments", json=body)
+                if made.status_code != 201:
+                    raise RuntimeError(f"the arena was refused: {made.text}")
+                tournament_id = made.json()["id"]
+            joined = player.post(f"/api/tournaments/{tournament_id}/join")
+            if joined.status_code != 200:
+                raise RuntimeError(f"joining was refused: {joined.text}")
+            cookies.append("; ".join(f"{k}={v}" for k, v in player.cookies.items()))
+    return tournament_id, cookies
+
+
+async def play_arena(base: str, tournament_id: str, cookies: list[str], think: float) -> None:
+    """Every player follows the arena and plays its games, until cancelled."""
+
+    async def player(cookie: str) -> None:
+        headers = {"Origin": base, "Cookie": cookie}
+        async with httpx2.AsyncClient(base_url=base, timeout=60, headers=headers) as client:
+            while True:
+                view = (await client.get(f"/api/tournaments/{tournament_id}")).json()
+                url = (view.get("me") or {}).get("game_url")
+                if not url:
+                    await asyncio.sleep(think)
+                    continue
+                game_id, token = url.removeprefix("/game/").split("?t=")
+                path = f"/api/games/{game_id}"
+                while True:
+                    await asyncio.sleep(think * random.uniform(0.5, 1.5))
+                    seen = (await client.get(path, params={"token": token, "draw": "false"})).json()
+                    if seen["terminal"]:
+                        break
+                    if seen["legal"]:
+                        body = {
+                            "token": token,
+                            "seq": seen["seq"],
+                            "action": seen["legal"][0]["id"],
+                        }
+                        await client.post(f"{path}/actions", json=body)
+
+    await asyncio.gather(*(player(cookie) for cookie in cookies))
+
+
+def arena_process(base: str, tournament_id: str, cookies: list[str], think: float) -> None:
+    asyncio.run(play_arena(base, tournament_id, cookies, think))
+
+
+def arena_state(client: httpx2.Client, tournament_id: str) -> tuple[int, int]:
+    """(players in a game now, results recorded so far) of the arena."""
+    standings = client.get(f"/api/tournaments/{tournament_id}").json()["standings"]
+    playing = sum(1 for p in standings if p["playing"])
+    results = sum(len(p["sheet"]) for p in standings) // 2
+    return playing, results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clocks", type=int, default=1000)
+    parser.add_argument("--arena", type=int, default=200, help="players (0: no arena)")
+    parser.add_argument("--think", type=float, default=4.0, help="an arena move's seconds")
     parser.add_argument("--moves", type=int, default=300)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -172,9 +261,44 @@ def main() -> None:
                     f"{summary(loaded)}",
                     flush=True,
                 )
+                if options.arena:
+                    measure_with_arena(client, base, options, game_ids)
         finally:
             server.kill()
             server.wait()
+
+
+def measure_with_arena(
+    client: httpx2.Client, base: str, options: argparse.Namespace, game_ids: list[str]
+) -> None:
+    began = time.monotonic()
+    tournament_id, cookies = arena(base, options.arena)
+    print(
+        f"{len(cookies)} accounts joined an arena in {time.monotonic() - began:.0f} s", flush=True
+    )
+    players = multiprocessing.get_context("spawn").Process(
+        target=arena_process, args=(base, tournament_id, cookies, options.think), daemon=True
+    )
+    players.start()
+    try:
+        while arena_state(client, tournament_id)[0] < 0.9 * options.arena:  # all but a few paired
+            time.sleep(1)
+        _playing, results_before = arena_state(client, tournament_id)
+        loaded = honest_moves(client, options.moves, seconds=60)
+        playing, results = arena_state(client, tournament_id)
+        running = sum(
+            not client.get(f"/api/games/{game_id}", params={"draw": "false"}).json()["terminal"]
+            for game_id in game_ids
+        )
+        print(
+            f"arena of {options.arena} ({playing} in a game at the end, "
+            f"{results - results_before} games ended meanwhile) and {running} other clocks "
+            f"running: {summary(loaded)}",
+            flush=True,
+        )
+    finally:
+        players.terminate()
+        players.join()
 
 
 if __name__ == "__main__":
