@@ -3,18 +3,23 @@ once, and the end comes once, whichever process gets there first (issue 34 item 
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
+import httpx2
 import pytest
 
 from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.store.games import Store
 from boneyard.web.store.tournaments import TournamentStore
-from tests.web.test_tournaments import arena_in
+from tests.web.conftest import wait_for
+from tests.web.test_clocks_processes import CLOCK_SETTINGS, ClockServer
+from tests.web.test_tournaments import PASSWORD, arena_in
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
@@ -65,3 +70,68 @@ def test_two_processes_pair_each_player_once_and_end_once(postgres_url: str) -> 
         assert sorted(ended) == [False, True]
         winner = first.standings(tournament.id)[0]
         assert winner["account"] == pairing.accounts[1] and winner["score"] == 2
+
+
+class ArenaServer(ClockServer):
+    """A server process whose tournament games are fast to finish by hand."""
+
+    def environment(self, url: str) -> dict[str, str]:
+        settings = {**CLOCK_SETTINGS, "signups_per_minute": 100}
+        return {**os.environ, "BONEYARD_DB": url, "BONEYARD_SETTINGS": json.dumps(settings)}
+
+
+def signed_up(server: ClockServer, name: str) -> httpx2.Client:
+    client = server.client()
+    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    return client
+
+
+def standings(client: httpx2.Client, tid: str) -> list[dict[str, Any]]:
+    table: list[dict[str, Any]] = client.get(f"/api/tournaments/{tid}").json()["standings"]
+    return table
+
+
+def resign_my_game(client: httpx2.Client, tid: str) -> None:
+    link = client.get(f"/api/tournaments/{tid}").json()["me"]["game_url"]
+    game_id, token = link.removeprefix("/game/").split("?t=")
+    body = {"token": token, "do": "resign"}
+    answer = client.post(f"/api/games/{game_id}/session", json=body)
+    assert answer.status_code == 200, answer.text
+
+
+def test_kill_9_of_one_process_mid_tournament_loses_no_result(postgres_url: str) -> None:
+    first, second = ArenaServer(postgres_url), ArenaServer(postgres_url)
+    try:
+        ann, bob = signed_up(first, "Ann"), signed_up(first, "Bob")
+        cat, dan = signed_up(second, "Cat"), signed_up(second, "Dan")
+        body = {"game": "obonto", "kind": "arena", "minutes": 30,
+                "clock": {"initial": 600, "increment": 5}, "starts_in": 0}  # fmt: skip
+        made = ann.post("/api/tournaments", json=body)
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        for someone in (ann, bob, cat, dan):
+            assert someone.post(f"/api/tournaments/{tid}/join").status_code == 200
+        # either process's director pairs them: two games, each player in one
+        wait_for("two games", lambda: all(p["playing"] for p in standings(dan, tid)), 60)
+
+        resign_my_game(ann, tid)  # stored by the first process...
+        first.stop()  # ...which is killed (-9) at once
+        for client in (ann, bob):
+            client.close()
+
+        # the result is in the tournament, read through the process left
+        table = {p["name"]: p for p in standings(dan, tid)}
+        assert table["Ann"]["sheet"] == [0] and table["Ann"]["score"] == 0
+        winner = next(name for name in ("Bob", "Cat", "Dan") if table[name]["sheet"] == [2])
+        assert not table[winner]["playing"]
+        # the arena goes on with one process: the other game ends there, all are paired again
+        loser = next(c for c, n in ((cat, "Cat"), (dan, "Dan")) if table[n]["playing"])
+        resign_my_game(loser, tid)
+        wait_for("four paired again", lambda: all(p["playing"] for p in standings(dan, tid)), 60)
+        again = {p["name"]: p for p in standings(dan, tid)}
+        assert sorted(len(p["sheet"]) for p in again.values()) == [1, 1, 1, 1]
+        assert sum(p["score"] for p in again.values()) == 4  # two wins, nothing lost or doubled
+    finally:
+        first.stop()
+        second.stop()
