@@ -6,7 +6,6 @@ watch no game (a tournament's standings) are counted the same, with no game."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
 from typing import cast
 
 from boneyard.web.errors import WebError
@@ -23,14 +22,14 @@ class SocketCounts:
         self.cache = cache
         self.by_client: Counter[str] = Counter()
         """Sockets subscribed per client address."""
-        self._counted: dict[Hashable, tuple[LiveGame | None, str]] = {}
+        self._counted: dict[object, tuple[LiveGame | None, str]] = {}
         """Every subscribed socket, with its game and client: the one record it is counted
         out by, whether or not its game still sends to it."""
 
     def __len__(self) -> int:
         return len(self._counted)
 
-    def count_in(self, live: LiveGame | None, subscriber: Hashable, client: str) -> None:
+    def count_in(self, live: LiveGame | None, subscriber: object, client: str) -> None:
         """Count ``subscriber`` in (``live``: the game it watches, if any), or refuse it past
         ``sockets_per_game``, ``sockets_per_client`` or ``max_sockets`` with nothing counted."""
         if live is not None and len(live.subscribers) >= self.settings.sockets_per_game:
@@ -54,7 +53,7 @@ class SocketCounts:
         self._counted[subscriber] = (live, client)
         self.by_client[client] += 1
 
-    def count_out(self, subscriber: Hashable) -> None:
+    def count_out(self, subscriber: object) -> None:
         """Take ``subscriber`` out of every count, once: a second call, or one for a socket
         never counted in, changes nothing."""
         counted = self._counted.pop(subscriber, None)
