@@ -181,6 +181,26 @@ def test_many_addresses_together_guess_slowly_but_not_the_owners(db_path: Path) 
         assert login(owner, "Ines").status_code == 200  # its address signed in before
 
 
+def test_the_owners_address_is_known_to_every_server_process(db_path: Path) -> None:
+    """Two apps on one database stand for two server processes: the owner signed in through
+    one, the guessing comes through the other, and the owner still gets in there."""
+    settings = {"logins_per_name": 5, "logins_per_name_everywhere": 12}
+    with TestClient(make_app(db_path, **settings)) as first:
+        owner = at(first, "127.0.0.2")
+        sign_up(owner, "Ines")
+        assert login(owner, "Ines").status_code == 200
+    with TestClient(make_app(db_path, **settings)) as second:
+        answers = [
+            login(at(second, f"127.0.4.{n}"), "Ines", "wrong password").status_code
+            for n in range(20)
+        ]
+        assert answers.count(401) == 12 and answers[12:] == [429] * 8
+        assert login(at(second, "127.0.0.2"), "Ines").status_code == 200
+        assert login(at(second, "127.0.0.3"), "Ines").status_code == 429  # not an owner's
+    stored = b"".join(path.read_bytes() for path in db_path.parent.glob("web.db*"))
+    assert b"127.0.0.2" not in stored  # kept as a hash with the account's id
+
+
 def test_passwords_are_never_logged_nor_stored(
     db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -116,19 +116,18 @@ class Budgets:
         self._name_everywhere = RateLimit(
             settings.logins_per_name_everywhere / window, settings.logins_per_name_everywhere
         )
-        self._owners: dict[str, set[str]] = {}
-        """Per account name, the addresses that signed in to it (kept while this process runs)."""
 
-    def charge_name(self, client: str, name: str) -> None:
+    def charge_name(self, client: str, name: str, owner: bool) -> None:
         """Charge a log-in try on account ``name`` (folded) from ``client``, or refuse (429).
 
         Each address has its own small budget per name, so one address guesses slowly; all the
         addresses that never signed in to the name share one more, so many addresses together
-        guess slowly too. An address that signed in to the name before (its owner's) is not
-        counted against the shared one: whoever guesses elsewhere, the owner still gets in.
+        guess slowly too. An ``owner`` address (one that signed in to the name before, on any
+        process: the store keeps them) is not counted against the shared one: whoever guesses
+        elsewhere, the owner still gets in.
         """
         wait = self._name_from_address.take(f"{name}\n{client}")
-        if wait == 0 and client not in self._owners.get(name, ()):
+        if wait == 0 and not owner:
             wait = self._name_everywhere.take(name)
         if wait > 0:
             raise WebError(
@@ -137,12 +136,6 @@ class Budgets:
                 f"too many log-in tries on this name; try again in {max(1, round(wait))} seconds",
                 retry_after=wait,
             )
-
-    def signed_in(self, client: str, name: str) -> None:
-        """``client`` signed in to account ``name`` (folded): its owner's address from now."""
-        owners = self._owners.setdefault(name, set())
-        if len(owners) < 64:
-            owners.add(client)
 
     def charge(self, client: str, spend: Spend, cost: int = 1) -> None:
         """Take ``cost`` ``spend`` from ``client``'s budget (at most a minute's worth), or

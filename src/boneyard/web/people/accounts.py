@@ -48,7 +48,7 @@ from boneyard.web.guard.signin import (
     start_session,
 )
 from boneyard.web.play.routes import ERRORS
-from boneyard.web.store.accounts import Account, name_key, owned_json
+from boneyard.web.store.accounts import Account, AccountStore, name_key, owned_json
 
 router = GuardedRouter(prefix="/api", responses=ERRORS)
 
@@ -196,16 +196,24 @@ async def sign_up(
             progress = claim.ladder.model_dump()
             await in_store(request, store.keep_ladder_progress, account_id, progress)
     await start_session(request, response, account)
-    _budgets(request).signed_in(client_address(request), name_key(name))
+    await in_store(request, store.note_owner_address, account.id, client_address(request))
     return account, codes
+
+
+async def _charge_try(request: Request, payer: Payer, name: str) -> AccountStore:
+    """Charge a try on ``name``'s password or codes (``Budgets.charge_name``): the accounts'
+    store, for what follows."""
+    store = account_store(request)
+    owner = await request.app.state.manager.read_store(store.owner_address, name, payer.client)
+    _budgets(request).charge_name(payer.client, name_key(name), owner)
+    return store
 
 
 async def log_in(
     request: Request, response: Response, payer: Payer, name: str, password: str
 ) -> Account:
     """Sign ``name`` in on ``response``, or refuse (401) without saying which part was wrong."""
-    _budgets(request).charge_name(payer.client, name_key(name))
-    store = account_store(request)
+    store = await _charge_try(request, payer, name)
     found = await in_store(request, store.password_hash, name)
     # An unknown name is checked against the dummy hash: the answer takes as long either way.
     if not await _off_loop(_matches, found[1] if found else None, password) or found is None:
@@ -216,7 +224,7 @@ async def log_in(
         await in_store(request, store.set_password_hash, account_id, fresh)
     account: Account = await in_store(request, store.account, account_id)
     await start_session(request, response, account)
-    _budgets(request).signed_in(payer.client, name_key(name))
+    await in_store(request, store.note_owner_address, account.id, payer.client)
     return account
 
 
@@ -226,8 +234,7 @@ async def recover(
     """Open an account with one of its recovery codes and give it a new password: its other
     sessions end; the code is spent."""
     checked_password(password)
-    _budgets(request).charge_name(payer.client, name_key(name))
-    store = account_store(request)
+    store = await _charge_try(request, payer, name)
     account: Account | None = await in_store(request, store.account_named, name)
     used = account is not None and await in_store(
         request, store.use_recovery_code, account.id, code.strip().lower()
@@ -238,6 +245,7 @@ async def recover(
     await in_store(request, store.set_password_hash, account.id, password_hash)
     await in_store(request, store.close_sessions_of, account.id)
     await start_session(request, response, account)
+    await in_store(request, store.note_owner_address, account.id, payer.client)
     return account
 
 

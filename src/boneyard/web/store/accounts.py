@@ -52,6 +52,20 @@ class SignInRow(Base):
     last_seen: Mapped[float] = mapped_column(Float)
 
 
+class OwnerAddressRow(Base):
+    __tablename__ = "owner_addresses"
+
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    address_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the account and an address that signed in to it (the address is not kept)."""
+    last_seen: Mapped[float] = mapped_column(Float)
+
+
+OWNER_ADDRESSES = 64
+"""The addresses an account's owner is known by, the most recent (a log-in from one of them is
+not counted against the name's shared budget of tries: ``Budgets.charge_name``)."""
+
+
 class AccountSeatRow(Base):
     __tablename__ = "account_seats"
 
@@ -92,6 +106,10 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
+def _address_hash(account_id: str, address: str) -> str:
+    return fast_hash(f"{account_id}\n{address}")
+
+
 def fast_hash(secret: str) -> str:
     return hashlib.sha256(f"boneyard account:{secret}".encode()).hexdigest()
 
@@ -110,6 +128,7 @@ class AccountStore:
                 AccountRow.__table__,
                 RecoveryCodeRow.__table__,
                 SignInRow.__table__,
+                OwnerAddressRow.__table__,
                 AccountSeatRow.__table__,
                 LadderProgressRow.__table__,
             ]
@@ -210,6 +229,54 @@ class AccountStore:
             connection.execute(
                 insert(SignInRow).values(
                     id_hash=fast_hash(session_id), account_id=account_id, created=now, last_seen=now
+                )
+            )
+
+    def owner_address(self, name: str, address: str) -> bool:
+        """Whether ``address`` signed in to account ``name`` before (on any server process)."""
+        with self.store.reads.connect() as connection:
+            account_id = connection.execute(
+                select(AccountRow.id).where(AccountRow.key == name_key(name))
+            ).scalar()
+            if account_id is None:
+                return False
+            found = connection.execute(
+                select(OwnerAddressRow.last_seen).where(
+                    OwnerAddressRow.account_id == account_id,
+                    OwnerAddressRow.address_hash == _address_hash(account_id, address),
+                )
+            ).first()
+        return found is not None
+
+    def note_owner_address(self, account_id: str, address: str) -> None:
+        """``address`` signed in to the account: remembered (the most recent
+        ``OWNER_ADDRESSES``)."""
+        key = _address_hash(account_id, address)
+        now = time.time()
+        with self.store.engine.begin() as connection:
+            seen = connection.execute(
+                update(OwnerAddressRow)
+                .where(
+                    OwnerAddressRow.account_id == account_id, OwnerAddressRow.address_hash == key
+                )
+                .values(last_seen=now)
+            )
+            if seen.rowcount == 0:
+                connection.execute(
+                    insert(OwnerAddressRow).values(
+                        account_id=account_id, address_hash=key, last_seen=now
+                    )
+                )
+            kept = (
+                select(OwnerAddressRow.address_hash)
+                .where(OwnerAddressRow.account_id == account_id)
+                .order_by(OwnerAddressRow.last_seen.desc())
+                .limit(OWNER_ADDRESSES)
+            )
+            connection.execute(
+                delete(OwnerAddressRow).where(
+                    OwnerAddressRow.account_id == account_id,
+                    OwnerAddressRow.address_hash.not_in(kept.scalar_subquery()),
                 )
             )
 
