@@ -244,6 +244,26 @@ def test_stand_in_after_the_set_time(db_path: Path) -> None:
         assert "who was away" in seen["session"]["events"][-1]["words"]
 
 
+def test_a_timed_game_offers_no_stand_in_the_clock_decides(db_path: Path) -> None:
+    app = create_app(
+        f"sqlite:///{db_path}",
+        catalog=Catalog(all_games()),
+        settings=app_settings(),
+        session_settings=SessionSettings(stand_in_seconds=0.0),
+    )
+    with TestClient(app) as client:
+        untimed = create(client, "bones", seats=PEOPLE)
+        timed = create(client, "bones", seats=PEOPLE, clock={"initial": 300, "increment": 3})
+        for created in (untimed, timed):
+            play(client, created, 0, "e5-f5")
+        assert view(client, untimed, 0)["session"]["can"]["stand_in"]  # away long enough
+        assert not view(client, timed, 0)["session"]["can"]["stand_in"]
+        refused = ask(client, timed, 0, "stand_in")
+        assert refused.status_code == 409 and refused.json()["error"] == "timed_game"
+        assert "clock decides" in refused.json()["detail"]
+        assert view(client, timed, 0)["seats"][1]["kind"] == "human"  # nothing changed
+
+
 def test_resigning_with_several_others_hands_the_seat_to_the_computer(db_path: Path) -> None:
     with TestClient(make_app(db_path)) as client:
         created = create(client, "bonbon", params={"players": 3}, seats=[{"kind": "human"}] * 3)

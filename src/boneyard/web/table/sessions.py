@@ -164,6 +164,7 @@ class SessionManager:
             and to_move >= 0
             and to_move != seat
             and self._is_person(live, to_move)
+            and live.clock is None  # a timed game: the clock decides, as on lichess
             and waited >= self.settings.stand_in_seconds,
         }
         return {
@@ -442,6 +443,12 @@ class SessionManager:
             if target != to_move or target == seat or not self._is_person(live, target):
                 raise WebError(
                     409, "not_away", "only the person to move can be replaced, by someone else"
+                )
+            if live.clock is not None:
+                raise WebError(
+                    409,
+                    "timed_game",
+                    "in a timed game the clock decides: a player who does not move loses on time",
                 )
             waited = session_of(live).waited()
             if waited < self.settings.stand_in_seconds:
