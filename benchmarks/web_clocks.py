@@ -13,7 +13,8 @@ each, the time from sending to the answer) in a timed Obonto game:
 3. with those clocks and an arena tournament of ``--arena`` accounts besides (Obonto, 5+3),
    each player in a second process: it follows the tournament, and in each game it is paired
    into it answers its turn after ``--think`` seconds (at random from half to one and a half
-   times), as a person playing blitz, until the measurement ends.
+   times), as a person playing blitz, and resigns after 5 to 20 moves of its own, so that games
+   end and new pairings are made all through the measurement.
 
 Reports p50, p99 and the largest move time of each, the clocks running, the games ended on
 time and the arena's games. The bar (issue 34): the honest move's p99 under 100 ms with 1,000
@@ -180,31 +181,39 @@ def arena(base: str, players: int) -> tuple[str, list[str]]:
 
 
 async def play_arena(base: str, tournament_id: str, cookies: list[str], think: float) -> None:
-    """Every player follows the arena and plays its games, until cancelled."""
+    """Every player follows the arena and plays its games, until cancelled: each game, after
+    a few moves of its own (5 to 20), it resigns, so games end and pairings follow all along."""
+
+    async def game(client: httpx2.AsyncClient, game_id: str, token: str) -> None:
+        path = f"/api/games/{game_id}"
+        moves_left = random.randint(5, 20)
+        while True:
+            await asyncio.sleep(think * random.uniform(0.5, 1.5))
+            seen = (await client.get(path, params={"token": token, "draw": "false"})).json()
+            if seen["terminal"]:
+                return
+            if not seen["legal"]:
+                continue
+            if moves_left == 0:
+                await client.post(f"{path}/session", json={"token": token, "do": "resign"})
+                return
+            body = {"token": token, "seq": seen["seq"], "action": seen["legal"][0]["id"]}
+            await client.post(f"{path}/actions", json=body)
+            moves_left -= 1
 
     async def player(cookie: str) -> None:
         headers = {"Origin": base, "Cookie": cookie}
         async with httpx2.AsyncClient(base_url=base, timeout=60, headers=headers) as client:
             while True:
-                view = (await client.get(f"/api/tournaments/{tournament_id}")).json()
-                url = (view.get("me") or {}).get("game_url")
-                if not url:
+                try:
+                    view = (await client.get(f"/api/tournaments/{tournament_id}")).json()
+                    url = (view.get("me") or {}).get("game_url")
+                    if url:
+                        await game(client, *url.removeprefix("/game/").split("?t="))
+                    else:
+                        await asyncio.sleep(think)
+                except httpx2.TransportError:  # a kept-alive connection the server closed
                     await asyncio.sleep(think)
-                    continue
-                game_id, token = url.removeprefix("/game/").split("?t=")
-                path = f"/api/games/{game_id}"
-                while True:
-                    await asyncio.sleep(think * random.uniform(0.5, 1.5))
-                    seen = (await client.get(path, params={"token": token, "draw": "false"})).json()
-                    if seen["terminal"]:
-                        break
-                    if seen["legal"]:
-                        body = {
-                            "token": token,
-                            "seq": seen["seq"],
-                            "action": seen["legal"][0]["id"],
-                        }
-                        await client.post(f"{path}/actions", json=body)
 
     await asyncio.gather(*(player(cookie) for cookie in cookies))
 
@@ -225,7 +234,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clocks", type=int, default=1000)
     parser.add_argument("--arena", type=int, default=200, help="players (0: no arena)")
-    parser.add_argument("--think", type=float, default=4.0, help="an arena move's seconds")
+    parser.add_argument("--think", type=float, default=3.0, help="an arena move's seconds")
     parser.add_argument("--moves", type=int, default=300)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
