@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 import regex
 from confusable_homoglyphs.confusables import confusables_data
@@ -123,8 +123,13 @@ def _split_spaces(text: str) -> list[str]:
 def clean_name(name: object) -> str | None:
     """A display name as given, normalised (``normal_form``), or ``None`` (none given, or one
     that ``name_problem`` refuses)."""
-    if not isinstance(name, str):
-        return None
+    return _clean_name(name) if isinstance(name, str) else None
+
+
+@lru_cache(maxsize=4096)
+def _clean_name(name: str) -> str | None:
+    # Kept: every view of a game names each seat, and the rule's Unicode work is the largest
+    # part of a view's time when many games are played (benchmarks/web_clocks.py's arena).
     text = normal_form(name)
     return text if text and name_problem(text) is None else None
 
