@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from boneyard.core.game import Game
 from boneyard.core.registry import game_class, list_games
+from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.app import create_app
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.settings import Settings
@@ -188,3 +189,15 @@ def wait_for(what: str, check: Any, seconds: float = 10.0) -> Any:
             return found
         time.sleep(0.1)
     raise AssertionError(f"waited {seconds:g} s for {what}")
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL server's URL for one test module (skipped where none can be
+    started: no server binaries, or no psycopg)."""
+    pytest.importorskip("psycopg", reason="psycopg is not installed (boneyard[postgres])")
+    try:
+        with throwaway_postgres() as url:
+            yield url
+    except PostgresUnavailable as reason:
+        pytest.skip(str(reason))

@@ -3,13 +3,10 @@ server processes (two apps here) share the database."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.app import create_app
 from boneyard.web.play.catalog import Catalog
 from tests.web.conftest import all_games, app_settings
@@ -17,15 +14,6 @@ from tests.web.conftest import all_games, app_settings
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    try:
-        with throwaway_postgres() as url:
-            yield url
-    except PostgresUnavailable as reason:
-        pytest.skip(str(reason))
 
 
 def make_app(url: str) -> FastAPI:

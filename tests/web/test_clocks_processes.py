@@ -11,15 +11,12 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 from sqlalchemy import select
 
-from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
 from boneyard.web.store.sessions import SessionEventRow
@@ -120,16 +117,6 @@ def test_a_clock_that_ran_out_while_no_server_ran_ends_at_restart(tmp_path: Path
         assert view["returns"][record.running] == -1.0
     finally:
         restarted.stop()
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    pytest.importorskip("psycopg", reason="psycopg is not installed (boneyard[postgres])")
-    try:
-        with throwaway_postgres() as url:
-            yield url
-    except PostgresUnavailable as reason:
-        pytest.skip(str(reason))
 
 
 def test_two_processes_end_a_clock_once_on_postgresql(postgres_url: str) -> None:

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx2
@@ -24,7 +23,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.app import create_app
 from boneyard.web.compute.jobs import JobQueue
 from boneyard.web.play.catalog import Catalog
@@ -42,15 +40,6 @@ from tests.web.conftest import (
 )
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    try:
-        with throwaway_postgres() as url:
-            yield url
-    except PostgresUnavailable as reason:
-        pytest.skip(str(reason))
 
 
 def make_app(url: str) -> FastAPI:

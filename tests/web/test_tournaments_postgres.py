@@ -7,14 +7,13 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import httpx2
 import pytest
 
-from boneyard.testing.postgres import PostgresUnavailable, throwaway_postgres
 from boneyard.web.store.games import Store
 from boneyard.web.store.tournaments import TournamentStore
 from tests.web.conftest import wait_for
@@ -22,15 +21,6 @@ from tests.web.test_clocks_processes import CLOCK_SETTINGS, ClockServer
 from tests.web.test_tournaments import PASSWORD, arena_in
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    try:
-        with throwaway_postgres() as url:
-            yield url
-    except PostgresUnavailable as reason:
-        pytest.skip(str(reason))
 
 
 def at_once(calls: list[Callable[[], Any]]) -> list[Any]:
