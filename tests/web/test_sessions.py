@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from boneyard.web.app import create_app
@@ -223,14 +224,18 @@ def test_obonto_continues_from_the_end_position_with_the_loser_first(client: Tes
     assert nxt["session"]["series"]["points"] == totals, "the totals are carried"
 
 
-def test_stand_in_after_the_set_time(db_path: Path) -> None:
-    app = create_app(
+def stand_in_after(db_path: Path, seconds: float) -> FastAPI:
+    """An app whose stand-in may be asked for after ``seconds`` of a person's silence."""
+    return create_app(
         f"sqlite:///{db_path}",
         catalog=Catalog(all_games()),
         settings=app_settings(),
-        session_settings=SessionSettings(stand_in_seconds=0.3),
+        session_settings=SessionSettings(stand_in_seconds=seconds),
     )
-    with TestClient(app) as client:
+
+
+def test_stand_in_after_the_set_time(db_path: Path) -> None:
+    with TestClient(stand_in_after(db_path, 0.3)) as client:
         created = create(client, "bones", seats=PEOPLE)
         play(client, created, 0, "e5-f5")
         early = ask(client, created, 0, "stand_in")
@@ -245,13 +250,7 @@ def test_stand_in_after_the_set_time(db_path: Path) -> None:
 
 
 def test_a_timed_game_offers_no_stand_in_the_clock_decides(db_path: Path) -> None:
-    app = create_app(
-        f"sqlite:///{db_path}",
-        catalog=Catalog(all_games()),
-        settings=app_settings(),
-        session_settings=SessionSettings(stand_in_seconds=0.0),
-    )
-    with TestClient(app) as client:
+    with TestClient(stand_in_after(db_path, 0.0)) as client:
         untimed = create(client, "bones", seats=PEOPLE)
         timed = create(client, "bones", seats=PEOPLE, clock={"initial": 300, "increment": 3})
         for created in (untimed, timed):
