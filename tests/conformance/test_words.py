@@ -1,4 +1,4 @@
-"""Every registered game and variant speaks to people in words (boneyard.testing.words)."""
+"""Every registered game and variant speaks to people in words (boneyard.testing.word_check)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from boneyard import load_game
 from boneyard.testing import variants
-from boneyard.testing.words import check_text, check_words
+from boneyard.testing.word_check import check_text, check_words
 
 VARIANTS = variants()
 

@@ -37,7 +37,7 @@ from boneyard.testing.playthroughs import (
     stale_files,
     write_all,
 )
-from boneyard.testing.words import check_words
+from boneyard.testing.word_check import check_words
 
 pytest.importorskip("fastapi")
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from boneyard.core.game import Game, Observation, PanelItem
-from boneyard.core.words import capital, count_toward, join_words, plural, score_pair
+from boneyard.core.phrasing import capital, count_toward, join_words, plural, score_pair
 
 ROUNDS_TO_WIN = 3
 """Rounds a player must win to win the game (the rules' three)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from boneyard.core.words import capital, join_words, plural
+from boneyard.core.phrasing import capital, join_words, plural
 from boneyard.games.bonbon.observation import BonBonObservation, CardView
 from boneyard.games.bonbon.prompt import ROUNDS_TO_WIN, SPECIAL_CARDS
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from boneyard.core.game import Game, Observation, PanelItem
-from boneyard.core.words import capital, count_toward, join_words, plural
+from boneyard.core.phrasing import capital, count_toward, join_words, plural
 from boneyard.games.bondo_cones.notation import COLOURS, parse_observed_token
 
 SETUP_VALUES = Counter({8: 1, 4: 4, 2: 6, 1: 5})

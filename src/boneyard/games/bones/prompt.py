@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from boneyard.core.game import Game, Observation, PanelItem
-from boneyard.core.words import capital, join_words, plural
+from boneyard.core.phrasing import capital, join_words, plural
 
 LINE = 5
 """Squares of one colour in a rank or file that win (the rules' five)."""

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from boneyard.core.game import Game, Observation, PanelItem
-from boneyard.core.words import capital, plural, score_pair
+from boneyard.core.phrasing import capital, plural, score_pair
 from boneyard.games.obonto.notation import KINDS, STEPS
 
 STEP_WORDS = {kind: plural(steps, "step") for kind, steps in zip(KINDS, STEPS)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from boneyard.core.game import Game, Observation, PanelItem
-from boneyard.core.words import capital, count_toward, plural
+from boneyard.core.phrasing import capital, count_toward, plural
 
 TURNING = "the bones next to the cell it leaves and the cell it lands on turn over"
 COLOUR_LETTERS = (("R", "r"), ("W", "w"))

@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from boneyard.ai.levels import is_level_name
 from boneyard.core.game import CHANCE, Game
+from boneyard.core.phrasing import capital
 from boneyard.core.rules_pages import page_markdown
 from boneyard.core.spec import spec_of
-from boneyard.core.words import capital
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
 from boneyard.web.guard.signin import own_seat, page_context

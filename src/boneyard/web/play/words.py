@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from boneyard.ai.levels import LEVEL_NAMES, AnyGame, level_label, scale_for
 from boneyard.core.errors import BoneyardError
 from boneyard.core.game import CHANCE, Game, State
-from boneyard.core.words import capital
+from boneyard.core.phrasing import capital
 from boneyard.web.people.names import clean_name
 
 if TYPE_CHECKING:

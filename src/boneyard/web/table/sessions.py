@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from boneyard.core.game import CHANCE
-from boneyard.core.words import capital
+from boneyard.core.phrasing import capital
 from boneyard.web.errors import WebError
 from boneyard.web.people import names
 from boneyard.web.play import words

@@ -1,8 +1,8 @@
-"""The shared phrasing of counts beside their limits (``core/words.py``)."""
+"""The shared phrasing of counts beside their limits (``core/phrasing.py``)."""
 
 from __future__ import annotations
 
-from boneyard.core.words import count_toward
+from boneyard.core.phrasing import count_toward
 
 
 def test_a_far_limit_is_left_out_and_a_near_one_is_said() -> None:

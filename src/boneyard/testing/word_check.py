@@ -2,7 +2,7 @@
 
 Anyone adding a game runs it beside ``check_game``::
 
-    from boneyard.testing.words import check_words
+    from boneyard.testing.word_check import check_words
     check_words(load_game("obonto"), playouts=3, seed=0)
 
 At every step of seeded random playouts it asks every hook (``prompt`` for the seat to act,
