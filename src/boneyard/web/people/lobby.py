@@ -276,7 +276,7 @@ async def join(game_id: str, body: Join, request: Request, payer: GamePayer) -> 
     fresh = await manager.in_store(sessions.store.series_game, live.id)
     session.series = fresh
     async with live.lock:
-        await sessions._changed(live)
+        await manager.announce(live, live.seq)  # a seat taken: the game may start
     if (
         fresh is not None
         and person is not None

@@ -37,8 +37,12 @@ Act = Callable[[LiveGame, int, int, int], Awaitable[None]]
 """Plays an action for a seat on top of a sequence number (``GameManager.act``)."""
 Freshen = Callable[[LiveGame], Awaitable[None]]
 """Catches a live game up with the store (``GameManager.freshen``)."""
-Show = Callable[[LiveGame], None]
+Show = Callable[[LiveGame], Awaitable[None]]
 """Sends a live game's sockets its views again (its status changed, not its moves)."""
+
+
+async def _show_nothing(live: LiveGame) -> None:
+    """Where nobody watches the games (a service alone, in a test)."""
 
 
 class ComputerSeats:
@@ -50,7 +54,7 @@ class ComputerSeats:
         bots: BotRunner,
         act: Act,
         freshen: Freshen,
-        show: Show = lambda live: None,
+        show: Show = _show_nothing,
         metrics: Metrics | None = None,
     ) -> None:
         self.settings = settings
@@ -74,7 +78,7 @@ class ComputerSeats:
             return
         live.resting = True
         self.metrics.thinking_waits.inc()
-        self.show(live)  # the status says why the computer does not answer yet
+        await self.show(live)  # the status says why the computer does not answer yet
         try:
             while (wait := self.bots.thinking.wait(live.payer)) > 0:
                 await asyncio.sleep(min(wait, 1.0))

@@ -122,6 +122,8 @@ class LiveGame:
     session: PlaySession | None = None
     """The session of play (``web/table/``: offers, series, rematch), a service the table gives
     each live game; ``None`` where no table is attached (the play layer alone)."""
+    ended_told: bool = False
+    """Whether its end was published (``events.GameEnded``), once per live copy."""
     clock: GameClock | None = None
     """The game's clock (``play/clocks.py``), attached by ``web/table/clocks.py``; ``None``
     for an untimed game."""

@@ -2,8 +2,10 @@
 
 Every change to a game goes through its asyncio lock: check the sequence number, the seat and
 the action, resolve the chance nodes that follow from the game's seed, store the new actions
-(committed before anyone hears of them), then hand each subscriber its new view (a queue per
-subscriber: nobody waits on a slow reader). Nothing heavy runs on the event loop: setting up and
+(committed before anyone hears of them), then publish the change (``events``: the services the
+app wired around the manager bring their part in line) and hand each socket its new view (a
+queue per socket: nobody waits on a slow reader). The manager calls only downwards: it knows
+nothing of who listens to its events. Nothing heavy runs on the event loop: setting up and
 replaying games run in work threads, commits in the store's thread, bots in ``bots``; each with
 a time limit from ``Settings``.
 
@@ -37,6 +39,7 @@ from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.clocks import TimeControl, new_record, ticked_clock
 from boneyard.web.play.computer import ComputerSeats
 from boneyard.web.play.drawing import Lines
+from boneyard.web.play.events import GameChanged, GameEnded, GameEvents, GameLoaded
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.play.replays import Replays, walk_cost
@@ -62,8 +65,12 @@ class GameManager:
         catalog: Catalog | None = None,
         settings: Settings | None = None,
         timers: Timers | None = None,
+        events: GameEvents | None = None,
     ) -> None:
         self.store = store
+        self.events = events or GameEvents()
+        """Where this manager publishes what happens to its games (``events.py``): the app
+        subscribes its services at construction (``web/app.py``)."""
         self.timers: Timers = timers or WallTimers()
         """The time source: moves' receipt times, clocks' timers (tests move it by hand)."""
         self.catalog = catalog or Catalog()
@@ -71,11 +78,6 @@ class GameManager:
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
         """Where game seeds come from (tests may fix it; the server never should)."""
         self._loading: dict[str, asyncio.Lock] = {}
-        self.load_hooks: list[Callable[[LiveGame], None]] = []
-        """Called on every live game made (created or replayed from the store): the session
-        layer (``web/table/sessions.py``) attaches itself and re-applies endings it stored."""
-        self.change_hooks: list[Callable[[LiveGame], None]] = []
-        """Called on every change announced (locked): the clocks follow the turns by it."""
         # SQLite takes one writer at a time: one storage thread keeps commits in order. Reads
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
@@ -242,13 +244,13 @@ class GameManager:
             game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, time.time(),
             False, list(applied),
         )  # fmt: skip
-        live = self._made(
+        live = await self._made(
             LiveGame(game_id, stored, game, state, entries, memory=size, payer=client or "")
         )
         self.cache.keep(live)
         self.computer.schedule(live)
         if clock is not None and not clock_waits:
-            self.announce(live, live.seq)  # nobody listens yet but the clock: it starts
+            await self.announce(live, live.seq)  # nobody listens yet but the clock: it starts
         return live
 
     async def get(self, game_id: str, fresh: bool = True, payer: Payer | None = None) -> LiveGame:
@@ -285,7 +287,9 @@ class GameManager:
                 (game, state, entries, _, size), told = await self.work.run(
                     None, "loading the game", replay_told, game_cls, stored
                 )
-                live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+                live = await self._made(
+                    LiveGame(stored.id, stored, game, state, entries, memory=size)
+                )
                 words.keep_told(live, told)
                 self.cache.make_room(live.memory)
                 self.cache.keep(live)
@@ -294,9 +298,9 @@ class GameManager:
             if not lock.locked():
                 self._loading.pop(game_id, None)
 
-    def _made(self, live: LiveGame) -> LiveGame:
-        for hook in self.load_hooks:
-            hook(live)
+    async def _made(self, live: LiveGame) -> LiveGame:
+        """``live`` with each service's part (its session, its clock: ``GameLoaded``)."""
+        await self.events.publish(GameLoaded(live))
         return live
 
     async def replay_stored(self, stored: StoredGame) -> LiveGame:
@@ -304,7 +308,7 @@ class GameManager:
         (game, state, entries, _, size), told = await self.work.run(
             None, "replaying the game", replay_told, self.catalog.game_class(stored.name), stored
         )
-        live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+        live = await self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
         words.keep_told(live, told)
         return live
 
@@ -362,9 +366,8 @@ class GameManager:
         live.stored, live.state, live.log = stored, state, entries
         words.forget(live)
         words.keep_told(live, told)
-        self._made(live)  # the session of play read again, its ending re-applied
-        self.announce(live, 0)
-        self.computer.schedule(live, standby=True)
+        await self._made(live)  # the session of play read again, its ending re-applied
+        await self.announce(live, 0, elsewhere=True)
 
     async def _catch_up_to(
         self, live: LiveGame, seq: int, actions: list[tuple[int, int]] | None
@@ -397,8 +400,8 @@ class GameManager:
         live.log.extend(entries)
         live.stored.actions.extend(new)
         log.info("game %s caught up from move %d to %d (moved elsewhere)", live.id, first, live.seq)
-        self.announce(live, first)
-        self.computer.schedule(live, standby=True)  # the process that moved asks for the reply
+        # (the computer only stands by: the process that moved asks for the reply)
+        await self.announce(live, first, elsewhere=True)
 
     # ----- subscribers --------------------------------------------------------------------------
 
@@ -435,17 +438,27 @@ class GameManager:
         """Sockets subscribed now per client address."""
         return self.sockets.by_client
 
-    def _show_status(self, live: LiveGame) -> None:
+    async def _show_status(self, live: LiveGame) -> None:
         """Send every subscriber its view again: the status changed, no move was made."""
-        self.announce(live, live.seq)
+        await self.announce(live, live.seq)
 
-    def announce(self, live: LiveGame, log_from: int) -> None:
-        """Queue every subscriber's new view, with the log entries from ``log_from`` on.
+    async def announce(self, live: LiveGame, log_from: int, elsewhere: bool = False) -> None:
+        """Publish a stored change of ``live`` (``GameChanged``: moves from ``log_from`` on;
+        ``elsewhere``: made through another process), then queue every socket's new view, then
+        the computer's turn (only standing by for a change made elsewhere). Locked.
 
-        Encoded once per (seat, drawing) and queued in order under the game's lock; the sending
-        happens outside it, so a socket that stops reading holds up nobody (its queue fills and
-        it is dropped).
+        Views are encoded once per (seat, drawing) and queued in order under the game's lock;
+        the sending happens outside it, so a socket that stops reading holds up nobody (its
+        queue fills and it is dropped).
         """
+        await self.events.publish(GameChanged(live, log_from, elsewhere))
+        self._send_views(live, log_from)
+        if live.over and not live.ended_told:
+            live.ended_told = True
+            await self.events.publish(GameEnded(live))
+        self.computer.schedule(live, standby=elsewhere)
+
+    def _send_views(self, live: LiveGame, log_from: int) -> None:
         views: dict[tuple[int | None, bool], tuple[dict[str, Any], Lines | None]] = {}
         encoded: dict[tuple[int | None, bool, Lines | None], str] = {}
         for subscriber in list(live.subscribers):
@@ -464,8 +477,6 @@ class GameManager:
                 # It fell behind: no more views for it. Its socket closes and ``unsubscribe``
                 # takes it out of the counts (a socket is counted out in one place only).
                 live.subscribers.discard(subscriber)
-        for hook in self.change_hooks:
-            hook(live)
 
     # ----- acting -------------------------------------------------------------------------------
 
@@ -582,5 +593,4 @@ class GameManager:
         live.stored.actions.extend(applied)
         if live.clock is not None and ticked is not None:
             live.clock.record = ticked[0]
-        self.announce(live, first)
-        self.computer.schedule(live)
+        await self.announce(live, first)

@@ -31,6 +31,7 @@ from boneyard.core.words import capital
 from boneyard.web.errors import WebError
 from boneyard.web.people import names
 from boneyard.web.play import words
+from boneyard.web.play.events import GameLoaded
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.store.sessions import SeriesGame, SessionEvent, SessionStore
@@ -42,14 +43,21 @@ from boneyard.web.table.endings import (
     player_moves,
     seat_name,
 )
-from boneyard.web.table.series import next_seating, pair_key, series_score
+from boneyard.web.table.series import (
+    moved_urls,
+    next_seating,
+    next_urls,
+    pair_key,
+    series_score,
+)
 from boneyard.web.table.session import Session, SessionSettings, event_bytes, session_of
 
 STAND_IN_LEVEL = "medium"
 
 
 class SessionManager:
-    """The session layer of one app, attached to its GameManager."""
+    """The session layer of one app: it calls its GameManager, and hears its games' news
+    (``attach``: subscribed to ``GameLoaded`` by ``web/app.py``)."""
 
     def __init__(
         self, manager: GameManager, store: SessionStore, settings: SessionSettings | None = None
@@ -58,53 +66,46 @@ class SessionManager:
         self.store = store
         self.settings = settings or SessionSettings()
         self._rematch_lock = asyncio.Lock()
-        manager.load_hooks.append(self.attach)
 
     # ----- attaching to live games ---------------------------------------------------------------
 
-    def attach(self, live: LiveGame) -> None:
-        """Give ``live`` its session: the stored web-layer actions, and an ending re-applied."""
-        events = self.store.events(live.id)
-        series = self.store.series_game(live.id)
+    async def attach(self, event: GameLoaded) -> None:
+        """Give the game made its session: the stored web-layer actions (read off the event
+        loop, on the store's reader threads), and an ending re-applied."""
+        live = event.live
+        events, series, onwards = await self.manager.read_store(self._read, live.id)
         before = live.session
         session = Session(self, live, events, series)
+        session.next_urls.update(onwards)
         live.session = session
         # its events count in the game's memory (those of a session read before, once)
         counted = sum(map(event_bytes, before.events)) if isinstance(before, Session) else 0
         self.manager.grow(live, sum(map(event_bytes, events)) - counted)
         live.ending = None  # (read again with the events: a game reloaded from the store)
-        for event in events:
-            if event.kind in ENDINGS:
-                live.ending = ending_of(live, event)
-            if event.kind == "moved":
-                self.load_moved_urls(session, event.detail["to"])
+        for stored in events:
+            if stored.kind in ENDINGS:
+                live.ending = ending_of(live, stored)
+
+    def _read(self, game_id: str) -> tuple[list[SessionEvent], SeriesGame | None, dict[int, str]]:
+        """A game's session as stored, with each seat's link onwards (on a store thread)."""
+        events = self.store.events(game_id)
+        series = self.store.series_game(game_id)
+        onwards: dict[int, str] = {}
+        for stored in events:
+            if stored.kind == "moved":
+                onwards.update(
+                    moved_urls(self.manager.store, self.store, series, stored.detail["to"])
+                )
         if series is not None and series.next_game is not None:
-            self._load_next_urls(session, series.next_game)
+            onwards.update(next_urls(self.manager.store, self.store, series, series.next_game))
+        return events, series, onwards
 
     def load_moved_urls(self, session: Session, target_id: str) -> None:
-        """Each person's link into the continuing game an open game was replaced by."""
-        stored = self.manager.store.load(target_id)
-        target = self.store.series_game(target_id)
-        if stored is None or target is None or session.series is None:
-            return
-        for seat, person in enumerate(session.series.people):
-            if person is not None and person in target.people:
-                token = stored.seats[target.people.index(person)]["token"]
-                session.next_urls[seat] = f"/game/{target_id}?t={token}"
-
-    def _load_next_urls(self, session: Session, next_id: str) -> None:
-        stored = self.manager.store.load(next_id)
-        entry = self.store.series_game(next_id)
-        if stored is None or entry is None or session.series is None:
-            return
-        seat_of_member = {member: seat for seat, member in enumerate(entry.members)}
-        for seat, member in enumerate(session.series.members):
-            new_seat = seat_of_member.get(member)
-            if new_seat is None:
-                continue
-            token = stored.seats[new_seat].get("token")
-            if stored.seats[new_seat]["kind"] == "human" and token:
-                session.next_urls[seat] = f"/game/{next_id}?t={token}"
+        """Each person's link into the continuing game an open game was replaced by (on a
+        store thread: it reads)."""
+        session.next_urls.update(
+            moved_urls(self.manager.store, self.store, session.series, target_id)
+        )
 
     # ----- what each seat is told ----------------------------------------------------------------
 
@@ -214,8 +215,8 @@ class SessionManager:
     ) -> None:
         """Store a web-layer note on ``live`` (a puzzle's set-up, a solution shown) and tell."""
         async with live.lock:
-            await self._record(live, kind, seat, detail)
-            await self._changed(live)
+            await self.record(live, kind, seat, detail)
+            await self.manager.announce(live, live.seq)
 
     # ----- web-layer actions ---------------------------------------------------------------------
 
@@ -256,7 +257,7 @@ class SessionManager:
             raise WebError(400, "bad_request", f"unknown request {what!r}; requests: {known}")
         await handler(live, seat)
 
-    async def _record(
+    async def record(
         self,
         live: LiveGame,
         kind: str,
@@ -299,9 +300,9 @@ class SessionManager:
                 await self._hand_to_computer(live, seat, seat, "left")
                 return
             returns = [1.0 if s != seat else -1.0 for s in range(live.num_seats)]
-            event = await self._record(live, "resign", seat, {"returns": returns}, returns=returns)
+            event = await self.record(live, "resign", seat, {"returns": returns}, returns=returns)
             live.ending = ending_of(live, event)
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     async def offer_draw(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
@@ -314,8 +315,8 @@ class SessionManager:
                 raise WebError(409, "no_draws", "draws are offered to people, not the computer")
             if self._pending(session, "draw_offer") is not None:
                 raise WebError(409, "already_offered", "a draw offer is already waiting")
-            await self._record(live, "draw_offer", seat)
-            await self._changed(live)
+            await self.record(live, "draw_offer", seat)
+            await self.manager.announce(live, live.seq)
 
     async def accept_draw(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
@@ -324,19 +325,19 @@ class SessionManager:
             if offer is None or offer.seat == seat:
                 raise WebError(409, "no_offer", "there is no draw offer to accept")
             returns = [0.0] * live.num_seats
-            event = await self._record(
+            event = await self.record(
                 live, "draw_agreed", seat, {"returns": returns}, returns=returns
             )
             live.ending = ending_of(live, event)
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     async def decline_draw(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
             offer = self._pending(session_of(live), "draw_offer")
             if offer is None or offer.seat == seat:
                 raise WebError(409, "no_offer", "there is no draw offer to decline")
-            await self._record(live, "draw_declined", seat)
-            await self._changed(live)
+            await self.record(live, "draw_declined", seat)
+            await self.manager.announce(live, live.seq)
 
     async def abort(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
@@ -348,9 +349,9 @@ class SessionManager:
                     "the first move has been played: the game can only be resigned now",
                 )
             returns = [0.0] * live.num_seats
-            event = await self._record(live, "abort", seat, {"returns": returns}, returns=returns)
+            event = await self.record(live, "abort", seat, {"returns": returns}, returns=returns)
             live.ending = ending_of(live, event)
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     # ----- takeback ------------------------------------------------------------------------------
 
@@ -384,8 +385,8 @@ class SessionManager:
                 session = session_of(live)
                 if self._pending(session, "takeback_request") is not None:
                     raise WebError(409, "already_asked", "a takeback request is already waiting")
-                await self._record(live, "takeback_request", seat)
-                await self._changed(live)
+                await self.record(live, "takeback_request", seat)
+                await self.manager.announce(live, live.seq)
                 return
             refusal = self.takeback_refusal(live, seat)
             if refusal is not None:
@@ -405,8 +406,8 @@ class SessionManager:
             request = self._pending(session_of(live), "takeback_request")
             if request is None or request.seat == seat:
                 raise WebError(409, "no_request", "there is no takeback request to decline")
-            await self._record(live, "takeback_declined", seat)
-            await self._changed(live)
+            await self.record(live, "takeback_declined", seat)
+            await self.manager.announce(live, live.seq)
 
     async def _take_back(self, live: LiveGame, seat: int, start: int) -> None:
         """Remove the actions from ``start`` on (kept in the event) and rebuild. Locked."""
@@ -414,9 +415,7 @@ class SessionManager:
             live.bot_task.cancel()  # its move was chosen for a position that is gone
             live.bot_task = None
         undone = [list(pair) for pair in live.stored.actions[start:]]
-        await self._record(
-            live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start
-        )
+        await self.record(live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start)
         # The shortened log is replayed (and said in words) in the work pool: a long game's
         # takeback walks hundreds of actions. Until it is back the game stays as it was.
         shortened = replace(live.stored, actions=live.stored.actions[:start])
@@ -429,7 +428,7 @@ class SessionManager:
         live.log = rebuilt.log
         live.session = rebuilt.session
         session_of(live).live = live
-        await self._changed(live, log_from=start)
+        await self.manager.announce(live, start)
 
     # ----- stand-in ------------------------------------------------------------------------------
 
@@ -457,9 +456,9 @@ class SessionManager:
         label = seat_name(live, target)
         seats = [dict(info) for info in live.stored.seats]
         seats[target].update(kind="computer", level=STAND_IN_LEVEL, was="human")
-        await self._record(live, kind, seat, {"label": label, "target": target}, seats=seats)
+        await self.record(live, kind, seat, {"label": label, "target": target}, seats=seats)
         live.stored.seats[:] = seats
-        await self._changed(live)
+        await self.manager.announce(live, live.seq)
 
     # ----- names ---------------------------------------------------------------------------------
 
@@ -492,9 +491,9 @@ class SessionManager:
             seats = [dict(info) for info in live.stored.seats]
             seats[seat]["name"] = cleaned
             side = capital(live.game.seat_name(seat))
-            await self._record(live, "named", seat, {"side": side, "name": cleaned}, seats=seats)
+            await self.record(live, "named", seat, {"side": side, "name": cleaned}, seats=seats)
             live.stored.seats[:] = seats
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     # ----- rematch -------------------------------------------------------------------------------
 
@@ -562,10 +561,14 @@ class SessionManager:
                 raise WebError(409, "stale", "the next game was started at the same moment")
             session_of(next_live).series = entry
             session.series = replace(series, next_game=next_live.id)
-            self._load_next_urls(session, next_live.id)
+            session.next_urls.update(
+                await self.manager.read_store(
+                    next_urls, self.manager.store, self.store, session.series, next_live.id
+                )
+            )
             await self.after_rematch(live, next_live, entry)
         async with live.lock:
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     async def after_rematch(self, live: LiveGame, next_live: LiveGame, entry: SeriesGame) -> None:
         """Two known people's next Obonto game becomes their continuing game."""
@@ -579,13 +582,8 @@ class SessionManager:
             if live.over:
                 return
             returns = [0.0] * live.num_seats
-            event = await self._record(
+            event = await self.record(
                 live, "moved", None, {"returns": returns, "to": target_id}, returns=returns
             )
             live.ending = ending_of(live, event)
-            await self._changed(live)
-
-    async def _changed(self, live: LiveGame, log_from: int | None = None) -> None:
-        """Tell every subscriber (their views carry the session). Locked by the caller."""
-        self.manager.announce(live, live.seq if log_from is None else log_from)
-        self.manager.computer.schedule(live)
+            await self.manager.announce(live, live.seq)
