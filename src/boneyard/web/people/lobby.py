@@ -153,7 +153,7 @@ async def person_games(
         raise WebError(400, "bad_request", "the body's id is not the address's")
     await _person(sessions, body)
     found = []
-    for _pair, game_id in sessions.store.continuing_of(person_id):
+    for _pair, game_id in await manager.read_store(sessions.store.continuing_of, person_id):
         live = await manager.get(game_id)
         series = session_of(live).series
         if series is None or person_id not in series.people:
@@ -161,7 +161,7 @@ async def person_games(
         seat = series.people.index(person_id)
         token = live.stored.seats[seat]["token"]
         view = live.view(seat, draw=False)
-        names = _names(sessions, series)
+        names = await _names(manager, sessions, series)
         found.append(
             {
                 "id": live.id,
@@ -178,8 +178,8 @@ async def person_games(
     return found
 
 
-def _names(sessions: SessionManager, series: SeriesGame) -> list[str]:
-    known = sessions.store.names([p for p in series.people if p])
+async def _names(manager: GameManager, sessions: SessionManager, series: SeriesGame) -> list[str]:
+    known = await manager.read_store(sessions.store.names, [p for p in series.people if p])
     return [known.get(p, "Someone") if p else "Someone" for p in series.people]
 
 
