@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -48,5 +50,28 @@ def test_a_move_runs_no_sql_on_the_event_loop(tmp_path: Path) -> None:
         assert {"SELECT", "INSERT"} <= kinds, ran  # it was read back and the move stored
         on_loop = [kind for thread, kind in ran if thread == loop_thread]
         assert on_loop == [], f"statements run on the event loop: {on_loop}"
+
+    run(tmp_path, test)
+
+
+def test_a_game_dropped_from_memory_is_freed_at_once(tmp_path: Path) -> None:
+    """Nothing around a live game points back at it (its session asks for it as an argument):
+    once the cache drops it, it is freed by its count of references, with no wait for a full
+    garbage collection (the largest boards are megabytes)."""
+
+    async def test(table: Table) -> None:
+        manager = table.app.state.manager
+        created = await table.create(clock=REAL_TIME)
+        assert (await table.move(created, 0)).status_code == 200
+        live = manager.games[created["id"]]
+        assert live.session is not None and live.clock is not None
+        gone = weakref.ref(live)
+        gc.disable()  # (a collection on the way would hide a circle)
+        try:
+            manager.cache.drop(live)
+            del live
+            assert gone() is None
+        finally:
+            gc.enable()
 
     run(tmp_path, test)

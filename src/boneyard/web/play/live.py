@@ -61,11 +61,12 @@ class Subscriber(Protocol):
 class PlaySession(Protocol):
     """What the table (``web/table/``) gives a live game: the session of play it lives in."""
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The session as ``seat`` sees it (offers, series, rematch), carried in every view."""
+    def view(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+        """The session of ``live`` as ``seat`` sees it (offers, series, rematch), carried in
+        every view."""
         ...
 
-    def waiting_for_people(self) -> bool:
+    def waiting_for_people(self, live: LiveGame) -> bool:
         """An open game of the lobby whose free seats nobody took yet: it takes no move."""
         ...
 
@@ -131,7 +132,7 @@ class LiveGame:
     def waiting_for_people(self) -> bool:
         """Whether the game waits for someone to take a free seat (an open game of the lobby):
         no person's move is taken until then. The session of play knows."""
-        return self.session is not None and self.session.waiting_for_people()
+        return self.session is not None and self.session.waiting_for_people(self)
 
     @property
     def computers_only(self) -> bool:
@@ -300,7 +301,7 @@ class LiveGame:
             "seed_hash": self.stored.seed_hash,
             "seed": self.stored.seed if terminal else None,
             **(words.for_seat(self, seat, observation) if draw else {}),
-            "session": self.session.view(seat) if self.session is not None else None,
+            "session": self.session.view(self, seat) if self.session is not None else None,
             "clock": self.clock.view(self) if self.clock is not None else None,
         }
 

@@ -91,4 +91,4 @@ async def session_view(
     """How the game ended, offers waiting, web-layer actions in words (all of them: a view
     carries the latest few), the series score and (for a seat) its link into the next game."""
     live = await _manager(request).get(game_id, payer=payer)
-    return session_of(live).view(live.seat_of(token), every_event=True)
+    return session_of(live).view(live, live.seat_of(token), every_event=True)

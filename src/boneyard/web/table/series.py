@@ -68,12 +68,11 @@ def next_game_parameters(live: LiveGame) -> dict[str, Any]:
     return dict(rules.next_game(live.state, resigned))
 
 
-def series_score(session: Session) -> dict[str, Any] | None:
+def series_score(session: Session, live: LiveGame) -> dict[str, Any] | None:
     """The series so far, by the seats of this game: wins (and Obonto's carried points)."""
     series = session.series
     if series is None:
         return None
-    live = session.live
     seats = live.num_seats
     carried = series.carried
     wins = [float(carried.get("wins", [0] * seats)[m]) for m in series.members]

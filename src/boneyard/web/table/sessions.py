@@ -26,7 +26,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from boneyard.core.game import CHANCE
 from boneyard.core.words import capital
 from boneyard.web.errors import WebError
 from boneyard.web.people import names
@@ -39,7 +38,6 @@ from boneyard.web.table.endings import (
     ALWAYS_STORED,
     ENDINGS,
     ending_of,
-    event_words,
     player_moves,
     seat_name,
 )
@@ -50,7 +48,16 @@ from boneyard.web.table.series import (
     pair_key,
     series_score,
 )
-from boneyard.web.table.session import Session, SessionSettings, event_bytes, session_of
+from boneyard.web.table.session import (
+    Session,
+    SessionSettings,
+    event_bytes,
+    is_person,
+    last_move_of,
+    pending,
+    session_of,
+    takeback_refusal,
+)
 
 STAND_IN_LEVEL = "medium"
 
@@ -75,7 +82,9 @@ class SessionManager:
         live = event.live
         events, series, onwards = await self.manager.read_store(self._read, live.id)
         before = live.session
-        session = Session(self, live, events, series)
+        session = Session(
+            events, series, self.manager.settings.events_in_view, self.settings.stand_in_seconds
+        )
         session.next_urls.update(onwards)
         live.session = session
         # its events count in the game's memory (those of a session read before, once)
@@ -106,109 +115,6 @@ class SessionManager:
         session.next_urls.update(
             moved_urls(self.manager.store, self.store, session.series, target_id)
         )
-
-    # ----- what each seat is told ----------------------------------------------------------------
-
-    def _pending(self, session: Session, kind: str) -> SessionEvent | None:
-        """An offer or request still open: the last web-layer action, on the current move."""
-        # a seat naming itself in between leaves an offer open
-        said = [event for event in session.events if event.kind != "named"]
-        if not said:
-            return None
-        last = said[-1]
-        if last.kind == kind and last.at_seq == session.live.seq:
-            return last
-        return None
-
-    def _is_person(self, live: LiveGame, seat: int | None) -> bool:
-        return seat is not None and live.stored.seats[seat]["kind"] == "human"
-
-    def session_view(
-        self, session: Session, seat: int | None, every_event: bool = False
-    ) -> dict[str, Any]:
-        live = session.live
-        shown = [e for e in session.events if e.kind != "puzzle"]  # the puzzle's panel says it
-        if not every_event:
-            shown = shown[-self.manager.settings.events_in_view :]
-        over = live.over
-        draw_offer = self._pending(session, "draw_offer")
-        takeback_request = self._pending(session, "takeback_request")
-        ending = next((e for e in reversed(session.events) if e.kind in ENDINGS), None)
-        person = self._is_person(live, seat)
-        others = [s for s in range(live.num_seats) if s != seat]
-        others_people = bool(others) and all(self._is_person(live, s) for s in others)
-        waited = session.waited()
-        to_move = live.to_move()
-        can = {
-            "resign": person and not over and live.num_seats > 1,
-            "offer_draw": person
-            and not over
-            and others_people
-            and live.game.spec.series.can_be_drawn
-            and draw_offer is None,
-            "answer_draw": person and draw_offer is not None and draw_offer.seat != seat,
-            "abort": person and not over and live.num_seats > 1 and player_moves(live) == 0,
-            "takeback": person
-            and not over
-            and takeback_request is None
-            and any(p == seat for _a, p in live.stored.actions)
-            and (others_people or (seat is not None and self.takeback_refusal(live, seat) is None)),
-            "answer_takeback": person
-            and takeback_request is not None
-            and takeback_request.seat != seat,
-            "rematch": person
-            and over
-            and live.num_seats > 1
-            and (session.series is None or session.series.next_game is None),
-            "stand_in": person
-            and not over
-            and to_move >= 0
-            and to_move != seat
-            and self._is_person(live, to_move)
-            and waited >= self.settings.stand_in_seconds,
-        }
-        return {
-            "ending": None
-            if ending is None
-            else {"kind": ending.kind, "seat": ending.seat, "words": str(live.status_text())},
-            "can": can,
-            "draw_offer": None if draw_offer is None else {"seat": draw_offer.seat},
-            "takeback_request": None
-            if takeback_request is None
-            else {"seat": takeback_request.seat},
-            "events": [
-                {"at": e.at_seq, "kind": e.kind, "seat": e.seat, "words": event_words(live, e)}
-                for e in shown
-            ],
-            "events_total": len(session.events),
-            "series": series_score(session),
-            "next_url": session.next_urls.get(seat) if seat is not None else None,
-            "follow": ending is not None and ending.kind == "moved",
-            "next_game": session.series.next_game if session.series else None,
-            "waiting": None if to_move < 0 else {"seat": to_move, "seconds": round(waited)},
-            "stand_in_after": self.settings.stand_in_seconds,
-            "open_seats": list(session.series.open_seats) if session.series else [],
-            "puzzle": self.puzzle_view(session),
-        }
-
-    def puzzle_view(self, session: Session) -> dict[str, Any] | None:
-        """A puzzle of the ladder or the daily puzzle: its level, the shortest solution's length
-        and the moves used so far (``web/people/ladder.py`` notes it when it deals the puzzle)."""
-        note = next((e for e in session.events if e.kind == "puzzle"), None)
-        ladder = session.live.game.spec.ladder
-        if note is None or ladder is None:
-            return None
-        observation = session.live.state.observation(None)
-        shown = next((e for e in session.events if e.kind == "solution_shown"), None)
-        return {
-            "level": note.detail.get("level"),
-            "date": note.detail.get("date"),
-            ladder.parameter: note.detail[ladder.parameter],
-            "shortest": note.detail["shortest"],
-            "used": observation.get("moves", 0),
-            "solved": bool(observation.get("solved")),
-            "solution_url": None if shown is None else shown.detail["replay_url"],
-        }
 
     async def note(
         self, live: LiveGame, kind: str, detail: dict[str, Any], seat: int | None = None
@@ -311,9 +217,9 @@ class SessionManager:
             if not live.game.spec.series.can_be_drawn:
                 raise WebError(409, "no_draws", f"{live.game.title} never ends in a draw")
             others = [s for s in range(live.num_seats) if s != seat]
-            if not others or not all(self._is_person(live, s) for s in others):
+            if not others or not all(is_person(live, s) for s in others):
                 raise WebError(409, "no_draws", "draws are offered to people, not the computer")
-            if self._pending(session, "draw_offer") is not None:
+            if pending(session, live, "draw_offer") is not None:
                 raise WebError(409, "already_offered", "a draw offer is already waiting")
             await self.record(live, "draw_offer", seat)
             await self.manager.announce(live, live.seq)
@@ -321,7 +227,7 @@ class SessionManager:
     async def accept_draw(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
             self._refuse_if_over(live)
-            offer = self._pending(session_of(live), "draw_offer")
+            offer = pending(session_of(live), live, "draw_offer")
             if offer is None or offer.seat == seat:
                 raise WebError(409, "no_offer", "there is no draw offer to accept")
             returns = [0.0] * live.num_seats
@@ -333,7 +239,7 @@ class SessionManager:
 
     async def decline_draw(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
-            offer = self._pending(session_of(live), "draw_offer")
+            offer = pending(session_of(live), live, "draw_offer")
             if offer is None or offer.seat == seat:
                 raise WebError(409, "no_offer", "there is no draw offer to decline")
             await self.record(live, "draw_declined", seat)
@@ -355,40 +261,19 @@ class SessionManager:
 
     # ----- takeback ------------------------------------------------------------------------------
 
-    def _last_move_of(self, live: LiveGame, seat: int) -> int:
-        for seq in range(len(live.stored.actions) - 1, -1, -1):
-            if live.stored.actions[seq][1] == seat:
-                return seq
-        raise WebError(409, "no_move", "you have not moved yet: there is nothing to take back")
-
-    def takeback_refusal(self, live: LiveGame, seat: int) -> str | None:
-        """Why ``seat``'s last move may not be taken back against the computer, or None.
-
-        Refused once a chance event happened since that move (a roll, a shuffle, a draw), or
-        a reveal: an action that looks different to different seats (a card seen, a look at a
-        hidden piece), in a game with hidden information.
-        """
-        start = self._last_move_of(live, seat)
-        for entry in live.log[start:]:
-            if entry.player == CHANCE:
-                return "something was left to chance since that move: it stands"
-            if not live.game.perfect_information and len(set(entry.strings)) > 1:
-                return "something hidden was revealed since that move: it stands"
-        return None
-
     async def takeback(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
             self._refuse_if_over(live)
-            start = self._last_move_of(live, seat)
+            start = last_move_of(live, seat)
             others = [s for s in range(live.num_seats) if s != seat]
-            if any(self._is_person(live, s) for s in others):
+            if any(is_person(live, s) for s in others):
                 session = session_of(live)
-                if self._pending(session, "takeback_request") is not None:
+                if pending(session, live, "takeback_request") is not None:
                     raise WebError(409, "already_asked", "a takeback request is already waiting")
                 await self.record(live, "takeback_request", seat)
                 await self.manager.announce(live, live.seq)
                 return
-            refusal = self.takeback_refusal(live, seat)
+            refusal = takeback_refusal(live, seat)
             if refusal is not None:
                 raise WebError(409, "takeback_refused", refusal)
             await self._take_back(live, seat, start)
@@ -396,14 +281,14 @@ class SessionManager:
     async def accept_takeback(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
             self._refuse_if_over(live)
-            request = self._pending(session_of(live), "takeback_request")
+            request = pending(session_of(live), live, "takeback_request")
             if request is None or request.seat == seat or request.seat is None:
                 raise WebError(409, "no_request", "there is no takeback request to accept")
-            await self._take_back(live, request.seat, self._last_move_of(live, request.seat))
+            await self._take_back(live, request.seat, last_move_of(live, request.seat))
 
     async def decline_takeback(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
-            request = self._pending(session_of(live), "takeback_request")
+            request = pending(session_of(live), live, "takeback_request")
             if request is None or request.seat == seat:
                 raise WebError(409, "no_request", "there is no takeback request to decline")
             await self.record(live, "takeback_declined", seat)
@@ -427,7 +312,6 @@ class SessionManager:
         live.ending = rebuilt.ending
         live.log = rebuilt.log
         live.session = rebuilt.session
-        session_of(live).live = live
         await self.manager.announce(live, start)
 
     # ----- stand-in ------------------------------------------------------------------------------
@@ -438,11 +322,11 @@ class SessionManager:
             to_move = live.to_move()
             if target is None:
                 target = to_move
-            if target != to_move or target == seat or not self._is_person(live, target):
+            if target != to_move or target == seat or not is_person(live, target):
                 raise WebError(
                     409, "not_away", "only the person to move can be replaced, by someone else"
                 )
-            waited = session_of(live).waited()
+            waited = session_of(live).waited(live)
             if waited < self.settings.stand_in_seconds:
                 left = self.settings.stand_in_seconds - waited
                 raise WebError(
@@ -528,7 +412,7 @@ class SessionManager:
                 new_seats.append(
                     {"kind": "human"} if human else {"kind": "computer", "level": info["level"]}
                 )
-            score = series_score(session)
+            score = series_score(session, live)
             assert score is not None
             carried_wins = [0.0] * live.num_seats
             carried_points = [0] * live.num_seats
