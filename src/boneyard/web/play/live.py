@@ -152,6 +152,17 @@ class LiveGame:
         """Whether the game is over: by its rules, or ended by the web layer."""
         return self.ending is not None or self.state.is_terminal()
 
+    def running_seat(self, state: State | None = None) -> int | None:
+        """Whose clock runs (at ``state``, by default its own): the person to move, while the
+        game is on and no seat waits for someone."""
+        state = self.state if state is None else state
+        if self.ending is not None or state.is_terminal() or self.waiting_for_people():
+            return None
+        seat = state.current_player()
+        if seat < 0 or self.stored.seats[seat]["kind"] != "human":
+            return None
+        return seat
+
     def returns(self) -> list[float]:
         """Each seat's result: the ending's, or the rules'."""
         return list(self.ending.returns) if self.ending is not None else self.state.returns()
@@ -302,7 +313,7 @@ class LiveGame:
             "seed": self.stored.seed if terminal else None,
             **(words.for_seat(self, seat, observation) if draw else {}),
             "session": self.session.view(self, seat) if self.session is not None else None,
-            "clock": self.clock.view(self) if self.clock is not None else None,
+            "clock": self.clock.view(waiting or terminal) if self.clock is not None else None,
         }
 
     def log_lines(

@@ -16,7 +16,6 @@ number: a copy found behind (another server process moved) is brought up to date
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -27,18 +26,18 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import Payer, Spend
-from boneyard.web.play import drawing, words
+from boneyard.web.play import words
+from boneyard.web.play.broadcast import send_views
 from boneyard.web.play.cache import LiveCache
 from boneyard.web.play.catalog import Catalog
+from boneyard.web.play.checks import action_id, check_turn
 from boneyard.web.play.clocks import TimeControl, new_record, ticked_clock
 from boneyard.web.play.computer import ComputerSeats
-from boneyard.web.play.drawing import Lines
 from boneyard.web.play.events import GameChanged, GameEnded, GameEvents, GameLoaded
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
@@ -90,13 +89,11 @@ class GameManager:
             self.settings.work_processes, self.settings.work_seconds, self.metrics.refuse
         )
         self.replays = Replays(self.work)
-        self.bots = bot_runner(self.settings, store, self.metrics)
-        # The services it is composed of: what stays in memory, and the computer seats (which
-        # play their answers through this manager's own act, as a person's move is played).
+        self.bots = bot_runner(self.settings, store, self.metrics.bot_seconds)
+        # The services it is composed of: what stays in memory, and the computer seats (when and
+        # how the computer thinks; the manager plays its answers, as a person's moves).
         self.cache = LiveCache(self.settings)
-        self.computer = ComputerSeats(
-            self.settings, self.bots, self.act, self.freshen, self._show_status, self.metrics
-        )
+        self.computer = ComputerSeats(self.settings, self.bots, self.metrics)
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
         self.metrics.thinking_waiting.set_function(
             lambda: sum(live.resting for live in self.games.values())
@@ -248,7 +245,7 @@ class GameManager:
             LiveGame(game_id, stored, game, state, entries, memory=size, payer=client or "")
         )
         self.cache.keep(live)
-        self.computer.schedule(live)
+        self._start_computer(live)
         if clock is not None and not clock_waits:
             await self.announce(live, live.seq)  # nobody listens yet but the clock: it starts
         return live
@@ -264,7 +261,7 @@ class GameManager:
             self.cache.touch(live)
             if fresh:
                 await self.freshen(live)
-        self.computer.schedule(live)
+        self._start_computer(live)
         await self.replays.tell(live)
         return live
 
@@ -421,7 +418,7 @@ class GameManager:
         game of computers alone goes on (``ComputerSeats.watched``)."""
         if live.id in self.games:
             self.cache.touch(live)
-        self.computer.schedule(live)
+        self._start_computer(live)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Take a socket out of every count ``subscribe`` put it in, once, whatever happened to
@@ -452,31 +449,50 @@ class GameManager:
         queue fills and it is dropped).
         """
         await self.events.publish(GameChanged(live, log_from, elsewhere))
-        self._send_views(live, log_from)
+        send_views(live, log_from)
         if live.over and not live.ended_told:
             live.ended_told = True
             await self.events.publish(GameEnded(live))
-        self.computer.schedule(live, standby=elsewhere)
+        self._start_computer(live, standby=elsewhere)
 
-    def _send_views(self, live: LiveGame, log_from: int) -> None:
-        views: dict[tuple[int | None, bool], tuple[dict[str, Any], Lines | None]] = {}
-        encoded: dict[tuple[int | None, bool, Lines | None], str] = {}
-        for subscriber in list(live.subscribers):
-            key = (subscriber.seat, subscriber.draw)
-            if key not in views:
-                view = {"type": "view", **live.view(*key, log_from=log_from)}
-                views[key] = view, drawing.lines_of(view["svg"])
-            view, lines = views[key]
-            held = subscriber.drawing
-            if (*key, held) not in encoded:
-                if held is not None and lines is not None:  # only what changed since then
-                    view = {**view, "svg": None, "drawing": drawing.changes(held, lines)}
-                encoded[(*key, held)] = json.dumps(view, separators=(",", ":"))
-            subscriber.drawing = lines
-            if not subscriber.offer(encoded[(*key, held)]):
-                # It fell behind: no more views for it. Its socket closes and ``unsubscribe``
-                # takes it out of the counts (a socket is counted out in one place only).
-                live.subscribers.discard(subscriber)
+    # ----- the computer's turns ---------------------------------------------------------------
+
+    def _start_computer(self, live: LiveGame, standby: bool = False) -> None:
+        """Start the computer's turn if a computer is to move (``ComputerSeats.turn_to_start``;
+        ``standby``: only stand by for the reply another process plays)."""
+        seat = self.computer.turn_to_start(live, standby)
+        if seat is not None:
+            live.bot_task = asyncio.get_running_loop().create_task(
+                self._computer_turn(live, seat, standby)
+            )
+
+    async def _computer_turn(self, live: LiveGame, seat: int, standby: bool) -> None:
+        """Wait, think (``computer``) and play the computer's answer as a person's move."""
+        if standby:
+            seq = live.seq
+            await self.computer.stand_by(live, seat)
+            await self.freshen(live)  # a notice missed: the store has the reply
+            if live.seq != seq:
+                live.bot_task = None
+                self._start_computer(live, standby=True)
+                return
+        else:
+            await self.computer.pause(live, seat)
+        if self.computer.must_rest(live):
+            await self._show_status(live)  # the status says why the computer does not answer yet
+            await self.computer.rest(live)
+        chosen = await self.computer.choose(live, seat)
+        if chosen is None:
+            return
+        seq, action = chosen
+        live.bot_task = None
+        try:
+            await self.act(live, seat, seq, action)
+        except WebError as error:
+            # Stale: another process holding this game played the same computer move first.
+            level_of = logging.INFO if error.code == "stale" else logging.WARNING
+            log.log(level_of, "computer move refused in game %s: %s", live.id, error.detail)
+            self._start_computer(live)
 
     # ----- acting -------------------------------------------------------------------------------
 
@@ -509,48 +525,14 @@ class GameManager:
         async with live.lock:
             if seq > live.seq:  # the player saw a later move: made through another process
                 await self._catch_up(live)
-            self._check_turn(live, seat, seq)
+            check_turn(live, seat, seq)
             assert seat is not None  # _check_turn refuses spectators
             if live.clock is not None:
                 live.clock.refuse_late(seat, received)
-            action_id = self._action_id(live.state, action)
-            await self._commit(live, [(action_id, seat)], received)
+            chosen = action_id(live.state, action)
+            await self._commit(live, [(chosen, seat)], received)
         self.metrics.moves.inc()
         self.metrics.move_seconds.observe(time.monotonic() - began)
-
-    def _check_turn(self, live: LiveGame, seat: int | None, seq: int) -> None:
-        if seat is None:
-            raise WebError(403, "spectator", "a spectator cannot act: open an invite link")
-        if live.over:
-            raise WebError(409, "game_over", f"game {live.id} is over: {live.status_text()}")
-        if seq != live.seq:
-            raise WebError(
-                409,
-                "stale",
-                f"you acted on move {seq} but the game is at move {live.seq}: "
-                "someone moved first (or this was sent twice); reload the board",
-            )
-        player = live.to_move()
-        if player != seat:
-            raise WebError(409, "not_your_turn", f"it is not your turn: {live.status_text()}")
-
-    def _action_id(self, state: State, action: int | str) -> int:
-        if isinstance(action, bool):
-            raise WebError(422, "bad_action", "an action is an id (integer) or an action string")
-        if isinstance(action, str):
-            try:
-                action = state.string_to_action(action)
-            except BoneyardError as error:
-                raise WebError(422, "bad_action", str(error)) from None
-            except (ValueError, IndexError, KeyError) as error:
-                raise WebError(422, "bad_action", f"cannot read action: {error}") from None
-        if action not in state.legal_actions():
-            try:
-                state.clone().apply_action(action)
-            except IllegalActionError as error:
-                raise WebError(422, "illegal", str(error)) from None
-            raise WebError(422, "illegal", f"illegal action {action!r}")
-        return action
 
     async def _commit(
         self, live: LiveGame, actions: list[tuple[int, int]], received: float | None = None
@@ -561,7 +543,11 @@ class GameManager:
         state, entries, applied = advance(live.state, actions, live.stored.seed, first)
         returns = state.returns() if state.is_terminal() else None
         ticked = ticked_clock(
-            live, state, actions, live.seq + len(applied), received or self.timers.now()
+            live.clock,
+            live.running_seat(state),
+            actions,
+            live.seq + len(applied),
+            received or self.timers.now(),
         )
         # Committed before anyone is told: an acknowledged move survives a killed server.
         try:

@@ -34,7 +34,6 @@ from sqlalchemy.exc import IntegrityError
 from boneyard.web.errors import WebError
 from boneyard.web.play.clocks import (
     GameClock,
-    running_seat,
     stopped_at_flag,
     switched,
 )
@@ -85,7 +84,7 @@ class ClockKeeper:
         clock = live.clock
         if clock is None:
             return
-        running = running_seat(live)
+        running = live.running_seat()
         if clock.record.at_seq < live.seq:
             # Moved elsewhere (caught up): the store has the clock that move wrote. Read now
             # (off the loop), so that the view about to be sent shows it.
@@ -206,7 +205,7 @@ class ClockKeeper:
         if stored is None:
             live.clock = None
             return None
-        running = running_seat(live)
+        running = live.running_seat()
         if stored.at_seq != live.seq or stored.running != running:
             if stored.at_seq > live.seq and await self._behind(live):
                 self._schedule(stored)  # moved elsewhere: the move's notice follows
