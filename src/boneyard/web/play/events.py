@@ -65,11 +65,6 @@ class GameEvents:
         """Call ``handler`` (plain or async) with every event of ``kind``, after those before."""
         self._handlers.setdefault(kind, []).append(handler)
 
-    def unsubscribe(self, kind: type[E], handler: Handler[E]) -> None:
-        handlers = self._handlers.get(kind, [])
-        if handler in handlers:
-            handlers.remove(handler)
-
     async def publish(self, event: Event) -> None:
         """Call each of the event's handlers in turn, each awaited before the next."""
         for handler in list(self._handlers.get(type(event), ())):
