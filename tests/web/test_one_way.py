@@ -55,6 +55,35 @@ def test_a_move_runs_no_sql_on_the_event_loop(tmp_path: Path) -> None:
     run(tmp_path, test)
 
 
+def test_the_lobby_runs_no_sql_on_the_event_loop(tmp_path: Path) -> None:
+    """Two people open, join and list their continuing game: the lobby reads and writes on the
+    store's threads too."""
+
+    async def test(table: Table) -> None:
+        loop_thread = threading.current_thread().name
+        ran = record_sql_threads(table)
+        ann, ben = [
+            (await table.client.post("/api/people", json={"name": name})).json()
+            for name in ("Ann", "Ben")
+        ]
+        proof = {who["name"]: {"id": who["id"], "secret": who["secret"]} for who in (ann, ben)}
+        opened = await table.client.post(
+            "/api/open", json={"game": "obonto", "person": proof["Ann"]}
+        )
+        assert opened.status_code == 201, opened.text
+        joined = await table.client.post(
+            f"/api/open/{opened.json()['id']}/join", json={"person": proof["Ben"]}
+        )
+        assert joined.status_code == 200, joined.text
+        listed = await table.client.post(f"/api/people/{ann['id']}/games", json=proof["Ann"])
+        assert [game["opponents"] for game in listed.json()] == [["Ben"]]
+        assert ran, "nothing was stored"
+        on_loop = [kind for thread, kind in ran if thread == loop_thread]
+        assert on_loop == [], f"statements run on the event loop: {on_loop}"
+
+    run(tmp_path, test)
+
+
 def test_a_game_dropped_from_memory_is_freed_at_once(tmp_path: Path) -> None:
     """Nothing around a live game points back at it (its session asks for it as an argument):
     once the cache drops it, it is freed by its count of references, with no wait for a full
