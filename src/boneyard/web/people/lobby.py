@@ -39,6 +39,7 @@ from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.play.routes import ERRORS, kind_json
+from boneyard.web.play.views import seat_view
 from boneyard.web.schemas import (
     CLOCK_CHOICE,
     HINTS_CHOICE,
@@ -160,7 +161,7 @@ async def person_games(
             continue
         seat = series.people.index(person_id)
         token = live.stored.seats[seat]["token"]
-        view = live.view(seat, draw=False)
+        view = seat_view(live, seat, draw=False)
         names = await _names(manager, sessions, series)
         found.append(
             {

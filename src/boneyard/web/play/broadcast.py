@@ -8,6 +8,7 @@ from typing import Any
 from boneyard.web.play import drawing
 from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame
+from boneyard.web.play.views import seat_view
 
 
 def send_views(live: LiveGame, log_from: int) -> None:
@@ -22,7 +23,7 @@ def send_views(live: LiveGame, log_from: int) -> None:
     for subscriber in list(live.subscribers):
         key = (subscriber.seat, subscriber.draw)
         if key not in views:
-            view = {"type": "view", **live.view(*key, log_from=log_from)}
+            view = {"type": "view", **seat_view(live, *key, log_from=log_from)}
             views[key] = view, drawing.lines_of(view["svg"])
         view, lines = views[key]
         held = subscriber.drawing

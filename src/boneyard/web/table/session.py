@@ -46,10 +46,6 @@ class Session:
         or with ``every_event`` every event stored."""
         return session_view(self, live, seat, every_event)
 
-    def waiting_for_people(self, live: LiveGame) -> bool:
-        """An open game of the lobby whose free seats nobody took yet: it takes no move."""
-        return self.series is not None and bool(self.series.open_seats) and not live.over
-
     def waited(self, live: LiveGame) -> float:
         """Seconds since the game reached its current move number (as this server saw it)."""
         if self.clock_seq != live.seq:
