@@ -42,6 +42,7 @@ from boneyard.web.people import (
 from boneyard.web.people.tournament_director import Director
 from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
+from boneyard.web.play.events import GameChanged, GameEnded, GameLoaded
 from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
@@ -113,12 +114,17 @@ def create_app(
     # connections' (the manager counts its sockets' own).
     game_manager.metrics.count_refusals(lambda: app.state.budgets.refused)
     game_manager.metrics.count_refusals(lambda: connections.REFUSED)
+    # The services around the games' owner: each is given what it calls (downwards), and hears
+    # the games' news from the owner's events (play/events.py), subscribed here, in this order.
+    events = game_manager.events
     # The session of play (resign, draws, takeback, rematch, ...): web/table/sessions.py.
-    app.state.sessions = SessionManager(
-        game_manager, SessionStore(game_manager.store), session_settings
-    )
+    sessions = SessionManager(game_manager, SessionStore(game_manager.store), session_settings)
+    events.subscribe(GameLoaded, sessions.attach)
     # Clocks kept from the store's times, ended once across processes: web/table/clocks.py.
-    app.state.clocks = ClockKeeper(game_manager, app.state.sessions, ClockStore(game_manager.store))
+    clocks = ClockKeeper(game_manager, sessions, ClockStore(game_manager.store))
+    events.subscribe(GameLoaded, clocks.attach)
+    events.subscribe(GameChanged, clocks.changed)
+    app.state.sessions, app.state.clocks = sessions, clocks
     app.state.rules_dir = rules_folder()
     # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
     app.state.accounts = AccountStore(game_manager.store)
@@ -130,6 +136,7 @@ def create_app(
     app.state.director = Director(
         game_manager, app.state.tournaments, app.state.accounts, app.state.ratings
     )
+    events.subscribe(GameEnded, app.state.director.game_ended)
 
     _answer_errors(app)
     app.add_middleware(

@@ -33,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from prometheus_client import Histogram
 from sqlalchemy import (
     and_,
     delete,
@@ -54,7 +55,6 @@ from boneyard.web.compute.bots import (
     state_document,
 )
 from boneyard.web.compute.fairness import ThinkingBudget
-from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import Store
 from boneyard.web.store.jobs import CLIENT_LENGTH, JobRow, add_client_column
@@ -287,9 +287,9 @@ class JobQueue:
 class TimedBotWorkers(BotWorkers):
     """The web process's own bot workers, with the time of each job in the metrics."""
 
-    def __init__(self, processes: int, metrics: Metrics, thinking: ThinkingBudget) -> None:
+    def __init__(self, processes: int, bot_seconds: Histogram, thinking: ThinkingBudget) -> None:
         super().__init__(processes, thinking)
-        self.metrics = metrics
+        self.bot_seconds = bot_seconds
 
     async def run(self, priority: int, limit: float, fn: Any, *args: Any, client: str = "") -> Any:
         began = time.monotonic()
@@ -297,19 +297,19 @@ class TimedBotWorkers(BotWorkers):
             return await super().run(priority, limit, fn, *args, client=client)
         finally:
             kind = KIND_OF.get(fn, "other")
-            self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
+            self.bot_seconds.labels(kind).observe(time.monotonic() - began)
 
 
 class QueueBots:
     """The web process's side of the job table: the same calls as ``BotWorkers``."""
 
     def __init__(
-        self, store: Store, settings: Settings, metrics: Metrics, thinking: ThinkingBudget
+        self, store: Store, settings: Settings, bot_seconds: Histogram, thinking: ThinkingBudget
     ) -> None:
         self.queue = JobQueue(store)
         self.store = store
         self.settings = settings
-        self.metrics = metrics
+        self.bot_seconds = bot_seconds
         self.thinking = thinking
         """Each client's budget of thinking: a job is charged the seconds from its asking to
         its answer, at most its budget (a worker's own CPU time does not come back through
@@ -409,7 +409,7 @@ class QueueBots:
             self.thinking.charge(client, min(limit, time.monotonic() - began))
             return answer
         finally:
-            self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
+            self.bot_seconds.labels(kind).observe(time.monotonic() - began)
 
     async def _collect_forever(self) -> None:
         loop = asyncio.get_running_loop()

@@ -38,6 +38,8 @@ from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from prometheus_client import Histogram
+
 from boneyard.web.compute.bots import (
     GRACE,
     KIND_OF,
@@ -48,7 +50,6 @@ from boneyard.web.compute.bots import (
 )
 from boneyard.web.compute.fairness import FairGate, ThinkingBudget
 from boneyard.web.compute.pools import warm_up
-from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings
 
 log = logging.getLogger("boneyard.bots")
@@ -75,12 +76,12 @@ class RayBots:
     """The web process's side of a Ray cluster: the same calls as ``BotWorkers``."""
 
     def __init__(
-        self, address: str, settings: Settings, metrics: Metrics, thinking: ThinkingBudget
+        self, address: str, settings: Settings, bot_seconds: Histogram, thinking: ThinkingBudget
     ) -> None:
         require_ray_client(address)
         self.address = address
         self.settings = settings
-        self.metrics = metrics
+        self.bot_seconds = bot_seconds
         self.thinking = thinking
         """Each client's budget of thinking: a task is charged the seconds from its asking to
         its answer, at most its budget (Ray's workers do not tell their CPU time)."""
@@ -223,7 +224,7 @@ class RayBots:
                 return await self._task(loop, context, connection, limit, fn, args, client)
         finally:
             self._running[priority] -= 1
-            self.metrics.bot_seconds.labels(kind).observe(time.monotonic() - began)
+            self.bot_seconds.labels(kind).observe(time.monotonic() - began)
 
     def _unreachable(self, connection: Future[Any], error: Exception) -> JobFailed:
         if self._context is connection:

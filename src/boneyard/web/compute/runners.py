@@ -3,10 +3,11 @@ Ray cluster (``Settings.bots``)."""
 
 from __future__ import annotations
 
+from prometheus_client import Histogram
+
 from boneyard.web.compute.fairness import ThinkingBudget
 from boneyard.web.compute.jobs import QueueBots, TimedBotWorkers
 from boneyard.web.compute.ray_bots import RayBots
-from boneyard.web.play.metrics import Metrics
 from boneyard.web.settings import Settings, is_ray_address
 from boneyard.web.store.games import Store
 
@@ -20,11 +21,11 @@ def thinking_budget(settings: Settings) -> ThinkingBudget:
     return ThinkingBudget(rate, settings.thinking_seconds_burst)
 
 
-def bot_runner(settings: Settings, store: Store, metrics: Metrics) -> BotRunner:
+def bot_runner(settings: Settings, store: Store, bot_seconds: Histogram) -> BotRunner:
     """Where a web process's computer moves and hints run (``Settings.bots``)."""
     thinking = thinking_budget(settings)
     if settings.bots == "queue":
-        return QueueBots(store, settings, metrics, thinking)
+        return QueueBots(store, settings, bot_seconds, thinking)
     if is_ray_address(settings.bots):
-        return RayBots(settings.bots, settings, metrics, thinking)
-    return TimedBotWorkers(settings.bot_processes, metrics, thinking)
+        return RayBots(settings.bots, settings, bot_seconds, thinking)
+    return TimedBotWorkers(settings.bot_processes, bot_seconds, thinking)

@@ -39,6 +39,7 @@ from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.play.routes import ERRORS, kind_json
+from boneyard.web.play.views import seat_view
 from boneyard.web.schemas import (
     CLOCK_CHOICE,
     HINTS_CHOICE,
@@ -154,15 +155,15 @@ async def person_games(
         raise WebError(400, "bad_request", "the body's id is not the address's")
     await _person(sessions, body)
     found = []
-    for _pair, game_id in sessions.store.continuing_of(person_id):
+    for _pair, game_id in await manager.read_store(sessions.store.continuing_of, person_id):
         live = await manager.get(game_id)
         series = session_of(live).series
         if series is None or person_id not in series.people:
             continue
         seat = series.people.index(person_id)
         token = live.stored.seats[seat]["token"]
-        view = live.view(seat, draw=False)
-        names = _names(sessions, series)
+        view = seat_view(live, seat, draw=False)
+        names = await _names(manager, sessions, series)
         found.append(
             {
                 "id": live.id,
@@ -179,8 +180,8 @@ async def person_games(
     return found
 
 
-def _names(sessions: SessionManager, series: SeriesGame) -> list[str]:
-    known = sessions.store.names([p for p in series.people if p])
+async def _names(manager: GameManager, sessions: SessionManager, series: SeriesGame) -> list[str]:
+    known = await manager.read_store(sessions.store.names, [p for p in series.people if p])
     return [known.get(p, "Someone") if p else "Someone" for p in series.people]
 
 
@@ -277,7 +278,7 @@ async def join(game_id: str, body: Join, request: Request, payer: GamePayer) -> 
     fresh = await manager.in_store(sessions.store.series_game, live.id)
     session.series = fresh
     async with live.lock:
-        await sessions._changed(live)
+        await manager.announce(live, live.seq)  # a seat taken: the game may start
     if (
         fresh is not None
         and person is not None

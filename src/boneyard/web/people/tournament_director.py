@@ -6,7 +6,8 @@ started every ``TICK_SECONDS``, and at once when this process ends a game or som
 (``wake``): it pairs the free players (``TournamentStore.claim_pairs``, which pairs each
 player once however many processes pair at the same moment), makes each pair's game, and ends
 a tournament whose time is up once its last games are over. Results reach the tournament in
-the transaction that stores them (the store's ``on_finish``), whichever process ends a game.
+the transaction that stores them (the store's ``on_finish``), whichever process ends a game; the
+director hears of an end in this process from the manager's ``GameEnded``.
 Pages watching a tournament (its socket) are told whenever its version changes, on any process.
 """
 
@@ -19,6 +20,7 @@ import time
 from typing import Any
 
 from boneyard.web.play.clocks import TimeControl
+from boneyard.web.play.events import GameEnded
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.store.accounts import AccountStore
@@ -57,24 +59,17 @@ class Director:
         self._task: asyncio.Task[None] | None = None
         self._watchers: dict[str, set[asyncio.Event]] = {}
         self._versions: dict[str, int] = {}
-        self._hook: Any = None
 
     def start(self) -> None:
         if self._task is None:
-            loop = asyncio.get_running_loop()
-            self._task = loop.create_task(self._run())
+            self._task = asyncio.get_running_loop().create_task(self._run())
 
-            def game_ended(*_ended: Any) -> None:
-                # on the store's writer thread, in the result's transaction: the pairing the
-                # wake leads to runs on that same thread, after the result commits
-                loop.call_soon_threadsafe(self.wake)
-
-            self._hook = game_ended
-            self.manager.store.on_finish.append(game_ended)
+    def game_ended(self, _event: GameEnded) -> None:
+        """A game of this process ended, its result stored (subscribed to the manager's
+        ``GameEnded`` by ``web/app.py``): its players may be free for the next pairing."""
+        self.wake()
 
     async def stop(self) -> None:
-        if self._hook in self.manager.store.on_finish:
-            self.manager.store.on_finish.remove(self._hook)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -26,8 +26,6 @@ from boneyard.web.store.clocks import ClockRecord, ClockStore, Write
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from boneyard.core.game import State
-    from boneyard.web.play.live import LiveGame
 
 DAY = 86_400.0
 MAX_INITIAL_SECONDS = 3 * 3600
@@ -210,29 +208,22 @@ def stopped_at_flag(record: ClockRecord) -> ClockRecord:
     )
 
 
-def running_seat(live: LiveGame, state: State | None = None) -> int | None:
-    """Whose clock runs in ``live`` (at ``state``, by default its own): the person to move,
-    while the game is on and no seat waits for someone."""
-    state = live.state if state is None else state
-    if live.ending is not None or state.is_terminal() or live.waiting_for_people():
-        return None
-    seat = state.current_player()
-    if seat < 0 or live.stored.seats[seat]["kind"] != "human":
-        return None
-    return seat
-
-
 def ticked_clock(
-    live: LiveGame, state: State, actions: list[tuple[int, int]], seq: int, received: float
+    clock: GameClock | None,
+    running: int | None,
+    actions: list[tuple[int, int]],
+    seq: int,
+    received: float,
 ) -> tuple[ClockRecord, Write] | None:
-    """``live``'s clock after ``actions`` received at ``received`` brought it to ``state`` (move
-    number ``seq``), and the write that stores it with the move, on condition that the stored
-    clock is the one this copy saw (None: an untimed game)."""
-    if live.clock is None:
+    """``clock`` after ``actions`` received at ``received`` brought its game to move number
+    ``seq``, where ``running``'s clock runs (``LiveGame.running_seat``), and the write that
+    stores it with the move, on condition that the stored clock is the one this copy saw (None:
+    an untimed game)."""
+    if clock is None:
         return None
     movers = tuple(sorted({seat for _action, seat in actions}))
-    record = live.clock.after_move(live, state, movers, received, seq)
-    return record, ClockStore.replacing(live.clock.record.version, record)
+    record = clock.after_move(running, movers, received, seq)
+    return record, ClockStore.replacing(clock.record.version, record)
 
 
 class GameClock:
@@ -261,20 +252,19 @@ class GameClock:
             )
 
     def after_move(
-        self, live: LiveGame, state: State, movers: tuple[int, ...], received: float, seq: int
+        self, running: int | None, movers: tuple[int, ...], received: float, seq: int
     ) -> ClockRecord:
-        """The clock after a move received at ``received`` brought ``live`` to ``state``
-        (move number ``seq``)."""
-        return switched(
-            self.record, running_seat(live, state), received, seq, self.first_move_seconds, movers
-        )
+        """The clock after a move received at ``received`` brought its game to move number
+        ``seq``, ``running``'s clock to run."""
+        return switched(self.record, running, received, seq, self.first_move_seconds, movers)
 
-    def view(self, live: LiveGame) -> dict[str, Any]:
-        """What every seat is told: each seat's time left, whose clock runs, and (before a
-        seat's first move) how long that first move may take."""
+    def view(self, halted: bool) -> dict[str, Any]:
+        """What every seat is told: each seat's time left, whose clock runs (none while the
+        game is ``halted``: over, or waiting for people), and (before a seat's first move) how
+        long that first move may take."""
         record = self.record
         now = self.now()
-        running = record.running if not live.waiting_for_people() and not live.over else None
+        running = None if halted else record.running
         first_move_left = None
         if running is not None and not record.started[running]:
             deadline = deadline_of(record, self.first_move_seconds)

@@ -1,7 +1,8 @@
 """Computer seats and hints: when a computer moves, how long it waits, and asking for hints.
 
-A service of ``GameManager`` (``manager.py``), given the manager's ``act`` and ``freshen``: a
-computer's answer is played like a person's move. The pace: the full ``bot_delay`` at the start of a
+A service of ``GameManager`` (``manager.py``), called by it and calling nothing back: the manager
+drives a computer's turn (``turn_to_start``, ``pause`` or ``stand_by``, ``rest``, ``choose``) and
+plays the answer as it plays a person's move. The pace: the full ``bot_delay`` at the start of a
 computer's turn, ``bot_step_delay`` between the steps of one turn. The work runs in ``bots``.
 
 Each computer move and hint is charged to a client (``LiveGame.payer``: the address of the
@@ -18,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from boneyard.core.game import CHANCE
@@ -33,33 +33,14 @@ from boneyard.web.settings import Settings
 log = logging.getLogger("boneyard.web")
 
 
-Act = Callable[[LiveGame, int, int, int], Awaitable[None]]
-"""Plays an action for a seat on top of a sequence number (``GameManager.act``)."""
-Freshen = Callable[[LiveGame], Awaitable[None]]
-"""Catches a live game up with the store (``GameManager.freshen``)."""
-Show = Callable[[LiveGame], None]
-"""Sends a live game's sockets its views again (its status changed, not its moves)."""
-
-
 class ComputerSeats:
     """When the computer seats of an app's games move, and the hints its people ask for."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        bots: BotRunner,
-        act: Act,
-        freshen: Freshen,
-        show: Show = lambda live: None,
-        metrics: Metrics | None = None,
-    ) -> None:
+    def __init__(self, settings: Settings, bots: BotRunner, metrics: Metrics | None = None) -> None:
         self.settings = settings
         self.metrics = metrics or Metrics()
         """Where refusals and waits are counted (``/metrics``), never logged one by one."""
         self.bots = bots
-        self.act = act
-        self.freshen = freshen
-        self.show = show
 
     def watched(self, live: LiveGame) -> bool:
         """Someone looks at ``live``: a request, a socket opened or a socket's message lately
@@ -67,38 +48,24 @@ class ComputerSeats:
         ``watching`` every few seconds."""
         return time.monotonic() - live.last_used < self.settings.watch_seconds
 
-    async def _wait_for_budget(self, live: LiveGame) -> None:
-        """Wait while the client this game's thinking is charged to has spent its budget
-        (looked at again each second: the game's payer may change meanwhile)."""
-        if self.bots.thinking.wait(live.payer) <= 0:
-            return
-        live.resting = True
-        self.metrics.thinking_waits.inc()
-        self.show(live)  # the status says why the computer does not answer yet
-        try:
-            while (wait := self.bots.thinking.wait(live.payer)) > 0:
-                await asyncio.sleep(min(wait, 1.0))
-        finally:
-            live.resting = False
-
-    def schedule(self, live: LiveGame, standby: bool = False) -> None:
-        """Start the computer's turn if a computer is to move. ``standby``: the move was made
-        through another process, which asks for the reply; this one only stands by for it."""
+    def turn_to_start(self, live: LiveGame, standby: bool = False) -> int | None:
+        """The computer seat whose turn starts now, or None: no computer is to move, its turn
+        is under way, or only computers play and nobody watches (it goes on when someone
+        looks). ``standby``: the move was made through another process, which asks for the
+        reply; this one only stands by for it (a stand-by the news overtook is cancelled)."""
         if live.bot_task is not None and not live.bot_task.done():
             if live.bot_standby_at is None or live.bot_standby_at == live.seq:
-                return
+                return None
             live.bot_task.cancel()  # stood by for a reply that came meanwhile
         live.bot_standby_at = None
         player = live.to_move()
         if player < 0 or live.stored.seats[player]["kind"] != "computer":
-            return
+            return None
         if live.computers_only and not self.watched(live):
-            return  # nobody is watching: it goes on when someone looks
+            return None
         if standby:
             live.bot_standby_at = live.seq
-        live.bot_task = asyncio.get_running_loop().create_task(
-            self._bot_turn(live, player, standby)
-        )
+        return player
 
     def pause_before(self, live: LiveGame, seat: int) -> float:
         """The full delay at a new turn; a short one between steps of the same computer."""
@@ -108,34 +75,46 @@ class ComputerSeats:
             return min(self.settings.bot_step_delay, self.settings.bot_delay)
         return self.settings.bot_delay
 
-    async def _stand_by(self, live: LiveGame, seat: int) -> bool:
-        """Wait for the process that made the last move to play the computer's reply; True
-        when it did not come (that process may be gone): this one plays it then."""
-        seq = live.seq
+    async def pause(self, live: LiveGame, seat: int) -> None:
+        """The pace a person can follow (``pause_before``)."""
+        await asyncio.sleep(self.pause_before(live, seat))
+
+    async def stand_by(self, live: LiveGame, seat: int) -> None:
+        """Wait as long as the process that made the last move may take to play the
+        computer's reply; from then on the turn is this process's own."""
         level = str(live.stored.seats[seat]["level"])
         budget = budget_of(live.game, level, self.settings.bot_time_limit)
         await asyncio.sleep(self.settings.bot_delay + budget + self.settings.bot_standby_seconds)
-        live.bot_standby_at = None  # from here on this turn is this process's own
-        await self.freshen(live)  # a notice missed: the store has the reply
-        if live.seq == seq:
-            return True
-        live.bot_task = None
-        self.schedule(live, standby=True)
-        return False
+        live.bot_standby_at = None
 
-    async def _bot_turn(self, live: LiveGame, seat: int, standby: bool = False) -> None:
-        if standby:
-            if not await self._stand_by(live, seat):
-                return
-        else:
-            await asyncio.sleep(self.pause_before(live, seat))
-        await self._wait_for_budget(live)
+    def must_rest(self, live: LiveGame) -> bool:
+        """Whether the client this game's thinking is charged to has spent its budget: the
+        game rests (``resting``) until ``rest`` is over."""
+        if self.bots.thinking.wait(live.payer) <= 0:
+            return False
+        live.resting = True
+        self.metrics.thinking_waits.inc()
+        return True
+
+    async def rest(self, live: LiveGame) -> None:
+        """Wait while the payer's budget is spent (looked at again each second: the game's
+        payer may change meanwhile)."""
+        try:
+            while (wait := self.bots.thinking.wait(live.payer)) > 0:
+                await asyncio.sleep(min(wait, 1.0))
+        finally:
+            live.resting = False
+
+    async def choose(self, live: LiveGame, seat: int) -> tuple[int, int] | None:
+        """The computer's action for ``seat`` and the move number it is chosen on; None when
+        the turn is gone (moved meanwhile) or only computers play and nobody watches now. A bot
+        that fails plays the first legal move."""
         seq = live.seq
         if live.to_move() != seat:
-            return
+            return None
         if live.computers_only and not self.watched(live):
             live.bot_task = None
-            return
+            return None
         level = str(live.stored.seats[seat]["level"])
         state = live.state
         limit = self.settings.bot_time_limit
@@ -156,14 +135,7 @@ class ComputerSeats:
                 "the %s bot failed in game %s; it plays its first legal move", level, live.id
             )
             action = state.legal_actions()[0]
-        live.bot_task = None
-        try:
-            await self.act(live, seat, seq, action)
-        except WebError as error:
-            # Stale: another process holding this game played the same computer move first.
-            level_of = logging.INFO if error.code == "stale" else logging.WARNING
-            log.log(level_of, "computer move refused in game %s: %s", live.id, error.detail)
-            self.schedule(live)
+        return seq, action
 
     async def hint(
         self,

@@ -1,16 +1,17 @@
 """Live games: the one place a game's full state lives while the server runs.
 
 A ``LiveGame`` is rebuilt from the stored action log (``manager.GameManager`` does that, and
-every change goes through its asyncio lock). What leaves this module for a seat is
-``view(seat)``: that seat's observation, its legal actions when it is to move, and the move log
-as that seat sees it. Never the state, ``to_json``, the seed (until the end) or another seat's
-hidden values.
+every change goes through its asyncio lock). It is data the modules around it read: it calls
+neither its words nor its session. What leaves the server for a seat is made from it by
+``views.seat_view``: that seat's observation, its legal actions when it is to move, and the
+move log as that seat sees it. Never the state, ``to_json``, the seed (until the end) or
+another seat's hidden values.
 
 The app is split by concern: ``catalog`` (games and parameters), ``settings`` (server policy),
 ``chance`` (seeding), ``bots`` (bot workers), ``work`` (set-ups and replays off the loop),
 ``manager`` (creating, loading, acting, subscribers) with ``cache`` (what stays in memory) and
 ``computer`` (computer seats and hints), ``guard`` (headers, origins, sizes), ``limits`` (rates)
-and this module (one live game and its views).
+``views`` (what a seat is sent) and this module (one live game).
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ from boneyard.ai.levels import level_label
 from boneyard.core.game import CHANCE, TERMINAL, Game, State
 from boneyard.web.compute.chance import chance_outcome, seed_hash
 from boneyard.web.errors import WebError
-from boneyard.web.play import words
 from boneyard.web.play.catalog import Catalog, parse_params, seat_count_for
 from boneyard.web.play.drawing import Lines
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import StoredGame
+from boneyard.web.store.sessions import SeriesGame
 
 if TYPE_CHECKING:
     from boneyard.web.play.clocks import GameClock
@@ -59,14 +60,17 @@ class Subscriber(Protocol):
 
 
 class PlaySession(Protocol):
-    """What the table (``web/table/``) gives a live game: the session of play it lives in."""
+    """What the table (``web/table/``) gives a live game: the session of play it lives in. The
+    live game reads its series (data) and never calls it: the views ask the session for its
+    part (``views.seat_view``)."""
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The session as ``seat`` sees it (offers, series, rematch), carried in every view."""
-        ...
+    series: SeriesGame | None
+    """Its place in a series; an open game of the lobby whose ``open_seats`` nobody took yet
+    takes no move."""
 
-    def waiting_for_people(self) -> bool:
-        """An open game of the lobby whose free seats nobody took yet: it takes no move."""
+    def view(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+        """The session of ``live`` as ``seat`` sees it (offers, series, rematch), carried in
+        every view."""
         ...
 
 
@@ -122,6 +126,8 @@ class LiveGame:
     session: PlaySession | None = None
     """The session of play (``web/table/``: offers, series, rematch), a service the table gives
     each live game; ``None`` where no table is attached (the play layer alone)."""
+    ended_told: bool = False
+    """Whether its end was published (``events.GameEnded``), once per live copy."""
     clock: GameClock | None = None
     """The game's clock (``play/clocks.py``), attached by ``web/table/clocks.py``; ``None``
     for an untimed game."""
@@ -129,7 +135,8 @@ class LiveGame:
     def waiting_for_people(self) -> bool:
         """Whether the game waits for someone to take a free seat (an open game of the lobby):
         no person's move is taken until then. The session of play knows."""
-        return self.session is not None and self.session.waiting_for_people()
+        series = self.session.series if self.session is not None else None
+        return series is not None and bool(series.open_seats) and not self.over
 
     @property
     def computers_only(self) -> bool:
@@ -148,6 +155,17 @@ class LiveGame:
     def over(self) -> bool:
         """Whether the game is over: by its rules, or ended by the web layer."""
         return self.ending is not None or self.state.is_terminal()
+
+    def running_seat(self, state: State | None = None) -> int | None:
+        """Whose clock runs (at ``state``, by default its own): the person to move, while the
+        game is on and no seat waits for someone."""
+        state = self.state if state is None else state
+        if self.ending is not None or state.is_terminal() or self.waiting_for_people():
+            return None
+        seat = state.current_player()
+        if seat < 0 or self.stored.seats[seat]["kind"] != "human":
+            return None
+        return seat
 
     def returns(self) -> list[float]:
         """Each seat's result: the ending's, or the rules'."""
@@ -239,79 +257,6 @@ class LiveGame:
         if player == CHANCE:
             return "Chance to move"
         return f"{self.seat_label(player)} to move"
-
-    def view(
-        self, seat: int | None, draw: bool = True, log_from: int | None = None
-    ) -> dict[str, Any]:
-        """Everything ``seat`` (``None``: a spectator) may be sent, as JSON-safe data.
-
-        ``draw=False`` leaves out the board drawing (programs that read the observation). The
-        move log is its latest ``LOG_IN_VIEW`` lines (earlier ones: ``log_lines``, a charged
-        read), so a view costs the same however long the game; ``log_from`` sends only the
-        lines from that sequence number on (a live update, ``log_update``: the client has the
-        rest).
-        """
-        state = self.state
-        observation = state.observation(seat)
-        player = self.to_move()
-        legal: list[dict[str, Any]] = []
-        waiting = self.waiting_for_people()  # nobody may move before every seat is taken
-        # (a seat the computer took over from its person is the computer's to move, not the page's)
-        if seat is not None and player == seat and not waiting and self.is_persons(seat):
-            legal = [{"id": a, "string": state.action_to_string(a)} for a in state.legal_actions()]
-        column = seat if seat is not None else self.num_seats
-        terminal = self.over
-        svg, text = render(self.game, observation) if draw else (None, "")
-        if svg is not None:  # a seat's own marks made true once the computer took it over
-            svg = words.as_seat_reads(self, seat, svg)
-        start = max(self.seq - LOG_IN_VIEW, 0 if log_from is None else log_from)
-        return {
-            "game_id": self.id,
-            "game": self.game.name,
-            "title": self.game.title,
-            "params": dict(self.game.params),
-            "seq": self.seq,
-            "seat": seat,
-            "seats": [
-                # names before colours: "Ann (Black)" where the person gave a name
-                {
-                    "seat": s,
-                    "label": words.display_name(self, s),
-                    "kind": self.stored.seats[s]["kind"],
-                }
-                for s in range(self.num_seats)
-            ],
-            "hints_on": self.hints_on,
-            "current_player": player if player >= 0 and not waiting else None,
-            "terminal": terminal,
-            "returns": self.returns() if terminal else None,
-            "status": self.status_text(),
-            "observation": observation,
-            "legal": legal,
-            # how this page marks its own seat, drawn or not (the session's socket draws nothing)
-            "you_mark": words.you_mark(self, seat),
-            "log_update": log_from is not None,
-            "log_from": start,
-            "log": self.log_lines(column, start, self.seq, draw),
-            "svg": svg,
-            "text": text,
-            "seed_hash": self.stored.seed_hash,
-            "seed": self.stored.seed if terminal else None,
-            **(words.for_seat(self, seat, observation) if draw else {}),
-            "session": self.session.view(seat) if self.session is not None else None,
-            "clock": self.clock.view(self) if self.clock is not None else None,
-        }
-
-    def log_lines(
-        self, column: int, start: int, stop: int, words_too: bool
-    ) -> list[dict[str, Any]]:
-        """The move log's lines ``start`` to ``stop`` as the seat of ``column`` (the spectator's:
-        ``num_seats``) saw them; ``words_too``: with each line in words (the pages')."""
-        return [
-            {"seq": e.seq, "player": e.player, "string": e.strings[column]}
-            | ({"words": words.described(self, e.seq, column)} if words_too else {})
-            for e in self.log[start:stop]
-        ]
 
 
 def render(game: Game, observation: dict[str, Any], **options: Any) -> tuple[str | None, str]:

@@ -2,8 +2,10 @@
 
 Every change to a game goes through its asyncio lock: check the sequence number, the seat and
 the action, resolve the chance nodes that follow from the game's seed, store the new actions
-(committed before anyone hears of them), then hand each subscriber its new view (a queue per
-subscriber: nobody waits on a slow reader). Nothing heavy runs on the event loop: setting up and
+(committed before anyone hears of them), then publish the change (``events``: the services the
+app wired around the manager bring their part in line) and hand each socket its new view (a
+queue per socket: nobody waits on a slow reader). The manager calls only downwards: it knows
+nothing of who listens to its events. Nothing heavy runs on the event loop: setting up and
 replaying games run in work threads, commits in the store's thread, bots in ``bots``; each with
 a time limit from ``Settings``.
 
@@ -14,7 +16,6 @@ number: a copy found behind (another server process moved) is brought up to date
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -25,18 +26,19 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.game import State
 from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import Payer, Spend
-from boneyard.web.play import drawing, words
+from boneyard.web.play import words
+from boneyard.web.play.broadcast import send_views
 from boneyard.web.play.cache import LiveCache
 from boneyard.web.play.catalog import Catalog
+from boneyard.web.play.checks import action_id, check_turn
 from boneyard.web.play.clocks import TimeControl, new_record, ticked_clock
 from boneyard.web.play.computer import ComputerSeats
-from boneyard.web.play.drawing import Lines
+from boneyard.web.play.events import GameChanged, GameEnded, GameEvents, GameLoaded
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.play.replays import Replays, walk_cost
@@ -62,8 +64,12 @@ class GameManager:
         catalog: Catalog | None = None,
         settings: Settings | None = None,
         timers: Timers | None = None,
+        events: GameEvents | None = None,
     ) -> None:
         self.store = store
+        self.events = events or GameEvents()
+        """Where this manager publishes what happens to its games (``events.py``): the app
+        subscribes its services at construction (``web/app.py``)."""
         self.timers: Timers = timers or WallTimers()
         """The time source: moves' receipt times, clocks' timers (tests move it by hand)."""
         self.catalog = catalog or Catalog()
@@ -71,11 +77,6 @@ class GameManager:
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
         """Where game seeds come from (tests may fix it; the server never should)."""
         self._loading: dict[str, asyncio.Lock] = {}
-        self.load_hooks: list[Callable[[LiveGame], None]] = []
-        """Called on every live game made (created or replayed from the store): the session
-        layer (``web/table/sessions.py``) attaches itself and re-applies endings it stored."""
-        self.change_hooks: list[Callable[[LiveGame], None]] = []
-        """Called on every change announced (locked): the clocks follow the turns by it."""
         # SQLite takes one writer at a time: one storage thread keeps commits in order. Reads
         # have their own threads: in WAL mode a reader never waits for a writer.
         self.writer = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="store")
@@ -88,13 +89,11 @@ class GameManager:
             self.settings.work_processes, self.settings.work_seconds, self.metrics.refuse
         )
         self.replays = Replays(self.work)
-        self.bots = bot_runner(self.settings, store, self.metrics)
-        # The services it is composed of: what stays in memory, and the computer seats (which
-        # play their answers through this manager's own act, as a person's move is played).
+        self.bots = bot_runner(self.settings, store, self.metrics.bot_seconds)
+        # The services it is composed of: what stays in memory, and the computer seats (when and
+        # how the computer thinks; the manager plays its answers, as a person's moves).
         self.cache = LiveCache(self.settings)
-        self.computer = ComputerSeats(
-            self.settings, self.bots, self.act, self.freshen, self._show_status, self.metrics
-        )
+        self.computer = ComputerSeats(self.settings, self.bots, self.metrics)
         self.metrics.watch(lambda: len(self.games), self.bots.depth)
         self.metrics.thinking_waiting.set_function(
             lambda: sum(live.resting for live in self.games.values())
@@ -242,13 +241,13 @@ class GameManager:
             game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, time.time(),
             False, list(applied),
         )  # fmt: skip
-        live = self._made(
+        live = await self._made(
             LiveGame(game_id, stored, game, state, entries, memory=size, payer=client or "")
         )
         self.cache.keep(live)
-        self.computer.schedule(live)
+        self._start_computer(live)
         if clock is not None and not clock_waits:
-            self.announce(live, live.seq)  # nobody listens yet but the clock: it starts
+            await self.announce(live, live.seq)  # nobody listens yet but the clock: it starts
         return live
 
     async def get(self, game_id: str, fresh: bool = True, payer: Payer | None = None) -> LiveGame:
@@ -262,7 +261,7 @@ class GameManager:
             self.cache.touch(live)
             if fresh:
                 await self.freshen(live)
-        self.computer.schedule(live)
+        self._start_computer(live)
         await self.replays.tell(live)
         return live
 
@@ -285,7 +284,9 @@ class GameManager:
                 (game, state, entries, _, size), told = await self.work.run(
                     None, "loading the game", replay_told, game_cls, stored
                 )
-                live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+                live = await self._made(
+                    LiveGame(stored.id, stored, game, state, entries, memory=size)
+                )
                 words.keep_told(live, told)
                 self.cache.make_room(live.memory)
                 self.cache.keep(live)
@@ -294,9 +295,9 @@ class GameManager:
             if not lock.locked():
                 self._loading.pop(game_id, None)
 
-    def _made(self, live: LiveGame) -> LiveGame:
-        for hook in self.load_hooks:
-            hook(live)
+    async def _made(self, live: LiveGame) -> LiveGame:
+        """``live`` with each service's part (its session, its clock: ``GameLoaded``)."""
+        await self.events.publish(GameLoaded(live))
         return live
 
     async def replay_stored(self, stored: StoredGame) -> LiveGame:
@@ -304,7 +305,7 @@ class GameManager:
         (game, state, entries, _, size), told = await self.work.run(
             None, "replaying the game", replay_told, self.catalog.game_class(stored.name), stored
         )
-        live = self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
+        live = await self._made(LiveGame(stored.id, stored, game, state, entries, memory=size))
         words.keep_told(live, told)
         return live
 
@@ -362,9 +363,8 @@ class GameManager:
         live.stored, live.state, live.log = stored, state, entries
         words.forget(live)
         words.keep_told(live, told)
-        self._made(live)  # the session of play read again, its ending re-applied
-        self.announce(live, 0)
-        self.computer.schedule(live, standby=True)
+        await self._made(live)  # the session of play read again, its ending re-applied
+        await self.announce(live, 0, elsewhere=True)
 
     async def _catch_up_to(
         self, live: LiveGame, seq: int, actions: list[tuple[int, int]] | None
@@ -397,8 +397,8 @@ class GameManager:
         live.log.extend(entries)
         live.stored.actions.extend(new)
         log.info("game %s caught up from move %d to %d (moved elsewhere)", live.id, first, live.seq)
-        self.announce(live, first)
-        self.computer.schedule(live, standby=True)  # the process that moved asks for the reply
+        # (the computer only stands by: the process that moved asks for the reply)
+        await self.announce(live, first, elsewhere=True)
 
     # ----- subscribers --------------------------------------------------------------------------
 
@@ -418,7 +418,7 @@ class GameManager:
         game of computers alone goes on (``ComputerSeats.watched``)."""
         if live.id in self.games:
             self.cache.touch(live)
-        self.computer.schedule(live)
+        self._start_computer(live)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Take a socket out of every count ``subscribe`` put it in, once, whatever happened to
@@ -435,37 +435,64 @@ class GameManager:
         """Sockets subscribed now per client address."""
         return self.sockets.by_client
 
-    def _show_status(self, live: LiveGame) -> None:
+    async def _show_status(self, live: LiveGame) -> None:
         """Send every subscriber its view again: the status changed, no move was made."""
-        self.announce(live, live.seq)
+        await self.announce(live, live.seq)
 
-    def announce(self, live: LiveGame, log_from: int) -> None:
-        """Queue every subscriber's new view, with the log entries from ``log_from`` on.
+    async def announce(self, live: LiveGame, log_from: int, elsewhere: bool = False) -> None:
+        """Publish a stored change of ``live`` (``GameChanged``: moves from ``log_from`` on;
+        ``elsewhere``: made through another process), then queue every socket's new view, then
+        the computer's turn (only standing by for a change made elsewhere). Locked.
 
-        Encoded once per (seat, drawing) and queued in order under the game's lock; the sending
-        happens outside it, so a socket that stops reading holds up nobody (its queue fills and
-        it is dropped).
+        Views are encoded once per (seat, drawing) and queued in order under the game's lock;
+        the sending happens outside it, so a socket that stops reading holds up nobody (its
+        queue fills and it is dropped).
         """
-        views: dict[tuple[int | None, bool], tuple[dict[str, Any], Lines | None]] = {}
-        encoded: dict[tuple[int | None, bool, Lines | None], str] = {}
-        for subscriber in list(live.subscribers):
-            key = (subscriber.seat, subscriber.draw)
-            if key not in views:
-                view = {"type": "view", **live.view(*key, log_from=log_from)}
-                views[key] = view, drawing.lines_of(view["svg"])
-            view, lines = views[key]
-            held = subscriber.drawing
-            if (*key, held) not in encoded:
-                if held is not None and lines is not None:  # only what changed since then
-                    view = {**view, "svg": None, "drawing": drawing.changes(held, lines)}
-                encoded[(*key, held)] = json.dumps(view, separators=(",", ":"))
-            subscriber.drawing = lines
-            if not subscriber.offer(encoded[(*key, held)]):
-                # It fell behind: no more views for it. Its socket closes and ``unsubscribe``
-                # takes it out of the counts (a socket is counted out in one place only).
-                live.subscribers.discard(subscriber)
-        for hook in self.change_hooks:
-            hook(live)
+        await self.events.publish(GameChanged(live, log_from, elsewhere))
+        send_views(live, log_from)
+        if live.over and not live.ended_told:
+            live.ended_told = True
+            await self.events.publish(GameEnded(live))
+        self._start_computer(live, standby=elsewhere)
+
+    # ----- the computer's turns ---------------------------------------------------------------
+
+    def _start_computer(self, live: LiveGame, standby: bool = False) -> None:
+        """Start the computer's turn if a computer is to move (``ComputerSeats.turn_to_start``;
+        ``standby``: only stand by for the reply another process plays)."""
+        seat = self.computer.turn_to_start(live, standby)
+        if seat is not None:
+            live.bot_task = asyncio.get_running_loop().create_task(
+                self._computer_turn(live, seat, standby)
+            )
+
+    async def _computer_turn(self, live: LiveGame, seat: int, standby: bool) -> None:
+        """Wait, think (``computer``) and play the computer's answer as a person's move."""
+        if standby:
+            seq = live.seq
+            await self.computer.stand_by(live, seat)
+            await self.freshen(live)  # a notice missed: the store has the reply
+            if live.seq != seq:
+                live.bot_task = None
+                self._start_computer(live, standby=True)
+                return
+        else:
+            await self.computer.pause(live, seat)
+        if self.computer.must_rest(live):
+            await self._show_status(live)  # the status says why the computer does not answer yet
+            await self.computer.rest(live)
+        chosen = await self.computer.choose(live, seat)
+        if chosen is None:
+            return
+        seq, action = chosen
+        live.bot_task = None
+        try:
+            await self.act(live, seat, seq, action)
+        except WebError as error:
+            # Stale: another process holding this game played the same computer move first.
+            level_of = logging.INFO if error.code == "stale" else logging.WARNING
+            log.log(level_of, "computer move refused in game %s: %s", live.id, error.detail)
+            self._start_computer(live)
 
     # ----- acting -------------------------------------------------------------------------------
 
@@ -498,48 +525,14 @@ class GameManager:
         async with live.lock:
             if seq > live.seq:  # the player saw a later move: made through another process
                 await self._catch_up(live)
-            self._check_turn(live, seat, seq)
+            check_turn(live, seat, seq)
             assert seat is not None  # _check_turn refuses spectators
             if live.clock is not None:
                 live.clock.refuse_late(seat, received)
-            action_id = self._action_id(live.state, action)
-            await self._commit(live, [(action_id, seat)], received)
+            chosen = action_id(live.state, action)
+            await self._commit(live, [(chosen, seat)], received)
         self.metrics.moves.inc()
         self.metrics.move_seconds.observe(time.monotonic() - began)
-
-    def _check_turn(self, live: LiveGame, seat: int | None, seq: int) -> None:
-        if seat is None:
-            raise WebError(403, "spectator", "a spectator cannot act: open an invite link")
-        if live.over:
-            raise WebError(409, "game_over", f"game {live.id} is over: {live.status_text()}")
-        if seq != live.seq:
-            raise WebError(
-                409,
-                "stale",
-                f"you acted on move {seq} but the game is at move {live.seq}: "
-                "someone moved first (or this was sent twice); reload the board",
-            )
-        player = live.to_move()
-        if player != seat:
-            raise WebError(409, "not_your_turn", f"it is not your turn: {live.status_text()}")
-
-    def _action_id(self, state: State, action: int | str) -> int:
-        if isinstance(action, bool):
-            raise WebError(422, "bad_action", "an action is an id (integer) or an action string")
-        if isinstance(action, str):
-            try:
-                action = state.string_to_action(action)
-            except BoneyardError as error:
-                raise WebError(422, "bad_action", str(error)) from None
-            except (ValueError, IndexError, KeyError) as error:
-                raise WebError(422, "bad_action", f"cannot read action: {error}") from None
-        if action not in state.legal_actions():
-            try:
-                state.clone().apply_action(action)
-            except IllegalActionError as error:
-                raise WebError(422, "illegal", str(error)) from None
-            raise WebError(422, "illegal", f"illegal action {action!r}")
-        return action
 
     async def _commit(
         self, live: LiveGame, actions: list[tuple[int, int]], received: float | None = None
@@ -550,7 +543,11 @@ class GameManager:
         state, entries, applied = advance(live.state, actions, live.stored.seed, first)
         returns = state.returns() if state.is_terminal() else None
         ticked = ticked_clock(
-            live, state, actions, live.seq + len(applied), received or self.timers.now()
+            live.clock,
+            live.running_seat(state),
+            actions,
+            live.seq + len(applied),
+            received or self.timers.now(),
         )
         # Committed before anyone is told: an acknowledged move survives a killed server.
         try:
@@ -582,5 +579,4 @@ class GameManager:
         live.stored.actions.extend(applied)
         if live.clock is not None and ticked is not None:
             live.clock.record = ticked[0]
-        self.announce(live, first)
-        self.computer.schedule(live)
+        await self.announce(live, first)

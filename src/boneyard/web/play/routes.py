@@ -21,6 +21,7 @@ from boneyard.web.guard.signin import own_seat
 from boneyard.web.play.live import LOG_IN_VIEW, LiveGame, render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
+from boneyard.web.play.views import log_lines, seat_view
 from boneyard.web.schemas import (
     DIGITS,
     Act,
@@ -141,7 +142,7 @@ async def view(
     """With a seat's ``token``: that seat's view; without: a spectator's. ``draw=false``
     leaves out the board drawing."""
     live = await manager_of(request).get(game_id, payer=payer)
-    return live.view(live.seat_of(token), draw)
+    return seat_view(live, live.seat_of(token), draw)
 
 
 @router.post("/games/{game_id}/actions", response_model=View, summary="Play an action")
@@ -156,7 +157,7 @@ async def act(game_id: str, body: Act, request: Request, payer: MovePayer) -> di
         raise WebError(422, "bad_action", "send exactly one of 'action' (id) or 'action_string'")
     action: int | str = body.action if body.action is not None else str(body.action_string)
     await manager.act_as_person(live, seat, body.seq, action, client=payer.client)
-    return live.view(seat)
+    return seat_view(live, seat)
 
 
 @router.post("/games/{game_id}/hint", response_model=Hint, summary="Ask the computer for a move")
@@ -187,7 +188,7 @@ async def log_page(
     stop = live.seq if before is None else min(int(before), live.seq)
     start = max(0, stop - LOG_IN_VIEW)
     column = live.num_seats if seat is None else seat
-    return {"log_from": start, "log": live.log_lines(column, start, stop, words_too)}
+    return {"log_from": start, "log": log_lines(live, column, start, stop, words_too)}
 
 
 @router.get("/games/{game_id}/replay/{step}", response_model=Frame, summary="A replay step")
@@ -224,7 +225,7 @@ async def _frame(manager: GameManager, payer: Payer, game_id: str, step: int) ->
         "svg": svg,
         "text": text,
         "log_from": max(0, step - LOG_IN_VIEW),
-        "log": live.log_lines(spectator, max(0, step - LOG_IN_VIEW), step, True),
+        "log": log_lines(live, spectator, max(0, step - LOG_IN_VIEW), step, True),
         "seats": [
             {"seat": s, "label": live.seat_label(s), "kind": live.stored.seats[s]["kind"]}
             for s in range(live.num_seats)

@@ -48,6 +48,7 @@ from boneyard.web.play import drawing, words
 from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.views import seat_view
 from boneyard.web.settings import Settings
 
 router = GuardedRouter()
@@ -164,7 +165,7 @@ async def game_socket(
     # stopping), ``finally`` counts it out.
     live, subscriber = joined
     try:
-        subscriber.send_view(live.view(subscriber.seat, draw))
+        subscriber.send_view(seat_view(live, subscriber.seat, draw))
         await _serve(manager, live, subscriber)
     except CLOSED:
         pass  # the other side went away: nothing to tell anyone
@@ -328,7 +329,7 @@ def _sync(manager: GameManager, live: LiveGame, subscriber: SocketSubscriber) ->
         subscriber.last_sync = time.monotonic()
         with contextlib.suppress(WebError):  # the store is slow: answer from memory
             await manager.freshen(live)
-        subscriber.send_view(live.view(subscriber.seat, subscriber.draw))
+        subscriber.send_view(seat_view(live, subscriber.seat, subscriber.draw))
 
     subscriber.sync_pending = asyncio.get_running_loop().create_task(answer())
 

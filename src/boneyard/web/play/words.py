@@ -1,7 +1,7 @@
 """Words for people in a seat's view: what to decide now, the panel, button labels, the others'
 last actions in words, the result, and each player's name.
 
-``for_seat(live, seat, observation)`` is the one entry point ``LiveGame.view`` calls; everything
+``for_seat(live, seat, observation)`` is the one entry point ``views.seat_view`` calls; everything
 here comes from the game's own hooks (``Game.prompt``, ``describe_action``, ``action_label``,
 ``panel``, ``result``, ``seat_name``), and each is given only what that seat may see: its own
 observation and the move log as ``action_string_for(seat, ...)`` shows it.

@@ -1,9 +1,10 @@
 """The clock keeper: each timed game's clock follows its turns, and a seat out of time loses.
 
-A service of the app beside the session of play (``sessions.py``), attached to the game's owner
-(``GameManager``) as the sessions are: it gives each live game its ``GameClock`` when the game
-is made (``load_hooks``), follows every announced change (``change_hooks``: a takeback, a
-stand-in, an ending, a seat taken in an open game, a move made through another process), and
+A service of the app beside the session of play (``sessions.py``), subscribed to the game owner's
+events (``play/events.py``, wired in ``web/app.py``) as the sessions are: it gives each live game
+its ``GameClock`` when the game is made (``GameLoaded``), follows every change stored
+(``GameChanged``: a move, a takeback, a stand-in, an ending, a seat taken in an open game, a move
+made through another process), and
 keeps one timer per running clock on the owner's time source (``manager.timers``), whether or
 not anyone watches the game or the game is in memory.
 
@@ -33,10 +34,10 @@ from sqlalchemy.exc import IntegrityError
 from boneyard.web.errors import WebError
 from boneyard.web.play.clocks import (
     GameClock,
-    running_seat,
     stopped_at_flag,
     switched,
 )
+from boneyard.web.play.events import GameChanged, GameLoaded
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.timers import Timer
@@ -62,14 +63,13 @@ class ClockKeeper:
         self._sweep: Timer | None = None
         self.flags = 0
         """Clocks this process ended (a flag, a first move missed): for tests and metrics."""
-        manager.load_hooks.append(self.attach)
-        manager.change_hooks.append(self.changed)
 
     # ----- attaching and following -----------------------------------------------------------
 
-    def attach(self, live: LiveGame) -> None:
-        """Give ``live`` its clock as stored (none for an untimed game)."""
-        record = self.store.read(live.id)
+    async def attach(self, event: GameLoaded) -> None:
+        """Give the game made its clock as stored (none for an untimed game)."""
+        live = event.live
+        record = await self.manager.read_store(self.store.read, live.id)
         live.clock = None if record is None else self._clock(record)
         if record is not None:
             self._schedule(record)
@@ -77,17 +77,23 @@ class ClockKeeper:
     def _clock(self, record: ClockRecord) -> GameClock:
         return GameClock(record, self.timers.now, self.settings.clock_first_move_seconds)
 
-    def changed(self, live: LiveGame) -> None:
-        """After any announced change: the clock runs for the seat now to move, or it is
-        brought in line (in a task: it writes to the store)."""
+    async def changed(self, event: GameChanged) -> None:
+        """After any change stored, before it is sent: the clock runs for the seat now to move,
+        or it is brought in line (in a task: it writes to the store)."""
+        live = event.live
         clock = live.clock
         if clock is None:
             return
-        running = running_seat(live)
+        running = live.running_seat()
         if clock.record.at_seq < live.seq:
-            # Moved elsewhere (caught up): the store has the clock that move wrote. Read at
-            # once, like ``attach``, so that the view about to be sent shows it.
-            clock.record = self.store.read(live.id) or clock.record
+            # Moved elsewhere (caught up): the store has the clock that move wrote. Read now
+            # (off the loop), so that the view about to be sent shows it.
+            try:
+                read: ClockRecord | None = await self.manager.read_store(self.store.read, live.id)
+            except WebError:  # the store is slow: the settling task reads it again
+                self._spawn(self._settle_game(live.id))
+                return
+            clock.record = read or clock.record
         if clock.record.at_seq == live.seq and clock.record.running == running:
             self._schedule(clock.record)
         else:
@@ -199,7 +205,7 @@ class ClockKeeper:
         if stored is None:
             live.clock = None
             return None
-        running = running_seat(live)
+        running = live.running_seat()
         if stored.at_seq != live.seq or stored.running != running:
             if stored.at_seq > live.seq and await self._behind(live):
                 self._schedule(stored)  # moved elsewhere: the move's notice follows
@@ -253,7 +259,7 @@ class ClockKeeper:
         if seats is not None:
             changes["seats"] = seats
         try:
-            event = await self.sessions._record(live, kind, seat, detail, **changes)
+            event = await self.sessions.record(live, kind, seat, detail, **changes)
         except (StaleCopy, IntegrityError):
             # Another process ended this clock (or changed the game) first: read it again.
             await self.manager.rebuild(live)
@@ -266,4 +272,4 @@ class ClockKeeper:
         else:
             live.ending = ending_of(live, event)
         log.info("game %s: %s's clock ran out (%s)", live.id, label, kind)
-        await self.sessions._changed(live)
+        await self.manager.announce(live, live.seq)

@@ -11,6 +11,7 @@ from boneyard.web.guard.budgets import GuardedRouter, ReadPayer, SessionPayer, S
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.replays import walk_cost
 from boneyard.web.play.routes import ERRORS
+from boneyard.web.play.views import seat_view
 from boneyard.web.table.session import session_of
 from boneyard.web.table.sessions import SessionManager
 
@@ -81,7 +82,7 @@ async def session_request(
         payer.charge(Spend.READ, walk_cost(live.seq))  # the game is walked again to take back
     seat = live.seat_of(body.token)
     await sessions_of(request).request(live, seat, body.do, body.seat, body.name, payer.client)
-    return live.view(seat, draw=False)
+    return seat_view(live, seat, draw=False)
 
 
 @router.get("/games/{game_id}/session", summary="The session of play, as one seat sees it")
@@ -91,4 +92,4 @@ async def session_view(
     """How the game ended, offers waiting, web-layer actions in words (all of them: a view
     carries the latest few), the series score and (for a seat) its link into the next game."""
     live = await _manager(request).get(game_id, payer=payer)
-    return session_of(live).view(live.seat_of(token), every_event=True)
+    return session_of(live).view(live, live.seat_of(token), every_event=True)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from boneyard.web.play.live import LiveGame
-from boneyard.web.store.sessions import SeriesGame
+from boneyard.web.store.games import Store
+from boneyard.web.store.sessions import SeriesGame, SessionStore
 from boneyard.web.table.endings import decided_losers, seat_name
 
 if TYPE_CHECKING:
@@ -16,6 +17,44 @@ if TYPE_CHECKING:
 def pair_key(name: str, people: list[str | None]) -> str:
     """The key of two people's one continuing game of ``name``."""
     return ":".join([name, *sorted(p for p in people if p)])
+
+
+def moved_urls(
+    games: Store, sessions: SessionStore, series: SeriesGame | None, target_id: str
+) -> dict[int, str]:
+    """Per seat of an open game replaced by ``target_id`` (two people's continuing game): its
+    person's link there. Reads the store: on a store thread."""
+    stored = games.load(target_id)
+    target = sessions.series_game(target_id)
+    if stored is None or target is None or series is None:
+        return {}
+    urls = {}
+    for seat, person in enumerate(series.people):
+        if person is not None and person in target.people:
+            token = stored.seats[target.people.index(person)]["token"]
+            urls[seat] = f"/game/{target_id}?t={token}"
+    return urls
+
+
+def next_urls(
+    games: Store, sessions: SessionStore, series: SeriesGame, next_id: str
+) -> dict[int, str]:
+    """Per seat of a game of ``series``: its person's link into the next game ``next_id``.
+    Reads the store: on a store thread."""
+    stored = games.load(next_id)
+    entry = sessions.series_game(next_id)
+    if stored is None or entry is None:
+        return {}
+    seat_of_member = {member: seat for seat, member in enumerate(entry.members)}
+    urls = {}
+    for seat, member in enumerate(series.members):
+        new_seat = seat_of_member.get(member)
+        if new_seat is None:
+            continue
+        token = stored.seats[new_seat].get("token")
+        if stored.seats[new_seat]["kind"] == "human" and token:
+            urls[seat] = f"/game/{next_id}?t={token}"
+    return urls
 
 
 def next_game_parameters(live: LiveGame) -> dict[str, Any]:
@@ -29,12 +68,11 @@ def next_game_parameters(live: LiveGame) -> dict[str, Any]:
     return dict(rules.next_game(live.state, resigned))
 
 
-def series_score(session: Session) -> dict[str, Any] | None:
+def series_score(session: Session, live: LiveGame) -> dict[str, Any] | None:
     """The series so far, by the seats of this game: wins (and Obonto's carried points)."""
     series = session.series
     if series is None:
         return None
-    live = session.live
     seats = live.num_seats
     carried = series.carried
     wins = [float(carried.get("wins", [0] * seats)[m]) for m in series.members]

@@ -26,11 +26,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from boneyard.core.game import CHANCE
 from boneyard.core.phrasing import capital
 from boneyard.web.errors import WebError
 from boneyard.web.people import names
 from boneyard.web.play import words
+from boneyard.web.play.events import GameLoaded
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.store.sessions import SeriesGame, SessionEvent, SessionStore
@@ -38,18 +38,33 @@ from boneyard.web.table.endings import (
     ALWAYS_STORED,
     ENDINGS,
     ending_of,
-    event_words,
     player_moves,
     seat_name,
 )
-from boneyard.web.table.series import next_seating, pair_key, series_score
-from boneyard.web.table.session import Session, SessionSettings, event_bytes, session_of
+from boneyard.web.table.series import (
+    moved_urls,
+    next_seating,
+    next_urls,
+    pair_key,
+    series_score,
+)
+from boneyard.web.table.session import (
+    Session,
+    SessionSettings,
+    event_bytes,
+    is_person,
+    last_move_of,
+    pending,
+    session_of,
+    takeback_refusal,
+)
 
 STAND_IN_LEVEL = "medium"
 
 
 class SessionManager:
-    """The session layer of one app, attached to its GameManager."""
+    """The session layer of one app: it calls its GameManager, and hears its games' news
+    (``attach``: subscribed to ``GameLoaded`` by ``web/app.py``)."""
 
     def __init__(
         self, manager: GameManager, store: SessionStore, settings: SessionSettings | None = None
@@ -58,165 +73,56 @@ class SessionManager:
         self.store = store
         self.settings = settings or SessionSettings()
         self._rematch_lock = asyncio.Lock()
-        manager.load_hooks.append(self.attach)
 
     # ----- attaching to live games ---------------------------------------------------------------
 
-    def attach(self, live: LiveGame) -> None:
-        """Give ``live`` its session: the stored web-layer actions, and an ending re-applied."""
-        events = self.store.events(live.id)
-        series = self.store.series_game(live.id)
+    async def attach(self, event: GameLoaded) -> None:
+        """Give the game made its session: the stored web-layer actions (read off the event
+        loop, on the store's reader threads), and an ending re-applied."""
+        live = event.live
+        events, series, onwards = await self.manager.read_store(self._read, live.id)
         before = live.session
-        session = Session(self, live, events, series)
+        session = Session(
+            events, series, self.manager.settings.events_in_view, self.settings.stand_in_seconds
+        )
+        session.next_urls.update(onwards)
         live.session = session
         # its events count in the game's memory (those of a session read before, once)
         counted = sum(map(event_bytes, before.events)) if isinstance(before, Session) else 0
         self.manager.grow(live, sum(map(event_bytes, events)) - counted)
         live.ending = None  # (read again with the events: a game reloaded from the store)
-        for event in events:
-            if event.kind in ENDINGS:
-                live.ending = ending_of(live, event)
-            if event.kind == "moved":
-                self.load_moved_urls(session, event.detail["to"])
+        for stored in events:
+            if stored.kind in ENDINGS:
+                live.ending = ending_of(live, stored)
+
+    def _read(self, game_id: str) -> tuple[list[SessionEvent], SeriesGame | None, dict[int, str]]:
+        """A game's session as stored, with each seat's link onwards (on a store thread)."""
+        events = self.store.events(game_id)
+        series = self.store.series_game(game_id)
+        onwards: dict[int, str] = {}
+        for stored in events:
+            if stored.kind == "moved":
+                onwards.update(
+                    moved_urls(self.manager.store, self.store, series, stored.detail["to"])
+                )
         if series is not None and series.next_game is not None:
-            self._load_next_urls(session, series.next_game)
+            onwards.update(next_urls(self.manager.store, self.store, series, series.next_game))
+        return events, series, onwards
 
     def load_moved_urls(self, session: Session, target_id: str) -> None:
-        """Each person's link into the continuing game an open game was replaced by."""
-        stored = self.manager.store.load(target_id)
-        target = self.store.series_game(target_id)
-        if stored is None or target is None or session.series is None:
-            return
-        for seat, person in enumerate(session.series.people):
-            if person is not None and person in target.people:
-                token = stored.seats[target.people.index(person)]["token"]
-                session.next_urls[seat] = f"/game/{target_id}?t={token}"
-
-    def _load_next_urls(self, session: Session, next_id: str) -> None:
-        stored = self.manager.store.load(next_id)
-        entry = self.store.series_game(next_id)
-        if stored is None or entry is None or session.series is None:
-            return
-        seat_of_member = {member: seat for seat, member in enumerate(entry.members)}
-        for seat, member in enumerate(session.series.members):
-            new_seat = seat_of_member.get(member)
-            if new_seat is None:
-                continue
-            token = stored.seats[new_seat].get("token")
-            if stored.seats[new_seat]["kind"] == "human" and token:
-                session.next_urls[seat] = f"/game/{next_id}?t={token}"
-
-    # ----- what each seat is told ----------------------------------------------------------------
-
-    def _pending(self, session: Session, kind: str) -> SessionEvent | None:
-        """An offer or request still open: the last web-layer action, on the current move."""
-        # a seat naming itself in between leaves an offer open
-        said = [event for event in session.events if event.kind != "named"]
-        if not said:
-            return None
-        last = said[-1]
-        if last.kind == kind and last.at_seq == session.live.seq:
-            return last
-        return None
-
-    def _is_person(self, live: LiveGame, seat: int | None) -> bool:
-        return seat is not None and live.stored.seats[seat]["kind"] == "human"
-
-    def session_view(
-        self, session: Session, seat: int | None, every_event: bool = False
-    ) -> dict[str, Any]:
-        live = session.live
-        shown = [e for e in session.events if e.kind != "puzzle"]  # the puzzle's panel says it
-        if not every_event:
-            shown = shown[-self.manager.settings.events_in_view :]
-        over = live.over
-        draw_offer = self._pending(session, "draw_offer")
-        takeback_request = self._pending(session, "takeback_request")
-        ending = next((e for e in reversed(session.events) if e.kind in ENDINGS), None)
-        person = self._is_person(live, seat)
-        others = [s for s in range(live.num_seats) if s != seat]
-        others_people = bool(others) and all(self._is_person(live, s) for s in others)
-        waited = session.waited()
-        to_move = live.to_move()
-        can = {
-            "resign": person and not over and live.num_seats > 1,
-            "offer_draw": person
-            and not over
-            and others_people
-            and live.game.spec.series.can_be_drawn
-            and draw_offer is None,
-            "answer_draw": person and draw_offer is not None and draw_offer.seat != seat,
-            "abort": person and not over and live.num_seats > 1 and player_moves(live) == 0,
-            "takeback": person
-            and not over
-            and takeback_request is None
-            and any(p == seat for _a, p in live.stored.actions)
-            and (others_people or (seat is not None and self.takeback_refusal(live, seat) is None)),
-            "answer_takeback": person
-            and takeback_request is not None
-            and takeback_request.seat != seat,
-            "rematch": person
-            and over
-            and live.num_seats > 1
-            and (session.series is None or session.series.next_game is None),
-            "stand_in": person
-            and not over
-            and to_move >= 0
-            and to_move != seat
-            and self._is_person(live, to_move)
-            and live.clock is None  # a timed game: the clock decides, as on lichess
-            and waited >= self.settings.stand_in_seconds,
-        }
-        return {
-            "ending": None
-            if ending is None
-            else {"kind": ending.kind, "seat": ending.seat, "words": str(live.status_text())},
-            "can": can,
-            "draw_offer": None if draw_offer is None else {"seat": draw_offer.seat},
-            "takeback_request": None
-            if takeback_request is None
-            else {"seat": takeback_request.seat},
-            "events": [
-                {"at": e.at_seq, "kind": e.kind, "seat": e.seat, "words": event_words(live, e)}
-                for e in shown
-            ],
-            "events_total": len(session.events),
-            "series": series_score(session),
-            "next_url": session.next_urls.get(seat) if seat is not None else None,
-            "follow": ending is not None and ending.kind == "moved",
-            "next_game": session.series.next_game if session.series else None,
-            "waiting": None if to_move < 0 else {"seat": to_move, "seconds": round(waited)},
-            "stand_in_after": self.settings.stand_in_seconds,
-            "open_seats": list(session.series.open_seats) if session.series else [],
-            "puzzle": self.puzzle_view(session),
-        }
-
-    def puzzle_view(self, session: Session) -> dict[str, Any] | None:
-        """A puzzle of the ladder or the daily puzzle: its level, the shortest solution's length
-        and the moves used so far (``web/people/ladder.py`` notes it when it deals the puzzle)."""
-        note = next((e for e in session.events if e.kind == "puzzle"), None)
-        ladder = session.live.game.spec.ladder
-        if note is None or ladder is None:
-            return None
-        observation = session.live.state.observation(None)
-        shown = next((e for e in session.events if e.kind == "solution_shown"), None)
-        return {
-            "level": note.detail.get("level"),
-            "date": note.detail.get("date"),
-            ladder.parameter: note.detail[ladder.parameter],
-            "shortest": note.detail["shortest"],
-            "used": observation.get("moves", 0),
-            "solved": bool(observation.get("solved")),
-            "solution_url": None if shown is None else shown.detail["replay_url"],
-        }
+        """Each person's link into the continuing game an open game was replaced by (on a
+        store thread: it reads)."""
+        session.next_urls.update(
+            moved_urls(self.manager.store, self.store, session.series, target_id)
+        )
 
     async def note(
         self, live: LiveGame, kind: str, detail: dict[str, Any], seat: int | None = None
     ) -> None:
         """Store a web-layer note on ``live`` (a puzzle's set-up, a solution shown) and tell."""
         async with live.lock:
-            await self._record(live, kind, seat, detail)
-            await self._changed(live)
+            await self.record(live, kind, seat, detail)
+            await self.manager.announce(live, live.seq)
 
     # ----- web-layer actions ---------------------------------------------------------------------
 
@@ -257,7 +163,7 @@ class SessionManager:
             raise WebError(400, "bad_request", f"unknown request {what!r}; requests: {known}")
         await handler(live, seat)
 
-    async def _record(
+    async def record(
         self,
         live: LiveGame,
         kind: str,
@@ -300,9 +206,9 @@ class SessionManager:
                 await self._hand_to_computer(live, seat, seat, "left")
                 return
             returns = [1.0 if s != seat else -1.0 for s in range(live.num_seats)]
-            event = await self._record(live, "resign", seat, {"returns": returns}, returns=returns)
+            event = await self.record(live, "resign", seat, {"returns": returns}, returns=returns)
             live.ending = ending_of(live, event)
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     async def offer_draw(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
@@ -311,33 +217,33 @@ class SessionManager:
             if not live.game.spec.series.can_be_drawn:
                 raise WebError(409, "no_draws", f"{live.game.title} never ends in a draw")
             others = [s for s in range(live.num_seats) if s != seat]
-            if not others or not all(self._is_person(live, s) for s in others):
+            if not others or not all(is_person(live, s) for s in others):
                 raise WebError(409, "no_draws", "draws are offered to people, not the computer")
-            if self._pending(session, "draw_offer") is not None:
+            if pending(session, live, "draw_offer") is not None:
                 raise WebError(409, "already_offered", "a draw offer is already waiting")
-            await self._record(live, "draw_offer", seat)
-            await self._changed(live)
+            await self.record(live, "draw_offer", seat)
+            await self.manager.announce(live, live.seq)
 
     async def accept_draw(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
             self._refuse_if_over(live)
-            offer = self._pending(session_of(live), "draw_offer")
+            offer = pending(session_of(live), live, "draw_offer")
             if offer is None or offer.seat == seat:
                 raise WebError(409, "no_offer", "there is no draw offer to accept")
             returns = [0.0] * live.num_seats
-            event = await self._record(
+            event = await self.record(
                 live, "draw_agreed", seat, {"returns": returns}, returns=returns
             )
             live.ending = ending_of(live, event)
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     async def decline_draw(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
-            offer = self._pending(session_of(live), "draw_offer")
+            offer = pending(session_of(live), live, "draw_offer")
             if offer is None or offer.seat == seat:
                 raise WebError(409, "no_offer", "there is no draw offer to decline")
-            await self._record(live, "draw_declined", seat)
-            await self._changed(live)
+            await self.record(live, "draw_declined", seat)
+            await self.manager.announce(live, live.seq)
 
     async def abort(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
@@ -349,46 +255,25 @@ class SessionManager:
                     "the first move has been played: the game can only be resigned now",
                 )
             returns = [0.0] * live.num_seats
-            event = await self._record(live, "abort", seat, {"returns": returns}, returns=returns)
+            event = await self.record(live, "abort", seat, {"returns": returns}, returns=returns)
             live.ending = ending_of(live, event)
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     # ----- takeback ------------------------------------------------------------------------------
-
-    def _last_move_of(self, live: LiveGame, seat: int) -> int:
-        for seq in range(len(live.stored.actions) - 1, -1, -1):
-            if live.stored.actions[seq][1] == seat:
-                return seq
-        raise WebError(409, "no_move", "you have not moved yet: there is nothing to take back")
-
-    def takeback_refusal(self, live: LiveGame, seat: int) -> str | None:
-        """Why ``seat``'s last move may not be taken back against the computer, or None.
-
-        Refused once a chance event happened since that move (a roll, a shuffle, a draw), or
-        a reveal: an action that looks different to different seats (a card seen, a look at a
-        hidden piece), in a game with hidden information.
-        """
-        start = self._last_move_of(live, seat)
-        for entry in live.log[start:]:
-            if entry.player == CHANCE:
-                return "something was left to chance since that move: it stands"
-            if not live.game.perfect_information and len(set(entry.strings)) > 1:
-                return "something hidden was revealed since that move: it stands"
-        return None
 
     async def takeback(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
             self._refuse_if_over(live)
-            start = self._last_move_of(live, seat)
+            start = last_move_of(live, seat)
             others = [s for s in range(live.num_seats) if s != seat]
-            if any(self._is_person(live, s) for s in others):
+            if any(is_person(live, s) for s in others):
                 session = session_of(live)
-                if self._pending(session, "takeback_request") is not None:
+                if pending(session, live, "takeback_request") is not None:
                     raise WebError(409, "already_asked", "a takeback request is already waiting")
-                await self._record(live, "takeback_request", seat)
-                await self._changed(live)
+                await self.record(live, "takeback_request", seat)
+                await self.manager.announce(live, live.seq)
                 return
-            refusal = self.takeback_refusal(live, seat)
+            refusal = takeback_refusal(live, seat)
             if refusal is not None:
                 raise WebError(409, "takeback_refused", refusal)
             await self._take_back(live, seat, start)
@@ -396,18 +281,18 @@ class SessionManager:
     async def accept_takeback(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
             self._refuse_if_over(live)
-            request = self._pending(session_of(live), "takeback_request")
+            request = pending(session_of(live), live, "takeback_request")
             if request is None or request.seat == seat or request.seat is None:
                 raise WebError(409, "no_request", "there is no takeback request to accept")
-            await self._take_back(live, request.seat, self._last_move_of(live, request.seat))
+            await self._take_back(live, request.seat, last_move_of(live, request.seat))
 
     async def decline_takeback(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
-            request = self._pending(session_of(live), "takeback_request")
+            request = pending(session_of(live), live, "takeback_request")
             if request is None or request.seat == seat:
                 raise WebError(409, "no_request", "there is no takeback request to decline")
-            await self._record(live, "takeback_declined", seat)
-            await self._changed(live)
+            await self.record(live, "takeback_declined", seat)
+            await self.manager.announce(live, live.seq)
 
     async def _take_back(self, live: LiveGame, seat: int, start: int) -> None:
         """Remove the actions from ``start`` on (kept in the event) and rebuild. Locked."""
@@ -415,9 +300,7 @@ class SessionManager:
             live.bot_task.cancel()  # its move was chosen for a position that is gone
             live.bot_task = None
         undone = [list(pair) for pair in live.stored.actions[start:]]
-        await self._record(
-            live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start
-        )
+        await self.record(live, "takeback", seat, {"undone": undone, "from": start}, cut_from=start)
         # The shortened log is replayed (and said in words) in the work pool: a long game's
         # takeback walks hundreds of actions. Until it is back the game stays as it was.
         shortened = replace(live.stored, actions=live.stored.actions[:start])
@@ -429,8 +312,7 @@ class SessionManager:
         live.ending = rebuilt.ending
         live.log = rebuilt.log
         live.session = rebuilt.session
-        session_of(live).live = live
-        await self._changed(live, log_from=start)
+        await self.manager.announce(live, start)
 
     # ----- stand-in ------------------------------------------------------------------------------
 
@@ -440,7 +322,7 @@ class SessionManager:
             to_move = live.to_move()
             if target is None:
                 target = to_move
-            if target != to_move or target == seat or not self._is_person(live, target):
+            if target != to_move or target == seat or not is_person(live, target):
                 raise WebError(
                     409, "not_away", "only the person to move can be replaced, by someone else"
                 )
@@ -450,7 +332,7 @@ class SessionManager:
                     "timed_game",
                     "in a timed game the clock decides: a player who does not move loses on time",
                 )
-            waited = session_of(live).waited()
+            waited = session_of(live).waited(live)
             if waited < self.settings.stand_in_seconds:
                 left = self.settings.stand_in_seconds - waited
                 raise WebError(
@@ -464,9 +346,9 @@ class SessionManager:
         label = seat_name(live, target)
         seats = [dict(info) for info in live.stored.seats]
         seats[target].update(kind="computer", level=STAND_IN_LEVEL, was="human")
-        await self._record(live, kind, seat, {"label": label, "target": target}, seats=seats)
+        await self.record(live, kind, seat, {"label": label, "target": target}, seats=seats)
         live.stored.seats[:] = seats
-        await self._changed(live)
+        await self.manager.announce(live, live.seq)
 
     # ----- names ---------------------------------------------------------------------------------
 
@@ -499,9 +381,9 @@ class SessionManager:
             seats = [dict(info) for info in live.stored.seats]
             seats[seat]["name"] = cleaned
             side = capital(live.game.seat_name(seat))
-            await self._record(live, "named", seat, {"side": side, "name": cleaned}, seats=seats)
+            await self.record(live, "named", seat, {"side": side, "name": cleaned}, seats=seats)
             live.stored.seats[:] = seats
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     # ----- rematch -------------------------------------------------------------------------------
 
@@ -536,7 +418,7 @@ class SessionManager:
                 new_seats.append(
                     {"kind": "human"} if human else {"kind": "computer", "level": info["level"]}
                 )
-            score = series_score(session)
+            score = series_score(session, live)
             assert score is not None
             carried_wins = [0.0] * live.num_seats
             carried_points = [0] * live.num_seats
@@ -569,10 +451,14 @@ class SessionManager:
                 raise WebError(409, "stale", "the next game was started at the same moment")
             session_of(next_live).series = entry
             session.series = replace(series, next_game=next_live.id)
-            self._load_next_urls(session, next_live.id)
+            session.next_urls.update(
+                await self.manager.read_store(
+                    next_urls, self.manager.store, self.store, session.series, next_live.id
+                )
+            )
             await self.after_rematch(live, next_live, entry)
         async with live.lock:
-            await self._changed(live)
+            await self.manager.announce(live, live.seq)
 
     async def after_rematch(self, live: LiveGame, next_live: LiveGame, entry: SeriesGame) -> None:
         """Two known people's next Obonto game becomes their continuing game."""
@@ -586,13 +472,8 @@ class SessionManager:
             if live.over:
                 return
             returns = [0.0] * live.num_seats
-            event = await self._record(
+            event = await self.record(
                 live, "moved", None, {"returns": returns, "to": target_id}, returns=returns
             )
             live.ending = ending_of(live, event)
-            await self._changed(live)
-
-    async def _changed(self, live: LiveGame, log_from: int | None = None) -> None:
-        """Tell every subscriber (their views carry the session). Locked by the caller."""
-        self.manager.announce(live, live.seq if log_from is None else log_from)
-        self.manager.computer.schedule(live)
+            await self.manager.announce(live, live.seq)
