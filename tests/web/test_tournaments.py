@@ -78,7 +78,7 @@ def arena_in(store: TournamentStore, players: int, minutes: float = 10.0) -> Tou
         f"t{players}{now}"[:30], "toy_walk", "arena", minutes, {"initial": 60, "increment": 0},
         "maker", now - 1, now + minutes * 60, False, 0,
     )  # fmt: skip
-    store.create(tournament)
+    assert store.create(tournament, most_open=100)
     for n in range(players):
         assert store.join(tournament.id, f"acc{n}", f"Player {n}") is None
     return tournament
@@ -224,6 +224,23 @@ def test_the_api_refuses_what_it_cannot_do(client: TestClient) -> None:
     assert ann.post(f"/api/tournaments/{tid}/join").status_code == 200
     assert ann.post(f"/api/tournaments/{tid}/withdraw").json() == {"joined": False}
     assert len(ann.get("/api/tournaments").json()) == 1
+
+
+def test_one_account_makes_a_few_tournaments_at_a_time(db_path: Path) -> None:
+    with TestClient(make_app(db_path, tournaments_per_account=2)) as client:
+        by_hand(client)
+        ann = person(client, "127.0.0.2", "Ann")
+        first, second = make(ann).json()["id"], make(ann).json()["id"]
+        refused = make(ann)
+        assert refused.status_code == 409 and refused.json()["error"] == "too_many_tournaments"
+        assert "2 tournaments not yet finished" in refused.json()["detail"]
+        assert {t["id"] for t in ann.get("/api/tournaments").json()} == {first, second}
+        assert make(person(client, "127.0.0.3", "Bob")).status_code == 201  # each their own
+        store = client.app.state.tournaments  # type: ignore[attr-defined]
+        with store.store.engine.begin() as connection:  # the first one's time is up
+            connection.exec_driver_sql("UPDATE tournaments SET ends = 0 WHERE id = ?", (first,))
+        tick(client)
+        assert make(ann).status_code == 201  # finished: it counts no more
 
 
 def test_joining_a_finished_arena_is_refused(client: TestClient) -> None:

@@ -156,6 +156,10 @@ class Settings:
     clock_sweep_seconds: float = 5.0
     """How often each process reads the clocks due soon from the store (those another process
     started, or kept before it was killed)."""
+    # ----- tournaments (``web/people/tournaments.py``) -------------------------------------------
+    tournaments_per_account: int = 3
+    """Tournaments not yet finished that one account may have made: the director looks at each
+    running one twice a second, so making them is bounded per person as well as per address."""
     # ----- connections (``boneyard serve``: ``web/guard/connections.py``) ------------------------
     max_connections: int = 1000
     """Open HTTP connections at most; past it a new one is answered 503 with Retry-After and

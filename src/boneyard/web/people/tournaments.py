@@ -88,7 +88,8 @@ async def _tournament(connection: HTTPConnection, tournament_id: str) -> Tournam
 
 @router.post("/tournaments", status_code=201, summary="Make an arena tournament")
 async def create(body: TournamentRequest, request: Request, _payer: GamePayer) -> dict[str, Any]:
-    """``{"id"}``; 401 unless signed in; 400 ``bad_game`` for a game that is not for two."""
+    """``{"id"}``; 401 unless signed in; 400 ``bad_game`` for a game that is not for two; 409
+    ``too_many_tournaments`` past ``tournaments_per_account`` unfinished ones."""
     account = await require_account(request)
     manager: GameManager = request.app.state.manager
     game_class = manager.catalog.game_class(body.game)  # an unknown game: 404
@@ -103,7 +104,14 @@ async def create(body: TournamentRequest, request: Request, _payer: GamePayer) -
         secrets.token_urlsafe(9), body.game, body.kind, body.minutes, body.clock.model_dump(),
         account.name, starts, starts + body.minutes * 60, False, 0,
     )  # fmt: skip
-    await in_store(request, _store(request).create, tournament)
+    most = manager.settings.tournaments_per_account
+    if not await in_store(request, _store(request).create, tournament, most):
+        raise WebError(
+            409,
+            "too_many_tournaments",
+            f"you have {most} tournaments not yet finished, the most one account may have: "
+            "make another once one has ended",
+        )
     _director(request).wake()
     return {"id": tournament.id, "url": f"/tournaments/{tournament.id}"}
 

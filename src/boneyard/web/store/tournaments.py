@@ -126,8 +126,19 @@ class TournamentStore:
 
     # ----- making, joining ---------------------------------------------------------------------
 
-    def create(self, tournament: Tournament) -> None:
+    def create(self, tournament: Tournament, most_open: int) -> bool:
+        """Store ``tournament``; False, with nothing stored, when its creator has ``most_open``
+        unfinished tournaments already."""
         with self.store.engine.begin() as connection:
+            unfinished = connection.execute(
+                select(func.count())
+                .select_from(TournamentRow)
+                .where(
+                    TournamentRow.creator == tournament.creator, TournamentRow.finished.is_(False)
+                )
+            ).scalar_one()
+            if unfinished >= most_open:
+                return False
             connection.execute(
                 insert(TournamentRow).values(
                     id=tournament.id,
@@ -143,6 +154,7 @@ class TournamentStore:
                     version=0,
                 )
             )
+        return True
 
     def join(self, tournament_id: str, account_id: str, name: str) -> str | None:
         """Enter (or come back after withdrawing); answers why not (``"over"``) or None."""
