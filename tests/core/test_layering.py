@@ -21,7 +21,7 @@ def _contracts() -> list[dict[str, object]]:
 
 def _contract_layers() -> list[set[str]]:
     """The layers contract's layers, top first, each the set of its packages' folder names."""
-    (layers,) = [c["layers"] for c in _contracts() if c["type"] == "layers"]
+    (layers,) = [c["layers"] for c in _contracts() if c["id"] == "layers"]
     assert isinstance(layers, list)
     return [
         {name.strip().removeprefix("boneyard.") for name in re.split(r"[|:]", layer)}

@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boneyard.web.people.names import (
+from boneyard.web.names import (
     NAME_LIMIT,
     clean_name,
     look_alike,

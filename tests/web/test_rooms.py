@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import boneyard.web
@@ -38,8 +39,20 @@ def runtime_imports(path: Path) -> set[str]:
 
 def test_the_web_layer_is_in_rooms() -> None:
     loose = sorted(p.name for p in WEB.glob("*.py"))
-    assert loose == ["__init__.py", "app.py", "errors.py", "ops.py", "schemas.py", "settings.py"]
+    assert loose == [
+        *("__init__.py", "app.py", "errors.py", "names.py", "ops.py", "schemas.py", "settings.py")
+    ]
     assert {p.name for p in WEB.iterdir() if p.is_dir() and p.name != "__pycache__"} == ROOMS
+
+
+def test_every_room_has_its_place_in_the_rooms_contract() -> None:
+    """The rooms' order is written once, as import-linter's ``web-rooms`` layers (which
+    ``lint-imports`` and ``tests/core/test_layering.py`` check): each room stands in it."""
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    contracts = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (layers,) = [c["layers"] for c in contracts["contracts"] if c["id"] == "web-rooms"]
+    placed = {name.strip() for layer in layers for name in layer.split("|")}
+    assert placed == ROOMS | {"app"}
 
 
 def test_no_import_circle_among_the_web_modules() -> None:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from boneyard.web.people import arena
-from boneyard.web.people.arena import Entrant
+from boneyard.web.store import arena
+from boneyard.web.store.arena import Entrant
 from boneyard.web.store.games import Store
 from boneyard.web.store.tournaments import PENDING_SECONDS, Pairing, Tournament, TournamentStore
 from tests.web.conftest import make_app

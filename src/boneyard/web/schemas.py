@@ -44,7 +44,7 @@ Number = Annotated[StrictStr, Field(pattern=DIGITS)]
 PersonName = Annotated[
     StrictStr, Field(max_length=60, description="A person's display name (optional).")
 ]
-"""A display name as sent, before the name rule (``web/people/names.py``) reads it."""
+"""A display name as sent, before the name rule (``web/names.py``) reads it."""
 LevelText = Annotated[StrictStr, Field(max_length=20)]
 """A computer's level as text: a number on the game's scale or an alias (easy, medium, hard)."""
 LevelName = StrictInt | LevelText

@@ -31,8 +31,8 @@ from boneyard.web.guard.budgets import (
     ReadPayer,
 )
 from boneyard.web.guard.signin import own_seat
+from boneyard.web.names import NAME_LIMIT, distinct_name, given_name
 from boneyard.web.pages.routes import templates
-from boneyard.web.people.names import NAME_LIMIT, distinct_name, given_name
 from boneyard.web.people.ratings import seat_ratings_json
 from boneyard.web.play.clocks import PRESETS, SPEEDS, clock_summary
 from boneyard.web.play.live import LiveGame

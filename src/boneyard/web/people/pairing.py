@@ -15,10 +15,10 @@ from typing import Any
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from boneyard.web import names
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter, SessionPayer
 from boneyard.web.guard.signin import account_store, in_store, signed_in
-from boneyard.web.people import names
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import start_rated
 from boneyard.web.play.routes import ERRORS

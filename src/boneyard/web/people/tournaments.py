@@ -2,7 +2,7 @@
 
 A signed-in account makes an arena (a two-player game, a clock, a start and a length in
 minutes); accounts join it (and may withdraw) until its time is up; the server pairs and
-scores (``tournament_director.py``, ``web/people/arena.py``, ``web/store/tournaments.py``).
+scores (``tournament_director.py``, ``web/store/arena.py``, ``web/store/tournaments.py``).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from typing import Any
 
 from boneyard.ai.levels import LEVEL_NAMES, scale_for
 from boneyard.core.game import Game
+from boneyard.web import names
 from boneyard.web.errors import WebError
-from boneyard.web.people import names
 
 Seats = list[dict[str, Any]] | Callable[[int], list[dict[str, Any]]] | None
 """Seats of a new game: a list, a function of the seat count, or None (every seat a person)."""

@@ -23,7 +23,7 @@ from boneyard.ai.levels import LEVEL_NAMES, AnyGame, level_label, scale_for
 from boneyard.core.errors import BoneyardError
 from boneyard.core.game import CHANCE, Game, State
 from boneyard.core.phrasing import capital
-from boneyard.web.people.names import clean_name
+from boneyard.web.names import clean_name
 
 if TYPE_CHECKING:
     from boneyard.web.play.live import LiveGame, LogEntry

@@ -21,7 +21,7 @@ from sqlalchemy import JSON, Boolean, Float, Integer, String, func, insert, sele
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
-from boneyard.web.people import arena
+from boneyard.web.store import arena
 from boneyard.web.store.games import Base, GameRow, Store
 
 PENDING = "pending"

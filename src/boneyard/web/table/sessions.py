@@ -27,8 +27,8 @@ from dataclasses import replace
 from typing import Any
 
 from boneyard.core.phrasing import capital
+from boneyard.web import names
 from boneyard.web.errors import WebError
-from boneyard.web.people import names
 from boneyard.web.play import words
 from boneyard.web.play.events import GameLoaded
 from boneyard.web.play.live import LiveGame
