@@ -49,6 +49,7 @@ whole each step, so the step costs at least the write of 43,923 ids and the samp
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -71,7 +72,7 @@ from boneyard.games.bondo_cones.rules import (
     Phase,
 )
 from boneyard.games.bondo_cones.tensor import GLOBALS, PLANES, TENSOR_SIZE
-from boneyard.jax.core import Array, Env, State, once, state_class
+from boneyard.jax.core import Array, Env, State, once
 from boneyard.jax.heads import ActionSegment
 
 SQUARES = nt.SQUARES
@@ -414,33 +415,34 @@ def _bondo_ends(
 # ----- the state ---------------------------------------------------------------------------------
 
 
-@state_class
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
 class BondoConesState(State):
     game_id: ClassVar[str] = "bondo_cones"
-    owner: Array
+    _owner: Array
     """int8[120]: the seat of the cone on the square, or -1."""
-    value: Array
+    _value: Array
     """int8[120]: the value of the cone there, or -1."""
-    rings: Array
+    _rings: Array
     """int8[120]: the rings the cone there carries (0, 1 or 2)."""
-    flags: Array
+    _flags: Array
     """int8[120]: 1 its owner peeked at it, 2 the opponent spied it."""
-    scores: Array
-    phase: Array
-    actor: Array
-    turn_player: Array
-    setup_progress: Array
-    die: Array
+    _scores: Array
+    _phase: Array
+    _actor: Array
+    _turn_player: Array
+    _setup_progress: Array
+    _die: Array
     """The face rolled this turn (0-3: 1-4, 4 eye, 5 ring), or -1."""
-    windows: Array
+    _windows: Array
     """int32[2]: turns left in each seat's battle window."""
-    set_aside: Array
-    turns: Array
-    winner: Array
+    _set_aside: Array
+    _turns: Array
+    _winner: Array
     """A seat, 2 for a draw, -1 while the game runs."""
-    last_move: Array
+    _last_move: Array
     """int32[2]: from and to of the last move, or -1."""
-    chance: Array
+    _chance: Array
     """int32[k]: this step's chance outcomes as the rules engine's ids, in order (-1: none)."""
 
 
@@ -489,11 +491,11 @@ class BondoConesEnv(Env):
     def _mask(self, state: BondoConesState) -> Array:
         """The legal mask: first per-square vectors (a few hundred numbers a game), then the
         43,923 ids as elementwise functions of them."""
-        phase, me, die = state.phase, state.actor, state.die
-        owner = state.owner
+        phase, me, die = state._phase, state._actor, state._die
+        owner = state._owner
         mine = owner == me
         theirs = owner == 1 - me
-        ringed = state.rings > 0
+        ringed = state._rings > 0
         act = phase == ACT
         moving = act & (die >= 0) & (die < 4)
         steps = die + 1
@@ -506,13 +508,13 @@ class BondoConesEnv(Env):
         directions = jnp.where(
             moving, _straight_directions(_to_rows(plain), empty, target, steps), 0
         )
-        bondos, ends = _bondo_ends(state.rings, mine & ringed, steps, empty, target, moving)
+        bondos, ends = _bondo_ends(state._rings, mine & ringed, steps, empty, target, moving)
         ring_die = act & (die == nt.FACE_RING)
         # the ring moves and the takes: from any square of the first to any of the second
-        ring_moves = (mine & ringed & ring_die & ~state.set_aside, plain)
+        ring_moves = (mine & ringed & ring_die & ~state._set_aside, plain)
         takes = (theirs & ringed & (phase == TAKE), mine)
-        set_aside = plain & ring_die & state.set_aside
-        double = jnp.any(mine & (state.rings == 2))
+        set_aside = plain & ring_die & state._set_aside
+        double = jnp.any(mine & (state._rings == 2))
         punish = phase == PUNISH
         decide = phase == DECIDE
         any_move = jnp.any(directions != 0) | jnp.any(ends[0] | ends[1])
@@ -586,22 +588,22 @@ class BondoConesEnv(Env):
         fields = self.base_fields(jnp.int32(0), jnp.bool_(False), jnp.zeros(2), jnp.zeros(0, bool))
         state = BondoConesState(
             **fields,
-            owner=jnp.full(SQUARES, -1, jnp.int8),
-            value=jnp.full(SQUARES, -1, jnp.int8),
-            rings=jnp.zeros(SQUARES, jnp.int8),
-            flags=jnp.zeros(SQUARES, jnp.int8),
-            scores=jnp.zeros(2, jnp.int32),
-            phase=jnp.int32(SETUP_PUT),
-            actor=jnp.int32(0),
-            turn_player=jnp.int32(0),
-            setup_progress=jnp.zeros(2, jnp.int32),
-            die=jnp.int32(-1),
-            windows=jnp.zeros(2, jnp.int32),
-            set_aside=jnp.bool_(False),
-            turns=jnp.int32(0),
-            winner=jnp.int32(-1),
-            last_move=jnp.full(2, -1, jnp.int32),
-            chance=jnp.full(self.chance_slots, -1, jnp.int32),
+            _owner=jnp.full(SQUARES, -1, jnp.int8),
+            _value=jnp.full(SQUARES, -1, jnp.int8),
+            _rings=jnp.zeros(SQUARES, jnp.int8),
+            _flags=jnp.zeros(SQUARES, jnp.int8),
+            _scores=jnp.zeros(2, jnp.int32),
+            _phase=jnp.int32(SETUP_PUT),
+            _actor=jnp.int32(0),
+            _turn_player=jnp.int32(0),
+            _setup_progress=jnp.zeros(2, jnp.int32),
+            _die=jnp.int32(-1),
+            _windows=jnp.zeros(2, jnp.int32),
+            _set_aside=jnp.bool_(False),
+            _turns=jnp.int32(0),
+            _winner=jnp.int32(-1),
+            _last_move=jnp.full(2, -1, jnp.int32),
+            _chance=jnp.full(self.chance_slots, -1, jnp.int32),
         )
         if not self.random_setup:
             # seat 0 puts its first cone: no chance, the same state every game (a constant)
@@ -610,7 +612,7 @@ class BondoConesEnv(Env):
 
     def _random_setup(self, state: BondoConesState, key: Array) -> BondoConesState:
         """Both seats' cones and rings placed by chance, then who starts and the first die."""
-        owner, value, rings = state.owner, state.value, state.rings
+        owner, value, rings = state._owner, state._value, state._rings
         outcomes = []
         keys = jax.random.split(key, 5)
         for seat in (0, 1):
@@ -624,32 +626,32 @@ class BondoConesEnv(Env):
             rings = rings.at[red].set(1)
             outcomes += [nt.CHANCE_PUT_BASE + placed, (nt.CHANCE_RING_BASE + red)[None]]
         state = state.replace(
-            owner=owner,
-            value=value,
-            rings=rings,
-            setup_progress=jnp.full(2, SETUP_DONE, jnp.int32),
-            phase=jnp.int32(FIRST),
+            _owner=owner,
+            _value=value,
+            _rings=rings,
+            _setup_progress=jnp.full(2, SETUP_DONE, jnp.int32),
+            _phase=jnp.int32(FIRST),
         )
         settled = self._settle(state, jnp.bool_(False), self._draw_nodes(keys[4]))
-        chance = jnp.concatenate([*outcomes, settled.chance[:STEP_CHANCE]]).astype(jnp.int32)
-        return settled.replace(chance=chance)
+        chance = jnp.concatenate([*outcomes, settled._chance[:STEP_CHANCE]]).astype(jnp.int32)
+        return settled.replace(_chance=chance)
 
     def _step(self, state: BondoConesState, action: Array, key: Array) -> BondoConesState:
         return self._step_drawn(state, action, self._draw_nodes(key))
 
     def _nodes_met(self, state: BondoConesState) -> Array:
-        first = state.chance[0]
+        first = state._chance[0]
         battle_or_first = jnp.where(
             first == nt.BATTLE_WON,
             1,
             jnp.where(first == nt.BATTLE_LOST, 0, jnp.where(first >= 0, first - nt.FIRST_BASE, -1)),
         )
-        return jnp.stack([battle_or_first, state.chance[1]]).astype(jnp.int32)
+        return jnp.stack([battle_or_first, state._chance[1]]).astype(jnp.int32)
 
     def _step_drawn(self, state: BondoConesState, action: Array, draws: Array) -> BondoConesState:
-        phase, me = state.phase, state.actor
+        phase, me = state._phase, state._actor
         them = 1 - me
-        owner, value, rings, flags = state.owner, state.value, state.rings, state.flags
+        owner, value, rings, flags = state._owner, state._value, state._rings, state._flags
         pair = action % (SQUARES * SQUARES)
         origin, target = pair // SQUARES, pair % SQUARES
         square = (action - nt.PUT_BASE) % SQUARES
@@ -660,12 +662,12 @@ class BondoConesEnv(Env):
         o = jnp.minimum(origin, SQUARES - 1)
         t = jnp.minimum(target, SQUARES - 1)
         s = jnp.minimum(square, SQUARES - 1)
-        scores = state.scores
-        windows = state.windows
-        set_aside = state.set_aside
-        progress = state.setup_progress
-        winner = state.winner
-        last_move = state.last_move
+        scores = state._scores
+        windows = state._windows
+        set_aside = state._set_aside
+        progress = state._setup_progress
+        winner = state._winner
+        last_move = state._last_move
         next_phase = phase
         actor = me
         end_turn = jnp.bool_(False)
@@ -757,23 +759,23 @@ class BondoConesEnv(Env):
         # scores, the winner, the battle windows
         scores = scores.at[me].add(gained)
         winner = jnp.where(scores[me] >= self.target, me, winner)
-        had = jnp.any((state.owner == them) & (state.rings > 0))
+        had = jnp.any((state._owner == them) & (state._rings > 0))
         has = jnp.any((owner == them) & (rings > 0))
         windows = jnp.where(had & ~has, windows.at[them].set(WINDOW), windows)
 
         state = state.replace(
-            owner=owner,
-            value=value,
-            rings=rings,
-            flags=flags,
-            scores=scores,
-            phase=next_phase.astype(jnp.int32),
-            actor=actor.astype(jnp.int32),
-            setup_progress=progress,
-            windows=windows,
-            set_aside=set_aside,
-            winner=winner.astype(jnp.int32),
-            last_move=last_move.astype(jnp.int32),
+            _owner=owner,
+            _value=value,
+            _rings=rings,
+            _flags=flags,
+            _scores=scores,
+            _phase=next_phase.astype(jnp.int32),
+            _actor=actor.astype(jnp.int32),
+            _setup_progress=progress,
+            _windows=windows,
+            _set_aside=set_aside,
+            _winner=winner.astype(jnp.int32),
+            _last_move=last_move.astype(jnp.int32),
         )
         return self._settle(state, end_turn, draws)
 
@@ -781,8 +783,8 @@ class BondoConesEnv(Env):
         """Play the chance nodes up to the next player (a battle or who starts, ``draws[0]``; the
         die, ``draws[1]``), ending the turn first where ``end_turn``; then the mask, the flags
         and the rewards."""
-        phase, tp = state.phase, state.turn_player
-        windows, actor = state.windows, state.actor
+        phase, tp = state._phase, state._turn_player
+        windows, actor = state._windows, state._actor
         # a declared battle, won or lost (1/2 each)
         battle = phase == BATTLE
         won = draws[0] == 1
@@ -790,9 +792,9 @@ class BondoConesEnv(Env):
         actor = jnp.where(battle & ~won, 1 - tp, actor)
         phase = jnp.where(battle, jnp.where(won, TAKE, PUNISH), phase)
         # the end of a turn: over, capped, or the next player's turn
-        winner = state.winner
+        winner = state._winner
         over = end_turn & (winner >= 0)
-        capped = end_turn & ~over & (state.turns >= self.max_turns)
+        capped = end_turn & ~over & (state._turns >= self.max_turns)
         winner = jnp.where(capped, DRAW, winner)
         phase = jnp.where(over | capped, OVER, phase)
         # who starts (1/2 each)
@@ -800,16 +802,16 @@ class BondoConesEnv(Env):
         starter = draws[0]
         starts = first | (end_turn & ~over & ~capped)
         seat = jnp.where(first, starter, 1 - tp)
-        owner, rings = state.owner, state.rings
+        owner, rings = state._owner, state._rings
         holds = jnp.stack([jnp.any((owner == s) & (rings > 0)) for s in (0, 1)])
         may_battle = (windows[seat] > 0) & ~holds[seat] & holds[1 - seat]
         windows = jnp.where(
             starts, windows.at[seat].set(jnp.maximum(windows[seat] - 1, 0)), windows
         )
-        turns = jnp.where(starts, state.turns + 1, state.turns)
+        turns = jnp.where(starts, state._turns + 1, state._turns)
         tp = jnp.where(starts, seat, tp)
         actor = jnp.where(starts, seat, actor)
-        die = jnp.where(starts, -1, state.die)
+        die = jnp.where(starts, -1, state._die)
         phase = jnp.where(starts, jnp.where(may_battle, DECIDE, ROLL), phase)
         # the die (1/6 each face)
         rolls = phase == ROLL
@@ -829,14 +831,14 @@ class BondoConesEnv(Env):
         sign = jnp.where(winner == 0, 1.0, -1.0)
         rewards = jnp.where(ended & (winner < DRAW), jnp.stack([sign, -sign]), 0.0)
         state = state.replace(
-            phase=phase.astype(jnp.int32),
-            actor=actor.astype(jnp.int32),
-            turn_player=tp.astype(jnp.int32),
-            windows=windows.astype(jnp.int32),
-            turns=turns.astype(jnp.int32),
-            die=die.astype(jnp.int32),
-            winner=winner.astype(jnp.int32),
-            chance=chance,
+            _phase=phase.astype(jnp.int32),
+            _actor=actor.astype(jnp.int32),
+            _turn_player=tp.astype(jnp.int32),
+            _windows=windows.astype(jnp.int32),
+            _turns=turns.astype(jnp.int32),
+            _die=die.astype(jnp.int32),
+            _winner=winner.astype(jnp.int32),
+            _chance=chance,
             current_player=actor.astype(jnp.int32),
             terminated=ended,
             rewards=rewards.astype(jnp.float32),
@@ -848,19 +850,19 @@ class BondoConesEnv(Env):
     # ----- what each seat sees ----------------------------------------------------------------
 
     def _observe(self, state: BondoConesState, seat: Array) -> Array:
-        owner, rings, flags = state.owner, state.rings, state.flags
+        owner, rings, flags = state._owner, state._rings, state._flags
         them = 1 - seat
-        shown = state.setup_progress >= PUTS
+        shown = state._setup_progress >= PUTS
         mine = owner == seat
         theirs = (owner == them) & shown[them]
         seen = mine | theirs
         spied = (flags & SPIED) != 0
         known = mine | (theirs & spied)
         half = rings.astype(jnp.float32) / 2
-        plane = self.value_plane[jnp.clip(state.value, 0, 8)]
+        plane = self.value_plane[jnp.clip(state._value, 0, 8)]
         values = (plane[None, :] == jnp.arange(5)[:, None]) & known[None, :]
         squares = jnp.arange(SQUARES)
-        last = (squares == state.last_move[0]) | (squares == state.last_move[1])
+        last = (squares == state._last_move[0]) | (squares == state._last_move[1])
         planes = jnp.concatenate(
             [
                 jnp.stack([mine, theirs]).astype(jnp.float32),
@@ -876,17 +878,17 @@ class BondoConesEnv(Env):
                 ).astype(jnp.float32),
             ]
         )
-        phase = jnp.arange(10) == state.phase
-        die = jnp.arange(6) == state.die
-        acting = (state.actor == seat) & ~state.terminated
+        phase = jnp.arange(10) == state._phase
+        die = jnp.arange(6) == state._die
+        acting = (state._actor == seat) & ~state.terminated
         tail = jnp.concatenate(
             [
                 jnp.stack(
                     [
-                        self.score_fraction[state.scores[seat]],
-                        self.score_fraction[state.scores[them]],
+                        self.score_fraction[state._scores[seat]],
+                        self.score_fraction[state._scores[them]],
                         self.score_fraction[self.target],
-                        self.turn_fraction[state.turns],
+                        self.turn_fraction[state._turns],
                     ]
                 ),
                 phase.astype(jnp.float32),
@@ -894,11 +896,11 @@ class BondoConesEnv(Env):
                 jnp.stack(
                     [
                         acting.astype(jnp.float32),
-                        self.window_fraction[state.windows[seat]],
-                        self.window_fraction[state.windows[them]],
-                        state.set_aside.astype(jnp.float32),
-                        self.progress_fraction[state.setup_progress[seat]],
-                        self.progress_fraction[state.setup_progress[them]],
+                        self.window_fraction[state._windows[seat]],
+                        self.window_fraction[state._windows[them]],
+                        state._set_aside.astype(jnp.float32),
+                        self.progress_fraction[state._setup_progress[seat]],
+                        self.progress_fraction[state._setup_progress[them]],
                     ]
                 ),
             ]
