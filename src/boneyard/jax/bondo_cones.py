@@ -446,6 +446,109 @@ class BondoConesState(State):
     """int32[k]: this step's chance outcomes as the rules engine's ids, in order (-1: none)."""
 
 
+Cone = tuple[Any, Any, Any, Any]
+"""A square's cone as the state's four columns hold it: owner, value, rings, flags."""
+_EMPTY_CONE: Cone = (jnp.int8(-1), jnp.int8(-1), jnp.int8(0), jnp.int8(0))
+
+
+def _pick(cond: Array, new: Cone, old: Cone) -> Cone:
+    a, b, c, d = (jnp.where(cond, x, y).astype(jnp.int8) for x, y in zip(new, old))
+    return (a, b, c, d)
+
+
+@dataclasses.dataclass
+class _Change:
+    """One action of a step, decoded, and what it changes, filled in by the step's parts (each
+    part writes only where its phase and kind hold): at most two squares, ``a`` and ``b``, each
+    with its new cone, and the small fields. Plain Python: it lives while the step is traced."""
+
+    state: BondoConesState
+    action: Array
+    me: Array
+    kind: Array
+    """0 move, 1 ring move, 2 take, 3 put, 4 set-up ring, 5 set-aside ring, 6 peek, 7 spy,
+    8 seize, 9 battle / roll / pass."""
+    origin: Array
+    target: Array
+    square: Array
+    o: Array
+    """``origin``, ``target`` and ``square`` clipped to the board, to read a column at."""
+    t: Array
+    s: Array
+    a: Array
+    a_cone: Cone
+    b: Array
+    b_cone: Cone
+    next_phase: Array
+    actor: Array
+    progress: Array
+    set_aside: Array
+    last_move: Array
+    gained: Array
+    """Points the action captured (a capture or a seizure)."""
+    fill: Array
+    """The last set-up put: the zeros fill the free start fields."""
+    end_turn: Array
+
+    @classmethod
+    def of(cls, state: BondoConesState, action: Array) -> _Change:
+        pair = action % (SQUARES * SQUARES)
+        origin, target = pair // SQUARES, pair % SQUARES
+        square = (action - nt.PUT_BASE) % SQUARES
+        kind = jnp.where(action < nt.PUT_BASE, action // (SQUARES * SQUARES), 3)
+        kind = jnp.where(action >= nt.PUT_BASE, 3 + (action - nt.PUT_BASE) // SQUARES, kind)
+        o = jnp.minimum(origin, SQUARES - 1)
+        t = jnp.minimum(target, SQUARES - 1)
+        columns = (state._owner, state._value, state._rings, state._flags)
+        a_cone: Cone = (columns[0][o], columns[1][o], columns[2][o], columns[3][o])
+        b_cone: Cone = (columns[0][t], columns[1][t], columns[2][t], columns[3][t])
+        none = jnp.int32(NONE)
+        return cls(
+            state=state,
+            action=action,
+            me=state._actor,
+            kind=kind,
+            origin=origin,
+            target=target,
+            square=square,
+            o=o,
+            t=t,
+            s=jnp.minimum(square, SQUARES - 1),
+            a=none,
+            a_cone=a_cone,
+            b=none,
+            b_cone=b_cone,
+            next_phase=state._phase,
+            actor=state._actor,
+            progress=state._setup_progress,
+            set_aside=state._set_aside,
+            last_move=state._last_move,
+            gained=jnp.int32(0),
+            fill=jnp.bool_(False),
+            end_turn=jnp.bool_(False),
+        )
+
+    def cone(self, square: Array, *, rings: Any = None, flags: Any = None) -> Cone:
+        """The cone on ``square`` (clipped), with its rings or flags replaced where given."""
+        state = self.state
+        return (
+            state._owner[square],
+            state._value[square],
+            state._rings[square] if rings is None else rings,
+            state._flags[square] if flags is None else flags,
+        )
+
+    def change_a(self, cond: Array, square: Array, cone: Cone) -> None:
+        """Where ``cond``: square ``a`` is ``square``, and its new cone ``cone``."""
+        self.a = jnp.where(cond, square, self.a)
+        self.a_cone = _pick(cond, cone, self.a_cone)
+
+    def change_b(self, cond: Array, square: Array, cone: Cone) -> None:
+        """Where ``cond``: square ``b`` is ``square``, and its new cone ``cone``."""
+        self.b = jnp.where(cond, square, self.b)
+        self.b_cone = _pick(cond, cone, self.b_cone)
+
+
 class BondoConesEnv(Env):
     """Bond O Cones with the rules engine's parameters (target, max_turns, setup)."""
 
@@ -649,135 +752,110 @@ class BondoConesEnv(Env):
         return jnp.stack([battle_or_first, state._chance[1]]).astype(jnp.int32)
 
     def _step_drawn(self, state: BondoConesState, action: Array, draws: Array) -> BondoConesState:
-        phase, me = state._phase, state._actor
-        them = 1 - me
-        owner, value, rings, flags = state._owner, state._value, state._rings, state._flags
-        pair = action % (SQUARES * SQUARES)
-        origin, target = pair // SQUARES, pair % SQUARES
-        square = (action - nt.PUT_BASE) % SQUARES
-        kind = jnp.where(action < nt.PUT_BASE, action // (SQUARES * SQUARES), 3)
-        kind = jnp.where(action >= nt.PUT_BASE, 3 + (action - nt.PUT_BASE) // SQUARES, kind)
-        # kinds: 0 move, 1 ring move, 2 take, 3 put, 4 set-up ring, 5 set-aside ring, 6 peek,
-        # 7 spy, 8 seize, 9 battle / roll / pass
-        o = jnp.minimum(origin, SQUARES - 1)
-        t = jnp.minimum(target, SQUARES - 1)
-        s = jnp.minimum(square, SQUARES - 1)
-        scores = state._scores
-        windows = state._windows
-        set_aside = state._set_aside
+        change = _Change.of(state, action)
+        self._setup_action(change)
+        self._battle_action(change)
+        self._die_action(change)
+        return self._settle(self._changed(change), change.end_turn, draws)
+
+    def _setup_action(self, c: _Change) -> None:
+        """A set-up put (the next cone in value order; the last put fills the zeros) or the
+        set-up ring."""
+        state, me = c.state, c.me
         progress = state._setup_progress
-        winner = state._winner
-        last_move = state._last_move
-        next_phase = phase
-        actor = me
-        end_turn = jnp.bool_(False)
-
-        # the two squares an action can change: (a, its new cone), (b, its new cone)
-        none = jnp.int32(NONE)
-        a, b = none, none
-        a_cone: tuple[Any, ...] = (owner[o], value[o], rings[o], flags[o])
-        b_cone: tuple[Any, ...] = (owner[t], value[t], rings[t], flags[t])
-
-        def pick(cond: Array, new: tuple[Any, ...], old: tuple[Any, ...]) -> tuple[Any, ...]:
-            return tuple(jnp.where(cond, x, y).astype(jnp.int8) for x, y in zip(new, old))
-
-        i8 = jnp.int8
-        empty_cone = (i8(-1), i8(-1), i8(0), i8(0))
-
-        # set-up puts (chosen): the next cone in value order; the last put fills the zeros
-        put = (phase == SETUP_PUT) & (kind == 3)
+        put = (state._phase == SETUP_PUT) & (c.kind == 3)
         done = progress[me] + 1
         put_cone = (me, self.setup_order[jnp.minimum(progress[me], PUTS - 1)], 0, 0)
-        a = jnp.where(put, square, a)
-        a_cone = pick(put, put_cone, a_cone)
-        progress = jnp.where(put, progress.at[me].set(done), progress)
-        fill = put & (done == PUTS)
-        next_phase = jnp.where(put, jnp.where(done == PUTS, SETUP_RING, SETUP_PUT), next_phase)
-        # set-up ring (chosen)
-        ring_put = (phase == SETUP_RING) & (kind == 4)
-        a = jnp.where(ring_put, square, a)
-        a_cone = pick(ring_put, (owner[s], value[s], 1, flags[s]), a_cone)
-        progress = jnp.where(ring_put, progress.at[me].set(SETUP_DONE), progress)
-        actor = jnp.where(ring_put & (me == 0), 1, actor)
-        next_phase = jnp.where(ring_put, jnp.where(me == 0, SETUP_PUT, FIRST), next_phase)
-        # battle or roll
-        decide = phase == DECIDE
-        next_phase = jnp.where(decide, jnp.where(action == nt.BATTLE, BATTLE, ROLL), next_phase)
-        # a won battle: take a ring of theirs (a Double's other ring is set aside)
-        take = phase == TAKE
-        a = jnp.where(take, origin, a)
-        a_cone = pick(take, (owner[o], value[o], 0, flags[o]), a_cone)
-        b = jnp.where(take, target, b)
-        b_cone = pick(take, (owner[t], value[t], 1, flags[t]), b_cone)
-        set_aside = set_aside | (take & (rings[o] == 2))
-        next_phase = jnp.where(take, ROLL, next_phase)
-        # a lost battle: the opponent spies or seizes a cone (or passes)
-        punish = phase == PUNISH
-        seize = punish & (kind == 8)
-        spy = punish & (kind == 7)
-        a = jnp.where(seize | spy, square, a)
-        a_cone = pick(seize, empty_cone, a_cone)
-        a_cone = pick(spy, (owner[s], value[s], rings[s], flags[s] | SPIED), a_cone)
-        gained = jnp.where(seize, value[s].astype(jnp.int32), 0)
-        end_turn = end_turn | punish
-        # the die's action
-        act = phase == ACT
-        move = act & (kind == 0)
-        capture = move & (owner[t] == them)
-        a = jnp.where(move, origin, a)
-        a_cone = pick(move, empty_cone, a_cone)
-        b = jnp.where(move, target, b)
-        moved = (me, value[o], rings[o] + jnp.where(capture, rings[t], 0), flags[o])
-        b_cone = pick(move, moved, b_cone)
-        gained = jnp.where(capture, value[t].astype(jnp.int32), gained)
-        last_move = jnp.where(move, jnp.stack([origin, target]), last_move)
-        ring_move = act & (kind == 1)
-        a = jnp.where(ring_move, origin, a)
-        a_cone = pick(ring_move, (owner[o], value[o], 0, flags[o]), a_cone)
-        b = jnp.where(ring_move, target, b)
-        b_cone = pick(ring_move, (owner[t], value[t], rings[o], flags[t]), b_cone)
-        peek = act & (kind == 6)
-        a = jnp.where(peek, square, a)
-        a_cone = pick(peek, (owner[s], value[s], rings[s], flags[s] | PEEKED), a_cone)
-        placed = act & (kind == 5)
-        a = jnp.where(placed, square, a)
-        a_cone = pick(placed, (owner[s], value[s], 1, flags[s]), a_cone)
-        set_aside = set_aside & ~placed
-        end_turn = end_turn | act
+        c.change_a(put, c.square, put_cone)
+        c.progress = jnp.where(put, progress.at[me].set(done), c.progress)
+        c.fill = put & (done == PUTS)
+        c.next_phase = jnp.where(put, jnp.where(done == PUTS, SETUP_RING, SETUP_PUT), c.next_phase)
+        ring_put = (state._phase == SETUP_RING) & (c.kind == 4)
+        c.change_a(ring_put, c.square, c.cone(c.s, rings=1))
+        c.progress = jnp.where(ring_put, c.progress.at[me].set(SETUP_DONE), c.progress)
+        c.actor = jnp.where(ring_put & (me == 0), 1, c.actor)
+        c.next_phase = jnp.where(ring_put, jnp.where(me == 0, SETUP_PUT, FIRST), c.next_phase)
 
-        # write the squares
+    def _battle_action(self, c: _Change) -> None:
+        """Battle or roll; after a won battle, a ring taken (a Double's other ring is set
+        aside); after a lost one, the opponent's spy or seizure (or pass)."""
+        phase, rings = c.state._phase, c.state._rings
+        decide = phase == DECIDE
+        c.next_phase = jnp.where(
+            decide, jnp.where(c.action == nt.BATTLE, BATTLE, ROLL), c.next_phase
+        )
+        take = phase == TAKE
+        c.change_a(take, c.origin, c.cone(c.o, rings=0))
+        c.change_b(take, c.target, c.cone(c.t, rings=1))
+        c.set_aside = c.set_aside | (take & (rings[c.o] == 2))
+        c.next_phase = jnp.where(take, ROLL, c.next_phase)
+        punish = phase == PUNISH
+        seize = punish & (c.kind == 8)
+        spy = punish & (c.kind == 7)
+        c.a = jnp.where(seize | spy, c.square, c.a)
+        c.a_cone = _pick(seize, _EMPTY_CONE, c.a_cone)
+        c.a_cone = _pick(spy, c.cone(c.s, flags=c.state._flags[c.s] | SPIED), c.a_cone)
+        c.gained = jnp.where(seize, c.state._value[c.s].astype(jnp.int32), c.gained)
+        c.end_turn = c.end_turn | punish
+
+    def _die_action(self, c: _Change) -> None:
+        """What the die allowed: a move (a capture scores and takes the rings), a ring moved,
+        a peek, the set-aside ring placed."""
+        state, o, t = c.state, c.o, c.t
+        owner, value, rings, flags = state._owner, state._value, state._rings, state._flags
+        act = state._phase == ACT
+        move = act & (c.kind == 0)
+        capture = move & (owner[t] == 1 - c.me)
+        c.change_a(move, c.origin, _EMPTY_CONE)
+        moved = (c.me, value[o], rings[o] + jnp.where(capture, rings[t], 0), flags[o])
+        c.change_b(move, c.target, moved)
+        c.gained = jnp.where(capture, value[t].astype(jnp.int32), c.gained)
+        c.last_move = jnp.where(move, jnp.stack([c.origin, c.target]), c.last_move)
+        ring_move = act & (c.kind == 1)
+        c.change_a(ring_move, c.origin, c.cone(o, rings=0))
+        c.change_b(ring_move, c.target, c.cone(t, rings=rings[o]))
+        peek = act & (c.kind == 6)
+        c.change_a(peek, c.square, c.cone(c.s, flags=flags[c.s] | PEEKED))
+        placed = act & (c.kind == 5)
+        c.change_a(placed, c.square, c.cone(c.s, rings=1))
+        c.set_aside = c.set_aside & ~placed
+        c.end_turn = c.end_turn | act
+
+    def _changed(self, c: _Change) -> BondoConesState:
+        """The state with ``c``'s squares written (and the zeros filled after the last put),
+        the score, the winner and the battle windows."""
+        state, me = c.state, c.me
+        them = 1 - me
         squares = jnp.arange(SQUARES)
-        at_a = squares == a
-        at_b = squares == b
-        columns = []
-        for old, new_a, new_b in zip((owner, value, rings, flags), a_cone, b_cone):
-            columns.append(jnp.where(at_a, new_a, jnp.where(at_b, new_b, old)))
-        owner, value, rings, flags = columns
-        filled = fill & self.start_fields[me] & (owner < 0)
+        at_a = squares == c.a
+        at_b = squares == c.b
+        old = (state._owner, state._value, state._rings, state._flags)
+        owner, value, rings, flags = (
+            jnp.where(at_a, new_a, jnp.where(at_b, new_b, column))
+            for column, new_a, new_b in zip(old, c.a_cone, c.b_cone)
+        )
+        filled = c.fill & self.start_fields[me] & (owner < 0)
         owner = jnp.where(filled, me.astype(jnp.int8), owner)
         value = jnp.where(filled, jnp.int8(0), value)
-        # scores, the winner, the battle windows
-        scores = scores.at[me].add(gained)
-        winner = jnp.where(scores[me] >= self.target, me, winner)
+        scores = state._scores.at[me].add(c.gained)
+        winner = jnp.where(scores[me] >= self.target, me, state._winner)
         had = jnp.any((state._owner == them) & (state._rings > 0))
         has = jnp.any((owner == them) & (rings > 0))
-        windows = jnp.where(had & ~has, windows.at[them].set(WINDOW), windows)
-
-        state = state.replace(
+        windows = jnp.where(had & ~has, state._windows.at[them].set(WINDOW), state._windows)
+        return state.replace(
             _owner=owner,
             _value=value,
             _rings=rings,
             _flags=flags,
             _scores=scores,
-            _phase=next_phase.astype(jnp.int32),
-            _actor=actor.astype(jnp.int32),
-            _setup_progress=progress,
+            _phase=c.next_phase.astype(jnp.int32),
+            _actor=c.actor.astype(jnp.int32),
+            _setup_progress=c.progress,
             _windows=windows,
-            _set_aside=set_aside,
+            _set_aside=c.set_aside,
             _winner=winner.astype(jnp.int32),
-            _last_move=last_move.astype(jnp.int32),
+            _last_move=c.last_move.astype(jnp.int32),
         )
-        return self._settle(state, end_turn, draws)
 
     def _settle(self, state: BondoConesState, end_turn: Array, draws: Array) -> BondoConesState:
         """Play the chance nodes up to the next player (a battle or who starts, ``draws[0]``; the
