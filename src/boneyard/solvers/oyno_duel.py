@@ -452,63 +452,60 @@ class DuelSolution:
         if self.restrict is not None:
             self._chances(layer, edges)
 
-    # Over the complexity limit on purpose: the duel solver's value iteration: inline for speed.
-    def _chances(self, layer: Layer, edges: list[_Edges]) -> None:  # noqa: C901
+    def _chances(self, layer: Layer, edges: list[_Edges]) -> None:
         """Fill ``layer.chance`` by value iteration (from below, so cycles count as no win)."""
         greedy_seat = self.restrict
         assert greedy_seat is not None
         perfect = 1 - greedy_seat
-        rows = layer.codes.size
-        chance = [np.zeros(rows) for _ in (0, 1)]
+        known = [self._known_chances(layer, edges[player], player, perfect) for player in (0, 1)]
+        chance = [known[0][0], known[1][0]]
+        fixed = [known[0][1], known[1][1]]
         layer.chance = chance
-        fixed: list[npt.NDArray[np.float64]] = []
-        for player in (0, 1):
-            e = edges[player]
-            won = (layer.value[player] == WIN) if player == perfect else None
-            chance[player][:] = 0.0
-            if won is not None:
-                chance[player][won] = 1.0
-            if player == greedy_seat:
-                chance[player][layer.value[player] == LOSS] = 1.0
-            base = np.zeros(e.child.shape)
-            mover_perfect = player == perfect
-            base[(e.result == WIN) & (e.child == _TERMINAL)] = 1.0 if mover_perfect else 0.0
-            base[(e.result == LOSS) & (e.child == _TERMINAL)] = 0.0 if mover_perfect else 1.0
-            placed = e.outer >= 0
-            if np.any(placed):
-                grown = (
-                    (layer.red + 1, layer.white) if player == 0 else (layer.red, layer.white + 1)
-                )
-                target = self.layers[grown]
-                base[placed] = target.chance[1 - player][e.outer[placed]]
-            fixed.append(base)
         open_rows = [np.flatnonzero(chance[player] < 1.0) for player in (0, 1)]
         for _ in range(5000):
-            biggest = 0.0
-            new: list[npt.NDArray[np.float64] | None] = []
-            for player in (0, 1):
-                e = edges[player]
-                sel = open_rows[player]
-                if sel.size == 0:
-                    new.append(None)
-                    continue
-                child = e.child[sel]
-                inside = child >= 0
-                values = np.where(
-                    inside, chance[1 - player][np.where(inside, child, 0)], fixed[player][sel]
+            # both seats from the last sweep's chances, then both written
+            new = [
+                _chance_sweep(
+                    edges[player],
+                    open_rows[player],
+                    chance[1 - player],
+                    fixed[player],
+                    player == perfect,
                 )
-                real = child != _ABSENT
-                if player == perfect:
-                    result = np.where(real, values, -1.0).max(axis=1)
-                else:
-                    result = np.where(real, values, 0.0).sum(axis=1) / real.sum(axis=1)
-                biggest = max(biggest, float(np.abs(result - chance[player][sel]).max()))
-                new.append(result)
+                for player in (0, 1)
+            ]
+            biggest = 0.0
+            for player, result in enumerate(new):
+                if result is not None:
+                    change = np.abs(result - chance[player][open_rows[player]]).max()
+                    biggest = max(biggest, float(change))
             for player, result in enumerate(new):
                 if result is not None:
                     chance[player][open_rows[player]] = result
             if biggest < 1e-10:
                 break
+
+    def _known_chances(
+        self, layer: Layer, e: _Edges, player: int, perfect: int
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The perfect seat's win chance, with ``player`` to move, known before any sweep: per
+        row (1 where the perfect seat has won or the greedy seat to move has lost, else 0), and
+        per slot, what an ending or a place (read in the layer with one bone more) gives."""
+        chance = np.zeros(layer.codes.size)
+        if player == perfect:
+            chance[layer.value[player] == WIN] = 1.0
+        else:
+            chance[layer.value[player] == LOSS] = 1.0
+        base = np.zeros(e.child.shape)
+        mover_perfect = player == perfect
+        base[(e.result == WIN) & (e.child == _TERMINAL)] = 1.0 if mover_perfect else 0.0
+        base[(e.result == LOSS) & (e.child == _TERMINAL)] = 0.0 if mover_perfect else 1.0
+        placed = e.outer >= 0
+        if np.any(placed):
+            grown = (layer.red + 1, layer.white) if player == 0 else (layer.red, layer.white + 1)
+            target = self.layers[grown]
+            base[placed] = target.chance[1 - player][e.outer[placed]]
+        return chance, base
 
     # ----- reading ------------------------------------------------------------------------
 
@@ -597,6 +594,28 @@ class DuelSolution:
         red_done = (layer.red == self.bones) & ((layer.red_mask & ~layer.up) == 0)
         white_done = (layer.white == self.bones) & ((layer.white_mask & ~layer.up) == 0)
         return np.asarray(red_done | white_done)
+
+
+def _chance_sweep(
+    e: _Edges,
+    sel: npt.NDArray[np.intp],
+    other: npt.NDArray[np.float64],
+    fixed: npt.NDArray[np.float64],
+    perfect_moves: bool,
+) -> npt.NDArray[np.float64] | None:
+    """One sweep of the open rows ``sel`` of a seat: the perfect seat takes its best action,
+    the greedy one each of its kept actions alike; ``other`` is the other seat's row chances,
+    ``fixed`` the slots' known ones. None where no row is open."""
+    if sel.size == 0:
+        return None
+    child = e.child[sel]
+    inside = child >= 0
+    values = np.where(inside, other[np.where(inside, child, 0)], fixed[sel])
+    real = child != _ABSENT
+    if perfect_moves:
+        result: npt.NDArray[np.float64] = np.where(real, values, -1.0).max(axis=1)
+        return result
+    return np.asarray(np.where(real, values, 0.0).sum(axis=1) / real.sum(axis=1))
 
 
 def solve(
