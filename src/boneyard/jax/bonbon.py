@@ -149,6 +149,110 @@ class BonBonState(State):
     _trail_hidden: Array
 
 
+@dataclasses.dataclass
+class _Runs:
+    """Every seat's run as one card event changes it, seat by seat (plain Python: it lives while
+    the step is traced): its length, face-down cards, the trailing face-down cards (a count,
+    their value and kinds), the value of the run, the bonus of closed groups, the kinds of its
+    cards, and per seat and kind the cards each seat has not seen (all, and trailing)."""
+
+    length: Array
+    face_down: Array
+    trailing: Array
+    value_sum: Array
+    trail_value: Array
+    closed_bonus: Array
+    own_kinds: Array
+    trail_kinds: Array
+    hidden: Array
+    trail_hidden: Array
+
+    @classmethod
+    def of(cls, s: BonBonState) -> _Runs:
+        return cls(
+            s._run_length,
+            s._face_down,
+            s._trailing,
+            s._value_sum,
+            s._trail_value,
+            s._closed_bonus,
+            s._own_kinds,
+            s._trail_kinds,
+            s._hidden,
+            s._trail_hidden,
+        )
+
+    def fields(self) -> dict[str, Array]:
+        """The state's fields that hold the runs."""
+        return {
+            "_run_length": self.length,
+            "_face_down": self.face_down,
+            "_trailing": self.trailing,
+            "_value_sum": self.value_sum,
+            "_trail_value": self.trail_value,
+            "_closed_bonus": self.closed_bonus,
+            "_own_kinds": self.own_kinds,
+            "_trail_kinds": self.trail_kinds,
+            "_hidden": self.hidden,
+            "_trail_hidden": self.trail_hidden,
+        }
+
+    def turn_up_trailing(self, revealing: Array) -> Array:
+        """The trailing face-down cards of the ``revealing`` seats turn face up (seen by all);
+        their value."""
+        revealed = jnp.sum(jnp.where(revealing, self.trail_value, 0))
+        self.hidden = self.hidden - jnp.where(revealing[:, None, None], self.trail_hidden, 0)
+        self.face_down = self.face_down - jnp.where(revealing, self.trailing, 0)
+        return revealed
+
+    def close_trailing(self, closing: Array, bonus: Array) -> None:
+        """The trailing cards of the ``closing`` seats end (a face-up card or a reveal); where
+        ``bonus``, a face-up card closed a group of them: one point per card but the first."""
+        self.closed_bonus = self.closed_bonus + jnp.where(
+            bonus, jnp.maximum(self.trailing - 1, 0), 0
+        )
+        self.trailing = jnp.where(closing, 0, self.trailing)
+        self.trail_value = jnp.where(closing, 0, self.trail_value)
+        self.trail_kinds = jnp.where(closing[:, None], 0, self.trail_kinds)
+        self.trail_hidden = jnp.where(closing[:, None, None], 0, self.trail_hidden)
+
+    def add_card(
+        self, landing: Array, going_down: Array, value: Array, kind_hot: Array, knows: Array
+    ) -> None:
+        """The card (``kind_hot``, worth ``value``) enters the ``landing`` seat's run, face down
+        where ``going_down``: then it trails, unseen by the seats that do not ``know`` it."""
+        into = (landing[:, None] & kind_hot[None, :]).astype(jnp.int32)
+        self.length = self.length + landing
+        self.value_sum = self.value_sum + jnp.where(landing, value, 0)
+        self.own_kinds = self.own_kinds + into
+        self.face_down = self.face_down + going_down
+        self.trailing = self.trailing + going_down
+        self.trail_value = self.trail_value + jnp.where(going_down, value, 0)
+        self.trail_kinds = self.trail_kinds + (going_down[:, None] & kind_hot[None, :])
+        unknown = going_down[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
+        self.hidden = self.hidden + unknown
+        self.trail_hidden = self.trail_hidden + unknown
+
+    def discard_trailing(self, dropping: Array) -> None:
+        """The ``dropping`` seats discard their trailing cards (a broken collective limit)."""
+        trailing = self.trailing
+        self.hidden = self.hidden - jnp.where(dropping[:, None, None], self.trail_hidden, 0)
+        self.own_kinds = self.own_kinds - jnp.where(dropping[:, None], self.trail_kinds, 0)
+        self.length = self.length - jnp.where(dropping, trailing, 0)
+        self.face_down = self.face_down - jnp.where(dropping, trailing, 0)
+        self.value_sum = self.value_sum - jnp.where(dropping, self.trail_value, 0)
+        self.trail_hidden = jnp.where(dropping[:, None, None], 0, self.trail_hidden)
+        self.trail_kinds = jnp.where(dropping[:, None], 0, self.trail_kinds)
+        self.trail_value = jnp.where(dropping, 0, self.trail_value)
+        self.trailing = jnp.where(dropping, 0, trailing)
+
+    def show(self, shown: Array, knows: Array, kind_hot: Array) -> None:
+        """The face-down card just placed by a ``shown`` seat is shown to every seat."""
+        unshown = shown[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
+        self.hidden = self.hidden - unshown
+        self.trail_hidden = self.trail_hidden - unshown
+
+
 class BonBonEnv(Env):
     """Bon-Bon with the rules engine's parameters (players, deck, tiles, max_rounds)."""
 
@@ -508,55 +612,17 @@ class BonBonEnv(Env):
         face_down = lands & down
         reveal = (face_up & (effect == WRAPPER)) | (active & catch)
         own = seats == owner
+        runs = _Runs.of(s)
         # the owner's trailing face-down cards turn face up (a wrapper, a caught!), or a face-up
-        # card closes them into a group
-        revealing = own & reveal
-        revealed = jnp.sum(jnp.where(revealing, s._trail_value, 0))
-        hidden = s._hidden - jnp.where(revealing[:, None, None], s._trail_hidden, 0)
-        down_count = s._face_down - jnp.where(revealing, s._trailing, 0)
-        closing = own & (face_up | reveal)
-        closed_bonus = s._closed_bonus + jnp.where(
-            own & face_up & ~reveal, jnp.maximum(s._trailing - 1, 0), 0
-        )
-        trailing = jnp.where(closing, 0, s._trailing)
-        trail_value = jnp.where(closing, 0, s._trail_value)
-        trail_kinds = jnp.where(closing[:, None], 0, s._trail_kinds)
-        trail_hidden = jnp.where(closing[:, None, None], 0, s._trail_hidden)
-        # the card enters the run
-        landing = own & lands
-        into = (landing[:, None] & kind_hot[None, :]).astype(jnp.int32)
-        run_length = s._run_length + landing
-        value_sum = s._value_sum + jnp.where(landing, value, 0)
-        own_kinds = s._own_kinds + into
-        going_down = own & face_down
-        down_count = down_count + going_down
-        trailing = trailing + going_down
-        trail_value = trail_value + jnp.where(going_down, value, 0)
-        trail_kinds = trail_kinds + (going_down[:, None] & kind_hot[None, :])
-        unknown = going_down[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
-        hidden = hidden + unknown
-        trail_hidden = trail_hidden + unknown
-        # the limits, for the owner
-        checks = face_up | reveal
+        # card closes them into a group; then the card enters the run
+        revealed = runs.turn_up_trailing(own & reveal)
+        runs.close_trailing(own & (face_up | reveal), own & face_up & ~reveal)
+        runs.add_card(own & lands, own & face_down, value, kind_hot, knows)
+        # the limits, for the owner: a broken collective limit makes the players still in play
+        # discard their trailing cards
         added = jnp.where(face_up, value, 0) + revealed
-        marker = s._marker + added
-        up_total = s._up_total + jnp.where(own, added, 0)
-        collective = checks & (marker > self.limit)
-        owner_total = jnp.sum(jnp.where(own, up_total, 0))
-        owner_limit = PERSONAL_LIMIT - jnp.sum(jnp.where(own, s._wins, 0))
-        personal = checks & ~collective & (owner_total > owner_limit)
-        status = jnp.where(own & (collective | personal), ELIMINATED, s._status)
-        # a broken collective limit: the players still in play discard their trailing cards
-        dropping = (status == IN_PLAY) & collective
-        hidden = hidden - jnp.where(dropping[:, None, None], trail_hidden, 0)
-        own_kinds = own_kinds - jnp.where(dropping[:, None], trail_kinds, 0)
-        run_length = run_length - jnp.where(dropping, trailing, 0)
-        down_count = down_count - jnp.where(dropping, trailing, 0)
-        value_sum = value_sum - jnp.where(dropping, trail_value, 0)
-        trail_hidden = jnp.where(dropping[:, None, None], 0, trail_hidden)
-        trail_kinds = jnp.where(dropping[:, None], 0, trail_kinds)
-        trail_value = jnp.where(dropping, 0, trail_value)
-        trailing = jnp.where(dropping, 0, trailing)
+        marker, up_total, collective, status = self._limits(s, own, face_up | reveal, added)
+        runs.discard_trailing((status == IN_PLAY) & collective)
         # the card's effect, if the drawer is still in play and the round goes on
         settled = active & ~waits & ~collective
         effect = jnp.where(plain, NONE, effect)
@@ -568,24 +634,17 @@ class BonBonEnv(Env):
         second = live & (effect == SECOND) & stocked
         # the effect shows the card to everyone, even face down
         shown = (peeks | second) & face_down
-        unshown = (shown & me)[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
-        hidden = hidden - unshown
-        trail_hidden = trail_hidden - unshown
+        runs.show(shown & me, knows, kind_hot)
         phase = jnp.select(
             [active & to_place, active & to_gift, catching, wrapped],
             [jnp.int32(PLACE), jnp.int32(GIFTING), jnp.int32(CATCHING), jnp.int32(WRAPPED)],
             s._phase,
         )
         s = s.replace(
+            **runs.fields(),
             _phase=phase,
             _status=status,
             _up_total=up_total,
-            _run_length=run_length,
-            _face_down=down_count,
-            _trailing=trailing,
-            _value_sum=value_sum,
-            _trail_value=trail_value,
-            _closed_bonus=closed_bonus,
             _marker=marker,
             _counts=counts,
             _deck_left=deck_left,
@@ -594,10 +653,6 @@ class BonBonEnv(Env):
             _peek_kind=jnp.where(drawing, -1, s._peek_kind),
             _peeker=jnp.where(drawing, -1, s._peeker),
             _last_drawer=jnp.where(drawing, turn, s._last_drawer),
-            _own_kinds=own_kinds,
-            _trail_kinds=trail_kinds,
-            _hidden=hidden,
-            _trail_hidden=trail_hidden,
         )
         out = {
             "outcome": jnp.where(drawing, jnp.sum(jnp.where(kind_hot, self.kind_outcome, 0)), -1),
@@ -608,6 +663,21 @@ class BonBonEnv(Env):
             "probability": probability,
         }
         return s, out
+
+    def _limits(
+        self, s: BonBonState, own: Array, checks: Array, added: Array
+    ) -> tuple[Array, Array, Array, Array]:
+        """The limits after ``added`` points turned face up in the owner's run (``own``), where
+        ``checks``: the collective marker, the seats' face-up totals, whether the collective
+        limit broke, and the seats' status (the owner out where a limit broke)."""
+        marker = s._marker + added
+        up_total = s._up_total + jnp.where(own, added, 0)
+        collective = checks & (marker > self.limit)
+        owner_total = jnp.sum(jnp.where(own, up_total, 0))
+        owner_limit = PERSONAL_LIMIT - jnp.sum(jnp.where(own, s._wins, 0))
+        personal = checks & ~collective & (owner_total > owner_limit)
+        status = jnp.where(own & (collective | personal), ELIMINATED, s._status)
+        return marker, up_total, collective, status
 
     def _step(self, state: BonBonState, action: Array, key: Array) -> BonBonState:
         return self._play(state, action, random_words(key, self.events + 1), None)[0]
