@@ -764,8 +764,14 @@ def resample_from_observation(
     seat = observation["seat"]
     if seat is None:
         raise ValueError("a spectator's view has no seat to resample for")
-    them = 1 - seat
     state = BondoConesState(game)
+    _copy_public(state, observation)
+    _deal_cones(state, observation, seat, rng)
+    return state
+
+
+def _copy_public(state: BondoConesState, observation: BondoObservation) -> None:
+    """What both seats see: the phase, the turn, the die, scores, captures and windows."""
     state.phase = Phase(PHASES.index(observation["phase"]))
     state.actor = observation["actor"]
     state.turn_player = observation["turn_player"]
@@ -786,6 +792,13 @@ def resample_from_observation(
     peek = observation["last_peek"]
     state.last_peek = -1 if peek is None else nt.INDEX[peek]
 
+
+def _deal_cones(
+    state: BondoConesState, observation: BondoObservation, seat: int, rng: random.Random
+) -> None:
+    """The cones as ``seat`` sees them, the opponent's hidden values a random arrangement of
+    those it has left (its placed cones on random start fields while its set-up is secret)."""
+    them = 1 - seat
     left = list(VALUES)
     for taken in state.captured[seat]:
         left.remove(taken)
@@ -811,4 +824,3 @@ def resample_from_observation(
         rng.shuffle(left)
         for square, cone_value in zip(hidden, left):
             state.value[square] = cone_value
-    return state
