@@ -78,13 +78,13 @@ def _positions(name: str, frozen: tuple[tuple[str, Any], ...], count: int, seed:
         key, init_key = jax.random.split(key)
         state = init(init_key)
         twin = game.new_initial_state()
-        _force_chance(twin, np.asarray(state.chance))
+        _force_chance(twin, np.asarray(state._chance))
         for _ in range(rng.randrange(1, 6)):
             action = rng.choice(twin.legal_actions())
             key, step_key = jax.random.split(key)
             state = step(state, jnp.int32(action), step_key)
             twin.apply_action(action)
-            _force_chance(twin, np.asarray(state.chance))
+            _force_chance(twin, np.asarray(state._chance))
             if twin.is_terminal():
                 break
         if not twin.is_terminal():

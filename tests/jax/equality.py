@@ -54,8 +54,8 @@ class Replay:
         batch = self.init(jax.random.split(init_key, games))
         twins = [game.new_initial_state() for _ in range(games)]
         for i, twin in enumerate(twins):
-            if hasattr(batch, "chance"):
-                _force_chance(twin, np.asarray(batch.chance[i]))
+            if hasattr(batch, "_chance"):
+                _force_chance(twin, np.asarray(batch._chance[i]))
         live = self._compare(batch, twins, list(range(games)), at_init=True)
         compared = games
         while live:
@@ -64,7 +64,7 @@ class Replay:
                 actions[i] = rng.choice(twins[i].legal_actions())
             key, step_key = jax.random.split(key)
             batch = self.step(batch, jnp.asarray(actions), jax.random.split(step_key, games))
-            chance = np.asarray(batch.chance) if hasattr(batch, "chance") else None
+            chance = np.asarray(batch._chance) if hasattr(batch, "_chance") else None
             for i in live:
                 twins[i].apply_action(int(actions[i]))
                 if chance is not None:

@@ -89,8 +89,8 @@ def test_bad_parameters_are_refused_by_the_rules_engine() -> None:
 def test_a_face_up_second_helping_chains_card_events(tmp_path: Path) -> None:
     env = boneyard.jax.make("bonbon", deck=write_deck(tmp_path / "deck.toml", *CHAINS))
     # four face-up second helpings: a step can draw five cards, then peek
-    assert env.init(jax.random.PRNGKey(0)).chance.shape == (6,)
-    assert boneyard.jax.make("bonbon").init(jax.random.PRNGKey(0)).chance.shape == (2,)
+    assert env.init(jax.random.PRNGKey(0))._chance.shape == (6,)
+    assert boneyard.jax.make("bonbon").init(jax.random.PRNGKey(0))._chance.shape == (2,)
 
 
 def _frequencies(outcomes: np.ndarray, ids: list[int]) -> np.ndarray:
@@ -105,13 +105,13 @@ def test_chance_follows_the_rules_engine_probabilities() -> None:
     states = jax.jit(jax.vmap(env.init))(keys)
     # the round's tiles, in init
     ids, wanted = zip(*game.tile_outcomes)
-    got = _frequencies(np.asarray(states.chance[:, -1]), list(ids))
+    got = _frequencies(np.asarray(states._chance[:, -1]), list(ids))
     spread = np.sqrt(np.asarray(wanted) * (1 - np.asarray(wanted)) / games)
     assert np.all(np.abs(got - wanted) < 5 * spread), (got, wanted)
     # the first card, in the step that draws it
     draws = jnp.full(games, nt.DRAW, jnp.int32)
     drawn = jax.jit(jax.vmap(env.step))(states, draws, jax.random.split(keys[0], games))
     ids, wanted = zip(*game.new_initial_state().game.full_deck_outcomes)
-    got = _frequencies(np.asarray(drawn.chance[:, 0]), list(ids))
+    got = _frequencies(np.asarray(drawn._chance[:, 0]), list(ids))
     spread = np.sqrt(np.asarray(wanted) * (1 - np.asarray(wanted)) / games)
     assert np.all(np.abs(got - wanted) < 5 * spread), (got, wanted)

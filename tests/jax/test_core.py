@@ -76,11 +76,11 @@ def test_the_puzzle_deal_and_the_wild_roll_have_the_rules_engine_odds() -> None:
     # equally likely, so one up bone half the time; each bone on each of 8 cells alike
     puzzle = boneyard.jax.make("oyno_puzzle", size=3, bones=3)
     deals = jax.jit(jax.vmap(puzzle.init))(jax.random.split(jax.random.PRNGKey(1), 4000))
-    up = np.asarray(puzzle.bits.unpack(deals.up))
+    up = np.asarray(puzzle.bits.unpack(deals._up))
     ups = up.sum(axis=1)
     assert set(ups.tolist()) == {1, 2}
     assert 0.46 < (ups == 1).mean() < 0.54
-    per_cell = np.asarray(puzzle.bits.unpack(deals.occupied)).mean(axis=0)
+    per_cell = np.asarray(puzzle.bits.unpack(deals._occupied)).mean(axis=0)
     assert per_cell[4] == 0.0  # the center
     assert np.all(np.abs(np.delete(per_cell, 4) - 3 / 8) < 0.04)
     # a wild place: the bone rolls up or down, one half each
@@ -90,8 +90,8 @@ def test_the_puzzle_deal_and_the_wild_roll_have_the_rules_engine_odds() -> None:
     rolls = jax.jit(jax.vmap(duel.step, in_axes=(None, None, 0)))(
         start, n + 0, jax.random.split(jax.random.PRNGKey(2), 4000)
     )
-    assert 0.46 < np.asarray(duel.bits.unpack(rolls.up)[:, 0]).mean() < 0.54
-    assert set(np.asarray(rolls.chance[:, 0]).tolist()) == {0, 1}
+    assert 0.46 < np.asarray(duel.bits.unpack(rolls._up)[:, 0]).mean() < 0.54
+    assert set(np.asarray(rolls._chance[:, 0]).tolist()) == {0, 1}
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ pgx's own ``api_test`` passes on every game and conformance variant."""
 
 from __future__ import annotations
 
+import dataclasses
 import typing
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,9 @@ import pgx._src.api_test as pgx_api_test
 import boneyard.jax
 from boneyard.core.errors import InvalidParameterError
 from boneyard.core.registry import game_class
+
+GAME_FIELDS = ("_top_piece", "_heights", "_placed", "_player", "_winner")
+"""Bones' own state fields, as ``BonesState`` declares them."""
 
 VARIANTS = [
     pytest.param(name, dict(variant), id=f"{name}-{i}")
@@ -77,16 +81,27 @@ def test_engines_and_states_are_pgx_classes(name: str, tmp_path: Path) -> None:
     assert state._repr_html_() == state.to_svg()
 
 
-def test_game_fields_are_read_made_and_replaced_by_their_names() -> None:
+def test_a_state_is_a_plain_frozen_dataclass_with_its_fields_declared() -> None:
     env = boneyard.jax.make("bones", width=4, height=4)
     state = env.init(jax.random.PRNGKey(0))
-    assert "_heights" in vars(state) and "heights" not in vars(state)
-    heights = np.asarray(state.heights)
-    again = state.replace(heights=state.heights + 1)
-    assert np.array_equal(np.asarray(again.heights), heights + 1)
-    assert type(state)(**{field: getattr(state, field) for field in vars(state)}) is not None
-    with pytest.raises(AttributeError):
-        state.heights = state.heights  # type: ignore[misc]
+    declared = [field.name for field in dataclasses.fields(state)]
+    assert declared == [*boneyard.jax.core.PUBLIC_FIELDS, "_step_count", *GAME_FIELDS]
+    assert list(vars(state)) == declared
+    heights = np.asarray(state._heights)
+    again = state.replace(_heights=state._heights + 1)
+    assert np.array_equal(np.asarray(again._heights), heights + 1)
+    assert np.array_equal(np.asarray(state._heights), heights)
+    made = type(state)(**{field: getattr(state, field) for field in declared})
+    leaves, tree = jax.tree_util.tree_flatten(state)
+    assert len(leaves) == len(declared)
+    for rebuilt in (made, jax.tree_util.tree_unflatten(tree, leaves)):
+        assert type(rebuilt) is type(state)
+        for field in declared:
+            assert np.array_equal(np.asarray(getattr(rebuilt, field)), getattr(state, field))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state._heights = state._heights  # type: ignore[misc]
+    with pytest.raises(TypeError, match="heights"):
+        state.replace(heights=state._heights)
 
 
 def test_a_batch_draws_one_card_per_game() -> None:

@@ -91,7 +91,7 @@ def test_split_step_equals_step_and_the_rules_chance(name: str, params: dict[str
     key, init_key = jax.random.split(key)
     state = split.init(init_key)
     twin = split.game.new_initial_state()
-    _force_chance(twin, np.asarray(state.chance))
+    _force_chance(twin, np.asarray(state._chance))
     chance_steps = 0
     for _ in range(60):
         if twin.is_terminal():
@@ -112,7 +112,7 @@ def test_split_step_equals_step_and_the_rules_chance(name: str, params: dict[str
         after.apply_action(action)
         ours: dict[tuple[int, ...], float] = defaultdict(float)
         for outcome in np.flatnonzero(probs > 0.0).tolist():
-            drawn_ids = np.asarray(children.chance[outcome])
+            drawn_ids = np.asarray(children._chance[outcome])
             ours[tuple(int(c) for c in drawn_ids if c >= 0)] += probs[outcome]
         expected = _rules_chance(after)
         assert ours.keys() == expected.keys()
@@ -120,7 +120,7 @@ def test_split_step_equals_step_and_the_rules_chance(name: str, params: dict[str
             assert ours[sequence] == pytest.approx(probability, abs=1e-6), sequence
         chance_steps += len(expected) > 1
         twin.apply_action(action)
-        _force_chance(twin, np.asarray(stepped.chance))
+        _force_chance(twin, np.asarray(stepped._chance))
         state = stepped
     assert chance_steps > 0, "no step met chance: the test compared nothing random"
 
@@ -193,7 +193,7 @@ def test_expectimax_over_the_split_step_equals_the_rules_engines() -> None:
         key, step_key = jax.random.split(key)
         state = split.step(state, jnp.int32(action), step_key)
         twin.apply_action(action)
-        _force_chance(twin, np.asarray(state.chance))
+        _force_chance(twin, np.asarray(state._chance))
         if twin.is_terminal():
             break
     assert compared >= 2

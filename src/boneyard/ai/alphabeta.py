@@ -22,6 +22,8 @@ WIN = 10.0
 """A won end is worth WIN more than any heuristic value (a lost one WIN less)."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+_Key = tuple[object, int, int]
+"""A transposition table key: the position's key, the player to move, the move number."""
 
 
 class _OutOfTime(Exception):
@@ -57,7 +59,7 @@ class AlphaBetaBot(Bot):
             max_depth = 3
         self.max_depth = max_depth
         self.time_limit = time_limit
-        self._table: dict[tuple[object, int, int], tuple[int, float, int, int | None]] = {}
+        self._table: dict[_Key, tuple[int, float, int, int | None]] = {}
         self._deadline = math.inf
         self._killers: dict[int, list[int]] = {}
         self._history: dict[tuple[int, int], int] = {}
@@ -161,44 +163,30 @@ class AlphaBetaBot(Bot):
         return actions
 
     def _remember_cutoff(self, action: int, player: int, depth: int, ply: int) -> None:
+        self._remember_killer(action, ply)
+        key = (player, action)
+        self._history[key] = self._history.get(key, 0) + depth * depth
+
+    def _remember_killer(self, action: int, ply: int) -> None:
         killers = self._killers.setdefault(ply, [])
         if action not in killers:
             killers.insert(0, action)
             del killers[2:]
-        key = (player, action)
-        self._history[key] = self._history.get(key, 0) + depth * depth
 
-    # Over the complexity limit on purpose: the search's inner loop: a helper would cost a call at
-    # every node.
-    def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:  # noqa: C901
+    def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
         if time.perf_counter() >= self._deadline:
             raise _OutOfTime
         if state.is_terminal() or depth <= 0:
             return self._value(state, ply)
         if state.is_chance_node():
-            total = 0.0
-            for outcome, probability in state.chance_outcomes():
-                child = state.clone()
-                child.apply_action(outcome)
-                total += probability * self._search(child, depth, -math.inf, math.inf, ply + 1)
-            return total
+            return self._chance_value(state, depth, ply)
         player = state.current_player()
         maximizing = player == self.seat
         key = (state.transposition_key(), player, state.move_number())
-        entry = self._table.get(key)
-        first: int | None = None
-        if entry is not None:
-            stored_depth, stored_value, flag, first = entry
-            if stored_depth >= depth:
-                if flag == _EXACT:
-                    return stored_value
-                if flag == _LOWER:
-                    alpha = max(alpha, stored_value)
-                elif flag == _UPPER:
-                    beta = min(beta, stored_value)
-                if alpha >= beta:
-                    return stored_value
+        known, alpha, beta, first = self._probe(key, depth, alpha, beta)
+        if known is not None:
+            return known
         actions = self._ordered(state.legal_actions(), player, first, ply)
         original_alpha, original_beta = alpha, beta
         best_value = -math.inf if maximizing else math.inf
@@ -207,28 +195,66 @@ class AlphaBetaBot(Bot):
             child = state.clone()
             child.apply_action(action)
             value = self._search(child, depth - 1, alpha, beta, ply + 1)
+            if value > best_value if maximizing else value < best_value:
+                best_value, best_action = value, action
             if maximizing:
-                if value > best_value:
-                    best_value, best_action = value, action
                 alpha = max(alpha, value)
             else:
-                if value < best_value:
-                    best_value, best_action = value, action
                 beta = min(beta, value)
             if alpha >= beta:
                 self._remember_cutoff(action, player, depth, ply)
                 break
         else:
             # No cutoff: the best move here is still the likeliest refutation in sibling nodes.
-            killers = self._killers.setdefault(ply, [])
-            if best_action not in killers:
-                killers.insert(0, best_action)
-                del killers[2:]
-        if best_value <= original_alpha:
+            self._remember_killer(best_action, ply)
+        self._store(key, depth, best_value, best_action, original_alpha, original_beta)
+        return best_value
+
+    def _chance_value(self, state: State, depth: int, ply: int) -> float:
+        """The expected value of a chance node: each outcome searched with a full window."""
+        total = 0.0
+        for outcome, probability in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(outcome)
+            total += probability * self._search(child, depth, -math.inf, math.inf, ply + 1)
+        return total
+
+    def _probe(
+        self, key: _Key, depth: int, alpha: float, beta: float
+    ) -> tuple[float | None, float, float, int | None]:
+        """What the transposition table knows of ``key`` searched ``depth`` deep: a value that
+        settles the node (or None), the window narrowed by a stored bound, and the best move
+        found there before (searched first)."""
+        entry = self._table.get(key)
+        if entry is None:
+            return None, alpha, beta, None
+        stored_depth, stored_value, flag, first = entry
+        if stored_depth >= depth:
+            if flag == _EXACT:
+                return stored_value, alpha, beta, first
+            if flag == _LOWER:
+                alpha = max(alpha, stored_value)
+            elif flag == _UPPER:
+                beta = min(beta, stored_value)
+            if alpha >= beta:
+                return stored_value, alpha, beta, first
+        return None, alpha, beta, first
+
+    def _store(
+        self,
+        key: _Key,
+        depth: int,
+        value: float,
+        action: int,
+        original_alpha: float,
+        original_beta: float,
+    ) -> None:
+        """``value`` of ``key`` searched ``depth`` deep in the window ``original_alpha``,
+        ``original_beta``: exact inside it, else the bound it proves; ``action`` the best."""
+        if value <= original_alpha:
             flag = _UPPER
-        elif best_value >= original_beta:
+        elif value >= original_beta:
             flag = _LOWER
         else:
             flag = _EXACT
-        self._table[key] = (depth, best_value, flag, best_action)
-        return best_value
+        self._table[key] = (depth, value, flag, action)

@@ -36,6 +36,7 @@ gather per observation.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from typing import Any, ClassVar
@@ -60,7 +61,7 @@ from boneyard.games.bonbon.rules import (
     BonBonGame,
     Phase,
 )
-from boneyard.jax.core import Afterstate, Array, Env, State, below, state_class
+from boneyard.jax.core import Afterstate, Array, Env, State, below
 
 TURN, PLACE, GIFTING, CATCHING, WRAPPED, OVER = (
     Phase.TURN,
@@ -101,50 +102,155 @@ def random_words(key: Array, count: int) -> Array:
     return _mix(_mix(x))
 
 
-@state_class
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
 class BonBonState(State):
     game_id: ClassVar[str] = "bonbon"
-    chance: Array
+    _chance: Array
     """int32[draws + 1]: the cards the step drew, then the peek or the next round's tiles, as
     the rules engine's chance ids (-1: none)."""
-    phase: Array
+    _phase: Array
     """The rules engine's ``Phase`` (never a chance phase here)."""
-    turn: Array
-    round_starter: Array
-    last_drawer: Array
-    rounds: Array
-    wins: Array
+    _turn: Array
+    _round_starter: Array
+    _last_drawer: Array
+    _rounds: Array
+    _wins: Array
     """int32[players], and likewise every per-seat field below."""
-    status: Array
-    tile_taken: Array
-    up_total: Array
-    run_length: Array
+    _status: Array
+    _tile_taken: Array
+    _up_total: Array
+    _run_length: Array
+    _face_down: Array
+    _trailing: Array
+    """Face-down cards after the run's last face-up card."""
+    _value_sum: Array
+    _trail_value: Array
+    _closed_bonus: Array
+    """(size - 1) summed over the run's face-down groups that a face-up card closed."""
+    _tile_counts: Array
+    """int32[10]: the tiles on offer this round, a count per value."""
+    _tiles_open: Array
+    _marker: Array
+    _counts: Array
+    """int32[kinds]: the deck."""
+    _deck_left: Array
+    _drawn: Array
+    """The kind of the card waiting to be played, or -1."""
+    _drawn_knows: Array
+    """bool[players]: the seats that know the waiting card."""
+    _peek_kind: Array
+    _peeker: Array
+    _own_kinds: Array
+    """int32[players, kinds]"""
+    _trail_kinds: Array
+    _hidden: Array
+    """int32[owner, seat, kinds]: face-down cards of the owner's run that the seat does not know."""
+    _trail_hidden: Array
+
+
+@dataclasses.dataclass
+class _Runs:
+    """Every seat's run as one card event changes it, seat by seat (plain Python: it lives while
+    the step is traced): its length, face-down cards, the trailing face-down cards (a count,
+    their value and kinds), the value of the run, the bonus of closed groups, the kinds of its
+    cards, and per seat and kind the cards each seat has not seen (all, and trailing)."""
+
+    length: Array
     face_down: Array
     trailing: Array
-    """Face-down cards after the run's last face-up card."""
     value_sum: Array
     trail_value: Array
     closed_bonus: Array
-    """(size - 1) summed over the run's face-down groups that a face-up card closed."""
-    tile_counts: Array
-    """int32[10]: the tiles on offer this round, a count per value."""
-    tiles_open: Array
-    marker: Array
-    counts: Array
-    """int32[kinds]: the deck."""
-    deck_left: Array
-    drawn: Array
-    """The kind of the card waiting to be played, or -1."""
-    drawn_knows: Array
-    """bool[players]: the seats that know the waiting card."""
-    peek_kind: Array
-    peeker: Array
     own_kinds: Array
-    """int32[players, kinds]"""
     trail_kinds: Array
     hidden: Array
-    """int32[owner, seat, kinds]: face-down cards of the owner's run that the seat does not know."""
     trail_hidden: Array
+
+    @classmethod
+    def of(cls, s: BonBonState) -> _Runs:
+        return cls(
+            s._run_length,
+            s._face_down,
+            s._trailing,
+            s._value_sum,
+            s._trail_value,
+            s._closed_bonus,
+            s._own_kinds,
+            s._trail_kinds,
+            s._hidden,
+            s._trail_hidden,
+        )
+
+    def fields(self) -> dict[str, Array]:
+        """The state's fields that hold the runs."""
+        return {
+            "_run_length": self.length,
+            "_face_down": self.face_down,
+            "_trailing": self.trailing,
+            "_value_sum": self.value_sum,
+            "_trail_value": self.trail_value,
+            "_closed_bonus": self.closed_bonus,
+            "_own_kinds": self.own_kinds,
+            "_trail_kinds": self.trail_kinds,
+            "_hidden": self.hidden,
+            "_trail_hidden": self.trail_hidden,
+        }
+
+    def turn_up_trailing(self, revealing: Array) -> Array:
+        """The trailing face-down cards of the ``revealing`` seats turn face up (seen by all);
+        their value."""
+        revealed = jnp.sum(jnp.where(revealing, self.trail_value, 0))
+        self.hidden = self.hidden - jnp.where(revealing[:, None, None], self.trail_hidden, 0)
+        self.face_down = self.face_down - jnp.where(revealing, self.trailing, 0)
+        return revealed
+
+    def close_trailing(self, closing: Array, bonus: Array) -> None:
+        """The trailing cards of the ``closing`` seats end (a face-up card or a reveal); where
+        ``bonus``, a face-up card closed a group of them: one point per card but the first."""
+        self.closed_bonus = self.closed_bonus + jnp.where(
+            bonus, jnp.maximum(self.trailing - 1, 0), 0
+        )
+        self.trailing = jnp.where(closing, 0, self.trailing)
+        self.trail_value = jnp.where(closing, 0, self.trail_value)
+        self.trail_kinds = jnp.where(closing[:, None], 0, self.trail_kinds)
+        self.trail_hidden = jnp.where(closing[:, None, None], 0, self.trail_hidden)
+
+    def add_card(
+        self, landing: Array, going_down: Array, value: Array, kind_hot: Array, knows: Array
+    ) -> None:
+        """The card (``kind_hot``, worth ``value``) enters the ``landing`` seat's run, face down
+        where ``going_down``: then it trails, unseen by the seats that do not ``know`` it."""
+        into = (landing[:, None] & kind_hot[None, :]).astype(jnp.int32)
+        self.length = self.length + landing
+        self.value_sum = self.value_sum + jnp.where(landing, value, 0)
+        self.own_kinds = self.own_kinds + into
+        self.face_down = self.face_down + going_down
+        self.trailing = self.trailing + going_down
+        self.trail_value = self.trail_value + jnp.where(going_down, value, 0)
+        self.trail_kinds = self.trail_kinds + (going_down[:, None] & kind_hot[None, :])
+        unknown = going_down[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
+        self.hidden = self.hidden + unknown
+        self.trail_hidden = self.trail_hidden + unknown
+
+    def discard_trailing(self, dropping: Array) -> None:
+        """The ``dropping`` seats discard their trailing cards (a broken collective limit)."""
+        trailing = self.trailing
+        self.hidden = self.hidden - jnp.where(dropping[:, None, None], self.trail_hidden, 0)
+        self.own_kinds = self.own_kinds - jnp.where(dropping[:, None], self.trail_kinds, 0)
+        self.length = self.length - jnp.where(dropping, trailing, 0)
+        self.face_down = self.face_down - jnp.where(dropping, trailing, 0)
+        self.value_sum = self.value_sum - jnp.where(dropping, self.trail_value, 0)
+        self.trail_hidden = jnp.where(dropping[:, None, None], 0, self.trail_hidden)
+        self.trail_kinds = jnp.where(dropping[:, None], 0, self.trail_kinds)
+        self.trail_value = jnp.where(dropping, 0, self.trail_value)
+        self.trailing = jnp.where(dropping, 0, trailing)
+
+    def show(self, shown: Array, knows: Array, kind_hot: Array) -> None:
+        """The face-down card just placed by a ``shown`` seat is shown to every seat."""
+        unshown = shown[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
+        self.hidden = self.hidden - unshown
+        self.trail_hidden = self.trail_hidden - unshown
 
 
 class BonBonEnv(Env):
@@ -185,21 +291,21 @@ class BonBonEnv(Env):
         count_type = jnp.int8 if self.deck_size <= 127 else jnp.int16
         value_type = jnp.int16 if total_value + 2 * self.deck_size + 10 <= 32767 else jnp.int32
         self.field_types: dict[str, Any] = {
-            name: jnp.int8 for name in ("wins", "status", "tile_taken", "tile_counts")
+            name: jnp.int8 for name in ("_wins", "_status", "_tile_taken", "_tile_counts")
         }
-        for name in ("up_total", "value_sum", "trail_value", "marker"):
+        for name in ("_up_total", "_value_sum", "_trail_value", "_marker"):
             self.field_types[name] = value_type
         for name in (
-            "run_length",
-            "face_down",
-            "trailing",
-            "closed_bonus",
-            "counts",
-            "deck_left",
-            "own_kinds",
-            "trail_kinds",
-            "hidden",
-            "trail_hidden",
+            "_run_length",
+            "_face_down",
+            "_trailing",
+            "_closed_bonus",
+            "_counts",
+            "_deck_left",
+            "_own_kinds",
+            "_trail_kinds",
+            "_hidden",
+            "_trail_hidden",
         ):
             self.field_types[name] = count_type
         # The round's tiles: every three of the tiles, equally likely.
@@ -284,26 +390,26 @@ class BonBonEnv(Env):
         s = state
         n = self.players
         me = self.seats == seat
-        over = s.phase == OVER
-        phase_hot = jnp.arange(PHASES) == s.phase
+        over = s._phase == OVER
+        phase_hot = jnp.arange(PHASES) == s._phase
         head = jnp.concatenate(
-            [me, (self.seats == s.turn) & ~over, jnp.stack([jnp.bool_(False), over]), phase_hot]
+            [me, (self.seats == s._turn) & ~over, jnp.stack([jnp.bool_(False), over]), phase_hot]
         ).astype(jnp.int32)
-        status_hot = (s.status[:, None] == jnp.arange(3)[None, :]).astype(jnp.int32)
-        taken = s.tile_taken >= 0
+        status_hot = (s._status[:, None] == jnp.arange(3)[None, :]).astype(jnp.int32)
+        taken = s._tile_taken >= 0
         seats = jnp.concatenate(
             [
                 status_hot,
                 jnp.stack(
                     [
-                        s.wins,
-                        PERSONAL_LIMIT - s.wins,
-                        s.up_total,
-                        s.run_length,
-                        s.face_down,
-                        s.trailing,
+                        s._wins,
+                        PERSONAL_LIMIT - s._wins,
+                        s._up_total,
+                        s._run_length,
+                        s._face_down,
+                        s._trailing,
                         taken.astype(jnp.int32),
-                        jnp.maximum(s.tile_taken, 0),
+                        jnp.maximum(s._tile_taken, 0),
                     ],
                     axis=1,
                 ),
@@ -312,20 +418,20 @@ class BonBonEnv(Env):
         ).reshape(n * 11)
         board = jnp.concatenate(
             [
-                jnp.stack([s.marker, jnp.int32(self.limit), s.deck_left, s.rounds + ~over]),
-                s.tile_counts,
-                s.tiles_open.astype(jnp.int32)[None],
+                jnp.stack([s._marker, jnp.int32(self.limit), s._deck_left, s._rounds + ~over]),
+                s._tile_counts,
+                s._tiles_open.astype(jnp.int32)[None],
             ]
         )
-        kind_hot_drawn = self.kind_ids == s.drawn
-        drawn_known = (s.drawn >= 0) & jnp.any(me & s.drawn_knows)
-        drawn_hidden = (s.drawn >= 0) & ~drawn_known
-        peek_hot = self.kind_ids == s.peek_kind
-        peek_known = (s.peek_kind >= 0) & (s.peeker == seat)
-        peek_hidden = (s.peek_kind >= 0) & ~peek_known
-        hidden = jnp.sum(jnp.where(me[None, :, None], s.hidden, 0), axis=(0, 1))
-        unseen = s.counts + hidden + (kind_hot_drawn & drawn_hidden) - (peek_hot & peek_known)
-        own = jnp.sum(jnp.where(me[:, None], s.own_kinds, 0), axis=0)
+        kind_hot_drawn = self.kind_ids == s._drawn
+        drawn_known = (s._drawn >= 0) & jnp.any(me & s._drawn_knows)
+        drawn_hidden = (s._drawn >= 0) & ~drawn_known
+        peek_hot = self.kind_ids == s._peek_kind
+        peek_known = (s._peek_kind >= 0) & (s._peeker == seat)
+        peek_hidden = (s._peek_kind >= 0) & ~peek_known
+        hidden = jnp.sum(jnp.where(me[None, :, None], s._hidden, 0), axis=(0, 1))
+        unseen = s._counts + hidden + (kind_hot_drawn & drawn_hidden) - (peek_hot & peek_known)
+        own = jnp.sum(jnp.where(me[:, None], s._own_kinds, 0), axis=0)
         cards = jnp.concatenate(
             [
                 unseen,
@@ -342,18 +448,18 @@ class BonBonEnv(Env):
     # ----- legal actions ----------------------------------------------------------------------
 
     def _mask(self, s: BonBonState) -> Array:
-        phase = s.phase
+        phase = s._phase
         turn_phase = phase == TURN
         wrapped = phase == WRAPPED
         placing = phase == PLACE
-        others = (s.status == IN_PLAY) & (self.seats != s.turn)
+        others = (s._status == IN_PLAY) & (self.seats != s._turn)
         pad = jnp.zeros(nt.MAX_SEATS - self.players, bool)
         return jnp.concatenate(
             [
                 jnp.stack(
                     [
-                        turn_phase & ~s.tiles_open,
-                        (turn_phase & (s.deck_left > 0)) | wrapped,
+                        turn_phase & ~s._tiles_open,
+                        (turn_phase & (s._deck_left > 0)) | wrapped,
                         placing,
                         placing,
                         wrapped,
@@ -363,7 +469,7 @@ class BonBonEnv(Env):
                 pad,
                 others & (phase == CATCHING),
                 pad,
-                turn_phase & s.tiles_open & (s.tile_counts > 0),
+                turn_phase & s._tiles_open & (s._tile_counts > 0),
             ]
         )
 
@@ -385,28 +491,28 @@ class BonBonEnv(Env):
         n, kinds = self.players, self.kinds
         zeros = jnp.zeros(n, jnp.int32)
         return {
-            "status": jnp.full(n, IN_PLAY, jnp.int32),
-            "tile_taken": jnp.full(n, -1, jnp.int32),
-            "up_total": zeros,
-            "run_length": zeros,
-            "face_down": zeros,
-            "trailing": zeros,
-            "value_sum": zeros,
-            "trail_value": zeros,
-            "closed_bonus": zeros,
-            "tile_counts": tile_counts,
-            "tiles_open": jnp.bool_(True),
-            "marker": jnp.int32(0),
-            "counts": self.full_counts,
-            "deck_left": jnp.int32(self.deck_size),
-            "drawn": jnp.int32(-1),
-            "drawn_knows": jnp.zeros(n, bool),
-            "peek_kind": jnp.int32(-1),
-            "peeker": jnp.int32(-1),
-            "own_kinds": jnp.zeros((n, kinds), jnp.int32),
-            "trail_kinds": jnp.zeros((n, kinds), jnp.int32),
-            "hidden": jnp.zeros((n, n, kinds), jnp.int32),
-            "trail_hidden": jnp.zeros((n, n, kinds), jnp.int32),
+            "_status": jnp.full(n, IN_PLAY, jnp.int32),
+            "_tile_taken": jnp.full(n, -1, jnp.int32),
+            "_up_total": zeros,
+            "_run_length": zeros,
+            "_face_down": zeros,
+            "_trailing": zeros,
+            "_value_sum": zeros,
+            "_trail_value": zeros,
+            "_closed_bonus": zeros,
+            "_tile_counts": tile_counts,
+            "_tiles_open": jnp.bool_(True),
+            "_marker": jnp.int32(0),
+            "_counts": self.full_counts,
+            "_deck_left": jnp.int32(self.deck_size),
+            "_drawn": jnp.int32(-1),
+            "_drawn_knows": jnp.zeros(n, bool),
+            "_peek_kind": jnp.int32(-1),
+            "_peeker": jnp.int32(-1),
+            "_own_kinds": jnp.zeros((n, kinds), jnp.int32),
+            "_trail_kinds": jnp.zeros((n, kinds), jnp.int32),
+            "_hidden": jnp.zeros((n, n, kinds), jnp.int32),
+            "_trail_hidden": jnp.zeros((n, n, kinds), jnp.int32),
         }
 
     def _init(self, key: Array) -> BonBonState:
@@ -418,13 +524,13 @@ class BonBonEnv(Env):
         )
         state = BonBonState(
             **fields,
-            chance=chance,
-            phase=jnp.int32(TURN),
-            turn=jnp.int32(0),
-            round_starter=jnp.int32(0),
-            last_drawer=jnp.int32(-1),
-            rounds=jnp.int32(0),
-            wins=jnp.zeros(n, jnp.int32),
+            _chance=chance,
+            _phase=jnp.int32(TURN),
+            _turn=jnp.int32(0),
+            _round_starter=jnp.int32(0),
+            _last_drawer=jnp.int32(-1),
+            _rounds=jnp.int32(0),
+            _wins=jnp.zeros(n, jnp.int32),
             **self._round_fields(tile_counts),
         )
         return self._typed(state.replace(legal_action_mask=self._mask(state)))
@@ -443,21 +549,21 @@ class BonBonEnv(Env):
         """The card the seat to act draws where ``active``: whether it draws, the kind (the
         peeked card, else one drawn from ``word``, or ``forced``), the kind's probability (see
         ``_event``) and the seats that know it (the drawer and whoever peeked at it)."""
-        seats, counts, deck_left = self.seats, s.counts, s.deck_left
-        peeked = s.peek_kind >= 0
+        seats, counts, deck_left = self.seats, s._counts, s._deck_left
+        peeked = s._peek_kind >= 0
         if forced is None:
-            kind = jnp.where(peeked, s.peek_kind, self._card(word, counts, deck_left))
+            kind = jnp.where(peeked, s._peek_kind, self._card(word, counts, deck_left))
             probability = jnp.float32(1.0)
         else:
             kind = forced
             held = jnp.sum(jnp.where(self.kind_ids == kind, counts, 0)).astype(jnp.float32)
             chance = jnp.where(
                 peeked,
-                (kind == s.peek_kind).astype(jnp.float32),
+                (kind == s._peek_kind).astype(jnp.float32),
                 held / jnp.maximum(deck_left, 1).astype(jnp.float32),
             )
             probability = jnp.where(active, chance, (kind == 0).astype(jnp.float32))
-        knows = (seats == s.turn) | (peeked & (seats == s.peeker))
+        knows = (seats == s._turn) | (peeked & (seats == s._peeker))
         return active, kind, probability, knows
 
     def _event(
@@ -482,22 +588,22 @@ class BonBonEnv(Env):
         ``forced`` is 0, 0 for an outcome this event cannot have)."""
         seats = self.seats
         down, catch, plain = (jnp.asarray(f, bool) for f in (down, catch, plain))
-        turn = s.turn
+        turn = s._turn
         me = seats == turn
         if draws:
             drawing, kind, probability, knows = self._drawn_card(s, active, word, forced)
             kind_hot = self.kind_ids == kind
-            counts = s.counts - (drawing & kind_hot)
-            deck_left = s.deck_left - drawing
+            counts = s._counts - (drawing & kind_hot)
+            deck_left = s._deck_left - drawing
         else:
             drawing, probability = jnp.bool_(False), jnp.float32(1.0)
-            kind, knows = s.drawn, s.drawn_knows
+            kind, knows = s._drawn, s._drawn_knows
             kind_hot = self.kind_ids == kind
-            counts, deck_left = s.counts, s.deck_left
+            counts, deck_left = s._counts, s._deck_left
         value = jnp.sum(jnp.where(kind_hot, self.values, 0))
         effect = jnp.sum(jnp.where(kind_hot, self.effects, 0))
         up_only = jnp.any(kind_hot & self.face_up_only)
-        others_before = (s.status == IN_PLAY) & ~me
+        others_before = (s._status == IN_PLAY) & ~me
         to_place = drawing & ~up_only
         to_gift = drawing & up_only & (effect == GIFT) & jnp.any(others_before)
         waits = to_place | to_gift
@@ -506,55 +612,17 @@ class BonBonEnv(Env):
         face_down = lands & down
         reveal = (face_up & (effect == WRAPPER)) | (active & catch)
         own = seats == owner
+        runs = _Runs.of(s)
         # the owner's trailing face-down cards turn face up (a wrapper, a caught!), or a face-up
-        # card closes them into a group
-        revealing = own & reveal
-        revealed = jnp.sum(jnp.where(revealing, s.trail_value, 0))
-        hidden = s.hidden - jnp.where(revealing[:, None, None], s.trail_hidden, 0)
-        down_count = s.face_down - jnp.where(revealing, s.trailing, 0)
-        closing = own & (face_up | reveal)
-        closed_bonus = s.closed_bonus + jnp.where(
-            own & face_up & ~reveal, jnp.maximum(s.trailing - 1, 0), 0
-        )
-        trailing = jnp.where(closing, 0, s.trailing)
-        trail_value = jnp.where(closing, 0, s.trail_value)
-        trail_kinds = jnp.where(closing[:, None], 0, s.trail_kinds)
-        trail_hidden = jnp.where(closing[:, None, None], 0, s.trail_hidden)
-        # the card enters the run
-        landing = own & lands
-        into = (landing[:, None] & kind_hot[None, :]).astype(jnp.int32)
-        run_length = s.run_length + landing
-        value_sum = s.value_sum + jnp.where(landing, value, 0)
-        own_kinds = s.own_kinds + into
-        going_down = own & face_down
-        down_count = down_count + going_down
-        trailing = trailing + going_down
-        trail_value = trail_value + jnp.where(going_down, value, 0)
-        trail_kinds = trail_kinds + (going_down[:, None] & kind_hot[None, :])
-        unknown = going_down[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
-        hidden = hidden + unknown
-        trail_hidden = trail_hidden + unknown
-        # the limits, for the owner
-        checks = face_up | reveal
+        # card closes them into a group; then the card enters the run
+        revealed = runs.turn_up_trailing(own & reveal)
+        runs.close_trailing(own & (face_up | reveal), own & face_up & ~reveal)
+        runs.add_card(own & lands, own & face_down, value, kind_hot, knows)
+        # the limits, for the owner: a broken collective limit makes the players still in play
+        # discard their trailing cards
         added = jnp.where(face_up, value, 0) + revealed
-        marker = s.marker + added
-        up_total = s.up_total + jnp.where(own, added, 0)
-        collective = checks & (marker > self.limit)
-        owner_total = jnp.sum(jnp.where(own, up_total, 0))
-        owner_limit = PERSONAL_LIMIT - jnp.sum(jnp.where(own, s.wins, 0))
-        personal = checks & ~collective & (owner_total > owner_limit)
-        status = jnp.where(own & (collective | personal), ELIMINATED, s.status)
-        # a broken collective limit: the players still in play discard their trailing cards
-        dropping = (status == IN_PLAY) & collective
-        hidden = hidden - jnp.where(dropping[:, None, None], trail_hidden, 0)
-        own_kinds = own_kinds - jnp.where(dropping[:, None], trail_kinds, 0)
-        run_length = run_length - jnp.where(dropping, trailing, 0)
-        down_count = down_count - jnp.where(dropping, trailing, 0)
-        value_sum = value_sum - jnp.where(dropping, trail_value, 0)
-        trail_hidden = jnp.where(dropping[:, None, None], 0, trail_hidden)
-        trail_kinds = jnp.where(dropping[:, None], 0, trail_kinds)
-        trail_value = jnp.where(dropping, 0, trail_value)
-        trailing = jnp.where(dropping, 0, trailing)
+        marker, up_total, collective, status = self._limits(s, own, face_up | reveal, added)
+        runs.discard_trailing((status == IN_PLAY) & collective)
         # the card's effect, if the drawer is still in play and the round goes on
         settled = active & ~waits & ~collective
         effect = jnp.where(plain, NONE, effect)
@@ -566,36 +634,25 @@ class BonBonEnv(Env):
         second = live & (effect == SECOND) & stocked
         # the effect shows the card to everyone, even face down
         shown = (peeks | second) & face_down
-        unshown = (shown & me)[:, None, None] & ~knows[None, :, None] & kind_hot[None, None, :]
-        hidden = hidden - unshown
-        trail_hidden = trail_hidden - unshown
+        runs.show(shown & me, knows, kind_hot)
         phase = jnp.select(
             [active & to_place, active & to_gift, catching, wrapped],
             [jnp.int32(PLACE), jnp.int32(GIFTING), jnp.int32(CATCHING), jnp.int32(WRAPPED)],
-            s.phase,
+            s._phase,
         )
         s = s.replace(
-            phase=phase,
-            status=status,
-            up_total=up_total,
-            run_length=run_length,
-            face_down=down_count,
-            trailing=trailing,
-            value_sum=value_sum,
-            trail_value=trail_value,
-            closed_bonus=closed_bonus,
-            marker=marker,
-            counts=counts,
-            deck_left=deck_left,
-            drawn=jnp.where(active, jnp.where(waits, kind, -1), s.drawn),
-            drawn_knows=jnp.where(waits, to_gift | knows, s.drawn_knows),
-            peek_kind=jnp.where(drawing, -1, s.peek_kind),
-            peeker=jnp.where(drawing, -1, s.peeker),
-            last_drawer=jnp.where(drawing, turn, s.last_drawer),
-            own_kinds=own_kinds,
-            trail_kinds=trail_kinds,
-            hidden=hidden,
-            trail_hidden=trail_hidden,
+            **runs.fields(),
+            _phase=phase,
+            _status=status,
+            _up_total=up_total,
+            _marker=marker,
+            _counts=counts,
+            _deck_left=deck_left,
+            _drawn=jnp.where(active, jnp.where(waits, kind, -1), s._drawn),
+            _drawn_knows=jnp.where(waits, to_gift | knows, s._drawn_knows),
+            _peek_kind=jnp.where(drawing, -1, s._peek_kind),
+            _peeker=jnp.where(drawing, -1, s._peeker),
+            _last_drawer=jnp.where(drawing, turn, s._last_drawer),
         )
         out = {
             "outcome": jnp.where(drawing, jnp.sum(jnp.where(kind_hot, self.kind_outcome, 0)), -1),
@@ -607,6 +664,21 @@ class BonBonEnv(Env):
         }
         return s, out
 
+    def _limits(
+        self, s: BonBonState, own: Array, checks: Array, added: Array
+    ) -> tuple[Array, Array, Array, Array]:
+        """The limits after ``added`` points turned face up in the owner's run (``own``), where
+        ``checks``: the collective marker, the seats' face-up totals, whether the collective
+        limit broke, and the seats' status (the owner out where a limit broke)."""
+        marker = s._marker + added
+        up_total = s._up_total + jnp.where(own, added, 0)
+        collective = checks & (marker > self.limit)
+        owner_total = jnp.sum(jnp.where(own, up_total, 0))
+        owner_limit = PERSONAL_LIMIT - jnp.sum(jnp.where(own, s._wins, 0))
+        personal = checks & ~collective & (owner_total > owner_limit)
+        status = jnp.where(own & (collective | personal), ELIMINATED, s._status)
+        return marker, up_total, collective, status
+
     def _step(self, state: BonBonState, action: Array, key: Array) -> BonBonState:
         return self._play(state, action, random_words(key, self.events + 1), None)[0]
 
@@ -615,7 +687,7 @@ class BonBonEnv(Env):
         return self._play(state, action, words, draws)[0]
 
     def _nodes_met(self, state: BonBonState) -> Array:
-        chance = state.chance
+        chance = state._chance
         return jnp.where(chance >= 0, self.node_outcome[jnp.maximum(chance, 0)], -1)
 
     def chance_outcome_probs(self, afterstate: Afterstate) -> Array:
@@ -643,15 +715,15 @@ class BonBonEnv(Env):
         n = self.players
         seats = self.seats
         s = state
-        phase, turn = s.phase, s.turn
+        phase, turn = s._phase, s._turn
         me = seats == turn
         # pass (the first to pass takes a tile)
         passing = (phase == TURN) & ((action == nt.PASS) | (action >= nt.BONUS))
         bonus = passing & (action >= nt.BONUS)
         s = s.replace(
-            status=jnp.where(me & passing, PASSED, s.status),
-            tile_taken=jnp.where(me & bonus, action - nt.BONUS, s.tile_taken),
-            tiles_open=s.tiles_open & ~bonus,
+            _status=jnp.where(me & passing, PASSED, s._status),
+            _tile_taken=jnp.where(me & bonus, action - nt.BONUS, s._tile_taken),
+            _tiles_open=s._tiles_open & ~bonus,
         )
         end_turn = passing | ((phase == WRAPPED) & (action == nt.END))
         # the waiting card played (up, down, a gift) or a catch; then the cards drawn: by the
@@ -679,7 +751,7 @@ class BonBonEnv(Env):
                 s,
                 active=pending,
                 draws=True,
-                owner=s.turn,
+                owner=s._turn,
                 down=False,
                 catch=False,
                 plain=False,
@@ -695,25 +767,27 @@ class BonBonEnv(Env):
         # a peek: the top card, seen by the drawer alone, stays in the deck
         peek_chance = jnp.float32(1.0)
         if forced is None:
-            peek_kind = self._card(words[-2], s.counts, s.deck_left)
+            peek_kind = self._card(words[-2], s._counts, s._deck_left)
         else:
             peek_kind = forced[-1]
-            held = jnp.sum(jnp.where(self.kind_ids == peek_kind, s.counts, 0))
-            peek_chance = held.astype(jnp.float32) / jnp.maximum(s.deck_left, 1).astype(jnp.float32)
+            held = jnp.sum(jnp.where(self.kind_ids == peek_kind, s._counts, 0))
+            peek_chance = held.astype(jnp.float32) / jnp.maximum(s._deck_left, 1).astype(
+                jnp.float32
+            )
         peek_outcome = jnp.sum(jnp.where(self.kind_ids == peek_kind, self.kind_outcome, 0))
         s = s.replace(
-            peek_kind=jnp.where(peeks, peek_kind, s.peek_kind),
-            peeker=jnp.where(peeks, turn, s.peeker),
+            _peek_kind=jnp.where(peeks, peek_kind, s._peek_kind),
+            _peeker=jnp.where(peeks, turn, s._peeker),
         )
         # the turn passes to the next seat in play, or the round ends
-        in_play = s.status == IN_PLAY
+        in_play = s._status == IN_PLAY
         order = (seats - turn - 1) % n
         following = jnp.argmin(jnp.where(in_play, order, n)).astype(jnp.int32)
         round_over = collective | (end_turn & ~jnp.any(in_play))
         moving_on = end_turn & ~round_over
         s = s.replace(
-            turn=jnp.where(moving_on, following, s.turn),
-            phase=jnp.where(moving_on, jnp.int32(TURN), s.phase),
+            _turn=jnp.where(moving_on, following, s._turn),
+            _phase=jnp.where(moving_on, jnp.int32(TURN), s._phase),
         )
         s, tiles_outcome = self._end_round(
             s, round_over, words[-1], None if forced is None else forced[-1]
@@ -728,7 +802,7 @@ class BonBonEnv(Env):
                 jnp.where(tiles_outcome >= 0, tiles_chance, (forced[-1] == 0).astype(jnp.float32)),
             )
             probability = probability * last_chance
-        state = self._typed(s.replace(chance=jnp.stack([*outcomes, last]).astype(jnp.int32)))
+        state = self._typed(s.replace(_chance=jnp.stack([*outcomes, last]).astype(jnp.int32)))
         return state, probability
 
     def _end_round(
@@ -737,18 +811,18 @@ class BonBonEnv(Env):
         """Score the round where ``round_over``; then the game ends or the next round starts."""
         n = self.players
         scores = (
-            s.value_sum.astype(jnp.int32)
-            + jnp.maximum(s.tile_taken, 0)
-            + s.closed_bonus
-            + jnp.maximum(s.trailing - 1, 0)
+            s._value_sum.astype(jnp.int32)
+            + jnp.maximum(s._tile_taken, 0)
+            + s._closed_bonus
+            + jnp.maximum(s._trailing - 1, 0)
         )
-        scored = s.status != ELIMINATED
+        scored = s._status != ELIMINATED
         # rank by (score, cards): a seat wins if fewer than ``places`` scored seats beat it
-        rank_key = scores * (self.deck_size + 1) + s.run_length
+        rank_key = scores * (self.deck_size + 1) + s._run_length
         beaten_by = jnp.sum(scored[None, :] & (rank_key[None, :] > rank_key[:, None]), axis=1)
         winners = round_over & scored & (beaten_by < self.places)
-        wins = s.wins + winners
-        rounds = s.rounds + round_over
+        wins = s._wins + winners
+        rounds = s._rounds + round_over
         champions = winners & (wins >= WINS_TO_WIN)
         any_champion = jnp.any(champions)
         game_over = round_over & (any_champion | (rounds >= self.max_rounds))
@@ -757,16 +831,16 @@ class BonBonEnv(Env):
         rewards = jnp.where(game_over, game_winners.astype(jnp.float32), 0.0)
         # the game ends: the scored runs are shown to all
         ended = s.replace(
-            phase=jnp.where(game_over, jnp.int32(OVER), s.phase),
-            hidden=jnp.where(game_over & scored[:, None, None], 0, s.hidden),
-            drawn=jnp.where(game_over, -1, s.drawn),
-            peek_kind=jnp.where(game_over, -1, s.peek_kind),
-            peeker=jnp.where(game_over, -1, s.peeker),
+            _phase=jnp.where(game_over, jnp.int32(OVER), s._phase),
+            _hidden=jnp.where(game_over & scored[:, None, None], 0, s._hidden),
+            _drawn=jnp.where(game_over, -1, s._drawn),
+            _peek_kind=jnp.where(game_over, -1, s._peek_kind),
+            _peeker=jnp.where(game_over, -1, s._peeker),
         )
         # or the next round starts after the last seat that drew
         new_round = round_over & ~game_over
-        starter = jnp.where(s.last_drawer >= 0, s.last_drawer + 1, s.round_starter + 1) % n
-        starter = jnp.where(new_round, starter, s.round_starter)
+        starter = jnp.where(s._last_drawer >= 0, s._last_drawer + 1, s._round_starter + 1) % n
+        starter = jnp.where(new_round, starter, s._round_starter)
         if triple is None:
             tile_counts, tiles_id = self._tiles(word)
         else:  # the split step: one of the distinct triples, given
@@ -778,14 +852,14 @@ class BonBonEnv(Env):
         }
         s = ended.replace(
             **changes,
-            wins=wins,
-            rounds=rounds,
-            round_starter=starter,
-            turn=jnp.where(new_round, starter, ended.turn),
-            phase=jnp.where(new_round, jnp.int32(TURN), ended.phase),
+            _wins=wins,
+            _rounds=rounds,
+            _round_starter=starter,
+            _turn=jnp.where(new_round, starter, ended._turn),
+            _phase=jnp.where(new_round, jnp.int32(TURN), ended._phase),
         )
         s = s.replace(
-            current_player=s.turn,
+            current_player=s._turn,
             terminated=game_over,
             rewards=rewards,
             legal_action_mask=self._mask(s) & ~game_over,

@@ -49,6 +49,7 @@ whole each step, so the step costs at least the write of 43,923 ids and the samp
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -71,7 +72,7 @@ from boneyard.games.bondo_cones.rules import (
     Phase,
 )
 from boneyard.games.bondo_cones.tensor import GLOBALS, PLANES, TENSOR_SIZE
-from boneyard.jax.core import Array, Env, State, once, state_class
+from boneyard.jax.core import Array, Env, State, once
 from boneyard.jax.heads import ActionSegment
 
 SQUARES = nt.SQUARES
@@ -414,34 +415,138 @@ def _bondo_ends(
 # ----- the state ---------------------------------------------------------------------------------
 
 
-@state_class
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
 class BondoConesState(State):
     game_id: ClassVar[str] = "bondo_cones"
-    owner: Array
+    _owner: Array
     """int8[120]: the seat of the cone on the square, or -1."""
-    value: Array
+    _value: Array
     """int8[120]: the value of the cone there, or -1."""
-    rings: Array
+    _rings: Array
     """int8[120]: the rings the cone there carries (0, 1 or 2)."""
-    flags: Array
+    _flags: Array
     """int8[120]: 1 its owner peeked at it, 2 the opponent spied it."""
-    scores: Array
-    phase: Array
-    actor: Array
-    turn_player: Array
-    setup_progress: Array
-    die: Array
+    _scores: Array
+    _phase: Array
+    _actor: Array
+    _turn_player: Array
+    _setup_progress: Array
+    _die: Array
     """The face rolled this turn (0-3: 1-4, 4 eye, 5 ring), or -1."""
-    windows: Array
+    _windows: Array
     """int32[2]: turns left in each seat's battle window."""
-    set_aside: Array
-    turns: Array
-    winner: Array
+    _set_aside: Array
+    _turns: Array
+    _winner: Array
     """A seat, 2 for a draw, -1 while the game runs."""
-    last_move: Array
+    _last_move: Array
     """int32[2]: from and to of the last move, or -1."""
-    chance: Array
+    _chance: Array
     """int32[k]: this step's chance outcomes as the rules engine's ids, in order (-1: none)."""
+
+
+Cone = tuple[Any, Any, Any, Any]
+"""A square's cone as the state's four columns hold it: owner, value, rings, flags."""
+_EMPTY_CONE: Cone = (jnp.int8(-1), jnp.int8(-1), jnp.int8(0), jnp.int8(0))
+
+
+def _pick(cond: Array, new: Cone, old: Cone) -> Cone:
+    a, b, c, d = (jnp.where(cond, x, y).astype(jnp.int8) for x, y in zip(new, old))
+    return (a, b, c, d)
+
+
+@dataclasses.dataclass
+class _Change:
+    """One action of a step, decoded, and what it changes, filled in by the step's parts (each
+    part writes only where its phase and kind hold): at most two squares, ``a`` and ``b``, each
+    with its new cone, and the small fields. Plain Python: it lives while the step is traced."""
+
+    state: BondoConesState
+    action: Array
+    me: Array
+    kind: Array
+    """0 move, 1 ring move, 2 take, 3 put, 4 set-up ring, 5 set-aside ring, 6 peek, 7 spy,
+    8 seize, 9 battle / roll / pass."""
+    origin: Array
+    target: Array
+    square: Array
+    o: Array
+    """``origin``, ``target`` and ``square`` clipped to the board, to read a column at."""
+    t: Array
+    s: Array
+    a: Array
+    a_cone: Cone
+    b: Array
+    b_cone: Cone
+    next_phase: Array
+    actor: Array
+    progress: Array
+    set_aside: Array
+    last_move: Array
+    gained: Array
+    """Points the action captured (a capture or a seizure)."""
+    fill: Array
+    """The last set-up put: the zeros fill the free start fields."""
+    end_turn: Array
+
+    @classmethod
+    def of(cls, state: BondoConesState, action: Array) -> _Change:
+        pair = action % (SQUARES * SQUARES)
+        origin, target = pair // SQUARES, pair % SQUARES
+        square = (action - nt.PUT_BASE) % SQUARES
+        kind = jnp.where(action < nt.PUT_BASE, action // (SQUARES * SQUARES), 3)
+        kind = jnp.where(action >= nt.PUT_BASE, 3 + (action - nt.PUT_BASE) // SQUARES, kind)
+        o = jnp.minimum(origin, SQUARES - 1)
+        t = jnp.minimum(target, SQUARES - 1)
+        columns = (state._owner, state._value, state._rings, state._flags)
+        a_cone: Cone = (columns[0][o], columns[1][o], columns[2][o], columns[3][o])
+        b_cone: Cone = (columns[0][t], columns[1][t], columns[2][t], columns[3][t])
+        none = jnp.int32(NONE)
+        return cls(
+            state=state,
+            action=action,
+            me=state._actor,
+            kind=kind,
+            origin=origin,
+            target=target,
+            square=square,
+            o=o,
+            t=t,
+            s=jnp.minimum(square, SQUARES - 1),
+            a=none,
+            a_cone=a_cone,
+            b=none,
+            b_cone=b_cone,
+            next_phase=state._phase,
+            actor=state._actor,
+            progress=state._setup_progress,
+            set_aside=state._set_aside,
+            last_move=state._last_move,
+            gained=jnp.int32(0),
+            fill=jnp.bool_(False),
+            end_turn=jnp.bool_(False),
+        )
+
+    def cone(self, square: Array, *, rings: Any = None, flags: Any = None) -> Cone:
+        """The cone on ``square`` (clipped), with its rings or flags replaced where given."""
+        state = self.state
+        return (
+            state._owner[square],
+            state._value[square],
+            state._rings[square] if rings is None else rings,
+            state._flags[square] if flags is None else flags,
+        )
+
+    def change_a(self, cond: Array, square: Array, cone: Cone) -> None:
+        """Where ``cond``: square ``a`` is ``square``, and its new cone ``cone``."""
+        self.a = jnp.where(cond, square, self.a)
+        self.a_cone = _pick(cond, cone, self.a_cone)
+
+    def change_b(self, cond: Array, square: Array, cone: Cone) -> None:
+        """Where ``cond``: square ``b`` is ``square``, and its new cone ``cone``."""
+        self.b = jnp.where(cond, square, self.b)
+        self.b_cone = _pick(cond, cone, self.b_cone)
 
 
 class BondoConesEnv(Env):
@@ -489,11 +594,11 @@ class BondoConesEnv(Env):
     def _mask(self, state: BondoConesState) -> Array:
         """The legal mask: first per-square vectors (a few hundred numbers a game), then the
         43,923 ids as elementwise functions of them."""
-        phase, me, die = state.phase, state.actor, state.die
-        owner = state.owner
+        phase, me, die = state._phase, state._actor, state._die
+        owner = state._owner
         mine = owner == me
         theirs = owner == 1 - me
-        ringed = state.rings > 0
+        ringed = state._rings > 0
         act = phase == ACT
         moving = act & (die >= 0) & (die < 4)
         steps = die + 1
@@ -506,13 +611,13 @@ class BondoConesEnv(Env):
         directions = jnp.where(
             moving, _straight_directions(_to_rows(plain), empty, target, steps), 0
         )
-        bondos, ends = _bondo_ends(state.rings, mine & ringed, steps, empty, target, moving)
+        bondos, ends = _bondo_ends(state._rings, mine & ringed, steps, empty, target, moving)
         ring_die = act & (die == nt.FACE_RING)
         # the ring moves and the takes: from any square of the first to any of the second
-        ring_moves = (mine & ringed & ring_die & ~state.set_aside, plain)
+        ring_moves = (mine & ringed & ring_die & ~state._set_aside, plain)
         takes = (theirs & ringed & (phase == TAKE), mine)
-        set_aside = plain & ring_die & state.set_aside
-        double = jnp.any(mine & (state.rings == 2))
+        set_aside = plain & ring_die & state._set_aside
+        double = jnp.any(mine & (state._rings == 2))
         punish = phase == PUNISH
         decide = phase == DECIDE
         any_move = jnp.any(directions != 0) | jnp.any(ends[0] | ends[1])
@@ -586,22 +691,22 @@ class BondoConesEnv(Env):
         fields = self.base_fields(jnp.int32(0), jnp.bool_(False), jnp.zeros(2), jnp.zeros(0, bool))
         state = BondoConesState(
             **fields,
-            owner=jnp.full(SQUARES, -1, jnp.int8),
-            value=jnp.full(SQUARES, -1, jnp.int8),
-            rings=jnp.zeros(SQUARES, jnp.int8),
-            flags=jnp.zeros(SQUARES, jnp.int8),
-            scores=jnp.zeros(2, jnp.int32),
-            phase=jnp.int32(SETUP_PUT),
-            actor=jnp.int32(0),
-            turn_player=jnp.int32(0),
-            setup_progress=jnp.zeros(2, jnp.int32),
-            die=jnp.int32(-1),
-            windows=jnp.zeros(2, jnp.int32),
-            set_aside=jnp.bool_(False),
-            turns=jnp.int32(0),
-            winner=jnp.int32(-1),
-            last_move=jnp.full(2, -1, jnp.int32),
-            chance=jnp.full(self.chance_slots, -1, jnp.int32),
+            _owner=jnp.full(SQUARES, -1, jnp.int8),
+            _value=jnp.full(SQUARES, -1, jnp.int8),
+            _rings=jnp.zeros(SQUARES, jnp.int8),
+            _flags=jnp.zeros(SQUARES, jnp.int8),
+            _scores=jnp.zeros(2, jnp.int32),
+            _phase=jnp.int32(SETUP_PUT),
+            _actor=jnp.int32(0),
+            _turn_player=jnp.int32(0),
+            _setup_progress=jnp.zeros(2, jnp.int32),
+            _die=jnp.int32(-1),
+            _windows=jnp.zeros(2, jnp.int32),
+            _set_aside=jnp.bool_(False),
+            _turns=jnp.int32(0),
+            _winner=jnp.int32(-1),
+            _last_move=jnp.full(2, -1, jnp.int32),
+            _chance=jnp.full(self.chance_slots, -1, jnp.int32),
         )
         if not self.random_setup:
             # seat 0 puts its first cone: no chance, the same state every game (a constant)
@@ -610,7 +715,7 @@ class BondoConesEnv(Env):
 
     def _random_setup(self, state: BondoConesState, key: Array) -> BondoConesState:
         """Both seats' cones and rings placed by chance, then who starts and the first die."""
-        owner, value, rings = state.owner, state.value, state.rings
+        owner, value, rings = state._owner, state._value, state._rings
         outcomes = []
         keys = jax.random.split(key, 5)
         for seat in (0, 1):
@@ -624,165 +729,140 @@ class BondoConesEnv(Env):
             rings = rings.at[red].set(1)
             outcomes += [nt.CHANCE_PUT_BASE + placed, (nt.CHANCE_RING_BASE + red)[None]]
         state = state.replace(
-            owner=owner,
-            value=value,
-            rings=rings,
-            setup_progress=jnp.full(2, SETUP_DONE, jnp.int32),
-            phase=jnp.int32(FIRST),
+            _owner=owner,
+            _value=value,
+            _rings=rings,
+            _setup_progress=jnp.full(2, SETUP_DONE, jnp.int32),
+            _phase=jnp.int32(FIRST),
         )
         settled = self._settle(state, jnp.bool_(False), self._draw_nodes(keys[4]))
-        chance = jnp.concatenate([*outcomes, settled.chance[:STEP_CHANCE]]).astype(jnp.int32)
-        return settled.replace(chance=chance)
+        chance = jnp.concatenate([*outcomes, settled._chance[:STEP_CHANCE]]).astype(jnp.int32)
+        return settled.replace(_chance=chance)
 
     def _step(self, state: BondoConesState, action: Array, key: Array) -> BondoConesState:
         return self._step_drawn(state, action, self._draw_nodes(key))
 
     def _nodes_met(self, state: BondoConesState) -> Array:
-        first = state.chance[0]
+        first = state._chance[0]
         battle_or_first = jnp.where(
             first == nt.BATTLE_WON,
             1,
             jnp.where(first == nt.BATTLE_LOST, 0, jnp.where(first >= 0, first - nt.FIRST_BASE, -1)),
         )
-        return jnp.stack([battle_or_first, state.chance[1]]).astype(jnp.int32)
+        return jnp.stack([battle_or_first, state._chance[1]]).astype(jnp.int32)
 
     def _step_drawn(self, state: BondoConesState, action: Array, draws: Array) -> BondoConesState:
-        phase, me = state.phase, state.actor
-        them = 1 - me
-        owner, value, rings, flags = state.owner, state.value, state.rings, state.flags
-        pair = action % (SQUARES * SQUARES)
-        origin, target = pair // SQUARES, pair % SQUARES
-        square = (action - nt.PUT_BASE) % SQUARES
-        kind = jnp.where(action < nt.PUT_BASE, action // (SQUARES * SQUARES), 3)
-        kind = jnp.where(action >= nt.PUT_BASE, 3 + (action - nt.PUT_BASE) // SQUARES, kind)
-        # kinds: 0 move, 1 ring move, 2 take, 3 put, 4 set-up ring, 5 set-aside ring, 6 peek,
-        # 7 spy, 8 seize, 9 battle / roll / pass
-        o = jnp.minimum(origin, SQUARES - 1)
-        t = jnp.minimum(target, SQUARES - 1)
-        s = jnp.minimum(square, SQUARES - 1)
-        scores = state.scores
-        windows = state.windows
-        set_aside = state.set_aside
-        progress = state.setup_progress
-        winner = state.winner
-        last_move = state.last_move
-        next_phase = phase
-        actor = me
-        end_turn = jnp.bool_(False)
+        change = _Change.of(state, action)
+        self._setup_action(change)
+        self._battle_action(change)
+        self._die_action(change)
+        return self._settle(self._changed(change), change.end_turn, draws)
 
-        # the two squares an action can change: (a, its new cone), (b, its new cone)
-        none = jnp.int32(NONE)
-        a, b = none, none
-        a_cone: tuple[Any, ...] = (owner[o], value[o], rings[o], flags[o])
-        b_cone: tuple[Any, ...] = (owner[t], value[t], rings[t], flags[t])
-
-        def pick(cond: Array, new: tuple[Any, ...], old: tuple[Any, ...]) -> tuple[Any, ...]:
-            return tuple(jnp.where(cond, x, y).astype(jnp.int8) for x, y in zip(new, old))
-
-        i8 = jnp.int8
-        empty_cone = (i8(-1), i8(-1), i8(0), i8(0))
-
-        # set-up puts (chosen): the next cone in value order; the last put fills the zeros
-        put = (phase == SETUP_PUT) & (kind == 3)
+    def _setup_action(self, c: _Change) -> None:
+        """A set-up put (the next cone in value order; the last put fills the zeros) or the
+        set-up ring."""
+        state, me = c.state, c.me
+        progress = state._setup_progress
+        put = (state._phase == SETUP_PUT) & (c.kind == 3)
         done = progress[me] + 1
         put_cone = (me, self.setup_order[jnp.minimum(progress[me], PUTS - 1)], 0, 0)
-        a = jnp.where(put, square, a)
-        a_cone = pick(put, put_cone, a_cone)
-        progress = jnp.where(put, progress.at[me].set(done), progress)
-        fill = put & (done == PUTS)
-        next_phase = jnp.where(put, jnp.where(done == PUTS, SETUP_RING, SETUP_PUT), next_phase)
-        # set-up ring (chosen)
-        ring_put = (phase == SETUP_RING) & (kind == 4)
-        a = jnp.where(ring_put, square, a)
-        a_cone = pick(ring_put, (owner[s], value[s], 1, flags[s]), a_cone)
-        progress = jnp.where(ring_put, progress.at[me].set(SETUP_DONE), progress)
-        actor = jnp.where(ring_put & (me == 0), 1, actor)
-        next_phase = jnp.where(ring_put, jnp.where(me == 0, SETUP_PUT, FIRST), next_phase)
-        # battle or roll
-        decide = phase == DECIDE
-        next_phase = jnp.where(decide, jnp.where(action == nt.BATTLE, BATTLE, ROLL), next_phase)
-        # a won battle: take a ring of theirs (a Double's other ring is set aside)
-        take = phase == TAKE
-        a = jnp.where(take, origin, a)
-        a_cone = pick(take, (owner[o], value[o], 0, flags[o]), a_cone)
-        b = jnp.where(take, target, b)
-        b_cone = pick(take, (owner[t], value[t], 1, flags[t]), b_cone)
-        set_aside = set_aside | (take & (rings[o] == 2))
-        next_phase = jnp.where(take, ROLL, next_phase)
-        # a lost battle: the opponent spies or seizes a cone (or passes)
-        punish = phase == PUNISH
-        seize = punish & (kind == 8)
-        spy = punish & (kind == 7)
-        a = jnp.where(seize | spy, square, a)
-        a_cone = pick(seize, empty_cone, a_cone)
-        a_cone = pick(spy, (owner[s], value[s], rings[s], flags[s] | SPIED), a_cone)
-        gained = jnp.where(seize, value[s].astype(jnp.int32), 0)
-        end_turn = end_turn | punish
-        # the die's action
-        act = phase == ACT
-        move = act & (kind == 0)
-        capture = move & (owner[t] == them)
-        a = jnp.where(move, origin, a)
-        a_cone = pick(move, empty_cone, a_cone)
-        b = jnp.where(move, target, b)
-        moved = (me, value[o], rings[o] + jnp.where(capture, rings[t], 0), flags[o])
-        b_cone = pick(move, moved, b_cone)
-        gained = jnp.where(capture, value[t].astype(jnp.int32), gained)
-        last_move = jnp.where(move, jnp.stack([origin, target]), last_move)
-        ring_move = act & (kind == 1)
-        a = jnp.where(ring_move, origin, a)
-        a_cone = pick(ring_move, (owner[o], value[o], 0, flags[o]), a_cone)
-        b = jnp.where(ring_move, target, b)
-        b_cone = pick(ring_move, (owner[t], value[t], rings[o], flags[t]), b_cone)
-        peek = act & (kind == 6)
-        a = jnp.where(peek, square, a)
-        a_cone = pick(peek, (owner[s], value[s], rings[s], flags[s] | PEEKED), a_cone)
-        placed = act & (kind == 5)
-        a = jnp.where(placed, square, a)
-        a_cone = pick(placed, (owner[s], value[s], 1, flags[s]), a_cone)
-        set_aside = set_aside & ~placed
-        end_turn = end_turn | act
+        c.change_a(put, c.square, put_cone)
+        c.progress = jnp.where(put, progress.at[me].set(done), c.progress)
+        c.fill = put & (done == PUTS)
+        c.next_phase = jnp.where(put, jnp.where(done == PUTS, SETUP_RING, SETUP_PUT), c.next_phase)
+        ring_put = (state._phase == SETUP_RING) & (c.kind == 4)
+        c.change_a(ring_put, c.square, c.cone(c.s, rings=1))
+        c.progress = jnp.where(ring_put, c.progress.at[me].set(SETUP_DONE), c.progress)
+        c.actor = jnp.where(ring_put & (me == 0), 1, c.actor)
+        c.next_phase = jnp.where(ring_put, jnp.where(me == 0, SETUP_PUT, FIRST), c.next_phase)
 
-        # write the squares
+    def _battle_action(self, c: _Change) -> None:
+        """Battle or roll; after a won battle, a ring taken (a Double's other ring is set
+        aside); after a lost one, the opponent's spy or seizure (or pass)."""
+        phase, rings = c.state._phase, c.state._rings
+        decide = phase == DECIDE
+        c.next_phase = jnp.where(
+            decide, jnp.where(c.action == nt.BATTLE, BATTLE, ROLL), c.next_phase
+        )
+        take = phase == TAKE
+        c.change_a(take, c.origin, c.cone(c.o, rings=0))
+        c.change_b(take, c.target, c.cone(c.t, rings=1))
+        c.set_aside = c.set_aside | (take & (rings[c.o] == 2))
+        c.next_phase = jnp.where(take, ROLL, c.next_phase)
+        punish = phase == PUNISH
+        seize = punish & (c.kind == 8)
+        spy = punish & (c.kind == 7)
+        c.a = jnp.where(seize | spy, c.square, c.a)
+        c.a_cone = _pick(seize, _EMPTY_CONE, c.a_cone)
+        c.a_cone = _pick(spy, c.cone(c.s, flags=c.state._flags[c.s] | SPIED), c.a_cone)
+        c.gained = jnp.where(seize, c.state._value[c.s].astype(jnp.int32), c.gained)
+        c.end_turn = c.end_turn | punish
+
+    def _die_action(self, c: _Change) -> None:
+        """What the die allowed: a move (a capture scores and takes the rings), a ring moved,
+        a peek, the set-aside ring placed."""
+        state, o, t = c.state, c.o, c.t
+        owner, value, rings, flags = state._owner, state._value, state._rings, state._flags
+        act = state._phase == ACT
+        move = act & (c.kind == 0)
+        capture = move & (owner[t] == 1 - c.me)
+        c.change_a(move, c.origin, _EMPTY_CONE)
+        moved = (c.me, value[o], rings[o] + jnp.where(capture, rings[t], 0), flags[o])
+        c.change_b(move, c.target, moved)
+        c.gained = jnp.where(capture, value[t].astype(jnp.int32), c.gained)
+        c.last_move = jnp.where(move, jnp.stack([c.origin, c.target]), c.last_move)
+        ring_move = act & (c.kind == 1)
+        c.change_a(ring_move, c.origin, c.cone(o, rings=0))
+        c.change_b(ring_move, c.target, c.cone(t, rings=rings[o]))
+        peek = act & (c.kind == 6)
+        c.change_a(peek, c.square, c.cone(c.s, flags=flags[c.s] | PEEKED))
+        placed = act & (c.kind == 5)
+        c.change_a(placed, c.square, c.cone(c.s, rings=1))
+        c.set_aside = c.set_aside & ~placed
+        c.end_turn = c.end_turn | act
+
+    def _changed(self, c: _Change) -> BondoConesState:
+        """The state with ``c``'s squares written (and the zeros filled after the last put),
+        the score, the winner and the battle windows."""
+        state, me = c.state, c.me
+        them = 1 - me
         squares = jnp.arange(SQUARES)
-        at_a = squares == a
-        at_b = squares == b
-        columns = []
-        for old, new_a, new_b in zip((owner, value, rings, flags), a_cone, b_cone):
-            columns.append(jnp.where(at_a, new_a, jnp.where(at_b, new_b, old)))
-        owner, value, rings, flags = columns
-        filled = fill & self.start_fields[me] & (owner < 0)
+        at_a = squares == c.a
+        at_b = squares == c.b
+        old = (state._owner, state._value, state._rings, state._flags)
+        owner, value, rings, flags = (
+            jnp.where(at_a, new_a, jnp.where(at_b, new_b, column))
+            for column, new_a, new_b in zip(old, c.a_cone, c.b_cone)
+        )
+        filled = c.fill & self.start_fields[me] & (owner < 0)
         owner = jnp.where(filled, me.astype(jnp.int8), owner)
         value = jnp.where(filled, jnp.int8(0), value)
-        # scores, the winner, the battle windows
-        scores = scores.at[me].add(gained)
-        winner = jnp.where(scores[me] >= self.target, me, winner)
-        had = jnp.any((state.owner == them) & (state.rings > 0))
+        scores = state._scores.at[me].add(c.gained)
+        winner = jnp.where(scores[me] >= self.target, me, state._winner)
+        had = jnp.any((state._owner == them) & (state._rings > 0))
         has = jnp.any((owner == them) & (rings > 0))
-        windows = jnp.where(had & ~has, windows.at[them].set(WINDOW), windows)
-
-        state = state.replace(
-            owner=owner,
-            value=value,
-            rings=rings,
-            flags=flags,
-            scores=scores,
-            phase=next_phase.astype(jnp.int32),
-            actor=actor.astype(jnp.int32),
-            setup_progress=progress,
-            windows=windows,
-            set_aside=set_aside,
-            winner=winner.astype(jnp.int32),
-            last_move=last_move.astype(jnp.int32),
+        windows = jnp.where(had & ~has, state._windows.at[them].set(WINDOW), state._windows)
+        return state.replace(
+            _owner=owner,
+            _value=value,
+            _rings=rings,
+            _flags=flags,
+            _scores=scores,
+            _phase=c.next_phase.astype(jnp.int32),
+            _actor=c.actor.astype(jnp.int32),
+            _setup_progress=c.progress,
+            _windows=windows,
+            _set_aside=c.set_aside,
+            _winner=winner.astype(jnp.int32),
+            _last_move=c.last_move.astype(jnp.int32),
         )
-        return self._settle(state, end_turn, draws)
 
     def _settle(self, state: BondoConesState, end_turn: Array, draws: Array) -> BondoConesState:
         """Play the chance nodes up to the next player (a battle or who starts, ``draws[0]``; the
         die, ``draws[1]``), ending the turn first where ``end_turn``; then the mask, the flags
         and the rewards."""
-        phase, tp = state.phase, state.turn_player
-        windows, actor = state.windows, state.actor
+        phase, tp = state._phase, state._turn_player
+        windows, actor = state._windows, state._actor
         # a declared battle, won or lost (1/2 each)
         battle = phase == BATTLE
         won = draws[0] == 1
@@ -790,9 +870,9 @@ class BondoConesEnv(Env):
         actor = jnp.where(battle & ~won, 1 - tp, actor)
         phase = jnp.where(battle, jnp.where(won, TAKE, PUNISH), phase)
         # the end of a turn: over, capped, or the next player's turn
-        winner = state.winner
+        winner = state._winner
         over = end_turn & (winner >= 0)
-        capped = end_turn & ~over & (state.turns >= self.max_turns)
+        capped = end_turn & ~over & (state._turns >= self.max_turns)
         winner = jnp.where(capped, DRAW, winner)
         phase = jnp.where(over | capped, OVER, phase)
         # who starts (1/2 each)
@@ -800,16 +880,16 @@ class BondoConesEnv(Env):
         starter = draws[0]
         starts = first | (end_turn & ~over & ~capped)
         seat = jnp.where(first, starter, 1 - tp)
-        owner, rings = state.owner, state.rings
+        owner, rings = state._owner, state._rings
         holds = jnp.stack([jnp.any((owner == s) & (rings > 0)) for s in (0, 1)])
         may_battle = (windows[seat] > 0) & ~holds[seat] & holds[1 - seat]
         windows = jnp.where(
             starts, windows.at[seat].set(jnp.maximum(windows[seat] - 1, 0)), windows
         )
-        turns = jnp.where(starts, state.turns + 1, state.turns)
+        turns = jnp.where(starts, state._turns + 1, state._turns)
         tp = jnp.where(starts, seat, tp)
         actor = jnp.where(starts, seat, actor)
-        die = jnp.where(starts, -1, state.die)
+        die = jnp.where(starts, -1, state._die)
         phase = jnp.where(starts, jnp.where(may_battle, DECIDE, ROLL), phase)
         # the die (1/6 each face)
         rolls = phase == ROLL
@@ -829,14 +909,14 @@ class BondoConesEnv(Env):
         sign = jnp.where(winner == 0, 1.0, -1.0)
         rewards = jnp.where(ended & (winner < DRAW), jnp.stack([sign, -sign]), 0.0)
         state = state.replace(
-            phase=phase.astype(jnp.int32),
-            actor=actor.astype(jnp.int32),
-            turn_player=tp.astype(jnp.int32),
-            windows=windows.astype(jnp.int32),
-            turns=turns.astype(jnp.int32),
-            die=die.astype(jnp.int32),
-            winner=winner.astype(jnp.int32),
-            chance=chance,
+            _phase=phase.astype(jnp.int32),
+            _actor=actor.astype(jnp.int32),
+            _turn_player=tp.astype(jnp.int32),
+            _windows=windows.astype(jnp.int32),
+            _turns=turns.astype(jnp.int32),
+            _die=die.astype(jnp.int32),
+            _winner=winner.astype(jnp.int32),
+            _chance=chance,
             current_player=actor.astype(jnp.int32),
             terminated=ended,
             rewards=rewards.astype(jnp.float32),
@@ -848,19 +928,19 @@ class BondoConesEnv(Env):
     # ----- what each seat sees ----------------------------------------------------------------
 
     def _observe(self, state: BondoConesState, seat: Array) -> Array:
-        owner, rings, flags = state.owner, state.rings, state.flags
+        owner, rings, flags = state._owner, state._rings, state._flags
         them = 1 - seat
-        shown = state.setup_progress >= PUTS
+        shown = state._setup_progress >= PUTS
         mine = owner == seat
         theirs = (owner == them) & shown[them]
         seen = mine | theirs
         spied = (flags & SPIED) != 0
         known = mine | (theirs & spied)
         half = rings.astype(jnp.float32) / 2
-        plane = self.value_plane[jnp.clip(state.value, 0, 8)]
+        plane = self.value_plane[jnp.clip(state._value, 0, 8)]
         values = (plane[None, :] == jnp.arange(5)[:, None]) & known[None, :]
         squares = jnp.arange(SQUARES)
-        last = (squares == state.last_move[0]) | (squares == state.last_move[1])
+        last = (squares == state._last_move[0]) | (squares == state._last_move[1])
         planes = jnp.concatenate(
             [
                 jnp.stack([mine, theirs]).astype(jnp.float32),
@@ -876,17 +956,17 @@ class BondoConesEnv(Env):
                 ).astype(jnp.float32),
             ]
         )
-        phase = jnp.arange(10) == state.phase
-        die = jnp.arange(6) == state.die
-        acting = (state.actor == seat) & ~state.terminated
+        phase = jnp.arange(10) == state._phase
+        die = jnp.arange(6) == state._die
+        acting = (state._actor == seat) & ~state.terminated
         tail = jnp.concatenate(
             [
                 jnp.stack(
                     [
-                        self.score_fraction[state.scores[seat]],
-                        self.score_fraction[state.scores[them]],
+                        self.score_fraction[state._scores[seat]],
+                        self.score_fraction[state._scores[them]],
                         self.score_fraction[self.target],
-                        self.turn_fraction[state.turns],
+                        self.turn_fraction[state._turns],
                     ]
                 ),
                 phase.astype(jnp.float32),
@@ -894,11 +974,11 @@ class BondoConesEnv(Env):
                 jnp.stack(
                     [
                         acting.astype(jnp.float32),
-                        self.window_fraction[state.windows[seat]],
-                        self.window_fraction[state.windows[them]],
-                        state.set_aside.astype(jnp.float32),
-                        self.progress_fraction[state.setup_progress[seat]],
-                        self.progress_fraction[state.setup_progress[them]],
+                        self.window_fraction[state._windows[seat]],
+                        self.window_fraction[state._windows[them]],
+                        state._set_aside.astype(jnp.float32),
+                        self.progress_fraction[state._setup_progress[seat]],
+                        self.progress_fraction[state._setup_progress[them]],
                     ]
                 ),
             ]

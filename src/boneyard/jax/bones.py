@@ -12,6 +12,7 @@ a row anywhere. No chance. Rewards: +1 / -1 on the winning step, 0 for a draw.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import jax
@@ -20,19 +21,20 @@ import numpy as np
 
 from boneyard.games.bones.notation import LINE
 from boneyard.games.bones.rules import BonesGame
-from boneyard.jax.core import Array, Env, State, state_class
+from boneyard.jax.core import Array, Env, State
 
 
-@state_class
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
 class BonesState(State):
     game_id: ClassVar[str] = "bones"
-    top_piece: Array
+    _top_piece: Array
     """int8 (int16 past 127 placements)[squares]: the number of the square's top piece
     (placement order), or -1."""
-    heights: Array
-    placed: Array
-    player: Array
-    winner: Array
+    _heights: Array
+    _placed: Array
+    _player: Array
+    _winner: Array
 
 
 class BonesEnv(Env):
@@ -90,11 +92,11 @@ class BonesEnv(Env):
         )
         return BonesState(
             **fields,
-            top_piece=top,
-            heights=jnp.zeros(self.squares, self.piece),
-            placed=jnp.int32(0),
-            player=jnp.int32(0),
-            winner=jnp.int32(-1),
+            _top_piece=top,
+            _heights=jnp.zeros(self.squares, self.piece),
+            _placed=jnp.int32(0),
+            _player=jnp.int32(0),
+            _winner=jnp.int32(-1),
         )
 
     def _has_line(self, shows: Array) -> Array:
@@ -112,10 +114,10 @@ class BonesEnv(Env):
 
     def _step(self, state: BonesState, action: Array, key: Array) -> BonesState:
         first, second = self.first[action], self.second[action]
-        number = state.placed.astype(self.piece)
-        top = state.top_piece.at[first].set(number).at[second].set(number)
-        heights = state.heights.at[first].add(1).at[second].add(1)
-        colour = state.player
+        number = state._placed.astype(self.piece)
+        top = state._top_piece.at[first].set(number).at[second].set(number)
+        heights = state._heights.at[first].add(1).at[second].add(1)
+        colour = state._player
         won = self._has_line((top >= 0) & (top % 2 == colour))
         placed = number + 1
         terminated = won | (placed >= 2 * self.pieces)
@@ -128,15 +130,15 @@ class BonesEnv(Env):
             rewards=rewards,
             terminated=terminated,
             legal_action_mask=self._mask(top, placed) & ~terminated,
-            top_piece=top,
-            heights=heights,
-            placed=placed,
-            player=player,
-            winner=winner,
+            _top_piece=top,
+            _heights=heights,
+            _placed=placed,
+            _player=player,
+            _winner=winner,
         )
 
     def _observe(self, state: BonesState, seat: Array) -> Array:
-        top, heights = state.top_piece, state.heights
+        top, heights = state._top_piece, state._heights
         width = self.width
         colour = jnp.where(top >= 0, top % 2, -1)
         files = jnp.arange(self.squares) % width
@@ -144,10 +146,10 @@ class BonesEnv(Env):
         up = jnp.concatenate([top[width:], jnp.full(width, -1, self.piece)])
         joined_right = (top >= 0) & (top == right) & (files < width - 1)
         joined_up = (top >= 0) & (top == up)
-        supply = self.pieces - (state.placed + 1 - jnp.arange(2)) // 2
+        supply = self.pieces - (state._placed + 1 - jnp.arange(2)) // 2
         own_supply = self.fractions[supply[seat]]
         other_supply = self.fractions[supply[1 - seat]]
-        own_turn = (state.player == seat) & ~state.terminated
+        own_turn = (state._player == seat) & ~state.terminated
         ones = jnp.ones(self.squares, jnp.float32)
         planes = jnp.stack(
             [
@@ -158,7 +160,7 @@ class BonesEnv(Env):
                 (heights >= 3).astype(jnp.float32),
                 joined_right.astype(jnp.float32),
                 joined_up.astype(jnp.float32),
-                (self.start_plane & (state.placed == 0)).astype(jnp.float32),
+                (self.start_plane & (state._placed == 0)).astype(jnp.float32),
                 ones * own_supply,
                 ones * other_supply,
                 ones * own_turn,

@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import inspect
 import math
-import operator
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 import jax
 import jax.numpy as jnp
@@ -41,7 +39,6 @@ import numpy as np
 from boneyard.jax.heads import ActionHeads, ActionSegment
 
 Array = jax.Array
-T = TypeVar("T")
 
 FALSE = jnp.bool_(False)
 
@@ -71,41 +68,17 @@ PUBLIC_FIELDS = (
 """pgx's public state fields: its ``api_test`` allows no other public attribute on a state."""
 
 
-@dataclass_transform(frozen_default=True)
-def state_class(cls: type[T]) -> type[T]:
-    """Class decorator: a frozen dataclass registered as a JAX pytree (every field an array).
-
-    pgx counts a state's fields other than ``PUBLIC_FIELDS`` as internal, by a leading
-    underscore. A game's own fields (``board``) are stored so (``_board``) and read, made and
-    replaced by their names: ``state.board``, ``State(board=...)``, ``state.replace(board=...)``.
-    """
-    annotations: dict[str, Any] = dict(inspect.get_annotations(cls))
-    renamed: dict[str, str] = {
-        name: "_" + name
-        for name, annotation in annotations.items()
-        if not name.startswith("_")
-        and name not in PUBLIC_FIELDS
-        and "ClassVar" not in str(annotation)
-    }
-    cls.__annotations__ = {renamed.get(name, name): kind for name, kind in annotations.items()}
-    made: Any = dataclasses.dataclass(frozen=True)(cls)
-    stored = {**getattr(made, "_stored_names", {}), **renamed}
-    made._stored_names = stored
-    for name, private in renamed.items():
-        setattr(made, name, property(operator.attrgetter(private)))
-    make = made.__init__
-
-    def __init__(self: Any, **fields: Any) -> None:
-        make(self, **{stored.get(name, name): value for name, value in fields.items()})
-
-    made.__init__ = __init__
-    registered: type[T] = jax.tree_util.register_dataclass(made)
-    return registered
-
-
-@state_class
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
 class State(_PgxState):
     """The fields every boneyard batch state has (pgx's names); games add their own.
+
+    A game's state is a subclass written as an ordinary frozen dataclass and registered as a
+    pytree by JAX's ``register_dataclass``. pgx counts every field but its six public ones as
+    internal by a leading underscore (its ``api_test`` fails on any other public attribute), so
+    a game's own fields are declared underscored, as pgx's own games declare theirs
+    (``_board``), and read and replaced by those names: ``state._board``,
+    ``state.replace(_board=...)``.
 
     ``game_id``: the batch engine's id (``env_id``, as pgx's states have), set by each game's
     state class. A state draws itself (``to_svg``, ``save_svg``, ``_repr_html_`` for a notebook)
@@ -113,7 +86,6 @@ class State(_PgxState):
     """
 
     game_id: ClassVar[str] = ""
-    _stored_names: ClassVar[dict[str, str]] = {}
 
     current_player: Array
     observation: Array
@@ -123,11 +95,9 @@ class State(_PgxState):
     legal_action_mask: Array
     _step_count: Array
 
-    def replace(self: T, **changes: Any) -> T:
-        """A copy with ``changes`` (states are immutable)."""
-        stored = type(self)._stored_names  # type: ignore[attr-defined]
-        stored_changes = {stored.get(name, name): value for name, value in changes.items()}
-        return dataclasses.replace(self, **stored_changes)  # type: ignore[type-var]
+    def replace(self, **changes: Any) -> Self:
+        """A copy with ``changes`` (states are immutable), as flax's ``struct`` gives pgx's."""
+        return dataclasses.replace(self, **changes)
 
     @property
     def env_id(self) -> str:
@@ -317,9 +287,7 @@ class Env(_PgxEnv):
         stepped = play(state.replace(_step_count=state._step_count + 1))
         # a finished game keeps its state (rewards zeroed); the mask and the observation are
         # left out of this select, they are made again below (a per-byte cost on a batch)
-        stored = type(state)._stored_names
-        left_out = ("legal_action_mask", "observation", "rewards")
-        left_out += tuple(stored.get(name, name) for name in self.kept_by_game)
+        left_out = ("legal_action_mask", "observation", "rewards", *self.kept_by_game)
         kept = {
             field.name: jnp.where(over, getattr(state, field.name), getattr(stepped, field.name))
             for field in dataclasses.fields(state)

@@ -13,6 +13,7 @@ to move (in the solo phase the winner, who moves alone).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import jax
@@ -21,7 +22,7 @@ import numpy as np
 
 from boneyard.games.obonto.notation import NUM_ACTIONS, SQUARES, STEPS
 from boneyard.games.obonto.rules import PATHS, START_DARK_MASK, ObontoGame
-from boneyard.jax.core import Array, Env, State, state_class
+from boneyard.jax.core import Array, Env, State
 from boneyard.jax.heads import ActionSegment
 
 MOST_PATHS = 36
@@ -46,33 +47,34 @@ def _path_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return entered, target, valid
 
 
-@state_class
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
 class ObontoState(State):
     game_id: ClassVar[str] = "obonto"
-    dark: Array
+    _dark: Array
     """bool[81]"""
-    animals: Array
+    _animals: Array
     """int32[6]: the squares of seat 0's lion, zebra, camel, then seat 1's."""
-    to_move: Array
-    loser: Array
+    _to_move: Array
+    _loser: Array
     """The seat stuck in this game (the other moves alone), or -1."""
-    solo_moves: Array
-    game_index: Array
-    games_played: Array
-    totals: Array
-    over: Array
+    _solo_moves: Array
+    _game_index: Array
+    _games_played: Array
+    _totals: Array
+    _over: Array
 
 
 GAME_FIELDS = (
-    "dark",
-    "animals",
-    "to_move",
-    "loser",
-    "solo_moves",
-    "game_index",
-    "games_played",
-    "totals",
-    "over",
+    "_dark",
+    "_animals",
+    "_to_move",
+    "_loser",
+    "_solo_moves",
+    "_game_index",
+    "_games_played",
+    "_totals",
+    "_over",
 )
 """The fields of ``ObontoState`` that are the game itself (the rest is the protocol's)."""
 
@@ -118,15 +120,15 @@ class ObontoEnv(Env):
         kinds = jnp.broadcast_to(jnp.arange(3)[:, None], open_.shape)
         spot = jnp.where(open_, ids % SQUARES, SQUARES)
         reach = jnp.zeros((3, SQUARES + 1), bool).at[kinds, spot].set(True)[:, :SQUARES]
-        origins = jax.lax.dynamic_slice(state.animals, (3 * state.to_move,), (3,))
+        origins = jax.lax.dynamic_slice(state._animals, (3 * state._to_move,), (3,))
         last_mask, wipe = last
         # In place only if every read of the old mask (the caller's sampler and the legality
         # check, which XLA recomputes inside the fusions that use the action) comes before the
         # write; they all feed the settled game, so rows that depend on it (the condition is
         # always true) are written last. Otherwise XLA copies the whole mask twice a step.
-        wipe = jnp.where(state.games_played >= 0, wipe, SQUARES)
+        wipe = jnp.where(state._games_played >= 0, wipe, SQUARES)
         rows = last_mask.reshape(SQUARES, SQUARES).at[wipe].set(False, mode="drop")
-        rows = rows.at[origins].set(reach & ~state.over)
+        rows = rows.at[origins].set(reach & ~state._over)
         return rows.reshape(NUM_ACTIONS)
 
     def _settle(self, state: ObontoState, last: tuple[Array, Array]) -> ObontoState:
@@ -140,46 +142,46 @@ class ObontoEnv(Env):
 
         def stuck(carry: tuple[dict[str, Array], Array, Array]) -> Array:
             game, open_, _ = carry
-            return ~game["over"] & ~jnp.any(open_)
+            return ~game["_over"] & ~jnp.any(open_)
 
         def resolve(
             carry: tuple[dict[str, Array], Array, Array],
         ) -> tuple[dict[str, Array], Array, Array]:
             s = carry[0]
-            in_play = s["loser"] < 0
+            in_play = s["_loser"] < 0
             # in play: the stuck seat loses and the other moves on alone
-            lost = {**s, "loser": s["to_move"], "to_move": 1 - s["to_move"]}
+            lost = {**s, "_loser": s["_to_move"], "_to_move": 1 - s["_to_move"]}
             # in the solo phase: the winner is stuck too, the game is scored
-            winner = 1 - s["loser"]
-            totals = s["totals"].at[winner].add(1 + s["solo_moves"])
-            played = s["games_played"] + 1
+            winner = 1 - s["_loser"]
+            totals = s["_totals"].at[winner].add(1 + s["_solo_moves"])
+            played = s["_games_played"] + 1
             over = played >= self.games
             if self.target:
                 over = over | (jnp.max(totals) >= self.target)
             scored = {
                 **s,
-                "totals": totals,
-                "games_played": played,
-                "over": over,
-                "dark": jnp.where(over, s["dark"], self.start_dark),
-                "to_move": jnp.where(over, s["to_move"], s["loser"]),
-                "loser": jnp.where(over, s["loser"], -1),
-                "solo_moves": jnp.where(over, s["solo_moves"], 0),
-                "game_index": jnp.where(over, s["game_index"], s["game_index"] + 1),
+                "_totals": totals,
+                "_games_played": played,
+                "_over": over,
+                "_dark": jnp.where(over, s["_dark"], self.start_dark),
+                "_to_move": jnp.where(over, s["_to_move"], s["_loser"]),
+                "_loser": jnp.where(over, s["_loser"], -1),
+                "_solo_moves": jnp.where(over, s["_solo_moves"], 0),
+                "_game_index": jnp.where(over, s["_game_index"], s["_game_index"] + 1),
             }
             game = jax.tree_util.tree_map(lambda a, b: jnp.where(in_play, a, b), lost, scored)
-            open_, ids = self._open(game["dark"], game["animals"], game["to_move"])
+            open_, ids = self._open(game["_dark"], game["_animals"], game["_to_move"])
             return game, open_, ids
 
         game = {name: getattr(state, name) for name in GAME_FIELDS}
-        open_, ids = self._open(state.dark, state.animals, state.to_move)
+        open_, ids = self._open(state._dark, state._animals, state._to_move)
         game, open_, ids = jax.lax.while_loop(stuck, resolve, (game, open_, ids))
         state = state.replace(**game)
-        difference = (state.totals[0] - state.totals[1]).astype(jnp.float32)
-        rewards = jnp.where(state.over, jnp.stack([difference, -difference]), 0.0)
+        difference = (state._totals[0] - state._totals[1]).astype(jnp.float32)
+        rewards = jnp.where(state._over, jnp.stack([difference, -difference]), 0.0)
         return state.replace(
-            current_player=state.to_move,
-            terminated=state.over,
+            current_player=state._to_move,
+            terminated=state._over,
             rewards=rewards,
             legal_action_mask=self._mask(state, open_, ids, last),
         )
@@ -190,15 +192,15 @@ class ObontoEnv(Env):
         )
         state = ObontoState(
             **fields,
-            dark=self.start_dark,
-            animals=self.start_animals,
-            to_move=jnp.int32(self.first),
-            loser=jnp.int32(-1),
-            solo_moves=jnp.int32(0),
-            game_index=jnp.int32(0),
-            games_played=jnp.int32(0),
-            totals=jnp.zeros(2, jnp.int32),
-            over=jnp.bool_(False),
+            _dark=self.start_dark,
+            _animals=self.start_animals,
+            _to_move=jnp.int32(self.first),
+            _loser=jnp.int32(-1),
+            _solo_moves=jnp.int32(0),
+            _game_index=jnp.int32(0),
+            _games_played=jnp.int32(0),
+            _totals=jnp.zeros(2, jnp.int32),
+            _over=jnp.bool_(False),
         )
         nothing = jnp.full(3, SQUARES, jnp.int32)  # no rows to wipe (a row past the board)
         return self._settle(state, (jnp.zeros(NUM_ACTIONS, bool), nothing))
@@ -213,32 +215,32 @@ class ObontoEnv(Env):
 
     def _step(self, state: ObontoState, action: Array, key: Array) -> ObontoState:
         origin, target = action // SQUARES, action % SQUARES
-        animals = jnp.where(state.animals == origin, target, state.animals)
-        solo = state.loser >= 0
+        animals = jnp.where(state._animals == origin, target, state._animals)
+        solo = state._loser >= 0
         moved = state.replace(
-            animals=animals,
-            dark=state.dark.at[origin].set(True),
-            to_move=jnp.where(solo, state.to_move, 1 - state.to_move),
-            solo_moves=state.solo_moves + solo,
+            _animals=animals,
+            _dark=state._dark.at[origin].set(True),
+            _to_move=jnp.where(solo, state._to_move, 1 - state._to_move),
+            _solo_moves=state._solo_moves + solo,
         )
         # the rows of the mover's animals are wiped from the mask; after an illegal action (the
         # game ends, its mask is all true) none: reading the mask at the action here orders the
         # legality check of ``Env.step`` before the write too
-        origins = jax.lax.dynamic_slice(state.animals, (3 * state.to_move,), (3,))
+        origins = jax.lax.dynamic_slice(state._animals, (3 * state._to_move,), (3,))
         wipe = jnp.where(state.legal_action_mask[action], origins, SQUARES)
         return self._settle(moved, (state.legal_action_mask, wipe))
 
     def _observe(self, state: ObontoState, seat: Array) -> Array:
         squares = jnp.arange(SQUARES)
-        own = jax.lax.dynamic_slice(state.animals, (3 * seat,), (3,))
-        other = jax.lax.dynamic_slice(state.animals, (3 * (1 - seat),), (3,))
+        own = jax.lax.dynamic_slice(state._animals, (3 * seat,), (3,))
+        other = jax.lax.dynamic_slice(state._animals, (3 * (1 - seat),), (3,))
         animals = jnp.concatenate([own, other])
         planes = jnp.concatenate(
             [
-                (~state.dark)[None],
+                (~state._dark)[None],
                 animals[:, None] == squares[None, :],
-                jnp.broadcast_to((state.to_move == seat) & ~state.over, (1, SQUARES)),
-                jnp.broadcast_to((state.loser >= 0) & ~state.over, (1, SQUARES)),
+                jnp.broadcast_to((state._to_move == seat) & ~state._over, (1, SQUARES)),
+                jnp.broadcast_to((state._loser >= 0) & ~state._over, (1, SQUARES)),
             ]
         )
         return planes.astype(jnp.float32).reshape(9, 9, 9)

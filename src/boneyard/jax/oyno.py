@@ -21,6 +21,7 @@ Not here: the puzzle's ``difficulty`` deals (they need the solver's ticket table
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import jax
@@ -39,7 +40,6 @@ from boneyard.jax.core import (
     below,
     nth_set_bit,
     once,
-    state_class,
 )
 from boneyard.jax.heads import ActionSegment
 
@@ -103,15 +103,16 @@ class Bitboards:
 # ----- the puzzle -----------------------------------------------------------------------------
 
 
-@state_class
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
 class PuzzleState(State):
     game_id: ClassVar[str] = "oyno_puzzle"
-    occupied: Array
+    _occupied: Array
     """uint32[words]: the cells a bone rests on."""
-    up: Array
+    _up: Array
     """uint32[words]: the cells whose bone is up (a subset of ``occupied``)."""
-    moves: Array
-    chance: Array
+    _moves: Array
+    _chance: Array
     """int32[2 * bones]: the deal's outcomes as the rules engine's chance ids (-1: none)."""
 
 
@@ -208,22 +209,22 @@ class OynoPuzzleEnv(Env):
         fields = self.base_fields(jnp.int32(0), terminated, rewards, mask)
         if state is not None:
             fields.update(observation=state.observation, _step_count=state._step_count)
-        return PuzzleState(**fields, occupied=occupied, up=up, moves=moves, chance=chance)
+        return PuzzleState(**fields, _occupied=occupied, _up=up, _moves=moves, _chance=chance)
 
     def _step(self, state: PuzzleState, action: Array, key: Array) -> PuzzleState:
         bits = self.bits
         start, end = action // self.cells, action % self.cells
         # the bone goes to the center; the bones beside the cell it left are reversed
-        occupied = state.occupied & ~bits.cell(start)
-        up = (state.up & occupied) ^ (bits.neighbours[start] & occupied)
+        occupied = state._occupied & ~bits.cell(start)
+        up = (state._up & occupied) ^ (bits.neighbours[start] & occupied)
         # it comes down up on the new cell; the bones beside that cell are reversed
         up = (up | bits.cell(end)) ^ (bits.neighbours[end] & occupied)
         occupied = occupied | bits.cell(end)
-        chance = jnp.full_like(state.chance, -1)
-        return self._settle(occupied, up, state.moves + 1, chance, state)
+        chance = jnp.full_like(state._chance, -1)
+        return self._settle(occupied, up, state._moves + 1, chance, state)
 
     def _observe(self, state: PuzzleState, seat: Array) -> Array:
-        occupied, up = state.occupied, state.up
+        occupied, up = state._occupied, state._up
         # the planes' words side by side (a stack would put the batch between planes and words,
         # and XLA would transpose it for every entry of the observation)
         empty = self.bits.resting & ~occupied
@@ -239,29 +240,30 @@ CELLS_PER_KEY_WORD = 13
 white up, white down), 5^13 * 2 < 2^32 leaving room for the player to move in the first word."""
 
 
-@state_class
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
 class DuelState(State):
     game_id: ClassVar[str] = "oyno"
-    red: Array
+    _red: Array
     """uint32[words]: the cells of red's bones."""
-    white: Array
-    up: Array
+    _white: Array
+    _up: Array
     """uint32[words]: the cells of up bones (a subset of red | white)."""
-    supply: Array
+    _supply: Array
     """int32[2]: bones in each seat's supply."""
-    player: Array
-    moves: Array
-    winner: Array
+    _player: Array
+    _moves: Array
+    _winner: Array
     """-1 while nobody has won."""
-    history: Array
+    _history: Array
     """uint32[2, max_moves // 2 + 1, key words]: the position keys since the game began, entry
     ``i`` (after ``i`` moves) at ``[i % 2, i // 2]``: the player to move alternates, so only the
     entries of one parity can repeat a position (half the history is read a step)."""
-    history_length: Array
-    phase_start: Array
+    _history_length: Array
+    _phase_start: Array
     """The first history entry with today's supplies: no earlier position can come back, since
     supplies only go down."""
-    chance: Array
+    _chance: Array
     """int32[1]: the wild roll of this step (0 down, 1 up) or -1."""
 
 
@@ -271,7 +273,7 @@ class OynoEnv(Env):
     id = "oyno"
     # the history is written in place, one entry a step (never on a finished game), and the
     # finished mask made with the mask: a select over either costs more than the step
-    kept_by_game = ("history",)
+    kept_by_game = ("_history",)
     fills_finished_mask = True
 
     def __init__(self, **params: Any) -> None:
@@ -387,17 +389,17 @@ class OynoEnv(Env):
         )
         return DuelState(
             **fields,
-            red=red,
-            white=white,
-            up=up,
-            supply=supply,
-            player=player,
-            moves=jnp.int32(0),
-            winner=winner,
-            history=history,
-            history_length=jnp.int32(1),
-            phase_start=jnp.int32(0),
-            chance=jnp.full(1, -1, jnp.int32),
+            _red=red,
+            _white=white,
+            _up=up,
+            _supply=supply,
+            _player=player,
+            _moves=jnp.int32(0),
+            _winner=winner,
+            _history=history,
+            _history_length=jnp.int32(1),
+            _phase_start=jnp.int32(0),
+            _chance=jnp.full(1, -1, jnp.int32),
         )
 
     def _returns(self, winner: Array) -> Array:
@@ -409,12 +411,12 @@ class OynoEnv(Env):
         return self._step_drawn(state, action, draws)
 
     def _nodes_met(self, state: DuelState) -> Array:
-        return state.chance[:1]
+        return state._chance[:1]
 
     def _step_drawn(self, state: DuelState, action: Array, draws: Array) -> DuelState:
         n = self.cells
         bits = self.bits
-        p = state.player
+        p = state._player
         is_place = action < 2 * n
         is_flip = action >= 2 * n + 2 * n * n
         is_move = ~is_place & ~is_flip
@@ -427,10 +429,10 @@ class OynoEnv(Env):
 
         # a move first lifts the bone to the center: the bones beside its cell are reversed
         lifted = bits.cell(start, is_move)
-        red = state.red & ~lifted
-        white = state.white & ~lifted
+        red = state._red & ~lifted
+        white = state._white & ~lifted
         everything = red | white
-        up = (state.up & everything) ^ jnp.where(is_move, bits.neighbours[start] & everything, 0)
+        up = (state._up & everything) ^ jnp.where(is_move, bits.neighbours[start] & everything, 0)
         # a placed or moved bone comes down up, or rolled; the bones beside it are reversed
         put = is_place | is_move
         roll = (draws[0] == 1) & self.wild
@@ -442,11 +444,11 @@ class OynoEnv(Env):
         white = white | jnp.where(p == 1, landed, 0)
         # a flip turns an own down bone up
         up = up | bits.cell(flip_cell, is_flip)
-        supply = state.supply - jnp.where(jnp.arange(2) == p, is_place, False).astype(jnp.int32)
+        supply = state._supply - jnp.where(jnp.arange(2) == p, is_place, False).astype(jnp.int32)
         chance = jnp.where(put & wild, roll.astype(jnp.int32), -1).reshape(1)
 
         red, white, up, supply = once(red), once(white), once(up), once(supply)
-        moves = state.moves + 1
+        moves = state._moves + 1
         own = jnp.where(p == 0, red, white)
         other = jnp.where(p == 0, white, red)
         winner = jnp.where(
@@ -457,15 +459,15 @@ class OynoEnv(Env):
         won = once(winner >= 0)
         player = jnp.where(won, p, 1 - p).astype(jnp.int32)
         position = once(self._key(red, white, up, player))
-        index = state.history_length
-        phase_start = jnp.where(is_place, index, state.phase_start)
+        index = state._history_length
+        phase_start = jnp.where(is_place, index, state._phase_start)
         # the entry is written in place (dropped on a finished game, whose history stays as it
         # was: ``kept_by_game``), then the occurrences in this phase counted, itself included:
         # counted before the write, XLA would copy the whole history to write it
-        half = state.history.shape[1]
+        half = state._history.shape[1]
         over = state.terminated | state.truncated
         parity = index % 2
-        history = state.history.at[parity, jnp.where(over, half, index // 2)].set(
+        history = state._history.at[parity, jnp.where(over, half, index // 2)].set(
             position, mode="drop"
         )
         entries = 2 * jnp.arange(half) + parity  # the moves after which these were written
@@ -479,30 +481,30 @@ class OynoEnv(Env):
             rewards=self._returns(winner),
             terminated=terminated,
             legal_action_mask=self._mask(red, white, up, supply, player, terminated, finished),
-            red=red,
-            white=white,
-            up=up,
-            supply=supply,
-            player=player,
-            moves=moves,
-            winner=winner,
-            history=history,
-            history_length=index + 1,
-            phase_start=phase_start,
-            chance=chance,
+            _red=red,
+            _white=white,
+            _up=up,
+            _supply=supply,
+            _player=player,
+            _moves=moves,
+            _winner=winner,
+            _history=history,
+            _history_length=index + 1,
+            _phase_start=phase_start,
+            _chance=chance,
         )
 
     def _observe(self, state: DuelState, seat: Array) -> Array:
-        red, white, up = once(state.red), once(state.white), once(state.up)
+        red, white, up = once(state._red), once(state._white), once(state._up)
         words = once(
             jnp.concatenate(
                 [red & up, red & ~up, white & up, white & ~up, self.bits.resting & ~(red | white)]
             )
         )
         cells = self.bits.unpack(words.reshape(5, -1)).reshape(-1).astype(jnp.float32)
-        white_to_move = (state.player == 1) & ~state.terminated
+        white_to_move = (state._player == 1) & ~state.terminated
         tail = jnp.concatenate(
-            [self.fractions[state.supply], white_to_move[None].astype(jnp.float32)]
+            [self.fractions[state._supply], white_to_move[None].astype(jnp.float32)]
         )
         return jnp.concatenate([cells, tail.astype(jnp.float32)])
 

@@ -215,9 +215,7 @@ class _Search:
             bound = min(bound, reachable - max(0, dead_ends - 1))
         return bound
 
-    # Over the complexity limit on purpose: the exact solver's inner search: a helper would cost a
-    # call at every node.
-    def solve_group(self, region: int, members: Animals, alpha: int = -1) -> int:  # noqa: C901
+    def solve_group(self, region: int, members: Animals, alpha: int = -1) -> int:
         """The most moves in one group, exact whenever it is more than ``alpha``.
 
         When the answer is ``alpha`` or less, the value returned is only an upper bound that is
@@ -230,45 +228,10 @@ class _Search:
         limit = self.bound(region, members)
         if limit <= alpha:
             return limit
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise _NodeLimitReached
-        if self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline:
-            raise _NodeLimitReached
+        self._count_node()
         best, best_action = 0, -1
         if limit > 0:
-            dark = FULL & ~region
-            occupied = self.obstacles
-            for square in members:
-                if square >= 0:
-                    occupied |= 1 << square
-            children: list[tuple[int, int, list[tuple[int, Animals]]]] = []
-            several = sum(1 for square in members if square >= 0) > 1
-            for kind, origin in enumerate(members):
-                if origin < 0:
-                    continue
-                rest = region & ~(1 << origin)
-                pattern = 0
-                for bit, neighbour in RINGS[origin]:
-                    if rest >> neighbour & 1:
-                        pattern |= bit
-                whole = LOCALLY_CONNECTED[pattern]
-                for action in animal_moves(kind, origin, dark, occupied):
-                    moved = list(members)
-                    moved[kind] = action % SQUARES
-                    child: Animals = (moved[0], moved[1], moved[2])
-                    if whole:
-                        parts = [(rest, child)]
-                        # With two or more animals the bound is the count of empty squares,
-                        # and a move that splits nothing uses up exactly one of them.
-                        child_bound = limit - 1 if several else self.bound(rest, child)
-                    else:
-                        parts = self.groups(rest, child)
-                        child_bound = sum(self.bound(part, animals) for part, animals in parts)
-                    children.append((child_bound, action, parts))
-            # Most promising first: the largest bound.
-            children.sort(key=lambda item: -item[0])
-            for child_bound, action, parts in children:
+            for child_bound, action, parts in self._ordered_moves(region, members, limit):
                 floor = max(best, alpha)
                 if 1 + child_bound <= floor:
                     break
@@ -287,6 +250,52 @@ class _Search:
         # Every move was shown to be worth at most alpha: remember that bound only.
         self.memo[key] = (alpha, -1, False)
         return alpha
+
+    def _count_node(self) -> None:
+        """One more node searched; _NodeLimitReached past the node limit or the deadline (the
+        clock is read every 256 nodes)."""
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _NodeLimitReached
+        if self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline:
+            raise _NodeLimitReached
+
+    def _ordered_moves(
+        self, region: int, members: Animals, limit: int
+    ) -> list[tuple[int, int, list[tuple[int, Animals]]]]:
+        """Each move of the group's animals as ``(bound, action, groups after it)``, the most
+        promising (largest bound) first; ``limit`` is the group's own bound."""
+        dark = FULL & ~region
+        occupied = self.obstacles
+        for square in members:
+            if square >= 0:
+                occupied |= 1 << square
+        children: list[tuple[int, int, list[tuple[int, Animals]]]] = []
+        several = sum(1 for square in members if square >= 0) > 1
+        for kind, origin in enumerate(members):
+            if origin < 0:
+                continue
+            rest = region & ~(1 << origin)
+            pattern = 0
+            for bit, neighbour in RINGS[origin]:
+                if rest >> neighbour & 1:
+                    pattern |= bit
+            whole = LOCALLY_CONNECTED[pattern]
+            for action in animal_moves(kind, origin, dark, occupied):
+                moved = list(members)
+                moved[kind] = action % SQUARES
+                child: Animals = (moved[0], moved[1], moved[2])
+                if whole:
+                    parts = [(rest, child)]
+                    # With two or more animals the bound is the count of empty squares,
+                    # and a move that splits nothing uses up exactly one of them.
+                    child_bound = limit - 1 if several else self.bound(rest, child)
+                else:
+                    parts = self.groups(rest, child)
+                    child_bound = sum(self.bound(part, animals) for part, animals in parts)
+                children.append((child_bound, action, parts))
+        children.sort(key=lambda item: -item[0])
+        return children
 
     def line(self, light: int, animals: Animals) -> list[int]:
         """One best line from a solved position (groups one after the other)."""

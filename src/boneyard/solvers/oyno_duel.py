@@ -235,6 +235,132 @@ class _Edges:
     """For a place: the child's index in the layer with one bone more, else -1."""
 
 
+class _EdgeTable:
+    """The edges of one player's rows in one layer, being built: per row and action slot (moves,
+    own x empties; flips, own; places, empties, after the others where a bone may be placed any
+    time) the child or the end it reaches (``_Edges``' arrays)."""
+
+    def __init__(self, solver: DuelSolution, layer: Layer, player: int) -> None:
+        self.solver, self.layer, self.player = solver, layer, player
+        size, bones = solver.size, solver.bones
+        self.neighbours, _, resting_mask = _geometry(size)
+        occupied = (layer.red_mask, layer.white_mask)
+        self.own, self.opp = occupied[player], occupied[1 - player]
+        self.occ = self.own | self.opp
+        self.count_own = (layer.red, layer.white)[player]
+        self.supply_own = bones - self.count_own
+        self.supply_opp = bones - (layer.red, layer.white)[1 - player]
+        rows = layer.codes.size
+        self.empties = len(board(size).resting) - layer.red - layer.white
+        self.place_any_time = solver.place_rule == "supply" and self.supply_own > 0
+        self.moves_and_flips = self.count_own * self.empties + self.count_own
+        slots = (
+            self.moves_and_flips + self.empties
+            if self.place_any_time
+            else max(self.moves_and_flips, self.empties)
+        )
+        self.child = np.full((rows, slots), _ABSENT, dtype=np.int64)
+        self.result = np.zeros((rows, slots), dtype=np.int8)
+        self.plies = np.zeros((rows, slots), dtype=np.int32)
+        self.outer = np.full((rows, slots), -1, dtype=np.int64)
+        self.greedy = np.full((rows, slots), -np.inf) if solver.restrict == player else None
+        self.must_place = (self.supply_own > 0) & ((self.own & ~layer.up) == 0)
+        self.empty_cells = _cells_of(resting_mask & ~self.occ, self.empties)
+        self.own_cells = _cells_of(self.own, self.count_own)
+
+    def add_places(self) -> None:
+        """Placing on every empty cell, for the rows that must place (and, under the supply
+        reading, for every row while the supply lasts, in the slots after moves and flips)."""
+        place_any_time = self.place_any_time
+        sel = np.flatnonzero(np.ones_like(self.must_place) if place_any_time else self.must_place)
+        first = self.moves_and_flips if place_any_time else 0
+        if not sel.size:
+            return
+        up, occ = self.layer.up[sel], self.occ[sel]
+        for e in range(self.empties):
+            y = self.empty_cells[e][sel]
+            bit = np.int64(1) << y
+            u = (up | bit) ^ (self.neighbours[y] & occ)
+            self._record(first + e, sel, self.own[sel] | bit, self.opp[sel], u, True)
+
+    def add_moves_and_flips(self) -> None:
+        """Moving each own bone to each empty cell, and flipping each own down bone."""
+        sel = np.flatnonzero(~self.must_place)
+        if not sel.size:
+            return
+        own, opp, up, occ = self.own, self.opp, self.layer.up, self.occ
+        empties, neighbours = self.empties, self.neighbours
+        for j in range(self.count_own):
+            x = self.own_cells[j][sel]
+            xbit = np.int64(1) << x
+            o0 = own[sel] & ~xbit
+            occ0 = occ[sel] & ~xbit
+            u0 = (up[sel] & ~xbit) ^ (neighbours[x] & occ0)
+            for e in range(empties):
+                y = self.empty_cells[e][sel]
+                ybit = np.int64(1) << y
+                u = (u0 | ybit) ^ (neighbours[y] & occ0)
+                self._record(j * empties + e, sel, o0 | ybit, opp[sel], u, False)
+            down = np.flatnonzero((up[sel] & xbit) == 0)
+            if down.size:
+                rows_down = sel[down]
+                self._record(
+                    self.count_own * empties + j,
+                    rows_down,
+                    own[rows_down],
+                    opp[rows_down],
+                    up[rows_down] | xbit[down],
+                    False,
+                )
+
+    def _record(
+        self, slot: int, sel: npt.NDArray[np.intp], o: Array, p: Array, u: Array, placed: bool
+    ) -> None:
+        """Fill slot ``slot`` of rows ``sel`` with the child (own, opponent, up masks)."""
+        player, layer = self.player, self.layer
+        size = self.solver.size
+        supply_o = self.supply_own - (1 if placed else 0)
+        mover_won = (supply_o == 0) & ((o & ~u) == 0)
+        opp_won = (self.supply_opp == 0) & ((p & ~u) == 0) & ~mover_won
+        red_c, white_c = (o, p) if player == 0 else (p, o)
+        if self.greedy is not None:
+            self.greedy[sel, slot] = greedy_scores(
+                size, self.solver.bones, red_c, white_c, u, player
+            )
+        self.result[sel[mover_won], slot] = WIN
+        self.result[sel[opp_won], slot] = LOSS
+        ended = mover_won | opp_won
+        self.plies[sel[ended], slot] = 1
+        self.child[sel[ended], slot] = _TERMINAL
+        going = ~ended
+        if not np.any(going):
+            return
+        codes = encode(size, red_c[going], white_c[going], u[going])
+        target_rows = sel[going]
+        if not placed:
+            self.child[target_rows, slot] = layer.find(codes)
+            return
+        grown = (layer.red + 1, layer.white) if player == 0 else (layer.red, layer.white + 1)
+        target = self.solver.layers[grown]
+        found = target.find(codes)
+        value = target.value[1 - player][found]
+        self.child[target_rows, slot] = _TERMINAL
+        self.outer[target_rows, slot] = found
+        self.result[target_rows, slot] = -value
+        self.plies[target_rows, slot] = np.where(
+            value != DRAW, target.plies[1 - player][found] + 1, 0
+        )
+
+    def edges(self) -> _Edges:
+        """The table; where the player is restricted to greedy play, only the actions of the
+        best greedy score (ties within 1e-12) are kept."""
+        if self.greedy is not None:
+            best = self.greedy.max(axis=1, keepdims=True)
+            drop = (self.greedy < best - 1e-12) & (self.child != _ABSENT)
+            self.child[drop] = _ABSENT
+        return _Edges(self.child, self.result, self.plies, self.outer)
+
+
 class DuelSolution:
     """Every position of a small duel, solved; build with :func:`solve`."""
 
@@ -267,111 +393,11 @@ class DuelSolution:
 
     # ----- building -----------------------------------------------------------------------
 
-    # Over the complexity limit on purpose: the duel solver's inner loop over moves: inline for
-    # speed.
-    def _edges(self, layer: Layer, player: int) -> _Edges:  # noqa: C901
-        size, bones = self.size, self.bones
-        neighbours, _, resting_mask = _geometry(size)
-        occupied = (layer.red_mask, layer.white_mask)
-        own, opp = occupied[player], occupied[1 - player]
-        up = layer.up
-        count_own = (layer.red, layer.white)[player]
-        count_opp = (layer.red, layer.white)[1 - player]
-        supply_own, supply_opp = bones - count_own, bones - count_opp
-        rows = layer.codes.size
-        empties = len(board(size).resting) - layer.red - layer.white
-        place_any_time = self.place_rule == "supply" and supply_own > 0
-        # slots: moves (own x empties), flips (own), then places (empties) where allowed
-        moves_and_flips = count_own * empties + count_own
-        slots = moves_and_flips + empties if place_any_time else max(moves_and_flips, empties)
-        child = np.full((rows, slots), _ABSENT, dtype=np.int64)
-        result = np.zeros((rows, slots), dtype=np.int8)
-        plies = np.zeros((rows, slots), dtype=np.int32)
-        outer = np.full((rows, slots), -1, dtype=np.int64)
-        greedy = np.full((rows, slots), -np.inf) if self.restrict == player else None
-        occ = own | opp
-        must_place = (supply_own > 0) & ((own & ~up) == 0)
-        empty_cells = _cells_of(resting_mask & ~occ, empties)
-        own_cells = _cells_of(own, count_own)
-        one = np.int64(1)
-
-        def record(
-            slot: int, sel: npt.NDArray[np.intp], o: Array, p: Array, u: Array, placed: bool
-        ) -> None:
-            """Fill slot ``slot`` of rows ``sel`` with the child (own, opponent, up masks)."""
-            supply_o = supply_own - (1 if placed else 0)
-            mover_won = (supply_o == 0) & ((o & ~u) == 0)
-            opp_won = (supply_opp == 0) & ((p & ~u) == 0) & ~mover_won
-            red_c, white_c = (o, p) if player == 0 else (p, o)
-            if greedy is not None:
-                greedy[sel, slot] = greedy_scores(size, bones, red_c, white_c, u, player)
-            result[sel[mover_won], slot] = WIN
-            result[sel[opp_won], slot] = LOSS
-            ended = mover_won | opp_won
-            plies[sel[ended], slot] = 1
-            child[sel[ended], slot] = _TERMINAL
-            going = ~ended
-            if not np.any(going):
-                return
-            codes = encode(size, red_c[going], white_c[going], u[going])
-            target_rows = sel[going]
-            if placed:
-                grown = (
-                    (layer.red + 1, layer.white) if player == 0 else (layer.red, layer.white + 1)
-                )
-                target = self.layers[grown]
-                found = target.find(codes)
-                value = target.value[1 - player][found]
-                child[target_rows, slot] = _TERMINAL
-                outer[target_rows, slot] = found
-                result[target_rows, slot] = -value
-                plies[target_rows, slot] = np.where(
-                    value != DRAW, target.plies[1 - player][found] + 1, 0
-                )
-            else:
-                child[target_rows, slot] = layer.find(codes)
-
-        # placing: every empty cell, for the rows that must place (and, under the supply
-        # reading, for every row while the supply lasts, in the slots after moves and flips)
-        sel = np.flatnonzero(np.ones_like(must_place) if place_any_time else must_place)
-        first = moves_and_flips if place_any_time else 0
-        if sel.size:
-            for e in range(empties):
-                y = empty_cells[e][sel]
-                bit = one << y
-                u = (up[sel] | bit) ^ (neighbours[y] & occ[sel])
-                record(first + e, sel, own[sel] | bit, opp[sel], u, True)
-        # moving each own bone to each empty cell, and flipping each own down bone
-        sel = np.flatnonzero(~must_place)
-        if sel.size:
-            for j in range(count_own):
-                x = own_cells[j][sel]
-                xbit = one << x
-                o0 = own[sel] & ~xbit
-                occ0 = occ[sel] & ~xbit
-                u0 = (up[sel] & ~xbit) ^ (neighbours[x] & occ0)
-                for e in range(empties):
-                    y = empty_cells[e][sel]
-                    ybit = one << y
-                    u = (u0 | ybit) ^ (neighbours[y] & occ0)
-                    record(j * empties + e, sel, o0 | ybit, opp[sel], u, False)
-                down = np.flatnonzero((up[sel] & xbit) == 0)
-                if down.size:
-                    rows_down = sel[down]
-                    record(
-                        count_own * empties + j,
-                        rows_down,
-                        own[rows_down],
-                        opp[rows_down],
-                        up[rows_down] | xbit[down],
-                        False,
-                    )
-        if greedy is not None:
-            # greedy keeps only the actions of the best score (ties within 1e-12)
-            best = greedy.max(axis=1, keepdims=True)
-            drop = (greedy < best - 1e-12) & (child != _ABSENT)
-            child[drop] = _ABSENT
-        return _Edges(child, result, plies, outer)
+    def _edges(self, layer: Layer, player: int) -> _Edges:
+        table = _EdgeTable(self, layer, player)
+        table.add_places()
+        table.add_moves_and_flips()
+        return table.edges()
 
     def _solve_layer(self, red: int, white: int) -> None:
         layer = _layer_positions(self.size, red, white)
@@ -426,63 +452,60 @@ class DuelSolution:
         if self.restrict is not None:
             self._chances(layer, edges)
 
-    # Over the complexity limit on purpose: the duel solver's value iteration: inline for speed.
-    def _chances(self, layer: Layer, edges: list[_Edges]) -> None:  # noqa: C901
+    def _chances(self, layer: Layer, edges: list[_Edges]) -> None:
         """Fill ``layer.chance`` by value iteration (from below, so cycles count as no win)."""
         greedy_seat = self.restrict
         assert greedy_seat is not None
         perfect = 1 - greedy_seat
-        rows = layer.codes.size
-        chance = [np.zeros(rows) for _ in (0, 1)]
+        known = [self._known_chances(layer, edges[player], player, perfect) for player in (0, 1)]
+        chance = [known[0][0], known[1][0]]
+        fixed = [known[0][1], known[1][1]]
         layer.chance = chance
-        fixed: list[npt.NDArray[np.float64]] = []
-        for player in (0, 1):
-            e = edges[player]
-            won = (layer.value[player] == WIN) if player == perfect else None
-            chance[player][:] = 0.0
-            if won is not None:
-                chance[player][won] = 1.0
-            if player == greedy_seat:
-                chance[player][layer.value[player] == LOSS] = 1.0
-            base = np.zeros(e.child.shape)
-            mover_perfect = player == perfect
-            base[(e.result == WIN) & (e.child == _TERMINAL)] = 1.0 if mover_perfect else 0.0
-            base[(e.result == LOSS) & (e.child == _TERMINAL)] = 0.0 if mover_perfect else 1.0
-            placed = e.outer >= 0
-            if np.any(placed):
-                grown = (
-                    (layer.red + 1, layer.white) if player == 0 else (layer.red, layer.white + 1)
-                )
-                target = self.layers[grown]
-                base[placed] = target.chance[1 - player][e.outer[placed]]
-            fixed.append(base)
         open_rows = [np.flatnonzero(chance[player] < 1.0) for player in (0, 1)]
         for _ in range(5000):
-            biggest = 0.0
-            new: list[npt.NDArray[np.float64] | None] = []
-            for player in (0, 1):
-                e = edges[player]
-                sel = open_rows[player]
-                if sel.size == 0:
-                    new.append(None)
-                    continue
-                child = e.child[sel]
-                inside = child >= 0
-                values = np.where(
-                    inside, chance[1 - player][np.where(inside, child, 0)], fixed[player][sel]
+            # both seats from the last sweep's chances, then both written
+            new = [
+                _chance_sweep(
+                    edges[player],
+                    open_rows[player],
+                    chance[1 - player],
+                    fixed[player],
+                    player == perfect,
                 )
-                real = child != _ABSENT
-                if player == perfect:
-                    result = np.where(real, values, -1.0).max(axis=1)
-                else:
-                    result = np.where(real, values, 0.0).sum(axis=1) / real.sum(axis=1)
-                biggest = max(biggest, float(np.abs(result - chance[player][sel]).max()))
-                new.append(result)
+                for player in (0, 1)
+            ]
+            biggest = 0.0
+            for player, result in enumerate(new):
+                if result is not None:
+                    change = np.abs(result - chance[player][open_rows[player]]).max()
+                    biggest = max(biggest, float(change))
             for player, result in enumerate(new):
                 if result is not None:
                     chance[player][open_rows[player]] = result
             if biggest < 1e-10:
                 break
+
+    def _known_chances(
+        self, layer: Layer, e: _Edges, player: int, perfect: int
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The perfect seat's win chance, with ``player`` to move, known before any sweep: per
+        row (1 where the perfect seat has won or the greedy seat to move has lost, else 0), and
+        per slot, what an ending or a place (read in the layer with one bone more) gives."""
+        chance = np.zeros(layer.codes.size)
+        if player == perfect:
+            chance[layer.value[player] == WIN] = 1.0
+        else:
+            chance[layer.value[player] == LOSS] = 1.0
+        base = np.zeros(e.child.shape)
+        mover_perfect = player == perfect
+        base[(e.result == WIN) & (e.child == _TERMINAL)] = 1.0 if mover_perfect else 0.0
+        base[(e.result == LOSS) & (e.child == _TERMINAL)] = 0.0 if mover_perfect else 1.0
+        placed = e.outer >= 0
+        if np.any(placed):
+            grown = (layer.red + 1, layer.white) if player == 0 else (layer.red, layer.white + 1)
+            target = self.layers[grown]
+            base[placed] = target.chance[1 - player][e.outer[placed]]
+        return chance, base
 
     # ----- reading ------------------------------------------------------------------------
 
@@ -571,6 +594,28 @@ class DuelSolution:
         red_done = (layer.red == self.bones) & ((layer.red_mask & ~layer.up) == 0)
         white_done = (layer.white == self.bones) & ((layer.white_mask & ~layer.up) == 0)
         return np.asarray(red_done | white_done)
+
+
+def _chance_sweep(
+    e: _Edges,
+    sel: npt.NDArray[np.intp],
+    other: npt.NDArray[np.float64],
+    fixed: npt.NDArray[np.float64],
+    perfect_moves: bool,
+) -> npt.NDArray[np.float64] | None:
+    """One sweep of the open rows ``sel`` of a seat: the perfect seat takes its best action,
+    the greedy one each of its kept actions alike; ``other`` is the other seat's row chances,
+    ``fixed`` the slots' known ones. None where no row is open."""
+    if sel.size == 0:
+        return None
+    child = e.child[sel]
+    inside = child >= 0
+    values = np.where(inside, other[np.where(inside, child, 0)], fixed[sel])
+    real = child != _ABSENT
+    if perfect_moves:
+        result: npt.NDArray[np.float64] = np.where(real, values, -1.0).max(axis=1)
+        return result
+    return np.asarray(np.where(real, values, 0.0).sum(axis=1) / real.sum(axis=1))
 
 
 def solve(

@@ -9,7 +9,8 @@ import random
 from tests.games.bondo_cones.bondo_helpers import new_game, play, set_up
 
 from boneyard.games.bondo_cones import heuristic
-from boneyard.games.bondo_cones.notation import INDEX
+from boneyard.games.bondo_cones.board import Cones
+from boneyard.games.bondo_cones.notation import INDEX, SQUARES
 from boneyard.games.bondo_cones.rules import BondoConesState
 from boneyard.games.bondo_cones.tensor import TENSOR_SIZE
 
@@ -105,33 +106,32 @@ def _random_positions(games: int, seed: int) -> list[BondoConesState]:
     return positions
 
 
-def test_hit_masks_give_the_capture_rolls_of_every_cone() -> None:
+def test_hit_masks_are_the_capturing_moves_of_each_roll() -> None:
     for state in _random_positions(2, seed=5):
         for seat in (0, 1):
             view = state.observation(seat)
-            occupancy, rings, owner = heuristic._boards(view)
-            hits = heuristic.hit_masks(occupancy, rings, owner, 1 - seat)
-            some = occupancy[seat] & 0x5555555555555555555555555555555
-            assert heuristic.hit_masks(occupancy, rings, owner, 1 - seat, some) == [
-                hit & some for hit in hits
-            ]
+            board = Cones.from_observation(view)
+            hits = board.hit_masks(1 - seat)
+            some = board.cones[seat] & 0x5555555555555555555555555555555
+            assert board.hit_masks(1 - seat, some) == [hit & some for hit in hits]
+            for roll in range(1, 5):
+                captures = 0
+                for move in board.cone_moves(1 - seat, roll):
+                    captures |= (1 << move % SQUARES) & board.cones[seat]
+                assert hits[roll] == captures
             for name, cone in heuristic.observed_cones(view).items():
-                if cone["seat"] != seat:
-                    continue
-                square = INDEX[name]
-                rolls = {roll for roll in range(1, 5) if hits[roll] >> square & 1}
-                assert rolls == heuristic._capture_rolls(occupancy, rings, owner, 1 - seat, square)
+                if cone["seat"] == seat:
+                    rolls = {roll for roll in range(1, 5) if hits[roll] >> INDEX[name] & 1}
+                    assert rolls == heuristic.capture_rolls(view, 1 - seat, name)
 
 
 def test_hit_masks_see_a_bondo_cone_turning_and_a_blocked_ray() -> None:
     game = new_game()
     state = game.position({"e5": "b4", "e8": "w0", "b5": "w1", "h8": "w0+", "a12": "b0"})
-    occupancy, rings, owner = heuristic._boards(state.observation(0))
-    hits = heuristic.hit_masks(occupancy, rings, owner, 1)
+    hits = Cones.from_observation(state.observation(0)).hit_masks(1)
     assert [roll for roll in range(1, 5) if hits[roll] >> INDEX["e5"] & 1] == [3, 4]
     blocked = game.position({"e5": "b4", "e8": "w0", "e6": "b0", "a12": "b0"})
-    occupancy, rings, owner = heuristic._boards(blocked.observation(0))
-    hits = heuristic.hit_masks(occupancy, rings, owner, 1)
+    hits = Cones.from_observation(blocked.observation(0)).hit_masks(1)
     assert not any(hit >> INDEX["e5"] & 1 for hit in hits)
     assert [roll for roll in range(1, 5) if hits[roll] >> INDEX["e6"] & 1] == [2]
 

@@ -337,62 +337,21 @@ class BonBonState(State):
         turn, status = self.turn, self.status
         return [s for s in range(len(status)) if s != turn and status[s] == IN_PLAY]
 
-    # Over the complexity limit on purpose: the rules' hot path (every search node): one branch per
-    # phase, inline.
-    def _apply_action(self, action: int) -> None:  # noqa: C901
+    def _apply_action(self, action: int) -> None:
         g = self.game
         phase = self.phase
         if phase == TURN:
-            if action == nt.DRAW:
-                self.phase = DRAWING
-                return
-            self.status[self.turn] = PASSED
-            if action >= nt.BONUS:
-                self.tile_taken[self.turn] = action - nt.BONUS
-                self.tiles_open = False
-            self._end_turn()
+            self._choose(action)
         elif phase == DRAWING:
-            kind = g.outcome_kind[action]
-            self.counts[kind] -= 1
-            self.deck_left -= 1
-            mask = 1 << self.turn
-            if self.peek_kind >= 0:
-                mask |= 1 << self.peeker
-                self.peek_kind = -1
-                self.peeker = -1
-            self.last_drawer = self.turn
-            self.drawn = kind
-            self.drawn_mask = mask
-            if not g.face_up_only[kind]:
-                self.phase = PLACE
-            elif g.effects[kind] == GIFT:
-                if self._others_in_play():
-                    # A gift waits face up for its receiver: everyone sees it.
-                    self.drawn_mask = g.all_seats
-                    self.phase = GIFTING
-                else:
-                    self._place_up(self.turn)
-                    self._after_placing(kind)
-            else:
-                self._place_up(self.turn)
-                self._after_placing(kind)
+            self._draw(g.outcome_kind[action])
         elif phase == PLACE:
-            kind = self.drawn
-            if action == nt.UP:
-                self._place_up(self.turn)
-            else:
-                self.runs[self.turn].append((kind, False, self.drawn_mask))
-                self.drawn = -1
-            self._after_placing(kind)
+            self._place(face_up=action == nt.UP)
         elif phase == GIFTING:
             self._place_up(action - nt.GIFT)
             if self.phase == GIFTING:
                 self._end_turn()
         elif phase == CATCHING:
-            target = action - nt.CATCH
-            added = self._reveal_trailing(target)
-            if not self._check_limits(target, added):
-                self._end_turn()
+            self._catch(action - nt.CATCH)
         elif phase == WRAPPED:
             if action == nt.DRAW:
                 self.phase = DRAWING
@@ -406,6 +365,59 @@ class BonBonState(State):
             self.tiles = list(g.triples[action - g.tile_base])
             self.phase = TURN
             self.turn = self.round_starter
+
+    def _choose(self, action: int) -> None:
+        """The seat to act draws, or passes (taking a tile where ``action`` is a bonus)."""
+        if action == nt.DRAW:
+            self.phase = DRAWING
+            return
+        self.status[self.turn] = PASSED
+        if action >= nt.BONUS:
+            self.tile_taken[self.turn] = action - nt.BONUS
+            self.tiles_open = False
+        self._end_turn()
+
+    def _draw(self, kind: int) -> None:
+        """The seat to act draws a card of ``kind``: seen by it (and by a peeker), then placed
+        face down or up by its choice, or, where it must lie face up, at once (a gift waits for
+        its receiver)."""
+        g = self.game
+        self.counts[kind] -= 1
+        self.deck_left -= 1
+        mask = 1 << self.turn
+        if self.peek_kind >= 0:
+            mask |= 1 << self.peeker
+            self.peek_kind = -1
+            self.peeker = -1
+        self.last_drawer = self.turn
+        self.drawn = kind
+        self.drawn_mask = mask
+        if not g.face_up_only[kind]:
+            self.phase = PLACE
+        elif g.effects[kind] == GIFT and self._others_in_play():
+            # A gift waits face up for its receiver: everyone sees it.
+            self.drawn_mask = g.all_seats
+            self.phase = GIFTING
+        else:
+            self._place_up(self.turn)
+            self._after_placing(kind)
+
+    def _place(self, *, face_up: bool) -> None:
+        """The drawn card goes onto the seat's run, face up or face down (seen by those who saw
+        it drawn)."""
+        kind = self.drawn
+        if face_up:
+            self._place_up(self.turn)
+        else:
+            self.runs[self.turn].append((kind, False, self.drawn_mask))
+            self.drawn = -1
+        self._after_placing(kind)
+
+    def _catch(self, target: int) -> None:
+        """The seat to act catches ``target``: its trailing face-down cards are turned up."""
+        added = self._reveal_trailing(target)
+        if not self._check_limits(target, added):
+            self._end_turn()
 
     # ----- the rules --------------------------------------------------------------------------
 
@@ -783,7 +795,7 @@ def score_run(cards: list[tuple[int, bool]], tile: int = -1) -> int:
 
 # Over the complexity limit on purpose: one step per hidden part of the deal, in the order it was
 # dealt.
-def resample_observation(  # noqa: C901
+def resample_observation(
     game: BonBonGame, observation: BonBonObservation, seat: int, rng: random.Random
 ) -> BonBonState:
     """A full state that ``seat`` cannot tell from the observed one, unknowns dealt by ``rng``.
@@ -795,26 +807,51 @@ def resample_observation(  # noqa: C901
     card still being placed may be played face down. The new state's history is empty: its
     snapshot, not a replay, is the state.
     """
-    labels = game.labels
-    kind_of = game.label_kind
-    unseen = [observation["unseen"][label] for label in labels]
-    pool = [k for k in range(len(labels)) for _ in range(unseen[k])]
-    rng.shuffle(pool)
-    counts = list(unseen)
-    anything = [True] * len(labels)
-    choosable = [not up_only for up_only in game.face_up_only]
-    plain = [c and e == NONE for c, e in zip(choosable, game.effects)]
+    unseen = _UnseenCards(game, observation, rng)
+    state = BonBonState(game)
+    state.runs = _dealt_runs(game, observation, unseen)
+    _deal_drawn_and_peeked(state, observation, unseen)
+    state.counts = unseen.counts
+    _copy_public(state, observation)
+    return state
 
-    def deal(allowed: list[bool]) -> int:
+
+class _UnseenCards:
+    """The cards a seat has not seen, shuffled, dealt one at a time to a hidden card by what it
+    may be; ``counts`` keeps the deck's counts of those not dealt."""
+
+    def __init__(
+        self, game: BonBonGame, observation: BonBonObservation, rng: random.Random
+    ) -> None:
+        labels = game.labels
+        unseen = [observation["unseen"][label] for label in labels]
+        self.pool = [k for k in range(len(labels)) for _ in range(unseen[k])]
+        rng.shuffle(self.pool)
+        self.counts = list(unseen)
+        self.observation = observation
+        self.anything = [True] * len(labels)
+        self.choosable = [not up_only for up_only in game.face_up_only]
+        """A card its drawer may play face down."""
+        self.plain = [c and e == NONE for c, e in zip(self.choosable, game.effects)]
+        """A plain chocolate: what a face-down card shows itself to be."""
+
+    def deal(self, allowed: list[bool]) -> int:
+        """The last card of the pool of a kind ``allowed``, taken from the pool and counts."""
+        pool = self.pool
         for i in range(len(pool) - 1, -1, -1):
             if allowed[pool[i]]:
                 kind = pool.pop(i)
-                counts[kind] -= 1
+                self.counts[kind] -= 1
                 return kind
-        raise InvalidStateError(f"no unseen card fits observation {observation!r}")
+        raise InvalidStateError(f"no unseen card fits observation {self.observation!r}")
 
-    state = BonBonState(game)
-    everyone = game.all_seats
+
+def _dealt_runs(
+    game: BonBonGame, observation: BonBonObservation, unseen: _UnseenCards
+) -> list[list[tuple[int, bool, int]]]:
+    """Every seat's run, its hidden cards dealt: plain chocolates, except the card that emptied
+    the deck, which its drawer may have played face down whatever it was."""
+    kind_of = game.label_kind
     runs = observation["runs"]
     last = observation["last_drawer"]
     special = None
@@ -825,10 +862,11 @@ def resample_observation(  # noqa: C901
     for owner, run in enumerate(runs):
         for index, card in enumerate(run):
             if card["card"] is None and (owner, index) != special:
-                dealt[owner, index] = deal(plain)
+                dealt[owner, index] = unseen.deal(unseen.plain)
     if special is not None:
-        dealt[special] = deal(choosable)
-    state.runs = [
+        dealt[special] = unseen.deal(unseen.choosable)
+    everyone = game.all_seats
+    return [
         [
             (
                 kind_of[card["card"]] if card["card"] is not None else dealt[owner, index],
@@ -839,12 +877,20 @@ def resample_observation(  # noqa: C901
         ]
         for owner, run in enumerate(runs)
     ]
+
+
+def _deal_drawn_and_peeked(
+    state: BonBonState, observation: BonBonObservation, unseen: _UnseenCards
+) -> None:
+    """The card being placed and the card peeked at, dealt where the seat has not seen them."""
+    kind_of = state.game.label_kind
     drawn = observation["drawn"]
     state.drawn = -1
     state.drawn_mask = 0
     if drawn is not None:
         # A card still being placed (hidden only then) is one its drawer may play face down.
-        state.drawn = kind_of[drawn["card"]] if drawn["card"] is not None else deal(choosable)
+        card = drawn["card"]
+        state.drawn = kind_of[card] if card is not None else unseen.deal(unseen.choosable)
         state.drawn_mask = sum(1 << s for s in drawn["seen_by"])
     peek = observation["peek"]
     state.peek_kind = -1
@@ -852,9 +898,13 @@ def resample_observation(  # noqa: C901
     if peek is not None:
         state.peeker = peek["by"]
         # The peeked card is still in the deck: it stays in the counts.
-        state.peek_kind = kind_of[peek["card"]] if peek["card"] is not None else deal(anything)
-        counts[state.peek_kind] += 1
-    state.counts = counts
+        card = peek["card"]
+        state.peek_kind = kind_of[card] if card is not None else unseen.deal(unseen.anything)
+        unseen.counts[state.peek_kind] += 1
+
+
+def _copy_public(state: BonBonState, observation: BonBonObservation) -> None:
+    """What everyone sees: the phase, the seats' turns and scores, the tiles, the deck's size."""
     state.deck_left = observation["deck_left"]
     phase = Phase(PHASE_NAMES.index(observation["phase"]))
     state.phase = phase
@@ -875,6 +925,3 @@ def resample_observation(  # noqa: C901
     state.status = [STATUS_NAMES.index(s) for s in observation["status"]]
     state.up_total = list(observation["up_totals"])
     state.marker = observation["marker"]
-    if phase == OVER and observation["turn"] is None:
-        state.turn = observation["round_starter"]
-    return state

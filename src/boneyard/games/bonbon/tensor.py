@@ -75,61 +75,98 @@ def _head(players: int, seat: int | None, player: int, phase: int) -> list[float
     return out
 
 
-# Over the complexity limit on purpose: the fast road, at every step: each plane is written inline.
-def state_tensor(state: BonBonState, seat: int | None) -> list[float]:  # noqa: C901
+def state_tensor(state: BonBonState, seat: int | None) -> list[float]:
     """``observation_tensor(game, state.observation(seat))``, from the fields."""
-    game = state.game
     tables = _tables(state)
-    players = game.players
-    labels = tables.labels
     bit = 0 if seat is None else 1 << seat
     player = state.current_player()
     key = (seat, player, state.phase)
     head = tables.heads.get(key)
     if head is None:
-        head = tables.heads[key] = _head(players, seat, player, state.phase)
+        head = tables.heads[key] = _head(state.game.players, seat, player, state.phase)
     out = head[:]
     unseen = list(state.counts)
     known_kinds: list[int] = []
-    status_rows = tables.status
     for s, run in enumerate(state.runs):
-        down = trailing = 0
-        for kind, up, mask in run:
-            if up:
-                trailing = 0
-            else:
-                down += 1
-                trailing += 1
-            if up or mask & bit:
-                if s == seat:
-                    known_kinds.append(kind)
-            else:
-                unseen[kind] += 1
-        taken = state.tile_taken[s]
-        wins = state.wins[s]
-        out += status_rows[state.status[s]]
-        out += (
-            wins / WINS_TO_WIN,
-            (_PERSONAL_LIMIT - wins) / 10,
-            state.up_total[s] / 10,
-            len(run) / 20,
-            down / 20,
-            trailing / 20,
-            0.0 if taken < 0 else 1.0,
-            0.0 if taken < 0 else taken / 9,
-        )
+        out += _run_row(state, s, run, seat, bit, unseen, known_kinds, tables)
+    out += _table_row(state)
+    drawn_and_peeked = _drawn_and_peeked_row(state, seat, bit, unseen, tables)
+    if tables.distinct:
+        out += [count / 10 for count in unseen]
+    else:
+        labels = tables.labels
+        by_label = {labels[k]: unseen[k] for k in range(len(labels))}
+        out += [by_label[label] / 10 for label in labels]
+    out += drawn_and_peeked
+    if known_kinds:
+        own = [tables.labels[kind] for kind in known_kinds]
+        out += [own.count(label) / 10 for label in tables.labels]
+    else:
+        out += tables.zeros
+    return out
+
+
+def _run_row(
+    state: BonBonState,
+    s: int,
+    run: list[tuple[int, bool, int]],
+    seat: int | None,
+    bit: int,
+    unseen: list[int],
+    known_kinds: list[int],
+    tables: _Tables,
+) -> list[float]:
+    """Seat ``s``'s status and run as the observing seat (``bit``) sees it; the cards of it that
+    seat does not see go to ``unseen``, and its own known cards to ``known_kinds``."""
+    down = trailing = 0
+    for kind, up, mask in run:
+        if up:
+            trailing = 0
+        else:
+            down += 1
+            trailing += 1
+        if up or mask & bit:
+            if s == seat:
+                known_kinds.append(kind)
+        else:
+            unseen[kind] += 1
+    taken = state.tile_taken[s]
+    wins = state.wins[s]
+    return [
+        *tables.status[state.status[s]],
+        wins / WINS_TO_WIN,
+        (_PERSONAL_LIMIT - wins) / 10,
+        state.up_total[s] / 10,
+        len(run) / 20,
+        down / 20,
+        trailing / 20,
+        0.0 if taken < 0 else 1.0,
+        0.0 if taken < 0 else taken / 9,
+    ]
+
+
+def _table_row(state: BonBonState) -> list[float]:
+    """The collective marker and limit, the deck, the round, the tiles on offer."""
+    game = state.game
     over = state.phase == _OVER
     tile_counts = [0] * 10
     for value in state.tiles:
         tile_counts[value] += 1
-    out += (
+    return [
         state.marker / game.collective_limit,
         game.collective_limit / 36,
-        state.deck_left / tables.deck_size,
+        state.deck_left / _tables(state).deck_size,
         (state.rounds_played + (0 if over else 1)) / game.max_rounds,
-    )
-    out += [_THIRDS[count] for count in tile_counts]
-    out.append(1.0 if state.tiles_open else 0.0)
+        *[_THIRDS[count] for count in tile_counts],
+        1.0 if state.tiles_open else 0.0,
+    ]
+
+
+def _drawn_and_peeked_row(
+    state: BonBonState, seat: int | None, bit: int, unseen: list[int], tables: _Tables
+) -> list[float]:
+    """The drawn card and the peeked one where the seat saw them, else a flag that one is
+    hidden; a drawn card it did not see is unseen, a card it peeked at is not."""
     drawn_row = peek_row = tables.zeros
     drawn_hidden = peek_hidden = 0.0
     if state.drawn >= 0:
@@ -144,21 +181,7 @@ def state_tensor(state: BonBonState, seat: int | None) -> list[float]:  # noqa: 
             peek_row = tables.onehot[state.peek_kind]
         else:
             peek_hidden = 1.0
-    if tables.distinct:
-        out += [count / 10 for count in unseen]
-    else:
-        by_label = {labels[k]: unseen[k] for k in range(len(labels))}
-        out += [by_label[label] / 10 for label in labels]
-    out += drawn_row
-    out.append(drawn_hidden)
-    out += peek_row
-    out.append(peek_hidden)
-    if known_kinds:
-        own = [labels[kind] for kind in known_kinds]
-        out += [own.count(label) / 10 for label in labels]
-    else:
-        out += tables.zeros
-    return out
+    return [*drawn_row, drawn_hidden, *peek_row, peek_hidden]
 
 
 def tensor_size(players: int, kinds: int) -> int:

@@ -1,4 +1,4 @@
-"""Bond O Cones board geometry and fast move generation on bitboards.
+"""Bond O Cones board geometry, the cones on bitboards, and fast move generation.
 
 A bitboard is a Python int whose bit ``sq`` stands for square ``sq`` (``rank0 * 10 + file0``).
 Ordinary cones move by shifting whole bitboards one step at a time in each of the eight
@@ -6,13 +6,25 @@ directions, so every ordinary move of a roll is found with a few dozen integer o
 BondO cones walk king steps without revisiting a square; their destinations come from a depth-first
 search that stops exploring a branch once every square it could still end on is already known
 to be reachable.
+
+``ConeBoards`` is where the cones stand and how they move, written once: the rules' state
+(``rules.BondoConesState``) and the lookahead's picture of one seat (``search.Position``) are
+both built on it, and ``Cones`` is it alone (for the heuristic, from an observation).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from boneyard.games.bondo_cones.notation import HEIGHT, SQUARES, WIDTH
+from boneyard.games.bondo_cones.notation import (
+    HEIGHT,
+    INDEX,
+    SQUARES,
+    WIDTH,
+    observed_cones,
+)
+from boneyard.games.bondo_cones.observation import BondoObservation
 
 BOARD = (1 << SQUARES) - 1
 FILE_A = sum(1 << (rank * WIDTH) for rank in range(HEIGHT))
@@ -75,22 +87,6 @@ BALL: tuple[tuple[int, ...], ...] = tuple(
 )
 """``BALL[sq][r]``: the squares within r king steps of ``sq`` on an empty board."""
 
-
-def _rays(square: int) -> tuple[tuple[int, ...], ...]:
-    file, rank = square % WIDTH, square // WIDTH
-    rays = []
-    for df, dr in DIRECTIONS:
-        ray = []
-        f, r = file + df, rank + dr
-        while _on_board(f, r):
-            ray.append(_square(f, r))
-            f, r = f + df, r + dr
-        rays.append(tuple(ray))
-    return tuple(rays)
-
-
-RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_rays(sq) for sq in range(SQUARES))
-"""``RAYS[sq][d]``: the squares from ``sq`` outwards in direction ``d``, up to the edge."""
 
 # ----- start fields ------------------------------------------------------------------------------
 
@@ -267,3 +263,200 @@ def bondo_destinations(start: int, steps: int, empty: int, target: int) -> int:
 NEIGHBOUR_BITS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((nb, 1 << nb) for nb in KING_NEIGHBOURS[sq]) for sq in range(SQUARES)
 )
+
+
+_WALKS: dict[tuple[int, int, int], int] = {}
+WALK_CACHE_SIZE = 1 << 17
+"""How many BondO walks ``cached_walk`` remembers before it forgets them all and starts over."""
+
+
+def cached_walk(square: int, steps: int, empty: int, target: int) -> int:
+    """``bondo_destinations(square, steps, empty, target)``, cached on the squares within
+    ``steps`` king steps of ``square`` (nothing farther can change the answer): a search meets
+    the same neighbourhood of a ring cone again and again."""
+    ball = BALL[square][steps]
+    key = (square << 4 | steps, empty & ball, target & ball)
+    found = _WALKS.get(key)
+    if found is None:
+        if len(_WALKS) >= WALK_CACHE_SIZE:
+            _WALKS.clear()
+        found = _WALKS[key] = bondo_destinations(square, steps, empty, target)
+    return found
+
+
+# ----- the cones on the board --------------------------------------------------------------------
+
+
+class ConeBoards:
+    """Where each side's cones stand and which carry rings, and how they move (RULINGS.md).
+
+    ``cones[s]``: seat s's cones; ``ringed[s]``: those carrying a ring; ``double[s]``: those
+    carrying both rings (Double BondOs, in ``ringed`` too). A class built on it keeps the three
+    lists and, beside them, whatever else a cone carries (its value, what a seat knows of it).
+    """
+
+    __slots__ = ()
+
+    cones: list[int]
+    ringed: list[int]
+    double: list[int]
+
+    def walk(self, square: int, steps: int, empty: int, target: int) -> int:
+        """A BondO cone's walk (``bondo_destinations``; a search uses ``cached_walk``)."""
+        return bondo_destinations(square, steps, empty, target)
+
+    def empty(self) -> int:
+        """The squares no cone stands on."""
+        return BOARD & ~(self.cones[0] | self.cones[1])
+
+    def rings_on(self, seat: int, square: int) -> int:
+        """How many rings ``seat``'s cone on ``square`` carries (0 where it has none there)."""
+        return (self.ringed[seat] >> square & 1) + (self.double[seat] >> square & 1)
+
+    def rings_held(self, seat: int) -> int:
+        """How many rings ``seat``'s cones carry."""
+        return self.ringed[seat].bit_count() + self.double[seat].bit_count()
+
+    def has_double(self, seat: int) -> bool:
+        """Whether a cone of ``seat`` carries both rings."""
+        return self.double[seat] != 0
+
+    # ----- changes ------------------------------------------------------------------------------
+
+    def put_cone(self, seat: int, square: int, rings: int = 0) -> None:
+        """A cone of ``seat`` with ``rings`` rings on the empty ``square``."""
+        self.cones[seat] |= 1 << square
+        self.set_rings(seat, square, rings)
+
+    def lift_cone(self, seat: int, square: int) -> int:
+        """``seat``'s cone off ``square``; the rings it carried."""
+        rings = self.rings_on(seat, square)
+        keep = ~(1 << square)
+        self.cones[seat] &= keep
+        self.ringed[seat] &= keep
+        self.double[seat] &= keep
+        return rings
+
+    def set_rings(self, seat: int, square: int, rings: int) -> None:
+        """``seat``'s cone on ``square`` carries ``rings`` rings (0, 1 or 2)."""
+        bit = 1 << square
+        self.ringed[seat] = self.ringed[seat] | bit if rings else self.ringed[seat] & ~bit
+        self.double[seat] = self.double[seat] | bit if rings >= 2 else self.double[seat] & ~bit
+
+    def move_cone(self, seat: int, origin: int, target: int) -> bool:
+        """``seat``'s cone from ``origin`` to ``target``. A cone of the other side there is
+        captured, and the rings it carried pass to the mover. True where it captured."""
+        # lift_cone and put_cone written out: a search makes this move at every node
+        o_bit, t_bit = 1 << origin, 1 << target
+        cones, ringed, double = self.cones, self.ringed, self.double
+        rings = (ringed[seat] & o_bit != 0) + (double[seat] & o_bit != 0)
+        other = 1 - seat
+        captured = cones[other] & t_bit != 0
+        if captured:
+            rings += (ringed[other] & t_bit != 0) + (double[other] & t_bit != 0)
+            cones[other] ^= t_bit
+            ringed[other] &= ~t_bit
+            double[other] &= ~t_bit
+        cones[seat] ^= o_bit | t_bit
+        ringed[seat] &= ~o_bit
+        double[seat] &= ~o_bit
+        if rings:
+            ringed[seat] |= t_bit
+            if rings >= 2:
+                double[seat] |= t_bit
+        return captured
+
+    def move_rings(self, seat: int, origin: int, target: int) -> None:
+        """The ring(s) of ``seat``'s cone on ``origin`` onto its cone on ``target`` (the die's
+        ring face); ``origin`` -1: the ring set aside after a won battle."""
+        rings = 1 if origin < 0 else self.rings_on(seat, origin)
+        if origin >= 0:
+            self.set_rings(seat, origin, 0)
+        self.set_rings(seat, target, rings)
+
+    def take_ring(self, seat: int, origin: int, target: int) -> bool:
+        """A won battle: the other side's ring(s) come off its cone on ``origin`` and one goes
+        onto ``seat``'s cone on ``target``. True where the cone carried both: the second ring
+        is set aside until the ring face."""
+        other = 1 - seat
+        both = self.rings_on(other, origin) == 2
+        self.set_rings(other, origin, 0)
+        self.set_rings(seat, target, 1)
+        return both
+
+    # ----- moves --------------------------------------------------------------------------------
+
+    def cone_moves(self, seat: int, roll: int) -> list[int]:
+        """Every move (``origin * 120 + target``, the rules' action ids) of ``seat`` for a
+        rolled 1-4, sorted; empty where there is none (the rules then allow only ``pass``)."""
+        empty = self.empty()
+        return cone_moves(
+            self.cones[seat],
+            self.ringed[seat],
+            self.double[seat],
+            empty,
+            empty | self.cones[1 - seat],
+            roll,
+            self.walk,
+        )
+
+    def hit_masks(self, attacker: int, targets: int | None = None) -> list[int]:
+        """For each roll 1-4 (index 1-4; index 0 unused), the other side's cones (those in
+        ``targets`` if given) that ``attacker`` could capture with that roll: each attacker
+        cone's reach worked out once, not a search for each target. Fewer targets let the walk
+        searches stop sooner."""
+        defender = self.cones[1 - attacker]
+        if targets is not None:
+            defender &= targets
+        hits = [0, 0, 0, 0, 0]
+        if defender:
+            empty = self.empty()
+            ordinary = self.cones[attacker] & ~self.ringed[attacker]
+            _straight_hits(ordinary, empty, defender, hits)
+            self._walk_hits(attacker, empty, defender, hits)
+        return hits
+
+    def _walk_hits(self, attacker: int, empty: int, defender: int, hits: list[int]) -> None:
+        """Add to ``hits`` the ``defender`` cones each of ``attacker``'s ring cones reaches."""
+        ringed, double = self.ringed[attacker], self.double[attacker]
+        land = empty | defender
+        while ringed:
+            low = ringed & -ringed
+            ringed ^= low
+            square = low.bit_length() - 1
+            factor = 2 if double & low else 1
+            for roll in range(1, 5):
+                hits[roll] |= self.walk(square, roll * factor, empty, land) & defender
+
+
+def _straight_hits(ordinary: int, empty: int, defender: int, hits: list[int]) -> None:
+    """Add to ``hits`` the ``defender`` cones the ``ordinary`` cones (no ring) reach in a
+    straight line, by shifting all of them a step at a time in each direction."""
+    for delta, wrap in SHIFTS:
+        front = ordinary
+        for roll in range(1, 5):
+            front = ((front << delta) if delta > 0 else (front >> -delta)) & wrap
+            hits[roll] |= front & defender
+            front &= empty
+            if not front:
+                break
+
+
+@dataclass(slots=True)
+class Cones(ConeBoards):
+    """The cones alone, as the board shows them (``ConeBoards``' three lists)."""
+
+    cones: list[int]
+    ringed: list[int]
+    double: list[int]
+
+    @classmethod
+    def from_observation(cls, observation: BondoObservation) -> Cones:
+        """The cones of ``observation`` (every cone is seen; only values hide)."""
+        board = cls([0, 0], [0, 0], [0, 0])
+        for name, cone in observed_cones(observation).items():
+            board.put_cone(cone["seat"], INDEX[name], cone["rings"])
+        return board
+
+    def copy(self) -> Cones:
+        return Cones(self.cones[:], self.ringed[:], self.double[:])

@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from boneyard.core.game import State
-from boneyard.games.bondo_cones.board import BOARD, RAYS, SHIFTS, bondo_destinations
-from boneyard.games.bondo_cones.notation import INDEX, SQUARES, observed_cones
+from boneyard.games.bondo_cones.board import Cones
+from boneyard.games.bondo_cones.notation import INDEX, observed_cones
 from boneyard.games.bondo_cones.observation import BondoObservation, observe
 from boneyard.games.bondo_cones.rules import VALUES
 
@@ -55,52 +55,14 @@ def cone_worth(observation: BondoObservation, square: str, hidden: float | None 
     return expected_hidden_value(observation) if hidden is None else hidden
 
 
-def _boards(observation: BondoObservation) -> tuple[list[int], list[int], list[int]]:
-    occupancy = [0, 0]
-    rings = [0] * SQUARES
-    owner = [-1] * SQUARES
-    for name, cone in observed_cones(observation).items():
-        square = INDEX[name]
-        occupancy[cone["seat"]] |= 1 << square
-        rings[square] = cone["rings"]
-        owner[square] = cone["seat"]
-    return occupancy, rings, owner
-
-
 def capture_rolls(observation: BondoObservation, attacker: int, square: str) -> set[int]:
     """The die rolls (1-4) with which ``attacker`` could capture the cone on ``square``."""
-    occupancy, rings, owner = _boards(observation)
-    return _capture_rolls(occupancy, rings, owner, attacker, INDEX[square])
+    return _capture_rolls(Cones.from_observation(observation), attacker, INDEX[square])
 
 
-# Over the complexity limit on purpose: the heuristic's inner loop over rays: inline for speed.
-def _capture_rolls(  # noqa: C901
-    occupancy: list[int], rings: list[int], owner: list[int], attacker: int, target: int
-) -> set[int]:
-    rolls: set[int] = set()
-    for ray in RAYS[target]:
-        for distance, square in enumerate(ray[:4], start=1):
-            if owner[square] >= 0:
-                if owner[square] == attacker and rings[square] == 0:
-                    rolls.add(distance)
-                break
-    empty = BOARD & ~(occupancy[0] | occupancy[1])
-    land = empty | (1 << target)
-    ringed = 0
-    for square in range(SQUARES):
-        if rings[square] and owner[square] == attacker:
-            ringed |= 1 << square
-    while ringed and len(rolls) < 4:
-        low = ringed & -ringed
-        square = low.bit_length() - 1
-        ringed ^= low
-        for roll in range(1, 5):
-            if roll in rolls:
-                continue
-            steps = roll * (2 if rings[square] == 2 else 1)
-            if bondo_destinations(square, steps, empty, land) >> target & 1:
-                rolls.add(roll)
-    return rolls
+def _capture_rolls(board: Cones, attacker: int, target: int) -> set[int]:
+    hits = board.hit_masks(attacker, 1 << target)
+    return {roll for roll in range(1, 5) if hits[roll]}
 
 
 def risk(observation: BondoObservation, square: str) -> float:
@@ -120,51 +82,6 @@ def material(observation: BondoObservation) -> float:
     return scores[seat] - scores[1 - seat] + RING_WORTH * (rings[seat] - rings[1 - seat])
 
 
-def hit_masks(
-    occupancy: list[int],
-    rings: list[int],
-    owner: list[int],
-    attacker: int,
-    targets: int | None = None,
-) -> list[int]:
-    """For each die roll 1-4 (index 1-4; index 0 unused), the bitboard of the defender's cones
-    (those in ``targets`` if given) that ``attacker`` could capture with that roll: every
-    attacker cone's reach worked out once, instead of one walk search for each target
-    (``_capture_rolls`` gives the same rolls). Fewer targets let the walk searches stop sooner."""
-    defender = occupancy[1 - attacker]
-    if targets is not None:
-        defender &= targets
-    empty = BOARD & ~(occupancy[0] | occupancy[1])
-    land = empty | defender
-    hits = [0] * 5
-    ordinary = 0
-    ringed = occupancy[attacker]
-    mine = ringed
-    while mine:
-        low = mine & -mine
-        mine ^= low
-        if rings[low.bit_length() - 1] == 0:
-            ordinary |= low
-    ringed &= ~ordinary
-    # Ordinary cones slide straight: shift all of them a step at a time in each direction.
-    for delta, wrap in SHIFTS:
-        front = ordinary
-        for roll in range(1, 5):
-            front = ((front << delta) if delta > 0 else (front >> -delta)) & wrap
-            hits[roll] |= front & defender
-            front &= empty
-            if not front:
-                break
-    while ringed:
-        low = ringed & -ringed
-        ringed ^= low
-        square = low.bit_length() - 1
-        factor = 2 if rings[square] == 2 else 1
-        for roll in range(1, 5):
-            hits[roll] |= bondo_destinations(square, roll * factor, empty, land) & defender
-    return hits
-
-
 def exposure(observation: BondoObservation) -> float:
     """Expected points the observing seat stands to lose to the opponent's next roll: for each
     roll, the most its hit cones (ring cones and valuable cones) are worth, over six rolls."""
@@ -180,8 +97,7 @@ def exposure(observation: BondoObservation) -> float:
                 valuable |= bit
     if not valuable:
         return 0.0
-    occupancy, rings, owner = _boards(observation)
-    hits = hit_masks(occupancy, rings, owner, 1 - seat, valuable)
+    hits = Cones.from_observation(observation).hit_masks(1 - seat, valuable)
     if not (hits[1] | hits[2] | hits[3] | hits[4]):
         return 0.0
     lost_by_roll = [0.0] * 5
@@ -245,7 +161,7 @@ def action_values(
     is worth (expected if unknown); any move loses what the moved cone then risks."""
     seat = _seat(observation)
     hidden = expected_hidden_value(observation)
-    occupancy, rings, owner = _boards(observation)
+    board = Cones.from_observation(observation)
     cones = observed_cones(observation)
     prices: dict[int, float] = {}
     for action, text in actions:
@@ -255,20 +171,13 @@ def action_values(
         origin_name, target_name = text.split("-")
         origin, target = INDEX[origin_name], INDEX[target_name]
         gain = 0.0
-        board_occ = occupancy[:]
-        board_rings = rings[:]
-        board_owner = owner[:]
-        if board_owner[target] == 1 - seat:
+        if board.cones[1 - seat] >> target & 1:
             gain = cone_worth(observation, target_name, hidden)
-            gain += RING_WORTH * board_rings[target]
-            board_occ[1 - seat] &= ~(1 << target)
-        moved = cones[origin_name]
-        board_occ[seat] = (board_occ[seat] & ~(1 << origin)) | (1 << target)
-        board_rings[target] = board_rings[origin] + (board_rings[target] if gain else 0)
-        board_rings[origin] = 0
-        board_owner[target], board_owner[origin] = seat, -1
-        worth = float(moved["value"] or 0) + RING_WORTH * board_rings[target]
-        hit = _capture_rolls(board_occ, board_rings, board_owner, 1 - seat, target)
+            gain += RING_WORTH * board.rings_on(1 - seat, target)
+        after = board.copy()
+        after.move_cone(seat, origin, target)
+        worth = float(cones[origin_name]["value"] or 0) + RING_WORTH * after.rings_on(seat, target)
+        hit = _capture_rolls(after, 1 - seat, target)
         prices[action] = gain - worth * len(hit) / 6
     return prices
 

@@ -23,11 +23,9 @@ from boneyard.core.parameters import About, declared_parameters, read_parameters
 from boneyard.core.record import Copied, Derived, Nested, Value, declared
 from boneyard.games.bondo_cones import notation as nt
 from boneyard.games.bondo_cones.board import (
-    BOARD,
     RED_FIELDS,
     START_FIELDS,
-    bondo_destinations,
-    cone_moves,
+    ConeBoards,
     squares_of,
 )
 from boneyard.games.bondo_cones.observation import BondoObservation, BondoStatus
@@ -248,8 +246,10 @@ PHASE_ASKS = {
 
 
 @declared
-class BondoConesState(State):
-    """A Bond O Cones position. Cones live in per-square lists; bitboards speed up moves."""
+class BondoConesState(State, ConeBoards):
+    """A Bond O Cones position, written on ``ConeBoards``: where the cones stand and how they
+    move are its bitboards (rebuilt on restore); the per-square lists beside them are the
+    saved record and what each cone carries (its value, who has seen it)."""
 
     game: BondoConesGame
     saves_record = True  # a resampled state has no history to replay
@@ -261,10 +261,12 @@ class BondoConesState(State):
     rings: Copied[list[int]]
     flags: Copied[list[int]]
     """Per square ``PEEKED`` and ``SPIED`` bits."""
-    occ: Derived[list[int]]
-    """Per seat a bit board of its cones (rebuilt from ``owner`` on restore)."""
-    ringmask: Derived[list[int]]
-    """Per seat a bit board of its cones that carry a ring."""
+    cones: Derived[list[int]]
+    """Per seat a bitboard of its cones (``ConeBoards``; rebuilt from ``owner`` on restore)."""
+    ringed: Derived[list[int]]
+    """Per seat a bitboard of its cones that carry a ring."""
+    double: Derived[list[int]]
+    """Per seat a bitboard of its cones that carry both rings."""
     scores: Copied[list[int]]
     captured: Nested[list[list[int]]]
     phase: Value[Phase]
@@ -288,8 +290,9 @@ class BondoConesState(State):
         self.value = _empty_list()
         self.rings = [0] * SQUARES
         self.flags = [0] * SQUARES
-        self.occ = [0, 0]
-        self.ringmask = [0, 0]
+        self.cones = [0, 0]
+        self.ringed = [0, 0]
+        self.double = [0, 0]
         self.scores = [0, 0]
         self.captured = [[], []]
         self.phase = SETUP_PUT
@@ -308,38 +311,27 @@ class BondoConesState(State):
     # ----- board helpers -----------------------------------------------------------------------
 
     def _place(self, square: int, seat: int, value: int, rings: int = 0) -> None:
+        self.put_cone(seat, square, rings)
         self.owner[square] = seat
         self.value[square] = value
         self.rings[square] = rings
         self.flags[square] = 0
-        self.occ[seat] |= 1 << square
-        if rings:
-            self.ringmask[seat] |= 1 << square
 
     def _remove(self, square: int) -> None:
-        seat = self.owner[square]
-        bit = 1 << square
-        self.occ[seat] &= ~bit
-        self.ringmask[seat] &= ~bit
+        self.lift_cone(self.owner[square], square)
+        self._clear(square)
+
+    def _clear(self, square: int) -> None:
+        """The per-square record of an empty ``square``."""
         self.owner[square] = -1
         self.value[square] = -1
         self.rings[square] = 0
         self.flags[square] = 0
 
-    def _set_rings(self, square: int, rings: int) -> None:
-        self.rings[square] = rings
-        seat = self.owner[square]
-        if rings:
-            self.ringmask[seat] |= 1 << square
-        else:
-            self.ringmask[seat] &= ~(1 << square)
-
-    def rings_held(self, seat: int) -> int:
-        """How many rings ``seat``'s cones carry."""
-        return sum(self.rings[sq] for sq in squares_of(self.ringmask[seat]))
-
-    def _has_double(self, seat: int) -> bool:
-        return any(self.rings[sq] == 2 for sq in squares_of(self.ringmask[seat]))
+    def _rings_changed(self, seat: int, *squares: int) -> None:
+        """The per-square record of rings follows the bitboards on ``squares`` (of ``seat``)."""
+        for square in squares:
+            self.rings[square] = self.rings_on(seat, square)
 
     # ----- the contract ----------------------------------------------------------------------
 
@@ -380,29 +372,22 @@ class BondoConesState(State):
         if phase == SETUP_RING:
             return [nt.SETUP_RING_BASE + sq for sq in RED_FIELDS[me]]
         if phase == TAKE:
-            theirs = squares_of(self.ringmask[1 - me])
-            mine = squares_of(self.occ[me])
+            theirs = squares_of(self.ringed[1 - me])
+            mine = squares_of(self.cones[me])
             return [nt.TAKE_BASE + x * SQUARES + y for x in theirs for y in mine]
         # PUNISH: the actor picks one cone of the player who lost the battle.
-        base = nt.SEIZE_BASE if self._has_double(me) else nt.SPY_BASE
-        victims = squares_of(self.occ[1 - me])
+        base = nt.SEIZE_BASE if self.has_double(me) else nt.SPY_BASE
+        victims = squares_of(self.cones[1 - me])
         return [base + sq for sq in victims] or [nt.PASS]
 
     def _act_actions(self, me: int) -> list[int]:
         die = self.die
         if die < nt.FACE_EYE:
-            occ = self.occ
-            empty = BOARD & ~(occ[0] | occ[1])
-            ringed = self.ringmask[me]
-            double = sum(1 << sq for sq in squares_of(ringed) if self.rings[sq] == 2)
-            moves = cone_moves(
-                occ[me], ringed, double, empty, empty | occ[1 - me], die + 1, bondo_destinations
-            )
-            return moves or [nt.PASS]
+            return self.cone_moves(me, die + 1) or [nt.PASS]
         if die == nt.FACE_EYE:
-            return [nt.PEEK_BASE + sq for sq in squares_of(self.occ[me])] or [nt.PASS]
-        ringed = self.ringmask[me]
-        plain = squares_of(self.occ[me] & ~ringed)
+            return [nt.PEEK_BASE + sq for sq in squares_of(self.cones[me])] or [nt.PASS]
+        ringed = self.ringed[me]
+        plain = squares_of(self.cones[me] & ~ringed)
         if self.set_aside:
             return [nt.SET_ASIDE_BASE + sq for sq in plain] or [nt.PASS]
         moves = [nt.RING_MOVE_BASE + x * SQUARES + y for x in squares_of(ringed) for y in plain]
@@ -448,7 +433,8 @@ class BondoConesState(State):
 
     def _setup_ring(self, square: int) -> None:
         seat = self.actor
-        self._set_rings(square, 1)
+        self.set_rings(seat, square, 1)
+        self._rings_changed(seat, square)
         self.setup_progress[seat] = SETUP_DONE
         if seat == 0:
             self.actor = 1
@@ -461,9 +447,7 @@ class BondoConesState(State):
         self.turn_player = seat
         self.actor = seat
         self.die = -1
-        may_battle = (
-            self.windows[seat] > 0 and not self.ringmask[seat] and self.ringmask[1 - seat] != 0
-        )
+        may_battle = self.windows[seat] > 0 and not self.ringed[seat] and self.ringed[1 - seat] != 0
         if self.windows[seat] > 0:
             self.windows[seat] -= 1
         self.phase = DECIDE if may_battle else ROLL
@@ -488,8 +472,8 @@ class BondoConesState(State):
             self._move(*divmod(action, SQUARES))
         elif action < nt.TAKE_BASE:
             origin, target = divmod(action - nt.RING_MOVE_BASE, SQUARES)
-            self._set_rings(target, self.rings[origin])
-            self._set_rings(origin, 0)
+            self.move_rings(self.actor, origin, target)
+            self._rings_changed(self.actor, origin, target)
         elif action == nt.PASS:
             pass
         elif action >= nt.PEEK_BASE:
@@ -497,25 +481,26 @@ class BondoConesState(State):
             self.flags[square] |= PEEKED
             self.last_peek = square
         else:  # the set-aside ring
-            self._set_rings(action - nt.SET_ASIDE_BASE, 1)
+            square = action - nt.SET_ASIDE_BASE
+            self.move_rings(self.actor, -1, square)
+            self._rings_changed(self.actor, square)
             self.set_aside = False
         self._end_turn()
 
     def _move(self, origin: int, target: int) -> None:
         me = self.owner[origin]
-        rings = self.rings[origin]
-        if self.owner[target] >= 0:
-            them = self.owner[target]
-            had_rings = self.ringmask[them] != 0
-            rings += self.rings[target]
-            self._score(me, self.value[target])
-            self._remove(target)
-            if had_rings and not self.ringmask[them]:
+        them = 1 - me
+        had_rings = self.ringed[them] != 0
+        captured_value = self.value[target]
+        if self.move_cone(me, origin, target):
+            self._score(me, captured_value)
+            if had_rings and not self.ringed[them]:
                 self.windows[them] = WINDOW
-        value, flags = self.value[origin], self.flags[origin]
-        self._remove(origin)
-        self._place(target, me, value, rings)
-        self.flags[target] = flags
+        self.owner[target] = me
+        self.value[target] = self.value[origin]
+        self.flags[target] = self.flags[origin]
+        self._rings_changed(me, target)
+        self._clear(origin)
         self.last_move = (origin, target)
 
     def _battle_result(self, won: bool) -> None:
@@ -531,11 +516,11 @@ class BondoConesState(State):
     def _take(self, origin: int, target: int) -> None:
         me = self.actor
         them = 1 - me
-        if self.rings[origin] == 2:
+        if self.take_ring(me, origin, target):
             self.set_aside = True
-        self._set_rings(origin, 0)
-        self._set_rings(target, 1)
-        if not self.ringmask[them]:
+        self._rings_changed(them, origin)
+        self._rings_changed(me, target)
+        if not self.ringed[them]:
             self.windows[them] = WINDOW
         self.phase = ROLL
 
@@ -619,7 +604,7 @@ class BondoConesState(State):
         progress = self.setup_progress
         owner, value, rings, flags = self.owner, self.value, self.rings, self.flags
         tokens = _OBSERVED_TOKENS
-        for sq in squares_of(self.occ[0] | self.occ[1]):
+        for sq in squares_of(self.cones[0] | self.cones[1]):
             who = owner[sq]
             if who != seat and progress[who] < PUTS:
                 continue
@@ -663,7 +648,7 @@ class BondoConesState(State):
         tokens = _TOKENS
         value, rings = self.value, self.rings
         cells = EMPTY_CELLS[:]
-        for sq in squares_of(self.occ[0] | self.occ[1]):
+        for sq in squares_of(self.cones[0] | self.cones[1]):
             cells[sq] = tokens[self.owner[sq]][value[sq]][rings[sq]]
         lines = board_lines(cells)
         lines.append(status_line(self._public_status()))
@@ -729,14 +714,12 @@ class BondoConesState(State):
         """Each side's cones and ringed cones as bitboards, from the squares' saved lists;
         ValueError for a cone of no value or an empty square with cone data."""
         owner, value, rings = self.owner, self.value, self.rings
-        self.occ, self.ringmask = [0, 0], [0, 0]
+        self.cones, self.ringed, self.double = [0, 0], [0, 0], [0, 0]
         for sq in range(SQUARES):
             if owner[sq] >= 0:
                 if value[sq] not in VALUES:
                     raise ValueError(f"cone on {NAMES[sq]} has value {value[sq]}")
-                self.occ[owner[sq]] |= 1 << sq
-                if rings[sq]:
-                    self.ringmask[owner[sq]] |= 1 << sq
+                self.put_cone(owner[sq], sq, rings[sq])
             elif value[sq] != -1 or rings[sq] or self.flags[sq]:
                 raise ValueError(f"empty square {NAMES[sq]} has cone data")
 
@@ -781,8 +764,14 @@ def resample_from_observation(
     seat = observation["seat"]
     if seat is None:
         raise ValueError("a spectator's view has no seat to resample for")
-    them = 1 - seat
     state = BondoConesState(game)
+    _copy_public(state, observation)
+    _deal_cones(state, observation, seat, rng)
+    return state
+
+
+def _copy_public(state: BondoConesState, observation: BondoObservation) -> None:
+    """What both seats see: the phase, the turn, the die, scores, captures and windows."""
     state.phase = Phase(PHASES.index(observation["phase"]))
     state.actor = observation["actor"]
     state.turn_player = observation["turn_player"]
@@ -803,6 +792,13 @@ def resample_from_observation(
     peek = observation["last_peek"]
     state.last_peek = -1 if peek is None else nt.INDEX[peek]
 
+
+def _deal_cones(
+    state: BondoConesState, observation: BondoObservation, seat: int, rng: random.Random
+) -> None:
+    """The cones as ``seat`` sees them, the opponent's hidden values a random arrangement of
+    those it has left (its placed cones on random start fields while its set-up is secret)."""
+    them = 1 - seat
     left = list(VALUES)
     for taken in state.captured[seat]:
         left.remove(taken)
@@ -828,4 +824,3 @@ def resample_from_observation(
         rng.shuffle(left)
         for square, cone_value in zip(hidden, left):
             state.value[square] = cone_value
-    return state

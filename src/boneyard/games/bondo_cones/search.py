@@ -3,7 +3,7 @@
 The greedy heuristic (``heuristic.py``) judges the position right after a move: points, rings,
 and what the opponent's next roll could capture. It cannot see the seat's own threats for the
 roll after, nor which of the opponent's answers are forced. This search looks three plies deep
-on the compact model (``model.Position``, built from the observation alone):
+on a ``Position``, one seat's picture of the board built from its observation alone:
 
 1. each own action (a move of the rolled die, a ring move, a pass);
 2. every roll of the opponent (1-4; the eye and the ring change no square), and for each its
@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 from boneyard.games.bondo_cones import notation as nt
+from boneyard.games.bondo_cones.board import ConeBoards, cached_walk
 from boneyard.games.bondo_cones.heuristic import RING_WORTH
-from boneyard.games.bondo_cones.model import Position
 from boneyard.games.bondo_cones.observation import BondoObservation
+from boneyard.games.bondo_cones.rules import VALUES
 
 WIN = 40.0
 """Points a won game is worth over any count of points, in the search's eyes."""
@@ -74,6 +76,151 @@ def _mirror(name: str, seat: int) -> int:
     if seat == 0:
         return nt.INDEX[name]
     return nt.INDEX[f"{name[0]}{nt.HEIGHT + 1 - int(name[1:])}"]
+
+
+@dataclass(slots=True)
+class Position(ConeBoards):
+    """One seat's picture of the board, for the search: the seat is ``me``, the other ``them``.
+
+    Where the cones stand and how they move are the rules' own (``ConeBoards``: ``cones``,
+    ``ringed``, ``double`` per seat). Beside them, what the seat may know: ``worth[sq]``, the
+    cone on ``sq`` as ``me`` prices it (true value for own cones; the value the observation
+    shows for the opponent's, captured or spied, else the mean of what the opponent has left
+    unseen); ``their_view[sq]``, what an own cone is worth in the opponent's eyes (its value if
+    spied, else the mean of the values the opponent has not seen); ``hidden``, the opponent
+    cones whose value ``me`` does not know. It is built from ``observation(seat)`` alone
+    (``from_observation``), so a bot that searches it sees nothing the seat may not know.
+    """
+
+    me: int
+    cones: list[int]
+    ringed: list[int]
+    double: list[int]
+    worth: list[float]
+    their_view: list[float]
+    hidden: int
+    scores: list[float]
+    """Points captured; a capture of an unknown cone adds its expected value."""
+    target: int
+    unseen: tuple[int, ...]
+    """The opponent's values ``me`` has not seen (for win chances of unknown captures)."""
+
+    def walk(self, square: int, steps: int, empty: int, target: int) -> int:
+        return cached_walk(square, steps, empty, target)
+
+    @classmethod
+    def from_observation(cls, observation: BondoObservation) -> Position:
+        seat = observation["seat"]
+        me = 0 if seat is None else int(seat)
+        position = cls(
+            me=me,
+            cones=[0, 0],
+            ringed=[0, 0],
+            double=[0, 0],
+            worth=[0.0] * nt.SQUARES,
+            their_view=[0.0] * nt.SQUARES,
+            hidden=0,
+            scores=[float(points) for points in observation["scores"]],
+            target=int(observation["target"]),
+            unseen=(),
+        )
+        position._read_cones(observation)
+        return position
+
+    def _read_cones(self, observation: BondoObservation) -> None:
+        """The observation's cones and the worth of each, as ``me`` and the opponent see it."""
+        me = self.me
+        unseen = _values_left(VALUES, observation["captured"][me])
+        mine_unseen_by_them = _values_left(VALUES, observation["captured"][1 - me])
+        seen = nt.observed_cones(observation)
+        worth, hidden = self.worth, 0
+        for name, cone in seen.items():
+            square = nt.INDEX[name]
+            self.put_cone(cone["seat"], square, cone["rings"])
+            value = cone["value"]
+            if cone["seat"] == me:
+                worth[square] = float(value or 0)
+                if cone["spied"]:
+                    mine_unseen_by_them.remove(value or 0)
+            elif value is None:
+                hidden |= 1 << square
+            else:
+                unseen.remove(value)
+                worth[square] = float(value)
+        mean = _mean(unseen)
+        mine_mean = _mean(mine_unseen_by_them)
+        for name, cone in seen.items():
+            square = nt.INDEX[name]
+            if hidden >> square & 1:
+                worth[square] = mean
+            elif cone["seat"] == me:
+                self.their_view[square] = worth[square] if cone["spied"] else mine_mean
+        self.hidden = hidden
+        self.unseen = tuple(unseen)
+
+    def copy(self) -> Position:
+        return Position(
+            self.me,
+            self.cones[:],
+            self.ringed[:],
+            self.double[:],
+            self.worth[:],
+            self.their_view[:],
+            self.hidden,
+            self.scores[:],
+            self.target,
+            self.unseen,
+        )
+
+    def moves(self, seat: int, roll: int) -> list[int]:
+        """Every move of ``seat`` for a rolled 1-4: the rules' own (``cone_moves``)."""
+        return self.cone_moves(seat, roll)
+
+    def move(self, seat: int, origin: int, target: int) -> Position:
+        """The position after ``seat`` moves its cone from ``origin`` to ``target`` (a capture
+        when the opponent stands there: rings pass to the mover, the value to its score)."""
+        child = self.copy()
+        child.apply_move(seat, origin, target)
+        return child
+
+    def apply_move(self, seat: int, origin: int, target: int) -> None:
+        """``move`` in place."""
+        t_bit = 1 << target
+        if self.move_cone(seat, origin, target):
+            self.scores[seat] += self.worth[target]
+            self.hidden &= ~t_bit
+        if self.hidden >> origin & 1:
+            self.hidden ^= 1 << origin | t_bit
+        worth, view = self.worth, self.their_view
+        worth[target], worth[origin] = worth[origin], 0.0
+        view[target], view[origin] = view[origin], 0.0
+
+    def ring_moved(self, seat: int, origin: int, target: int) -> Position:
+        """The position after ``seat`` moves the ring(s) on ``origin`` to its cone on
+        ``target``; ``origin`` -1 places the ring set aside after a battle."""
+        child = self.copy()
+        child.move_rings(seat, origin, target)
+        return child
+
+    def removed(self, square: int) -> Position:
+        """The position after the cone on ``square`` leaves the board (a seizure), rings too."""
+        child = self.copy()
+        child.lift_cone(0 if child.cones[0] >> square & 1 else 1, square)
+        child.hidden &= ~(1 << square)
+        child.worth[square] = child.their_view[square] = 0.0
+        return child
+
+
+def _values_left(values: tuple[int, ...] | list[int], captured: list[int]) -> list[int]:
+    """The cone values of a side not among ``captured`` (each captured value taken once)."""
+    left = list(values)
+    for value in captured:
+        left.remove(value)
+    return left
+
+
+def _mean(values: list[int]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 class _OutOfTime(Exception):
@@ -147,7 +294,9 @@ class Lookahead:
 
     def material(self, p: Position) -> float:
         me, them = self.me, self.them
-        points = p.scores[me] - p.scores[them] + RING_WORTH * (p.rings(me) - p.rings(them))
+        points = (
+            p.scores[me] - p.scores[them] + RING_WORTH * (p.rings_held(me) - p.rings_held(them))
+        )
         if p.scores[them] >= p.target:
             return points - WIN
         if p.scores[me] >= p.target:
@@ -309,9 +458,9 @@ class Lookahead:
                 children.append((action, p.move(me, origin, target), bonus))
             elif action < nt.TAKE_BASE:
                 origin, target = divmod(action - nt.RING_MOVE_BASE, nt.SQUARES)
-                children.append((action, p.move_rings(me, origin, target), 0.0))
+                children.append((action, p.ring_moved(me, origin, target), 0.0))
             elif nt.SET_ASIDE_BASE <= action < nt.PEEK_BASE:
-                children.append((action, p.move_rings(me, -1, action - nt.SET_ASIDE_BASE), 0.0))
+                children.append((action, p.ring_moved(me, -1, action - nt.SET_ASIDE_BASE), 0.0))
             else:  # peek, pass
                 children.append((action, p, 0.0))
         return children
@@ -322,10 +471,7 @@ class Lookahead:
         for action in actions:
             origin, target = divmod(action - nt.TAKE_BASE, nt.SQUARES)
             child = p.copy()
-            bit, o_bit = 1 << target, 1 << origin
-            child.ringed[self.them] &= ~o_bit
-            child.double[self.them] &= ~o_bit
-            child.ringed[self.me] |= bit
+            child.take_ring(self.me, origin, target)
             values[action] = self.leaf_value(child)
         return values
 
@@ -337,7 +483,7 @@ class Lookahead:
         for action in actions:
             if nt.SEIZE_BASE <= action < nt.BATTLE:
                 square = action - nt.SEIZE_BASE
-                child = p.remove(square)
+                child = p.removed(square)
                 child.scores[self.me] += p.worth[square]
                 values[action] = self.leaf_value(child)
             elif nt.SPY_BASE <= action < nt.SEIZE_BASE:

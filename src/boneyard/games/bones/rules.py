@@ -157,31 +157,14 @@ class BonesState(State):
     def _legal_actions(self) -> list[int]:
         return self._legal[:]
 
-    # Over the complexity limit on purpose: the rules' hot path, run at every search node, is
-    # kept inline.
-    def _apply_action(self, action: int) -> None:  # noqa: C901
+    def _apply_action(self, action: int) -> None:
         table = self._table
         first = table.first[action]
         second = table.second[action]
         top_piece = self._top_piece
         pieces = self._pieces
-        allowed = self._allowed
         number = len(pieces)
-        if number == 0:
-            legal = self._legal = list(table.actions)
-            del legal[action]
-        else:
-            legal = self._legal
-            # The pieces under this one are no longer completely visible: their own placement
-            # becomes legal again.
-            for under in (top_piece[first], top_piece[second]):
-                if under >= 0:
-                    freed = pieces[under][0]
-                    if not allowed[freed]:
-                        allowed[freed] = 1
-                        insort(legal, freed)
-            del legal[bisect_left(legal, action)]
-        allowed[action] = 0
+        self._update_legal(action, first, second)
         heights = self._heights
         heights[first] += 1
         heights[second] += 1
@@ -192,7 +175,40 @@ class BonesState(State):
         top = self._top_colour
         top[first] = colour
         top[second] = colour
-        for count, back, forward in table.lines[action]:
+        if self._makes_line(action, colour):
+            self._winner = colour
+            self._player = TERMINAL
+        elif number + 1 >= 2 * self.game.pieces:
+            self._player = TERMINAL
+        else:
+            self._player = 1 - colour
+
+    def _update_legal(self, action: int, first: int, second: int) -> None:
+        """The legal placements once ``action`` (on ``first`` and ``second``) is placed: it is
+        no longer legal, and a piece it half covers may be placed again."""
+        allowed = self._allowed
+        if not self._pieces:
+            legal = self._legal = list(self._table.actions)
+            del legal[action]
+        else:
+            legal = self._legal
+            pieces, top_piece = self._pieces, self._top_piece
+            # The pieces under this one are no longer completely visible: their own placement
+            # becomes legal again.
+            for under in (top_piece[first], top_piece[second]):
+                if under >= 0:
+                    freed = pieces[under][0]
+                    if not allowed[freed]:
+                        allowed[freed] = 1
+                        insort(legal, freed)
+            del legal[bisect_left(legal, action)]
+        allowed[action] = 0
+
+    def _makes_line(self, action: int, colour: int) -> bool:
+        """Whether ``action``, just placed by ``colour``, completes a line of ``LINE`` or more
+        of its colour through either of its squares."""
+        top = self._top_colour
+        for count, back, forward in self._table.lines[action]:
             for square in back:
                 if top[square] != colour:
                     break
@@ -202,13 +218,8 @@ class BonesState(State):
                     break
                 count += 1
             if count >= LINE:
-                self._winner = colour
-                self._player = TERMINAL
-                return
-        if number + 1 >= 2 * self.game.pieces:
-            self._player = TERMINAL
-        else:
-            self._player = 1 - colour
+                return True
+        return False
 
     def returns(self) -> list[float]:
         if self._player != TERMINAL or self._winner == EMPTY:

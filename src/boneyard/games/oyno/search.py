@@ -64,60 +64,70 @@ def _pick_up(
     return rows, occ, sides
 
 
-# Over the complexity limit on purpose: a solver's inner loop over bit masks: inline for speed.
-def _finishes_loop(  # noqa: C901
+def _finishes_loop(
     size: int, occupied: Masks, up: Masks
 ) -> tuple[npt.NDArray[np.intp], Masks, Masks]:
     """Positions (by index) solved by one move, with that move's cells ``(index, X, Y)``."""
-    neighbours, adjacent, resting = _tables(size)
-    found_index: list[npt.NDArray[np.intp]] = []
-    found_from: list[Masks] = []
-    found_to: list[Masks] = []
+    neighbours, _, resting = _tables(size)
+    found: list[tuple[npt.NDArray[np.intp], Masks, Masks]] = []
     for x in resting.tolist():
         rows, occ, sides = _pick_up(x, occupied, up, neighbours)
         if rows.size == 0:
             continue
         down = occ & ~sides
         has_down = down != 0
-        # some bone down: the put-down cell is a neighbour of the lowest down bone
         sub = np.flatnonzero(has_down)
         if sub.size:
-            lowest = _lowest_cell(down[sub])
-            for slot in range(4):
-                y = adjacent[lowest, slot]
-                ok = y >= 0
-                y_safe = np.where(ok, y, 0)
-                ybit = np.int64(1) << y_safe
-                o = occ[sub]
-                ok &= (o & ybit) == 0
-                ok &= y_safe != x
-                ok &= (neighbours[y_safe] & o) == down[sub]
-                hit = np.flatnonzero(ok)
-                if hit.size:
-                    found_index.append(rows[sub[hit]])
-                    found_from.append(np.full(hit.size, x, dtype=np.int64))
-                    found_to.append(y_safe[hit])
-        # nothing down: any empty cell other than X with no bone beside it
+            found += _finishes_beside_down(x, rows[sub], occ[sub], down[sub], size)
         sub = np.flatnonzero(~has_down)
         if sub.size:
-            o = occ[sub]
-            for y in resting.tolist():
-                if y == x:
-                    continue
-                free_y = (o & (np.int64(1) << np.int64(y))) == 0
-                hit = np.flatnonzero(free_y & ((neighbours[y] & o) == 0))
-                if hit.size:
-                    found_index.append(rows[sub[hit]])
-                    found_from.append(np.full(hit.size, x, dtype=np.int64))
-                    found_to.append(np.full(hit.size, y, dtype=np.int64))
-    if not found_index:
+            found += _finishes_all_up(x, rows[sub], occ[sub], size)
+    if not found:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.intp), empty, empty
-    return (
-        np.concatenate(found_index),
-        np.concatenate(found_from),
-        np.concatenate(found_to),
-    )
+    index, from_cells, to_cells = zip(*found, strict=True)
+    return np.concatenate(index), np.concatenate(from_cells), np.concatenate(to_cells)
+
+
+def _finishes_beside_down(
+    x: int, rows: npt.NDArray[np.intp], occ: Masks, down: Masks, size: int
+) -> list[tuple[npt.NDArray[np.intp], Masks, Masks]]:
+    """With bone ``x`` lifted and some bone down: the put-down cell must be a neighbour of the
+    lowest down bone, and turn exactly the down bones over."""
+    neighbours, adjacent, _ = _tables(size)
+    found = []
+    lowest = _lowest_cell(down)
+    for slot in range(4):
+        y = adjacent[lowest, slot]
+        ok = y >= 0
+        y_safe = np.where(ok, y, 0)
+        ybit = np.int64(1) << y_safe
+        ok &= (occ & ybit) == 0
+        ok &= y_safe != x
+        ok &= (neighbours[y_safe] & occ) == down
+        hit = np.flatnonzero(ok)
+        if hit.size:
+            found.append((rows[hit], np.full(hit.size, x, dtype=np.int64), y_safe[hit]))
+    return found
+
+
+def _finishes_all_up(
+    x: int, rows: npt.NDArray[np.intp], occ: Masks, size: int
+) -> list[tuple[npt.NDArray[np.intp], Masks, Masks]]:
+    """With bone ``x`` lifted and every other bone up: any empty cell other than ``x`` with no
+    bone beside it."""
+    neighbours, _, resting = _tables(size)
+    found = []
+    for y in resting.tolist():
+        if y == x:
+            continue
+        free_y = (occ & (np.int64(1) << np.int64(y))) == 0
+        hit = np.flatnonzero(free_y & ((neighbours[y] & occ) == 0))
+        if hit.size:
+            found.append(
+                (rows[hit], np.full(hit.size, x, dtype=np.int64), np.full(hit.size, y, np.int64))
+            )
+    return found
 
 
 def _expand_loop(size: int, occupied: Masks, up: Masks) -> tuple[Masks, Masks, Masks, Masks]:
@@ -222,8 +232,7 @@ def _keys(size: int, occupied: Masks, up: Masks) -> Masks:
     return (up << np.int64(size * size)) | occupied
 
 
-# Over the complexity limit on purpose: a solver's inner loop over bit masks: inline for speed.
-def solve_masks(  # noqa: C901
+def solve_masks(
     size: int,
     occupied: int,
     up: int,
@@ -254,14 +263,8 @@ def solve_masks(  # noqa: C901
             return None
         index, from_cells, to_cells = one_move_finishes(size, occ, ups)
         if index.size:
-            moves = [(int(from_cells[0]), int(to_cells[0]))]
-            row = int(index[0])
-            for parent, move in zip(reversed(levels_parent), reversed(levels_move)):
-                code = int(move[row])
-                moves.append((code // cells, code % cells))
-                row = int(parent[row])
-            moves.reverse()
-            return moves
+            last = (int(from_cells[0]), int(to_cells[0]))
+            return _moves_to(int(index[0]), last, levels_parent, levels_move, cells)
         keys, parent, move = _next_level(size, occ, ups)
         current_keys = np.sort(_keys(size, occ, ups))
         fresh = ~(np.isin(keys, current_keys, assume_unique=True))
@@ -279,6 +282,20 @@ def solve_masks(  # noqa: C901
         previous_keys = current_keys
         occ = keys & np.int64((1 << cells) - 1)
         ups = keys >> np.int64(cells)
+
+
+def _moves_to(
+    row: int, last: tuple[int, int], parents: list[Masks], moves: list[Masks], cells: int
+) -> list[tuple[int, int]]:
+    """The moves from the start to position ``row`` of the last level, then ``last``: each
+    level keeps, per position, its parent row and the move (``X * cells + Y``) that made it."""
+    path = [last]
+    for parent, move in zip(reversed(parents), reversed(moves), strict=True):
+        code = int(move[row])
+        path.append((code // cells, code % cells))
+        row = int(parent[row])
+    path.reverse()
+    return path
 
 
 _EXPAND_ROWS = 100_000
@@ -327,8 +344,7 @@ def _solve_python(
     return bfs_masks(size, occupied, up, max_length)
 
 
-# Over the complexity limit on purpose: a solver's inner loop over bit masks: inline for speed.
-def bfs_masks(  # noqa: C901
+def bfs_masks(
     size: int,
     occupied: int,
     up: int,
@@ -359,16 +375,20 @@ def bfs_masks(  # noqa: C901
                 if max_positions is not None and len(parents) > max_positions:
                     raise SearchLimitError(f"the search saw more than {max_positions} positions")
                 if after[0] == after[1]:
-                    path = []
-                    node: tuple[int, int] = after
-                    while True:
-                        link = parents[node]
-                        if link is None:
-                            break
-                        node, step = link
-                        path.append(step)
-                    path.reverse()
-                    return path
+                    return _path_to(after, parents)
                 following.append(after)
         frontier = following
     return None
+
+
+def _path_to(
+    node: tuple[int, int],
+    parents: dict[tuple[int, int], tuple[tuple[int, int], tuple[int, int]] | None],
+) -> list[tuple[int, int]]:
+    """The moves from the start (the position without a parent) to ``node``."""
+    path = []
+    while (link := parents[node]) is not None:
+        node, step = link
+        path.append(step)
+    path.reverse()
+    return path

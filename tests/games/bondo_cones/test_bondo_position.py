@@ -1,4 +1,4 @@
-"""The compact model of Bond O Cones (model.py) agrees with the rules on played positions."""
+"""The lookahead's picture of a seat (search.Position) agrees with the rules in play."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from tests.games.bondo_cones.bondo_helpers import new_game
 
 from boneyard.games.bondo_cones import notation as nt
-from boneyard.games.bondo_cones.model import Position
 from boneyard.games.bondo_cones.rules import ACT, BondoConesState
+from boneyard.games.bondo_cones.search import Position
 
 
 def _positions(seed: int, games: int = 2) -> list[BondoConesState]:
@@ -37,7 +37,7 @@ POSITIONS = _positions(seed=5)
 def test_the_playouts_reach_ring_cones_and_double_bondos() -> None:
     # Guards the tests below: they see BondO cones, and Double BondOs somewhere.
     assert len(POSITIONS) > 200
-    assert any(state._has_double(0) or state._has_double(1) for state in POSITIONS)
+    assert any(state.has_double(0) or state.has_double(1) for state in POSITIONS)
 
 
 @pytest.mark.parametrize("chunk", range(4))
