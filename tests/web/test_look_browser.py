@@ -1,0 +1,146 @@
+"""The site as merged, looked at as a first-time person would (issue 35's last look), in Chromium,
+clicking only from the home page: what was wrong on screen, each with the test that shows it
+fixed. axe-core checks the pages these tests change."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from tests.web import test_browser
+from tests.web.accessibility import blocking_violations
+from tests.web.browsing import TIMEOUT_MS
+from tests.web.test_accounts_browser import open_menu_link, sign_up
+
+server = test_browser.server
+browser = test_browser.browser
+
+pytestmark = [pytest.mark.browser]
+
+_names = itertools.count(1)
+
+
+def window(browser: Any, width: int, height: int) -> Any:
+    context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def box_of(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is shown"
+    return dict(box)
+
+
+def in_window(box: dict[str, float], width: int, height: int) -> bool:
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= width + 0.5
+        and box["y"] + box["height"] <= height + 0.5
+    )
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (1366, 768)], ids=["1280x900", "1366x768"])
+def test_a_timed_games_board_and_clocks_fit_a_laptops_window(
+    server: str, browser: Any, size: tuple[int, int]
+) -> None:
+    """*Play a friend* with a clock, the first seat's page: the clocks (a row over the whole
+    table) pushed the board's foot 30 px below a 1280x900 window; now they sit over the column
+    beside the board, and the board, its tools, the clocks and the prompt are all in view."""
+    width, height = size
+    page = window(browser, width, height)
+    page.goto(server + "/")
+    card = "li[data-game=obonto]"
+    page.select_option(f"{card} select[name=clock]", "300+3")
+    page.click(f"{card} button:has-text('Play a friend')")
+    page.locator("a.invite").first.click()
+    page.wait_for_selector("#clocks:not([hidden]) .clock")
+    page.wait_for_selector("#flip:not([hidden])")
+    assert page.evaluate("scrollY") == 0
+    board = box_of(page, "#board svg")
+    for what, selector in [
+        ("the whole board", "#board svg"),
+        ("the clocks", "#clocks"),
+        ("the prompt", "[role=status]"),
+        ("Flip board", "#flip"),
+        ("Mute sounds", "#mute"),
+    ]:
+        assert in_window(box_of(page, selector), width, height), f"{what} in view"
+    clocks = box_of(page, "#clocks")
+    assert clocks["x"] >= board["x"] + board["width"], "the clocks beside the board, not over it"
+    assert blocking_violations(page) == []
+    page.context.close()
+
+
+def test_no_empty_line_opens_a_hole_between_the_prompt_and_the_buttons(
+    server: str, browser: Any
+) -> None:
+    """Against the computer at 1280x900: the empty lines kept for a refusal (under the prompt,
+    over the session's buttons) took their paragraphs' margins too, two holes of some 50 px
+    in the column beside the board that looked like something had failed to load."""
+    page = window(browser, 1280, 900)
+    page.goto(server + "/")
+    page.click("li[data-game=obonto] form.play-computer button[type=submit]")
+    page.wait_for_selector("#game[data-mine='yes']")
+    page.wait_for_selector("#hint:not([hidden])")
+    page.wait_for_selector("[data-session=resign]:not([hidden])")
+    status = box_of(page, "#status")
+    hint = box_of(page, "#hint")
+    assert hint["y"] - (status["y"] + status["height"]) <= 48, (status, hint)
+    moves = box_of(page, "#all-moves")
+    resign = box_of(page, "[data-session=resign]")
+    assert resign["y"] - (moves["y"] + moves["height"]) <= 48, (moves, resign)
+    # A refusal still gets its line: the message shows under the prompt.
+    assert page.locator("#message").evaluate("node => getComputedStyle(node).minHeight") != "0px"
+    page.context.close()
+
+
+def test_the_log_in_pages_title_is_words(server: str, browser: Any) -> None:
+    """The tab of the log-in page read ``Log in<script type="module" src=...></script>``: the
+    script tag was written inside the title block."""
+    page = window(browser, 1280, 900)
+    page.goto(server + "/")
+    open_menu_link(page, "Sign in")
+    page.wait_for_selector("h1:has-text('Log in')")
+    assert page.title() == "Log in"
+    assert blocking_violations(page) == []
+    page.context.close()
+
+
+def test_the_welcome_pages_two_ways_on_do_not_touch(server: str, browser: Any) -> None:
+    """After signing up, *Play a game* and *Your profile* sat against each other with no
+    space, so they read as one control."""
+    page = window(browser, 1280, 900)
+    sign_up(page, server, f"looker{next(_names)}")
+    button = box_of(page, "main a.button:has-text('Play a game')")
+    profile = box_of(page, "main a:has-text('Your profile')")
+    assert profile["x"] >= button["x"] + button["width"] + 8, (button, profile)
+    assert blocking_violations(page) == []
+    page.context.close()
+
+
+def test_a_tournaments_lengths_read_as_people_write_them(server: str, browser: Any) -> None:
+    """A tournament of 2 minutes with 1 minute a side read "2.0 minutes of play, each game
+    with 1.0 minutes a side" on its page and "2.0 minutes, clock 1.0+2" in the list."""
+    page = window(browser, 1280, 900)
+    sign_up(page, server, f"looker{next(_names)}")
+    open_menu_link(page, "Tournaments")
+    page.select_option("#tournament-game", "obonto")
+    page.fill("#tournament-minutes", "2")
+    page.fill("#tournament-clock-minutes", "1")
+    page.fill("#tournament-clock-increment", "2")
+    page.fill("#tournament-starts-in", "600")
+    page.click("button[data-action=create-tournament]")
+    page.wait_for_selector("#tournament")
+    about = page.locator("#tournament p.small").first.inner_text()
+    assert "2 minutes of play, each game with 1 minute a side plus 2 seconds a move" in about
+    assert ".0" not in about
+    open_menu_link(page, "Tournaments")
+    listed = page.locator("li.tournament-entry").first.inner_text()
+    assert "2 minutes, clock 1+2" in listed and ".0" not in listed
+    assert blocking_violations(page) == []
+    page.context.close()
