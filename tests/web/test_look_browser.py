@@ -144,3 +144,22 @@ def test_a_tournaments_lengths_read_as_people_write_them(server: str, browser: A
     assert "2 minutes, clock 1+2" in listed and ".0" not in listed
     assert blocking_violations(page) == []
     page.context.close()
+
+
+def test_a_resignation_is_said_once(server: str, browser: Any) -> None:
+    """Resigning against the computer: the prompt said "Game over: ... resigned, ... wins", the
+    same sentence stood again over *Rematch*, and "... resigned" a third time under it."""
+    page = window(browser, 1280, 900)
+    page.goto(server + "/")
+    page.click("li[data-game=obonto] form.play-computer button[type=submit]")
+    page.wait_for_selector("[data-session=resign]:not([hidden])")
+    page.click("[data-session=resign]")
+    page.click("#session-yes")  # "Resign this game?"
+    page.wait_for_selector("#game[data-session-ended=resign]")
+    page.wait_for_selector("[data-session=rematch]:not([hidden])")
+    assert "resigned" in page.inner_text("#status")
+    said = page.evaluate(
+        "document.querySelector('#game .table').innerText.split('resigned').length - 1"
+    )
+    assert said == 1, page.inner_text("#game .table")
+    page.context.close()

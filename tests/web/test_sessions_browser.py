@@ -138,7 +138,7 @@ def test_takeback_against_the_computer_in_the_browser(server: str, browser: Any)
     assert "took back 2 moves" in page.inner_text("#session-events")
     page.click("[data-session=resign]")
     page.click("#session-yes")  # "Resign this game?"
-    page.wait_for_selector("#session-ending:not([hidden])")
+    page.wait_for_selector("#game[data-session-ended=resign]")
     assert "resigned" in page.inner_text("#status")
     page.goto(f"{server}/game/{created['id']}/replay")
     page.click("#last")
