@@ -163,3 +163,26 @@ def test_a_resignation_is_said_once(server: str, browser: Any) -> None:
     )
     assert said == 1, page.inner_text("#game .table")
     page.context.close()
+
+
+def test_a_profiles_recent_games_say_against_whom_and_how_they_ended(
+    server: str, browser: Any
+) -> None:
+    """A profile listed every game as "Obonto, finished: replay": five alike, none telling
+    whom the player met or whether they won."""
+    name = f"looker{next(_names)}"
+    page = window(browser, 1280, 900)
+    sign_up(page, server, name)
+    page.click("main a.button:has-text('Play a game')")
+    page.click("li[data-game=obonto] form.play-computer button[type=submit]")
+    page.wait_for_selector("[data-session=resign]:not([hidden])")
+    page.click("[data-session=resign]")
+    page.click("#session-yes")  # "Resign this game?"
+    page.wait_for_selector("#game[data-session-ended=resign]")
+    page.locator("header.top .signed-in").click()
+    page.wait_for_selector(f"h1:has-text('{name}')")
+    games = page.locator("ul.recent-games li")
+    assert games.count() == 1
+    assert games.first.inner_text() == "Obonto against the computer, lost: replay"
+    assert blocking_violations(page) == []
+    page.context.close()
