@@ -186,3 +186,31 @@ def test_a_profiles_recent_games_say_against_whom_and_how_they_ended(
     assert games.first.inner_text() == "Obonto against the computer, lost: replay"
     assert blocking_violations(page) == []
     page.context.close()
+
+
+def test_the_lobbys_boxes_to_tick_sit_before_their_words(server: str, browser: Any) -> None:
+    """*Open a game*'s "Hints on" box stood alone over the middle of its sentence, as if it
+    belonged to nothing."""
+    page = window(browser, 1280, 900)
+    page.goto(server + "/")
+    open_menu_link(page, "Lobby")
+    box = box_of(page, "#open-hints")
+    label = box_of(page, "label:has(> #open-hints)")
+    assert box["x"] - label["x"] <= 4, (box, label)
+    assert label["height"] <= 2 * box["height"] + 8, "the box on its sentence's line"
+    assert blocking_violations(page) == []
+    page.context.close()
+
+
+def test_a_tournaments_standings_say_what_the_numbers_are(server: str, browser: Any) -> None:
+    """The standings' column of each game's points was headed "Games": "2" under it read as two
+    games played for a player who had won one."""
+    page = window(browser, 1280, 900)
+    sign_up(page, server, f"looker{next(_names)}")
+    open_menu_link(page, "Tournaments")
+    page.fill("#tournament-starts-in", "600")
+    page.click("button[data-action=create-tournament]")
+    page.wait_for_selector("#tournament[data-live='yes']")
+    headers = page.locator("table.standings th").all_inner_texts()
+    assert headers == ["Place", "Player", "Points each game", "Score"]
+    page.context.close()
