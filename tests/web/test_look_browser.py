@@ -214,3 +214,27 @@ def test_a_tournaments_standings_say_what_the_numbers_are(server: str, browser: 
     headers = page.locator("table.standings th").all_inner_texts()
     assert headers == ["Place", "Player", "Points each game", "Score"]
     page.context.close()
+
+
+def test_bon_bons_drawn_card_covers_no_words(server: str, browser: Any) -> None:
+    """The card just drawn is lifted in a dashed frame: on a phone its frame lay over the line
+    above it, "in play, 1 round won, face up 1 of 9"."""
+    page = window(browser, 390, 844)
+    page.goto(server + "/")
+    page.click("li[data-game=bonbon] form.play-computer button[type=submit]")
+    page.wait_for_selector("#game[data-mine='yes']")
+    page.click("#actions [data-action='draw']")
+    page.wait_for_selector("#board svg g.drawn-card")
+    page.wait_for_function(
+        "document.getAnimations().every(animation => animation.playState !== 'running')"
+    )
+    gap = page.evaluate(
+        """() => {
+        const card = document.querySelector('#board svg g.drawn-card');
+        const words = card.parentNode.querySelectorAll(':scope > text');
+        const line = words[words.length - 1].getBoundingClientRect();
+        return card.getBoundingClientRect().top - line.bottom;
+    }"""
+    )
+    assert gap >= 0, f"the drawn card's frame lies {-gap:.1f} px over the words above it"
+    page.context.close()
