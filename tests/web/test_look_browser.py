@@ -11,7 +11,15 @@ import pytest
 
 from tests.web import test_browser
 from tests.web.accessibility import blocking_violations
-from tests.web.browsing import TIMEOUT_MS
+from tests.web.browsing import (
+    SMALL,
+    TIMEOUT_MS,
+    legal_strings,
+    play_by_clicking,
+    seq_of,
+    start_custom_game,
+    wait_for_seq_above,
+)
 from tests.web.test_accounts_browser import open_menu_link, sign_up
 
 server = test_browser.server
@@ -237,4 +245,21 @@ def test_bon_bons_drawn_card_covers_no_words(server: str, browser: Any) -> None:
     }"""
     )
     assert gap >= 0, f"the drawn card's frame lies {-gap:.1f} px over the words above it"
+    page.context.close()
+
+
+def test_bones_caption_stays_on_a_narrow_board(server: str, browser: Any) -> None:
+    """On a 6 by 6 Bones board the caption "The number on a square: how many pieces are
+    stacked there" ran off both sides of the drawing ("umber on a square ... stacke")."""
+    page = window(browser, 1280, 900)
+    start_custom_game(page, server, "bones", SMALL["bones"])
+    page.wait_for_selector("#game[data-mine='yes']")
+    seq = seq_of(page)
+    play_by_clicking(page, legal_strings(page)[0])
+    wait_for_seq_above(page, seq)
+    page.wait_for_selector("#board svg text.caption")
+    drawing = box_of(page, "#board svg")
+    caption = box_of(page, "#board svg text.caption")
+    assert caption["x"] >= drawing["x"], (caption, drawing)
+    assert caption["x"] + caption["width"] <= drawing["x"] + drawing["width"], (caption, drawing)
     page.context.close()
