@@ -263,3 +263,25 @@ def test_bones_caption_stays_on_a_narrow_board(server: str, browser: Any) -> Non
     assert caption["x"] >= drawing["x"], (caption, drawing)
     assert caption["x"] + caption["width"] <= drawing["x"] + drawing["width"], (caption, drawing)
     page.context.close()
+
+
+def test_a_finished_tournament_invites_nobody_to_join(server: str, browser: Any) -> None:
+    """A finished arena said "Log in or sign up to join." to a visitor who was not signed in."""
+    page = window(browser, 1280, 900)
+    sign_up(page, server, f"looker{next(_names)}")
+    open_menu_link(page, "Tournaments")
+    page.select_option("#tournament-game", "obonto")
+    page.fill("#tournament-minutes", "0.5")
+    page.fill("#tournament-starts-in", "0")
+    page.click("button[data-action=create-tournament]")
+    page.wait_for_selector("#tournament[data-live='yes']")
+    address = page.url
+    # The arena ends half a minute after it starts: a bound four times that on a busy machine.
+    page.wait_for_selector("#tournament[data-status='finished']", timeout=4 * TIMEOUT_MS)
+    visitor = window(browser, 1280, 900)
+    visitor.goto(address)
+    visitor.wait_for_selector("#tournament[data-status='finished']")
+    assert "to join" not in visitor.inner_text("main")
+    assert visitor.locator("#tournament-status").inner_text() == "Finished."
+    visitor.context.close()
+    page.context.close()
