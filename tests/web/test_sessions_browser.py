@@ -46,6 +46,14 @@ def wait_seq(page: Any, seq: int) -> None:
     )
 
 
+def settle(page: Any) -> None:
+    """Until nothing on the page moves: a square in the middle of its turn is not there to click."""
+    page.wait_for_function(
+        "document.getAnimations().every(animation => animation.playState !== 'running')",
+        timeout=TIMEOUT_MS,
+    )
+
+
 def wait_seq_above(page: Any, seq: int) -> None:
     page.wait_for_function(
         f"Number(document.getElementById('game').dataset.seq) > {seq}", timeout=TIMEOUT_MS
@@ -128,8 +136,14 @@ def test_an_obonto_match_of_three_games_on_one_page(server: str, browser: Any) -
             play_at(server, created["id"], token, view["seq"], move)  # the page follows it
         else:
             origin, destination = move.split("-")
+            settle(page)
             click_square(page, origin)
-            page.wait_for_selector(f'#board rect.mark-sel[data-mark="{origin}"]')
+            page.wait_for_function(
+                f"document.querySelector('#board rect.mark-sel[data-mark=\"{origin}\"]')"
+                " || document.getElementById('message').textContent",
+                timeout=TIMEOUT_MS,
+            )
+            assert page.locator("#message").inner_text() == "", page.inner_text("#game")
             click_square(page, destination)
         wait_seq_above(page, view["seq"])
     assert games_seen == {1, 2, 3}
