@@ -40,8 +40,9 @@ IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 GAMES = ("obonto", "oyno", "oyno_puzzle", "bones", "bondo_cones", "bonbon")
-MIDDLE = {"bones": 2, "bonbon": 1}
-"""Decisions played before a game's "later" picture where 8 would end the small game."""
+MIDDLE = {"bones": 2, "bonbon": 1, "bondo_cones": 3}
+"""Decisions played before a game's "later" picture where 8 would end the small game (Bond
+O Cones' 12 turns are 6 a side)."""
 LONGER = {"bonbon": {"max_rounds": "3"}}
 """Parameters over the browser tests' ``SMALL`` where one round would leave no "later"."""
 
@@ -102,8 +103,13 @@ def play(page: Any, rng: random.Random, decisions: int) -> None:
 
 
 def snap(page: Any, path: Path) -> None:
-    """The top of the page, as a person lands on it, once the board has settled."""
-    page.wait_for_timeout(600)  # the computer's reply and the board's redraw
+    """The top of the page, as a person lands on it, once the board has settled: the
+    computer has replied (this seat decides, or the game is over) and nothing moves."""
+    if page.locator("#game").count():
+        wait_for_a_decision(page)
+    page.wait_for_function(
+        "document.getAnimations().every(animation => animation.playState !== 'running')"
+    )
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(path))
     print(path.relative_to(IMAGES.parents[1]))

@@ -27,7 +27,11 @@ def api_view(server: str, game_id: str, token: str | None = None) -> dict[str, A
 
 
 def api_play(server: str, game_id: str, token: str, move: str) -> None:
-    seq = api_view(server, game_id)["seq"]
+    play_at(server, game_id, token, api_view(server, game_id)["seq"], move)
+
+
+def play_at(server: str, game_id: str, token: str, seq: int, move: str) -> None:
+    """``move`` through the API, on the position of move number ``seq``."""
     response = httpx2.post(
         f"{server}/api/games/{game_id}/actions",
         json={"token": token, "seq": seq, "action_string": move},
@@ -39,6 +43,20 @@ def api_play(server: str, game_id: str, token: str, move: str) -> None:
 def wait_seq(page: Any, seq: int) -> None:
     page.wait_for_function(
         f"Number(document.getElementById('game').dataset.seq) === {seq}", timeout=TIMEOUT_MS
+    )
+
+
+def settle(page: Any) -> None:
+    """Until nothing on the page moves: a square in the middle of its turn is not there to click."""
+    page.wait_for_function(
+        "document.getAnimations().every(animation => animation.playState !== 'running')",
+        timeout=TIMEOUT_MS,
+    )
+
+
+def wait_seq_above(page: Any, seq: int) -> None:
+    page.wait_for_function(
+        f"Number(document.getElementById('game').dataset.seq) > {seq}", timeout=TIMEOUT_MS
     )
 
 
@@ -80,6 +98,12 @@ def test_bones_rematch_in_two_browsers_the_loser_starts(server: str, browser: An
 
 
 def test_an_obonto_match_of_three_games_on_one_page(server: str, browser: Any) -> None:
+    """Games 1 and 2 played through the API and followed by the page, game 3 by clicks on it.
+
+    Every wait is on a state the page or the server shows: the page at the server's move
+    number, this seat's move on the page, a square picked before its destination is clicked
+    (a click on the destination with nothing picked would play nothing, and the wait for the
+    next move number would run out under load)."""
     response = httpx2.post(
         f"{server}/api/games",
         json={
@@ -97,25 +121,31 @@ def test_an_obonto_match_of_three_games_on_one_page(server: str, browser: Any) -
     games_seen = set()
     while True:
         page.wait_for_function(
-            "['yes'].includes(document.getElementById('game').dataset.mine)"
+            "document.getElementById('game').dataset.mine === 'yes'"
             " || document.getElementById('game').dataset.terminal === 'yes'",
             timeout=TIMEOUT_MS,
         )
         view = api_view(server, created["id"], token)
+        # The page shows what the server holds: this seat's move, or the match's end.
+        assert view["seq"] == seq_of(page), "the page follows every move"
         games_seen.add(view["observation"]["game"])
         if view["terminal"]:
             break
         move = rng.choice(view["legal"])["string"]
-        before = seq_of(page)
         if view["observation"]["game"] < 3:
-            api_play(server, created["id"], token, move)  # quicker; the page follows it
+            play_at(server, created["id"], token, view["seq"], move)  # the page follows it
         else:
-            for square in move.split("-"):
-                click_square(page, square)
-        page.wait_for_function(
-            f"Number(document.getElementById('game').dataset.seq) > {before}",
-            timeout=TIMEOUT_MS,
-        )
+            origin, destination = move.split("-")
+            settle(page)
+            click_square(page, origin)
+            page.wait_for_function(
+                f"document.querySelector('#board rect.mark-sel[data-mark=\"{origin}\"]')"
+                " || document.getElementById('message').textContent",
+                timeout=TIMEOUT_MS,
+            )
+            assert page.locator("#message").inner_text() == "", page.inner_text("#game")
+            click_square(page, destination)
+        wait_seq_above(page, view["seq"])
     assert games_seen == {1, 2, 3}
     assert page.url == url, "the whole match is played on one page"
     end = api_view(server, created["id"], token)["observation"]
@@ -138,7 +168,7 @@ def test_takeback_against_the_computer_in_the_browser(server: str, browser: Any)
     assert "took back 2 moves" in page.inner_text("#session-events")
     page.click("[data-session=resign]")
     page.click("#session-yes")  # "Resign this game?"
-    page.wait_for_selector("#session-ending:not([hidden])")
+    page.wait_for_selector("#game[data-session-ended=resign]")
     assert "resigned" in page.inner_text("#status")
     page.goto(f"{server}/game/{created['id']}/replay")
     page.click("#last")

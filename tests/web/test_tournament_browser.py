@@ -48,13 +48,13 @@ def play_out(page: Any, title: str) -> None:
     page.get_by_role("link", name="Play your game").click()
     page.wait_for_selector("#game[data-seq]")
     page.wait_for_function(
-        "!document.getElementById('session-ending').hidden"
+        "document.getElementById('game').dataset.sessionEnded"
         " || !document.querySelector('[data-session=resign]').hidden"
     )
-    if page.locator("#session-ending").is_hidden():
+    if not page.get_attribute("#game", "data-session-ended"):
         page.click("[data-session=resign]")
         page.click("#session-yes")  # "Resign this game?"
-        page.wait_for_selector("#session-ending:not([hidden])")
+        page.wait_for_function("document.getElementById('game').dataset.sessionEnded")
     else:  # the other side resigned: the page says so, and the notice is closed
         page.get_by_role("button", name="Close").click()
         page.wait_for_selector("#session-question", state="hidden")

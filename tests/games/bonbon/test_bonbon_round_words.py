@@ -96,4 +96,4 @@ def test_a_special_card_names_itself() -> None:
     state = new("tiles 1 1 2", "draw", "card peek", "up", "card 3", "bonus 2")
     summary = summary_of_last(state, "pass", 0)
     assert summary is not None
-    assert "You: 1 point (a peek card (1))." in summary["lines"]
+    assert "You: 1 point (a peek card worth 1)." in summary["lines"]

@@ -73,10 +73,11 @@ def render_text(observation: BonBonObservation) -> str:
 
 CARD_W, CARD_H, GAP = 42, 58, 4
 LEFT, TOP, NARROWEST = 10, 104, 360
-ROW_HEAD = 38
+ROW_HEAD = 46
 """A seat's row is its name, a line of its state, then its cards underneath, as many lines of
 cards as its run needs: the picture stays as narrow as a phone, so a page need not shrink it
-(shrunk text would be raised again and run into its neighbours)."""
+(shrunk text would be raised again and run into its neighbours). The line of its state ends
+at 36; a card just drawn is lifted 4 in a frame 3 wide, so the cards start 46 down."""
 INK, MARK, TRACK = "#3b2314", "#c0392b", "#e8c9a0"
 CARD_FACE, CARD_EDGE, CARD_BACK, BACK_LINE = "#fbf1dc", "#7a4a2a", "#5a3320", "#8d5b3b"
 CHOCOLATE, CHOCOLATE_SHINE = "#6b3e26", "#a0694a"

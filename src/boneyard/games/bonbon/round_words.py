@@ -65,10 +65,11 @@ def _how_scored(
     parts = []
     if shown:
         named = (
-            f"{SPECIAL_CARDS[label]} ({value})" if label in SPECIAL_CARDS else str(value)
+            f"{SPECIAL_CARDS[label]} worth {value}" if label in SPECIAL_CARDS else str(value)
             for label, value in zip(labels, shown, strict=True)
         )
-        # "card 5", "cards 5 + 4", but "a peek card (1)": a special card names itself
+        # "card 5", "cards 5 + 4", but "a peek card worth 1": a special card names itself (in
+        # words, not "(1)": the line is already in brackets, "4 points (a gift worth 2; ...)")
         plain = len(shown) == 1 and labels[0] not in SPECIAL_CARDS
         noun = "card " if plain else "cards " if len(shown) > 1 else ""
         parts.append(noun + " + ".join(named))

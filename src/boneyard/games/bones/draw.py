@@ -195,10 +195,13 @@ def render_svg(
     if coordinates:
         out.extend(_coordinates_svg(width, height, margin, size))
     if caption:
+        # As wide as the board at most: a sans-serif letter is about half its size wide, and on
+        # a narrow board (6 squares) the caption at the squares' size ran off both sides.
+        font_size = round(min(size * 0.34, 0.94 * total_width / (0.5 * len(caption))), 2)
         out.append(
             f'<text class="caption" x="{total_width / 2:g}" '
             f'y="{2 * margin + height * size + caption_height * 0.55:g}" text-anchor="middle" '
-            f'font-family="sans-serif" font-size="{size * 0.34:g}" fill="#333333">'
+            f'font-family="sans-serif" font-size="{font_size:g}" fill="#333333">'
             f"{escape(caption)}</text>"
         )
     out.append("</svg>")

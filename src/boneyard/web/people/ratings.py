@@ -127,6 +127,20 @@ def _titles(request: Request) -> dict[str, str]:
     return {name: catalog.game_class(name).title for name in catalog.names()}
 
 
+def against(others: tuple[str | None, ...]) -> str:
+    """Who else sat at the table, as a profile says it: "tomt", "the computer", "a guest"."""
+    words = ["the computer" if other == "computer" else other or "a guest" for other in others]
+    return " and ".join(words)
+
+
+def result_word(seat: int, returns: tuple[float, ...] | None) -> str | None:
+    """ "won" or "lost" for ``seat``; None while the game runs or when every seat scored alike
+    (a draw and a game called off both end so, and only the session tells them apart)."""
+    if not returns or len(set(returns)) == 1 or seat >= len(returns):
+        return None
+    return "won" if returns[seat] == max(returns) else "lost"
+
+
 async def player_json(request: Request, name: str) -> dict[str, Any]:
     account: Account | None = await in_store(request, account_store(request).account_named, name)
     if account is None:
@@ -145,6 +159,8 @@ async def player_json(request: Request, name: str) -> dict[str, Any]:
                 "title": titles.get(seat.game, seat.game),
                 "terminal": seat.finished,
                 "replay_url": f"/game/{seat.game_id}/replay",
+                "against": against(seat.others),
+                "result": result_word(seat.seat, seat.returns),
             }
             for seat in seats
         ],

@@ -9,6 +9,7 @@ with 128 bits of chance in it, and lets a session be found by its id in one look
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +100,17 @@ class OwnedSeat:
     token: str
     finished: bool
     created: float
+    others: tuple[str | None, ...] = ()
+    """The other seats: a person's name, "computer", or None for a person who gave none."""
+    returns: tuple[float, ...] | None = None
+    """Each seat's result once the game is over."""
+
+
+def _seat_word(seat: dict[str, Any]) -> str | None:
+    if seat.get("kind") == "computer":
+        return "computer"
+    name = seat.get("name")
+    return str(name) if name else None
 
 
 def name_key(name: str) -> str:
@@ -344,6 +356,7 @@ class AccountStore:
                     GameRow.seats,
                     GameRow.finished,
                     GameRow.created,
+                    GameRow.returns,
                 )
                 .join(GameRow, GameRow.id == AccountSeatRow.game_id)
                 .where(AccountSeatRow.account_id == account_id)
@@ -351,7 +364,16 @@ class AccountStore:
                 .limit(limit)
             ).all()
         return [
-            OwnedSeat(r[0], int(r[1]), r[2], str(r[3][int(r[1])]["token"]), bool(r[4]), r[5])
+            OwnedSeat(
+                r[0],
+                int(r[1]),
+                r[2],
+                str(r[3][int(r[1])]["token"]),
+                bool(r[4]),
+                r[5],
+                tuple(_seat_word(other) for at, other in enumerate(r[3]) if at != int(r[1])),
+                tuple(json.loads(r[6])) if r[6] else None,
+            )
             for r in rows
         ]
 

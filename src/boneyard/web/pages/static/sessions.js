@@ -61,9 +61,6 @@ function render() {
   for (const button of document.querySelectorAll("[data-session]")) {
     button.hidden = !token || !can[button.dataset.session];
   }
-  const ending = $("session-ending");
-  ending.hidden = !session.ending;
-  ending.textContent = session.ending ? session.ending.words : "";
   showQuestion(token, view, session);
   showNext(view, session);
   showSeries(view, session.series);
@@ -77,7 +74,11 @@ function render() {
   }
   const events = $("session-events");
   events.replaceChildren();
-  for (const event of session.events) {
+  // The prompt says how the game ended (the ending's own words): its event once more under the
+  // buttons would be the third time the page said it.
+  const endingEvent = session.ending ? session.events.findLastIndex((event) => event.kind === session.ending.kind) : -1;
+  for (const [index, event] of session.events.entries()) {
+    if (index === endingEvent) continue;
     const item = document.createElement("li");
     item.dataset.kind = event.kind;
     item.textContent = event.words;
