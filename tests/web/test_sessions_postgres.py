@@ -12,8 +12,6 @@ from tests.web.conftest import wait_for
 from tests.web.test_lobby import join, open_game, person, seen
 from tests.web.test_sessions import PEOPLE, ask, create, play, view
 
-postgres_url = test_postgres.postgres_url  # the throwaway server, shared with that module
-
 
 def test_sessions_survive_a_restart_on_postgresql(postgres_url: str) -> None:
     with TestClient(test_postgres.make_app(postgres_url)) as client:
