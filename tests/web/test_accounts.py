@@ -198,7 +198,7 @@ def test_the_owners_address_is_known_to_every_server_process(db_path: Path) -> N
         assert login(at(second, "127.0.0.2"), "Ines").status_code == 200
         assert login(at(second, "127.0.0.3"), "Ines").status_code == 429  # not an owner's
     stored = b"".join(path.read_bytes() for path in db_path.parent.glob("web.db*"))
-    assert b"127.0.0.2" not in stored  # kept as a hash with the account's id
+    assert b"127.0.0.2" not in stored  # kept as a hash with the folded name
 
 
 def test_passwords_are_never_logged_nor_stored(

@@ -196,7 +196,7 @@ async def sign_up(
             progress = claim.ladder.model_dump()
             await in_store(request, store.keep_ladder_progress, account_id, progress)
     await start_session(request, response, account)
-    await in_store(request, store.note_owner_address, account.id, client_address(request))
+    await in_store(request, store.note_owner_address, account.id, name, client_address(request))
     return account, codes
 
 
@@ -224,7 +224,7 @@ async def log_in(
         await in_store(request, store.set_password_hash, account_id, fresh)
     account: Account = await in_store(request, store.account, account_id)
     await start_session(request, response, account)
-    await in_store(request, store.note_owner_address, account.id, payer.client)
+    await in_store(request, store.note_owner_address, account.id, name, payer.client)
     return account
 
 
@@ -245,7 +245,7 @@ async def recover(
     await in_store(request, store.set_password_hash, account.id, password_hash)
     await in_store(request, store.close_sessions_of, account.id)
     await start_session(request, response, account)
-    await in_store(request, store.note_owner_address, account.id, payer.client)
+    await in_store(request, store.note_owner_address, account.id, name, payer.client)
     return account
 
 

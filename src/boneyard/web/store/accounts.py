@@ -58,7 +58,8 @@ class OwnerAddressRow(Base):
 
     account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     address_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    """SHA-256 of the account and an address that signed in to it (the address is not kept)."""
+    """SHA-256 of the account's folded name and an address that signed in to it (the address is
+    not kept)."""
     last_seen: Mapped[float] = mapped_column(Float)
 
 
@@ -118,8 +119,9 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
-def _address_hash(account_id: str, address: str) -> str:
-    return fast_hash(f"{account_id}\n{address}")
+def _address_hash(key: str, address: str) -> str:
+    """An owner's address as kept: with the account's folded name, never the address alone."""
+    return fast_hash(f"{key}\n{address}")
 
 
 def fast_hash(secret: str) -> str:
@@ -245,25 +247,19 @@ class AccountStore:
             )
 
     def owner_address(self, name: str, address: str) -> bool:
-        """Whether ``address`` signed in to account ``name`` before (on any server process)."""
+        """Whether ``address`` signed in to account ``name`` before (on any server process).
+        One look-up whether or not the name exists, so its time tells nothing."""
+        key = _address_hash(name_key(name), address)
         with self.store.reads.connect() as connection:
-            account_id = connection.execute(
-                select(AccountRow.id).where(AccountRow.key == name_key(name))
-            ).scalar()
-            if account_id is None:
-                return False
             found = connection.execute(
-                select(OwnerAddressRow.last_seen).where(
-                    OwnerAddressRow.account_id == account_id,
-                    OwnerAddressRow.address_hash == _address_hash(account_id, address),
-                )
+                select(OwnerAddressRow.last_seen).where(OwnerAddressRow.address_hash == key)
             ).first()
         return found is not None
 
-    def note_owner_address(self, account_id: str, address: str) -> None:
-        """``address`` signed in to the account: remembered (the most recent
+    def note_owner_address(self, account_id: str, name: str, address: str) -> None:
+        """``address`` signed in to account ``name``: remembered (the most recent
         ``OWNER_ADDRESSES``)."""
-        key = _address_hash(account_id, address)
+        key = _address_hash(name_key(name), address)
         now = time.time()
         with self.store.engine.begin() as connection:
             seen = connection.execute(
