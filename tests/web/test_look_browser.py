@@ -21,6 +21,7 @@ from tests.web.browsing import (
     wait_for_seq_above,
 )
 from tests.web.test_accounts_browser import open_menu_link, sign_up
+from tests.web.test_first_minutes_browser import box_of, in_window
 
 server = test_browser.server
 browser = test_browser.browser
@@ -35,21 +36,6 @@ def window(browser: Any, width: int, height: int) -> Any:
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     return page
-
-
-def box_of(page: Any, selector: str) -> dict[str, float]:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, f"{selector} is shown"
-    return dict(box)
-
-
-def in_window(box: dict[str, float], width: int, height: int) -> bool:
-    return (
-        box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= width + 0.5
-        and box["y"] + box["height"] <= height + 0.5
-    )
 
 
 @pytest.mark.parametrize("size", [(1280, 900), (1366, 768)], ids=["1280x900", "1366x768"])
