@@ -1,0 +1,13 @@
+//! The engine contract every native game keeps, as `boneyard.core.game` states it for Python.
+
+mod error;
+mod game;
+mod params;
+mod played;
+mod random;
+
+pub use error::EngineError;
+pub use game::{Action, DynState, NativeGame, Rules, CHANCE, TERMINAL};
+pub use params::Params;
+pub use played::Played;
+pub use random::{python_shuffle, Randomness};
