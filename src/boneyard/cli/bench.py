@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import click
 from rich.console import Console
@@ -21,7 +21,9 @@ from rich.table import Table
 from boneyard.cli.common import GAME_NAME, fail_on_bad_input, game_from_options
 from boneyard.core.game import CHANCE, Game, State, sample_chance_outcome
 from boneyard.core.registry import list_games, load_game
-from boneyard.native import NativeGame, has_native_engine
+
+if TYPE_CHECKING:
+    from boneyard.native import NativeGame
 
 
 @dataclass
@@ -90,6 +92,9 @@ def bench(
     native: bool,
 ) -> None:
     """Measure random-playout speed of GAME (every game when none is named)."""
+    if native:  # imported when asked for: the rest of the command works on the Python rules
+        from boneyard.native import NativeGame as native_game
+        from boneyard.native import has_native_engine
     if game is not None:
         games = [game_from_options(game, params, list(ctx.args))]
     else:
@@ -102,7 +107,7 @@ def bench(
             ("python", bench_random_playouts(loaded, seconds, seed))
         ]
         if native and has_native_engine(loaded.name):
-            fast = NativeGame(loaded)
+            fast = native_game(loaded)
             runs.append(("native", bench_random_playouts(fast, seconds, seed)))
             runs.append(("inside Rust", bench_inside_rust(fast, seconds, seed)))
         elif native:

@@ -17,8 +17,15 @@ from typing import Any
 from boneyard.core.errors import InvalidStateError, UnknownGameError
 from boneyard.core.game import Game, GameInfo, Observation, State, check_state_document
 from boneyard.core.registry import load_game as load_python_game
-from boneyard.native import _engine
-from boneyard.native._engine import State as NativeState
+
+try:
+    from boneyard.native import _engine
+    from boneyard.native._engine import State as NativeState
+except ImportError as error:  # a source tree whose Rust was never built
+    raise ImportError(
+        "boneyard's native engines are not built: `make run` or `make test` builds them, or "
+        f"`pip install -e .` with Rust's cargo on the PATH ({error})"
+    ) from error
 
 __all__ = ["NativeGame", "NativeState", "has_native_engine", "load_game", "native_games"]
 
