@@ -257,6 +257,10 @@ impl Rules for BonesRules {
         observation::observe(self, seat)
     }
 
+    fn num_distinct_actions(&self) -> usize {
+        self.table.count
+    }
+
     fn why_illegal(&self, action: Action) -> Option<String> {
         let table = &self.table;
         if action as usize >= table.count {
@@ -503,7 +507,20 @@ mod tests {
         let mut state = play("e5-f5");
         let error = state.apply_action(161).unwrap_err().to_string();
         assert!(error.starts_with("illegal action 161 in bones: placement ids on this board are 0 to 160; legal: a1-b1, "), "{error}");
-        assert!(state.apply_action(-1).is_err() && state.apply_action(i64::MAX).is_err());
+        for action in [-1, i64::MAX] {
+            let error = state.apply_action(action).unwrap_err().to_string();
+            let expected = format!("illegal action {action} in bones: placement ids on this board are 0 to 160; legal: a1-b1, ");
+            assert!(error.starts_with(&expected), "{error}");
+        }
+        // A person is told the rule only for an id the board has.
+        assert_eq!(state.why_illegal(161), "That move is not allowed now.");
+        assert_eq!(state.why_illegal(-1), "That move is not allowed now.");
+        assert_eq!(state.why_illegal(3), "");
+        let on_the_piece = state.string_to_action("e5-f5").unwrap();
+        assert_eq!(
+            state.why_illegal(on_the_piece.into()),
+            "It would lie exactly on the piece at e5-f5, which is still completely visible."
+        );
         assert_eq!(state.history().len(), 1);
         assert_ne!(state.current_player(), CHANCE);
     }
