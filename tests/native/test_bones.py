@@ -225,3 +225,34 @@ def test_playouts_inside_rust_play_whole_games() -> None:
     assert (games, actions) == (50, 50 * 14)
     games, actions = NativeGame(BonesGame()).random_playouts(50, seed=1)
     assert games == 50 and 50 * 5 <= actions < 50 * 60
+
+
+@pytest.mark.parametrize(
+    "params", [{"width": 5, "height": 5, "pieces": 8}, {"width": 2, "height": 2}]
+)
+def test_every_refusal_and_seat_string_along_random_games(params: dict[str, Any]) -> None:
+    """At every step of random games: each id's refusal and reason, and how each legal action
+    reads to every seat, as the Python engine says them."""
+    python_game = BonesGame(**params)
+    native_game = NativeGame(python_game)
+    count = python_game.info.num_distinct_actions
+    rng = random.Random(11)
+    for _ in range(12):
+        ours, theirs = python_game.new_initial_state(), native_game.new_initial_state()
+        while True:
+            for action in (-1, *range(count + 1)):
+                assert theirs.why_illegal(action) == ours.why_illegal(action), action
+                if action not in ours.legal_actions():
+                    refused = _error(theirs.apply_action, action)
+                    assert refused == _error(ours.apply_action, action), action
+            for action in ours.legal_actions():
+                for seat in (0, 1, None):
+                    assert theirs.action_string_for(seat, action) == ours.action_string_for(
+                        seat, action
+                    )
+            if ours.is_terminal():
+                break
+            action = rng.choice(ours.legal_actions())
+            ours.apply_action(action)
+            theirs.apply_action(action)
+        assert theirs.to_json() == ours.to_json()
