@@ -15,11 +15,12 @@
 //!
 //! How the state keeps it fast (as the Python does): per square the top piece, top colour and
 //! stack height. A piece is completely visible exactly when it is the top piece of both its
-//! squares, and then the one placement it forbids is the one on its own two squares. The state
-//! keeps an `allowed` flag per action id, cleared for each completely visible piece's own
-//! placement and set again as soon as a later piece covers one of its squares, and beside it the
-//! sorted list of legal placements, patched the same way (one deletion and at most two insertions
-//! a move). A win is looked for only along the three lines through the new piece.
+//! squares, and then the one placement it forbids is the one on its own two squares. So the
+//! state keeps the sorted list of legal placements and patches it a move at a time: the new
+//! piece's own placement leaves it, and that of each piece it half covers comes back (one
+//! deletion and at most two insertions, where the Python keeps an `allowed` byte per id beside
+//! its list; a binary search answers the same here). A win is looked for only along the three
+//! lines through the new piece.
 
 use std::sync::Arc;
 
@@ -100,9 +101,8 @@ pub struct BonesRules {
     pub(super) heights: Vec<u16>,
     /// The action id of every piece placed, in order (piece `n` is seat `n % 2`'s).
     pub(super) placed: Vec<Action>,
-    /// Whether a placement is legal after the first move (false: on a completely visible piece).
-    allowed: Vec<bool>,
-    /// The legal placements, sorted, kept up to date with `allowed`.
+    /// The legal placements, sorted: after the first move every placement but those exactly on a
+    /// completely visible piece.
     legal: Vec<Action>,
 }
 
@@ -116,7 +116,6 @@ impl BonesRules {
             top_colour: vec![None; squares],
             heights: vec![0; squares],
             placed: Vec::with_capacity(2 * pieces_each),
-            allowed: vec![true; table.count],
             legal: table.start_actions.clone(),
             pieces_each,
             table,
@@ -142,18 +141,14 @@ impl BonesRules {
             .flatten()
             {
                 let freed = self.placed[under as usize];
-                if !self.allowed[freed as usize] {
-                    self.allowed[freed as usize] = true;
-                    if let Err(at) = self.legal.binary_search(&freed) {
-                        self.legal.insert(at, freed);
-                    }
+                if let Err(at) = self.legal.binary_search(&freed) {
+                    self.legal.insert(at, freed);
                 }
             }
             if let Ok(at) = self.legal.binary_search(&action) {
                 self.legal.remove(at);
             }
         }
-        self.allowed[action as usize] = false;
     }
 
     /// Whether `action`, just placed by `colour`, completes a line of `LINE` or more of its
