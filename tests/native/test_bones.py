@@ -58,6 +58,20 @@ def test_the_native_engine_plays_as_the_rules(params: dict[str, Any]) -> None:
     assert plies >= 4000
 
 
+EDGES = [
+    ({"width": 26, "height": 26, "pieces": 500}, 4),  # the largest board and supply
+    ({"width": 26, "height": 2, "pieces": 20}, 12),  # lines only along the ranks
+    ({"width": 2, "height": 26, "pieces": 20}, 12),  # only along the files
+    ({"width": 3, "height": 3, "pieces": 500}, 1),  # no line fits: 1000 placements, deep stacks
+]
+
+
+@pytest.mark.parametrize(("params", "playouts"), EDGES, ids=[_label(p) for p, _ in EDGES])
+def test_the_parameter_limits_play_as_the_rules(params: dict[str, Any], playouts: int) -> None:
+    python_game = BonesGame(**params)
+    assert check_same_play(python_game, NativeGame(python_game), playouts=playouts, seed=2) > 200
+
+
 @pytest.mark.parametrize("params", PARAMETER_SETS, ids=_label)
 def test_the_native_engine_keeps_the_contract(params: dict[str, Any]) -> None:
     check_game(NativeGame(BonesGame(**params)), playouts=5, seed=3)  # type: ignore[arg-type]
