@@ -49,9 +49,17 @@ pub trait Rules: Clone + Send + Sync + 'static {
     }
     /// All that `seat` may know (`None`: a spectator), equal as JSON to the Python engine's.
     fn observation(&self, seat: Option<usize>) -> Value;
-    /// The rule an illegal action breaks, where the game can say (Python's `_why_illegal`).
+    /// The rule an illegal action breaks, where the game can say (Python's `_why_illegal`). An
+    /// id that no `Action` holds (a negative one) is asked about as `Action::MAX`: past every
+    /// game's ids, it gets the reason the game gives any id it does not have.
     fn why_illegal(&self, _action: Action) -> Option<String> {
         None
+    }
+    /// How many player action ids the game has (Python's `num_distinct_actions`): `why_illegal`
+    /// gives a person no rule for an id past them, as the Python engine does not. Unbounded
+    /// unless the game says.
+    fn num_distinct_actions(&self) -> usize {
+        usize::MAX
     }
     /// A full state consistent with `observation(seat)`, the unknowns drawn from `rng` as the
     /// Python engine draws them (hidden-information games only).
