@@ -181,3 +181,11 @@ def test_playouts_inside_rust_play_whole_matches() -> None:
     games, actions = load_native_game("obonto", games=3).random_playouts(200, seed=1)
     # Every game of a random match takes some moves and at most 71.
     assert games == 200 and 200 * 3 * 10 <= actions <= 200 * 3 * MAX_MOVES_PER_GAME
+
+
+def test_a_document_of_a_state_set_up_from_a_board_is_refused_not_misread() -> None:
+    """A Python state made by ``new_state_from_position`` saves its board as ``position``, which
+    the native engine cannot start from: it says so rather than replay from the usual start."""
+    state = ObontoGame().new_state_from_position(ObontoGame().new_initial_state().position())
+    with pytest.raises(InvalidStateError, match="cannot read a state document's 'position'"):
+        NativeGame(ObontoGame()).state_from_json(state.to_json())
