@@ -146,6 +146,39 @@ pub struct MatchRules {
     pub target: u32,
 }
 
+/// The most moves one seat can have: in the open its lion reaches 4 squares, its zebra 8 and
+/// its camel 16.
+const MOST_MOVES: usize = 28;
+
+/// A seat's legal moves, sorted, kept in the state (as Python keeps `_moves`) without a heap
+/// allocation, so that a clone and a step stay cheap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Moves {
+    ids: [u16; MOST_MOVES],
+    count: u8,
+}
+
+impl Moves {
+    const NONE: Moves = Moves {
+        ids: [0; MOST_MOVES],
+        count: 0,
+    };
+
+    fn push(&mut self, action: Action) {
+        if let (Some(slot), Ok(id)) = (
+            self.ids.get_mut(usize::from(self.count)),
+            u16::try_from(action),
+        ) {
+            *slot = id;
+            self.count += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[u16] {
+        &self.ids[..usize::from(self.count)]
+    }
+}
+
 /// One finished game: who won and the points.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameResult {
@@ -241,6 +274,8 @@ pub struct ObontoRules {
     pub(super) results: Vec<GameResult>,
     over: bool,
     pub(super) last_move: Option<Action>,
+    /// The legal moves of the player to move (none once the match is over).
+    moves: Moves,
 }
 
 impl ObontoRules {
@@ -259,6 +294,7 @@ impl ObontoRules {
             results: Vec::new(),
             over: false,
             last_move: None,
+            moves: Moves::NONE,
         };
         state.settle();
         state
@@ -275,32 +311,39 @@ impl ObontoRules {
         }
     }
 
-    /// The slots of `seat`'s animals (lion, zebra, camel), kind = slot % 3.
-    fn slots(seat: u8) -> std::ops::Range<usize> {
-        let first = usize::from(seat) * 3;
-        first..first + 3
-    }
-
-    /// Whether the animal in `slot` can go to `destination` now.
+    /// Whether an animal may end its move on `destination` now.
     fn can_reach(&self, table: &PathTable, destination: &Destination) -> bool {
         self.occupied >> destination.square & 1 == 0 && table.open(destination, self.dark)
     }
 
-    fn has_move(&self, seat: u8) -> bool {
+    /// `seat`'s moves, sorted: the animals taken in the order of their squares, each one's
+    /// destinations in order, is the order of the ids (`origin * 81 + target`).
+    fn moves_of(&self, seat: u8) -> Moves {
         let table = path_table();
-        Self::slots(seat).any(|slot| {
-            table
-                .destinations(slot % 3, self.animals[slot].into())
-                .iter()
-                .any(|destination| self.can_reach(table, destination))
-        })
+        let mut origins = [0, 1, 2].map(|kind| (self.animals[usize::from(seat) * 3 + kind], kind));
+        origins.sort_unstable();
+        let mut moves = Moves::NONE;
+        for (origin, kind) in origins {
+            let origin = usize::from(origin);
+            for destination in table.destinations(kind, origin) {
+                if self.can_reach(table, destination) {
+                    moves.push(notation::action_id(origin, destination.square.into()));
+                }
+            }
+        }
+        moves
     }
 
     /// Make sure the player to move has a move: a stuck player loses, a stuck winner ends the
     /// game, and a game that ends starts the next one (or ends the match). A loop, as in Python:
     /// a long match of games that end at once must not grow the stack.
     fn settle(&mut self) {
-        while !self.has_move(self.to_move) {
+        loop {
+            let moves = self.moves_of(self.to_move);
+            if moves.count > 0 {
+                self.moves = moves;
+                return;
+            }
             match self.loser {
                 None => {
                     self.loser = Some(self.to_move);
@@ -308,6 +351,7 @@ impl ObontoRules {
                 }
                 Some(loser) => {
                     if self.end_game(loser) {
+                        self.moves = Moves::NONE;
                         return;
                     }
                 }
@@ -406,26 +450,12 @@ impl Rules for ObontoRules {
         }
     }
 
-    /// The mover's moves, sorted: the animals taken in the order of their squares, each one's
-    /// destinations in order, is the order of the ids (`origin * 81 + target`).
     fn legal_actions(&self) -> Vec<Action> {
-        let table = path_table();
-        let mut origins: Vec<(u8, usize)> = Self::slots(self.to_move)
-            .map(|slot| (self.animals[slot], slot % 3))
-            .collect();
-        origins.sort_unstable();
-        let mut moves = Vec::with_capacity(32);
-        for (origin, kind) in origins {
-            let origin = usize::from(origin);
-            moves.extend(
-                table
-                    .destinations(kind, origin)
-                    .iter()
-                    .filter(|destination| self.can_reach(table, destination))
-                    .map(|destination| notation::action_id(origin, destination.square.into())),
-            );
-        }
-        moves
+        self.moves
+            .as_slice()
+            .iter()
+            .map(|&id| Action::from(id))
+            .collect()
     }
 
     fn apply_action(&mut self, action: Action) {
@@ -899,6 +929,13 @@ mod tests {
         let count = |kind, square| table.destinations(kind, square).len();
         assert_eq!((count(0, 0), count(1, 0), count(2, 0)), (2, 3, 6));
         assert_eq!((count(0, 40), count(1, 40), count(2, 40)), (4, 8, 16));
+        let most = |kind| {
+            (0..SQUARES)
+                .map(|square| count(kind, square))
+                .max()
+                .unwrap()
+        };
+        assert_eq!(most(0) + most(1) + most(2), MOST_MOVES);
     }
 
     proptest! {
