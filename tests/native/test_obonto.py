@@ -116,6 +116,9 @@ def test_every_refusal_gives_the_python_reason(params: dict[str, Any]) -> None:
                 assert _refusal(theirs, action) == _refusal(ours, action)
         for action in (-1, 81 * 81, True, "0", None, 1.5):
             assert _refusal(theirs, action) == _refusal(ours, action)
+        for seat in (0, 1, None):
+            shown = [theirs.action_string_for(seat, action) for action in sorted(legal)]
+            assert shown == [ours.action_string_for(seat, action) for action in sorted(legal)]
         assert theirs.history() == ours.history()
 
 
@@ -144,6 +147,8 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     assert state.history() == []
     with pytest.raises(ValueError, match="action ids are 0 to 6560"):
         state.action_to_string(6561)
+    with pytest.raises(ValueError, match="action ids are 0 to 6560"):
+        state.action_string_for(0, 6561)
     with pytest.raises(ValueError, match="bad seat 2 for obonto"):
         state.observation(2)
 
