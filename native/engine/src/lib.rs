@@ -9,6 +9,7 @@ pub mod core;
 pub mod games;
 
 pub use crate::core::{
-    Action, DynState, EngineError, NativeGame, Params, Played, Randomness, Rules, CHANCE, TERMINAL,
+    Action, Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Played, Randomness,
+    Rules, CHANCE, TERMINAL,
 };
 pub use crate::games::{game_names, load_game};

@@ -4,7 +4,8 @@
 
 use std::cell::RefCell;
 
-use boneyard_engine::{DynState, EngineError, NativeGame, Params, Randomness};
+use boneyard_engine::{Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Randomness};
+use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyType};
@@ -374,6 +375,108 @@ impl PyState {
     }
 }
 
+/// Many games of one game stepped in Rust threads (`boneyard.native.batch.NativeBatch` holds one
+/// and owns the numpy arrays it copies into).
+#[pyclass(name = "Batch", module = "boneyard.native._engine")]
+struct PyBatch {
+    batch: Batch,
+    game: Py<PyGame>,
+    arrays: BatchArrays,
+    threads: usize,
+}
+
+fn copy_into<T: Element + Copy>(
+    py: Python<'_>,
+    target: &Bound<'_, PyAny>,
+    data: &[T],
+) -> PyResult<()> {
+    PyBuffer::<T>::get(target)?.copy_from_slice(py, data)
+}
+
+#[pymethods]
+impl PyBatch {
+    #[new]
+    #[allow(clippy::too_many_arguments)] // the keywords of NativeBatch's constructor, one each
+    fn new(
+        py: Python<'_>,
+        game: Py<PyGame>,
+        games: usize,
+        seed: u64,
+        num_actions: usize,
+        players: usize,
+        tensor_size: usize,
+        threads: usize,
+    ) -> PyResult<PyBatch> {
+        let batch = Batch::new(
+            game.get().inner.as_ref(),
+            games,
+            seed,
+            num_actions,
+            players,
+            tensor_size,
+        )
+        .map_err(|e| raise(py, e))?;
+        Ok(PyBatch {
+            batch,
+            game,
+            arrays: BatchArrays::default(),
+            threads: threads.max(1),
+        })
+    }
+
+    /// Every game new, game `i` drawing from `seed + i`, without the GIL.
+    fn reset(&mut self, py: Python<'_>, seed: u64) {
+        let (batch, arrays, threads) = (&mut self.batch, &mut self.arrays, self.threads);
+        let game = self.game.get().inner.as_ref();
+        py.detach(|| batch.reset(game, seed, threads, arrays));
+    }
+
+    /// One action a game (an int64 buffer), played without the GIL.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let actions: Vec<i64> = PyBuffer::<i64>::get(actions)?.to_vec(py)?;
+        let (batch, arrays, threads) = (&mut self.batch, &mut self.arrays, self.threads);
+        let game = self.game.get().inner.as_ref();
+        py.detach(|| batch.step(game, &actions, threads, arrays))
+            .map_err(|e| raise(py, e))
+    }
+
+    /// Copy the arrays into the given buffers (uint8 mask and flags, int32 players, float32
+    /// rewards and observations; `observation` may be None).
+    fn read_into(
+        &self,
+        py: Python<'_>,
+        mask: &Bound<'_, PyAny>,
+        current_player: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
+        terminated: &Bound<'_, PyAny>,
+        observation: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let arrays = &self.arrays;
+        copy_into(py, mask, &arrays.legal_action_mask)?;
+        copy_into(py, current_player, &arrays.current_player)?;
+        copy_into(py, rewards, &arrays.rewards)?;
+        copy_into(py, terminated, &arrays.terminated)?;
+        if let Some(observation) = observation {
+            copy_into(py, observation, &arrays.observation)?;
+        }
+        Ok(())
+    }
+
+    /// Game `index` as a state (a copy), `owner` its Python-side game.
+    fn state(&self, owner: Py<PyAny>, index: usize) -> PyResult<PyState> {
+        match self.batch.state(index) {
+            Some(state) => Ok(PyState {
+                inner: state.clone_box(),
+                game: owner,
+            }),
+            None => Err(PyValueError::new_err(format!(
+                "no game {index} in a batch of {}",
+                self.batch.len()
+            ))),
+        }
+    }
+}
+
 /// The names of the games with a native engine.
 #[pyfunction]
 fn game_names() -> Vec<&'static str> {
@@ -384,6 +487,7 @@ fn game_names() -> Vec<&'static str> {
 fn _engine(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyGame>()?;
     module.add_class::<PyState>()?;
+    module.add_class::<PyBatch>()?;
     module.add_function(wrap_pyfunction!(game_names, module)?)?;
     Ok(())
 }

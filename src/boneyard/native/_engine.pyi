@@ -33,3 +33,26 @@ class State:
     def resample(self, seat: int, rng: random.Random) -> State: ...
     def clone(self) -> State: ...
     def to_json(self) -> dict[str, Any]: ...
+
+class Batch:
+    def __init__(
+        self,
+        game: Game,
+        games: int,
+        seed: int,
+        num_actions: int,
+        players: int,
+        tensor_size: int,
+        threads: int,
+    ) -> None: ...
+    def reset(self, seed: int) -> None: ...
+    def step(self, actions: Any) -> None: ...
+    def read_into(
+        self,
+        mask: Any,
+        current_player: Any,
+        rewards: Any,
+        terminated: Any,
+        observation: Any | None,
+    ) -> None: ...
+    def state(self, owner: object, index: int) -> State: ...

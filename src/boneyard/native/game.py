@@ -144,8 +144,13 @@ class NativeGame:
     def state_observation_tensor(self, state: NativeState, seat: int | None) -> Sequence[float]:
         return self.python_game.observation_tensor(state.observation(seat))
 
+    # The interfaces' road to the same numbers (``boneyard.interop``), here through the
+    # observation: the Python engine's fast road reads a Python state's fields.
+    _state_observation_tensor = state_observation_tensor
+
     def state_action_mask(self, state: NativeState) -> bytearray | None:
-        return self.python_game.state_action_mask(self.python_state(state))
+        """``None``: the interfaces make the mask from ``legal_actions()``, already fast here."""
+        return None
 
     # ----- words and drawings: the Python game's, from observations ------------------------
 

@@ -71,6 +71,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
             Self::NAME
         )))
     }
+    /// The observation tensor of the Python game's `tensor` module for `seat` (`None`: the
+    /// spectator), written into `out` (as long as the shape's product); `false` where this game
+    /// has no native tensor yet.
+    fn observation_tensor(&self, _seat: Option<usize>, _out: &mut [f32]) -> bool {
+        false
+    }
     /// The saved fields of a state that is more than a replay of its history (a resampled one),
     /// in the Python engine's snapshot format (`to_json()["snapshot"]`); `None` otherwise.
     fn snapshot(&self) -> Option<Value> {
@@ -83,6 +89,10 @@ pub trait NativeGame: Send + Sync {
     fn name(&self) -> &'static str;
     fn params(&self) -> &Params;
     fn new_initial_state(&self) -> Box<dyn DynState>;
+    /// The shape of `Rules::observation_tensor`, where the game has a native tensor.
+    fn observation_tensor_shape(&self) -> Option<Vec<usize>> {
+        None
+    }
     /// A state from the Python engine's snapshot (`to_json()["snapshot"]`) and its history.
     fn state_from_snapshot(
         &self,
@@ -132,6 +142,10 @@ pub trait DynState: Send + Sync {
         rng: &mut dyn Randomness,
     ) -> Result<Box<dyn DynState>, EngineError>;
     fn snapshot(&self) -> Option<Value>;
+    /// `Rules::observation_tensor`: `false` where the game has no native tensor.
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool;
+    /// Draw chance outcomes by their odds until a player is to move or the game is over.
+    fn settle_chance(&mut self, rng: &mut rand::rngs::SmallRng);
     fn clone_box(&self) -> Box<dyn DynState>;
     /// Play uniformly random actions (chance by its odds) to the end; the number of actions.
     fn play_out(&mut self, rng: &mut rand::rngs::SmallRng) -> usize;

@@ -264,6 +264,19 @@ impl<R: Rules> DynState for Played<R> {
         self.rules.snapshot()
     }
 
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool {
+        self.rules.observation_tensor(seat, out)
+    }
+
+    fn settle_chance(&mut self, rng: &mut SmallRng) {
+        while self.rules.current_player() == CHANCE {
+            let outcome = sample_outcome(&self.rules.chance_outcomes(), rng);
+            self.rules.apply_action(outcome);
+            self.history.push(outcome);
+            self.legal = None;
+        }
+    }
+
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
     }
