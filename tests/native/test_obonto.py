@@ -8,12 +8,14 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from boneyard.core.errors import IllegalActionError, InvalidActionStringError, InvalidStateError
 from boneyard.core.game import State
 from boneyard.games.obonto.rules import MAX_MOVES_PER_GAME, ObontoGame
 from boneyard.native import load_game as load_native_game
+from boneyard.native.batch import NativeBatch
 from boneyard.native.game import NativeGame, NativeState
 from boneyard.testing import check_game
 from boneyard.testing.differential import EnginesDiffer, check_same_play
@@ -194,3 +196,23 @@ def test_a_document_of_a_state_set_up_from_a_board_is_refused_not_misread() -> N
     state = ObontoGame().new_state_from_position(ObontoGame().new_initial_state().position())
     with pytest.raises(InvalidStateError, match="cannot read a state document's 'position'"):
         NativeGame(ObontoGame()).state_from_json(state.to_json())
+
+
+@pytest.mark.parametrize("params", [{}, {"games": 6, "target": 12, "first": 1}])
+def test_the_batch_tensors_are_the_python_tensors(params: dict[str, Any]) -> None:
+    """``NativeBatch(observe=True)`` writes, per game, the Python tensor of the player to move
+    (a spectator's once the game is over), through plays, solo phases and new games."""
+    python_game = ObontoGame(**params)
+    batch = NativeBatch(NativeGame(python_game), 16, seed=2, observe=True, threads=2)
+    assert batch.observation is not None and batch.observation.shape == (16, 9, 9, 9)
+    rng = np.random.default_rng(6)
+    phases = set()
+    for _ in range(150):
+        for index in range(batch.num_envs):
+            state = python_game.state_from_json(batch.state(index).to_json())
+            seat = None if state.is_terminal() else state.current_player()
+            expected = np.asarray(python_game.state_observation_tensor(state, seat), np.float32)
+            assert np.array_equal(batch.observation[index].ravel(), expected)
+            phases.add(state.phase())  # type: ignore[attr-defined]
+        batch.step((rng.random(batch.legal_action_mask.shape) * batch.legal_action_mask).argmax(1))
+    assert phases == {"play", "solo", "over"}

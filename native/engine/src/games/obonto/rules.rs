@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::notation::{self, KINDS, NUM_ACTIONS, SIZE, SQUARES, STEPS};
-use super::observation;
+use super::{observation, tensor};
 use crate::core::{Action, DynState, EngineError, NativeGame, Params, Played, Rules, TERMINAL};
 
 /// The seats as the Python game names them (`ObontoGame.seat_names`), for the reasons of refusals.
@@ -252,6 +252,10 @@ impl NativeGame for ObontoGame {
             self.first,
         );
         Box::new(Played::new(rules))
+    }
+
+    fn observation_tensor_shape(&self) -> Option<Vec<usize>> {
+        Some(tensor::SHAPE.to_vec())
     }
 }
 
@@ -496,6 +500,10 @@ impl Rules for ObontoRules {
 
     fn observation(&self, seat: Option<usize>) -> Value {
         observation::observe(self, seat)
+    }
+
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool {
+        tensor::write(self, seat, out)
     }
 
     fn why_illegal(&self, action: Action) -> Option<String> {
