@@ -30,6 +30,10 @@ except ImportError as error:  # a source tree whose Rust was never built
 __all__ = ["NativeGame", "NativeState", "has_native_engine", "load_game", "native_games"]
 
 
+_DOCUMENT_KEYS = frozenset({"game", "params", "history", "snapshot"})
+"""What a native state document holds (``State.to_json``), all a native game reads."""
+
+
 def native_games() -> list[str]:
     """The games that have a native engine, sorted."""
     return sorted(_engine.game_names())
@@ -110,6 +114,14 @@ class NativeGame:
         """Rebuild a state from either engine's ``to_json()``; a bad document raises
         InvalidStateError, as the Python engine's does."""
         history = check_state_document(self.python_game, doc)
+        unread = sorted(set(doc) - _DOCUMENT_KEYS)
+        if unread:
+            # A key only the Python engine writes (Obonto's "position" of a state set up from a
+            # board) changes the state: ignoring it would give another position, silently.
+            raise InvalidStateError(
+                f"the native {self.name} engine cannot read a state document's "
+                f"{', '.join(map(repr, unread))}; boneyard.load_game({self.name!r}) reads it"
+            )
         snapshot = doc.get("snapshot")
         if snapshot is not None:
             return self._core.state_from_snapshot(self, json.dumps(snapshot), history)

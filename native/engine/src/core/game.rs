@@ -55,11 +55,15 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn why_illegal(&self, _action: Action) -> Option<String> {
         None
     }
-    /// How many player action ids the game has (Python's `num_distinct_actions`): `why_illegal`
-    /// gives a person no rule for an id past them, as the Python engine does not. Unbounded
-    /// unless the game says.
-    fn num_distinct_actions(&self) -> usize {
-        usize::MAX
+    /// The rule broken by an integer that is no id at all (a negative one), where the game can
+    /// say: Python's `_why_illegal` sees every int the caller passed.
+    fn why_illegal_integer(&self, _action: i64) -> Option<String> {
+        None
+    }
+    /// `Game.num_distinct_actions()` where the game bounds its ids: `why_illegal` names a rule only
+    /// for an id below it (Python's `_action_id`), the generic sentence otherwise.
+    fn num_distinct_actions(&self) -> Option<Action> {
+        None
     }
     /// A full state consistent with `observation(seat)`, the unknowns drawn from `rng` as the
     /// Python engine draws them (hidden-information games only).

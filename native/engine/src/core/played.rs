@@ -69,7 +69,7 @@ impl<R: Rules> Played<R> {
                 Ok(text) => (python_repr(&text), self.rules.why_illegal(id)),
                 Err(_) => (action.to_string(), self.rules.why_illegal(id)),
             },
-            None => (action.to_string(), self.rules.why_illegal(Action::MAX)),
+            None => (action.to_string(), self.rules.why_illegal_integer(action)),
         };
         self.message_for(&shown, reason)
     }
@@ -232,9 +232,10 @@ impl<R: Rules> DynState for Played<R> {
             CHANCE => return "Wait: the game is not waiting for a move now.".to_string(),
             _ => {}
         }
+        let bound = self.rules.num_distinct_actions();
         let Some(id) = self
             .id_of(action)
-            .filter(|&id| (id as usize) < self.rules.num_distinct_actions())
+            .filter(|&id| bound.is_none_or(|n| id < n))
         else {
             return NOT_ALLOWED.to_string();
         };

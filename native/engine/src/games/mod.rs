@@ -3,6 +3,7 @@
 use crate::core::{EngineError, NativeGame, Params};
 
 pub mod bones;
+pub mod obonto;
 pub mod race;
 
 /// A game's constructor from its resolved parameters.
@@ -10,7 +11,11 @@ type Loader = fn(&Params) -> Result<Box<dyn NativeGame>, EngineError>;
 
 /// Every game with a native engine: its name and how to load it. A game added here is loadable
 /// by `boneyard.native.load_game` with no other edit.
-const GAMES: &[(&str, Loader)] = &[("bones", bones::load), ("race", race::load)];
+const GAMES: &[(&str, Loader)] = &[
+    ("bones", bones::load),
+    ("obonto", obonto::load),
+    ("race", race::load),
+];
 
 /// The names of the games that have a native engine, sorted.
 pub fn game_names() -> Vec<&'static str> {

@@ -252,8 +252,12 @@ impl Rules for BonesRules {
         observation::observe(self, seat)
     }
 
-    fn num_distinct_actions(&self) -> usize {
-        self.table.count
+    fn num_distinct_actions(&self) -> Option<Action> {
+        Action::try_from(self.table.count).ok()
+    }
+
+    fn why_illegal_integer(&self, _action: i64) -> Option<String> {
+        self.why_illegal(Action::MAX) // no id at all: the reason of any id past the board's
     }
 
     fn why_illegal(&self, action: Action) -> Option<String> {
