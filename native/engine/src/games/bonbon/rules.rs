@@ -948,3 +948,266 @@ impl Rules for BonBonRules {
         Some(snapshot::save(self))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::python_shuffle;
+    use proptest::prelude::*;
+    use rand::rngs::SmallRng;
+    use rand::SeedableRng;
+
+    fn game(players: usize) -> Box<dyn NativeGame> {
+        let text = format!(
+            "{{\"players\": {players}, \"deck\": \"default\", \"tiles\": \"1,1,2,2,3,3\", \"max_rounds\": 40}}"
+        );
+        load(&Params::from_json(&text).unwrap()).unwrap()
+    }
+
+    /// A new game of `players` after `moves` (chance outcomes too, in notation).
+    fn new(players: usize, moves: &[&str]) -> Box<dyn DynState> {
+        let mut state = game(players).new_initial_state();
+        play(&mut *state, moves);
+        state
+    }
+
+    fn play(state: &mut dyn DynState, moves: &[&str]) {
+        for &text in moves {
+            let action = state.string_to_action(text).unwrap();
+            state.apply_action(i64::from(action)).unwrap();
+        }
+    }
+
+    fn strings(state: &mut dyn DynState) -> Vec<String> {
+        let legal = state.legal_actions().to_vec();
+        legal
+            .into_iter()
+            .map(|a| state.action_to_string(i64::from(a)).unwrap())
+            .collect()
+    }
+
+    /// The spectator-free truth of a run: `3` face up, `(3)` face down.
+    fn run_of(state: &dyn DynState, seat: usize) -> Vec<String> {
+        let saved = state.snapshot().unwrap();
+        let labels = [
+            "1", "2", "3", "4", "5", "3!", "4!", "5!", "6!", "wrapper", "peek", "second", "gift",
+            "caught",
+        ];
+        saved["runs"][seat]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|card| {
+                let label = labels[card[0].as_u64().unwrap() as usize];
+                if card[1].as_bool().unwrap() {
+                    label.to_string()
+                } else {
+                    format!("({label})")
+                }
+            })
+            .collect()
+    }
+
+    fn saved(state: &dyn DynState, field: &str) -> Value {
+        state.snapshot().unwrap()[field].clone()
+    }
+
+    #[test]
+    fn the_score_of_14() {
+        // Rule text example: printed values 12, face-down groups of one and of three cards.
+        let run = [
+            (3, true),
+            (2, false),
+            (1, true),
+            (2, false),
+            (2, false),
+            (2, false),
+        ];
+        assert_eq!(score_run(run, 0), 14);
+        assert_eq!(score_run(run, 3), 17);
+        assert_eq!(score_run([(1, false), (1, false)], -1), 3);
+        assert_eq!(score_run([], 0), 0);
+    }
+
+    #[test]
+    fn the_score_of_14_in_play() {
+        let mut state = new(2, &["tiles 1 2 3", "bonus 1"]);
+        play(
+            &mut *state,
+            &[
+                "draw", "card 3", "up", "draw", "card 2", "down", "draw", "card 1", "up",
+            ],
+        );
+        for _ in 0..3 {
+            play(&mut *state, &["draw", "card 2", "down"]);
+        }
+        play(&mut *state, &["pass"]);
+        assert_eq!(saved(&*state, "last_scores"), serde_json::json!([1, 14]));
+        assert_eq!(saved(&*state, "last_winners"), serde_json::json!([1]));
+    }
+
+    #[test]
+    fn the_tile_draw_is_weighted_by_the_ways_to_draw_it() {
+        let state = new(2, &[]);
+        let odds: Vec<(String, f64)> = state
+            .chance_outcomes()
+            .into_iter()
+            .map(|(a, p)| (state.action_to_string(i64::from(a)).unwrap(), p))
+            .collect();
+        assert_eq!(odds.len(), 7);
+        assert_eq!(odds[3], ("tiles 1 2 3".to_string(), 0.4));
+        assert!(odds.iter().all(|(t, p)| t == "tiles 1 2 3" || *p == 0.1));
+    }
+
+    #[test]
+    fn johns_run_loses_its_last_two_face_down_cards() {
+        // Rule text example: the collective limit breaks; face-down cards after the last
+        // face-up card are discarded, the earlier ones are safe.
+        let mut state = new(3, &["tiles 1 2 3"]);
+        play(&mut *state, &["draw", "card 2", "down"]); // seat 0: (2)
+        play(&mut *state, &["draw", "card 5", "up"]); // seat 1, marker 5
+        play(&mut *state, &["draw", "card 5", "up"]); // seat 2, marker 10
+        play(&mut *state, &["draw", "card 1", "up"]); // seat 0: (2) 1, marker 11
+        play(&mut *state, &["bonus 3"]); // seat 1 passes with the tile worth 3
+        play(&mut *state, &["draw", "card 4", "down"]); // seat 2
+        play(&mut *state, &["draw", "card 3", "down"]); // seat 0: (2) 1 (3)
+        play(&mut *state, &["draw", "card 1", "down"]); // seat 2
+        play(&mut *state, &["draw", "card 2", "down"]); // seat 0: (2) 1 (3) (2)
+        assert_eq!(run_of(&*state, 0), ["(2)", "1", "(3)", "(2)"]);
+        play(&mut *state, &["draw", "card 5!"]); // seat 2 takes the marker to 16 > 15
+        assert_eq!(saved(&*state, "rounds_played"), 1);
+        assert_eq!(saved(&*state, "last_cards"), serde_json::json!([2, 1, 4]));
+        assert_eq!(
+            saved(&*state, "last_scores"),
+            serde_json::json!([3, 8, null])
+        );
+        assert_eq!(saved(&*state, "last_winners"), serde_json::json!([1]));
+    }
+
+    #[test]
+    fn susans_wrapper_reveals_3_points_and_offers_another_card() {
+        let mut state = new(3, &["tiles 1 2 3"]);
+        play(&mut *state, &["draw", "card 2", "down", "bonus 1", "pass"]);
+        play(
+            &mut *state,
+            &[
+                "draw", "card 1", "up", "draw", "card 2", "down", "draw", "card 1", "down",
+            ],
+        );
+        assert_eq!(run_of(&*state, 0), ["(2)", "1", "(2)", "(1)"]);
+        play(&mut *state, &["draw", "card wrapper"]);
+        assert_eq!(run_of(&*state, 0), ["(2)", "1", "2", "1", "wrapper"]);
+        assert_eq!(saved(&*state, "marker"), 4);
+        assert_eq!(strings(&mut *state), ["draw", "end"]);
+        play(&mut *state, &["draw"]);
+        assert_eq!(state.current_player(), CHANCE);
+    }
+
+    #[test]
+    fn a_peeked_card_is_the_next_draw_and_seen_by_the_peeker_only() {
+        let mut state = new(3, &["tiles 1 2 3", "draw", "card peek", "down", "card 4"]);
+        assert_eq!(state.current_player(), 1);
+        play(&mut *state, &["draw"]);
+        let outcomes = state.chance_outcomes();
+        assert_eq!(outcomes.len(), 1);
+        assert_eq!(
+            state.action_to_string(i64::from(outcomes[0].0)).unwrap(),
+            "card 4"
+        );
+        assert_eq!(outcomes[0].1, 1.0);
+        let peek = &state.observation(Some(0)).unwrap()["peek"];
+        assert_eq!(peek["card"], "4");
+        assert!(state.observation(Some(2)).unwrap()["peek"]["card"].is_null());
+    }
+
+    #[test]
+    fn a_tie_goes_to_the_player_with_more_cards() {
+        let mut state = new(
+            2,
+            &[
+                "tiles 1 2 3",
+                "draw",
+                "card 4",
+                "down",
+                "draw",
+                "card 1",
+                "down",
+                "bonus 1",
+            ],
+        );
+        play(
+            &mut *state,
+            &["draw", "card 1", "down", "draw", "card 1", "down", "pass"],
+        );
+        // seat 0: 4 + tile 1 = 5 with 1 card; seat 1: 1+1+1 + 2 = 5 with 3 cards.
+        assert_eq!(saved(&*state, "last_scores"), serde_json::json!([5, 5]));
+        assert_eq!(saved(&*state, "last_winners"), serde_json::json!([1]));
+    }
+
+    #[test]
+    fn a_gift_goes_face_up_to_another_player_in_play() {
+        let mut state = new(3, &["tiles 1 2 3", "draw", "card gift"]);
+        assert_eq!(strings(&mut *state), ["gift 1", "gift 2"]);
+        play(&mut *state, &["gift 2"]);
+        assert_eq!(run_of(&*state, 2), ["gift"]);
+        assert_eq!(saved(&*state, "up_total"), serde_json::json!([0, 0, 2]));
+        assert_eq!(state.current_player(), 1);
+    }
+
+    #[test]
+    fn python_shuffle_draws_from_the_top_down() {
+        // CPython: for i in reversed(range(1, len)): j = randbelow(i + 1); swap(i, j).
+        struct Fixed(Vec<u64>);
+        impl Randomness for Fixed {
+            fn below(&mut self, n: u64) -> u64 {
+                self.0.remove(0) % n
+            }
+            fn unit(&mut self) -> f64 {
+                0.0
+            }
+        }
+        let mut items = [0, 1, 2];
+        python_shuffle(&mut Fixed(vec![0, 0]), &mut items);
+        assert_eq!(items, [1, 2, 0]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        /// Any sequence of integers, legal or not, never panics, a refused one changes nothing,
+        /// and a resample and a snapshot's restore play on.
+        #[test]
+        fn arbitrary_actions_never_panic(
+            players in 2usize..=6,
+            actions in proptest::collection::vec(any::<i64>(), 0..120),
+            seed in any::<u64>(),
+        ) {
+            let loaded = game(players);
+            let mut state = loaded.new_initial_state();
+            let mut rng = SmallRng::seed_from_u64(seed);
+            for (step, action) in actions.into_iter().enumerate() {
+                // Mostly small ids, so the game goes on; any i64 sometimes.
+                let action = if step % 3 == 0 { action } else { action.rem_euclid(48) };
+                let before = state.snapshot();
+                let history = state.history().to_vec();
+                if state.apply_action(action).is_err() {
+                    prop_assert_eq!(state.snapshot(), before);
+                    prop_assert_eq!(state.history(), &history[..]);
+                }
+                let _ = state.why_illegal(action);
+                let _ = state.action_to_string(action);
+                for seat in 0..players {
+                    let _ = state.action_string_for(Some(seat), action);
+                }
+                let snapshot = state.snapshot().unwrap();
+                let restored = loaded.state_from_snapshot(&snapshot, state.history().to_vec()).unwrap();
+                prop_assert_eq!(restored.snapshot(), Some(snapshot));
+                let seat = (seed as usize + step) % players;
+                let mut sampled = state.resample(seat, &mut rng).unwrap();
+                prop_assert_eq!(sampled.observation(Some(seat)).unwrap(), state.observation(Some(seat)).unwrap());
+                sampled.play_out(&mut rng);
+                prop_assert!(sampled.is_terminal());
+            }
+        }
+    }
+}
