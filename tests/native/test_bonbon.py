@@ -11,10 +11,16 @@ from typing import Any
 
 import pytest
 
-from boneyard.core.errors import IllegalActionError, InvalidActionStringError, InvalidStateError
+from boneyard.core.errors import (
+    IllegalActionError,
+    InvalidActionStringError,
+    InvalidParameterError,
+    InvalidStateError,
+)
 from boneyard.core.game import CHANCE, random_action
 from boneyard.games.bonbon.rules import BonBonGame
 from boneyard.native.game import NativeGame
+from boneyard.native.game import load_game as load_native_game
 from boneyard.testing import check_game
 from boneyard.testing.differential import EnginesDiffer, check_same_play
 from boneyard.testing.playthroughs import file_name, game_playthrough
@@ -251,3 +257,14 @@ def test_a_snapshot_the_rules_cannot_play_on_is_refused(change: dict[str, object
     doc["snapshot"].update(change)
     with pytest.raises(InvalidStateError, match="bad bonbon state snapshot"):
         NativeGame(python_game).state_from_json(doc)
+
+
+def test_every_parameter_loads_natively_by_name(tmp_path: Path) -> None:
+    deck = tmp_path / "small.toml"
+    deck.write_text(SMALL_DECK)
+    native = load_native_game("bonbon", players=5, deck=str(deck), tiles="0,0,9", max_rounds=2)
+    state = native.new_initial_state()
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["tiles 0 0 9"]
+    assert native.python_game.params["tiles"] == "0,0,9"
+    with pytest.raises(InvalidParameterError, match="players"):
+        load_native_game("bonbon", players=7)
