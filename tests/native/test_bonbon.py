@@ -27,8 +27,8 @@ from boneyard.testing.playthroughs import file_name, game_playthrough
 
 PLAYTHROUGHS = Path(__file__).parents[1] / "playthroughs"
 
-# Playouts per player count for about 2,000 plies each (longer games with more players).
-PLAYOUTS = {2: 80, 3: 40, 4: 25, 5: 30, 6: 25}
+# Playouts per player count for over 3,000 plies each (longer games with more players).
+PLAYOUTS = {2: 120, 3: 60, 4: 40, 5: 45, 6: 40}
 
 SMALL_DECK = """
 [[card]]
@@ -103,7 +103,7 @@ def test_the_native_engine_plays_as_the_rules(params: dict[str, int]) -> None:
     python_game = BonBonGame(**params)
     playouts = PLAYOUTS[params["players"]]
     plies = check_same_play(python_game, NativeGame(python_game), playouts=playouts, seed=1)
-    assert plies > 2000
+    assert plies > 3000
 
 
 @pytest.mark.parametrize("players", [2, 4])
