@@ -19,6 +19,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
     const NAME: &'static str;
     /// Whether some seat cannot see everything (then `resample` is the game's own).
     const HIDDEN_INFORMATION: bool = false;
+    /// Whether a resampled state keeps the history of the state it was drawn from; a game
+    /// whose resample deals a new state from a view (its snapshot, not a replay, is the state)
+    /// gives it an empty one, as its Python engine does.
+    const RESAMPLE_KEEPS_HISTORY: bool = true;
 
     fn num_players(&self) -> usize;
     /// A seat, `CHANCE` or `TERMINAL`.

@@ -257,7 +257,12 @@ impl<R: Rules> DynState for Played<R> {
             return Ok(self.clone_box());
         }
         let rules = self.rules.resample(seat, rng)?;
-        Ok(Box::new(Played::with_history(rules, self.history.clone())))
+        let history = if R::RESAMPLE_KEEPS_HISTORY {
+            self.history.clone()
+        } else {
+            Vec::new()
+        };
+        Ok(Box::new(Played::with_history(rules, history)))
     }
 
     fn snapshot(&self) -> Option<Value> {

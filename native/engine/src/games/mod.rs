@@ -2,6 +2,7 @@
 
 use crate::core::{EngineError, NativeGame, Params};
 
+pub mod bonbon;
 pub mod bones;
 pub mod obonto;
 pub mod race;
@@ -12,6 +13,7 @@ type Loader = fn(&Params) -> Result<Box<dyn NativeGame>, EngineError>;
 /// Every game with a native engine: its name and how to load it. A game added here is loadable
 /// by `boneyard.native.load_game` with no other edit.
 const GAMES: &[(&str, Loader)] = &[
+    ("bonbon", bonbon::load),
     ("bones", bones::load),
     ("obonto", obonto::load),
     ("race", race::load),
