@@ -1,0 +1,1 @@
+//! Fewest-move search for the OYNO puzzle on bit masks (`boneyard/games/oyno/search.py`).
