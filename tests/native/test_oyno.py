@@ -124,7 +124,7 @@ BAD_STRINGS = [
     "puzzle 12x",
     "puzzle 99999999999999999999999",
     "sideways",
-    "it's \"odd\"",
+    'it\'s "odd"',
 ]
 
 
@@ -202,3 +202,19 @@ def test_playouts_inside_rust_play_whole_games() -> None:
     games, actions = NativeGame(OynoPuzzle(bones=4, max_moves=10)).random_playouts(50, seed=1)
     # the deal is 8 chance outcomes, then at most 10 moves
     assert games == 50 and 50 * 8 <= actions <= 50 * 18
+
+
+@pytest.mark.parametrize(
+    ("bones", "difficulty"), [(3, 7), (8, 5), (4, 3), (6, 4)], ids=["rare 3", "rare 8", "4", "6"]
+)
+def test_difficulty_tickets_deal_the_python_set_ups(bones: int, difficulty: int) -> None:
+    """A ticket deals the same 5x5 set-up in both engines: picked from the rare lists
+    (data/rare_5x5.npz) or found by the same seeded draws and an exact search."""
+    python_game = OynoPuzzle(bones=bones, difficulty=difficulty)
+    native_game = NativeGame(python_game)
+    for ticket in (0, 1, 517, 1023):
+        ours, theirs = python_game.new_initial_state(), native_game.new_initial_state()
+        ours.apply_action(ticket)
+        theirs.apply_action(ticket)
+        assert theirs.observation(0) == ours.observation(0)
+        assert theirs.legal_actions() == ours.legal_actions()

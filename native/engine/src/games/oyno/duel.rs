@@ -17,12 +17,12 @@
 //! stands is a draw, and so is reaching `max_moves` actions.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::board::{parse_position, Board, CellMask};
+use super::board::{parse_position, Board, CellMask, WordHasher};
 use super::notation::{self, DuelAction, ROLL_UP};
 use super::observation;
 use crate::core::{
@@ -465,42 +465,6 @@ impl<M: CellMask> Rules for DuelRules<M> {
             }
             DuelAction::Move { from, to, .. } => self.why_not_moved(from, to),
         }
-    }
-}
-
-/// A fast hasher for the repetition counts: the keys are whole machine words, hashed by
-/// multiply-and-rotate (FxHash), with no need for SipHash's resistance to chosen keys.
-#[derive(Default, Clone, Copy)]
-pub struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_u128(&mut self, word: u128) {
-        self.write_u64(word as u64);
-        self.write_u64((word >> 64) as u64);
-    }
-
-    fn write_u32(&mut self, word: u32) {
-        self.write_u64(u64::from(word));
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
     }
 }
 

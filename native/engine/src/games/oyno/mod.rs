@@ -9,6 +9,7 @@ mod generator;
 mod notation;
 mod observation;
 mod puzzle;
+mod python_random;
 mod search;
 
 use crate::core::{EngineError, NativeGame, Params};
