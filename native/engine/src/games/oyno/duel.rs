@@ -46,7 +46,8 @@ pub struct DuelSetup<M> {
     pub wild: bool,
     /// `place_rule == "supply"`: a bone may be placed whenever the supply holds one.
     place_any_time: bool,
-    pub max_moves: u32,
+    /// As large as Python allows (no upper bound): the moves made are compared with it.
+    pub max_moves: u64,
     /// `start`: red's bones, white's bones, the up bones and the player to move.
     start: Option<([M; 2], M, usize)>,
 }
@@ -68,7 +69,7 @@ pub fn load<M: CellMask>(params: &Params) -> Result<Box<dyn NativeGame>, EngineE
         bones_per_player: count(params, "bones_per_player")?,
         wild: params.flag("wild")?,
         place_any_time: params.text("place_rule")? == "supply",
-        max_moves: count(params, "max_moves")?,
+        max_moves: u64::try_from(params.int("max_moves")?).unwrap_or(0),
         start,
     };
     Ok(Box::new(DuelGame {
@@ -235,7 +236,7 @@ impl<M: CellMask> DuelRules<M> {
         self.player = 1 - mover;
         let count = self.seen.entry(self.key()).or_insert(0);
         *count += 1;
-        if *count >= 3 || self.moves >= self.setup.max_moves {
+        if *count >= 3 || u64::from(self.moves) >= self.setup.max_moves {
             self.draw = true;
         }
     }
@@ -596,6 +597,61 @@ mod tests {
         // b2 lands down, then its neighbour a2 (white up) is reversed
         assert_eq!(position(&*state), "...../...../..o../wr.../.....");
         assert_eq!(state.current_player(), 1);
+    }
+
+    #[test]
+    fn reaching_max_moves_is_a_draw() {
+        let mut state = game(r#"{"max_moves": 3}"#).new_initial_state();
+        play(&mut state, &["place a1", "place e5", "place a5"]);
+        assert!(state.is_terminal());
+        assert_eq!(state.returns(), vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_wild_move_rolls_the_landing_side() {
+        let mut state = game(
+            r#"{"wild": true, "bones_per_player": 2, "start": "...../...../..o../...../r...W"}"#,
+        )
+        .new_initial_state();
+        play(&mut state, &["move a1-a5 wild", "down"]);
+        assert_eq!(position(&*state), "r..../...../..o../...../....W");
+        assert_eq!(state.current_player(), 1);
+    }
+
+    #[test]
+    fn a_start_may_give_white_the_move() {
+        let state = duel("R...w/.W.../..o../...r./..... w", 4);
+        assert_eq!(state.current_player(), 1);
+        assert_eq!(
+            state.observation(None).unwrap()["supply"],
+            serde_json::json!([2, 2])
+        );
+    }
+
+    #[test]
+    fn the_supply_reading_places_beside_moves_and_flips_and_can_win() {
+        let supply = |start: &str, bones: u32| {
+            game(&format!(
+                r#"{{"start": "{start}", "bones_per_player": {bones}, "place_rule": "supply"}}"#
+            ))
+            .new_initial_state()
+        };
+        let mut state = supply("...../...../..o../...../r...W", 3);
+        let legal = strings(&mut state);
+        assert_eq!(legal.iter().filter(|s| s.starts_with("place")).count(), 22);
+        assert!(legal.contains(&"flip a1".into()) && legal.contains(&"move a1-b2".into()));
+        // the place does what a forced one does: the bone up, a1 beside it reversed
+        play(&mut state, &["place b1"]);
+        assert_eq!(position(&*state), "...../...../..o../...../RR..W");
+        // red's last bone on b1 turns a1 up: every red bone is up
+        let mut state = supply("...../...../..o../...../r...W", 2);
+        play(&mut state, &["place b1"]);
+        assert_eq!(state.returns(), vec![1.0, -1.0]);
+        // and an empty supply places nothing
+        let mut state = supply("...../...../..o../...../Rr..W", 2);
+        let place = state.string_to_action("place c1").unwrap();
+        let refused = state.apply_action(i64::from(place)).unwrap_err();
+        assert!(refused.message().contains("no bone left in supply"));
     }
 
     proptest! {

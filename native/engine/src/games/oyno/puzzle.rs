@@ -35,7 +35,8 @@ pub struct PuzzleGame<M> {
 pub struct PuzzleSetup<M> {
     pub board: Board<M>,
     pub bones: u32,
-    pub max_moves: u32,
+    /// As large as Python allows (no upper bound): the moves made are compared with it.
+    pub max_moves: u64,
     /// `0`: a random deal; `K`: a ticket of the set-ups solved in exactly K moves.
     difficulty: u32,
     /// `start`: the occupied cells and the up bones.
@@ -104,7 +105,7 @@ pub fn load<M: CellMask>(params: &Params) -> Result<Box<dyn NativeGame>, EngineE
     let setup = PuzzleSetup {
         board,
         bones,
-        max_moves: count(params, "max_moves")?,
+        max_moves: u64::try_from(params.int("max_moves")?).unwrap_or(0),
         difficulty,
         start,
         tickets,
@@ -172,7 +173,7 @@ impl<M: CellMask> PuzzleRules<M> {
     fn settle(&mut self) {
         self.player = if self.dealt < self.setup.bones {
             CHANCE
-        } else if self.up == self.occupied || self.moves >= self.setup.max_moves {
+        } else if self.up == self.occupied || u64::from(self.moves) >= self.setup.max_moves {
             TERMINAL
         } else {
             0
@@ -320,7 +321,7 @@ impl<M: CellMask> Rules for PuzzleRules<M> {
     }
 
     fn apply_action(&mut self, action: Action) {
-        let setup = self.setup.clone();
+        let setup = &self.setup;
         let n = setup.board.cells;
         if self.player == CHANCE {
             if setup.difficulty > 0 {
