@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from boneyard.core.errors import IllegalActionError, InvalidActionStringError, InvalidStateError
-from boneyard.core.game import Game
+from boneyard.core.game import CHANCE, Game
 from boneyard.games.oyno.duel import Oyno
 from boneyard.games.oyno.puzzle import OynoPuzzle
 from boneyard.native.game import NativeGame
@@ -218,3 +218,18 @@ def test_difficulty_tickets_deal_the_python_set_ups(bones: int, difficulty: int)
         theirs.apply_action(ticket)
         assert theirs.observation(0) == ours.observation(0)
         assert theirs.legal_actions() == ours.legal_actions()
+
+
+@pytest.mark.parametrize(("size", "bones"), [(5, 23), (11, 119), (25, 623)])
+def test_the_side_odds_are_pythons_floats_exactly(size: int, bones: int) -> None:
+    """The odds of a dealt side are ratios of counts up to 2^622 (Python's exact ``int / int``):
+    the native odds are the same floats, bit for bit, not merely close."""
+    python_game = OynoPuzzle(size=size, bones=bones, max_moves=1)
+    ours, theirs = python_game.new_initial_state(), NativeGame(python_game).new_initial_state()
+    rng = random.Random(size)
+    while ours.current_player() == CHANCE:
+        assert theirs.chance_outcomes() == ours.chance_outcomes()
+        action = rng.choice(ours.legal_actions())
+        ours.apply_action(action)
+        theirs.apply_action(action)
+    assert theirs.observation(0) == ours.observation(0)
