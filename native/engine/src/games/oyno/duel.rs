@@ -104,11 +104,11 @@ fn parse_start<M: CellMask>(
     let mut occupied = [M::EMPTY; 2];
     let mut up = M::EMPTY;
     for (cell, char) in parse_position(words[0], board.size, "RrWw")? {
-        let bit = M::bit(cell);
-        occupied[usize::from(char.eq_ignore_ascii_case(&'w'))] =
-            occupied[usize::from(char.eq_ignore_ascii_case(&'w'))] | bit;
+        let colour = usize::from(char.eq_ignore_ascii_case(&'w'));
+        occupied[colour] = occupied[colour] | M::bit(cell);
+        // the capitals are the up sides: R red up, W white up
         if char.is_ascii_uppercase() {
-            up = up | bit;
+            up = up | M::bit(cell);
         }
     }
     Ok((occupied, up, player))

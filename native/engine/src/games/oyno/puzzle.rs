@@ -553,6 +553,29 @@ mod tests {
         assert_eq!(share, 0.5);
     }
 
+    #[test]
+    fn every_difficulty_ticket_deals_a_puzzle_of_that_length() {
+        let state = game(r#"{"size": 3, "bones": 5, "difficulty": 2}"#).new_initial_state();
+        assert_eq!(state.chance_outcomes().len(), DIFFICULTY_TICKETS);
+        let board = Board::<u64>::new(3).unwrap();
+        for ticket in (0..DIFFICULTY_TICKETS as i64).step_by(31) {
+            let mut dealt = state.clone_box();
+            dealt.apply_action(ticket).unwrap();
+            assert_eq!(dealt.current_player(), 0);
+            let position = dealt.observation(Some(0)).unwrap()["position"].clone();
+            let bones = parse_position(position.as_str().unwrap(), 3, "UD").unwrap();
+            let mask = |up_only: bool| {
+                bones
+                    .iter()
+                    .filter(|&&(_, char)| !up_only || char == 'U')
+                    .fold(0u64, |mask, &(cell, _)| mask | 1 << cell)
+            };
+            assert_eq!(bones.len(), 5);
+            let length = super::super::search::optimal_length(&board, mask(false), mask(true), 2);
+            assert_eq!(length, Some(2));
+        }
+    }
+
     proptest! {
         /// Any sequence of integers never panics, and a refused one changes nothing.
         #[test]
