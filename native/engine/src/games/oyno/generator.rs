@@ -101,7 +101,8 @@ fn binomial(n: u64, k: u64) -> u64 {
 /// the resting cells taken, then one bit a bone for its side.
 fn decode_position<M: CellMask>(board: &Board<M>, bones: u32, index: u32) -> (M, M) {
     let resting: Vec<usize> = board.resting.cells().collect();
-    let (rank, sides) = (u64::from(index) >> bones, index & ((1 << bones) - 1));
+    let rank = u64::from(index).checked_shr(bones).unwrap_or(0);
+    let sides = index & 1u32.checked_shl(bones).map_or(u32::MAX, |bit| bit - 1);
     let mut occupied = M::EMPTY;
     let mut up = M::EMPTY;
     for (j, c) in colex_unrank(rank, bones).into_iter().enumerate() {
@@ -109,7 +110,7 @@ fn decode_position<M: CellMask>(board: &Board<M>, bones: u32, index: u32) -> (M,
             continue;
         };
         occupied = occupied | M::bit(cell);
-        if (sides >> j) & 1 == 1 {
+        if sides.checked_shr(j as u32).unwrap_or(0) & 1 == 1 {
             up = up | M::bit(cell);
         }
     }

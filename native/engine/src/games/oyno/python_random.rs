@@ -121,6 +121,9 @@ impl PythonRandom {
     /// `_randbelow(n)` (also `randrange(n)`), `0 < n < 2^32`: the fewest bits that hold `n`,
     /// drawn again until below it.
     pub fn below(&mut self, n: u32) -> u32 {
+        if n == 0 {
+            return 0; // CPython refuses an empty range; no caller asks for one
+        }
         let bits = 32 - n.leading_zeros();
         loop {
             let drawn = self.bits(bits);
@@ -134,6 +137,7 @@ impl PythonRandom {
     /// populations, else distinct indices drawn again on repeats, as CPython chooses.
     pub fn sample<T: Copy>(&mut self, population: &[T], k: usize) -> Vec<T> {
         let n = population.len();
+        let k = k.min(n); // CPython refuses a larger sample; the game never asks for one
         let mut set_size = 21usize;
         if k > 5 {
             let exponent = ((k * 3) as f64).ln() / 4f64.ln();
