@@ -5,6 +5,7 @@ use crate::core::{EngineError, NativeGame, Params};
 pub mod bonbon;
 pub mod bones;
 pub mod obonto;
+pub mod oyno;
 pub mod race;
 
 /// A game's constructor from its resolved parameters.
@@ -16,6 +17,8 @@ const GAMES: &[(&str, Loader)] = &[
     ("bonbon", bonbon::load),
     ("bones", bones::load),
     ("obonto", obonto::load),
+    ("oyno", oyno::load_duel),
+    ("oyno_puzzle", oyno::load_puzzle),
     ("race", race::load),
 ];
 
