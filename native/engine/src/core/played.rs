@@ -226,6 +226,12 @@ impl<R: Rules> DynState for Played<R> {
         }
     }
 
+    fn text_view(&self) -> Value {
+        self.rules
+            .text_view()
+            .unwrap_or_else(|| self.rules.observation(None))
+    }
+
     fn why_illegal(&mut self, action: i64) -> String {
         match self.rules.current_player() {
             TERMINAL => return "The game is over.".to_string(),
@@ -253,7 +259,12 @@ impl<R: Rules> DynState for Played<R> {
             return Ok(self.clone_box());
         }
         let rules = self.rules.resample(seat, rng)?;
-        Ok(Box::new(Played::with_history(rules, self.history.clone())))
+        let history = if R::RESAMPLE_KEEPS_HISTORY {
+            self.history.clone()
+        } else {
+            Vec::new()
+        };
+        Ok(Box::new(Played::with_history(rules, history)))
     }
 
     fn snapshot(&self) -> Option<Value> {

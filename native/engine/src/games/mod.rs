@@ -2,6 +2,7 @@
 
 use crate::core::{EngineError, NativeGame, Params};
 
+pub mod bondo_cones;
 pub mod race;
 
 /// A game's constructor from its resolved parameters.
@@ -9,7 +10,7 @@ type Loader = fn(&Params) -> Result<Box<dyn NativeGame>, EngineError>;
 
 /// Every game with a native engine: its name and how to load it. A game added here is loadable
 /// by `boneyard.native.load_game` with no other edit.
-const GAMES: &[(&str, Loader)] = &[("race", race::load)];
+const GAMES: &[(&str, Loader)] = &[("bondo_cones", bondo_cones::load), ("race", race::load)];
 
 /// The names of the games that have a native engine, sorted.
 pub fn game_names() -> Vec<&'static str> {
