@@ -74,7 +74,7 @@ fn shift(bits: Bits, delta: i32) -> Bits {
 }
 
 /// Each square's king neighbours.
-pub const KING_MASK: [Bits; SQUARES] = {
+pub static KING_MASK: [Bits; SQUARES] = {
     let mut masks = [0; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
@@ -96,7 +96,7 @@ pub const KING_MASK: [Bits; SQUARES] = {
 pub const MAX_STEPS: usize = 8;
 
 /// `BALL[sq][r]`: the squares within `r` king steps of `sq` on an empty board.
-const BALL: [[Bits; MAX_STEPS + 1]; SQUARES] = {
+static BALL: [[Bits; MAX_STEPS + 1]; SQUARES] = {
     let mut balls = [[0; MAX_STEPS + 1]; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {

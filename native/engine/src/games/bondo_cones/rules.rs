@@ -1365,7 +1365,8 @@ mod tests {
             ..Position::default()
         }
         .state();
-        let error = state.apply_action(5 * 120 + 4 - 1 + 1).unwrap_err();
+        let elsewhere = i64::from(state.string_to_action("f1-e1").unwrap());
+        let error = state.apply_action(elsewhere).unwrap_err();
         assert!(error.to_string().contains("no cone of yours"), "{error}");
         let step = i64::from(state.string_to_action("e5-e6").unwrap());
         assert!(state.why_illegal(step).contains("exactly 3 steps"));
