@@ -38,20 +38,29 @@ def _resolved(params: dict[str, Any]) -> str:
 PARAMETER_SETS = list(
     {
         _resolved(params): params
-        for params in [*BondoConesGame.conformance_variants, *map(_golden_params, GOLDEN)]
+        for params in [
+            *BondoConesGame.conformance_variants,
+            *map(_golden_params, GOLDEN),
+            {"max_turns": 40, "setup": "random"},  # the turn cap's draw
+        ]
     }.values()
 )
-"""Every conformance variant and golden playthrough's parameters, each once."""
+"""Every conformance variant and golden playthrough's parameters, each once, and a short cap."""
 
-PLAYOUTS = {28: 3, 10: 6}
-"""Playouts per target: a game to 28 points runs about 700 plies, one to 10 about 300."""
+
+def _playouts(game: BondoConesGame) -> int:
+    """Enough playouts for 1,500 plies or more: a game to 28 points runs about 700 plies, one to
+    10 about 300, one capped at 40 turns about 150."""
+    if game.max_turns <= 40:
+        return 14
+    return 3 if game.target >= 28 else 6
 
 
 @pytest.mark.parametrize("params", PARAMETER_SETS, ids=_resolved)
 def test_the_native_engine_plays_as_the_rules(params: dict[str, Any]) -> None:
     python_game = BondoConesGame(**params)
-    playouts = PLAYOUTS.get(python_game.target, 4)
-    plies = check_same_play(python_game, NativeGame(python_game), playouts=playouts, seed=1)
+    native_game = NativeGame(python_game)
+    plies = check_same_play(python_game, native_game, playouts=_playouts(python_game), seed=1)
     assert plies > 1500
 
 
@@ -93,7 +102,10 @@ def test_the_words_for_people_are_the_rules(params: dict[str, Any]) -> None:
                 assert ours.action_string_for(seat, action) == theirs.action_string_for(
                     seat, action
                 )
-        for action in [rng.randrange(bound), rng.randrange(250), *ours.legal_actions()[:1]]:
+        # an id of no action (within the 32 bits of a native action id)
+        unknown = bound + rng.randrange(2**32 - bound)
+        tried = [rng.randrange(bound), rng.randrange(250), unknown, *ours.legal_actions()[:1]]
+        for action in tried:
             assert ours.why_illegal(action) == theirs.why_illegal(action)
             if action in ours.legal_actions():
                 continue

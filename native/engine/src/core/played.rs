@@ -238,7 +238,11 @@ impl<R: Rules> DynState for Played<R> {
             CHANCE => return "Wait: the game is not waiting for a move now.".to_string(),
             _ => {}
         }
-        let Some(id) = self.id_of(action) else {
+        // As Python's `_action_id`: an id the game has no action for gets no rule's reason.
+        let Some(id) = self
+            .id_of(action)
+            .filter(|&id| self.rules.action_to_string(id).is_ok())
+        else {
             return NOT_ALLOWED.to_string();
         };
         if self.legal().binary_search(&id).is_ok() {
