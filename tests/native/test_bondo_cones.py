@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from boneyard.core.errors import IllegalActionError, InvalidActionStringError, InvalidStateError
+from boneyard import native
+from boneyard.core.errors import (
+    IllegalActionError,
+    InvalidActionStringError,
+    InvalidParameterError,
+    InvalidStateError,
+)
 from boneyard.core.game import State, random_action
 from boneyard.games.bondo_cones.rules import BondoConesGame
 from boneyard.native.game import NativeGame, NativeState
@@ -206,3 +212,14 @@ def test_playouts_inside_rust_play_whole_games() -> None:
     games, actions = NativeGame(BondoConesGame(target=10)).random_playouts(20, seed=1)
     # Two set-ups of 17 actions and the first player, then at least a roll and an act a turn.
     assert games == 20 and actions > 20 * 37
+
+
+def test_every_parameter_loads_natively_with_the_python_errors() -> None:
+    game = native.load_game("bondo_cones", target=5, max_turns=7, setup="random")
+    assert isinstance(game, NativeGame) and "bondo_cones" in native.native_games()
+    view = game.new_initial_state().observation(0)
+    assert (view["target"], view["max_turns"], view["setup"]) == (5, 7, "random")
+    with pytest.raises(InvalidParameterError, match="setup"):
+        native.load_game("bondo_cones", setup="secret")
+    with pytest.raises(InvalidParameterError, match="target"):
+        native.load_game("bondo_cones", target=42)

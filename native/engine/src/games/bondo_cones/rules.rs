@@ -1393,6 +1393,8 @@ mod tests {
     use rand::SeedableRng;
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
         /// Any sequence of integers, legal or not, never panics, and a refused one changes
         /// nothing; legal moves are drawn often enough to reach every phase.
         #[test]
