@@ -4,6 +4,7 @@
 mod board;
 mod notation;
 mod observation;
+mod record;
 mod rules;
 
 pub use rules::{load, BondoConesGame, BondoConesRules};
