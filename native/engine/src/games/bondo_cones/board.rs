@@ -182,9 +182,17 @@ pub fn squares_of(mut bits: Bits) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Push `from * 120 + to` for every straight move of `steps` by a cone in `movers`: every
-/// square before the last in `empty`, the last in `target`.
-fn ordinary_moves(movers: Bits, empty: Bits, target: Bits, steps: usize, out: &mut Vec<Action>) {
+/// Where the cones of `movers` go on a straight move of `steps`, added per origin to `reach`
+/// (and the origins to `origins`): every square before the last in `empty`, the last in
+/// `target`. All cones move at once, a shift of the whole bitboard per step and direction.
+fn straight_reach(
+    movers: Bits,
+    empty: Bits,
+    target: Bits,
+    steps: usize,
+    reach: &mut [Bits; SQUARES],
+    origins: &mut Bits,
+) {
     for &(delta, wrap) in &SHIFTS {
         let through = wrap & empty;
         let mut front = movers;
@@ -194,8 +202,9 @@ fn ordinary_moves(movers: Bits, empty: Bits, target: Bits, steps: usize, out: &m
         front = shift(front, delta) & wrap & target;
         let travelled = delta * steps as i32;
         for to in squares_of(front) {
-            let from = to as i32 - travelled;
-            out.push((from as usize * SQUARES + to) as Action);
+            let from = (to as i32 - travelled) as usize;
+            reach[from] |= 1 << to;
+            *origins |= 1 << from;
         }
     }
 }
@@ -379,26 +388,35 @@ impl ConeBoards {
     pub fn cone_moves(&self, seat: usize, roll: usize) -> Vec<Action> {
         let empty = self.empty();
         let target = empty | self.cones[1 - seat];
-        let mut moves = Vec::with_capacity(64);
-        ordinary_moves(
-            self.cones[seat] & !self.ringed[seat],
+        let ringed = self.ringed[seat];
+        // Destinations per origin, so the moves come out sorted with no sort.
+        let mut reach = [0; SQUARES];
+        let mut origins = 0;
+        straight_reach(
+            self.cones[seat] & !ringed,
             empty,
             target,
             roll,
-            &mut moves,
+            &mut reach,
+            &mut origins,
         );
-        for square in squares_of(self.ringed[seat]) {
+        for square in squares_of(ringed) {
             let steps = if self.double[seat] >> square & 1 != 0 {
                 roll * 2
             } else {
                 roll
             };
-            let base = square * SQUARES;
-            for to in squares_of(bondo_destinations(square, steps, empty, target)) {
-                moves.push((base + to) as Action);
-            }
+            reach[square] = bondo_destinations(square, steps, empty, target);
+            origins |= 1 << square;
         }
-        moves.sort_unstable();
+        let count = squares_of(origins)
+            .map(|from| reach[from].count_ones() as usize)
+            .sum();
+        let mut moves = Vec::with_capacity(count);
+        for from in squares_of(origins) {
+            let base = from * SQUARES;
+            moves.extend(squares_of(reach[from]).map(|to| (base + to) as Action));
+        }
         moves
     }
 }
