@@ -359,7 +359,7 @@ impl PyState {
     }
 
     fn __str__(&self, py: Python<'_>) -> PyResult<String> {
-        let view = self.observation(py, None)?;
+        let view = json_to_python(py, &self.inner.text_view())?;
         self.game
             .bind(py)
             .call_method1("render_text", (view,))?

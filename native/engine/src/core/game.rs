@@ -53,9 +53,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     }
     /// All that `seat` may know (`None`: a spectator), equal as JSON to the Python engine's.
     fn observation(&self, seat: Option<usize>) -> Value;
-    /// The rule an illegal action breaks, where the game can say (Python's `_why_illegal`). An
-    /// id that no `Action` holds (a negative one) is asked about as `Action::MAX`: past every
-    /// game's ids, it gets the reason the game gives any id it does not have.
+    /// What `str(state)` draws where it shows more than a spectator sees (the Python `__str__`
+    /// of a hidden-information game), shaped as an observation; `None`: the spectator's view.
+    fn text_view(&self) -> Option<Value> {
+        None
+    }
+    /// The rule an illegal action breaks, where the game can say (Python's `_why_illegal`).
     fn why_illegal(&self, _action: Action) -> Option<String> {
         None
     }
@@ -140,6 +143,8 @@ pub trait DynState: Send + Sync {
     fn string_to_action(&self, text: &str) -> Result<Action, EngineError>;
     fn action_string_for(&self, seat: Option<usize>, action: i64) -> Result<String, EngineError>;
     fn observation(&self, seat: Option<usize>) -> Result<Value, EngineError>;
+    /// What `str(state)` draws (`Rules::text_view`, else the spectator's observation).
+    fn text_view(&self) -> Value;
     /// One sentence for a person who tried `action` (an empty one when it is legal).
     fn why_illegal(&mut self, action: i64) -> String;
     fn resample(

@@ -226,16 +226,24 @@ impl<R: Rules> DynState for Played<R> {
         }
     }
 
+    fn text_view(&self) -> Value {
+        self.rules
+            .text_view()
+            .unwrap_or_else(|| self.rules.observation(None))
+    }
+
     fn why_illegal(&mut self, action: i64) -> String {
         match self.rules.current_player() {
             TERMINAL => return "The game is over.".to_string(),
             CHANCE => return "Wait: the game is not waiting for a move now.".to_string(),
             _ => {}
         }
+        // As Python's `_action_id`: an id past the game's, or one it has no notation for, gets
+        // no rule's reason.
         let bound = self.rules.num_distinct_actions();
         let Some(id) = self
             .id_of(action)
-            .filter(|&id| bound.is_none_or(|n| id < n))
+            .filter(|&id| bound.is_none_or(|n| id < n) && self.rules.action_to_string(id).is_ok())
         else {
             return NOT_ALLOWED.to_string();
         };

@@ -3,6 +3,7 @@
 use crate::core::{EngineError, NativeGame, Params};
 
 pub mod bonbon;
+pub mod bondo_cones;
 pub mod bones;
 pub mod obonto;
 pub mod oyno;
@@ -15,6 +16,7 @@ type Loader = fn(&Params) -> Result<Box<dyn NativeGame>, EngineError>;
 /// by `boneyard.native.load_game` with no other edit.
 const GAMES: &[(&str, Loader)] = &[
     ("bonbon", bonbon::load),
+    ("bondo_cones", bondo_cones::load),
     ("bones", bones::load),
     ("obonto", obonto::load),
     ("oyno", oyno::load_duel),

@@ -1,0 +1,10 @@
+//! Bond O Cones (`boneyard.games.bondo_cones`): dice, hidden cone values, BondO rings and
+//! battles; chance and hidden information, with resampling drawn as the Python engine draws.
+
+mod board;
+mod notation;
+mod observation;
+mod record;
+mod rules;
+
+pub use rules::{load, BondoConesGame, BondoConesRules};
