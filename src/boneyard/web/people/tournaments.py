@@ -158,10 +158,12 @@ async def _listed(connection: HTTPConnection) -> list[Tournament]:
 
 def _summary(connection: HTTPConnection, tournament: Tournament, now: float) -> dict[str, Any]:
     manager: GameManager = connection.app.state.manager
+    title = manager.catalog.game_class(tournament.game).title
     return {
         "id": tournament.id,
         "game": tournament.game,
-        "title": manager.catalog.game_class(tournament.game).title,
+        "title": title,
+        "name": f"{title} arena by {tournament.creator}",
         "kind": tournament.kind,
         "minutes": tournament.minutes,
         "clock": tournament.clock,
@@ -184,6 +186,8 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
         me = {
             "name": account.name,
             "joined": mine is not None and not mine["withdrawn"],
+            # paused (withdrawn, or a first move let lapse): paired again once they resume
+            "paused": mine is not None and mine["withdrawn"],
             "game_url": (
                 f"/game/{mine['game']}?t={mine['token']}" if mine and mine["token"] else None
             ),
@@ -197,6 +201,7 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
             "on_streak": p["streak"] >= 2,
             "playing": p["game"] is not None,
             "withdrawn": p["withdrawn"],
+            "paused": p["withdrawn"],
         }
         for rank, p in enumerate(table, start=1)
     ]
@@ -206,9 +211,19 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
         "now": now,
         "version": tournament.version,
         "standings": standings,
+        "games": _being_played(table),
         "podium": [p["name"] for p in standings[:PODIUM]] if status == "finished" else [],
         "me": me,
     }
+
+
+def _being_played(table: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games being played, to watch: ``{"url", "names"}`` each, the best placed first."""
+    games: dict[str, list[str]] = {}
+    for player in table:
+        if player["game"] is not None:
+            games.setdefault(player["game"], []).append(player["name"])
+    return [{"url": f"/game/{game_id}", "names": names} for game_id, names in games.items()]
 
 
 @sockets.websocket("/ws/tournaments/{tournament_id}")

@@ -15,12 +15,15 @@ inside its transactions and the tests check them alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 WIN, DRAW, LOSS = 2, 1, 0
 STREAK_AFTER = 2
 """Wins in a row after which wins (and draws) count double."""
 REMATCH_WAIT_SECONDS = 20.0
-"""How long two free players whose only choice is a rematch wait for someone else to be free."""
+"""The least that two free players whose only choice is a rematch wait for someone else."""
+MOVES_TO_SCORE = 1
+"""The moves each side makes before a game of the arena counts (fewer: no points)."""
 
 
 @dataclass(frozen=True)
@@ -35,9 +38,24 @@ class Entrant:
     """Games played in the first seat (the one who has had it less gets it)."""
 
 
-def pair(free: list[Entrant], playing: int, now: float) -> list[tuple[str, str]]:
+def rematch_wait(clock: dict[str, Any]) -> float:
+    """How long a rematch waits for someone else to be free, with an arena's ``clock``: as
+    long as a game without increments lasts at most (both sides' time), at least
+    ``REMATCH_WAIT_SECONDS``."""
+    return max(REMATCH_WAIT_SECONDS, 2.0 * float(clock.get("initial", 0)))
+
+
+def scores(moves_by_seat: list[int]) -> bool:
+    """Whether a finished game counts, by the moves each seat made in it."""
+    return len(moves_by_seat) >= 2 and min(moves_by_seat) >= MOVES_TO_SCORE
+
+
+def pair(
+    free: list[Entrant], playing: int, now: float, wait: float = REMATCH_WAIT_SECONDS
+) -> list[tuple[str, str]]:
     """The games to start now among ``free``, each ``(first seat, second seat)`` account ids;
-    ``playing``: how many are in a game still (they may be free soon)."""
+    ``playing``: how many are in a game still (they may be free soon); ``wait``: how long a
+    rematch waits for them (``rematch_wait``)."""
     waiting = sorted(free, key=lambda e: (-e.score, e.free_since, e.account_id))
     pairs: list[tuple[Entrant, Entrant]] = []
     while len(waiting) >= 2:
@@ -46,9 +64,7 @@ def pair(free: list[Entrant], playing: int, now: float) -> list[tuple[str, str]]
         fresh = [e for e in nearest if not _rematch(top, e)]
         if fresh:
             partner = fresh[0]
-        elif playing > 0 and now - max(top.free_since, nearest[0].free_since) < (
-            REMATCH_WAIT_SECONDS
-        ):
+        elif playing > 0 and now - max(top.free_since, nearest[0].free_since) < wait:
             continue  # their last opponent is the only choice: wait for others to be free
         else:
             partner = nearest[0]

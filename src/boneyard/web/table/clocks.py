@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -34,10 +35,11 @@ from sqlalchemy.exc import IntegrityError
 from boneyard.web.errors import WebError
 from boneyard.web.play.clocks import (
     GameClock,
+    deadline_of,
     stopped_at_flag,
     switched,
 )
-from boneyard.web.play.events import GameChanged, GameLoaded
+from boneyard.web.play.events import GameChanged, GameLoaded, SeatOpened
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.timers import Timer
@@ -122,6 +124,51 @@ class ClockKeeper:
     def timed(self) -> int:
         """Running clocks with a timer in this process."""
         return len(self._timers)
+
+    # ----- a first move held for its person to arrive ----------------------------------------
+
+    async def hold_first_move(self, live: LiveGame, seconds: float) -> None:
+        """The seat to move's first-move time starts once their page opens the game
+        (``arrived``), or in ``seconds`` at the latest: a game its players were sent to (an
+        arena's pairing) is not called off while its pages load, and a player who never comes
+        holds the other for at most ``seconds`` more."""
+        async with live.lock:
+            record = await self._settle(live)
+            if record is None or record.running is None or record.started[record.running]:
+                return
+            await self._first_move_from(live, record, self.timers.now() + seconds)
+
+    async def arrived(self, event: SeatOpened) -> None:
+        """A person's page opened their seat: a first move held for them starts now. Never
+        later than the hold said (a page opened again and again gains nothing)."""
+        live, seat = event.live, event.seat
+        if not self._held_for(live, seat):
+            return  # the usual case, answered from memory: no lock, no store
+        async with live.lock:
+            if self._held_for(live, seat):
+                assert live.clock is not None
+                await self._first_move_from(live, live.clock.record, self.timers.now())
+
+    def _held_for(self, live: LiveGame, seat: int) -> bool:
+        record = None if live.clock is None else live.clock.record
+        return (
+            record is not None
+            and record.running == seat
+            and not record.started[seat]
+            and record.since > self.timers.now()
+        )
+
+    async def _first_move_from(self, live: LiveGame, record: ClockRecord, since: float) -> None:
+        """The running seat's first-move time counted from ``since``; told to the pages. Locked."""
+        moved = replace(record, since=since, version=record.version + 1)
+        new = replace(moved, deadline=deadline_of(moved, self.settings.clock_first_move_seconds))
+        if not await self.manager.in_store(self.store.replace, record.version, new):
+            await self._settle(live)  # another process changed the clock first
+            return
+        assert live.clock is not None
+        live.clock.record = new
+        self._schedule(new)
+        await self.manager.announce(live, live.seq)
 
     # ----- timers ------------------------------------------------------------------------------
 
