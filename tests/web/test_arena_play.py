@@ -169,8 +169,12 @@ def test_a_player_who_never_comes_holds_the_other_for_the_time_to_get_there(
         assert await arena.seat(first) == seat  # still theirs to start
         await arena.table.tick(2)
         assert await arena.seat(first) is None  # called off: both are free
-        game = await arena.people[first].get(f"/api/games/{seat[0]}")
-        assert "did not make a first move in time" in game.json()["status"]
+        game = (await arena.people[first].get(f"/api/games/{seat[0]}")).json()
+        assert "did not make a first move in time" in game["status"]
+        assert game["session"]["ending"]["kind"] == "abort" and game["returns"] == [0.0, 0.0]
+        for name in ("Ann", "Bob"):  # before: "finished" on the profile, a draw in My games
+            profile = (await arena.people[name].get(f"/api/players/{name}")).json()
+            assert [g["result"] for g in profile["recent"]] == ["called off"]
 
     in_an_arena(tmp_path, ["Ann", "Bob"], test)
 
