@@ -219,3 +219,35 @@ def test_a_player_whose_first_move_lapsed_is_paused_until_they_resume(tmp_path: 
         assert mine["joined"] and not mine["paused"]
 
     in_an_arena(tmp_path, names, test)
+
+
+def test_the_second_players_first_move_waits_for_their_page_too(tmp_path: Path) -> None:
+    """The first mover came and moved at once: the other's 30 s do not start before their page
+    opened the game (or the time to get there ran out); a page already there starts them."""
+
+    async def test(arena: Arena) -> None:
+        await arena.tick()
+        first = await arena.first_mover(["Ann", "Bob"])
+        second = next(name for name in ["Ann", "Bob"] if name != first)
+        await arena.table.tick(2)
+        await arena.arrive(first)
+        await arena.move(first)
+        assert (await arena.clock(second))["first_move_left"] == ARRIVAL - 2 + FIRST_MOVE
+        await arena.table.tick(3)
+        await arena.arrive(second)
+        assert (await arena.clock(second))["first_move_left"] == FIRST_MOVE
+
+    in_an_arena(tmp_path, ["Ann", "Bob"], test)
+
+
+def test_a_page_that_came_before_the_first_move_starts_at_once(tmp_path: Path) -> None:
+    async def test(arena: Arena) -> None:
+        await arena.tick()
+        first = await arena.first_mover(["Ann", "Bob"])
+        second = next(name for name in ["Ann", "Bob"] if name != first)
+        await arena.arrive(second)
+        await arena.arrive(first)
+        await arena.move(first)
+        assert (await arena.clock(second))["first_move_left"] == FIRST_MOVE
+
+    in_an_arena(tmp_path, ["Ann", "Bob"], test)

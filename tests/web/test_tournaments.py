@@ -38,6 +38,16 @@ def test_no_one_meets_their_last_opponent_when_another_is_free() -> None:
     assert frozenset({"ann", "bob"}) not in pairs and frozenset({"cy", "dee"}) not in pairs
 
 
+def test_a_third_player_is_not_left_out_while_two_meet_again_and_again() -> None:
+    """Seen in the four-account arena: Cy's last game was with Bob, Bob's since then with Ann;
+    all three free, Bob on top: Bob played Ann and Ann Bob, again and again, Cy waiting."""
+    free = [Entrant("ann", 4, "bob", 1.0), Entrant("bob", 6, "ann", 1.0),
+            Entrant("cy", 2, "bob", 1.0)]  # fmt: skip
+    assert {frozenset(p) for p in arena.pair(free, playing=0, now=2.0)} == {
+        frozenset({"bob", "cy"})
+    }
+
+
 def test_a_rematch_waits_while_others_play_then_is_allowed() -> None:
     free = [Entrant("ann", 2, "bob", 100.0), Entrant("bob", 0, "ann", 100.0)]
     assert arena.pair(free, playing=2, now=101.0) == []  # others may be free soon

@@ -61,6 +61,9 @@ class ClockKeeper:
         self.settings = manager.settings
         self.timers = manager.timers
         self._timers: dict[str, tuple[float, Timer]] = {}
+        self._arrivals: dict[str, tuple[float, set[int]]] = {}
+        """Games whose first moves wait for their people's pages (``hold_first_move``): until
+        when, and the seats whose page opened the game (as this process heard)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweep: Timer | None = None
         self.flags = 0
@@ -100,6 +103,8 @@ class ClockKeeper:
             self._schedule(clock.record)
         else:
             self._spawn(self._settle_game(live.id))
+        if live.id in self._arrivals:
+            self._hold_next_seat(live)
 
     async def start(self) -> None:
         """At start-up: every running clock in the store gets its timer (those run out while
@@ -110,6 +115,7 @@ class ClockKeeper:
         for _deadline, timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        self._arrivals.clear()
         if self._sweep is not None:
             self._sweep.cancel()
         for task in list(self._tasks):
@@ -132,16 +138,48 @@ class ClockKeeper:
         (``arrived``), or in ``seconds`` at the latest: a game its players were sent to (an
         arena's pairing) is not called off while its pages load, and a player who never comes
         holds the other for at most ``seconds`` more."""
+        until = self.timers.now() + seconds
+        self._arrivals[live.id] = (until, set())
         async with live.lock:
             record = await self._settle(live)
             if record is None or record.running is None or record.started[record.running]:
                 return
-            await self._first_move_from(live, record, self.timers.now() + seconds)
+            await self._first_move_from(live, record, until)
+
+    def _hold_next_seat(self, live: LiveGame) -> None:
+        """After a change (the first seat's first move): the next seat's first move waits for
+        their page too, until the hold's end. Locked (``changed``)."""
+        until = self._arrivals[live.id][0]
+        record = None if live.clock is None else live.clock.record
+        if record is None or live.over or all(record.started) or self.timers.now() >= until:
+            del self._arrivals[live.id]
+            return
+        if record.running is not None and self._waits_for(live, record.running):
+            self._spawn(self._hold_seat(live.id, record.running, until))
+
+    def _waits_for(self, live: LiveGame, seat: int) -> bool:
+        """Whether ``seat``'s first move is to wait for their page, which has not opened it."""
+        held = self._arrivals.get(live.id)
+        record = None if live.clock is None else live.clock.record
+        if held is None or record is None or live.over or seat in held[1]:
+            return False
+        running = record.running == seat and not record.started[seat]
+        return running and record.at_seq == live.seq and record.since < held[0]
+
+    async def _hold_seat(self, game_id: str, seat: int, until: float) -> None:
+        live = self.manager.games.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            if live.clock is not None and self._waits_for(live, seat):
+                await self._first_move_from(live, live.clock.record, until)
 
     async def arrived(self, event: SeatOpened) -> None:
         """A person's page opened their seat: a first move held for them starts now. Never
         later than the hold said (a page opened again and again gains nothing)."""
         live, seat = event.live, event.seat
+        if live.id in self._arrivals:
+            self._arrivals[live.id][1].add(seat)
         if not self._held_for(live, seat):
             return  # the usual case, answered from memory: no lock, no store
         async with live.lock:

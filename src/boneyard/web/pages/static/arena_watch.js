@@ -31,6 +31,8 @@ function store(storage, key, value) {
  * account plays in it, and open a game it was just paired in. */
 export function followArena(view) {
   if (!view?.me || view.error) return;
+  document.documentElement.dataset.arena = view.me.paused ? "paused" : view.status; // for tests
+  showOnGamePage(view);
   const playing = view.me.joined && view.status !== "finished";
   if (playing) store(localStorage, ARENA_KEY, view.id);
   else if (stored(localStorage, ARENA_KEY) === view.id) store(localStorage, ARENA_KEY, null);
@@ -46,8 +48,19 @@ export function followArena(view) {
   location.assign(url);
 }
 
+/** A game page of the arena says what comes next: a game opening by itself, or the end. */
+function showOnGamePage(view) {
+  const next = document.getElementById("arena-next");
+  if (!next) return;
+  if (view.status === "finished") next.textContent = "The arena is over: see the winners.";
+  else if (view.me.paused) next.textContent = "You are paused: resume on the arena's page.";
+  else if (view.me.joined && !view.me.game_url && view.status === "running") {
+    next.textContent = "Your next game opens here by itself.";
+  } else next.textContent = "";
+}
+
 /** On the game's page the arena sent this tab to: the tab's title and a sound say so, until
- * the first move. */
+ * the player's first move (or the game's end). */
 function greetSentGame() {
   const game = document.getElementById("game");
   if (!game || stored(sessionStorage, SENT_KEY) !== game.dataset.gameId) return;
@@ -55,14 +68,15 @@ function greetSentGame() {
   setNoticeTitle("Your arena game started");
   play("start");
   game.dataset.arenaSent = "yes";
-  let firstSeq = game.dataset.seq; // the game's first view may not have come yet
+  let theirTurn = false;
   new MutationObserver((_changes, observer) => {
-    if (firstSeq === undefined) firstSeq = game.dataset.seq;
-    else if (game.dataset.seq !== firstSeq) {
+    const moved = theirTurn && game.dataset.mine === "no";
+    theirTurn = game.dataset.mine === "yes";
+    if (moved || game.dataset.terminal === "yes") {
       setNoticeTitle("");
       observer.disconnect();
     }
-  }).observe(game, { attributes: true, attributeFilter: ["data-seq"] });
+  }).observe(game, { attributes: true, attributeFilter: ["data-mine", "data-terminal"] });
 }
 
 function listen(id) {
