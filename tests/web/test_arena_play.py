@@ -8,12 +8,15 @@ director's looks are run by the test (``Director.tick``), its own loop stopped.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 
-from tests.web.test_clocks import Table, run
+from boneyard.web.play.timers import ManualTimers
+from tests.web.test_clocks import Table, table_at
 from tests.web.test_tournaments import PASSWORD
 
 ARRIVAL = 15.0
@@ -26,6 +29,7 @@ class Arena:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.people: dict[str, httpx2.AsyncClient] = {}
+        self.names: list[str] = []
         self.id = ""
 
     async def person(self, name: str) -> httpx2.AsyncClient:
@@ -39,6 +43,7 @@ class Arena:
 
     async def open(self, names: list[str]) -> None:
         await self.table.app.state.director.stop()  # the test runs its looks
+        self.names = list(names)
         for name in names:
             await self.person(name)
         maker = self.people[names[0]]
@@ -86,6 +91,11 @@ class Arena:
                 return name
         raise AssertionError("nobody's first move runs")
 
+    async def in_order(self) -> tuple[str, str]:
+        """The two players of a two-player arena: the one to move first, then the other."""
+        first = await self.first_mover(self.names)
+        return first, next(name for name in self.names if name != first)
+
     async def arrive(self, name: str) -> None:
         """``name``'s page opens their game: what its seat's socket does on connecting."""
         seat = await self.seat(name)
@@ -124,130 +134,134 @@ class Arena:
             await someone.aclose()
 
 
-def in_an_arena(tmp_path: Path, names: list[str], test: Any) -> None:
-    async def body(table: Table) -> None:
-        arena = Arena(table)
-        await arena.open(names)
-        try:
-            await test(arena)
-        finally:
-            await arena.close()
+def in_an_arena(where: Path | str, names: list[str], test: Any) -> None:
+    """Run ``test(arena)`` on an app on ``where`` (a folder for a SQLite file, or a database's
+    URL), in an arena its ``names`` joined."""
 
-    run(tmp_path, body, arena_arrival_seconds=ARRIVAL, clock_first_move_seconds=FIRST_MOVE)
+    async def main() -> None:
+        db = where if isinstance(where, str) else where / "arena.db"
+        settings = {"arena_arrival_seconds": ARRIVAL, "clock_first_move_seconds": FIRST_MOVE}
+        async with table_at(db, ManualTimers(), **settings) as table:
+            arena = Arena(table)
+            await arena.open(names)
+            try:
+                await test(arena)
+            finally:
+                await arena.close()
+
+    asyncio.run(main())
 
 
-def test_the_first_move_waits_for_the_page_or_the_time_to_get_there(tmp_path: Path) -> None:
+# ----- the rules, each a body run on SQLite here and on PostgreSQL in test_arena_postgres.py ----
+
+
+async def first_move_waits_for_the_page(arena: Arena) -> None:
     """Before: the first move's 30 s ran from the pairing, and a page opened 24 s later had 6 s
     left. Now they run from the page's opening, or after the time to get there."""
-
-    async def test(arena: Arena) -> None:
-        await arena.tick()
-        first = await arena.first_mover(["Ann", "Bob"])
-        assert (await arena.clock(first))["first_move_left"] == ARRIVAL + FIRST_MOVE
-        second = next(name for name in ["Ann", "Bob"] if name != first)
-        await arena.arrive(second)  # not theirs to move: the first mover's wait stands
-        assert (await arena.clock(first))["first_move_left"] == ARRIVAL + FIRST_MOVE
-        await arena.table.tick(10)  # the page takes 10 s to open the game
-        await arena.arrive(first)
-        assert (await arena.clock(first))["first_move_left"] == FIRST_MOVE
-        await arena.table.tick(5)
-        await arena.arrive(first)  # opened again (a reload): no more time than that
-        assert (await arena.clock(first))["first_move_left"] == FIRST_MOVE - 5
-
-    in_an_arena(tmp_path, ["Ann", "Bob"], test)
+    await arena.tick()
+    first, second = await arena.in_order()
+    assert (await arena.clock(first))["first_move_left"] == ARRIVAL + FIRST_MOVE
+    await arena.arrive(second)  # not theirs to move: the first mover's wait stands
+    assert (await arena.clock(first))["first_move_left"] == ARRIVAL + FIRST_MOVE
+    await arena.table.tick(10)  # the page takes 10 s to open the game
+    await arena.arrive(first)
+    assert (await arena.clock(first))["first_move_left"] == FIRST_MOVE
+    await arena.table.tick(5)
+    await arena.arrive(first)  # opened again (a reload): no more time than that
+    assert (await arena.clock(first))["first_move_left"] == FIRST_MOVE - 5
 
 
-def test_a_player_who_never_comes_holds_the_other_for_the_time_to_get_there(
-    tmp_path: Path,
-) -> None:
-    async def test(arena: Arena) -> None:
-        await arena.tick()
-        first = await arena.first_mover(["Ann", "Bob"])
-        seat = await arena.seat(first)
-        assert seat is not None
-        await arena.table.tick(ARRIVAL + FIRST_MOVE - 1)
-        assert await arena.seat(first) == seat  # still theirs to start
-        await arena.table.tick(2)
-        assert await arena.seat(first) is None  # called off: both are free
-        game = (await arena.people[first].get(f"/api/games/{seat[0]}")).json()
-        assert "did not make a first move in time" in game["status"]
-        assert game["session"]["ending"]["kind"] == "abort" and game["returns"] == [0.0, 0.0]
-        for name in ("Ann", "Bob"):  # before: "finished" on the profile, a draw in My games
-            profile = (await arena.people[name].get(f"/api/players/{name}")).json()
-            assert [g["result"] for g in profile["recent"]] == ["called off"]
-
-    in_an_arena(tmp_path, ["Ann", "Bob"], test)
+async def who_never_comes_holds_the_other_briefly(arena: Arena) -> None:
+    """A player who never comes holds the other for the time to get there and the first
+    move's: the game is called off (never a draw: "called off" on both profiles)."""
+    await arena.tick()
+    first, _second = await arena.in_order()
+    seat = await arena.seat(first)
+    assert seat is not None
+    await arena.table.tick(ARRIVAL + FIRST_MOVE - 1)
+    assert await arena.seat(first) == seat  # still theirs to start
+    await arena.table.tick(2)
+    assert await arena.seat(first) is None  # called off: both are free
+    game = (await arena.people[first].get(f"/api/games/{seat[0]}")).json()
+    assert "did not make a first move in time" in game["status"]
+    assert game["session"]["ending"]["kind"] == "abort" and game["returns"] == [0.0, 0.0]
+    for name in arena.names:  # before: "finished" on the profile, a draw in My games
+        profile = (await arena.people[name].get(f"/api/players/{name}")).json()
+        assert [g["result"] for g in profile["recent"]] == ["called off"]
 
 
-def test_a_player_whose_first_move_lapsed_is_paused_until_they_resume(tmp_path: Path) -> None:
+async def a_lapse_pauses_until_resume(arena: Arena) -> None:
     """Before: an absent player was paired again and again, every game called off. Now they
     are paused (shown so on their page) and paired no more until they press Resume; their
     opponent, who did nothing wrong, plays on with the others."""
-    names = ["Ann", "Bob", "Cy", "Dee"]
-
-    async def test(arena: Arena) -> None:
+    await arena.tick()
+    pairs: dict[str, list[str]] = {}
+    for name in arena.names:
+        seat = await arena.seat(name)
+        assert seat is not None
+        pairs.setdefault(seat[0], []).append(name)
+    [one, other] = pairs.values()
+    absent = await arena.first_mover(one)
+    present = next(name for name in one if name != absent)
+    first = await arena.first_mover(other)
+    for name in (first, next(name for name in other if name != first)):
+        await arena.arrive(name)
+        await arena.move(name)  # the other pair plays
+    await arena.table.tick(ARRIVAL + FIRST_MOVE + 1)  # the absent player never came
+    mine = (await arena.view(absent))["me"]
+    assert mine["paused"] and not mine["joined"]
+    assert not (await arena.view(present))["me"]["paused"]
+    shown = {p["name"]: p for p in (await arena.view(present))["standings"]}
+    assert shown[absent]["paused"] and shown[absent]["sheet"] == []
+    assert not shown[present]["paused"]
+    # the other pair's game ends: three are free, and the absent one is not paired
+    await arena.resign(first)
+    for _ in range(3):
         await arena.tick()
-        pairs: dict[str, list[str]] = {}
-        for name in names:
-            seat = await arena.seat(name)
-            assert seat is not None
-            pairs.setdefault(seat[0], []).append(name)
-        [one, other] = pairs.values()
-        absent = await arena.first_mover(one)
-        present = next(name for name in one if name != absent)
-        first = await arena.first_mover(other)
-        for name in (first, next(name for name in other if name != first)):
-            await arena.arrive(name)
-            await arena.move(name)  # the other pair plays
-        await arena.table.tick(ARRIVAL + FIRST_MOVE + 1)  # the absent player never came
-        mine = (await arena.view(absent))["me"]
-        assert mine["paused"] and not mine["joined"]
-        assert not (await arena.view(present))["me"]["paused"]
-        shown = {p["name"]: p for p in (await arena.view(present))["standings"]}
-        assert shown[absent]["paused"] and shown[absent]["sheet"] == []
-        assert not shown[present]["paused"]
-        # the other pair's game ends: three are free, and the absent one is not paired
-        await arena.resign(first)
-        for _ in range(3):
-            await arena.tick()
-        assert await arena.seat(absent) is None
-        assert await arena.seat(present) is not None  # paired with one of the other pair
-        # they come back to the arena's page and press Resume: paired again once someone is free
-        resumed = await arena.people[absent].post(f"/api/tournaments/{arena.id}/join")
-        assert resumed.status_code == 200
-        mine = (await arena.view(absent))["me"]
-        assert mine["joined"] and not mine["paused"]
-
-    in_an_arena(tmp_path, names, test)
+    assert await arena.seat(absent) is None
+    assert await arena.seat(present) is not None  # paired with one of the other pair
+    # they come back to the arena's page and press Resume: paired again once someone is free
+    resumed = await arena.people[absent].post(f"/api/tournaments/{arena.id}/join")
+    assert resumed.status_code == 200
+    mine = (await arena.view(absent))["me"]
+    assert mine["joined"] and not mine["paused"]
 
 
-def test_the_second_players_first_move_waits_for_their_page_too(tmp_path: Path) -> None:
+async def the_second_first_move_waits_too(arena: Arena) -> None:
     """The first mover came and moved at once: the other's 30 s do not start before their page
     opened the game (or the time to get there ran out); a page already there starts them."""
-
-    async def test(arena: Arena) -> None:
-        await arena.tick()
-        first = await arena.first_mover(["Ann", "Bob"])
-        second = next(name for name in ["Ann", "Bob"] if name != first)
-        await arena.table.tick(2)
-        await arena.arrive(first)
-        await arena.move(first)
-        assert (await arena.clock(second))["first_move_left"] == ARRIVAL - 2 + FIRST_MOVE
-        await arena.table.tick(3)
-        await arena.arrive(second)
-        assert (await arena.clock(second))["first_move_left"] == FIRST_MOVE
-
-    in_an_arena(tmp_path, ["Ann", "Bob"], test)
+    await arena.tick()
+    first, second = await arena.in_order()
+    await arena.table.tick(2)
+    await arena.arrive(first)
+    await arena.move(first)
+    assert (await arena.clock(second))["first_move_left"] == ARRIVAL - 2 + FIRST_MOVE
+    await arena.table.tick(3)
+    await arena.arrive(second)
+    assert (await arena.clock(second))["first_move_left"] == FIRST_MOVE
 
 
-def test_a_page_that_came_before_the_first_move_starts_at_once(tmp_path: Path) -> None:
-    async def test(arena: Arena) -> None:
-        await arena.tick()
-        first = await arena.first_mover(["Ann", "Bob"])
-        second = next(name for name in ["Ann", "Bob"] if name != first)
-        await arena.arrive(second)
-        await arena.arrive(first)
-        await arena.move(first)
-        assert (await arena.clock(second))["first_move_left"] == FIRST_MOVE
+async def a_page_already_there_starts_at_once(arena: Arena) -> None:
+    await arena.tick()
+    first, second = await arena.in_order()
+    await arena.arrive(second)
+    await arena.arrive(first)
+    await arena.move(first)
+    assert (await arena.clock(second))["first_move_left"] == FIRST_MOVE
 
-    in_an_arena(tmp_path, ["Ann", "Bob"], test)
+
+RULES = {
+    "first_move_waits_for_the_page": (2, first_move_waits_for_the_page),
+    "who_never_comes_holds_the_other_briefly": (2, who_never_comes_holds_the_other_briefly),
+    "a_lapse_pauses_until_resume": (4, a_lapse_pauses_until_resume),
+    "the_second_first_move_waits_too": (2, the_second_first_move_waits_too),
+    "a_page_already_there_starts_at_once": (2, a_page_already_there_starts_at_once),
+}
+"""Each rule: how many players, and its body."""
+PEOPLE = ["Ann", "Bob", "Cy", "Dee"]
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_an_arena_rule_on_sqlite(tmp_path: Path, rule: str) -> None:
+    players, body = RULES[rule]
+    in_an_arena(tmp_path, PEOPLE[:players], body)

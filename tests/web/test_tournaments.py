@@ -177,13 +177,16 @@ def test_nothing_is_paired_after_the_end_and_the_end_comes_once(tmp_path: Path) 
 
 
 def test_a_game_with_a_side_that_never_moved_scores_nothing(tmp_path: Path) -> None:
+    scores_only_games_each_side_moved_in(TournamentStore(Store(f"sqlite:///{tmp_path / 'm.db'}")))
+
+
+def scores_only_games_each_side_moved_in(store: TournamentStore) -> None:
     """A resignation before moving (or after the other side's one move) gives nobody points,
     as lichess aborts a game before each side moved; a game where each moved counts."""
-    store = TournamentStore(Store(f"sqlite:///{tmp_path / 'moves.db'}"))
     tournament = arena_in(store, 2)
     for number, moves in enumerate([[], [0], [1], [0, 1]]):
         [pairing] = store.claim_pairs(tournament.id, time.time())  # only each other: at once
-        game_id = f"game-{number}"
+        game_id = f"g{number}-{tournament.id}"[:32]
         played(store, pairing, game_id, moves)
         with store.store.engine.begin() as connection:
             store.score(connection, game_id, [1.0, -1.0], "resign")
@@ -407,6 +410,10 @@ def test_the_standings_sockets_count_in_the_address_share(db_path: Path) -> None
 
 
 def test_a_sock_account_resigning_at_once_farms_nothing_for_its_owner(client: TestClient) -> None:
+    a_sock_farms_nothing(client)
+
+
+def a_sock_farms_nothing(client: TestClient) -> None:
     """Issue 41 item 6, written as the attack: an owner and a sock account join beside an
     honest pair; the sock resigns before any move. The owner gains nothing, and the two are not
     paired again while the honest pair plays (before: 2 points, and a rematch 20 s later)."""
