@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 
 from tests.web.accessibility import blocking_violations
@@ -223,7 +224,7 @@ def test_a_four_account_arena_where_one_never_comes_plays_itself(
     shown = {row[1].split(" (")[0]: row for row in rows}
     assert sorted(shown) == sorted(names)
     dee = shown[names[3]]
-    assert "(paused)" in dee[1] and dee[2] == "" and dee[3] == "0"  # called off: no points
+    assert dee[2] == "" and dee[3] == "0"  # every game called off: no points
     podium = page.locator("#podium-places li").all_inner_texts()
     assert podium == [row[1].split(" (")[0] for row in rows][:3]
     assert names[3] not in podium
@@ -240,3 +241,55 @@ def test_a_four_account_arena_where_one_never_comes_plays_itself(
     page.goto(f"{server}/@/{names[0]}")
     assert "called off" in page.locator("ul.recent-games").inner_text()
     page.context.close()
+
+
+def test_a_guest_watches_a_running_arena_to_its_end(server: str, browser: Any, shots: Path) -> None:
+    """The tournament page showed no name, no time left, no games to watch, no way back from
+    a game to its arena, and "Log in or sign up to join" once finished. A guest opens a
+    running arena: its name, the time left counting down, the game being played (watched,
+    and back), then the end: the winners, and no invitation to join a finished arena."""
+    run = next(_runs)
+    people = [httpx2.Client(base_url=server) for _ in range(2)]
+    names = [f"Watched{run}{who}" for who in ("Eve", "Fay")]
+    for someone, name in zip(people, names, strict=True):
+        made = someone.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert made.status_code == 201, made.text
+    arena = people[0].post(
+        "/api/tournaments",
+        json={"game": "toy_walk", "kind": "arena", "minutes": 0.5,
+              "clock": {"initial": 15, "increment": 0}, "starts_in": 0},
+    ).json()  # fmt: skip
+    for someone in people:
+        assert someone.post(f"/api/tournaments/{arena['id']}/join").status_code == 200
+    page = device(browser, "desktop")
+    page.goto(server + "/")
+    open_menu_link(page, "Tournaments")
+    title = f"Toy Walk arena by {names[0]}"
+    page.get_by_role("link", name=title, exact=True).click()
+    page.wait_for_selector("#tournament[data-live='yes']")
+    assert page.locator("h1").inner_text() == title and page.title() == title
+    page.wait_for_selector("#tournament-games:not([hidden])")  # the pairing's game
+    left = page.locator("#tournament-clock").inner_text()
+    assert left.startswith("Time left: 0:")
+    page.wait_for_function(
+        f"document.getElementById('tournament-clock').textContent !== {left!r}"
+    )  # counting down
+    assert page.get_by_text("sign up to join").is_visible()
+    page.screenshot(path=str(shots / "arena-watched.png"), full_page=True)
+    assert blocking_violations(page) == []
+    page.locator("#tournament-games-list a").first.click()  # "Eve against Fay": watch it
+    page.wait_for_selector("#game[data-seq]")
+    assert page.get_attribute("#game", "data-tokens") == ""  # a spectator
+    page.click("[data-action=back-to-arena]")
+    page.wait_for_selector("#tournament[data-live='yes']")
+    # nobody moves: the game is called off, the time runs out, the arena ends
+    page.wait_for_selector("#tournament[data-status='finished']", timeout=WAIT_MS)
+    page.wait_for_selector("#podium:not([hidden])")
+    assert page.get_by_text("sign up to join").is_hidden()
+    assert page.locator("#tournament-games").is_hidden()
+    assert page.locator("#tournament-clock").is_hidden()
+    page.screenshot(path=str(shots / "arena-watched-end.png"), full_page=True)
+    assert blocking_violations(page) == []
+    page.context.close()
+    for someone in people:
+        someone.close()

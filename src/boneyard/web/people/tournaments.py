@@ -180,6 +180,8 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
     account = await signed_in(connection)
     table = await manager.read_store(_store(connection).standings, tournament.id)
     now = time.time()
+    status = tournament.status(now)
+    over = status == "finished"  # nobody is paused in an arena that has ended
     me = None
     if account is not None:
         mine = next((p for p in table if p["account"] == account.id), None)
@@ -187,7 +189,7 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
             "name": account.name,
             "joined": mine is not None and not mine["withdrawn"],
             # paused (withdrawn, or a first move let lapse): paired again once they resume
-            "paused": mine is not None and mine["withdrawn"],
+            "paused": mine is not None and mine["withdrawn"] and not over,
             "game_url": (
                 f"/game/{mine['game']}?t={mine['token']}" if mine and mine["token"] else None
             ),
@@ -201,11 +203,10 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
             "on_streak": p["streak"] >= 2,
             "playing": p["game"] is not None,
             "withdrawn": p["withdrawn"],
-            "paused": p["withdrawn"],
+            "paused": p["withdrawn"] and not over,
         }
         for rank, p in enumerate(table, start=1)
     ]
-    status = tournament.status(now)
     return {
         **_summary(connection, tournament, now),
         "now": now,
