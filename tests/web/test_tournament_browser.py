@@ -238,6 +238,12 @@ def test_a_four_account_arena_where_one_never_comes_plays_itself(
     page.wait_for_selector(".mine-game .status-line:has-text('Game called off')")
     statuses = page.locator(".mine-game .status-line").all_inner_texts()
     assert "Game over: a draw" not in statuses
+    # its page gives the right reason (before: "not every seat was a different account's")
+    called_off = page.locator(".mine-game", has_text="Game called off").first
+    called_off.get_by_role("link", name="Look at it").click()
+    page.wait_for_selector("#rating-note:not([hidden])")
+    page.wait_for_function("document.getElementById('rating-note').textContent.includes('called off')")
+    assert "different account" not in page.locator("#rating-note").inner_text()
     page.goto(f"{server}/@/{names[0]}")
     assert "called off" in page.locator("ul.recent-games").inner_text()
     page.context.close()
@@ -247,7 +253,9 @@ def test_a_guest_watches_a_running_arena_to_its_end(server: str, browser: Any, s
     """The tournament page showed no name, no time left, no games to watch, no way back from
     a game to its arena, and "Log in or sign up to join" once finished. A guest opens a
     running arena: its name, the time left counting down, the game being played (watched,
-    and back), then the end: the winners, and no invitation to join a finished arena."""
+    and back); its first mover never moves and is paused, comes to the arena's page, presses
+    Resume and is sent to the next game; then the end: the winners, and no invitation to join
+    a finished arena."""
     run = next(_runs)
     people = [httpx2.Client(base_url=server) for _ in range(2)]
     names = [f"Watched{run}{who}" for who in ("Eve", "Fay")]
@@ -256,7 +264,7 @@ def test_a_guest_watches_a_running_arena_to_its_end(server: str, browser: Any, s
         assert made.status_code == 201, made.text
     arena = people[0].post(
         "/api/tournaments",
-        json={"game": "toy_walk", "kind": "arena", "minutes": 0.5,
+        json={"game": "toy_walk", "kind": "arena", "minutes": 1,
               "clock": {"initial": 15, "increment": 0}, "starts_in": 0},
     ).json()  # fmt: skip
     for someone in people:
@@ -282,7 +290,24 @@ def test_a_guest_watches_a_running_arena_to_its_end(server: str, browser: Any, s
     assert page.get_attribute("#game", "data-tokens") == ""  # a spectator
     page.click("[data-action=back-to-arena]")
     page.wait_for_selector("#tournament[data-live='yes']")
-    # nobody moves: the game is called off, the time runs out, the arena ends
+    # nobody moves: the game is called off, and its first mover paused
+    page.wait_for_selector("#standings td:has-text('(paused)')", timeout=WAIT_MS)
+    standings = page.locator("#standings").inner_text()
+    paused = next(name for name in names if f"{name} (paused)" in standings)
+    # they come to the arena's page: paused, with Resume; pressed, the next game opens itself
+    player = device(browser, "phone")
+    log_in(player, server, paused)
+    open_menu_link(player, "Tournaments")
+    player.get_by_role("link", name=title, exact=True).click()
+    player.wait_for_selector("#tournament-paused:not([hidden])")
+    assert player.get_by_role("button", name="Resume").is_visible()
+    player.screenshot(path=str(shots / "arena-paused-phone.png"), full_page=True)
+    assert blocking_violations(player) == []
+    player.get_by_role("button", name="Resume").click()
+    player.wait_for_selector("#game[data-arena-sent='yes']")  # paired with the other at once
+    assert player.title().startswith("Your arena game started")
+    player.context.close()
+    # nobody moves again; the time runs out, the arena ends
     page.wait_for_selector("#tournament[data-status='finished']", timeout=WAIT_MS)
     page.wait_for_selector("#podium:not([hidden])")
     assert page.get_by_text("sign up to join").is_hidden()
