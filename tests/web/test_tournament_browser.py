@@ -242,7 +242,9 @@ def test_a_four_account_arena_where_one_never_comes_plays_itself(
     called_off = page.locator(".mine-game", has_text="Game called off").first
     called_off.get_by_role("link", name="Look at it").click()
     page.wait_for_selector("#rating-note:not([hidden])")
-    page.wait_for_function("document.getElementById('rating-note').textContent.includes('called off')")
+    page.wait_for_function(
+        "document.getElementById('rating-note').textContent.includes('called off')"
+    )
     assert "different account" not in page.locator("#rating-note").inner_text()
     page.goto(f"{server}/@/{names[0]}")
     assert "called off" in page.locator("ul.recent-games").inner_text()
