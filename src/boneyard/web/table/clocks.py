@@ -143,6 +143,7 @@ class ClockKeeper:
         async with live.lock:
             record = await self._settle(live)
             if record is None or record.running is None or record.started[record.running]:
+                self._arrivals.pop(live.id, None)  # untimed, or moved already: nothing to hold
                 return
             await self._first_move_from(live, record, until)
 
