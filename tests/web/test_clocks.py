@@ -83,9 +83,10 @@ class RoundState(State):
 class Table:
     """An app on a SQLite file whose time moves by hand, spoken to over ASGI."""
 
-    def __init__(self, db: Path, timers: ManualTimers, **settings: Any) -> None:
+    def __init__(self, db: Path | str, timers: ManualTimers, **settings: Any) -> None:
+        """``db``: a SQLite file, or a database's URL."""
         self.timers = timers
-        url = f"sqlite:///{db}"
+        url = db if isinstance(db, str) else f"sqlite:///{db}"
         games: dict[str, type[Game]] = {**all_games(), "toy_round": RoundGame}
         manager = GameManager(Store(url), Catalog(games), app_settings(**settings), timers=timers)
         self.app = create_app(url, manager=manager)
@@ -142,7 +143,7 @@ def run(
 
 
 @asynccontextmanager
-async def table_at(db: Path, timers: ManualTimers, **settings: Any) -> AsyncIterator[Table]:
+async def table_at(db: Path | str, timers: ManualTimers, **settings: Any) -> AsyncIterator[Table]:
     table = Table(db, timers, **settings)
     async with table.app.router.lifespan_context(table.app):
         await table.tick(0)

@@ -38,6 +38,16 @@ def test_no_one_meets_their_last_opponent_when_another_is_free() -> None:
     assert frozenset({"ann", "bob"}) not in pairs and frozenset({"cy", "dee"}) not in pairs
 
 
+def test_a_third_player_is_not_left_out_while_two_meet_again_and_again() -> None:
+    """Seen in the four-account arena: Cy's last game was with Bob, Bob's since then with Ann;
+    all three free, Bob on top: Bob played Ann and Ann Bob, again and again, Cy waiting."""
+    free = [Entrant("ann", 4, "bob", 1.0), Entrant("bob", 6, "ann", 1.0),
+            Entrant("cy", 2, "bob", 1.0)]  # fmt: skip
+    assert {frozenset(p) for p in arena.pair(free, playing=0, now=2.0)} == {
+        frozenset({"bob", "cy"})
+    }
+
+
 def test_a_rematch_waits_while_others_play_then_is_allowed() -> None:
     free = [Entrant("ann", 2, "bob", 100.0), Entrant("bob", 0, "ann", 100.0)]
     assert arena.pair(free, playing=2, now=101.0) == []  # others may be free soon
@@ -46,6 +56,22 @@ def test_a_rematch_waits_while_others_play_then_is_allowed() -> None:
         frozenset({"ann", "bob"})
     }
     assert len(arena.pair(free, playing=0, now=101.0)) == 1  # nobody else: they play again
+
+
+def test_a_rematch_waits_as_long_as_one_game_of_the_arena_clock() -> None:
+    """Issue 41 item 5: an owner and a sock are not paired again every 20 seconds while an
+    honest pair plays a slow game; the wait is the longest a game of the clock lasts."""
+    wait = arena.rematch_wait({"initial": 180, "increment": 2})
+    assert wait == 360.0
+    assert arena.rematch_wait({"initial": 5, "increment": 0}) == arena.REMATCH_WAIT_SECONDS
+    free = [Entrant("owner", 0, "sock", 100.0), Entrant("sock", 0, "owner", 100.0)]
+    assert arena.pair(free, playing=2, now=100.0 + 30, wait=wait) == []
+    assert len(arena.pair(free, playing=2, now=100.0 + wait + 1, wait=wait)) == 1
+
+
+def test_a_game_scores_only_once_each_side_has_moved() -> None:
+    assert not arena.scores([0, 0]) and not arena.scores([3, 0]) and not arena.scores([0, 1])
+    assert arena.scores([1, 1]) and arena.scores([5, 4])
 
 
 def test_with_an_odd_count_the_last_freed_of_the_lowest_waits() -> None:
@@ -115,17 +141,27 @@ def test_two_pairers_on_one_database_pair_each_player_once(tmp_path: Path) -> No
         assert first.claim_pairs(tournament.id, time.time()) == []
 
 
+def played(store: TournamentStore, pairing: Pairing, game_id: str, moves: list[int]) -> None:
+    """Store ``game_id`` as the pairing's game (a toy walk) with ``moves`` (the seat of each)."""
+    seats = [{"token": f"{game_id}-{seat}", "kind": "human"} for seat in range(2)]
+    actions = [(0, seat) for seat in moves]
+    store.store.create_game(game_id, "toy_walk", {}, "seed", "hash", seats, actions)
+    store.started(pairing, game_id)
+
+
 def test_nothing_is_paired_after_the_end_and_the_end_comes_once(tmp_path: Path) -> None:
     store = TournamentStore(Store(f"sqlite:///{tmp_path / 'end.db'}"))
     tournament = arena_in(store, 4, minutes=1.0)
     pairs = store.claim_pairs(tournament.id, time.time())
     assert len(pairs) == 2
-    store.started(pairs[0], "game-one")
+    played(store, pairs[0], "game-one", [0, 1])
     after = tournament.ends + 1
     assert store.claim_pairs(tournament.id, after) == []
     # the second pairing was never made a game: undone at the end; the first game runs on
     assert store.finish(tournament.id, after) is False
-    assert {p["account"] for p in store.standings(tournament.id) if p["game"]} == set()
+    assert {p["account"] for p in store.standings(tournament.id) if p["game"]} == set(
+        pairs[0].accounts
+    )
     with store.store.engine.begin() as connection:
         store.score(connection, "game-one", [1.0, -1.0], "resign")  # it ends and counts
     assert store.finish(tournament.id, after) is True
@@ -138,6 +174,28 @@ def test_nothing_is_paired_after_the_end_and_the_end_comes_once(tmp_path: Path) 
             "SELECT count(*) FROM tournament_players WHERE game_id IS NOT NULL"
         ).scalar()
     assert busy == 0
+
+
+def test_a_game_with_a_side_that_never_moved_scores_nothing(tmp_path: Path) -> None:
+    scores_only_games_each_side_moved_in(TournamentStore(Store(f"sqlite:///{tmp_path / 'm.db'}")))
+
+
+def scores_only_games_each_side_moved_in(store: TournamentStore) -> None:
+    """A resignation before moving (or after the other side's one move) gives nobody points,
+    as lichess aborts a game before each side moved; a game where each moved counts."""
+    tournament = arena_in(store, 2)
+    for number, moves in enumerate([[], [0], [1], [0, 1]]):
+        [pairing] = store.claim_pairs(tournament.id, time.time())  # only each other: at once
+        game_id = f"g{number}-{tournament.id}"[:32]
+        played(store, pairing, game_id, moves)
+        with store.store.engine.begin() as connection:
+            store.score(connection, game_id, [1.0, -1.0], "resign")
+        winner = next(
+            p for p in store.standings(tournament.id) if p["account"] == pairing.accounts[0]
+        )
+        assert winner["score"] == (2 if moves == [0, 1] else 0), moves
+        assert winner["game"] is None  # free again either way
+    assert sorted(len(p["sheet"]) for p in store.standings(tournament.id)) == [1, 1]
 
 
 # ----- the API -----------------------------------------------------------------------------------
@@ -173,6 +231,46 @@ def by_hand(client: TestClient) -> None:
     client.portal.call(director.stop)
 
 
+def seat_of(someone: TestClient, tid: str) -> tuple[str, str]:
+    """``(game id, seat token)`` of ``someone``'s game in the arena, as their page has it."""
+    link = someone.get(f"/api/tournaments/{tid}").json()["me"]["game_url"]
+    assert link is not None
+    game_id, token = link.removeprefix("/game/").split("?t=")
+    return game_id, token
+
+
+def seat_view(someone: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    answer = someone.get(f"/api/games/{game_id}", params={"token": token, "draw": "false"})
+    assert answer.status_code == 200, answer.text
+    view: dict[str, Any] = answer.json()
+    return view
+
+
+def move_once(someone: TestClient, game_id: str, token: str) -> None:
+    """Play ``someone``'s first legal move (it must be their turn)."""
+    view = seat_view(someone, game_id, token)
+    assert view["legal"], "not this seat's turn"
+    moved = someone.post(
+        f"/api/games/{game_id}/actions",
+        json={"token": token, "seq": view["seq"], "action": view["legal"][0]["id"]},
+    )
+    assert moved.status_code == 200, moved.text
+
+
+def each_moves_once(pair: list[TestClient], tid: str) -> None:
+    """Both players of one arena game make a move, whoever is to move first."""
+    seats = [seat_of(someone, tid) for someone in pair]
+    for _ in pair:
+        mover = next(i for i, seat in enumerate(seats) if seat_view(pair[i], *seat)["legal"])
+        move_once(pair[mover], *seats[mover])
+
+
+def resign(someone: TestClient, tid: str) -> None:
+    game_id, token = seat_of(someone, tid)
+    done = someone.post(f"/api/games/{game_id}/session", json={"token": token, "do": "resign"})
+    assert done.status_code == 200, done.text
+
+
 def test_an_arena_from_creation_to_the_scores(client: TestClient) -> None:
     by_hand(client)
     ann, bob = person(client, "127.0.0.2", "Ann"), person(client, "127.0.0.3", "Bob")
@@ -189,6 +287,7 @@ def test_an_arena_from_creation_to_the_scores(client: TestClient) -> None:
     game_id, token = link.removeprefix("/game/").split("?t=")
     games = ann.get("/api/me/games").json()
     assert [g["tournament"] for g in games if g["id"] == game_id] == [tid]
+    each_moves_once([ann, bob], tid)  # a game counts once each side has moved
     resigned = ann.post(f"/api/games/{game_id}/session", json={"token": token, "do": "resign"})
     assert resigned.status_code == 200, resigned.text
     seen = bob.get(f"/api/tournaments/{tid}").json()
@@ -308,3 +407,37 @@ def test_the_standings_sockets_count_in_the_address_share(db_path: Path) -> None
             with client.websocket_connect(f"/ws/tournaments/{tid}") as again:
                 assert "standings" in again.receive_json()
         assert manager.open_sockets == 0 and dict(manager.sockets_by_client) == {}
+
+
+def test_a_sock_account_resigning_at_once_farms_nothing_for_its_owner(client: TestClient) -> None:
+    a_sock_farms_nothing(client)
+
+
+def a_sock_farms_nothing(client: TestClient) -> None:
+    """Issue 41 item 6, written as the attack: an owner and a sock account join beside an
+    honest pair; the sock resigns before any move. The owner gains nothing, and the two are not
+    paired again while the honest pair plays (before: 2 points, and a rematch 20 s later)."""
+    by_hand(client)
+    owner, sock = person(client, "127.0.0.2", "Owner"), person(client, "127.0.0.2", "Sock")
+    cy, dee = person(client, "127.0.0.3", "Cy"), person(client, "127.0.0.4", "Dee")
+    tid = make(owner, minutes=30).json()["id"]
+    for someone in (owner, sock, cy, dee):
+        assert someone.post(f"/api/tournaments/{tid}/join").status_code == 200
+    tick(client)
+    assert seat_of(owner, tid)[0] == seat_of(sock, tid)[0]  # joined first, paired together
+    resign(sock, tid)
+    seen = owner.get(f"/api/tournaments/{tid}").json()
+    assert {p["name"]: (p["score"], p["sheet"]) for p in seen["standings"]} == {
+        "Owner": (0, []), "Sock": (0, []), "Cy": (0, []), "Dee": (0, []),
+    }  # fmt: skip
+    assert seen["me"]["game_url"] is None
+    store = client.app.state.tournaments  # type: ignore[attr-defined]
+    soon = time.time() + arena.REMATCH_WAIT_SECONDS + 10
+    assert store.claim_pairs(tid, soon) == []  # the honest pair still plays: the two wait
+    later = time.time() + arena.rematch_wait(make_clock) + 1
+    [again] = store.claim_pairs(tid, later)  # no one came free in a whole game's time
+    assert sorted(again.names) == ["Owner", "Sock"]
+
+
+make_clock = {"initial": 180, "increment": 2}
+"""The clock ``make`` gives an arena."""

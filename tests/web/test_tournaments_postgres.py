@@ -18,7 +18,7 @@ from boneyard.web.store.games import Store
 from boneyard.web.store.tournaments import TournamentStore
 from tests.web.conftest import wait_for
 from tests.web.test_clocks_processes import CLOCK_SETTINGS, ClockServer
-from tests.web.test_tournaments import PASSWORD, arena_in
+from tests.web.test_tournaments import PASSWORD, arena_in, each_moves_once, played, seat_of
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
@@ -50,7 +50,7 @@ def test_two_processes_pair_each_player_once_and_end_once(postgres_url: str) -> 
         assert everyone == sorted(f"acc{n}" for n in range(20))
         assert [] in claimed
         pairing = next(p for found in claimed for p in found)
-        first.started(pairing, f"g{tournament.id}"[:32])
+        played(first, pairing, f"g{tournament.id}"[:32], [0, 1])  # each side moved: it counts
         after = tournament.ends + 1
         ended = at_once([partial(s.finish, tournament.id, after) for s in (first, second)])
         assert ended == [False, False]  # a game still runs: it finishes and counts
@@ -105,6 +105,11 @@ def test_kill_9_of_one_process_mid_tournament_loses_no_result(postgres_url: str)
         # either process's director pairs them: two games, each player in one
         wait_for("two games", lambda: all(p["playing"] for p in standings(dan, tid)), 60)
 
+        players = (ann, bob, cat, dan)
+        game_of = {client: seat_of(client, tid)[0] for client in players}
+        for pair in ([c for c in players if game_of[c] == game_of[ann]],
+                     [c for c in players if game_of[c] != game_of[ann]]):  # fmt: skip
+            each_moves_once(pair, tid)  # a game counts once each side has moved
         resign_my_game(ann, tid)  # stored by the first process...
         first.stop()  # ...which is killed (-9) at once
         for client in (ann, bob):

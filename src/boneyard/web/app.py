@@ -42,7 +42,7 @@ from boneyard.web.people import (
 from boneyard.web.people.tournament_director import Director
 from boneyard.web.play import routes, sockets
 from boneyard.web.play.catalog import Catalog
-from boneyard.web.play.events import GameChanged, GameEnded, GameLoaded
+from boneyard.web.play.events import GameChanged, GameEnded, GameLoaded, SeatOpened
 from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
@@ -124,6 +124,7 @@ def create_app(
     clocks = ClockKeeper(game_manager, sessions, ClockStore(game_manager.store))
     events.subscribe(GameLoaded, clocks.attach)
     events.subscribe(GameChanged, clocks.changed)
+    events.subscribe(SeatOpened, clocks.arrived)
     app.state.sessions, app.state.clocks = sessions, clocks
     app.state.rules_dir = rules_folder()
     # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
@@ -134,7 +135,7 @@ def create_app(
     # Arena tournaments (web/people/tournaments.py): paired and ended by this process's director.
     app.state.tournaments = TournamentStore(game_manager.store)
     app.state.director = Director(
-        game_manager, app.state.tournaments, app.state.accounts, app.state.ratings
+        game_manager, app.state.tournaments, app.state.accounts, app.state.ratings, clocks
     )
     events.subscribe(GameEnded, app.state.director.game_ended)
 

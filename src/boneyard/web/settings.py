@@ -160,6 +160,10 @@ class Settings:
     tournaments_per_account: int = 3
     """Tournaments not yet finished that one account may have made: the director looks at each
     running one twice a second, so making them is bounded per person as well as per address."""
+    arena_arrival_seconds: float = 15.0
+    """An arena's paired player's page opens their game by itself: the first move's time
+    (``clock_first_move_seconds``) starts when it has, or after this long (a player who never
+    comes holds their opponent for this much more)."""
     # ----- connections (``boneyard serve``: ``web/guard/connections.py``) ------------------------
     max_connections: int = 1000
     """Open HTTP connections at most; past it a new one is answered 503 with Retry-After and

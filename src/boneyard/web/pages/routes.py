@@ -313,6 +313,10 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
     live = await _manager(request).get(game_id, payer=payer)
     tokens = [token for token in t.split(",") if token]
     seats = [live.seat_of(token) for token in tokens]
+    tournaments = request.app.state.tournaments
+    arena = (await _manager(request).read_store(tournaments.tournament_of_games, [game_id])).get(
+        game_id
+    )
     return templates.TemplateResponse(
         request,
         "game.html",
@@ -327,6 +331,7 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
             # a seen page says "watching" three times in the server's watch_seconds
             "watching_ms": round(_manager(request).settings.watch_seconds * 1000 / 3),
             "timed": live.clock is not None,  # the clocks' script and socket only where needed
+            "arena": arena,  # the tournament it is a game of: a way back to it
         },
     )
 

@@ -134,10 +134,12 @@ def against(others: tuple[str | None, ...]) -> str:
 
 
 def result_word(seat: int, returns: tuple[float, ...] | None) -> str | None:
-    """ "won" or "lost" for ``seat``; None while the game runs or when every seat scored alike
-    (a draw and a game called off both end so, and only the session tells them apart)."""
-    if not returns or len(set(returns)) == 1 or seat >= len(returns):
+    """ "won", "lost" or "drawn" for ``seat``; None while the game runs or alone (a game
+    called off ends as a draw does: only the session tells them apart, ``player_json``)."""
+    if not returns or len(returns) < 2 or seat >= len(returns):
         return None
+    if len(set(returns)) == 1:
+        return "drawn"
     return "won" if returns[seat] == max(returns) else "lost"
 
 
@@ -147,6 +149,9 @@ async def player_json(request: Request, name: str) -> dict[str, Any]:
         raise WebError(404, "no_player", f"nobody here has the account name {name[:40]!r}")
     ratings = await in_store(request, _ratings(request).ratings_of, account.id)
     seats = await in_store(request, account_store(request).owned_seats, account.id, RECENT_GAMES)
+    called_off = await in_store(
+        request, request.app.state.sessions.store.called_off, [s.game_id for s in seats]
+    )
     titles = _titles(request)
     return {
         "name": account.name,
@@ -160,7 +165,11 @@ async def player_json(request: Request, name: str) -> dict[str, Any]:
                 "terminal": seat.finished,
                 "replay_url": f"/game/{seat.game_id}/replay",
                 "against": against(seat.others),
-                "result": result_word(seat.seat, seat.returns),
+                "result": (
+                    "called off"
+                    if seat.game_id in called_off
+                    else result_word(seat.seat, seat.returns)
+                ),
             }
             for seat in seats
         ],

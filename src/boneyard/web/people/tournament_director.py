@@ -26,6 +26,7 @@ from boneyard.web.play.manager import GameManager
 from boneyard.web.store.accounts import AccountStore
 from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.tournaments import Pairing, Tournament, TournamentStore
+from boneyard.web.table.clocks import ClockKeeper
 
 log = logging.getLogger("boneyard.web")
 
@@ -50,8 +51,10 @@ class Director:
         tournaments: TournamentStore,
         accounts: AccountStore,
         ratings: RatingStore,
+        clocks: ClockKeeper,
     ) -> None:
         self.manager = manager
+        self.clocks = clocks
         self.tournaments = tournaments
         self.accounts = accounts
         self.ratings = ratings
@@ -135,6 +138,9 @@ class Director:
                 await self.manager.in_store(self.accounts.own_seat, live.id, seat, account_id)
             # arena games are rated, as on lichess (each seat its own account)
             await self.manager.in_store(self.ratings.note_rated, live.id, live.game.name)
+            # the players' pages open the game by themselves: the first move waits for them
+            # (before ``started``, which is when the pages hear of the game)
+            await self.clocks.hold_first_move(live, self.manager.settings.arena_arrival_seconds)
         except Exception:
             log.warning("a tournament game could not be made", exc_info=True)
             await self.manager.in_store(self.tournaments.unpair, pairing)

@@ -158,10 +158,12 @@ async def _listed(connection: HTTPConnection) -> list[Tournament]:
 
 def _summary(connection: HTTPConnection, tournament: Tournament, now: float) -> dict[str, Any]:
     manager: GameManager = connection.app.state.manager
+    title = manager.catalog.game_class(tournament.game).title
     return {
         "id": tournament.id,
         "game": tournament.game,
-        "title": manager.catalog.game_class(tournament.game).title,
+        "title": title,
+        "name": f"{title} arena by {tournament.creator}",
         "kind": tournament.kind,
         "minutes": tournament.minutes,
         "clock": tournament.clock,
@@ -178,12 +180,16 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
     account = await signed_in(connection)
     table = await manager.read_store(_store(connection).standings, tournament.id)
     now = time.time()
+    status = tournament.status(now)
+    over = status == "finished"  # nobody is paused in an arena that has ended
     me = None
     if account is not None:
         mine = next((p for p in table if p["account"] == account.id), None)
         me = {
             "name": account.name,
             "joined": mine is not None and not mine["withdrawn"],
+            # paused (withdrawn, or a first move let lapse): paired again once they resume
+            "paused": mine is not None and mine["withdrawn"] and not over,
             "game_url": (
                 f"/game/{mine['game']}?t={mine['token']}" if mine and mine["token"] else None
             ),
@@ -197,18 +203,28 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
             "on_streak": p["streak"] >= 2,
             "playing": p["game"] is not None,
             "withdrawn": p["withdrawn"],
+            "paused": p["withdrawn"] and not over,
         }
         for rank, p in enumerate(table, start=1)
     ]
-    status = tournament.status(now)
     return {
         **_summary(connection, tournament, now),
         "now": now,
         "version": tournament.version,
         "standings": standings,
+        "games": _being_played(table),
         "podium": [p["name"] for p in standings[:PODIUM]] if status == "finished" else [],
         "me": me,
     }
+
+
+def _being_played(table: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games being played, to watch: ``{"url", "names"}`` each, the best placed first."""
+    games: dict[str, list[str]] = {}
+    for player in table:
+        if player["game"] is not None:
+            games.setdefault(player["game"], []).append(player["name"])
+    return [{"url": f"/game/{game_id}", "names": names} for game_id, names in games.items()]
 
 
 @sockets.websocket("/ws/tournaments/{tournament_id}")

@@ -49,8 +49,17 @@ class GameEnded:
     live: LiveGame
 
 
-Event = GameLoaded | GameChanged | GameEnded
-E = TypeVar("E", GameLoaded, GameChanged, GameEnded)
+@dataclass(frozen=True)
+class SeatOpened:
+    """A person's page opened their seat (a socket with its token): a clock that holds the
+    seat's first move until its person arrives starts it now (``web/table/clocks.py``)."""
+
+    live: LiveGame
+    seat: int
+
+
+Event = GameLoaded | GameChanged | GameEnded | SeatOpened
+E = TypeVar("E", GameLoaded, GameChanged, GameEnded, SeatOpened)
 Handler = Callable[[E], Awaitable[None] | None]
 
 

@@ -38,7 +38,7 @@ from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.checks import action_id, check_turn
 from boneyard.web.play.clocks import TimeControl, new_record, ticked_clock
 from boneyard.web.play.computer import ComputerSeats
-from boneyard.web.play.events import GameChanged, GameEnded, GameEvents, GameLoaded
+from boneyard.web.play.events import GameChanged, GameEnded, GameEvents, GameLoaded, SeatOpened
 from boneyard.web.play.live import LiveGame, LogEntry, Subscriber
 from boneyard.web.play.metrics import Metrics
 from boneyard.web.play.replays import Replays, walk_cost
@@ -412,6 +412,10 @@ class GameManager:
         elif not live.payer:  # a game loaded from the store: whoever watches it first pays
             live.payer = client
         self.watching(live)
+
+    async def seat_opened(self, live: LiveGame, seat: int) -> None:
+        """A person's page opened ``seat`` of ``live`` (``SeatOpened``)."""
+        await self.events.publish(SeatOpened(live, seat))
 
     def watching(self, live: LiveGame) -> None:
         """Someone looks at ``live`` now (a socket opened, or a page that is seen says so): a

@@ -165,6 +165,8 @@ async def game_socket(
     # stopping), ``finally`` counts it out.
     live, subscriber = joined
     try:
+        if subscriber.seat is not None:
+            await manager.seat_opened(live, subscriber.seat)
         subscriber.send_view(seat_view(live, subscriber.seat, draw))
         await _serve(manager, live, subscriber)
     except CLOSED:

@@ -178,6 +178,18 @@ class SessionStore:
             self.store.changed(connection, game_id)
         return SessionEvent(number, at_seq, kind, seat, detail, now)
 
+    def called_off(self, game_ids: list[str]) -> set[str]:
+        """Which of ``game_ids`` were called off (each seat's returns alike, yet no draw)."""
+        if not game_ids:
+            return set()
+        with self.store.reads.connect() as connection:
+            rows = connection.execute(
+                select(SessionEventRow.game_id)
+                .where(SessionEventRow.game_id.in_(game_ids), SessionEventRow.kind == "abort")
+                .distinct()
+            ).all()
+        return {row[0] for row in rows}
+
     # ----- series and open seats -----------------------------------------------------------------
 
     def series_game(self, game_id: str) -> SeriesGame | None:

@@ -22,7 +22,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store import arena
-from boneyard.web.store.games import Base, GameRow, Store
+from boneyard.web.store.games import ActionRow, Base, GameRow, Store
+from boneyard.web.store.sessions import SessionEventRow
 
 PENDING = "pending"
 """A player's ``game_id`` between the pairing and their game's creation."""
@@ -275,7 +276,7 @@ class TournamentStore:
                 if p.game_id is None
             ]
             playing = sum(1 for p in players if p.game_id is not None)
-            pairs = arena.pair(free, playing, now)
+            pairs = arena.pair(free, playing, now, arena.rematch_wait(dict(row.clock)))
             if not pairs:
                 transaction.rollback()
                 return []
@@ -343,7 +344,10 @@ class TournamentStore:
 
     def score(self, connection: Connection, game_id: str, returns: list[float], how: str) -> None:
         """The store's ``on_finish``: a tournament game's result, scored once, in the
-        transaction that stores it. An aborted game scores nothing; its players are free."""
+        transaction that stores it. Its players are free again. A game called off scores
+        nothing, and whoever let their first move lapse is paused (``withdrawn``: not paired
+        until they come back, as lichess pauses them); a game in which a side made fewer than
+        the arena's moves (``arena.scores``) scores nothing either."""
         row = connection.execute(
             select(TournamentGameRow).where(
                 TournamentGameRow.game_id == game_id, TournamentGameRow.scored.is_(False)
@@ -361,6 +365,8 @@ class TournamentStore:
             return
         now = time.time()
         accounts = list(row.accounts)
+        counts = how != "abort" and arena.scores(_moves_by_seat(connection, game_id, len(accounts)))
+        lapsed = _lapsed_seat(connection, game_id) if how == "abort" else None
         for seat, account_id in enumerate(accounts):
             player = connection.execute(
                 select(EntrantRow.streak, EntrantRow.sheet).where(
@@ -374,13 +380,15 @@ class TournamentStore:
                 "free_since": now,
                 "last_opponent": accounts[1 - seat],
             }
-            if how != "abort":
+            if counts:
                 gained, streak = arena.points(arena.outcome(returns, seat), player.streak)
                 values.update(
                     score=EntrantRow.score + gained,
                     streak=streak,
                     sheet=[*player.sheet, gained],
                 )
+            if seat == lapsed:
+                values["withdrawn"] = True
             connection.execute(
                 update(EntrantRow)
                 .where(
@@ -501,3 +509,29 @@ class TournamentStore:
                 )
             ).all()
         return {r[0]: r[1] for r in rows}
+
+
+def _moves_by_seat(connection: Connection, game_id: str, seats: int) -> list[int]:
+    """How many moves each seat made in ``game_id`` (chance outcomes are nobody's)."""
+    made = dict(
+        connection.execute(
+            select(ActionRow.player, func.count())
+            .where(ActionRow.game_id == game_id, ActionRow.player >= 0)
+            .group_by(ActionRow.player)
+        ).all()
+    )
+    return [int(made.get(seat, 0)) for seat in range(seats)]
+
+
+def _lapsed_seat(connection: Connection, game_id: str) -> int | None:
+    """The seat whose first move lapsed, where that called ``game_id`` off (its last event,
+    stored in this transaction just before the result); None for any other call-off."""
+    last = connection.execute(
+        select(SessionEventRow.seat, SessionEventRow.detail)
+        .where(SessionEventRow.game_id == game_id)
+        .order_by(SessionEventRow.number.desc())
+        .limit(1)
+    ).first()
+    if last is None or last.seat is None or (last.detail or {}).get("reason") != "no_first_move":
+        return None
+    return int(last.seat)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -34,10 +35,11 @@ from sqlalchemy.exc import IntegrityError
 from boneyard.web.errors import WebError
 from boneyard.web.play.clocks import (
     GameClock,
+    deadline_of,
     stopped_at_flag,
     switched,
 )
-from boneyard.web.play.events import GameChanged, GameLoaded
+from boneyard.web.play.events import GameChanged, GameLoaded, SeatOpened
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.timers import Timer
@@ -59,6 +61,9 @@ class ClockKeeper:
         self.settings = manager.settings
         self.timers = manager.timers
         self._timers: dict[str, tuple[float, Timer]] = {}
+        self._arrivals: dict[str, tuple[float, set[int]]] = {}
+        """Games whose first moves wait for their people's pages (``hold_first_move``): until
+        when, and the seats whose page opened the game (as this process heard)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweep: Timer | None = None
         self.flags = 0
@@ -98,6 +103,8 @@ class ClockKeeper:
             self._schedule(clock.record)
         else:
             self._spawn(self._settle_game(live.id))
+        if live.id in self._arrivals:
+            self._hold_next_seat(live)
 
     async def start(self) -> None:
         """At start-up: every running clock in the store gets its timer (those run out while
@@ -108,6 +115,7 @@ class ClockKeeper:
         for _deadline, timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        self._arrivals.clear()
         if self._sweep is not None:
             self._sweep.cancel()
         for task in list(self._tasks):
@@ -122,6 +130,84 @@ class ClockKeeper:
     def timed(self) -> int:
         """Running clocks with a timer in this process."""
         return len(self._timers)
+
+    # ----- a first move held for its person to arrive ----------------------------------------
+
+    async def hold_first_move(self, live: LiveGame, seconds: float) -> None:
+        """The seat to move's first-move time starts once their page opens the game
+        (``arrived``), or in ``seconds`` at the latest: a game its players were sent to (an
+        arena's pairing) is not called off while its pages load, and a player who never comes
+        holds the other for at most ``seconds`` more."""
+        until = self.timers.now() + seconds
+        self._arrivals[live.id] = (until, set())
+        async with live.lock:
+            record = await self._settle(live)
+            if record is None or record.running is None or record.started[record.running]:
+                self._arrivals.pop(live.id, None)  # untimed, or moved already: nothing to hold
+                return
+            await self._first_move_from(live, record, until)
+
+    def _hold_next_seat(self, live: LiveGame) -> None:
+        """After a change (the first seat's first move): the next seat's first move waits for
+        their page too, until the hold's end. Locked (``changed``)."""
+        until = self._arrivals[live.id][0]
+        record = None if live.clock is None else live.clock.record
+        if record is None or live.over or all(record.started) or self.timers.now() >= until:
+            del self._arrivals[live.id]
+            return
+        if record.running is not None and self._waits_for(live, record.running):
+            self._spawn(self._hold_seat(live.id, record.running, until))
+
+    def _waits_for(self, live: LiveGame, seat: int) -> bool:
+        """Whether ``seat``'s first move is to wait for their page, which has not opened it."""
+        held = self._arrivals.get(live.id)
+        record = None if live.clock is None else live.clock.record
+        if held is None or record is None or live.over or seat in held[1]:
+            return False
+        running = record.running == seat and not record.started[seat]
+        return running and record.at_seq == live.seq and record.since < held[0]
+
+    async def _hold_seat(self, game_id: str, seat: int, until: float) -> None:
+        live = self.manager.games.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            if live.clock is not None and self._waits_for(live, seat):
+                await self._first_move_from(live, live.clock.record, until)
+
+    async def arrived(self, event: SeatOpened) -> None:
+        """A person's page opened their seat: a first move held for them starts now. Never
+        later than the hold said (a page opened again and again gains nothing)."""
+        live, seat = event.live, event.seat
+        if live.id in self._arrivals:
+            self._arrivals[live.id][1].add(seat)
+        if not self._held_for(live, seat):
+            return  # the usual case, answered from memory: no lock, no store
+        async with live.lock:
+            if self._held_for(live, seat):
+                assert live.clock is not None
+                await self._first_move_from(live, live.clock.record, self.timers.now())
+
+    def _held_for(self, live: LiveGame, seat: int) -> bool:
+        record = None if live.clock is None else live.clock.record
+        return (
+            record is not None
+            and record.running == seat
+            and not record.started[seat]
+            and record.since > self.timers.now()
+        )
+
+    async def _first_move_from(self, live: LiveGame, record: ClockRecord, since: float) -> None:
+        """The running seat's first-move time counted from ``since``; told to the pages. Locked."""
+        moved = replace(record, since=since, version=record.version + 1)
+        new = replace(moved, deadline=deadline_of(moved, self.settings.clock_first_move_seconds))
+        if not await self.manager.in_store(self.store.replace, record.version, new):
+            await self._settle(live)  # another process changed the clock first
+            return
+        assert live.clock is not None
+        live.clock.record = new
+        self._schedule(new)
+        await self.manager.announce(live, live.seq)
 
     # ----- timers ------------------------------------------------------------------------------
 

@@ -214,6 +214,7 @@ function render() {
   root.dataset.seq = v.seq; // for tests and scripts: the move number on screen
   root.dataset.seat = v.seat ?? "";
   root.dataset.mine = mine ? "yes" : "no";
+  root.dataset.ending = v.session?.ending?.kind ?? ""; // before data-terminal: rated.js reads it
   root.dataset.terminal = v.terminal ? "yes" : "no";
   $("prompt").textContent = v.prompt ?? "";
   if (v.round_summary || document.querySelector("[data-round-summary]")) import("/static/round_summary.js").then((m) => m.showRoundSummary(v)); // a round's end (Bon-Bon)

@@ -61,6 +61,8 @@ function statusLine(view, own, named) {
   const seats = view.seats ?? [];
   const label = (seat) => named(seats[seat]?.label ?? "");
   if (view.terminal) {
+    // called off: every seat's returns alike, and yet no draw
+    if (view.session?.ending?.kind === "abort") return "Game called off";
     const returns = view.returns ?? [];
     if (!returns.length) return "Game over";
     const best = Math.max(...returns);

@@ -23,11 +23,16 @@ async function look() {
     note.textContent = "Rated game: the ratings move with the result.";
     return;
   }
-  shownEnd = true;
   if (!rating.changes) {
-    note.textContent = "Rated game, but it counted for nobody: not every seat was a different account's.";
+    if (root.dataset.terminal !== "yes") return; // why it counted for nobody: the view says
+    shownEnd = true;
+    note.textContent =
+      root.dataset.ending === "abort"
+        ? "Not rated: the game was called off, so it counts for nobody."
+        : "Rated game, but it counted for nobody: not every seat was a different account's.";
     return;
   }
+  shownEnd = true;
   const parts = rating.changes.map((change) => {
     const item = document.createElement("span");
     item.className = "rating-change";

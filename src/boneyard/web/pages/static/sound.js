@@ -1,5 +1,6 @@
 // Sounds of the table, made here with Web Audio (no files): a move, your turn, a capture, the
-// end of the game. A switch beside the board mutes them, and the browser remembers it.
+// end of the game, a game that began for you. A switch beside the board mutes them, and the
+// browser remembers it.
 
 const MUTED_KEY = "boneyard.muted";
 
@@ -10,6 +11,7 @@ const SOUNDS = {
   turn: { wave: "sine", notes: [[660, 0, 0.1], [880, 0.11, 0.14]] },
   end: { wave: "sine", notes: [[523, 0, 0.14], [659, 0.15, 0.14], [784, 0.3, 0.28]] },
   low: { wave: "square", notes: [[880, 0, 0.06], [880, 0.12, 0.06]] }, // your clock runs low
+  start: { wave: "sine", notes: [[392, 0, 0.12], [523, 0.13, 0.12], [784, 0.26, 0.3]] }, // a game began for you
 };
 
 let context = null;
@@ -34,7 +36,7 @@ function setMuted(value) {
 
 document.documentElement.dataset.sounds = "0";
 
-/** Play ``kind`` (move, capture, turn, end) unless muted. */
+/** Play ``kind`` (move, capture, turn, end, low, start) unless muted. */
 export function play(kind) {
   const sound = SOUNDS[kind];
   if (!sound || muted()) return;

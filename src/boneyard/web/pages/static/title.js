@@ -1,12 +1,15 @@
 // The tab's title, shared by the game's scripts: an offer waiting ("Draw offered — Obonto")
-// comes first, else whose move it is ("Your move · Obonto"), for a game left in another tab.
+// comes first, then news of the page ("Your arena game started — Obonto"), else whose move it
+// is ("Your move · Obonto"), for a game left in another tab.
 
 const gameTitle = document.title;
 let turn = "";
 let offer = "";
+let notice = "";
 
 function show() {
-  document.title = offer ? `${offer} — ${gameTitle}` : turn + gameTitle;
+  const first = offer || notice;
+  document.title = first ? `${first} — ${gameTitle}` : turn + gameTitle;
 }
 
 /** ``words``: "Your move · ", "Game over · " or "". */
@@ -18,5 +21,11 @@ export function setTurnTitle(words) {
 /** ``words``: what waits for this person ("Draw offered"), or "" when nothing does. */
 export function setOfferTitle(words) {
   offer = words;
+  show();
+}
+
+/** ``words``: news of this page ("Your arena game started"), or "" once it is old. */
+export function setNoticeTitle(words) {
+  notice = words;
   show();
 }
