@@ -25,6 +25,14 @@ def test_home_lists_every_game(client: TestClient) -> None:
         assert f'href="/new/{name}"' in page and f'href="/rules/{name}"' in page
 
 
+def test_the_api_is_offered_to_programmers_in_the_footer_not_the_menu(client: TestClient) -> None:
+    page = client.get("/").text
+    menu = page.split("<nav>", 1)[1].split("</nav>", 1)[0]
+    assert "/docs" not in menu
+    footer = page.split('<footer class="site-footer">', 1)[1].split("</footer>", 1)[0]
+    assert '<a href="/docs">API for programmers</a>' in footer
+
+
 @pytest.mark.parametrize("name", sorted(all_games()))
 def test_new_game_form_asks_for_each_parameter_in_words(client: TestClient, name: str) -> None:
     page = client.get(f"/new/{name}").text

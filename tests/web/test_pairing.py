@@ -130,3 +130,15 @@ def test_only_games_of_two_are_paired(client: TestClient) -> None:
     refused = someone.post("/api/pairing", json={"game": "oyno_puzzle"})
     assert refused.status_code == 400 and "games of two" in refused.json()["detail"]
     assert someone.post("/api/pairing", json={"game": "nope"}).status_code == 404
+
+
+def test_a_paired_game_is_listed_to_watch_in_the_lobby(client: TestClient) -> None:
+    ann, bob = person(client, "127.0.0.2", "Ann"), person(client, "127.0.0.3", "Bob")
+    seek(ann)
+    paired = seek(bob)
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    against_computer = ann.post("/api/games", json={"game": "toy_walk", "seats": seats})
+    assert against_computer.status_code == 201, against_computer.text
+    live = client.get("/api/lobby").json()["live"]
+    # The seats are drawn at random.
+    assert [(g["id"], sorted(g["people"])) for g in live] == [(paired["id"], ["Ann", "Bob"])]

@@ -64,6 +64,12 @@ def test_the_home_pages_puzzle_deals_a_level_and_leads_on_to_the_next(
     page.wait_for_function(
         "document.getElementById('session-puzzle-text')?.textContent.startsWith('Level 3')"
     )
+    # The ladder opens the level after the one solved, though level 1 was never played.
+    page.click("header.top nav a[href='/ladder']")
+    page.wait_for_selector("[data-level='2'][data-state=solved]")
+    assert page.get_attribute("[data-level='3']", "data-state") == "open"
+    assert page.is_enabled("[data-level='3'] button")
+    assert page.get_attribute("[data-level='4']", "data-state") == "locked"
     context.close()
 
 

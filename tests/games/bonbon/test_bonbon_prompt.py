@@ -121,7 +121,8 @@ def test_results_in_words() -> None:
     round_won_by_red = ("tiles 1 2 3", "bonus 1", "draw", "card 3", "down", "pass")
     state = new("tiles 1 2 3", "bonus 1", "pass", *round_won_by_red, *round_won_by_red)
     assert state.is_terminal()
-    assert state.game.result(state.observation(1), 1, state.returns()) == ("Red won 3-0.")
+    assert state.game.result(state.observation(1), 1, state.returns()) == "You lost: Red won 3-0."
+    assert state.game.result(state.observation(None), None, state.returns()) == "Red won 3-0."
 
 
 def test_the_last_round_names_its_winner() -> None:

@@ -165,7 +165,8 @@ def test_results_in_words() -> None:
     assert state.is_terminal()
     observation = state.observation(None)
     assert game.result(observation, 0, state.returns()) == "You won 4-0: you captured 4 points."
-    assert game.result(observation, 1, state.returns()) == "Black won 4-0, capturing 4 points."
+    assert game.result(observation, 1, state.returns()) == "You lost 4-0: Black captured 4 points."
+    assert game.result(observation, None, state.returns()) == "Black won 4-0, capturing 4 points."
     draw = new_game(max_turns=1).position({"e5": "b2", "j12": "w0"}, die="eye")
     play(draw, "peek e5")
     assert draw.is_terminal()

@@ -54,7 +54,10 @@ def test_a_win_and_a_draw_in_words() -> None:
     assert game.result(observation, 0, state.returns()) == (
         "You won with white on 5 squares in a line from e5 to i5."
     )
-    assert game.result(observation, 1, state.returns()).startswith("White won")
+    assert game.result(observation, 1, state.returns()) == (
+        "You lost: White has 5 squares in a line from e5 to i5."
+    )
+    assert game.result(observation, None, state.returns()).startswith("White won")
     small = boneyard.load_game("bones", width=2, height=2, pieces=1)
     state = play(small.new_initial_state(), "a1-b1", "a2-b2")
     assert state.is_terminal()

@@ -63,8 +63,13 @@ def test_results_in_words_for_the_winner_the_loser_and_a_spectator() -> None:
     assert game.result(observation, 0, returns) == (
         "You won 2-0: North was stuck and you then made 1 solo move."
     )
-    assert game.result(observation, 1, returns).startswith("South won 2-0")
-    assert game.result(observation, None, returns).startswith("South won 2-0")
+    # The loser is told in the second person, as lichess tells them.
+    assert game.result(observation, 1, returns) == (
+        "You lost 2-0: you were stuck and South then made 1 solo move."
+    )
+    assert game.result(observation, None, returns) == (
+        "South won 2-0: North was stuck and South then made 1 solo move."
+    )
 
 
 def test_a_drawn_match_is_called_a_draw() -> None:

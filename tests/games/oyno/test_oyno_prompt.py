@@ -118,7 +118,10 @@ def test_duel_results_in_words() -> None:
     assert game.result(observation, 0, state.returns()) == (
         "You won: all your bones are on the board and up."
     )
-    assert game.result(observation, 1, state.returns()).startswith("Red won")
+    assert game.result(observation, 1, state.returns()) == (
+        "You lost: all Red's bones are on the board and up."
+    )
+    assert game.result(observation, None, state.returns()).startswith("Red won")
     capped = boneyard.load_game("oyno", max_moves=1)
     state = play(capped.new_initial_state(), "place b2")
     assert capped.result(state.observation(0), 0, state.returns()) == (

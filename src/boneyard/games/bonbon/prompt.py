@@ -220,5 +220,7 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
             others = join_words(_name(game, s) for s in winners if s != seat)
             return f"You share the win with {others}: {how}."
         return f"{join_words(_name(game, s) for s in winners)} share the win: {how}."
+    if seat is not None and seat != winners[0]:
+        return f"You lost: {_name(game, winners[0])} won {how}."
     who = "You" if seat == winners[0] else _name(game, winners[0])
     return f"{who} won {how}."

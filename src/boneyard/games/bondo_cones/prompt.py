@@ -281,4 +281,6 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
     score = f"{scores[winner]}-{scores[loser]}"
     if seat == winner:
         return f"You won {score}: you captured {scores[winner]} points."
+    if seat == loser:
+        return f"You lost {score}: {_name(game, winner)} captured {scores[winner]} points."
     return f"{_name(game, winner)} won {score}, capturing {scores[winner]} points."

@@ -60,5 +60,7 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
         return f"Draw: every piece is placed and nobody has {LINE} in a line."
     squares = observation["winning_squares"]
     line = f" from {squares[0]} to {squares[-1]}" if squares else ""
+    if seat is not None and seat != winner:
+        return f"You lost: {_name(game, winner)} has {LINE} squares in a line{line}."
     who = "You" if seat == winner else _name(game, winner)
     return f"{who} won with {game.seat_name(winner)} on {LINE} squares in a line{line}."

@@ -98,9 +98,10 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
     results: list[dict[str, Any]] = observation["results"]
     if observation["games"] == 1 and len(results) == 1:
         winner, points = results[0]["winner"], results[0]["score"]
-        loser = _name(game, 1 - winner)
+        loser = 1 - winner
         solo = points - 1
-        how = f"{loser} was stuck" + (
+        stuck = "you were" if seat == loser else f"{_name(game, loser)} was"
+        how = f"{stuck} stuck" + (
             f" and {'you' if seat == winner else _name(game, winner)} then made "
             f"{plural(solo, 'solo move')}"
             if solo
@@ -108,10 +109,14 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
         )
         if seat == winner:
             return f"You won {score}: {how}."
+        if seat == loser:  # told to the player who lost as lichess does: "you lost"
+            return f"You lost {score}: {how}."
         return f"{_name(game, winner)} won {score}: {how}."
     played = plural(len(results), "game")
     if totals[0] == totals[1]:
         return f"The match is drawn {score} after {played}."
     winner = 0 if totals[0] > totals[1] else 1
+    if seat == 1 - winner:
+        return f"You lost the match {score} after {played}."
     who = "You" if seat == winner else _name(game, winner)
     return f"{who} won the match {score} after {played}."

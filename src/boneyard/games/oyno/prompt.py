@@ -174,6 +174,8 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
         if moves >= observation["max_moves"]:
             return f"Draw: no winner after {plural(observation['max_moves'], 'move')}."
         return "Draw by repetition: the same position came a third time."
+    if seat is not None and seat != winner:
+        return f"You lost: all {_name(game, winner)}'s bones are on the board and up."
     who = "You" if seat == winner else _name(game, winner)
     bones = "your" if seat == winner else "their"
     return f"{who} won: all {bones} bones are on the board and up."

@@ -347,7 +347,14 @@ async def _lobby(
     manager: GameManager, sessions: SessionManager, ratings: RatingStore, clocks: ClockStore
 ) -> dict[str, Any]:
     entries = await manager.read_store(sessions.store.listed_games)
-    ids = [e.game_id for e in entries]
+    # Games between people made elsewhere (quick pairing, invitations, arenas) to watch too.
+    listed_ids = {e.game_id for e in entries}
+    others = [
+        (game_id, seat_names)
+        for game_id, seat_names in await manager.read_store(sessions.store.games_between_people)
+        if game_id not in listed_ids
+    ]
+    ids = [e.game_id for e in entries] + [game_id for game_id, _ in others]
     finished = await manager.read_store(sessions.store.finished_ids, ids)
     rated = await manager.read_store(ratings.rated_ids, ids)
     accounts = await manager.read_store(ratings.seat_ratings, ids)
@@ -358,25 +365,33 @@ async def _lobby(
     )
     waiting: list[dict[str, Any]] = []
     live_games: list[dict[str, Any]] = []
-    for entry in entries:
-        if entry.game_id in finished or entry.game_id not in names:
-            continue
-        name, params, hints_on = names[entry.game_id]
+
+    def item(game_id: str, people_names: list[str | None], open_seats: list[int]) -> dict[str, Any]:
+        name, params, hints_on = names[game_id]
         kind = kind_json(manager, name)
-        item = {
-            "id": entry.game_id,
+        return {
+            "id": game_id,
             "game": name,
             "title": kind["title"],
             "params": _params_words(kind, params),
             "hints_on": hints_on,
-            "rated": entry.game_id in rated,
-            "clock": clock_summary(controls.get(entry.game_id)),
-            "ratings": seat_ratings_json(accounts.get(entry.game_id, {}), len(entry.people)),
-            "people": [people.get(p, "Someone") if p else None for p in entry.people],
-            "open_seats": entry.open_seats,
-            "watch_url": f"/game/{entry.game_id}",
+            "rated": game_id in rated,
+            "clock": clock_summary(controls.get(game_id)),
+            "ratings": seat_ratings_json(accounts.get(game_id, {}), len(people_names)),
+            "people": people_names,
+            "open_seats": open_seats,
+            "watch_url": f"/game/{game_id}",
         }
-        (waiting if entry.open_seats else live_games).append(item)
+
+    for entry in entries:
+        if entry.game_id in finished or entry.game_id not in names:
+            continue
+        shown = [people.get(p, "Someone") if p else None for p in entry.people]
+        listing = waiting if entry.open_seats else live_games
+        listing.append(item(entry.game_id, shown, entry.open_seats))
+    for game_id, seat_names in others:
+        if game_id not in finished and game_id in names:
+            live_games.append(item(game_id, [n or "Someone" for n in seat_names], []))
     return {"waiting": waiting, "live": live_games}
 
 

@@ -270,6 +270,28 @@ class SessionStore:
             ).all()
         return [_series_game(r) for r in rows]
 
+    def games_between_people(self, limit: int = 200) -> list[tuple[str, list[str]]]:
+        """``(game id, seat names)`` of the games not yet over whose seats are all people's
+        (two or more), the newest first, however they were made (quick pairing, an invitation,
+        an arena, the lobby): the lobby's games to watch. A game against the computer is not
+        listed, nor one that still waits for someone to join."""
+        with self.store.engine.connect() as connection:
+            rows = connection.execute(
+                select(GameRow.id, GameRow.seats, SeriesGameRow.open_seats)
+                .outerjoin(SeriesGameRow, SeriesGameRow.game_id == GameRow.id)
+                .where(GameRow.finished.is_(False))
+                .order_by(GameRow.created.desc())
+                .limit(limit * 4)
+            ).all()
+        between = [
+            (row.id, [str(seat.get("name") or "") for seat in row.seats])
+            for row in rows
+            if not row.open_seats
+            and len(row.seats) >= 2
+            and all(seat.get("kind") == "human" for seat in row.seats)
+        ]
+        return between[:limit]
+
     def finished_ids(self, game_ids: list[str]) -> set[str]:
         if not game_ids:
             return set()

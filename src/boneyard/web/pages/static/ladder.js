@@ -3,8 +3,10 @@ import { loadAccountProgress, movesWord, startPuzzle, today } from "./ladder_pro
 
 const progress = await loadAccountProgress();
 const message = document.getElementById("ladder-message");
-let open = 1; // the first level not solved yet
-while (progress.levels[open]) open += 1;
+// The next level is the one above the highest solved: a level solved from the home page opens
+// the next even where the levels below it were never played.
+const solved = Object.keys(progress.levels).map(Number);
+const open = Math.max(0, ...solved) + 1;
 
 for (const row of document.querySelectorAll("[data-level]")) {
   const level = Number(row.dataset.level);
@@ -17,6 +19,9 @@ for (const row of document.querySelectorAll("[data-level]")) {
     play.textContent = "Play again";
   } else if (level === open) {
     text.textContent = "Your next level";
+    row.dataset.state = "open";
+  } else if (level < open) {
+    text.textContent = "Not solved yet";
     row.dataset.state = "open";
   } else {
     text.textContent = `Solve level ${level - 1} first`;
