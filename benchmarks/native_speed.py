@@ -8,8 +8,11 @@ Python, one call a step (``legal_actions`` or ``chance_outcomes``, a draw, ``app
 references of issue 42 in the same process, OpenSpiel's C++ ``breakthrough`` (for games of
 perfect information) and ``backgammon`` (for games with chance or hidden information) through
 pybind11. Then whole playouts inside Rust (``NativeGame.random_playouts``, no Python per
-step). Rates are noisy on a shared machine: compare the ratios of one run, never a figure
-from another day.
+step). With ``--batch N``: ``NativeBatch`` stepping N games a call in Rust threads (random legal
+actions drawn by numpy from its mask, the observation tensors where the game has them natively)
+beside ``boneyard.jax``'s engine of the same game at the same batch on this CPU (a jitted scan of
+random legal steps with auto-reset, ``benchmarks/bench_jax.py``'s loop). Rates are noisy on a
+shared machine: compare the ratios of one run, never a figure from another day.
 """
 
 from __future__ import annotations
@@ -54,9 +57,46 @@ def inside_rust(game: native.NativeGame, seconds: float) -> float:
     return actions / spent
 
 
+def native_batch_rate(name: str, batch: int, seconds: float) -> tuple[float, bool]:
+    """Steps a second (wall clock: the batch runs in threads) of ``NativeBatch``, and whether the
+    observation tensors were made."""
+    import numpy as np
+
+    from boneyard.native.batch import NativeBatch
+
+    try:
+        envs = NativeBatch(name, batch, seed=1, observe=True)
+        observed = True
+    except NotImplementedError:
+        envs = NativeBatch(name, batch, seed=1)
+        observed = False
+    rng = np.random.default_rng(1)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        mask = envs.legal_action_mask
+        actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
+        envs.step(actions)
+        steps += batch
+    return steps / (time.perf_counter() - start), observed
+
+
+def jax_batch_rate(name: str, batch: int) -> float | None:
+    """Steps a second (wall clock) of boneyard.jax's engine of ``name`` at ``batch``."""
+    try:
+        from bench_jax import batch_rates  # the batch engines' own benchmark loop
+
+        import boneyard.jax
+    except ImportError:
+        return None
+    engine = boneyard.jax.make(name)
+    return batch_rates(engine, batch, total=batch * 64, repeats=3)[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds a measurement")
+    parser.add_argument("--batch", type=int, default=0, help="also NativeBatch against JAX")
     args = parser.parse_args()
     seconds = args.seconds
     references = {
@@ -85,6 +125,19 @@ def main() -> None:
             f"{name:<12} {slow:>10,.0f} {fast:>11,.0f} {fast / slow:>8.1f}x {reference:>12} "
             f"{fast / references[reference]:>5.2f}x {rust:>13,.0f}"
         )
+    if args.batch:
+        print()
+        print(f"batch of {args.batch}, steps/s (wall clock)")
+        print(f"{'game':<12} {'NativeBatch':>12} {'tensors':>8} {'boneyard.jax':>13} {'x jax':>6}")
+        for name in boneyard.list_games():
+            if not native.has_native_engine(name):
+                continue
+            rate, observed = native_batch_rate(name, args.batch, seconds)
+            jax_rate = jax_batch_rate(name, args.batch)
+            ratio = f"{rate / jax_rate:>5.1f}x" if jax_rate else "     -"
+            jax_text = f"{jax_rate:>13,.0f}" if jax_rate else f"{'-':>13}"
+            tensors = "yes" if observed else "no"
+            print(f"{name:<12} {rate:>12,.0f} {tensors:>8} {jax_text} {ratio}")
 
 
 if __name__ == "__main__":
