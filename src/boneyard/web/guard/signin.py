@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import Request, Response
 from starlette.requests import HTTPConnection
 
+from boneyard.web.errors import WebError
 from boneyard.web.store.accounts import Account, AccountStore
 
 COOKIE = "boneyard_session"
@@ -105,3 +106,32 @@ async def own_seat(request: Request, game_id: str, seat: int) -> None:
     account = await signed_in(request)
     if account is not None:
         await in_store(request, account_store(request).own_seat, game_id, seat, account.id)
+
+
+async def other_owner(connection: HTTPConnection, game_id: str, seat: int | None) -> str | None:
+    """The name of the account ``seat`` of ``game_id`` belongs to, when this request is not
+    signed in to it; None when the request may act as the seat (a guest's seat, or its own).
+    A seat that is an account's opens only with that account's session: its link alone (a
+    shared browser after a log-out, a copied link) is not the account."""
+    if seat is None:
+        return None
+    owner: Account | None = await connection.app.state.manager.read_store(
+        account_store(connection).seat_owner, game_id, seat
+    )
+    if owner is None:
+        return None
+    account = await signed_in(connection)
+    return None if account is not None and account.id == owner.id else owner.name
+
+
+async def require_seat_holder(connection: HTTPConnection, game_id: str, seat: int | None) -> None:
+    """Refuse (403 ``account_seat``) a seat's token without its account's session
+    (``other_owner``): nothing of the seat's is shown or done."""
+    owner = await other_owner(connection, game_id, seat)
+    if owner is not None:
+        raise WebError(
+            403,
+            "account_seat",
+            f"this seat is {owner}'s: log in as {owner} to play it; without that account its "
+            "link only watches the game",
+        )

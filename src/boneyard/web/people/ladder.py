@@ -21,6 +21,7 @@ from boneyard.core.registry import game_specs
 from boneyard.core.spec import GameSpec, PuzzleLadder
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, LookupPayer, Payer
+from boneyard.web.guard.signin import require_seat_holder
 from boneyard.web.pages.routes import templates
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
@@ -155,6 +156,7 @@ async def solution(
     seat = live.seat_of(body.token)
     if seat is None:
         raise WebError(403, "spectator", "the solution is for the player of the puzzle")
+    await require_seat_holder(request, live.id, seat)
     session = session_of(live)
     note = next((e for e in session.events if e.kind == "puzzle"), None)
     if note is None:

@@ -9,6 +9,7 @@ with 128 bits of chance in it, and lets a session be found by its id in one look
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import time
 from dataclasses import dataclass
@@ -341,6 +342,16 @@ class AccountStore:
             ).all()
         return {int(r[0]): r[1] for r in rows}
 
+    def seat_owner(self, game_id: str, seat: int) -> Account | None:
+        """The account a seat of a game belongs to, if any (one look-up by the table's key)."""
+        with self.store.reads.connect() as connection:
+            row = connection.execute(
+                select(AccountRow)
+                .join(AccountSeatRow, AccountSeatRow.account_id == AccountRow.id)
+                .where(AccountSeatRow.game_id == game_id, AccountSeatRow.seat == seat)
+            ).first()
+        return None if row is None else Account(row.id, row.name, row.person_id, row.created)
+
     def owned_seats(self, account_id: str, limit: int = 100) -> list[OwnedSeat]:
         """The account's seats, the newest game first."""
         with self.store.reads.connect() as connection:
@@ -425,7 +436,16 @@ class AccountStore:
                 found = connection.execute(
                     select(PersonRow.secret_hash).where(PersonRow.id == person[0])
                 ).first()
-                if found is not None and found[0] == secret_hash(person[1]):
+                claimed = connection.execute(
+                    select(AccountRow.id).where(AccountRow.person_id == person[0])
+                ).first()
+                # An identity another account claimed is that account's, like its seats: a
+                # browser that still holds its secret after a log-out claims nothing with it.
+                if (
+                    found is not None
+                    and claimed is None
+                    and hmac.compare_digest(found[0], secret_hash(person[1]))
+                ):
                     connection.execute(
                         update(AccountRow)
                         .where(AccountRow.id == account_id, AccountRow.person_id.is_(None))
