@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
 from starlette.websockets import WebSocketDisconnect
 
-from tests.web.conftest import create, token
+from tests.web.conftest import create, make_app, token
 from tests.web.test_accounts import at, login, sign_up
 
 AGAINST_THE_COMPUTER = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
@@ -109,3 +110,107 @@ def test_a_sign_up_claims_no_other_accounts_seat_nor_identity(client: TestClient
     login(lou, "Lou")
     assert {g["id"] for g in lou.get("/api/me/games").json()} == {opened["id"], made["id"]}
     assert lou.get("/api/me").json()["person"] == person["id"]
+
+
+# ----- names (issue 41, item 3) ------------------------------------------------------------------
+
+
+def _two_people(client: TestClient) -> dict[str, Any]:
+    return create(client, "toy_walk", seats=[{"kind": "human"}, {"kind": "human"}])
+
+
+def _rename(client: TestClient, made: dict[str, Any], seat: int, name: str) -> Any:
+    body = {"token": token(made, seat), "do": "name", "name": name}
+    return client.post(f"/api/games/{made['id']}/session", json=body)
+
+
+def test_an_accounts_seat_shows_its_name_as_written_and_keeps_it(client: TestClient) -> None:
+    sign_up(client, "alice")
+    made = create(client, "toy_walk", seats=[{"kind": "human", "name": "Queen"}, {"kind": "human"}])
+    mine = client.get(f"/api/games/{made['id']}", params={"token": token(made, 0)}).json()
+    side = mine["players"][0]["side"].capitalize()
+    assert mine["seats"][0]["label"] == f"alice ({side})"  # the account's, not capitalised
+    assert mine["players"][0]["listed"] == f"alice ({side}, you)"  # one pair of brackets
+    assert mine["players"][0]["account"] is True
+    refused = _rename(client, made, 0, "carol")
+    assert refused.status_code == 409 and refused.json()["error"] == "account_name"
+    assert "alice" in refused.json()["detail"]
+    friend = at(client, "127.0.0.8")
+    seen = friend.get(f"/api/games/{made['id']}", params={"token": token(made, 1)}).json()
+    assert seen["seats"][0]["label"] == f"alice ({side})"
+    assert seen["players"][1]["account"] is False
+
+
+def test_a_seat_claimed_by_an_invitation_takes_the_accounts_name(client: TestClient) -> None:
+    made = _two_people(client)
+    assert _rename(client, made, 1, "Bobby").status_code == 200
+    friend = at(client, "127.0.0.8")
+    sign_up(friend, "bob")
+    claimed = friend.post(f"/api/games/{made['id']}/account", json={"token": token(made, 1)})
+    assert claimed.status_code == 200
+    view = client.get(f"/api/games/{made['id']}", params={"token": token(made, 0)}).json()
+    assert view["seats"][1]["label"].startswith("bob (")
+
+
+@pytest.mark.parametrize("look_alike", ["alice", "ALICE", "a1ice", "\u0430lice", " alice "])
+def test_nobody_else_takes_an_accounts_name_or_one_that_looks_like_it(
+    client: TestClient, look_alike: str
+) -> None:
+    sign_up(client, "alice")
+    client.post("/api/logout")
+    guest = at(client, "127.0.0.8")
+
+    def refused(answer: Any) -> None:
+        assert answer.status_code == 409, answer.text
+        assert answer.json()["error"] == "name_taken"
+        assert "'alice'" in answer.json()["detail"]
+
+    seats = [{"kind": "human", "name": look_alike}, {"kind": "computer", "level": "easy"}]
+    refused(guest.post("/api/games", json={"game": "toy_walk", "seats": seats}))
+    made = _two_people(guest)
+    refused(_rename(guest, made, 1, look_alike))
+    view = guest.get(f"/api/games/{made['id']}", params={"token": token(made, 1)}).json()
+    assert view["players"][1]["person_name"] is None  # nothing changed
+    refused(guest.post("/api/people", json={"name": look_alike}))
+    person = guest.post("/api/people", json={"name": "Guest"}).json()
+    rename = {"secret": person["secret"], "name": look_alike}
+    refused(guest.post(f"/api/people/{person['id']}/name", json=rename))
+    refused(guest.post("/api/pairing", json={"game": "toy_walk", "name": look_alike}))
+    if look_alike in ("ALICE", "a1ice"):  # (the others are no account names at all)
+        account = {"name": look_alike, "password": "correct horse battery"}
+        taken = guest.post("/api/accounts", json=account)
+        assert taken.status_code == 409 and taken.json()["error"] == "name_taken"
+
+
+def test_a_guest_may_still_name_themselves_anything_else(client: TestClient) -> None:
+    sign_up(client, "alice")
+    made = _two_people(client)
+    guest = at(client, "127.0.0.8")
+    assert _rename(guest, made, 1, "alicia").status_code == 200
+    assert guest.post("/api/people", json={"name": "Ann"}).status_code == 201
+
+
+def test_a_seats_own_page_is_not_told_its_own_new_name(client: TestClient) -> None:
+    made = _two_people(client)
+    assert _rename(client, made, 0, "Ann").status_code == 200
+    own = client.get(f"/api/games/{made['id']}/session", params={"token": token(made, 0)}).json()
+    other = client.get(f"/api/games/{made['id']}/session", params={"token": token(made, 1)}).json()
+    assert not [e for e in own["events"] if e["kind"] == "named"]
+    told = [e["words"] for e in other["events"] if e["kind"] == "named"]
+    assert len(told) == 1 and told[0].endswith(" is now called Ann"), told
+
+
+def test_an_old_database_gets_the_look_of_its_account_names(db_path: Any) -> None:
+    from sqlalchemy import text
+
+    with TestClient(make_app(db_path)) as first:
+        sign_up(first, "alice")
+    engine = create_engine(f"sqlite:///{db_path}")
+    with engine.begin() as connection:  # the table as it was before names had a look
+        connection.execute(text("DROP INDEX ix_accounts_look"))
+        connection.execute(text("ALTER TABLE accounts DROP COLUMN look"))
+    engine.dispose()
+    with TestClient(make_app(db_path)) as again:
+        answer = again.post("/api/accounts", json={"name": "a1ice", "password": "long enough"})
+        assert answer.status_code == 409 and "looks like 'alice'" in answer.json()["detail"]
+        assert login(again, "alice").status_code == 200

@@ -14,7 +14,7 @@ import pytest
 
 from tests.web.accessibility import blocking_violations
 from tests.web.browsing import launch, serve
-from tests.web.test_accounts_browser import SIZES, device, sign_up
+from tests.web.test_accounts_browser import PASSWORD, SIZES, device, sign_up
 
 pytestmark = [pytest.mark.browser]
 
@@ -80,4 +80,95 @@ def test_after_a_log_out_the_next_sign_up_sees_nothing_of_the_first_account(
     page.screenshot(path=str(shots / f"someone-elses-seat-{size}.png"), full_page=True)
     assert not blocking_violations(page)
     assert my_games(page) == []
+    page.context.close()
+
+
+def test_an_accounts_seat_goes_by_its_name_and_a_guest_cannot_take_it(
+    server: str, browser: Any, shots: Path
+) -> None:
+    ann_name = f"ann{next(_names)}"  # written in lower case: it stays so everywhere
+    ann = device(browser, "desktop")
+    ben = device(browser, "phone")
+    sign_up(ann, server, ann_name)
+    ann.goto(server + "/")
+    ann.click("li[data-game=bones] button:has-text('Play a friend')")
+    ann_li = ann.locator(f"li[data-seat]:has-text('{ann_name} (')")
+    ann_seat = int(str(ann_li.get_attribute("data-seat")))
+    ben_seat = 1 - ann_seat
+    ben_li = f"li[data-seat='{ben_seat}']"
+    ann.wait_for_function(
+        f"document.querySelector(\"{ben_li} input.link\").value.startsWith('http')"
+    )
+    invite = ann.input_value(f"{ben_li} input.link")
+    ann.click(f"li[data-seat='{ann_seat}'] a.invite")
+    ann.wait_for_selector("#game[data-seq]")
+    colours = ["White", "Black"]
+    ann.wait_for_selector(
+        f"#seats li[data-seat='{ann_seat}']:text-is('{ann_name} ({colours[ann_seat]}, you)')"
+    )
+    assert ann.locator("#name-form").is_hidden()  # an account's seat has the account's name
+
+    ben.goto(invite)
+    ben.wait_for_selector("#name-form:not([hidden])")
+    ben.wait_for_selector(f"#seats li[data-seat='{ann_seat}']:has-text('{ann_name} (')")
+    ben.fill("#seat-name", ann_name.upper())
+    ben.click("#name-form button[type=submit]")
+    message = ben.locator("#message")
+    message.filter(has_text="is the name of an account here").wait_for()
+    assert message.inner_text().startswith("Your name was not saved:")
+    ben.screenshot(path=str(shots / "name-refused-phone.png"), full_page=True)
+    ben.fill("#seat-name", "Ben")
+    ben.click("#name-form button[type=submit]")
+    ben.wait_for_selector(
+        f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({colours[ben_seat]}, you)')"
+    )
+    ben.wait_for_function("document.getElementById('message').textContent === ''")
+    assert not blocking_violations(ben)
+    ann.wait_for_selector(
+        f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({colours[ben_seat]})')"
+    )
+    ann.wait_for_selector(f"#session-events li:has-text('{colours[ben_seat]} is now called Ben')")
+    assert "is now called" not in ben.locator("#session-events").inner_text()
+    ann.screenshot(path=str(shots / "account-seat-desktop.png"), full_page=True)
+    ben.screenshot(path=str(shots / "guest-seat-phone.png"), full_page=True)
+
+    assert my_games(ann) == [invite.split("/game/")[1].split("?")[0]]
+    line = ann.locator(".mine-game").inner_text()
+    assert f"you play {ann_name} (" in line and "against Ben (" in line, line
+    for page in (ann, ben):
+        page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_settings_page_from_the_menu(server: str, browser: Any, size: str, shots: Path) -> None:
+    name = f"Set{next(_names)}{size}"
+    page = device(browser, size)
+    sign_up(page, server, name)
+    assert page.get_by_role("button", name="Copy the codes").is_visible()
+    page.locator("header.top").get_by_role("link", name="Settings").click()
+    page.wait_for_selector("h1:has-text('Settings')")
+    assert page.get_by_text("At least 8 characters.").is_visible()
+    page.get_by_label("Current password").first.fill("not my password")
+    page.get_by_label("New password", exact=True).fill("a brand new secret")
+    page.get_by_label("New password again").fill("a brand new secret")
+    page.get_by_role("button", name="Change password").click()
+    page.get_by_role("alert").filter(has_text="not your current password").wait_for()
+    page.get_by_label("Current password").first.fill(PASSWORD)
+    page.get_by_label("New password", exact=True).fill("a brand new secret")
+    page.get_by_label("New password again").fill("a brand new secret")
+    page.get_by_role("button", name="Change password").click()
+    page.get_by_text("Your password is changed.").wait_for()
+    page.get_by_label("Current password").nth(1).fill("a brand new secret")
+    page.get_by_role("button", name="Make new recovery codes").click()
+    page.get_by_text("Your new recovery codes.").wait_for()
+    assert page.locator(".recovery-codes li").count() == 10
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page.get_by_role("button", name="Copy the codes").click()
+    page.get_by_text("Copied: paste them somewhere safe.").wait_for()
+    copied = page.evaluate("navigator.clipboard.readText()").split("\n")
+    assert copied == [code.inner_text() for code in page.locator(".recovery-codes code").all()]
+    page.screenshot(path=str(shots / f"settings-{size}.png"), full_page=True)
+    assert not blocking_violations(page)
+    page.get_by_role("button", name="Log out everywhere").click()
+    page.wait_for_selector("header.top >> text=Sign in")
     page.context.close()

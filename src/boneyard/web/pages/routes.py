@@ -20,7 +20,13 @@ from boneyard.core.rules_pages import page_markdown
 from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
-from boneyard.web.guard.signin import other_owner, own_seat, page_context, require_seat_holder
+from boneyard.web.guard.signin import (
+    other_owner,
+    own_seat,
+    page_context,
+    refuse_account_names,
+    require_seat_holder,
+)
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
 from boneyard.web.play.clocks import PRESETS, preset_control
@@ -269,6 +275,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
         return chosen
 
     try:
+        await refuse_account_names(request, *(seat.name for seat in form.seats.values()))
         live = await manager.create(
             name, given, seats, client=payer.client, hints=form.hints == "on",
             clock=preset_control(form.clock),

@@ -17,7 +17,7 @@ from boneyard.web.guard.budgets import (
     ReadPayer,
     Spend,
 )
-from boneyard.web.guard.signin import own_seat, require_seat_holder
+from boneyard.web.guard.signin import own_seat, refuse_account_names, require_seat_holder
 from boneyard.web.play.live import LOG_IN_VIEW, LiveGame, render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
@@ -121,6 +121,7 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
     live games is full or setting the game up takes too long (nothing is stored then)."""
     manager = manager_of(request)
     seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
+    await refuse_account_names(request, *(seat["name"] for seat in seats or []))
     if body.rated:
         await check_rated(request, seats)
     live = await manager.create(

@@ -46,8 +46,8 @@ function current() {
 }
 
 function label(view, seat) {
-  const text = view.seats[seat]?.label ?? "";
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  // as the server wrote it: sides start with a capital, a person's name stays as written
+  return view.seats[seat]?.label ?? "";
 }
 
 function render() {
