@@ -45,8 +45,10 @@ def test_an_accounts_seat_and_name_hold_in_every_process(postgres_url: str) -> N
         assert bob.post(f"/api/games/{game}/account", json=claim).status_code == 200
         wait_for(
             "the other process to show bob's name",
-            lambda: second.get(f"/api/games/{game}").json()["seats"][1]["label"].startswith(
-                f"{bob_name} ("
+            lambda: (
+                second.get(f"/api/games/{game}")
+                .json()["seats"][1]["label"]
+                .startswith(f"{bob_name} (")
             ),
         )
         # Neither process lets a guest take a look-alike of an account's name.
