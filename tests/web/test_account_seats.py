@@ -8,6 +8,7 @@ A guest's seat opens by its token, as before.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,7 +16,7 @@ from sqlalchemy import create_engine
 from starlette.websockets import WebSocketDisconnect
 
 from tests.web.conftest import create, make_app, token
-from tests.web.test_accounts import at, login, sign_up
+from tests.web.test_accounts import PASSWORD, at, login, sign_up
 
 AGAINST_THE_COMPUTER = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
 
@@ -83,8 +84,32 @@ def test_the_game_page_of_someone_elses_seat_watches_and_says_whose_it_is(
     page = client.get(url)
     assert page.status_code == 200
     assert 'data-tokens=""' in page.text  # the page watches: it holds no seat
-    assert token(made, 0) not in page.text
-    assert "This seat is Ann’s." in page.text and 'href="/login"' in page.text
+    # (the token is only in the log-in's way back to this address, which holds it already)
+    assert page.text.count(token(made, 0)) == 1
+    assert "This seat is Ann’s." in page.text
+    back = f"/game/{made['id']}?t={token(made, 0)}"
+    assert f'href="/login?{urlencode({"next": back})}"' in page.text
+    # The log-in it offers leads back to the seat, now Ann's page again.
+    login_page = client.get("/login", params={"next": back})
+    assert f'name="next" value="{back}"' in login_page.text
+    form = {"name": "Ann", "password": PASSWORD, "next": back}
+    answer = client.post("/login", data=form, follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == back
+    assert f'data-tokens="{token(made, 0)}"' in client.get(url).text
+
+
+@pytest.mark.parametrize(
+    "elsewhere", ["https://evil.example/", "//evil.example/game/x", "/game/x?t=a&next=//e", ""]
+)
+def test_a_log_in_leads_back_only_to_a_game_page_of_this_site(
+    client: TestClient, elsewhere: str
+) -> None:
+    sign_up(client, "Ann")
+    client.post("/api/logout")
+    assert 'name="next"' not in client.get("/login", params={"next": elsewhere}).text
+    form = {"name": "Ann", "password": PASSWORD, "next": elsewhere}
+    answer = client.post("/login", data=form, follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == "/mine"
 
 
 def test_a_sign_up_claims_no_other_accounts_seat_nor_identity(client: TestClient) -> None:

@@ -80,6 +80,14 @@ def test_after_a_log_out_the_next_sign_up_sees_nothing_of_the_first_account(
     page.screenshot(path=str(shots / f"someone-elses-seat-{size}.png"), full_page=True)
     assert not blocking_violations(page)
     assert my_games(page) == []
+    # The first account, back on this browser, follows the offer and plays its seat again.
+    page.goto(game_url)
+    page.get_by_role("link", name=f"Log in as {first}").click()
+    page.get_by_label("Account name").fill(first)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in", exact=True).click()
+    page.wait_for_function("document.getElementById('game').dataset.mine === 'yes'")
+    assert page.url == game_url and page.locator("#owner-note").count() == 0
     page.context.close()
 
 

@@ -21,7 +21,7 @@ FORM_FIELDS = {
                     "name1", "level", "friends", "hints"],
     "/ladder/play": ["level", "name0"],
     "/signup": ["name", "password", "again", "claim"],
-    "/login": ["name", "password"],
+    "/login": ["name", "password", "next"],
     "/recover": ["name", "code", "password", "again"],
     "/logout": [],
     "/account/password": ["current", "password", "again"],

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from fastapi import Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -322,6 +323,7 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
     live = await _manager(request).get(game_id, payer=payer)
     tokens = [token for token in t.split(",") if token]
     seats = [live.seat_of(token) for token in tokens]
+    here = f"/game/{game_id}?t={','.join(tokens)}" if tokens else f"/game/{game_id}"
     # A seat that is an account's opens only with its session: else the page watches, and
     # says whose seat it is (never the seat's hidden information).
     owners = [await other_owner(request, live.id, seat) for seat in seats]
@@ -338,6 +340,7 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
             "tokens": tokens,
             "seats": seats,
             "owned_elsewhere": others[0] if others else None,
+            "log_in_here": "/login?" + urlencode({"next": here}),
             "hidden_information": not live.game.perfect_information,
             "how_to_play": live.game.how_to_play,
             # a seen page says "watching" three times in the server's watch_seconds

@@ -9,6 +9,7 @@ from another site is refused by the guard's ``Origin`` check before it reaches t
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -47,7 +48,18 @@ pages = GuardedRouter(include_in_schema=False)
 
 
 class LoginForm(Login):
-    """The log-in form, in the API's types."""
+    """The log-in form, in the API's types, and the game page it was opened from (``next``)."""
+
+    next: StrictStr = Field(default="", max_length=2000)
+
+
+GAME_PAGE = re.compile(r"/game/[A-Za-z0-9_-]{1,64}(\?t=[A-Za-z0-9_,-]{1,2000})?")
+"""Where a log-in may lead back to: a game page of this site (never another site's address)."""
+
+
+def _back_to(given: str | None) -> str | None:
+    """The game page a log-in returns to, or None when ``given`` is not one of this site's."""
+    return given if given and GAME_PAGE.fullmatch(given) else None
 
 
 class SignupForm(Login):
@@ -130,7 +142,7 @@ async def signup(request: Request, _payer: SignupPayer) -> Response:
 
 @pages.get("/login", response_class=HTMLResponse, dependencies=[PAGE])
 async def login_form(request: Request) -> Response:
-    return _form(request, "login.html")
+    return _form(request, "login.html", next=_back_to(request.query_params.get("next")))
 
 
 @pages.post("/login", response_class=HTMLResponse)
@@ -138,11 +150,12 @@ async def login(request: Request, payer: LoginPayer) -> Response:
     form, name, refused = await _parsed(request, LoginForm)
     if form is None:
         return _form(request, "login.html", 422, error=refused, name=name)
-    response = RedirectResponse("/mine", status_code=303)
+    back = _back_to(form.next)
+    response = RedirectResponse(back or "/mine", status_code=303)
     try:
         await log_in(request, response, payer, form.name.strip(), form.password)
     except WebError as error:
-        return _form(request, "login.html", error.status, error=error.detail, name=name)
+        return _form(request, "login.html", error.status, error=error.detail, name=name, next=back)
     return response
 
 
