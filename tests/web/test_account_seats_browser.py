@@ -99,6 +99,7 @@ def test_an_accounts_seat_goes_by_its_name_and_a_guest_cannot_take_it(
     ben = device(browser, "phone")
     sign_up(ann, server, ann_name)
     ann.goto(server + "/")
+    ann.select_option("li[data-game=bones] select[name=clock]", "1d")  # a clock shows names too
     ann.click("li[data-game=bones] button:has-text('Play a friend')")
     ann_li = ann.locator(f"li[data-seat]:has-text('{ann_name} (')")
     ann_seat = int(str(ann_li.get_attribute("data-seat")))
@@ -115,6 +116,8 @@ def test_an_accounts_seat_goes_by_its_name_and_a_guest_cannot_take_it(
         f"#seats li[data-seat='{ann_seat}']:text-is('{ann_name} ({colours[ann_seat]}, you)')"
     )
     assert ann.locator("#name-form").is_hidden()  # an account's seat has the account's name
+    own_clock = f"[data-clock-seat='{ann_seat}'] .clock-name"
+    ann.wait_for_selector(f"{own_clock}:text-is('{ann_name} ({colours[ann_seat]}, you)')")
 
     ben.goto(invite)
     ben.wait_for_selector("#name-form:not([hidden])")
