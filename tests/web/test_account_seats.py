@@ -239,3 +239,13 @@ def test_an_old_database_gets_the_look_of_its_account_names(db_path: Any) -> Non
         answer = again.post("/api/accounts", json={"name": "a1ice", "password": "long enough"})
         assert answer.status_code == 409 and "looks like 'alice'" in answer.json()["detail"]
         assert login(again, "alice").status_code == 200
+
+
+def test_a_puzzle_from_the_home_page_takes_no_accounts_name(client: TestClient) -> None:
+    sign_up(client, "alice")
+    client.post("/api/logout")
+    form = {"level": "1", "name0": "Alice"}
+    refused = client.post("/ladder/play", data=form, follow_redirects=False)
+    assert refused.status_code == 409 and "is the name of an account here" in refused.text
+    dealt = client.post("/ladder/play", data={"level": "1", "name0": "Zoe"}, follow_redirects=False)
+    assert dealt.status_code == 303

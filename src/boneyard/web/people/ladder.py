@@ -21,7 +21,7 @@ from boneyard.core.registry import game_specs
 from boneyard.core.spec import GameSpec, PuzzleLadder
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, LookupPayer, Payer
-from boneyard.web.guard.signin import require_seat_holder
+from boneyard.web.guard.signin import refuse_account_names, require_seat_holder
 from boneyard.web.pages.routes import templates
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
@@ -83,6 +83,7 @@ async def _deal(
     """A puzzle dealt for one person (``name``: the name they gave, if any)."""
     manager, sessions = _managers(request)
     spec, ladder = puzzle_game()
+    await refuse_account_names(request, name)
     seats = [{"kind": "human", "name": name}]
     live = await manager.create(spec.name, params, seats, client=payer.client)
     start = str(live.state.observation(None)["position"])
