@@ -8,7 +8,6 @@ with 128 bits of chance in it, and lets a session be found by its id in one look
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import json
@@ -16,34 +15,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    Float,
-    Integer,
-    String,
-    cast,
-    delete,
-    insert,
-    inspect,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy import JSON, Float, Integer, String, cast, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from boneyard.web.names import normal_form, skeleton
 from boneyard.web.store.games import Base, GameRow, Store
+from boneyard.web.store.name_looks import LOOK_LENGTH, add_look_column, name_look
 from boneyard.web.store.sessions import PersonRow, SeriesGameRow, secret_hash
-
-LOOK_LENGTH = 200
-"""The longest ``name_look`` kept (a skeleton may be longer than its name: "m" looks like "rn")."""
-
-
-def name_look(name: str) -> str:
-    """How a name looks: its confusable skeleton (``names.skeleton``), case folded, so "alice",
-    "Alice", "a1ice" and Cyrillic "аlice" look the same."""
-    return skeleton(normal_form(name).casefold()).casefold()[:LOOK_LENGTH]
 
 
 class AccountRow(Base):
@@ -173,44 +151,7 @@ class AccountStore:
                 LadderProgressRow.__table__,
             ]
         )
-        self._add_look_column()
-
-    def _add_look_column(self) -> None:
-        """Give an ``accounts`` table made before names were compared by their look its
-        ``look`` column, filled in for the accounts it holds."""
-        columns = {column["name"] for column in inspect(self.store.engine).get_columns("accounts")}
-        if "look" not in columns:
-            exists = "" if self.store.is_sqlite else "IF NOT EXISTS "
-            try:
-                with self.store.engine.begin() as connection:
-                    connection.execute(
-                        text(
-                            f"ALTER TABLE accounts ADD COLUMN {exists}look "
-                            f"VARCHAR({LOOK_LENGTH}) NOT NULL DEFAULT ''"
-                        )
-                    )
-            except OperationalError:  # another process starting together added it (SQLite)
-                columns = {c["name"] for c in inspect(self.store.engine).get_columns("accounts")}
-                if "look" not in columns:
-                    raise
-        # (made at once by another process starting together: its index is as good)
-        with (
-            contextlib.suppress(OperationalError, ProgrammingError, IntegrityError),
-            self.store.engine.begin() as connection,
-        ):
-            connection.execute(
-                text("CREATE INDEX IF NOT EXISTS ix_accounts_look ON accounts (look)")
-            )
-        with self.store.engine.begin() as connection:
-            unseen = connection.execute(
-                select(AccountRow.id, AccountRow.name).where(AccountRow.look == "")
-            ).all()
-            for account_id, name in unseen:
-                connection.execute(
-                    update(AccountRow)
-                    .where(AccountRow.id == account_id)
-                    .values(look=name_look(name))
-                )
+        add_look_column(store)
 
     # ----- accounts ------------------------------------------------------------------------------
 
