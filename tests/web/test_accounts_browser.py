@@ -13,6 +13,7 @@ from typing import Any
 import httpx2
 import pytest
 
+from boneyard.web.guard.signin import COOKIE
 from tests.web.accessibility import blocking_violations
 from tests.web.browsing import (
     TIMEOUT_MS,
@@ -212,7 +213,11 @@ def test_a_ladder_level_solved_signed_in_shows_on_another_device(server: str, br
     phone.click("[data-level='1'] button")
     phone.wait_for_selector("#game[data-seq]")
     game_id, seat_token = phone.url.split("/game/")[1].split("?t=")
-    view = httpx2.get(f"{server}/api/games/{game_id}", params={"token": seat_token}).json()
+    # The seat is the account's: its token opens it with the account's session only.
+    session = {c["name"]: c["value"] for c in phone.context.cookies() if c["name"] == COOKIE}
+    view = httpx2.get(
+        f"{server}/api/games/{game_id}", params={"token": seat_token}, cookies=session
+    ).json()
     solution = solve_position(view["observation"]["position"])
     assert solution is not None
     phone.wait_for_selector("#session-puzzle:not([hidden])")

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from fastapi import Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -20,7 +21,13 @@ from boneyard.core.rules_pages import page_markdown
 from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
-from boneyard.web.guard.signin import own_seat, page_context
+from boneyard.web.guard.signin import (
+    other_owner,
+    own_seat,
+    page_context,
+    refuse_account_names,
+    require_seat_holder,
+)
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
 from boneyard.web.play.clocks import PRESETS, preset_control
@@ -269,6 +276,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
         return chosen
 
     try:
+        await refuse_account_names(request, *(seat.name for seat in form.seats.values()))
         live = await manager.create(
             name, given, seats, client=payer.client, hints=form.hints == "on",
             clock=preset_control(form.clock),
@@ -298,6 +306,8 @@ async def invite_page(game_id: str, request: Request, payer: ReadPayer, t: str =
     """Every person's link of a new game, for whoever holds them all (its creator)."""
     live = await _manager(request).get(game_id, payer=payer)
     given = {live.seat_of(token) for token in t.split(",") if token}
+    for seat in given:
+        await require_seat_holder(request, live.id, seat)
     people = {seat for seat, info in enumerate(live.stored.seats) if info["kind"] == "human"}
     if given != people:
         raise WebError(403, "wrong_token", "the invite page is opened with every person's link")
@@ -317,6 +327,13 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
     arena = (await _manager(request).read_store(tournaments.tournament_of_games, [game_id])).get(
         game_id
     )
+    here = f"/game/{game_id}?t={','.join(tokens)}" if tokens else f"/game/{game_id}"
+    # A seat that is an account's opens only with its session: else the page watches, and
+    # says whose seat it is (never the seat's hidden information).
+    owners = [await other_owner(request, live.id, seat) for seat in seats]
+    others = [owner for owner in owners if owner is not None]
+    tokens = [token for token, owner in zip(tokens, owners) if owner is None]
+    seats = [seat for seat, owner in zip(seats, owners) if owner is None]
     return templates.TemplateResponse(
         request,
         "game.html",
@@ -326,6 +343,8 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
             "name": live.game.name,
             "tokens": tokens,
             "seats": seats,
+            "owned_elsewhere": others[0] if others else None,
+            "log_in_here": "/login?" + urlencode({"next": here}),
             "hidden_information": not live.game.perfect_information,
             "how_to_play": live.game.how_to_play,
             # a seen page says "watching" three times in the server's watch_seconds

@@ -287,10 +287,16 @@ def as_seat_reads(live: LiveGame, seat: int | None, text: str) -> str:
 
 
 def _listed(live: LiveGame, seat: int, viewer: int | None) -> str:
-    """``seat``'s line in the list of players as ``viewer`` reads it: "Ann (Red) (you)", or
-    "Green (computer, medium), in your place" once the computer took it over."""
+    """``seat``'s line in the list of players as ``viewer`` reads it: "Ann (Red, you)" (one
+    pair of brackets), "Red (you)" without a name, or "Green (computer, medium), in your
+    place" once the computer took it over."""
     name = display_name(live, seat)
-    return name + you_mark(live, seat) if seat == viewer else name
+    if seat != viewer:
+        return name
+    person = str(live.stored.seats[seat].get("name") or "").strip()
+    if person and live.is_persons(seat):
+        return f"{person} ({_side(live, seat)}, you)"
+    return name + you_mark(live, seat)
 
 
 def _panel(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> list[dict[str, Any]]:
@@ -316,6 +322,8 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
             "side": game.seat_name(s),
             "computer": live.stored.seats[s]["kind"] == "computer",
             "person_name": clean_name(live.stored.seats[s].get("name")),
+            # an account's seat goes by the account's name: the page offers no other
+            "account": bool(live.stored.seats[s].get("account")),
             "you": s == seat and not watching,
         }
         for s in range(live.num_seats)

@@ -8,6 +8,11 @@ from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from boneyard.web.guard.budgets import GuardedRouter, ReadPayer, SessionPayer, Spend
+from boneyard.web.guard.signin import (
+    refuse_account_names,
+    refuse_renaming_an_account,
+    require_seat_holder,
+)
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.replays import walk_cost
 from boneyard.web.play.routes import ERRORS
@@ -81,6 +86,10 @@ async def session_request(
     if body.do in TAKEBACKS and walk_cost(live.seq):
         payer.charge(Spend.READ, walk_cost(live.seq))  # the game is walked again to take back
     seat = live.seat_of(body.token)
+    await require_seat_holder(request, live.id, seat)
+    if body.do == "name":
+        await refuse_renaming_an_account(request, live.id, seat)
+        await refuse_account_names(request, body.name)
     await sessions_of(request).request(live, seat, body.do, body.seat, body.name, payer.client)
     return seat_view(live, seat, draw=False)
 
@@ -92,4 +101,6 @@ async def session_view(
     """How the game ended, offers waiting, web-layer actions in words (all of them: a view
     carries the latest few), the series score and (for a seat) its link into the next game."""
     live = await _manager(request).get(game_id, payer=payer)
-    return session_of(live).view(live, live.seat_of(token), every_event=True)
+    seat = live.seat_of(token)
+    await require_seat_holder(request, live.id, seat)
+    return session_of(live).view(live, seat, every_event=True)

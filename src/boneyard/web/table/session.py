@@ -109,7 +109,13 @@ def session_view(
     session: Session, live: LiveGame, seat: int | None, every_event: bool = False
 ) -> dict[str, Any]:
     """The session of ``live`` as ``seat`` sees it (``Session.view``)."""
-    shown = [e for e in session.events if e.kind != "puzzle"]  # the puzzle's panel says it
+    # The puzzle's panel says it; a seat's own page knows its own new name ("White is now
+    # called Ann" read by Ann is about herself, in the third person).
+    shown = [
+        e
+        for e in session.events
+        if e.kind != "puzzle" and not (e.kind == "named" and seat is not None and e.seat == seat)
+    ]
     if not every_event:
         shown = shown[-session.events_in_view :]
     over = live.over

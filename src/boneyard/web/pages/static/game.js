@@ -318,7 +318,7 @@ function showName(v) {
   const me = tokens.length === 1 && tokens[0] && v.seat !== null ? v.players?.[v.seat] : null;
   // against the computer alone nobody would read it
   const others = (v.players ?? []).filter((player) => player.seat !== v.seat && !player.computer);
-  form.hidden = !me || me.computer || others.length === 0;
+  form.hidden = !me || me.computer || me.account || others.length === 0;
   if (form.hidden) return;
   const field = $("seat-name");
   if (document.activeElement !== field) field.value = me.person_name ?? "";
@@ -335,9 +335,11 @@ async function saveName(name) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ token: tokens[0], do: "name", name }),
   });
+  const body = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const body = await response.json().catch(() => ({}));
     $("message").textContent = `Your name was not saved: ${body.detail ?? "try again"}.`;
+  } else if ($("message").textContent.startsWith("Your name was not saved")) {
+    $("message").textContent = ""; // an earlier refusal is answered now
   }
 }
 

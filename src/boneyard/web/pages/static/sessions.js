@@ -18,6 +18,13 @@ const say = (text) => {
 const views = new Map(); // token -> latest view (with its session)
 let asked = false; // this page pressed Rematch: follow the next game as soon as it exists
 
+/** A seat's label with the page's own mark, said once: "alice (White, you)", not
+ * "alice (White) (you)"; "White (you)" where the label has no brackets. */
+function markedOnce(label, mark) {
+  if (mark === " (you)" && label.endsWith(")")) return `${label.slice(0, -1)}, you)`;
+  return label + mark;
+}
+
 function connect(token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = new URLSearchParams({ draw: "false" });
@@ -46,8 +53,8 @@ function current() {
 }
 
 function label(view, seat) {
-  const text = view.seats[seat]?.label ?? "";
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  // as the server wrote it: sides start with a capital, a person's name stays as written
+  return view.seats[seat]?.label ?? "";
 }
 
 function render() {
@@ -202,7 +209,7 @@ function showSeries(view, series) {
   const parts = series.labels.map((name, seat) => {
     const me = view.seat === seat && tokens.length === 1 ? (view.you_mark ?? "") : "";
     const wins = series.wins[seat];
-    return `${name}${me} ${wins} ${wins === 1 ? "win" : "wins"}`;
+    return `${markedOnce(name, me)} ${wins} ${wins === 1 ? "win" : "wins"}`;
   });
   let text = `Game ${series.number} of the series: ${parts.join(", ")}`;
   if (series.draws) text += `, ${series.draws} drawn`;
