@@ -129,6 +129,7 @@ def create_app(
     # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
     app.state.accounts = AccountStore(game_manager.store)
     app.state.ratings = RatingStore(game_manager.store, ratings.rate)
+    sessions.ratings = app.state.ratings
     app.state.pairing = PairingStore(game_manager.store)
     app.state.passkeys = PasskeyStore(game_manager.store)
     # Arena tournaments (web/people/tournaments.py): paired and ended by this process's director.

@@ -135,6 +135,7 @@ class Director:
                 await self.manager.in_store(self.accounts.own_seat, live.id, seat, account_id)
             # arena games are rated, as on lichess (each seat its own account)
             await self.manager.in_store(self.ratings.note_rated, live.id, live.game.name)
+            live.rated = True
         except Exception:
             log.warning("a tournament game could not be made", exc_info=True)
             await self.manager.in_store(self.tournaments.unpair, pairing)

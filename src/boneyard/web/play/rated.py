@@ -31,3 +31,4 @@ async def start_rated(request: HTTPConnection, live: LiveGame) -> None:
         raise WebError(400, "bad_seats", "a rated game is between people: every seat is a person's")
     ratings: RatingStore = request.app.state.ratings
     await in_store(request, ratings.note_rated, live.id, live.game.name)
+    live.rated = True
