@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -81,6 +82,23 @@ def move_each(players: list[TestClient], game: dict[str, Any]) -> None:
             json={"token": game["tokens"][seat], "seq": seq, "action_string": move},
         )
         assert answer.status_code == 200, answer.text
+
+
+def move_each_side(game_id: str, seats: list[tuple[Any, str]]) -> None:
+    """Each seat (its client and token: a TestClient or an httpx client) plays its first legal
+    move, in turn: from then on a rated game counts (``store.ratings.each_side_moved``)."""
+    moved: set[int] = set()
+    deadline = time.monotonic() + 30
+    while len(moved) < len(seats) and time.monotonic() < deadline:
+        for player, seat_token in seats:
+            seen = player.get(f"/api/games/{game_id}", params={"token": seat_token}).json()
+            if seen["seat"] in moved or seen["current_player"] != seen["seat"]:
+                continue
+            body = {"token": seat_token, "seq": seen["seq"], "action": seen["legal"][0]["id"]}
+            answer = player.post(f"/api/games/{game_id}/actions", json=body)
+            assert answer.status_code == 200, answer.text
+            moved.add(seen["seat"])
+    assert len(moved) == len(seats), f"only seats {sorted(moved)} could move"
 
 
 def resign(client: TestClient, game_id: str, seat_token: str) -> None:

@@ -16,6 +16,7 @@ from boneyard.web.store.arena import Entrant
 from boneyard.web.store.games import Store
 from boneyard.web.store.tournaments import PENDING_SECONDS, Pairing, Tournament, TournamentStore
 from tests.web.conftest import make_app
+from tests.web.test_ratings import move_each_side
 
 PASSWORD = "correct horse battery"
 
@@ -189,6 +190,8 @@ def test_an_arena_from_creation_to_the_scores(client: TestClient) -> None:
     game_id, token = link.removeprefix("/game/").split("?t=")
     games = ann.get("/api/me/games").json()
     assert [g["tournament"] for g in games if g["id"] == game_id] == [tid]
+    bob_link = bob.get(f"/api/tournaments/{tid}").json()["me"]["game_url"]
+    move_each_side(game_id, [(ann, token), (bob, bob_link.split("?t=")[1])])  # it counts now
     resigned = ann.post(f"/api/games/{game_id}/session", json={"token": token, "do": "resign"})
     assert resigned.status_code == 200, resigned.text
     seen = bob.get(f"/api/tournaments/{tid}").json()

@@ -18,6 +18,7 @@ from boneyard.web.store.games import Store
 from boneyard.web.store.tournaments import TournamentStore
 from tests.web.conftest import wait_for
 from tests.web.test_clocks_processes import CLOCK_SETTINGS, ClockServer
+from tests.web.test_ratings import move_each_side
 from tests.web.test_tournaments import PASSWORD, arena_in
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
@@ -82,9 +83,13 @@ def standings(client: httpx2.Client, tid: str) -> list[dict[str, Any]]:
     return table
 
 
-def resign_my_game(client: httpx2.Client, tid: str) -> None:
+def resign_my_game(client: httpx2.Client, tid: str, everyone: list[httpx2.Client]) -> None:
+    """``client`` resigns its game once each side has moved (before, it would not count)."""
     link = client.get(f"/api/tournaments/{tid}").json()["me"]["game_url"]
     game_id, token = link.removeprefix("/game/").split("?t=")
+    links = [(c, c.get(f"/api/tournaments/{tid}").json()["me"]["game_url"]) for c in everyone]
+    seats = [(c, other.split("?t=")[1]) for c, other in links if other and game_id in other]
+    move_each_side(game_id, seats)
     body = {"token": token, "do": "resign"}
     answer = client.post(f"/api/games/{game_id}/session", json=body)
     assert answer.status_code == 200, answer.text
@@ -105,7 +110,7 @@ def test_kill_9_of_one_process_mid_tournament_loses_no_result(postgres_url: str)
         # either process's director pairs them: two games, each player in one
         wait_for("two games", lambda: all(p["playing"] for p in standings(dan, tid)), 60)
 
-        resign_my_game(ann, tid)  # stored by the first process...
+        resign_my_game(ann, tid, [ann, bob, cat, dan])  # stored by the first process...
         first.stop()  # ...which is killed (-9) at once
         for client in (ann, bob):
             client.close()
@@ -117,7 +122,7 @@ def test_kill_9_of_one_process_mid_tournament_loses_no_result(postgres_url: str)
         assert not table[winner]["playing"]
         # the arena goes on with one process: the other game ends there, all are paired again
         loser = next(c for c, n in ((cat, "Cat"), (dan, "Dan")) if table[n]["playing"])
-        resign_my_game(loser, tid)
+        resign_my_game(loser, tid, [cat, dan])
         wait_for("four paired again", lambda: all(p["playing"] for p in standings(dan, tid)), 60)
         again = {p["name"]: p for p in standings(dan, tid)}
         assert sorted(len(p["sheet"]) for p in again.values()) == [1, 1, 1, 1]
