@@ -146,9 +146,11 @@ def session_view(
     # In a rated game the computer never stands in: the present player claims the win or
     # calls the game off once the absent one has been silent long enough (lichess's rule).
     absent = absent_seat(live, seat, waited, session.stand_in_seconds)
-    claimable = live.rated and absent is not None and played(live)
+    unplayed = not played(live)
+    claimable = live.rated and absent is not None and not unplayed
     can = {
-        "resign": person and not over and live.num_seats > 1,
+        # a rated game not yet played by each side is called off, not resigned (lichess)
+        "resign": person and not over and live.num_seats > 1 and not (live.rated and unplayed),
         "offer_draw": person
         and not over
         and others_people
