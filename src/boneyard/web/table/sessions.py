@@ -438,6 +438,8 @@ class SessionManager:
         label = seat_name(live, target)
         seats = [dict(info) for info in live.stored.seats]
         seats[target].update(kind="computer", level=STAND_IN_LEVEL, was="human")
+        if kind == "stand_in":
+            seats[target]["away"] = True  # handed over by the others: it did not leave
         await self.record(live, kind, seat, {"label": label, "target": target}, seats=seats)
         live.stored.seats[:] = seats
         await self.manager.announce(live, live.seq)

@@ -20,12 +20,13 @@ async function look() {
   if (!rating.rated) return;
   note.hidden = false;
   if (!rating.settled) {
-    note.textContent = "Rated game: the ratings move with the result.";
+    // "repeated": these two accounts' games of the day are used, said before the first move
+    note.textContent = rating.unrated_words ?? "Rated game: the ratings move with the result.";
     return;
   }
   shownEnd = true;
   if (!rating.changes) {
-    note.textContent = "Rated game, but it counted for nobody: not every seat was a different account's.";
+    note.textContent = rating.unrated_words ?? "Rated game, but it counted for nobody.";
     return;
   }
   const parts = rating.changes.map((change) => {

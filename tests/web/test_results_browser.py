@@ -1,0 +1,177 @@
+"""Results that belong to who played them (issue 41, item 1), by clicking in Chromium at a
+desktop's and a phone's size: in a rated game whose other side stops moving the page offers to
+claim the win or call the game off, never the computer; in a casual game the computer may stand
+in, both pages say the game counts for nobody, and no Hint appears for the person left.
+
+The server's silence before a claim is short here (``SILENCE``); the page learns of it from its
+session's look every 15 seconds: each wait is on the page's state, never on a time."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boneyard.web.app import create_app
+from boneyard.web.play.catalog import Catalog
+from boneyard.web.table.session import SessionSettings
+from tests.web.accessibility import blocking_violations
+from tests.web.browsing import (
+    TIMEOUT_MS,
+    launch,
+    legal_strings,
+    play_by_clicking,
+    wait_for_seq_above,
+)
+from tests.web.conftest import all_games, app_settings, free_port
+from tests.web.test_accounts_browser import (
+    SIZES,
+    device,
+    move_each_by_clicking,
+    open_menu_link,
+    sign_up,
+)
+
+pytestmark = [pytest.mark.browser]
+
+SILENCE = 1.0
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app with a short silence before a claim or a stand-in, in a uvicorn thread."""
+    import uvicorn
+
+    app = create_app(
+        f"sqlite:///{tmp_path_factory.mktemp('results') / 'web.db'}",
+        catalog=Catalog(all_games()),
+        settings=app_settings(bot_delay=0.05),
+        session_settings=SessionSettings(stand_in_seconds=SILENCE),
+    )
+    port = free_port()
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from launch()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("BONEYARD_SHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def a_game_of_two(ann: Any, bob: Any, rated: bool) -> None:
+    """Ann opens a Toy Walk game in the lobby (rated or not), Bob joins it."""
+    open_menu_link(ann, "Lobby")
+    ann.locator("#open-game").get_by_label("Game").select_option("toy_walk")
+    if rated:
+        ann.get_by_label("Rated").check()
+    ann.get_by_role("button", name="Open a game").click()
+    ann.wait_for_selector("#game[data-seq]")
+    game_id = ann.get_attribute("#game", "data-game-id")
+    open_menu_link(bob, "Lobby")
+    bob.locator(f".lobby-game[data-game-id='{game_id}']").get_by_role("button", name="Join").click()
+    bob.wait_for_selector("#game[data-seq]")
+
+
+def the_mover(pages: list[Any]) -> tuple[Any, Any]:
+    """(the page whose seat is to move, the other), once both show the same move number."""
+    seq = max(int(p.get_attribute("#game", "data-seq")) for p in pages)
+    for page in pages:
+        page.wait_for_function(f"document.getElementById('game').dataset.seq === '{seq}'")
+    mover = next(p for p in pages if p.get_attribute("#game", "data-mine") == "yes")
+    return mover, next(p for p in pages if p is not mover)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_rated_game_offers_the_claim_not_the_computer(
+    server: str, browser: Any, size: str, shots: Path
+) -> None:
+    number = next(_names)
+    names = [f"Ann{number}{size}", f"Bob{number}{size}"]
+    ann, bob = device(browser, size), device(browser, size)
+    sign_up(ann, server, names[0])
+    sign_up(bob, server, names[1])
+    a_game_of_two(ann, bob, rated=True)
+    move_each_by_clicking([ann, bob])
+    present, absent = the_mover([ann, bob])
+    seq = int(present.get_attribute("#game", "data-seq"))
+    play_by_clicking(present, legal_strings(present)[0])
+    wait_for_seq_above(present, seq)  # the other side is to move, and stops moving
+    claim = present.get_by_role("button", name="Claim the win")
+    claim.wait_for(state="visible", timeout=TIMEOUT_MS)
+    waiting = present.locator("#session-waiting")
+    assert "You may claim the win, or call the game off" in waiting.inner_text()
+    assert present.get_by_role("button", name="Call the game off").is_visible()
+    assert not present.get_by_role("button", name="Let the computer play for them").is_visible()
+    assert present.locator("#hint").is_hidden()
+    assert not blocking_violations(present)
+    present.screenshot(path=str(shots / f"claim-offered-{size}.png"), full_page=True)
+    claim.click()
+    question = present.locator("#session-question")
+    assert "Claim the win?" in question.inner_text()
+    present.locator("#session-yes").click()
+    for page in (present, absent):
+        page.wait_for_selector("#game[data-terminal='yes']")
+        assert "stopped moving" in page.locator("[role=status]").first.inner_text()
+        page.wait_for_selector("#rating-note:has-text('New ratings')")
+    winner = ann if present is ann else bob
+    won = names[0] if present is ann else names[1]
+    change = {
+        item.get_attribute("data-name"): int(item.get_attribute("data-change"))
+        for item in winner.locator("#rating-note .rating-change").all()
+    }
+    assert change[won] > 0
+    absent.screenshot(path=str(shots / f"claim-lost-{size}.png"), full_page=True)
+    for page in (ann, bob):
+        page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_casual_stand_in_says_so_and_brings_no_hint(
+    server: str, browser: Any, size: str, shots: Path
+) -> None:
+    number = next(_names)
+    ann, bob = device(browser, size), device(browser, size)
+    sign_up(ann, server, f"Cy{number}{size}")
+    sign_up(bob, server, f"Di{number}{size}")
+    a_game_of_two(ann, bob, rated=False)  # two accounts, a casual game
+    present, absent = the_mover([ann, bob])
+    seq = int(present.get_attribute("#game", "data-seq"))
+    play_by_clicking(present, legal_strings(present)[0])
+    wait_for_seq_above(present, seq)
+    stand_in = present.get_by_role("button", name="Let the computer play for them")
+    stand_in.wait_for(state="visible", timeout=TIMEOUT_MS)
+    assert present.get_by_role("button", name="Claim the win").is_hidden()
+    stand_in.click()
+    present.wait_for_selector("#game[data-mine='yes']")  # the computer answered for them
+    for page in (present, absent):
+        page.wait_for_selector(".session-events li:has-text('this game counts for nobody')")
+    assert present.locator("#hint").is_hidden(), "no Hint in a game between people"
+    assert "You were away" in absent.locator("[role=status]").first.inner_text()
+    assert not blocking_violations(present)
+    present.screenshot(path=str(shots / f"stand-in-{size}.png"), full_page=True)
+    absent.screenshot(path=str(shots / f"stood-in-for-{size}.png"), full_page=True)
+    for page in (ann, bob):
+        page.context.close()
