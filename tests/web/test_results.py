@@ -12,10 +12,13 @@ checks on PostgreSQL in ``test_results_postgres.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -33,13 +36,11 @@ from boneyard.web.store.ratings import (
     each_side_moved,
 )
 from boneyard.web.table.session import SessionSettings
-from tests.web.conftest import all_games, app_settings, wait_for
-from tests.web.test_ratings import move_each, move_each_side, ratings, signed_up
+from tests.web.conftest import all_games, app_settings, free_port, wait_for
+from tests.web.test_ratings import PASSWORD, move_each, move_each_side, ratings, signed_up
 
 SILENCE = 0.2
 """The seconds of silence after which the present player may claim (short, for the tests)."""
-
-MakeApp = Callable[[], FastAPI]
 
 
 def app_on(url: str) -> FastAPI:
@@ -57,10 +58,40 @@ def client(db_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
+def account(client: TestClient, address: str, name: str) -> TestClient:
+    """A client at ``address`` signed up as ``name``: beside a TestClient, or (PostgreSQL's
+    tests) an httpx client of a server running in a thread, one event loop for every client."""
+    if isinstance(client, TestClient):
+        return signed_up(client, address, name)
+    transport = httpx2.HTTPTransport(local_address=address)
+    player = httpx2.Client(base_url=client.base_url, transport=transport, timeout=30)
+    answer = player.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    return cast(TestClient, player)
+
+
+def serve_in_thread(app: FastAPI) -> Iterator[str]:
+    """Run ``app`` with uvicorn in a thread; yield its address; stop it afterwards."""
+    import uvicorn
+
+    port = free_port()
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
 def rated_pair(client: TestClient, first: str, second: str, **more: Any) -> Any:
     """Two accounts (``first`` opens, ``second`` joins) and their rated Toy Walk game."""
-    ann = signed_up(client, "127.0.0.2", first)
-    bob = signed_up(client, "127.0.0.3", second)
+    ann = account(client, "127.0.0.2", first)
+    bob = account(client, "127.0.0.3", second)
     return ann, bob, rated_game_of(ann, bob, **more)
 
 
@@ -255,8 +286,8 @@ def test_a_claim_is_refused_where_it_does_not_belong(client: TestClient) -> None
 def test_a_stand_in_in_a_casual_game_counts_for_nobody_and_brings_no_hint(
     client: TestClient,
 ) -> None:
-    ann = signed_up(client, "127.0.0.2", "Ann")
-    bob = signed_up(client, "127.0.0.3", "Bob")
+    ann = account(client, "127.0.0.2", "Ann")
+    bob = account(client, "127.0.0.3", "Bob")
     casual = ann.post("/api/open", json={"game": "toy_walk", "seat": 0}).json()
     joined = bob.post(f"/api/open/{casual['id']}/join", json={}).json()
     game = {"id": casual["id"], "tokens": [casual["token"], joined["token"]]}
@@ -283,7 +314,7 @@ def test_a_stand_in_in_a_casual_game_counts_for_nobody_and_brings_no_hint(
 
 def test_the_same_pairs_rated_games_count_a_few_times_a_day(client: TestClient) -> None:
     ann, bob, game = rated_pair(client, "Ann", "Bob")
-    cat = signed_up(client, "127.0.0.4", "Cat")
+    cat = account(client, "127.0.0.4", "Cat")
     for number in range(PAIR_GAMES_PER_DAY):
         if number:
             game = rated_game_of(ann, bob)

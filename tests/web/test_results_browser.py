@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,7 @@ from tests.web.browsing import (
     play_by_clicking,
     wait_for_seq_above,
 )
-from tests.web.conftest import all_games, app_settings, free_port
+from tests.web.conftest import all_games, app_settings
 from tests.web.test_accounts_browser import (
     SIZES,
     device,
@@ -37,6 +35,7 @@ from tests.web.test_accounts_browser import (
     open_menu_link,
     sign_up,
 )
+from tests.web.test_results import serve_in_thread
 
 pytestmark = [pytest.mark.browser]
 
@@ -47,26 +46,13 @@ _names = itertools.count(1)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app with a short silence before a claim or a stand-in, in a uvicorn thread."""
-    import uvicorn
-
     app = create_app(
         f"sqlite:///{tmp_path_factory.mktemp('results') / 'web.db'}",
         catalog=Catalog(all_games()),
         settings=app_settings(bot_delay=0.05),
         session_settings=SessionSettings(stand_in_seconds=SILENCE),
     )
-    port = free_port()
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    yield from serve_in_thread(app)
 
 
 @pytest.fixture(scope="module")
