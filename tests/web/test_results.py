@@ -12,6 +12,7 @@ checks on PostgreSQL in ``test_results_postgres.py``.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -37,7 +38,7 @@ from boneyard.web.store.ratings import (
 )
 from boneyard.web.table.session import SessionSettings
 from tests.web.conftest import all_games, app_settings, free_port, wait_for
-from tests.web.test_ratings import PASSWORD, move_each, move_each_side, ratings, signed_up
+from tests.web.test_ratings import PASSWORD, move_each, move_each_side, ratings
 
 SILENCE = 0.2
 """The seconds of silence after which the present player may claim (short, for the tests)."""
@@ -58,16 +59,23 @@ def client(db_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-def account(client: TestClient, address: str, name: str) -> TestClient:
-    """A client at ``address`` signed up as ``name``: beside a TestClient, or (PostgreSQL's
-    tests) an httpx client of a server running in a thread, one event loop for every client."""
+def client_at(client: TestClient, address: str) -> TestClient:
+    """Another client at ``address``: beside a TestClient, or (PostgreSQL's tests) an httpx
+    client of a server running in a thread, one event loop for every client."""
     if isinstance(client, TestClient):
-        return signed_up(client, address, name)
+        return TestClient(client.app, client=(address, 50000))
     transport = httpx2.HTTPTransport(local_address=address)
-    player = httpx2.Client(base_url=client.base_url, transport=transport, timeout=30)
+    return cast(
+        TestClient, httpx2.Client(base_url=client.base_url, transport=transport, timeout=30)
+    )
+
+
+def account(client: TestClient, address: str, name: str) -> TestClient:
+    """A client at ``address`` signed up as ``name``."""
+    player = client_at(client, address)
     answer = player.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert answer.status_code == 201, answer.text
-    return cast(TestClient, player)
+    return player
 
 
 def serve_in_thread(app: FastAPI) -> Iterator[str]:
@@ -396,3 +404,42 @@ def test_an_existing_rated_games_table_gets_its_unrated_column(db_path: Path) ->
     assert "unrated" in columns
     RatingStore(store, rate)  # a second start finds it there
     store.close()
+
+
+# ----- a rated game with a friend: the Custom game page -------------------------------------------
+
+
+def custom_game(player: TestClient, **fields: str) -> Any:
+    form = {"seat0": "human", "seat1": "human", **fields}
+    return player.post("/new/toy_walk", data=form, follow_redirects=False)
+
+
+def test_the_custom_game_page_makes_a_rated_game_between_two_accounts(client: TestClient) -> None:
+    guest = client_at(client, "127.0.0.9")
+    assert 'name="rated"' not in guest.get("/new/toy_walk").text
+    assert "to play rated games" in guest.get("/new/toy_walk").text
+    refused = custom_game(guest, rated="on")
+    assert refused.status_code == 401 and "log in first" in refused.text
+    ann = account(client, "127.0.0.2", "Ann")
+    assert 'name="rated"' in ann.get("/new/toy_walk").text
+    against_computer = custom_game(ann, seat1="1", rated="on")
+    assert against_computer.status_code == 400
+    assert "every seat is a person&#39;s" in against_computer.text
+    assert ann.get("/api/me/games").json() == [], "a refusal makes nothing"
+    made = custom_game(ann, rated="on")
+    assert made.status_code == 303, made.text
+    invite = ann.get(made.headers["location"])
+    assert "Rated game: each player signs in to their account" in invite.text
+    game_id = made.headers["location"].split("/")[2]
+    assert rating_of(client, {"id": game_id})["rated"]
+    links = re.findall(r'class="link" readonly value="[^"]*\?t=([^"]+)"', invite.text)
+    tokens = list(links)
+    assert len(tokens) == 2
+    bob = account(client, "127.0.0.3", "Bob")
+    taken = bob.post(f"/api/games/{game_id}/account", json={"token": tokens[1]})
+    assert taken.status_code == 200, taken.text  # the invite link opened while signed in
+    game = {"id": game_id, "tokens": tokens}
+    move_each([ann, bob], game)
+    assert ask(bob, game, 1, "resign").status_code == 200
+    changes = {c["name"]: c["change"] for c in rating_of(client, game)["changes"]}
+    assert changes["Ann"] > 0 > changes["Bob"]

@@ -85,3 +85,7 @@ def test_an_existing_rated_games_table_gets_its_unrated_column(postgres_url: str
     finally:
         store.close()
         empty(postgres_url)
+
+
+def test_the_custom_game_page_makes_a_rated_game_on_postgresql(client: TestClient) -> None:
+    test_results.test_the_custom_game_page_makes_a_rated_game_between_two_accounts(client)

@@ -22,6 +22,17 @@ async function look() {
   if (!rating.settled) {
     // "repeated": these two accounts' games of the day are used, said before the first move
     note.textContent = rating.unrated_words ?? "Rated game: the ratings move with the result.";
+    if (!rating.unrated_words && root.dataset.tokens && !document.querySelector("header.top .signed-in")) {
+      // a guest holding a seat of a rated game (an invite link): only accounts count
+      const signIn = document.createElement("a");
+      signIn.href = "/login";
+      signIn.textContent = "Sign in";
+      note.replaceChildren(
+        "Rated game between accounts: ",
+        signIn,
+        " (or sign up), then open this link again to take your seat. Played without an account, it counts for nobody.",
+      );
+    }
     return;
   }
   shownEnd = true;
