@@ -161,3 +161,41 @@ def test_a_casual_stand_in_says_so_and_brings_no_hint(
     absent.screenshot(path=str(shots / f"stood-in-for-{size}.png"), full_page=True)
     for page in (ann, bob):
         page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_rated_game_with_a_friend_from_the_custom_game_page(
+    server: str, browser: Any, size: str, shots: Path
+) -> None:
+    number = next(_names)
+    names = [f"Eve{number}{size}", f"Fay{number}{size}"]
+    eve, fay, guest = (device(browser, size) for _ in range(3))
+    sign_up(eve, server, names[0])
+    sign_up(fay, server, names[1])
+    eve.goto(server + "/")
+    eve.click("li[data-game=toy_walk] a:has-text('Custom game')")
+    eve.locator("select[name=seat1]").select_option("human")
+    eve.get_by_label("Rated: between accounts").check()
+    assert not blocking_violations(eve)
+    eve.get_by_role("button", name="Start the game").click()
+    eve.wait_for_selector("h1:has-text('is ready')")
+    assert "Rated game: each player signs in" in eve.inner_text("main")
+    assert eve.locator("a.together").count() == 0, "one screen would count for nobody"
+    eve.screenshot(path=str(shots / f"rated-invite-{size}.png"), full_page=True)
+    links = [eve.get_attribute(f"li[data-seat='{s}'] a.invite", "href") for s in (0, 1)]
+    guest.goto(server + links[1])  # a guest with the friend's link is told to sign in
+    guest.wait_for_selector("#rating-note:has-text('Rated game between accounts')")
+    assert guest.get_by_role("link", name="Sign in").count() >= 1
+    guest.screenshot(path=str(shots / f"rated-guest-{size}.png"), full_page=True)
+    fay.goto(server + links[1])
+    eve.goto(server + links[0])
+    for page in (eve, fay):
+        page.wait_for_selector("#rating-note:has-text('Rated game: the ratings move')")
+    move_each_by_clicking([eve, fay])
+    fay.get_by_role("button", name="Resign").click()
+    fay.locator("#session-yes").click()
+    for page in (eve, fay):
+        page.wait_for_selector("#rating-note:has-text('New ratings')")
+    assert f"{names[0]} " in eve.inner_text("#rating-note")
+    for page in (eve, fay, guest):
+        page.context.close()
