@@ -443,3 +443,70 @@ def test_the_custom_game_page_makes_a_rated_game_between_two_accounts(client: Te
     assert ask(bob, game, 1, "resign").status_code == 200
     changes = {c["name"]: c["change"] for c in rating_of(client, game)["changes"]}
     assert changes["Ann"] > 0 > changes["Bob"]
+
+
+# ----- a challenge by account name ----------------------------------------------------------------
+
+
+def challenge(player: TestClient, to: str, **terms: Any) -> Any:
+    return player.post("/api/challenges", json={"to": to, "game": "toy_walk", **terms})
+
+
+def test_a_challenge_by_name_is_accepted_into_a_rated_game(client: TestClient) -> None:
+    ann = account(client, "127.0.0.2", "Ann")
+    bob = account(client, "127.0.0.3", "Bob")
+    cat = account(client, "127.0.0.4", "Cat")
+    assert challenge(client_at(client, "127.0.0.9"), "Bob").status_code == 401
+    assert challenge(ann, "Nobody").json()["error"] == "no_player"
+    assert challenge(ann, "ann").json()["error"] == "yourself"
+    assert challenge(ann, "Bob", game="no_such_game").status_code == 404
+    assert challenge(ann, "Bob", clock="7+7").json()["error"] == "bad_clock"
+    made = challenge(ann, "Bob", rated=True, clock="300+3")
+    assert made.status_code == 201, made.text
+    again = challenge(ann, "Bob")
+    assert again.status_code == 409 and again.json()["error"] == "already_challenged"
+    incoming = bob.get("/api/challenges").json()["incoming"]
+    assert [(c["from"], c["title"], c["clock"], c["rated"]) for c in incoming] == [
+        ("Ann", "Toy Walk", "5+3 · blitz", True)
+    ]
+    assert ann.get("/api/challenges").json()["outgoing"][0]["status"] == "open"
+    assert cat.get("/api/challenges").json() == {"incoming": [], "outgoing": []}
+    challenge_id = made.json()["id"]
+    assert cat.post(f"/api/challenges/{challenge_id}/accept").json()["error"] == "no_challenge"
+    assert ann.post(f"/api/challenges/{challenge_id}/accept").json()["error"] == "no_challenge"
+    accepted = bob.post(f"/api/challenges/{challenge_id}/accept")
+    assert accepted.status_code == 200, accepted.text
+    twice = bob.post(f"/api/challenges/{challenge_id}/accept")
+    assert twice.status_code == 409 and twice.json()["error"] == "answered"
+    answer = ann.get("/api/challenges").json()["outgoing"][0]
+    assert answer["status"] == "accepted" and answer["url"]
+    assert bob.get("/api/challenges").json()["incoming"] == []
+    game_id = accepted.json()["id"]
+    tokens = {answer["url"].split("?t=")[1]: ann, accepted.json()["url"].split("?t=")[1]: bob}
+    seats = {}
+    for seat_token, player in tokens.items():
+        seen = player.get(f"/api/games/{game_id}", params={"token": seat_token}).json()
+        seats[seen["seat"]] = (player, seat_token)
+        assert seen["clock"]["control"] == {"initial": 300, "increment": 3}
+        assert game_id in [g["id"] for g in player.get("/api/me/games").json()]
+    assert sorted(seats) == [0, 1]
+    assert rating_of(client, {"id": game_id})["rated"]
+    move_each_side(game_id, [seats[0], seats[1]])
+    game = {"id": game_id, "tokens": [seats[0][1], seats[1][1]]}
+    assert ask(seats[1][0], game, 1, "resign").status_code == 200
+    assert rating_of(client, game)["changes"] is not None
+
+
+def test_a_challenge_declined_or_taken_back(client: TestClient) -> None:
+    ann = account(client, "127.0.0.2", "Ann")
+    bob = account(client, "127.0.0.3", "Bob")
+    first = challenge(ann, "Bob").json()["id"]
+    assert ann.post(f"/api/challenges/{first}/decline").json()["error"] == "no_challenge"
+    assert bob.post(f"/api/challenges/{first}/decline").status_code == 200
+    assert [c["status"] for c in ann.get("/api/challenges").json()["outgoing"]] == ["declined"]
+    assert bob.post(f"/api/challenges/{first}/accept").json()["error"] == "answered"
+    second = challenge(ann, "Bob").json()["id"]  # a new one, now that the first is answered
+    assert bob.post(f"/api/challenges/{second}/cancel").json()["error"] == "no_challenge"
+    assert ann.post(f"/api/challenges/{second}/cancel").status_code == 200
+    assert bob.get("/api/challenges").json()["incoming"] == []
+    assert bob.get("/api/me/games").json() == [], "no game was made"

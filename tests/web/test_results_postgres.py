@@ -89,3 +89,11 @@ def test_an_existing_rated_games_table_gets_its_unrated_column(postgres_url: str
 
 def test_the_custom_game_page_makes_a_rated_game_on_postgresql(client: TestClient) -> None:
     test_results.test_the_custom_game_page_makes_a_rated_game_between_two_accounts(client)
+
+
+def test_a_challenge_by_name_on_postgresql(client: TestClient) -> None:
+    test_results.test_a_challenge_by_name_is_accepted_into_a_rated_game(client)
+
+
+def test_a_challenge_declined_or_taken_back_on_postgresql(client: TestClient) -> None:
+    test_results.test_a_challenge_declined_or_taken_back(client)
