@@ -199,3 +199,49 @@ def test_a_rated_game_with_a_friend_from_the_custom_game_page(
     assert f"{names[0]} " in eve.inner_text("#rating-note")
     for page in (eve, fay, guest):
         page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_challenge_from_a_profile_seen_on_every_page(
+    server: str, browser: Any, size: str, shots: Path
+) -> None:
+    number = next(_names)
+    names = [f"Gus{number}{size}", f"Hal{number}{size}"]
+    gus, hal = device(browser, size), device(browser, size)
+    sign_up(gus, server, names[0])
+    sign_up(hal, server, names[1])
+    hal.goto(server + "/")  # Hal reads the home page meanwhile
+    gus.goto(f"{server}/@/{names[1]}")
+    gus.get_by_text("Challenge", exact=True).click()
+    gus.get_by_label("Game").select_option("toy_walk")
+    gus.get_by_label("Rated").check()
+    assert not blocking_violations(gus)
+    gus.get_by_role("button", name="Send the challenge").click()
+    gus.wait_for_selector("#challenge-sent:has-text('Challenge sent')")
+    gus.wait_for_selector("#challenges p[data-status='open']:has-text('waits for an answer')")
+    banner = hal.locator("#challenges p[data-status='open']")
+    banner.wait_for(timeout=TIMEOUT_MS)  # the home page's next look, without a reload
+    assert f"{names[0]} challenges you: Toy Walk, No clock, rated." in banner.inner_text()
+    assert not blocking_violations(hal)
+    hal.screenshot(path=str(shots / f"challenged-{size}.png"), full_page=True)
+    banner.get_by_role("button", name="Accept").click()
+    hal.wait_for_selector("#game[data-seq]")
+    hal.wait_for_selector("#rating-note:has-text('Rated game')")
+    answer = gus.locator("#challenges p[data-status='accepted']")
+    answer.wait_for(timeout=TIMEOUT_MS)
+    assert f"{names[1]} accepted your challenge" in answer.inner_text()
+    gus.screenshot(path=str(shots / f"challenge-accepted-{size}.png"), full_page=True)
+    answer.get_by_role("link", name="Play").click()
+    gus.wait_for_selector("#game[data-seq]")
+    assert gus.locator("#challenges").is_hidden(), "the game's own page says no more of it"
+    move_each_by_clicking([gus, hal])  # both seats are theirs: the game is on
+    # A second challenge, declined: the challenger's page says so.
+    gus.goto(f"{server}/@/{names[1]}")
+    gus.get_by_text("Challenge", exact=True).click()
+    gus.get_by_role("button", name="Send the challenge").click()
+    hal.goto(server + "/lobby")
+    hal.locator("#challenges p[data-status='open']").get_by_role("button", name="Decline").click()
+    hal.locator("#challenges").wait_for(state="hidden")
+    gus.wait_for_selector("#challenges p[data-status='declined']", timeout=TIMEOUT_MS)
+    for page in (gus, hal):
+        page.context.close()

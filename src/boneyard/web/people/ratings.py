@@ -27,6 +27,7 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GuardedRouter, LookupPayer, ReadPayer
 from boneyard.web.guard.signin import account_store, in_store
 from boneyard.web.pages.routes import templates
+from boneyard.web.play.clocks import PRESETS
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.store.accounts import Account
 from boneyard.web.store.ratings import PAIR_GAMES_PER_DAY, START_DEVIATION, Rating, RatingStore
@@ -273,7 +274,14 @@ def _unrated(reason: str | None, title: str) -> dict[str, str | None]:
 async def profile_page(name: str, request: Request, _payer: LookupPayer) -> Any:
     player = await player_json(request, name)
     titles = _titles(request)
-    return templates.TemplateResponse(request, "profile.html", {"player": player, "titles": titles})
+    catalog = request.app.state.manager.catalog
+    # a challenge is a game of two (web/people/challenges.py)
+    two = [(n, t) for n, t in titles.items() if catalog.game_class(n)().info.num_players == 2]
+    return templates.TemplateResponse(
+        request,
+        "profile.html",
+        {"player": player, "titles": titles, "challenge_games": two, "clock_presets": PRESETS},
+    )
 
 
 @pages.get("/leaderboard/{game}", response_class=HTMLResponse)
