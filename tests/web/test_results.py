@@ -27,11 +27,13 @@ from sqlalchemy import Boolean, Column, MetaData, String, Table, create_engine, 
 
 from boneyard.web.app import create_app
 from boneyard.web.people.ratings import glicko2_update, provisional_weight, rate
+from boneyard.web.people.ratings import unrated_json as unrated_words
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.store.games import Store
 from boneyard.web.store.ratings import (
     FRESH,
     PAIR_GAMES_PER_DAY,
+    UNRATED_REASONS,
     Rating,
     RatingStore,
     each_side_moved,
@@ -149,6 +151,13 @@ def test_each_side_moved_counts_the_seats_own_moves_not_chances() -> None:
     assert not each_side_moved([(1, 0), (2, 1)], 3)
 
 
+def test_every_reason_a_game_counted_for_nobody_is_said_in_words() -> None:
+    for reason in UNRATED_REASONS:
+        words = unrated_words(reason, "Toy Walk")["unrated_words"]
+        assert words and "_" not in words, reason
+    assert unrated_words(None, "")["unrated_words"] is None
+
+
 def test_a_provisional_players_result_weighs_lightly_on_an_established_one() -> None:
     established, sock = Rating(1800.0, 60.0, 0.06, 40), FRESH
     assert provisional_weight(established, sock) == pytest.approx((110 / 350) ** 2)
@@ -229,6 +238,7 @@ def away(player: TestClient, game: dict[str, Any], seat: int) -> dict[str, Any]:
             and v["session"]["can"]["call_off"]
             and v
         ),
+        seconds=60,
     )
     return found
 
@@ -305,6 +315,7 @@ def test_a_stand_in_in_a_casual_game_counts_for_nobody_and_brings_no_hint(
     wait_for(
         "the silence",
         lambda: ask(ann, game, 0, "stand_in").status_code == 200,
+        seconds=60,
     )
     for seat, player in ((0, ann), (1, bob)):
         words = [e["words"] for e in seat_view(player, game, seat)["session"]["events"]]
@@ -312,7 +323,9 @@ def test_a_stand_in_in_a_casual_game_counts_for_nobody_and_brings_no_hint(
     after = seat_view(ann, game, 0)["seats"]
     # The computer plays South now; South is still a person's seat for the hints: none for Ann.
     assert after[1]["kind"] == "computer" and after[1]["person"] is True
-    wait_for("the computer's move", lambda: seat_view(ann, game, 0)["current_player"] == 0)
+    wait_for(
+        "the computer's move", lambda: seat_view(ann, game, 0)["current_player"] == 0, seconds=60
+    )
     hint = ann.post(f"/api/games/{game['id']}/hint", json={"token": game["tokens"][0]})
     assert hint.status_code == 403 and hint.json()["error"] == "hints_off"
 

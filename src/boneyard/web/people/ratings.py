@@ -230,17 +230,17 @@ async def game_rating(game_id: str, request: Request, _payer: ReadPayer) -> dict
     before the end), ``unrated_words`` says it to people."""
     found = await in_store(request, _ratings(request).rated_game, game_id)
     if found is None:
-        return {"rated": False, "settled": False, "changes": None, **_unrated(None, "")}
+        return {"rated": False, "settled": False, "changes": None, **unrated_json(None, "")}
     settled, changes = found.settled, found.changes
     if not changes:
         title = _titles(request).get(found.game, "this game")
-        unrated = _unrated(found.unrated, title)
+        unrated = unrated_json(found.unrated, title)
         return {"rated": True, "settled": settled, "changes": None, **unrated}
     names = await in_store(request, account_store(request).names, [c["account"] for c in changes])
     return {
         "rated": True,
         "settled": settled,
-        **_unrated(None, ""),
+        **unrated_json(None, ""),
         "changes": [
             {
                 "seat": change["seat"],
@@ -255,7 +255,7 @@ async def game_rating(game_id: str, request: Request, _payer: ReadPayer) -> dict
     }
 
 
-def _unrated(reason: str | None, title: str) -> dict[str, str | None]:
+def unrated_json(reason: str | None, title: str) -> dict[str, str | None]:
     """Why a rated game counts for nobody, as a code and in words."""
     words = {
         None: None,
