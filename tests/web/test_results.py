@@ -23,13 +23,24 @@ import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import Boolean, Column, MetaData, String, Table, create_engine, inspect
+from sqlalchemy import (
+    Boolean,
+    Column,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    insert,
+    inspect,
+    select,
+    update,
+)
 
 from boneyard.web.app import create_app
 from boneyard.web.people.ratings import glicko2_update, provisional_weight, rate
 from boneyard.web.people.ratings import unrated_json as unrated_words
 from boneyard.web.play.catalog import Catalog
-from boneyard.web.store.games import Store
+from boneyard.web.store.games import ActionRow, GameRow, Store
 from boneyard.web.store.ratings import (
     FRESH,
     PAIR_GAMES_PER_DAY,
@@ -40,7 +51,7 @@ from boneyard.web.store.ratings import (
 )
 from boneyard.web.table.session import SessionSettings
 from tests.web.conftest import all_games, app_settings, free_port, wait_for
-from tests.web.test_ratings import PASSWORD, move_each, move_each_side, ratings
+from tests.web.test_ratings import NAMES, PASSWORD, move_each, move_each_side, ratings
 
 SILENCE = 0.2
 """The seconds of silence after which the present player may claim (short, for the tests)."""
@@ -523,3 +534,30 @@ def test_a_challenge_declined_or_taken_back(client: TestClient) -> None:
     assert ann.post(f"/api/challenges/{second}/cancel").status_code == 200
     assert bob.get("/api/challenges").json()["incoming"] == []
     assert bob.get("/api/me/games").json() == [], "no game was made"
+
+
+def test_a_person_who_left_a_rated_game_of_three_ranks_last(client: TestClient) -> None:
+    left_a_game_of_three(client, client.app.state.manager.store)  # type: ignore[attr-defined]
+
+
+def left_a_game_of_three(client: TestClient, manager_store: Store) -> None:
+    """Bon-Bon with three accounts: Zoe resigned and left (the computer played on for her and
+    scored best): what the computer did counts for nobody, Zoe ranks last. The result is
+    stored straight through ``manager_store``'s hook, as the last move's transaction does."""
+    players = [account(client, f"127.0.0.{2 + n}", name) for n, name in enumerate(NAMES)]
+    opened = players[0].post(
+        "/api/open", json={"game": "bonbon", "params": {"players": 3}, "rated": True, "seat": 0}
+    )
+    assert opened.status_code == 201, opened.text
+    game_id = opened.json()["id"]
+    for player in players[1:]:
+        assert player.post(f"/api/open/{game_id}/join", json={}).status_code == 200
+    with manager_store.engine.begin() as connection:
+        seats = connection.execute(select(GameRow.seats).where(GameRow.id == game_id)).scalar_one()
+        seats[2] = {**seats[2], "kind": "computer", "level": "medium", "was": "human"}
+        connection.execute(update(GameRow).where(GameRow.id == game_id).values(seats=seats))
+        rows = [{"game_id": game_id, "seq": 900 + s, "action": 0, "player": s} for s in range(3)]
+        connection.execute(insert(ActionRow), rows)
+        manager_store.finished(connection, game_id, [1.0, 0.0, 5.0], "rules")
+    after = {c["name"]: c["after"] for c in rating_of(client, {"id": game_id})["changes"]}
+    assert after["Xia"] > after["Yan"] > after["Zoe"]

@@ -97,3 +97,14 @@ def test_a_challenge_by_name_on_postgresql(client: TestClient) -> None:
 
 def test_a_challenge_declined_or_taken_back_on_postgresql(client: TestClient) -> None:
     test_results.test_a_challenge_declined_or_taken_back(client)
+
+
+def test_a_person_who_left_a_rated_game_of_three_ranks_last_on_postgresql(
+    client: TestClient, postgres_url: str
+) -> None:
+    beside = Store(postgres_url)  # another process's store, its rating hook with it
+    try:
+        RatingStore(beside, rate)
+        test_results.left_a_game_of_three(client, beside)
+    finally:
+        beside.close()
