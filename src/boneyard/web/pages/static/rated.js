@@ -52,7 +52,18 @@ async function look() {
 }
 
 // The game's end is committed with its ratings (one transaction): look again once it shows.
+// Around the start (an opponent joined, the first moves) look again too: whether the game
+// will count ("repeated") is known once both seats are taken, and said before it starts.
+let lookedAt = "";
 new MutationObserver(() => {
-  if (root.dataset.terminal === "yes" && !shownEnd) look();
-}).observe(root, { attributes: true, attributeFilter: ["data-terminal"] });
+  if (root.dataset.terminal === "yes" && !shownEnd) {
+    look();
+    return;
+  }
+  const moment = `${root.dataset.seq}:${root.dataset.mine}`;
+  if (!shownEnd && Number(root.dataset.seq) < 3 && moment !== lookedAt) {
+    lookedAt = moment;
+    look();
+  }
+}).observe(root, { attributes: true, attributeFilter: ["data-terminal", "data-seq", "data-mine"] });
 look();
