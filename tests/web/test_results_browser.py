@@ -14,10 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 
 from boneyard.web.app import create_app
 from boneyard.web.play.catalog import Catalog
+from boneyard.web.store.ratings import PAIR_GAMES_PER_DAY
 from boneyard.web.table.session import SessionSettings
 from tests.web.accessibility import blocking_violations
 from tests.web.browsing import (
@@ -31,11 +33,13 @@ from tests.web.conftest import all_games, app_settings
 from tests.web.test_accounts_browser import (
     SIZES,
     device,
+    log_in,
     move_each_by_clicking,
     open_menu_link,
     sign_up,
 )
-from tests.web.test_results import serve_in_thread
+from tests.web.test_ratings import PASSWORD, move_each
+from tests.web.test_results import ask, rated_game_of, serve_in_thread
 
 pytestmark = [pytest.mark.browser]
 
@@ -245,3 +249,34 @@ def test_a_challenge_from_a_profile_seen_on_every_page(
     gus.wait_for_selector("#challenges p[data-status='declined']", timeout=TIMEOUT_MS)
     for page in (gus, hal):
         page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_pairs_fourth_rated_game_of_the_day_says_before_it_starts(
+    server: str, browser: Any, size: str, shots: Path
+) -> None:
+    number = next(_names)
+    names = [f"Ivy{number}{size}", f"Jon{number}{size}"]
+    http = []
+    for offset, name in enumerate(names):  # three counted games, played through the API
+        transport = httpx2.HTTPTransport(local_address=f"127.0.0.{20 + 2 * number + offset}")
+        player = httpx2.Client(base_url=server, transport=transport, timeout=30)
+        answer = player.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert answer.status_code == 201, answer.text
+        http.append(player)
+    for _ in range(PAIR_GAMES_PER_DAY):
+        game = rated_game_of(*http)
+        move_each(http, game)
+        assert ask(http[1], game, 1, "resign").status_code == 200
+    ivy, jon = device(browser, size), device(browser, size)
+    log_in(ivy, server, names[0])
+    log_in(jon, server, names[1])
+    a_game_of_two(ivy, jon, rated=True)
+    for page in (ivy, jon):  # before a move is made
+        page.wait_for_selector("#rating-note:has-text('Unrated: these two accounts have played')")
+        assert page.get_attribute("#game", "data-seq") == "0"
+    ivy.screenshot(path=str(shots / f"unrated-repeat-{size}.png"), full_page=True)
+    for page in (ivy, jon):
+        page.context.close()
+    for player in http:
+        player.close()
