@@ -149,7 +149,7 @@ def test_game_strings_round_trip_parameters_with_commas() -> None:
             assert again.boneyard_game.params == boneyard.load_game(name, **variant).params
     assert (
         str(openspiel.load_game("toy_race", goal=9))
-        == "boneyard_toy_race(coin=True,goal=9,label=race)"
+        == "boneyard_toy_race(coin=True,engine=python,goal=9,label=race)"
     )
 
 

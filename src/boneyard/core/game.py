@@ -219,22 +219,7 @@ class Game(ABC):
 
     def state_from_json(self, doc: Mapping[str, Any]) -> State:
         """Rebuild a state from ``State.to_json()``; a bad document raises InvalidStateError."""
-        if not isinstance(doc, Mapping):
-            raise InvalidStateError(f"a state document is a JSON object, not {type(doc).__name__}")
-        if doc.get("game") != self.name:
-            raise InvalidStateError(
-                f"state document is for game {doc.get('game')!r}, not '{self.name}'"
-            )
-        if doc.get("params") != self.params:
-            raise InvalidStateError(
-                f"state document has parameters {doc.get('params')!r}; "
-                f"this game has {self.params!r}"
-            )
-        history = doc.get("history")
-        if not isinstance(history, list) or not all(
-            isinstance(a, int) and not isinstance(a, bool) for a in history
-        ):
-            raise InvalidStateError("state document needs 'history', a list of integer actions")
+        check_state_document(self, doc)
         return self._state_from_json(doc)
 
     def _state_from_json(self, doc: Mapping[str, Any]) -> State:
@@ -420,6 +405,28 @@ class Game(ABC):
 
     def _default(self, name: str) -> ParameterValue | None:
         return next(p.default for p in self.parameters if p.name == name)
+
+
+def check_state_document(game: Game, doc: object) -> list[int]:
+    """The history of ``doc``, a state document of ``game`` (either engine's ``to_json()``);
+    a document of another game, other parameters or no list of actions raises
+    InvalidStateError."""
+    if not isinstance(doc, Mapping):
+        raise InvalidStateError(f"a state document is a JSON object, not {type(doc).__name__}")
+    if doc.get("game") != game.name:
+        raise InvalidStateError(
+            f"state document is for game {doc.get('game')!r}, not '{game.name}'"
+        )
+    if doc.get("params") != game.params:
+        raise InvalidStateError(
+            f"state document has parameters {doc.get('params')!r}; this game has {game.params!r}"
+        )
+    history = doc.get("history")
+    if not isinstance(history, list) or not all(
+        isinstance(a, int) and not isinstance(a, bool) for a in history
+    ):
+        raise InvalidStateError("state document needs 'history', a list of integer actions")
+    return history
 
 
 def _as_sentence(reason: str) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -29,6 +29,7 @@ from boneyard.core.game import Game, State
 from boneyard.core.registry import load_game
 
 __all__ = [
+    "ENGINES",
     "action_mask",
     "action_mask_hook",
     "agent_name",
@@ -44,15 +45,28 @@ __all__ = [
 ]
 
 
-def resolve_game(game: str | Game, params: dict[str, Any]) -> Game:
-    """A loaded game from a registry name and parameters, or an already loaded ``Game``."""
-    if isinstance(game, Game):
+ENGINES = ("python", "native")
+"""The engines an interface can run a game on: the Python rules (the reference) or the native
+ones in Rust (``boneyard.native``, the same contract and every step equal, many times faster)."""
+
+
+def resolve_game(game: str | Game, params: dict[str, Any], engine: str = "python") -> Game:
+    """A loaded game from a registry name and parameters on ``engine`` (``"python"`` or
+    ``"native"``), or an already loaded game of either engine."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    if not isinstance(game, str):
         if params:
             raise ValueError(
                 f"parameters {sorted(params)} given with an already loaded game {game!r}; "
                 "pass the game's name instead, or load it with those parameters"
             )
         return game
+    if engine == "native":
+        from boneyard.native import load_game as load_native_game
+
+        # A native game keeps the Game contract (boneyard.native.game), not its class.
+        return cast(Game, load_native_game(game, **params))
     return load_game(game, **params)
 
 

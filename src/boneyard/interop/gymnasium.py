@@ -75,13 +75,16 @@ def make(
     render_mode: str | None = None,
     illegal_action: str = "penalty",
     time_limit: float | None = None,
+    engine: str = "python",
     **params: Any,
 ) -> BoneyardEnv:
     """The environment of ``game`` (a name or a loaded game) played from ``seat``.
 
     ``opponent``: a level or bot name for ``boneyard.ai.make_bot`` (ignored by one-player
     games), or a factory ``(game, seat, seed) -> bot``. ``time_limit``: seconds a move for
-    bots with a time budget (leave it ``None`` for reproducible episodes).
+    bots with a time budget (leave it ``None`` for reproducible episodes). ``engine``:
+    ``"native"`` plays the game on its Rust engine (``boneyard.native``), ``"python"`` on the
+    Python rules.
     """
     return BoneyardEnv(
         game,
@@ -90,6 +93,7 @@ def make(
         render_mode=render_mode,
         illegal_action=illegal_action,
         time_limit=time_limit,
+        engine=engine,
         **params,
     )
 
@@ -108,9 +112,10 @@ class BoneyardEnv(gymnasium.Env):
         render_mode: str | None = None,
         illegal_action: str = "penalty",
         time_limit: float | None = None,
+        engine: str = "python",
         **params: Any,
     ) -> None:
-        self.game = resolve_game(game, params)
+        self.game = resolve_game(game, params, engine)
         info = self.game.info
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < info.num_players:
             raise ValueError(

@@ -70,7 +70,7 @@ import pyspiel
 
 from boneyard.core.game import Game, State
 from boneyard.core.registry import game_class, list_games
-from boneyard.interop import observation_shape, state_observation_array
+from boneyard.interop import observation_shape, resolve_game, state_observation_array
 
 __all__ = [
     "HISTORY_BUDGET",
@@ -241,8 +241,13 @@ def _unescape(text: str) -> str:
     return text
 
 
+ENGINE_PARAMETER = "engine"
+"""The game string's parameter that picks the engine: ``boneyard_obonto(engine=native)`` plays
+on the Rust engine of ``boneyard.native``; ``python`` (the default) on the Python rules."""
+
+
 def _parameter_specification(cls: type[Game]) -> dict[str, Any]:
-    spec: dict[str, Any] = {}
+    spec: dict[str, Any] = {ENGINE_PARAMETER: "python"}
     for parameter in cls.parameters:
         if parameter.type is str:
             spec[parameter.name] = _escape(str(parameter.default or ""))
@@ -256,6 +261,8 @@ def _boneyard_params(cls: type[Game], params: Mapping[str, Any]) -> dict[str, An
     declared = {parameter.name: parameter for parameter in cls.parameters}
     result: dict[str, Any] = {}
     for name, value in params.items():
+        if name == ENGINE_PARAMETER:
+            continue
         parameter = declared.get(name)
         if parameter is not None and parameter.type is str and isinstance(value, str):
             value = _unescape(value)
@@ -273,7 +280,10 @@ class BoneyardSpielGame(pyspiel.Game):
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         cls = self.boneyard_class
-        self.boneyard_game = cls(**_boneyard_params(cls, dict(params or {})))
+        given = dict(params or {})
+        self.boneyard_game = _make_game(
+            cls, _boneyard_params(cls, given), str(given.get(ENGINE_PARAMETER, "python"))
+        )
         info = self.boneyard_game.info
         self._shape = observation_shape(self.boneyard_game)
         spiel_info = pyspiel.GameInfo(
@@ -338,8 +348,9 @@ class _Inner:
         return (
             _restore,
             (
-                type(game),
+                type(getattr(game, "python_game", game)),
                 dict(game.params),
+                getattr(game, "engine", "python"),
                 self.state.to_json(),
                 self.views,
                 self.origin.to_json(),
@@ -349,16 +360,24 @@ class _Inner:
         )
 
 
+def _make_game(cls: type[Game], params: dict[str, Any], engine: str) -> Game:
+    """The boneyard game ``cls`` with ``params`` on ``engine`` (``python`` or ``native``)."""
+    if engine == "python":
+        return cls(**params)
+    return resolve_game(cls.name, params, engine)
+
+
 def _restore(
     cls: type[Game],
     params: dict[str, Any],
+    engine: str,
     doc: dict[str, Any],
     views: list[list[str]] | None,
     origin: dict[str, Any] | None = None,
     resampled_for: int | None = None,
     moves_before: int = 0,
 ) -> _Inner:
-    game = cls(**params)
+    game = _make_game(cls, params, engine)
     start = None if origin is None else game.state_from_json(origin)
     return _Inner(game.state_from_json(doc), views, start, resampled_for, moves_before)
 

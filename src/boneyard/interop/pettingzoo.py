@@ -59,10 +59,14 @@ def env(
     render_mode: str | None = None,
     *,
     illegal_action: str = "raise",
+    engine: str = "python",
     **params: Any,
 ) -> BoneyardAECEnv:
-    """The AEC environment of ``game`` (a registry name or a loaded game) with ``params``."""
-    return BoneyardAECEnv(game, render_mode=render_mode, illegal_action=illegal_action, **params)
+    """The AEC environment of ``game`` (a registry name or a loaded game) with ``params``, on
+    ``engine`` (``"python"``, or ``"native"``: the Rust engine of ``boneyard.native``)."""
+    return BoneyardAECEnv(
+        game, render_mode=render_mode, illegal_action=illegal_action, engine=engine, **params
+    )
 
 
 _ILLEGAL_ACTION_MODES = ("raise", "penalty")
@@ -115,10 +119,11 @@ class BoneyardAECEnv(AECEnv):
         render_mode: str | None = None,
         *,
         illegal_action: str = "raise",
+        engine: str = "python",
         **params: Any,
     ) -> None:
         super().__init__()
-        self.game = resolve_game(game, params)
+        self.game = resolve_game(game, params, engine)
         if illegal_action not in _ILLEGAL_ACTION_MODES:
             raise ValueError(
                 f"unknown illegal_action {illegal_action!r}; allowed: "

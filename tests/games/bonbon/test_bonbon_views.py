@@ -36,6 +36,16 @@ def test_the_text_shows_own_face_down_cards_and_hides_others() -> None:
     assert "[2]" not in str(state)
 
 
+def test_the_board_names_the_marker_as_the_prompt_and_the_panel_do() -> None:
+    state = picture_state()
+    observation = state.observation(PICTURE_SEAT)
+    (item,) = [i for i in state.game.panel(observation, PICTURE_SEAT) if "marker" in i.label]
+    svg = state.game.render_svg(observation)
+    assert f">{item.label}: {item.value}<" in svg
+    assert "shared marker" in state.game.prompt(observation, PICTURE_SEAT)
+    assert "Collective" not in svg
+
+
 def test_the_svg_marks_seats_cards_and_the_marker() -> None:
     state = picture_state()
     root = ET.fromstring(state.game.render_svg(state.observation(0)))

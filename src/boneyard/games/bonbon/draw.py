@@ -206,7 +206,8 @@ def _notes(observation: BonBonObservation, names: Sequence[str]) -> list[str]:
 
 def _track(observation: BonBonObservation, width: int) -> list[str]:
     """The collective limit track: one space per point up to the limit, then the red limit
-    line, and the marker (a chocolate) on the space the face-up cards have reached."""
+    line, and the marker (a chocolate) on the space the face-up cards have reached. It is
+    labelled as the prompt and the panel name it for players: the shared marker."""
     limit = observation["collective_limit"]
     marker = observation["marker"]
     # The track starts far enough in for the marker at zero, left of its first space, to show
@@ -214,12 +215,11 @@ def _track(observation: BonBonObservation, width: int) -> list[str]:
     x0, x1, y = 22, width - 30, 46
     step = (x1 - x0) / limit
     title = (
-        f"collective limit track: all players' face-up cards may total at most {limit}; "
-        f"they total {marker}"
+        f"shared marker: everyone's face-up cards may total at most {limit}; they total {marker}"
     )
     out = [
         f'<g data-track="collective"><title>{escape(title)}</title>'
-        f'<text x="10" y="{y - 6}" fill="{INK}">Collective limit: {marker} of {limit}</text>',
+        f'<text x="10" y="{y - 6}" fill="{INK}">Shared marker: {marker} of {limit}</text>',
         f'<rect x="{x0 - 3}" y="{y - 3}" width="{x1 - x0 + 4:.1f}" height="24" rx="5" '
         f'fill="#7a4a2a"/>',
     ]

@@ -1,0 +1,158 @@
+use serde_json::Value;
+
+use super::{EngineError, Params, Randomness};
+
+/// An action id: a player's action (`0..num_distinct_actions`) or a chance outcome
+/// (`0..max_chance_outcomes`), whichever the state waits for, as in Python and OpenSpiel.
+pub type Action = u32;
+
+/// `current_player()` at a chance node.
+pub const CHANCE: i32 = -1;
+/// `current_player()` once the game is over.
+pub const TERMINAL: i32 = -4;
+
+/// One game's rules: what its Python `State` implements as hooks (`_legal_actions`,
+/// `_apply_action`, ...). The shared work (the history, the legal-action cache, refusing illegal
+/// actions) is `Played`'s, written once.
+pub trait Rules: Clone + Send + Sync + 'static {
+    /// The game's registered name (`boneyard.list_games()`).
+    const NAME: &'static str;
+    /// Whether some seat cannot see everything (then `resample` is the game's own).
+    const HIDDEN_INFORMATION: bool = false;
+    /// Whether a resampled state keeps the history of the state it was drawn from; a game
+    /// whose resample deals a new state from a view (its snapshot, not a replay, is the state)
+    /// gives it an empty one, as its Python engine does.
+    const RESAMPLE_KEEPS_HISTORY: bool = true;
+
+    fn num_players(&self) -> usize;
+    /// A seat, `CHANCE` or `TERMINAL`.
+    fn current_player(&self) -> i32;
+    /// The sorted legal actions at a player node (never asked at a chance or terminal node).
+    fn legal_actions(&self) -> Vec<Action>;
+    /// `(outcome, probability)` sorted by outcome, at a chance node.
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        Vec::new()
+    }
+    /// Play a legal action or chance outcome (already checked).
+    fn apply_action(&mut self, action: Action);
+    /// One value per seat: the result at the end, zeros before it.
+    fn returns(&self) -> Vec<f64>;
+    /// The notation of `action` played from this state; an id the game has no notation for is
+    /// an `InvalidActionString` error.
+    fn action_to_string(&self, action: Action) -> Result<String, EngineError>;
+    /// The id of `text`, already stripped, lower-cased and with its spaces folded.
+    fn string_to_action(&self, text: &str) -> Result<Action, EngineError>;
+    /// How `action` looks to `seat` (a secret one as `?`): the plain notation unless the game
+    /// hides something.
+    fn action_string_for(
+        &self,
+        _seat: Option<usize>,
+        action: Action,
+    ) -> Result<String, EngineError> {
+        self.action_to_string(action)
+    }
+    /// All that `seat` may know (`None`: a spectator), equal as JSON to the Python engine's.
+    fn observation(&self, seat: Option<usize>) -> Value;
+    /// The rule an illegal action breaks, where the game can say (Python's `_why_illegal`). An
+    /// id that no `Action` holds (a negative one) is asked about as `Action::MAX`: past every
+    /// game's ids, it gets the reason the game gives any id it does not have.
+    fn why_illegal(&self, _action: Action) -> Option<String> {
+        None
+    }
+    /// The rule broken by an integer that is no id at all (a negative one), where the game can
+    /// say: Python's `_why_illegal` sees every int the caller passed.
+    fn why_illegal_integer(&self, _action: i64) -> Option<String> {
+        None
+    }
+    /// `Game.num_distinct_actions()` where the game bounds its ids: `why_illegal` names a rule only
+    /// for an id below it (Python's `_action_id`), the generic sentence otherwise.
+    fn num_distinct_actions(&self) -> Option<Action> {
+        None
+    }
+    /// A full state consistent with `observation(seat)`, the unknowns drawn from `rng` as the
+    /// Python engine draws them (hidden-information games only).
+    fn resample(&self, _seat: usize, _rng: &mut dyn Randomness) -> Result<Self, EngineError> {
+        Err(EngineError::NotSupported(format!(
+            "{} has no hidden information to resample",
+            Self::NAME
+        )))
+    }
+    /// The observation tensor of the Python game's `tensor` module for `seat` (`None`: the
+    /// spectator), written into `out` (as long as the shape's product); `false` where this game
+    /// has no native tensor yet.
+    fn observation_tensor(&self, _seat: Option<usize>, _out: &mut [f32]) -> bool {
+        false
+    }
+    /// The saved fields of a state that is more than a replay of its history (a resampled one),
+    /// in the Python engine's snapshot format (`to_json()["snapshot"]`); `None` otherwise.
+    fn snapshot(&self) -> Option<Value> {
+        None
+    }
+}
+
+/// A loaded game (its parameters read): what `boneyard.native.load_game` holds.
+pub trait NativeGame: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn params(&self) -> &Params;
+    fn new_initial_state(&self) -> Box<dyn DynState>;
+    /// The shape of `Rules::observation_tensor`, where the game has a native tensor.
+    fn observation_tensor_shape(&self) -> Option<Vec<usize>> {
+        None
+    }
+    /// A state from the Python engine's snapshot (`to_json()["snapshot"]`) and its history.
+    fn state_from_snapshot(
+        &self,
+        _snapshot: &Value,
+        _history: Vec<Action>,
+    ) -> Result<Box<dyn DynState>, EngineError> {
+        Err(EngineError::InvalidState(format!(
+            "{} states are rebuilt from their history, not from a snapshot",
+            self.name()
+        )))
+    }
+}
+
+/// A state of any game behind one object-safe face, for the bindings and game-agnostic code
+/// (random playouts, batch stepping). `Played<R>` is the one implementation.
+pub trait DynState: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn num_players(&self) -> usize;
+    fn current_player(&self) -> i32;
+    fn is_terminal(&self) -> bool {
+        self.current_player() == TERMINAL
+    }
+    fn is_chance_node(&self) -> bool {
+        self.current_player() == CHANCE
+    }
+    /// Sorted legal actions (the chance outcomes at a chance node, none at the end), cached.
+    fn legal_actions(&mut self) -> &[Action];
+    fn chance_outcomes(&self) -> Vec<(Action, f64)>;
+    /// Play `action` (any integer: an id out of range is illegal like any other); an illegal one
+    /// is an `IllegalAction` error and changes nothing.
+    fn apply_action(&mut self, action: i64) -> Result<(), EngineError>;
+    /// The refusal of an action that is no integer at all (Python's `True`, `"0"`), `shown` as
+    /// Python's `repr` shows it.
+    fn refusal(&mut self, shown: &str) -> EngineError;
+    fn returns(&self) -> Vec<f64>;
+    fn history(&self) -> &[Action];
+    fn action_to_string(&self, action: i64) -> Result<String, EngineError>;
+    /// The id of `text` (case and spaces do not matter).
+    fn string_to_action(&self, text: &str) -> Result<Action, EngineError>;
+    fn action_string_for(&self, seat: Option<usize>, action: i64) -> Result<String, EngineError>;
+    fn observation(&self, seat: Option<usize>) -> Result<Value, EngineError>;
+    /// One sentence for a person who tried `action` (an empty one when it is legal).
+    fn why_illegal(&mut self, action: i64) -> String;
+    fn resample(
+        &self,
+        seat: usize,
+        rng: &mut dyn Randomness,
+    ) -> Result<Box<dyn DynState>, EngineError>;
+    fn snapshot(&self) -> Option<Value>;
+    /// `Rules::observation_tensor`: `false` where the game has no native tensor.
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool;
+    /// Draw chance outcomes by their odds until a player is to move or the game is over.
+    fn settle_chance(&mut self, rng: &mut rand::rngs::SmallRng);
+    fn clone_box(&self) -> Box<dyn DynState>;
+    /// Play uniformly random actions (chance by its odds) to the end; the number of actions.
+    fn play_out(&mut self, rng: &mut rand::rngs::SmallRng) -> usize;
+}

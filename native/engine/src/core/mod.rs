@@ -1,0 +1,15 @@
+//! The engine contract every native game keeps, as `boneyard.core.game` states it for Python.
+
+mod batch;
+mod error;
+mod game;
+mod params;
+mod played;
+mod random;
+
+pub use batch::{Batch, BatchArrays};
+pub use error::EngineError;
+pub use game::{Action, DynState, NativeGame, Rules, CHANCE, TERMINAL};
+pub use params::Params;
+pub use played::Played;
+pub use random::{python_shuffle, Randomness};

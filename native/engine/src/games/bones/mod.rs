@@ -1,0 +1,8 @@
+//! Bones (`boneyard.games.bones`): two players lay dominoes of their colour, overlapping, until
+//! one shows five in a line.
+
+mod notation;
+mod observation;
+mod rules;
+
+pub use rules::{load, BonesGame, BonesRules};

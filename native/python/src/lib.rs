@@ -1,0 +1,493 @@
+//! `boneyard.native._engine`: the native engines as Python objects. The bindings only bind:
+//! every rule, every message and the contract's bookkeeping live in `boneyard-engine`; this
+//! file turns Python values into Rust ones and errors into boneyard's exception classes.
+
+use std::cell::RefCell;
+
+use boneyard_engine::{Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Randomness};
+use pyo3::buffer::{Element, PyBuffer};
+use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyType};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+
+/// The Python exception of an engine error: the class of the same name in `boneyard.core.errors`.
+fn raise(py: Python<'_>, error: EngineError) -> PyErr {
+    let class = match &error {
+        EngineError::IllegalAction(_) => "IllegalActionError",
+        EngineError::InvalidActionString(_) => "InvalidActionStringError",
+        EngineError::InvalidParameter(_) => "InvalidParameterError",
+        EngineError::InvalidState(_) => "InvalidStateError",
+        EngineError::UnknownGame(_) => "UnknownGameError",
+        EngineError::BadSeat(message) => return PyValueError::new_err(message.clone()),
+        EngineError::NotSupported(message) => {
+            return PyNotImplementedError::new_err(message.clone())
+        }
+    };
+    let message = error.message().to_string();
+    match py
+        .import("boneyard.core.errors")
+        .and_then(|module| module.getattr(class))
+        .and_then(|found| found.cast_into::<PyType>().map_err(PyErr::from))
+    {
+        Ok(class) => PyErr::from_type(class, message),
+        Err(_) => PyRuntimeError::new_err(message),
+    }
+}
+
+fn json_to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    pythonize::pythonize(py, value).map_err(|error| PyRuntimeError::new_err(error.to_string()))
+}
+
+/// A seat as Python gives it: `None` (a spectator) or an int of the game's seats; anything else
+/// is the Python engine's `ValueError`.
+fn read_seat(seat: &Bound<'_, PyAny>, name: &str, players: usize) -> PyResult<Option<usize>> {
+    if seat.is_none() {
+        return Ok(None);
+    }
+    let number = if seat.is_instance_of::<PyBool>() {
+        None
+    } else {
+        seat.extract::<i64>().ok()
+    };
+    match number {
+        Some(n) if (0..players as i64).contains(&n) => Ok(Some(n as usize)),
+        _ => Err(PyValueError::new_err(format!(
+            "bad seat {} for {name}: seats are 0 to {}, or None for a spectator",
+            seat.repr()?,
+            players - 1
+        ))),
+    }
+}
+
+/// Python's `random.Random`, drawn from as the Python rules draw (`randrange`, `random`), so a
+/// native resample gives what the Python engine gives from the same generator. The first error a
+/// call raises is kept and raised once the engine returns.
+struct PythonRandom<'a, 'py> {
+    rng: &'a Bound<'py, PyAny>,
+    error: RefCell<Option<PyErr>>,
+}
+
+impl Randomness for PythonRandom<'_, '_> {
+    fn below(&mut self, n: u64) -> u64 {
+        if self.error.borrow().is_some() {
+            return 0;
+        }
+        match self
+            .rng
+            .call_method1("randrange", (n,))
+            .and_then(|v| v.extract::<u64>())
+        {
+            Ok(value) if value < n => value,
+            Ok(_) => 0,
+            Err(error) => {
+                self.error.replace(Some(error));
+                0
+            }
+        }
+    }
+
+    fn unit(&mut self) -> f64 {
+        if self.error.borrow().is_some() {
+            return 0.0;
+        }
+        match self
+            .rng
+            .call_method0("random")
+            .and_then(|v| v.extract::<f64>())
+        {
+            Ok(value) => value,
+            Err(error) => {
+                self.error.replace(Some(error));
+                0.0
+            }
+        }
+    }
+}
+
+/// A loaded native game: `boneyard.native.NativeGame` holds one and asks it for states.
+#[pyclass(name = "Game", module = "boneyard.native._engine", frozen)]
+struct PyGame {
+    inner: Box<dyn NativeGame>,
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    fn new(py: Python<'_>, name: &str, params_json: &str) -> PyResult<PyGame> {
+        let params = Params::from_json(params_json).map_err(|e| raise(py, e))?;
+        let inner = boneyard_engine::load_game(name, &params).map_err(|e| raise(py, e))?;
+        Ok(PyGame { inner })
+    }
+
+    /// A new state; `owner` is what its `game` attribute gives (the Python-side game).
+    fn new_initial_state(&self, owner: Py<PyAny>) -> PyState {
+        PyState {
+            inner: self.inner.new_initial_state(),
+            game: owner,
+        }
+    }
+
+    /// A state from the Python engine's snapshot (JSON text) and its history.
+    fn state_from_snapshot(
+        &self,
+        py: Python<'_>,
+        owner: Py<PyAny>,
+        snapshot_json: &str,
+        history: Vec<u32>,
+    ) -> PyResult<PyState> {
+        let snapshot: serde_json::Value = serde_json::from_str(snapshot_json).map_err(|error| {
+            raise(
+                py,
+                EngineError::InvalidState(format!("bad snapshot: {error}")),
+            )
+        })?;
+        let inner = self
+            .inner
+            .state_from_snapshot(&snapshot, history)
+            .map_err(|e| raise(py, e))?;
+        Ok(PyState { inner, game: owner })
+    }
+
+    /// Play `games` uniformly random games to the end inside Rust, without the GIL; returns
+    /// `(games, actions)` played.
+    fn random_playouts(&self, py: Python<'_>, games: usize, seed: u64) -> (usize, usize) {
+        let game = &self.inner;
+        py.detach(|| {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let actions = (0..games)
+                .map(|_| game.new_initial_state().play_out(&mut rng))
+                .sum();
+            (games, actions)
+        })
+    }
+}
+
+/// One position of a native game, with the engine contract of `boneyard.core.game.State`.
+#[pyclass(name = "State", module = "boneyard.native._engine")]
+struct PyState {
+    inner: Box<dyn DynState>,
+    game: Py<PyAny>,
+}
+
+impl PyState {
+    fn refuse(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyErr {
+        let shown = action
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| "?".to_string());
+        raise(py, self.inner.refusal(&shown))
+    }
+
+    /// An action given as a Python int (never a bool), else `None`.
+    fn action_id(action: &Bound<'_, PyAny>) -> Option<i64> {
+        if action.is_instance_of::<PyBool>() || !action.is_instance_of::<PyInt>() {
+            return None;
+        }
+        // An int past i64 is no action of any game: -1 is refused the same way.
+        Some(action.extract::<i64>().unwrap_or(-1))
+    }
+}
+
+#[pymethods]
+impl PyState {
+    #[getter]
+    fn game(&self, py: Python<'_>) -> Py<PyAny> {
+        self.game.clone_ref(py)
+    }
+
+    fn current_player(&self) -> i32 {
+        self.inner.current_player()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.inner.is_terminal()
+    }
+
+    fn is_chance_node(&self) -> bool {
+        self.inner.is_chance_node()
+    }
+
+    fn legal_actions(&mut self) -> Vec<u32> {
+        self.inner.legal_actions().to_vec()
+    }
+
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        self.inner.chance_outcomes()
+    }
+
+    /// Play `action`; an illegal one raises `IllegalActionError` and changes nothing.
+    fn apply_action(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        match Self::action_id(action) {
+            Some(id) => self.inner.apply_action(id).map_err(|e| raise(py, e)),
+            None => Err(self.refuse(py, action)),
+        }
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+
+    fn history(&self) -> Vec<u32> {
+        self.inner.history().to_vec()
+    }
+
+    fn move_number(&self) -> usize {
+        self.inner.history().len()
+    }
+
+    fn action_to_string(&self, py: Python<'_>, action: i64) -> PyResult<String> {
+        self.inner
+            .action_to_string(action)
+            .map_err(|e| raise(py, e))
+    }
+
+    fn string_to_action(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let Ok(text) = text.cast::<PyString>() else {
+            let kind = text.get_type().name()?;
+            return Err(raise(
+                py,
+                EngineError::InvalidActionString(format!("an action string is text, not {kind}")),
+            ));
+        };
+        self.inner
+            .string_to_action(&text.to_cow()?)
+            .map_err(|e| raise(py, e))
+    }
+
+    fn action_string_for(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        action: i64,
+    ) -> PyResult<String> {
+        let seat = read_seat(seat, self.inner.name(), self.inner.num_players())?;
+        self.inner
+            .action_string_for(seat, action)
+            .map_err(|e| raise(py, e))
+    }
+
+    /// All that `seat` may know, as JSON-safe data; `None` is a spectator.
+    #[pyo3(signature = (seat=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = match seat {
+            Some(seat) => read_seat(seat, self.inner.name(), self.inner.num_players())?,
+            None => None,
+        };
+        let view = self.inner.observation(seat).map_err(|e| raise(py, e))?;
+        json_to_python(py, &view)
+    }
+
+    /// One short reason in plain words why `action` (an id or its notation) is refused now.
+    fn why_illegal(&mut self, action: &Bound<'_, PyAny>) -> String {
+        let id = match action.cast::<PyString>() {
+            Ok(text) => match text.to_cow() {
+                Ok(text) => self.inner.string_to_action(&text).ok().map(i64::from),
+                Err(_) => None,
+            },
+            Err(_) => Self::action_id(action),
+        };
+        self.inner.why_illegal(id.unwrap_or(-1))
+    }
+
+    /// A full state consistent with `observation(seat)`, its unknowns drawn from `rng` (a
+    /// `random.Random`).
+    fn resample(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        rng: &Bound<'_, PyAny>,
+    ) -> PyResult<PyState> {
+        let Some(seat) = read_seat(seat, self.inner.name(), self.inner.num_players())? else {
+            return Err(PyValueError::new_err("resample takes a seat, not None"));
+        };
+        let mut random = PythonRandom {
+            rng,
+            error: RefCell::new(None),
+        };
+        let sampled = self.inner.resample(seat, &mut random);
+        if let Some(error) = random.error.take() {
+            return Err(error);
+        }
+        let inner = sampled.map_err(|e| raise(py, e))?;
+        Ok(PyState {
+            inner,
+            game: self.game.clone_ref(py),
+        })
+    }
+
+    fn clone(&self, py: Python<'_>) -> PyState {
+        PyState {
+            inner: self.inner.clone_box(),
+            game: self.game.clone_ref(py),
+        }
+    }
+
+    fn __copy__(&self, py: Python<'_>) -> PyState {
+        self.clone(py)
+    }
+
+    /// A JSON-safe document that `game.state_from_json` (of either engine) turns back into it.
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let doc = PyDict::new(py);
+        let game = self.game.bind(py);
+        doc.set_item("game", self.inner.name())?;
+        let params = PyDict::new(py);
+        params.update(game.getattr("params")?.cast::<pyo3::types::PyMapping>()?)?;
+        doc.set_item("params", params)?;
+        doc.set_item("history", PyList::new(py, self.inner.history())?)?;
+        if let Some(snapshot) = self.inner.snapshot() {
+            doc.set_item("snapshot", json_to_python(py, &snapshot)?)?;
+        }
+        Ok(doc)
+    }
+
+    /// Pickled as its JSON document, rebuilt by its game.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
+        Ok((
+            self.game.bind(py).getattr("state_from_json")?,
+            (self.to_json(py)?,),
+        ))
+    }
+
+    fn __str__(&self, py: Python<'_>) -> PyResult<String> {
+        let view = self.observation(py, None)?;
+        self.game
+            .bind(py)
+            .call_method1("render_text", (view,))?
+            .extract()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let game = self.game.bind(py).repr()?;
+        Ok(format!(
+            "<native State of {game} after {} actions>",
+            self.inner.history().len()
+        ))
+    }
+}
+
+/// Many games of one game stepped in Rust threads (`boneyard.native.batch.NativeBatch` holds one
+/// and owns the numpy arrays it copies into).
+#[pyclass(name = "Batch", module = "boneyard.native._engine")]
+struct PyBatch {
+    batch: Batch,
+    game: Py<PyGame>,
+    arrays: BatchArrays,
+    threads: usize,
+}
+
+fn copy_into<T: Element + Copy>(
+    py: Python<'_>,
+    target: &Bound<'_, PyAny>,
+    data: &[T],
+) -> PyResult<()> {
+    PyBuffer::<T>::get(target)?.copy_from_slice(py, data)
+}
+
+#[pymethods]
+impl PyBatch {
+    #[new]
+    #[allow(clippy::too_many_arguments)] // the keywords of NativeBatch's constructor, one each
+    fn new(
+        py: Python<'_>,
+        game: Py<PyGame>,
+        games: usize,
+        seed: u64,
+        num_actions: usize,
+        players: usize,
+        tensor_size: usize,
+        threads: usize,
+    ) -> PyResult<PyBatch> {
+        let batch = Batch::new(
+            game.get().inner.as_ref(),
+            games,
+            seed,
+            num_actions,
+            players,
+            tensor_size,
+        )
+        .map_err(|e| raise(py, e))?;
+        Ok(PyBatch {
+            batch,
+            game,
+            arrays: BatchArrays::default(),
+            threads: threads.max(1),
+        })
+    }
+
+    /// Every game new, game `i` drawing from `seed + i`, without the GIL.
+    fn reset(&mut self, py: Python<'_>, seed: u64) {
+        let (batch, arrays, threads) = (&mut self.batch, &mut self.arrays, self.threads);
+        let game = self.game.get().inner.as_ref();
+        py.detach(|| batch.reset(game, seed, threads, arrays));
+    }
+
+    /// One action a game (an int64 buffer), played without the GIL.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let actions: Vec<i64> = PyBuffer::<i64>::get(actions)?.to_vec(py)?;
+        let (batch, arrays, threads) = (&mut self.batch, &mut self.arrays, self.threads);
+        let game = self.game.get().inner.as_ref();
+        py.detach(|| batch.step(game, &actions, threads, arrays))
+            .map_err(|e| raise(py, e))
+    }
+
+    /// Copy the arrays into the given buffers (uint8 mask and flags, int32 players, float32
+    /// rewards and observations; `observation` may be None).
+    fn read_into(
+        &self,
+        py: Python<'_>,
+        mask: &Bound<'_, PyAny>,
+        current_player: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
+        terminated: &Bound<'_, PyAny>,
+        observation: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let arrays = &self.arrays;
+        copy_into(py, mask, &arrays.legal_action_mask)?;
+        copy_into(py, current_player, &arrays.current_player)?;
+        copy_into(py, rewards, &arrays.rewards)?;
+        copy_into(py, terminated, &arrays.terminated)?;
+        if let Some(observation) = observation {
+            copy_into(py, observation, &arrays.observation)?;
+        }
+        Ok(())
+    }
+
+    /// Game `index` as a state (a copy), `owner` its Python-side game.
+    fn state(&self, owner: Py<PyAny>, index: usize) -> PyResult<PyState> {
+        match self.batch.state(index) {
+            Some(state) => Ok(PyState {
+                inner: state.clone_box(),
+                game: owner,
+            }),
+            None => Err(PyValueError::new_err(format!(
+                "no game {index} in a batch of {}",
+                self.batch.len()
+            ))),
+        }
+    }
+}
+
+/// The names of the games with a native engine.
+#[pyfunction]
+fn game_names() -> Vec<&'static str> {
+    boneyard_engine::game_names()
+}
+
+#[pymodule]
+fn _engine(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<PyGame>()?;
+    module.add_class::<PyState>()?;
+    module.add_class::<PyBatch>()?;
+    module.add_function(wrap_pyfunction!(game_names, module)?)?;
+    Ok(())
+}
