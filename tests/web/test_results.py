@@ -339,6 +339,10 @@ def test_a_stand_in_in_a_casual_game_counts_for_nobody_and_brings_no_hint(
     )
     hint = ann.post(f"/api/games/{game['id']}/hint", json={"token": game["tokens"][0]})
     assert hint.status_code == 403 and hint.json()["error"] == "hints_off"
+    assert ask(ann, game, 0, "resign").status_code == 200  # the computer "wins" for Bob
+    recent = client.get("/api/players/Bob").json()["recent"]
+    assert recent[0]["result"] == "counted for nobody: the computer stood in"
+    assert client.get("/api/players/Ann").json()["recent"][0]["result"] == "lost"
 
 
 # ----- the same two accounts, again and again -----------------------------------------------------

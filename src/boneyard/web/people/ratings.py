@@ -167,6 +167,10 @@ def against(others: tuple[str | None, ...]) -> str:
     return " and ".join(words)
 
 
+STOOD_IN_RESULT = "counted for nobody: the computer stood in"
+"""A game's result on the profile of a person the computer stood in for (who was away)."""
+
+
 def result_word(seat: int, returns: tuple[float, ...] | None) -> str | None:
     """ "won" or "lost" for ``seat``; None while the game runs or when every seat scored alike
     (a draw and a game called off both end so, and only the session tells them apart)."""
@@ -194,7 +198,9 @@ async def player_json(request: Request, name: str) -> dict[str, Any]:
                 "terminal": seat.finished,
                 "replay_url": f"/game/{seat.game_id}/replay",
                 "against": against(seat.others),
-                "result": result_word(seat.seat, seat.returns),
+                "result": STOOD_IN_RESULT
+                if seat.stood_in
+                else result_word(seat.seat, seat.returns),
             }
             for seat in seats
         ],
