@@ -484,7 +484,11 @@ def test_a_challenge_by_name_is_accepted_into_a_rated_game(client: TestClient) -
     ann = account(client, "127.0.0.2", "Ann")
     bob = account(client, "127.0.0.3", "Bob")
     cat = account(client, "127.0.0.4", "Cat")
-    assert challenge(client_at(client, "127.0.0.9"), "Bob").status_code == 401
+    guest = client_at(client, "127.0.0.9")
+    assert challenge(guest, "Bob").status_code == 401
+    assert "to challenge Bob to a game" in guest.get("/@/Bob").text
+    assert 'id="challenge-form"' in ann.get("/@/Bob").text
+    assert 'id="challenge-form"' not in bob.get("/@/Bob").text, "nobody challenges themselves"
     assert challenge(ann, "Nobody").json()["error"] == "no_player"
     assert challenge(ann, "ann").json()["error"] == "yourself"
     assert challenge(ann, "Bob", game="no_such_game").status_code == 404
