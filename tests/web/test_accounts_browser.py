@@ -19,6 +19,8 @@ from tests.web.browsing import (
     TIMEOUT_MS,
     click_square,
     launch,
+    legal_strings,
+    play_by_clicking,
     seq_of,
     serve,
     wait_for_seq_above,
@@ -56,6 +58,17 @@ def device(browser: Any, size: str) -> Any:
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     return page
+
+
+def move_each_by_clicking(pages: list[Any]) -> None:
+    """Each page plays its first legal move by clicking, in turn (a game without chance)."""
+    for turn in range(len(pages)):
+        for page in pages:
+            page.wait_for_function(f"document.getElementById('game').dataset.seq === '{turn}'")
+        mover = next(p for p in pages if p.get_attribute("#game", "data-mine") == "yes")
+        play_by_clicking(mover, legal_strings(mover)[0])
+    for page in pages:
+        wait_for_seq_above(page, len(pages) - 1)
 
 
 def open_menu_link(page: Any, name: str) -> None:
@@ -152,6 +165,7 @@ def test_two_accounts_rated_game_moves_their_profiles(
     waiting.get_by_role("button", name="Join").click()
     bob.wait_for_selector("#game[data-seq]")
     bob.wait_for_selector("#rating-note:has-text('Rated game')")
+    move_each_by_clicking([ann, bob])  # before, the game could only be called off
     bob.get_by_role("button", name="Resign").click()
     bob.locator("#session-yes").click()
     for page in (ann, bob):

@@ -33,6 +33,7 @@ from boneyard.web.play import words
 from boneyard.web.play.clocks import PRESETS, preset_control
 from boneyard.web.play.live import LiveGame, render
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.rated import RATED_SEATS, check_rated, start_rated
 from boneyard.web.play.routes import created_json, kind_json
 from boneyard.web.schemas import (
     LevelText,
@@ -205,6 +206,8 @@ class NewGameForm(BaseModel):
     friends: StrictStr | None = Field(default=None, max_length=20)
     """The home page's *Play a friend*: every seat a person."""
     hints: Literal["on", ""] | None = None
+    rated: Literal["on", ""] | None = None
+    """A rated game between accounts: every seat a person, the creator signed in."""
     clock: StrictStr | None = Field(default=None, max_length=20)
     """A time control of ``PRESETS`` (``web/play/clocks.py``), empty for none."""
 
@@ -244,7 +247,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     shaped = new_game_fields(fields)
     context["values"] = shaped["params"]
     context["choices"] = {
-        k: v for k, v in fields.items() if k.startswith("seat") or k in ("hints", "clock")
+        k: v for k, v in fields.items() if k.startswith("seat") or k in ("hints", "clock", "rated")
     }
     try:
         form = parse_form(NewGameForm, shaped, form_field_name)
@@ -264,6 +267,8 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
             choice = default if sent.choice is None else sent.choice
             if choice == "human":
                 chosen.append(SeatSpec(kind="human", name=sent.name).model_dump())
+            elif form.rated == "on":
+                raise WebError(400, "bad_seats", RATED_SEATS)
             elif is_level_name(choice):
                 chosen.append(SeatSpec(kind="computer", level=choice).model_dump())
             else:
@@ -277,6 +282,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
 
     try:
         await refuse_account_names(request, *(seat.name for seat in form.seats.values()))
+        await _check_rated_form(request, form, quick)
         live = await manager.create(
             name, given, seats, client=payer.client, hints=form.hints == "on",
             clock=preset_control(form.clock),
@@ -284,7 +290,23 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)
+    await _start_rated_form(request, live, form)
     return await _to_the_new_game(request, live)
+
+
+async def _start_rated_form(request: Request, live: LiveGame, form: NewGameForm) -> None:
+    """Note the new game rated when its form asked for it."""
+    if form.rated == "on":
+        await start_rated(request, live)
+
+
+async def _check_rated_form(request: Request, form: NewGameForm, quick: str) -> None:
+    """Refuse, before anything is made, a rated game the form may not ask for: its creator
+    signed in (its seats, all people's, are checked as they are made), and not a one-click
+    game against the computer."""
+    if form.rated != "on":
+        return
+    await check_rated(request, None if quick in ("", "friends") else [{"kind": "computer"}])
 
 
 async def _to_the_new_game(request: Request, live: LiveGame) -> RedirectResponse:
@@ -314,7 +336,9 @@ async def invite_page(game_id: str, request: Request, payer: ReadPayer, t: str =
     names = [words.display_name(live, seat) for seat in range(live.num_seats)]
     created = created_json(live)
     return templates.TemplateResponse(
-        request, "created.html", {"created": created, "names": names, "title": live.game.title}
+        request,
+        "created.html",
+        {"created": created, "names": names, "title": live.game.title, "rated": live.rated},
     )
 
 

@@ -139,6 +139,7 @@ class Director:
                     await self.manager.seat_named(live.id, seat, pairing.names[seat])
             # arena games are rated, as on lichess (each seat its own account)
             await self.manager.in_store(self.ratings.note_rated, live.id, live.game.name)
+            live.rated = True
             # the players' pages open the game by themselves: the first move waits for them
             # (before ``started``, which is when the pages hear of the game)
             await self.clocks.hold_first_move(live, self.manager.settings.arena_arrival_seconds)

@@ -305,6 +305,17 @@ def _panel(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> lis
     return [{**item, "label": as_seat_reads(live, seat, str(item["label"]))} for item in items]
 
 
+def _watching_words(live: LiveGame, seat: int) -> str:
+    """The prompt of a seat the computer plays now: its person left, or was away."""
+    side = _side(live, seat)
+    if live.stored.seats[seat].get("away"):  # handed over by the others: it did not leave
+        return (
+            f"You were away, so the computer plays {side} for you now and this game counts "
+            "for nobody; you watch."
+        )
+    return f"You have left this game: the computer plays {side} in your place; you watch."
+
+
 def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:
     """The words of ``seat``'s view (``None``: a spectator), to add to it."""
     game = live.game
@@ -339,8 +350,7 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
             "result", game, lambda: game.result(observation, reader, returns), "The game is over."
         )
     elif watching and seat is not None:
-        side = _side(live, seat)
-        prompt = f"You have left this game: the computer plays {side} in your place; you watch."
+        prompt = _watching_words(live, seat)
     elif live.waiting_for_people():
         prompt = "Waiting for an opponent to join."
     elif player == seat:

@@ -109,6 +109,8 @@ class OwnedSeat:
     """The other seats: a person's name, "computer", or None for a person who gave none."""
     returns: tuple[float, ...] | None = None
     """Each seat's result once the game is over."""
+    stood_in: bool = False
+    """The computer played this seat for its person, who was away: the result is not theirs."""
 
 
 def _seat_word(seat: dict[str, Any]) -> str | None:
@@ -434,6 +436,7 @@ class AccountStore:
                 r[5],
                 tuple(_seat_word(other) for at, other in enumerate(r[3]) if at != int(r[1])),
                 tuple(json.loads(r[6])) if r[6] else None,
+                bool(r[3][int(r[1])].get("away")),
             )
             for r in rows
         ]

@@ -33,6 +33,8 @@ Request_ = Literal[
     "decline_takeback",
     "rematch",
     "stand_in",
+    "claim_victory",
+    "call_off",
     "name",
 ]
 
@@ -78,7 +80,9 @@ async def session_request(
     move; ``takeback`` of one's last move (against the computer at once, refused after a chance
     event or a reveal; against a person a request to ``accept_takeback`` /
     ``decline_takeback``); ``rematch`` once the game is over; ``stand_in``: the computer takes
-    over the seat to move once it has been silent for the set time; ``name``: the seat's display
+    over the seat to move once it has been silent for the set time (not in a rated game: there
+    ``claim_victory`` wins a game of two and ``call_off`` ends it for nobody, after the same
+    silence, in a game without a clock); ``name``: the seat's display
     name (a friend opening an invite link names their own seat). Answers the seat's view."""
     if body.do == "rematch":
         payer.charge(Spend.GAME)  # the next game is made by this request

@@ -173,8 +173,10 @@ function renderCover(v) {
   for (const id of ["hint", "quick-setup", "all-moves"]) $(id).hidden = true;
 }
 
+/** The seats people hold or held: one the computer took over from its person still counts,
+ *  so a stand-in never turns a game between people into one against the computer. */
 function peopleSeats(v) {
-  return v.seats.filter((seat) => seat.kind === "human").map((seat) => seat.seat);
+  return v.seats.filter((seat) => seat.person).map((seat) => seat.seat);
 }
 
 /** Fair play, as the server rules it: hints against the computer, at one screen (this page

@@ -73,11 +73,18 @@ function render() {
   showSeries(view, session.series);
   const waiting = $("session-waiting");
   const open = session.open_seats.length > 0 && !view.terminal;
-  waiting.hidden = !can.stand_in && !open;
+  const away = can.stand_in || can.call_off;
+  waiting.hidden = !away && !open;
   if (open) {
     waiting.textContent = "Waiting for an opponent: this game is listed in the lobby, where anyone can join it.";
-  } else if (can.stand_in) {
-    waiting.textContent = `${label(view, session.waiting.seat)} has not moved for ${session.waiting.seconds} seconds.`;
+  } else if (away) {
+    // A rated game: the computer never plays for them; the win can be claimed instead.
+    const choice = can.claim_victory
+      ? " You may claim the win, or call the game off (it will not count)."
+      : can.call_off
+        ? " You may call the game off (it will not count)."
+        : "";
+    waiting.textContent = `${label(view, session.waiting.seat)} has not moved for ${session.waiting.seconds} seconds.${choice}`;
   }
   const events = $("session-events");
   events.replaceChildren();
@@ -220,6 +227,8 @@ function showSeries(view, series) {
 const CONFIRM = {
   resign: "Resign this game?",
   abort: "Call the game off? It will not count.",
+  claim_victory: "Claim the win? The game ends now and counts as your win.",
+  call_off: "Call the game off? It will not count.",
 };
 let pendingConfirm = null;
 
@@ -272,7 +281,8 @@ function remember() {
 
 if (tokens.length) for (const token of tokens) connect(token);
 else connect("");
-// The stand-in button appears once the other side has been silent long enough.
+// The stand-in button (a rated game: claim the win, call it off) appears once the other side
+// has been silent long enough.
 setInterval(() => {
   for (const token of views.keys()) {
     if (token) fetch(`/api/games/${gameId}/session?token=${encodeURIComponent(token)}`)
