@@ -139,7 +139,9 @@ mod tests {
         assert_eq!(lit, [square("e5"), square("f5")]);
         assert!((0..7).all(|p| plane(&white, p).iter().all(|&v| v == 0.0)));
         assert!((8..11).all(|p| plane(&white, p).iter().all(|&v| v == 1.0)));
-        assert!(plane(&planes(&*state, Some(1)), 10).iter().all(|&v| v == 0.0));
+        assert!(plane(&planes(&*state, Some(1)), 10)
+            .iter()
+            .all(|&v| v == 0.0));
         assert_eq!(planes(&*state, None), white); // a spectator sees white's side
     }
 
@@ -167,8 +169,12 @@ mod tests {
         assert_eq!(plane(&black, 6)[f5], 1.0);
         assert_eq!(plane(&black, 6).iter().sum::<f32>(), 1.0);
         assert!(plane(&black, 7).iter().all(|&v| v == 0.0));
-        assert!(plane(&black, 8).iter().all(|&v| v == (29.0 / 30.0_f64) as f32));
-        assert!(plane(&black, 9).iter().all(|&v| v == (28.0 / 30.0_f64) as f32));
+        assert!(plane(&black, 8)
+            .iter()
+            .all(|&v| v == (29.0 / 30.0_f64) as f32));
+        assert!(plane(&black, 9)
+            .iter()
+            .all(|&v| v == (28.0 / 30.0_f64) as f32));
         assert!(plane(&black, 10).iter().all(|&v| v == 1.0));
         let white = planes(&*state, Some(0));
         assert_eq!(plane(&white, 0)[b1], 1.0);
