@@ -651,6 +651,10 @@ mod tests {
                 }
                 let _ = state.why_illegal(action);
                 let _ = state.action_to_string(action);
+                let mut out = vec![0.0; 11 * 25];
+                for seat in [Some(0), Some(1), None] {
+                    prop_assert!(state.observation_tensor(seat, &mut out));
+                }
             }
         }
 
