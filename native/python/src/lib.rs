@@ -283,6 +283,23 @@ impl PyState {
         json_to_python(py, &view)
     }
 
+    /// The native observation tensor of `seat` (`None`: the spectator), flattened, for a game
+    /// whose tensor has `size` numbers (the tests reach every seat's tensor through it; the
+    /// batch writes only the player to move's).
+    #[pyo3(signature = (seat, size))]
+    fn observation_tensor(&self, seat: &Bound<'_, PyAny>, size: usize) -> PyResult<Vec<f32>> {
+        let seat = read_seat(seat, self.inner.name(), self.inner.num_players())?;
+        let mut out = vec![0.0; size];
+        if self.inner.observation_tensor(seat, &mut out) {
+            Ok(out)
+        } else {
+            Err(PyNotImplementedError::new_err(format!(
+                "{} has no native observation tensor of {size} numbers",
+                self.inner.name()
+            )))
+        }
+    }
+
     /// One short reason in plain words why `action` (an id or its notation) is refused now.
     fn why_illegal(&mut self, action: &Bound<'_, PyAny>) -> String {
         let id = match action.cast::<PyString>() {
