@@ -289,7 +289,7 @@ def test_the_batch_tensors_are_the_python_tensors(params: dict[str, int]) -> Non
     assert batch.observation is not None and batch.observation.shape == (8, *shape)
     rng = np.random.default_rng(params["players"])
     phases, secrets = set(), set()
-    for _ in range(100):
+    for _ in range(150):
         for index in range(batch.num_envs):
             state = python_game.state_from_json(batch.state(index).to_json())
             seat = None if state.is_terminal() else state.current_player()
