@@ -203,7 +203,10 @@ fn write_table_row(state: &BonBonRules, start: usize, out: &mut [f32]) {
     set(
         out,
         start + 2,
-        ratio(f64::from(state.deck_left), f64::from(table.deck_size.max(1))),
+        ratio(
+            f64::from(state.deck_left),
+            f64::from(table.deck_size.max(1)),
+        ),
     );
     set(out, start + 3, ratio(round as f64, table.max_rounds as f64));
     let tiles = start + 4;
@@ -218,4 +221,111 @@ fn write_table_row(state: &BonBonRules, start: usize, out: &mut [f32]) {
         tiles + TILE_VALUES,
         if state.tiles_open { 1.0 } else { 0.0 },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{DynState, NativeGame, Params};
+    use crate::games::bonbon::load;
+
+    /// Two players, the default deck (77 cards of 14 kinds: "1" to "5", "3!" to "6!", then the
+    /// effects): 110 numbers. Kind "3" is kind 2.
+    const SIZE: usize = 110;
+    const SEAT_ROWS: usize = 15;
+    const TABLE: usize = 37;
+    const UNSEEN: usize = 52;
+    const DRAWN: usize = 66;
+    const PEEK: usize = 81;
+    const OWN: usize = 96;
+    const THREE: usize = 2;
+
+    fn game() -> Box<dyn NativeGame> {
+        let params = Params::from_json(
+            r#"{"players": 2, "deck": "default", "tiles": "1,1,2,2,3,3", "max_rounds": 40}"#,
+        )
+        .unwrap();
+        load(&params).unwrap()
+    }
+
+    fn played(moves: &[&str]) -> Box<dyn DynState> {
+        let mut state = game().new_initial_state();
+        for &text in moves {
+            let action = state.string_to_action(text).unwrap();
+            state.apply_action(i64::from(action)).unwrap();
+        }
+        state
+    }
+
+    fn tensor(state: &dyn DynState, seat: Option<usize>) -> Vec<f32> {
+        let mut out = vec![0.5; SIZE];
+        assert!(state.observation_tensor(seat, &mut out));
+        out
+    }
+
+    #[test]
+    fn the_shape_is_the_python_tensor_size() {
+        assert_eq!(game().observation_tensor_shape(), Some(vec![SIZE]));
+        assert_eq!(size(6, 14), 13 * 6 + 28 + 56);
+    }
+
+    #[test]
+    fn the_head_and_the_table_show_the_turn_the_phase_and_the_tiles() {
+        let state = played(&["tiles 1 2 3"]);
+        let south = tensor(&*state, Some(0));
+        assert_eq!(&south[..6], [1.0, 0.0, 1.0, 0.0, 0.0, 0.0]); // seat 0, 0 to act
+        assert_eq!(south[6 + 1], 1.0); // the phase "turn"
+        assert_eq!(south[6..SEAT_ROWS].iter().sum::<f32>(), 1.0);
+        assert_eq!(south[SEAT_ROWS + 4], 1.0); // personal limit 10 / 10, no win yet
+        let marker_limit_deck_round = &south[TABLE..TABLE + 4];
+        assert_eq!(
+            marker_limit_deck_round,
+            [0.0, (10.0 / 36.0) as f32, 1.0, 0.025]
+        );
+        let tiles = &south[TABLE + 4..TABLE + 15];
+        let third = (1.0f64 / 3.0) as f32;
+        assert_eq!(
+            tiles,
+            [0.0, third, third, third, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+        );
+        assert_eq!(south[UNSEEN], 1.2); // twelve 1s in the deck
+        let spectator = tensor(&*state, None);
+        assert_eq!(&spectator[..2], [0.0, 0.0]);
+        assert_eq!(spectator[2..], south[2..]); // nothing is secret yet
+    }
+
+    #[test]
+    fn a_drawn_card_is_shown_to_its_drawer_alone_and_kept_in_its_own_run() {
+        let placing = played(&["tiles 1 2 3", "draw", "card 3"]);
+        let drawer = tensor(&*placing, Some(0));
+        assert_eq!((drawer[DRAWN + THREE], drawer[DRAWN + 14]), (1.0, 0.0));
+        assert_eq!(drawer[UNSEEN + THREE], 1.0); // ten 3s left unseen of eleven
+        for other in [tensor(&*placing, Some(1)), tensor(&*placing, None)] {
+            assert!(other[DRAWN..DRAWN + 14].iter().all(|&v| v == 0.0));
+            assert_eq!(other[DRAWN + 14], 1.0); // a card is drawn, its kind hidden
+            assert_eq!(other[UNSEEN + THREE], 1.1);
+        }
+
+        let down = played(&["tiles 1 2 3", "draw", "card 3", "down"]);
+        let south = tensor(&*down, Some(0));
+        let run = &south[SEAT_ROWS + 6..SEAT_ROWS + 9];
+        assert_eq!(run, [0.05, 0.05, 0.05]); // one card, face down, at the end
+        assert_eq!(south[OWN + THREE], 0.1);
+        let north = tensor(&*down, Some(1));
+        assert_eq!(&north[..4], [0.0, 1.0, 0.0, 1.0]); // North now acts
+        assert_eq!(&north[SEAT_ROWS + 6..SEAT_ROWS + 9], run); // it sees a card lies there
+        assert_eq!(north[UNSEEN + THREE], 1.1); // not what it is
+        assert!(north[OWN..].iter().all(|&v| v == 0.0));
+        assert!(north[PEEK..OWN].iter().all(|&v| v == 0.0)); // no peek
+    }
+
+    #[test]
+    fn a_buffer_of_another_size_or_a_seat_off_the_table_is_left_alone() {
+        let state = played(&["tiles 1 2 3"]);
+        for (seat, length) in [(Some(0), SIZE - 1), (Some(0), SIZE + 1), (Some(2), SIZE)] {
+            let mut out = vec![0.5; length];
+            assert!(!state.observation_tensor(seat, &mut out));
+            assert!(out.iter().all(|&v| v == 0.5));
+        }
+    }
 }
