@@ -283,6 +283,18 @@ impl PyState {
         json_to_python(py, &view)
     }
 
+    /// `seat`'s native observation tensor, flat, as `size` floats (the game's tensor size);
+    /// `None` where the game has no native tensor or it is not `size` long.
+    fn observation_tensor(
+        &self,
+        seat: &Bound<'_, PyAny>,
+        size: usize,
+    ) -> PyResult<Option<Vec<f32>>> {
+        let seat = read_seat(seat, self.inner.name(), self.inner.num_players())?;
+        let mut out = vec![0.0; size];
+        Ok(self.inner.observation_tensor(seat, &mut out).then_some(out))
+    }
+
     /// One short reason in plain words why `action` (an id or its notation) is refused now.
     fn why_illegal(&mut self, action: &Bound<'_, PyAny>) -> String {
         let id = match action.cast::<PyString>() {
