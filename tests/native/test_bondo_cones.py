@@ -269,5 +269,6 @@ def test_the_batch_tensors_are_the_python_tensors(params: dict[str, Any]) -> Non
         assert {"setup_put", "setup_ring"} <= phases  # the other seat's set-up is secret
     else:
         assert "punish" in phases
-    if python_game.options.setup == "random":  # short games: several end, some spy a value
+    short = python_game.target <= 10 or python_game.max_turns <= 40
+    if python_game.options.setup == "random" and short:  # several end, some spy a value
         assert "over" in phases and spied
