@@ -278,6 +278,25 @@ mod tests {
     }
 
     #[test]
+    fn no_hidden_fact_changes_a_view() {
+        let state = mid_game();
+        let mut changed = mid_game();
+        changed.value[square("b12")] = 4; // white's hidden 1 is another value
+        changed.value[square("a1")] = 2; // and black's peeked 8
+        assert_eq!(tensor(&changed, Some(0)), {
+            let mut black = tensor(&state, Some(0));
+            black[8 * SQUARES + square("a1")] = 0.0;
+            black[6 * SQUARES + square("a1")] = 1.0;
+            black
+        });
+        assert_eq!(tensor(&changed, None), tensor(&state, None));
+        let mut white = tensor(&state, Some(1));
+        white[5 * SQUARES + square("b12")] = 0.0;
+        white[7 * SQUARES + square("b12")] = 1.0;
+        assert_eq!(tensor(&changed, Some(1)), white);
+    }
+
+    #[test]
     fn a_buffer_of_another_size_is_left_alone() {
         let mut short = vec![0.5; TENSOR_SIZE - 1];
         assert!(!mid_game().observation_tensor(Some(0), &mut short));
