@@ -499,6 +499,13 @@ impl PyBatch {
             .map_err(|e| raise(py, e))
     }
 
+    /// A uniformly random legal action of each game, as an int64 buffer's contents.
+    fn random_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut actions = Vec::with_capacity(self.batch.len());
+        self.batch.random_actions(&mut actions);
+        copy_into(py, out, &actions)
+    }
+
     /// Copy the arrays into the given buffers (uint8 mask and flags, int32 players, float32
     /// rewards and observations; `observation` may be None).
     fn read_into(
