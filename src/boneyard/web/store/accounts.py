@@ -341,6 +341,18 @@ class AccountStore:
             ).all()
         return {int(r[0]): r[1] for r in rows}
 
+    def owners_of(self, game_ids: list[str]) -> dict[tuple[str, int], str]:
+        """The account of each seat of ``game_ids`` that is an account's: ``(game, seat)``."""
+        if not game_ids:
+            return {}
+        with self.store.reads.connect() as connection:
+            rows = connection.execute(
+                select(
+                    AccountSeatRow.game_id, AccountSeatRow.seat, AccountSeatRow.account_id
+                ).where(AccountSeatRow.game_id.in_(game_ids))
+            ).all()
+        return {(r[0], int(r[1])): r[2] for r in rows}
+
     def owned_seats(self, account_id: str, limit: int = 100) -> list[OwnedSeat]:
         """The account's seats, the newest game first."""
         with self.store.reads.connect() as connection:
