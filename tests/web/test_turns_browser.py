@@ -1,0 +1,116 @@
+"""Your turn, wherever you are, in Chromium (issue 41, item 7): the header's count on *My
+games*, the tab's title, and notifications asked for once from a button."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web import test_browser
+from tests.web.accessibility import blocking_violations
+from tests.web.test_browser import TIMEOUT_MS, create
+
+server = test_browser.server
+browser = test_browser.browser
+
+pytestmark = [pytest.mark.browser]
+
+# A stand-in for the Web Notifications API that records what the page does with it: the
+# permission kept in local storage (as a browser keeps it across pages), each request to ask.
+FAKE_NOTIFICATIONS = """
+class RecordedNotification {
+  static get permission() { return localStorage.getItem("test.permission") ?? "default"; }
+  static async requestPermission() {
+    localStorage.setItem("test.asked", String(Number(localStorage.getItem("test.asked") ?? 0) + 1));
+    localStorage.setItem("test.permission", "granted");
+    return "granted";
+  }
+  constructor(title, options) {
+    const notes = JSON.parse(localStorage.getItem("test.notes") ?? "[]");
+    notes.push({ title, body: options?.body ?? "" });
+    localStorage.setItem("test.notes", JSON.stringify(notes));
+  }
+  addEventListener() {}
+}
+window.Notification = RecordedNotification;
+"""
+
+
+def move(server: str, game_id: str, seat_token: str) -> None:
+    import httpx2
+
+    view = httpx2.get(f"{server}/api/games/{game_id}", params={"token": seat_token}).json()
+    answer = httpx2.post(
+        f"{server}/api/games/{game_id}/actions",
+        json={"token": seat_token, "seq": view["seq"], "action": view["legal"][0]["id"]},
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def turns_shown(page: Any, count: int) -> None:
+    page.wait_for_selector(f"html[data-turns='{count}']")
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_the_header_counts_the_games_waiting_for_your_move_and_the_browser_tells_of_them(
+    server: str, browser: Any, size: tuple[int, int]
+) -> None:
+    game = create(server, "toy_walk")
+    north, south = (seat["token"] for seat in game["seats"])
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context.add_init_script(FAKE_NOTIFICATIONS)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.clock.install()
+    page.goto(server + game["seats"][1]["url"])  # South's seat, kept by this browser
+    page.wait_for_selector("#game[data-mine=no]")
+    turns_shown(page, 0)
+    page.goto(server + "/")
+    turns_shown(page, 0)
+    assert not page.is_visible("#turn-count")
+    assert page.title() == "boneyard"
+
+    # North moves elsewhere: the home page, left open, counts South's game by itself.
+    move(server, game["id"], north)
+    page.clock.fast_forward(31_000)
+    turns_shown(page, 1)
+    assert page.inner_text("header.top #turn-count") == "1"
+    assert page.title() == "(1) boneyard"
+    assert page.get_by_role("link", name="My games, 1 game waits for your move").is_visible()
+    assert blocking_violations(page) == []
+    page.screenshot(path=f"/tmp/turns-home-{size[0]}.png")
+
+    # Never asked for by itself: only the button of My games asks to notify.
+    page.click("header.top a[href='/mine']")
+    page.wait_for_selector("li.mine-game[data-your-move=yes]")
+    assert page.evaluate("localStorage.getItem('test.asked')") is None
+    assert page.title() == "(1) My games"
+    page.click("[data-action=notify-turns]")
+    page.wait_for_selector("[data-action=notify-turns]:text('Stop telling me')")
+    assert page.evaluate("localStorage.getItem('test.asked')") == "1"
+    assert blocking_violations(page) == []
+    page.screenshot(path=f"/tmp/turns-mine-{size[0]}.png")
+
+    # South's move (on another device), then North's: the game comes back to South's move.
+    move(server, game["id"], south)
+    page.clock.fast_forward(31_000)
+    turns_shown(page, 0)
+    assert page.title() == "My games"
+    assert page.evaluate("localStorage.getItem('test.notes')") is None, (
+        "the waiting game was no news"
+    )
+    move(server, game["id"], north)
+    page.clock.fast_forward(31_000)
+    turns_shown(page, 1)
+    notes = page.evaluate("JSON.parse(localStorage.getItem('test.notes'))")
+    assert notes == [
+        {"title": "Your move in Toy Walk", "body": "Your opponent has moved: it is your turn."}
+    ]
+    # Told once: the next answers about the same waiting game tell nothing more.
+    page.clock.fast_forward(31_000)
+    page.reload()
+    turns_shown(page, 1)
+    page.clock.fast_forward(31_000)
+    assert len(page.evaluate("JSON.parse(localStorage.getItem('test.notes'))")) == 1
+    context.close()
