@@ -114,3 +114,31 @@ def test_the_header_counts_the_games_waiting_for_your_move_and_the_browser_tells
     page.clock.fast_forward(31_000)
     assert len(page.evaluate("JSON.parse(localStorage.getItem('test.notes'))")) == 1
     context.close()
+
+
+@pytest.mark.parametrize("name", ["obonto", "oyno", "bones"])
+def test_the_panel_says_the_result_not_whose_move_once_a_game_is_over(
+    server: str, browser: Any, name: str
+) -> None:
+    """A resignation ends a game mid-turn: the panel's "To move" gives way to the result."""
+    import httpx2
+
+    game = create(server, name)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + game["seats"][0]["url"])
+    page.wait_for_selector("#panel dt:text-is('To move')")
+    resigned = httpx2.post(
+        f"{server}/api/games/{game['id']}/session",
+        json={"token": game["seats"][1]["token"], "do": "resign"},
+    )
+    assert resigned.status_code == 200, resigned.text
+    page.wait_for_selector("#game[data-terminal=yes]")
+    page.wait_for_selector("#panel dt:text-is('Result')")
+    assert page.locator("#panel dt:text-is('To move')").count() == 0
+    result = page.inner_text("#panel dt:text-is('Result') + dd")
+    assert result == page.inner_text("[role=status]").strip()
+    assert "won" in result or "win" in result, result
+    page.screenshot(path=f"/tmp/turns-end-{name}.png")
+    context.close()

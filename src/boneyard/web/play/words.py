@@ -293,9 +293,17 @@ def _listed(live: LiveGame, seat: int, viewer: int | None) -> str:
     return name + you_mark(live, seat) if seat == viewer else name
 
 
-def _panel(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> list[dict[str, Any]]:
-    """The game's panel for ``seat``, its labels as that seat's page must read them."""
-    items = [item.to_json() for item in live.game.panel(observation, seat)]
+def _panel(
+    live: LiveGame, seat: int | None, observation: dict[str, Any], result: str | None
+) -> list[dict[str, Any]]:
+    """The game's panel for ``seat``, its labels as that seat's page must read them; once the
+    game is over (``result``: its words) the result stands where the turn was."""
+    items = []
+    for item in live.game.panel(observation, seat):
+        if item.turn and result is not None:
+            items.append({"label": "Result", "value": result, "picture": None})
+        else:
+            items.append(item.to_json())
     return [{**item, "label": as_seat_reads(live, seat, str(item["label"]))} for item in items]
 
 
@@ -356,7 +364,9 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     else:
         prompt = "Waiting for chance."
     no_panel: list[dict[str, Any]] = []
-    panel = _safe("panel", game, lambda: _panel(live, seat, observation), no_panel)
+    panel = _safe(
+        "panel", game, lambda: _panel(live, seat, observation, prompt if terminal else None), no_panel
+    )
     nothing: list[str] = []
     return {
         "prompt": prompt,
