@@ -364,9 +364,8 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
     else:
         prompt = "Waiting for chance."
     no_panel: list[dict[str, Any]] = []
-    panel = _safe(
-        "panel", game, lambda: _panel(live, seat, observation, prompt if terminal else None), no_panel
-    )
+    result = prompt if terminal else None
+    panel = _safe("panel", game, lambda: _panel(live, seat, observation, result), no_panel)
     nothing: list[str] = []
     return {
         "prompt": prompt,
