@@ -142,3 +142,33 @@ def test_the_panel_says_the_result_not_whose_move_once_a_game_is_over(
     assert "won" in result or "win" in result, result
     page.screenshot(path=f"/tmp/turns-end-{name}.png")
     context.close()
+
+
+def test_a_phones_site_menu_takes_one_line_and_reaches_every_link(
+    server: str, browser: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.wait_for_selector("header.top nav a[href='/ladder']")
+    header = page.locator("header.top").bounding_box()
+    brand = page.locator("header.top .brand").bounding_box()
+    assert header is not None and brand is not None
+    assert header["height"] < 2 * brand["height"] + 20, "one line, not three"
+    page.screenshot(path="/tmp/turns-menu-start-390.png")
+    links = page.locator("header.top nav a")
+    tops = set()
+    for at in range(links.count()):
+        link = links.nth(at)
+        link.scroll_into_view_if_needed()
+        box = link.bounding_box()
+        assert box is not None
+        assert box["x"] >= -1 and box["x"] + box["width"] <= 391, link.inner_text()
+        tops.add(round(box["y"]))
+    assert len(tops) == 1, "every link on the one line"
+    assert blocking_violations(page) == []
+    page.screenshot(path="/tmp/turns-menu-390.png")
+    page.click("header.top nav a[href='/login']")
+    page.wait_for_url("**/login")
+    context.close()
