@@ -172,3 +172,31 @@ def test_a_phones_site_menu_takes_one_line_and_reaches_every_link(
     page.click("header.top nav a[href='/login']")
     page.wait_for_url("**/login")
     context.close()
+
+
+def test_a_phones_bond_o_cones_board_shows_whole_above_the_sticky_bar(
+    server: str, browser: Any
+) -> None:
+    """At 390x844 in play (the bar holding the score, the die and the memory mode), scrolling
+    to the foot of the board shows one's own cones above the bar, not under it."""
+    game = create(server, "bondo_cones")
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    pages = []
+    for seat in game["seats"]:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server + seat["url"])
+        page.wait_for_selector("#quick-setup:not([hidden])")
+        page.click("#quick-setup")
+        pages.append(page)
+    page = pages[0]
+    page.wait_for_selector("#bar-facts dt:text-is('Die')")
+    page.locator("#board").evaluate("board => board.scrollIntoView({ block: 'end' })")
+    board = page.locator("#board svg").bounding_box()
+    bar = page.locator("#table-bar").bounding_box()
+    assert board is not None and bar is not None
+    assert board["height"] + bar["height"] <= 844
+    assert board["y"] + board["height"] <= bar["y"] + 1, "the foot of the board under the bar"
+    assert blocking_violations(page) == []
+    page.screenshot(path="/tmp/turns-bondo-390.png")
+    context.close()
