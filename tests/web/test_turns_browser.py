@@ -200,3 +200,44 @@ def test_a_phones_bond_o_cones_board_shows_whole_above_the_sticky_bar(
     assert blocking_violations(page) == []
     page.screenshot(path="/tmp/turns-bondo-390.png")
     context.close()
+
+
+def test_game_lists_and_profiles_say_when_each_game_was_played(server: str, browser: Any) -> None:
+    import re
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    name = f"dora{abs(hash(server)) % 10_000}"
+    signed = page.request.post(
+        server + "/api/accounts", data={"name": name, "password": "correct horse battery"}
+    )
+    assert signed.status == 201, signed.text()
+    made = page.request.post(server + "/api/games", data={"game": "toy_walk"})
+    assert made.status == 201, made.text()
+    today = re.compile(r"today \d\d:\d\d")
+
+    page.click("header.top a[href='/mine']")
+    page.wait_for_selector("li.mine-game time[data-when]")
+    assert today.fullmatch(page.inner_text("li.mine-game time[data-when]"))
+    turns_shown(page, 1)  # the account's game waits for its move: counted with no token kept
+    page.screenshot(path="/tmp/turns-dates-mine.png")
+
+    page.goto(server + f"/@/{name}")
+    page.wait_for_selector(".recent-games time[data-when]:text-matches('^today')")
+    assert today.fullmatch(page.inner_text(".recent-games time[data-when]"))
+    assert blocking_violations(page) == []
+    page.screenshot(path="/tmp/turns-dates-profile.png")
+
+    # Older games, in the reader's own calendar: the day before, then a day and month.
+    words = page.evaluate(
+        """async () => {
+          const { playedWords } = await import("/static/when.js");
+          const now = new Date(2026, 11, 3, 10, 0);
+          return [new Date(2026, 11, 2, 9, 5), new Date(2026, 10, 28, 9, 5),
+                  new Date(2025, 11, 3, 9, 5)].map((when) => playedWords(when, now));
+        }"""
+    )
+    assert words == ["yesterday 09:05", "28 Nov", "3 Dec 2025"]
+    context.close()

@@ -4,6 +4,7 @@
 import { loadPerson, post, proof } from "./identity.js";
 import { entryFromView, forgetGame, loadGames, rememberGame } from "./mygames.js";
 import { notifying, startTelling, stopTelling } from "./turns.js";
+import { playedTime } from "./when.js";
 
 const list = document.getElementById("mine");
 
@@ -30,6 +31,7 @@ function item(game) {
   const status = document.createElement("span");
   status.className = "status-line";
   status.textContent = game.status ?? "";
+  if (typeof game.created === "number") status.prepend(playedTime(game.created), game.status ? " · " : "");
   const resume = document.createElement("a");
   resume.className = "button";
   resume.href = title.href;

@@ -7,7 +7,7 @@
 import { loadGames } from "./mygames.js";
 import { setWaitingTitle } from "./title.js";
 
-const ANSWER_KEY = "boneyard.turns"; // the last answer, {at, games: [{game_id, title, url}]}
+const ANSWER_KEY = "boneyard.turns"; // the last answer, {at, about, games: [{game_id, title, url}]}
 const TOLD_KEY = "boneyard.turns.told"; // the games already notified, so no tab tells twice
 export const NOTIFY_KEY = "boneyard.turns.notify"; // "on" once the person asked to be told
 const EVERY_MS = 30000;
@@ -78,15 +78,18 @@ function heard(answer) {
 }
 
 async function ask() {
-  const last = read(ANSWER_KEY, null);
-  if (last && Date.now() - last.at < EVERY_MS / 2) {
-    heard(last); // another tab asked a moment ago
-    return;
-  }
   const seats = loadGames()
     .filter((game) => game.tokens?.length === 1 && !game.over) // one seat of a game on
     .slice(0, MOST_SEATS)
     .map((game) => ({ game_id: game.id, token: game.tokens[0] }));
+  // Who asks about what: an answer for another account, or for fewer games, is not this one.
+  const account = document.querySelector("header.top .signed-in")?.textContent ?? "";
+  const about = `${account}|${seats.map((seat) => seat.game_id).join(",")}`;
+  const last = read(ANSWER_KEY, null);
+  if (last && last.about === about && Date.now() - last.at < EVERY_MS / 2) {
+    heard(last); // another tab asked a moment ago
+    return;
+  }
   try {
     const response = await fetch("/api/turns", {
       method: "POST",
@@ -94,7 +97,7 @@ async function ask() {
       body: JSON.stringify({ seats }),
     });
     if (!response.ok) return; // past the budget, or the server is busy: the next time
-    const answer = { at: Date.now(), games: (await response.json()).games };
+    const answer = { at: Date.now(), about, games: (await response.json()).games };
     write(ANSWER_KEY, answer);
     heard(answer);
   } catch {
