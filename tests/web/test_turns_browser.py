@@ -230,6 +230,16 @@ def test_game_lists_and_profiles_say_when_each_game_was_played(server: str, brow
     assert blocking_violations(page) == []
     page.screenshot(path="/tmp/turns-dates-profile.png")
 
+    # The lobby's lists: a game opened there, waiting for an opponent.
+    page.click("header.top a[href='/lobby']")
+    page.select_option("#open-kind", "obonto")
+    page.click("#open-game button[type=submit]")
+    page.wait_for_selector("#game[data-seq]")
+    page.click("header.top a[href='/lobby']")
+    page.wait_for_selector("li.lobby-game time[data-when]")
+    assert today.fullmatch(page.inner_text("li.lobby-game time[data-when]"))
+    page.screenshot(path="/tmp/turns-dates-lobby.png")
+
     # Older games, in the reader's own calendar: the day before, then a day and month.
     words = page.evaluate(
         """async () => {
