@@ -251,3 +251,44 @@ def test_game_lists_and_profiles_say_when_each_game_was_played(server: str, brow
     )
     assert words == ["yesterday 09:05", "28 Nov", "3 Dec 2025"]
     context.close()
+
+
+def test_bones_keeps_its_boards_size_and_marks_no_number_with_a_dot(
+    server: str, browser: Any
+) -> None:
+    """After the first move the board stays as big (its legend's room was kept from the
+    start), and a square to go to that holds a piece is ringed, its stack's number in sight."""
+    from tests.web.browsing import click_square, legal_strings, play_by_clicking
+
+    game = create(server, "bones", seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}])
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + game["seats"][0]["url"])
+    page.wait_for_selector("#game[data-mine=yes]")
+    before = page.locator("#board svg").bounding_box()
+    play_by_clicking(page, legal_strings(page)[0])
+    page.wait_for_selector("#game[data-mine=no]")
+    page.wait_for_selector("#game[data-mine=yes]")
+    after = page.locator("#board svg").bounding_box()
+    assert before is not None and after is not None
+    assert abs(after["width"] - before["width"]) < 1, (before, after)
+    assert abs(after["height"] - before["height"]) < 1, (before, after)
+    # Pick a square of a piece: its neighbours to go to include squares under pieces.
+    covered = page.eval_on_selector_all(
+        "#board svg [data-squares]",
+        "pieces => pieces.flatMap((p) => p.getAttribute('data-squares').split(/[\\s,]+/))",
+    )
+    starts = {move.split("-")[0] for move in legal_strings(page)}
+    square = next(s for s in covered if s in starts)
+    click_square(page, square)
+    page.wait_for_selector("#board rect.mark-dest")
+    marks = page.eval_on_selector_all(
+        "#board rect.mark-dest",
+        "marks => marks.map((m) => [m.dataset.mark, m.classList.contains('on-piece')])",
+    )
+    on_pieces = [ringed for mark, ringed in marks if mark in covered]
+    assert on_pieces, marks
+    assert all(on_pieces), f"a dot over a stack's number: {marks}"
+    page.screenshot(path="/tmp/turns-bones.png")
+    context.close()
