@@ -240,6 +240,20 @@ def test_game_lists_and_profiles_say_when_each_game_was_played(server: str, brow
     assert today.fullmatch(page.inner_text("li.lobby-game time[data-when]"))
     page.screenshot(path="/tmp/turns-dates-lobby.png")
 
+    # The tournaments' list: when each starts.
+    arena = page.request.post(
+        server + "/api/tournaments",
+        data={"game": "toy_walk", "kind": "arena", "minutes": 5,
+              "clock": {"initial": 180, "increment": 2}, "starts_in": 10},
+    )  # fmt: skip
+    assert arena.status == 201, arena.text()
+    page.click("header.top a[href='/tournaments']")
+    entry = f"li.tournament-entry[data-tournament-id='{arena.json()['id']}']"
+    page.wait_for_selector(f"{entry} time[data-when]:text-matches('^today')")
+    assert today.fullmatch(page.inner_text(f"{entry} time[data-when]"))
+    assert "starts today" in page.inner_text(entry)
+    page.locator(entry).screenshot(path="/tmp/turns-dates-tournament.png")
+
     # Older games, in the reader's own calendar: the day before, then a day and month.
     words = page.evaluate(
         """async () => {
