@@ -6,10 +6,10 @@ For each game with a native engine (default parameters), the same random-playout
 Python, one call a step (``legal_actions`` or ``chance_outcomes``, a draw, ``apply_action``,
 ``is_terminal``), timed in CPU seconds on: the Python engine, the native engine, and the
 references of issue 42 in the same process, OpenSpiel's C++ ``breakthrough`` (for games of
-perfect information) and ``backgammon`` (for games with chance or hidden information) through
-pybind11. Then whole playouts inside Rust (``NativeGame.random_playouts``, no Python per
+perfect information, chance or not) and ``backgammon`` (for games with hidden information)
+through pybind11. Then whole playouts inside Rust (``NativeGame.random_playouts``, no Python per
 step). With ``--batch N``: ``NativeBatch`` stepping N games a call in Rust threads (random legal
-actions drawn by numpy from its mask, the observation tensors where the game has them natively)
+actions drawn in Rust, ``NativeBatch.random_actions``; the observation tensors written)
 beside ``boneyard.jax``'s engine of the same game at the same batch on this CPU (a jitted scan of
 random legal steps with auto-reset, ``benchmarks/bench_jax.py``'s loop). Rates are noisy on a
 shared machine: compare the ratios of one run, never a figure from another day.
@@ -60,8 +60,6 @@ def inside_rust(game: native.NativeGame, seconds: float) -> float:
 def native_batch_rate(name: str, batch: int, seconds: float) -> tuple[float, bool]:
     """Steps a second (wall clock: the batch runs in threads) of ``NativeBatch``, and whether the
     observation tensors were made."""
-    import numpy as np
-
     from boneyard.native.batch import NativeBatch
 
     try:
@@ -70,13 +68,10 @@ def native_batch_rate(name: str, batch: int, seconds: float) -> tuple[float, boo
     except NotImplementedError:
         envs = NativeBatch(name, batch, seed=1)
         observed = False
-    rng = np.random.default_rng(1)
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        mask = envs.legal_action_mask
-        actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
-        envs.step(actions)
+        envs.step(envs.random_actions())  # the random player drawn in Rust, as pgx's in JAX
         steps += batch
     return steps / (time.perf_counter() - start), observed
 
@@ -117,7 +112,9 @@ def main() -> None:
         python_game = boneyard.load_game(name)
         native_game = native.load_game(name)
         info = python_game.info
-        reference = "breakthrough" if info.perfect_information and not info.chance else "backgammon"
+        # Issue 42's bars: a game of perfect information (chance or not) against breakthrough,
+        # a game with hidden information against backgammon.
+        reference = "breakthrough" if info.perfect_information else "backgammon"
         slow = steps_per_second(python_game, seconds)
         fast = steps_per_second(native_game, seconds)
         rust = inside_rust(native_game, seconds)

@@ -71,3 +71,15 @@ def test_an_illegal_action_moves_no_game_and_names_the_first() -> None:
 def test_observations_need_a_native_tensor() -> None:
     with pytest.raises(NotImplementedError, match="no native observation tensor"):
         NativeBatch(NativeGame(RaceGame()), 4, observe=True)
+
+
+def test_random_actions_are_legal_and_seeded() -> None:
+    batch = _batch(num_envs=32, seed=5)
+    other = _batch(num_envs=32, seed=5)
+    for _ in range(40):
+        actions = batch.random_actions()
+        assert np.array_equal(actions, other.random_actions())
+        live = ~batch.terminated
+        assert batch.legal_action_mask[np.flatnonzero(live), actions[live]].all()
+        batch.step(actions)
+        other.step(actions)

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from boneyard.core.errors import (
@@ -19,6 +20,7 @@ from boneyard.core.errors import (
 )
 from boneyard.core.game import CHANCE, random_action
 from boneyard.games.bonbon.rules import BonBonGame
+from boneyard.native.batch import NativeBatch
 from boneyard.native.game import NativeGame
 from boneyard.native.game import load_game as load_native_game
 from boneyard.testing import check_game
@@ -268,3 +270,69 @@ def test_every_parameter_loads_natively_by_name(tmp_path: Path) -> None:
     assert native.python_game.params["tiles"] == "0,0,9"
     with pytest.raises(InvalidParameterError, match="players"):
         load_native_game("bonbon", players=7)
+
+
+def python_tensor(python_game: BonBonGame, state: Any, seat: int | None) -> np.ndarray:
+    """The Python tensor of ``state`` (either engine's: their observations are equal) as
+    ``seat`` sees it, cast to the batch's float32."""
+    return np.asarray(python_game.observation_tensor(state.observation(seat)), np.float32)
+
+
+@pytest.mark.parametrize("params", BonBonGame.conformance_variants)
+def test_the_batch_tensors_are_the_python_tensors(params: dict[str, int]) -> None:
+    """``NativeBatch(observe=True)`` writes, per game, the Python tensor of the Python state's
+    observation by the player to move (a spectator's once the game is over), through every
+    player phase, drawn and peeked cards seen and hidden, and new games."""
+    python_game = BonBonGame(**params)
+    batch = NativeBatch(NativeGame(python_game), 8, seed=5, observe=True, threads=2)
+    shape = tuple(python_game.observation_tensor_shape())
+    assert batch.observation is not None and batch.observation.shape == (8, *shape)
+    rng = np.random.default_rng(params["players"])
+    phases, secrets = set(), set()
+    for _ in range(150):
+        for index in range(batch.num_envs):
+            state = python_game.state_from_json(batch.state(index).to_json())
+            seat = None if state.is_terminal() else state.current_player()
+            observation = state.observation(seat)
+            expected = np.asarray(python_game.observation_tensor(observation), np.float32)
+            assert np.array_equal(batch.observation[index], expected), (index, seat)
+            phases.add(observation["phase"])
+            for secret in ("drawn", "peek"):
+                if observation[secret] is not None:
+                    secrets.add((secret, observation[secret]["card"] is None))
+        batch.step((rng.random(batch.legal_action_mask.shape) * batch.legal_action_mask).argmax(1))
+    assert phases == {"turn", "place", "gift", "catch", "wrapper", "over"}
+    # The drawer sees its card as it places it; a peek is seen by the peeker alone.
+    assert {("drawn", False), ("peek", False), ("peek", True)} <= secrets
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_every_seat_and_the_spectator_see_their_python_tensor(players: int) -> None:
+    """Directly, on every state of a few random games: each seat's tensor shows its own secrets
+    and none of the others' (a card drawn or placed face down, a peek), as in Python."""
+    python_game = BonBonGame(players=players)
+    native_game = NativeGame(python_game)
+    (size,) = python_game.observation_tensor_shape()
+    rng = random.Random(players)
+    seen_differently = drawn = peeked = 0
+    for _ in range(4):
+        state = native_game.new_initial_state()
+        while True:
+            mirrored = python_game.state_from_json(state.to_json())
+            rows = []
+            for seat in [*range(players), None]:
+                row = np.asarray(state.observation_tensor(seat, size), np.float32)
+                assert np.array_equal(row, python_tensor(python_game, mirrored, seat)), seat
+                rows.append(row[players:])  # less the observer's own one-hot
+            seen_differently += any(not np.array_equal(rows[0], row) for row in rows[1:])
+            spectator = state.observation(None)
+            drawn += spectator["drawn"] is not None
+            peeked += spectator["peek"] is not None
+            if state.is_terminal():
+                break
+            state.apply_action(random_action(state, rng))  # type: ignore[arg-type]
+    assert seen_differently > 20 and drawn > 0 and peeked > 0
+    with pytest.raises(ValueError, match="bad seat"):
+        state.observation_tensor(players, size)
+    with pytest.raises(NotImplementedError):
+        state.observation_tensor(0, size + 1)

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from boneyard import native
@@ -19,6 +20,8 @@ from boneyard.core.errors import (
 )
 from boneyard.core.game import State, random_action
 from boneyard.games.bondo_cones.rules import BondoConesGame
+from boneyard.games.bondo_cones.tensor import TENSOR_SIZE
+from boneyard.native.batch import NativeBatch
 from boneyard.native.game import NativeGame, NativeState
 from boneyard.testing import check_game
 from boneyard.testing.differential import EnginesDiffer, check_same_play
@@ -223,3 +226,48 @@ def test_every_parameter_loads_natively_with_the_python_errors() -> None:
         native.load_game("bondo_cones", setup="secret")
     with pytest.raises(InvalidParameterError, match="target"):
         native.load_game("bondo_cones", target=42)
+
+
+def _python_tensor(python_game: BondoConesGame, state: State, seat: int | None) -> np.ndarray:
+    return np.asarray(python_game.observation_tensor(state.observation(seat)), np.float32)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [*BondoConesGame.conformance_variants, {"max_turns": 40, "setup": "random"}],
+    ids=_resolved,
+)
+def test_the_batch_tensors_are_the_python_tensors(params: dict[str, Any]) -> None:
+    """``NativeBatch(observe=True)`` writes, per game, the Python tensor of the player to move
+    (a spectator's once the game is over), through set-ups, battles and new games; every so
+    often each seat's and the spectator's tensor of the same state is checked directly too, so
+    a seat not to move sees only what its observation shows."""
+    python_game = BondoConesGame(**params)
+    batch = NativeBatch(NativeGame(python_game), 6, seed=3, observe=True, threads=2)
+    assert batch.observation is not None and batch.observation.shape == (6, TENSOR_SIZE)
+    rng = np.random.default_rng(4)
+    phases, spied = set(), False
+    for step in range(120):
+        for index in range(batch.num_envs):
+            native_state = batch.state(index)
+            state = python_game.state_from_json(native_state.to_json())
+            seat = None if state.is_terminal() else state.current_player()
+            expected = _python_tensor(python_game, state, seat)
+            assert np.array_equal(batch.observation[index], expected)
+            if step % 10 == 0:
+                for anyone in (0, 1, None):
+                    direct = native_state.observation_tensor(anyone, TENSOR_SIZE)
+                    assert np.array_equal(
+                        np.asarray(direct, np.float32), _python_tensor(python_game, state, anyone)
+                    )
+            phases.add(state.observation(None)["phase"])
+            spied = spied or expected[11 * 120 : 12 * 120].any()
+        batch.step((rng.random(batch.legal_action_mask.shape) * batch.legal_action_mask).argmax(1))
+    assert {"act", "decide", "take"} <= phases
+    if python_game.options.setup == "choose":
+        assert {"setup_put", "setup_ring"} <= phases  # the other seat's set-up is secret
+    else:
+        assert "punish" in phases
+    short = python_game.target <= 10 or python_game.max_turns <= 40
+    if python_game.options.setup == "random" and short:  # several end, some spy a value
+        assert "over" in phases and spied

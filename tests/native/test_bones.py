@@ -8,11 +8,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from boneyard import native
 from boneyard.core.errors import IllegalActionError, InvalidActionStringError, InvalidStateError
 from boneyard.games.bones.rules import BonesGame
+from boneyard.native.batch import NativeBatch
 from boneyard.native.game import NativeGame
 from boneyard.testing import check_game
 from boneyard.testing.differential import EnginesDiffer, check_same_play
@@ -270,3 +272,49 @@ def test_every_refusal_and_seat_string_along_random_games(params: dict[str, Any]
             ours.apply_action(action)
             theirs.apply_action(action)
         assert theirs.to_json() == ours.to_json()
+
+
+@pytest.mark.parametrize("params", BonesGame.conformance_variants, ids=_label)
+def test_the_batch_tensors_are_the_python_tensors(params: dict[str, Any]) -> None:
+    """``NativeBatch(observe=True)`` writes, per game, the Python tensor of the player to move
+    (a spectator's once the game is over), through whole games and the new ones after them."""
+    python_game = BonesGame(**params)
+    batch = NativeBatch(NativeGame(python_game), 8, seed=4, observe=True, threads=2)
+    shape = python_game.observation_tensor_shape()
+    assert batch.observation is not None and batch.observation.shape == (8, *shape)
+    rng = np.random.default_rng(5)
+    ended = 0
+    for _ in range(60):
+        for index in range(batch.num_envs):
+            state = python_game.state_from_json(batch.state(index).to_json())
+            seat = None if state.is_terminal() else state.current_player()
+            expected = python_game.observation_tensor(state.observation(seat))
+            assert np.array_equal(batch.observation[index].ravel(), np.float32(expected))
+            ended += state.is_terminal()
+        batch.step((rng.random(batch.legal_action_mask.shape) * batch.legal_action_mask).argmax(1))
+    assert ended > 0
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("", {}),
+        ("e5-f5 f5-f6 a1-b1", {}),
+        ("c3-d3 d3-d4 c3-d3 a1-a2 d4-e4", {"width": 5, "height": 5, "pieces": 5}),
+        ("a1-b1 a1-a2 b1-b2 a2-b2 a1-b1", {"width": 2, "height": 2, "pieces": 3}),
+        ("b2-c2 a1-a2 d1-d2 a3-a4", {"width": 4, "height": 4, "pieces": 2}),  # a draw
+        ("e5-f5 a1-b1 c5-d5 a9-b9 g5-g6", {}),  # white wins
+    ],
+)
+def test_every_seat_sees_its_python_tensor(text: str, params: dict[str, Any]) -> None:
+    """The native tensor of each seat and the spectator, on a few states, is the Python one."""
+    python_game = BonesGame(**params)
+    ours, theirs = _both(text, **params)
+    size = int(np.prod(python_game.observation_tensor_shape()))
+    for seat in (0, 1, None):
+        expected = python_game.observation_tensor(ours.observation(seat))
+        assert theirs.observation_tensor(seat, size) == expected, seat
+    with pytest.raises(NotImplementedError, match="no native observation tensor of 3 numbers"):
+        theirs.observation_tensor(0, 3)
+    with pytest.raises(ValueError, match="bad seat 2"):
+        theirs.observation_tensor(2, size)

@@ -7,12 +7,14 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from boneyard.core.errors import IllegalActionError, InvalidActionStringError, InvalidStateError
 from boneyard.core.game import CHANCE, Game
 from boneyard.games.oyno.duel import Oyno
 from boneyard.games.oyno.puzzle import OynoPuzzle
+from boneyard.native.batch import NativeBatch
 from boneyard.native.game import NativeGame
 from boneyard.testing import check_game
 from boneyard.testing.differential import EnginesDiffer, check_same_play
@@ -233,3 +235,33 @@ def test_the_side_odds_are_pythons_floats_exactly(size: int, bones: int) -> None
         ours.apply_action(action)
         theirs.apply_action(action)
     assert theirs.observation(0) == ours.observation(0)
+
+
+STEPS = 130
+"""Batch steps per variant: past the 60-move caps, so games end and new ones start."""
+
+
+@pytest.mark.parametrize(("game_class", "params"), VARIANTS)
+def test_the_batch_tensors_are_the_python_tensors(
+    game_class: type[Game], params: dict[str, Any]
+) -> None:
+    """``NativeBatch(observe=True)`` writes, per game, the Python tensor of the player to move (a
+    spectator's once the game is over), through whole games and new ones. OYNO hides nothing, so
+    every seat's and the spectator's Python tensor is that row too."""
+    python_game = game_class(**params)
+    batch = NativeBatch(NativeGame(python_game), 6, seed=3, observe=True, threads=2)
+    assert batch.observation is not None
+    assert batch.observation.shape == (6, *python_game.observation_tensor_shape())
+    rng = np.random.default_rng(4)
+    views = [None, *range(python_game.num_players())]
+    ended = 0
+    for _ in range(STEPS):
+        for index in range(batch.num_envs):
+            state = python_game.state_from_json(batch.state(index).to_json())
+            row = batch.observation[index].ravel()
+            for seat in views:
+                expected = python_game.observation_tensor(state.observation(seat))
+                assert np.array_equal(row, np.asarray(expected, np.float32)), (seat, str(state))
+            ended += state.is_terminal()
+        batch.step((rng.random(batch.legal_action_mask.shape) * batch.legal_action_mask).argmax(1))
+    assert ended > 0

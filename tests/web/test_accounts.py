@@ -18,6 +18,7 @@ from boneyard.web.guard.signin import COOKIE
 from boneyard.web.people import accounts
 from boneyard.web.store.accounts import SignInRow
 from tests.web.conftest import create, make_app, token
+from tests.web.test_ratings import move_each_side
 
 PASSWORD = "correct horse battery"
 
@@ -385,7 +386,8 @@ def test_an_invitation_opened_while_signed_in_gives_the_seat_to_the_account(
     assert answer.json() == {"seat": 1, "account": "Sol"}
     assert guest.post(f"/api/games/{made['id']}/account", json=claim).status_code == 200
     assert [g["seat"] for g in guest.get("/api/me/games").json()] == [1]
-    # Both seats now belong to different accounts: the rated game counts.
+    # Both seats now belong to different accounts: the rated game counts (once each moved).
+    move_each_side(made["id"], [(client, token(made, 0)), (guest, token(made, 1))])
     resign = {"token": token(made, 1), "do": "resign"}
     assert guest.post(f"/api/games/{made['id']}/session", json=resign).status_code == 200
     changes = client.get(f"/api/games/{made['id']}/rating").json()["changes"]

@@ -13,11 +13,14 @@ from typing import Any
 import httpx2
 import pytest
 
+from boneyard.web.guard.signin import COOKIE
 from tests.web.accessibility import blocking_violations
 from tests.web.browsing import (
     TIMEOUT_MS,
     click_square,
     launch,
+    legal_strings,
+    play_by_clicking,
     seq_of,
     serve,
     wait_for_seq_above,
@@ -55,6 +58,17 @@ def device(browser: Any, size: str) -> Any:
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     return page
+
+
+def move_each_by_clicking(pages: list[Any]) -> None:
+    """Each page plays its first legal move by clicking, in turn (a game without chance)."""
+    for turn in range(len(pages)):
+        for page in pages:
+            page.wait_for_function(f"document.getElementById('game').dataset.seq === '{turn}'")
+        mover = next(p for p in pages if p.get_attribute("#game", "data-mine") == "yes")
+        play_by_clicking(mover, legal_strings(mover)[0])
+    for page in pages:
+        wait_for_seq_above(page, len(pages) - 1)
 
 
 def open_menu_link(page: Any, name: str) -> None:
@@ -151,6 +165,7 @@ def test_two_accounts_rated_game_moves_their_profiles(
     waiting.get_by_role("button", name="Join").click()
     bob.wait_for_selector("#game[data-seq]")
     bob.wait_for_selector("#rating-note:has-text('Rated game')")
+    move_each_by_clicking([ann, bob])  # before, the game could only be called off
     bob.get_by_role("button", name="Resign").click()
     bob.locator("#session-yes").click()
     for page in (ann, bob):
@@ -212,7 +227,11 @@ def test_a_ladder_level_solved_signed_in_shows_on_another_device(server: str, br
     phone.click("[data-level='1'] button")
     phone.wait_for_selector("#game[data-seq]")
     game_id, seat_token = phone.url.split("/game/")[1].split("?t=")
-    view = httpx2.get(f"{server}/api/games/{game_id}", params={"token": seat_token}).json()
+    # The seat is the account's: its token opens it with the account's session only.
+    session = {c["name"]: c["value"] for c in phone.context.cookies() if c["name"] == COOKIE}
+    view = httpx2.get(
+        f"{server}/api/games/{game_id}", params={"token": seat_token}, cookies=session
+    ).json()
     solution = solve_position(view["observation"]["position"])
     assert solution is not None
     phone.wait_for_selector("#session-puzzle:not([hidden])")

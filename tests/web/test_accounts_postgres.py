@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from boneyard.web.app import create_app
 from boneyard.web.play.catalog import Catalog
 from tests.web.conftest import all_games, app_settings
+from tests.web.test_ratings import move_each_side
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'boneyard[postgres]')")
 
@@ -48,6 +49,7 @@ def test_accounts_claims_and_a_rated_game_on_postgresql(postgres_url: str) -> No
         )
         rated = uma.post("/api/open", json={"game": "toy_walk", "rated": True, "seat": 0}).json()
         joined = vic.post(f"/api/open/{rated['id']}/join", json={}).json()
+        move_each_side(rated["id"], [(uma, rated["token"]), (vic, joined["token"])])
         resign = {"token": joined["token"], "do": "resign"}
         assert vic.post(f"/api/games/{rated['id']}/session", json=resign).status_code == 200
         # Each process's store hook runs again on the same result: the ratings moved once.

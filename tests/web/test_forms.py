@@ -21,9 +21,13 @@ FORM_FIELDS = {
                     "name1", "level", "friends", "hints"],
     "/ladder/play": ["level", "name0"],
     "/signup": ["name", "password", "again", "claim"],
-    "/login": ["name", "password"],
+    "/login": ["name", "password", "next"],
     "/recover": ["name", "code", "password", "again"],
     "/logout": [],
+    "/account/password": ["current", "password", "again"],
+    "/account/recovery-codes": ["current"],
+    "/account/passkeys/remove": ["credential"],
+    "/account/logout-everywhere": [],
 }  # fmt: skip
 """Every form route of the app and the fields its forms send."""
 
@@ -126,6 +130,37 @@ def test_the_account_forms_never_answer_5xx(
     form_client: TestClient, route: str, body: bytes
 ) -> None:
     answer = form_client.post(route, content=body, headers=FORM, follow_redirects=False)
+    assert_answered_in_words(answer.status_code, answer.text, body)
+
+
+SETTINGS_FORMS = [
+    "/account/password",
+    "/account/recovery-codes",
+    "/account/passkeys/remove",
+    "/account/logout-everywhere",
+]
+
+
+@pytest.fixture(scope="module")
+def signed_in_client(form_client: TestClient) -> TestClient:
+    """Another browser of the same app, signed in to an account of its own."""
+    client = TestClient(form_client.app, client=("127.0.0.9", 50000))
+    body = {"name": "Fuzzed", "password": "correct horse battery"}
+    assert client.post("/api/accounts", json=body).status_code == 201
+    return client
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    route=st.sampled_from(SETTINGS_FORMS),
+    body=st.one_of(*(bodies(route) for route in SETTINGS_FORMS[:3])),
+)
+def test_the_settings_forms_never_answer_5xx(
+    signed_in_client: TestClient, route: str, body: bytes
+) -> None:
+    answer = signed_in_client.post(route, content=body, headers=FORM, follow_redirects=False)
     assert_answered_in_words(answer.status_code, answer.text, body)
 
 

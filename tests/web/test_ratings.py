@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import insert
 
 from boneyard.web.people.ratings import glicko2_update, rate, shown
+from boneyard.web.store.games import ActionRow
 from boneyard.web.store.ratings import FRESH, Rating
 from tests.web.conftest import token
 
@@ -70,6 +73,34 @@ def rated_game(first: TestClient, second: TestClient, game: str = "toy_walk") ->
     return {"id": opened.json()["id"], "tokens": [opened.json()["token"], joined.json()["token"]]}
 
 
+def move_each(players: list[TestClient], game: dict[str, Any]) -> None:
+    """North and South make a move each in a Toy Walk game: from then on it counts."""
+    for seat, move in ((0, "a1-b1"), (1, "c3-b3")):
+        seq = players[seat].get(f"/api/games/{game['id']}").json()["seq"]
+        answer = players[seat].post(
+            f"/api/games/{game['id']}/actions",
+            json={"token": game["tokens"][seat], "seq": seq, "action_string": move},
+        )
+        assert answer.status_code == 200, answer.text
+
+
+def move_each_side(game_id: str, seats: list[tuple[Any, str]]) -> None:
+    """Each seat (its client and token: a TestClient or an httpx client) plays its first legal
+    move, in turn: from then on a rated game counts (``store.ratings.each_side_moved``)."""
+    moved: set[int] = set()
+    deadline = time.monotonic() + 30
+    while len(moved) < len(seats) and time.monotonic() < deadline:
+        for player, seat_token in seats:
+            seen = player.get(f"/api/games/{game_id}", params={"token": seat_token}).json()
+            if seen["seat"] in moved or seen["current_player"] != seen["seat"]:
+                continue
+            body = {"token": seat_token, "seq": seen["seq"], "action": seen["legal"][0]["id"]}
+            answer = player.post(f"/api/games/{game_id}/actions", json=body)
+            assert answer.status_code == 200, answer.text
+            moved.add(seen["seat"])
+    assert len(moved) == len(seats), f"only seats {sorted(moved)} could move"
+
+
 def resign(client: TestClient, game_id: str, seat_token: str) -> None:
     answer = client.post(
         f"/api/games/{game_id}/session", json={"token": seat_token, "do": "resign"}
@@ -91,8 +122,11 @@ def test_a_rated_game_moves_both_ratings_once(client: TestClient) -> None:
         "rated": True,
         "settled": False,
         "changes": None,
+        "unrated": None,
+        "unrated_words": None,
     }
     assert ratings(client, "Ann") == {}
+    move_each([ann, bob], game)
     resign(bob, game["id"], game["tokens"][1])
     after = client.get(f"/api/games/{game['id']}/rating").json()
     assert after["rated"] and after["settled"]
@@ -142,11 +176,16 @@ def test_a_rated_seat_taken_without_an_account_rates_nobody(client: TestClient) 
     opened = ann.post("/api/open", json={"game": "toy_walk", "rated": True, "seat": 0}).json()
     stranger = TestClient(client.app, client=("127.0.0.4", 50000))
     joined = stranger.post(f"/api/open/{opened['id']}/join", json={}).json()
+    game = {"id": opened["id"], "tokens": [opened["token"], joined["token"]]}
+    move_each([ann, stranger], game)
     resign(stranger, opened["id"], joined["token"])
     assert client.get(f"/api/games/{opened['id']}/rating").json() == {
         "rated": True,
         "settled": True,
         "changes": None,
+        "unrated": "not_accounts",
+        "unrated_words": "Rated game, but it counted for nobody: "
+        "not every seat was a different account's.",
     }
     assert ratings(client, "Ann") == {}
 
@@ -218,6 +257,12 @@ def test_a_rated_game_of_three_settles_by_openskill_in_the_results_transaction(
         assert player.post(f"/api/open/{opened.json()['id']}/join", json={}).status_code == 200
     store = client.app.state.manager.store  # type: ignore[attr-defined]
     with store.engine.begin() as connection:
+        # a move of each seat first: a game counts once each side has moved
+        rows = [
+            {"game_id": opened.json()["id"], "seq": 900 + s, "action": 0, "player": s}
+            for s in range(3)
+        ]
+        connection.execute(insert(ActionRow), rows)
         store.finished(connection, opened.json()["id"], [0.0, 2.0, 1.0], "rules")
     changes = client.get(f"/api/games/{opened.json()['id']}/rating").json()["changes"]
     after = {c["name"]: c["after"] for c in changes}
@@ -236,6 +281,7 @@ def test_the_lobby_says_which_open_games_are_rated(client: TestClient) -> None:
 def test_the_lobby_shows_each_accounts_rating_in_the_game(client: TestClient) -> None:
     ann, bob = signed_up(client, "127.0.0.2", "Ann"), signed_up(client, "127.0.0.3", "Bob")
     game = rated_game(ann, bob)
+    move_each([ann, bob], game)
     resign(bob, game["id"], game["tokens"][1])
     won = round(ratings(client, "Ann")["toy_walk"]["rating"])
     again = ann.post("/api/open", json={"game": "toy_walk", "rated": True, "seat": 0}).json()

@@ -248,7 +248,7 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     ann_seat = int(ann.get_attribute("#game", "data-seat"))
     colours = ["White", "Black"]
     ann.wait_for_selector(
-        f"#seats li[data-seat='{ann_seat}']:has-text('Ann ({colours[ann_seat]}) (you)')"
+        f"#seats li[data-seat='{ann_seat}']:has-text('Ann ({colours[ann_seat]}, you)')"
     )
     row = ben.inner_text(f"[data-game-id='{game_id}']")
     assert "Ann waits" in row and "pieces 20" in row
@@ -310,7 +310,7 @@ def test_a_friend_names_their_seat_from_the_invite_link(server: str, browser: An
     ben_colour = colours[ben_seat]
     ann.wait_for_selector(f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({ben_colour})')")
     ann.wait_for_selector(f"#session-events li:has-text('{ben_colour} is now called Ben')")
-    ben.wait_for_selector(f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({ben_colour}) (you)')")
+    ben.wait_for_selector(f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({ben_colour}, you)')")
     # the name is remembered: Ben's next invite link names his seat by itself
     second = httpx2.post(
         f"{server}/api/games",
@@ -318,6 +318,6 @@ def test_a_friend_names_their_seat_from_the_invite_link(server: str, browser: An
         timeout=30,
     ).json()
     ben.goto(server + second["seats"][1]["url"])
-    ben.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black) (you)')")
+    ben.wait_for_selector("#seats li[data-seat='1']:has-text('Ben (Black, you)')")
     ann_context.close()
     ben_context.close()

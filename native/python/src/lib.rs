@@ -3,6 +3,7 @@
 //! file turns Python values into Rust ones and errors into boneyard's exception classes.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use boneyard_engine::{Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Randomness};
 use pyo3::buffer::{Element, PyBuffer};
@@ -106,19 +107,52 @@ impl Randomness for PythonRandom<'_, '_> {
     }
 }
 
+/// The Python ints of a game's action ids, made once per loaded game: a list of legal actions is
+/// then built from references, not from new int objects (Python keeps only -5..256 ready made,
+/// and most games' ids go far past that).
+type ActionIds = Arc<[Py<PyAny>]>;
+
+fn python_int(py: Python<'_>, value: usize) -> Bound<'_, PyAny> {
+    match value.into_pyobject(py) {
+        Ok(int) => int.into_any(),
+        Err(never) => match never {},
+    }
+}
+
+fn action_list<'py>(
+    py: Python<'py>,
+    ids: &ActionIds,
+    actions: &[u32],
+) -> PyResult<Bound<'py, PyList>> {
+    let items = actions
+        .iter()
+        .map(|&action| match ids.get(action as usize) {
+            Some(id) => id.clone_ref(py).into_bound(py),
+            None => python_int(py, action as usize),
+        });
+    PyList::new(py, items)
+}
+
 /// A loaded native game: `boneyard.native.NativeGame` holds one and asks it for states.
 #[pyclass(name = "Game", module = "boneyard.native._engine", frozen)]
 struct PyGame {
     inner: Box<dyn NativeGame>,
+    ids: ActionIds,
 }
 
 #[pymethods]
 impl PyGame {
+    /// The game `name` with `params_json` (Python's resolved parameters); `ids` how many action
+    /// ids it has (player actions or chance outcomes, whichever are more).
     #[new]
-    fn new(py: Python<'_>, name: &str, params_json: &str) -> PyResult<PyGame> {
+    fn new(py: Python<'_>, name: &str, params_json: &str, ids: usize) -> PyResult<PyGame> {
         let params = Params::from_json(params_json).map_err(|e| raise(py, e))?;
         let inner = boneyard_engine::load_game(name, &params).map_err(|e| raise(py, e))?;
-        Ok(PyGame { inner })
+        let ids: Vec<Py<PyAny>> = (0..ids).map(|id| python_int(py, id).unbind()).collect();
+        Ok(PyGame {
+            inner,
+            ids: ids.into(),
+        })
     }
 
     /// A new state; `owner` is what its `game` attribute gives (the Python-side game).
@@ -126,6 +160,7 @@ impl PyGame {
         PyState {
             inner: self.inner.new_initial_state(),
             game: owner,
+            ids: self.ids.clone(),
         }
     }
 
@@ -147,7 +182,11 @@ impl PyGame {
             .inner
             .state_from_snapshot(&snapshot, history)
             .map_err(|e| raise(py, e))?;
-        Ok(PyState { inner, game: owner })
+        Ok(PyState {
+            inner,
+            game: owner,
+            ids: self.ids.clone(),
+        })
     }
 
     /// Play `games` uniformly random games to the end inside Rust, without the GIL; returns
@@ -169,6 +208,7 @@ impl PyGame {
 struct PyState {
     inner: Box<dyn DynState>,
     game: Py<PyAny>,
+    ids: ActionIds,
 }
 
 impl PyState {
@@ -209,8 +249,8 @@ impl PyState {
         self.inner.is_chance_node()
     }
 
-    fn legal_actions(&mut self) -> Vec<u32> {
-        self.inner.legal_actions().to_vec()
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        action_list(py, &self.ids, self.inner.legal_actions())
     }
 
     fn chance_outcomes(&self) -> Vec<(u32, f64)> {
@@ -283,6 +323,23 @@ impl PyState {
         json_to_python(py, &view)
     }
 
+    /// The native observation tensor of `seat` (`None`: the spectator), flattened, for a game
+    /// whose tensor has `size` numbers (the tests reach every seat's tensor through it; the
+    /// batch writes only the player to move's).
+    #[pyo3(signature = (seat, size))]
+    fn observation_tensor(&self, seat: &Bound<'_, PyAny>, size: usize) -> PyResult<Vec<f32>> {
+        let seat = read_seat(seat, self.inner.name(), self.inner.num_players())?;
+        let mut out = vec![0.0; size];
+        if self.inner.observation_tensor(seat, &mut out) {
+            Ok(out)
+        } else {
+            Err(PyNotImplementedError::new_err(format!(
+                "{} has no native observation tensor of {size} numbers",
+                self.inner.name()
+            )))
+        }
+    }
+
     /// One short reason in plain words why `action` (an id or its notation) is refused now.
     fn why_illegal(&mut self, action: &Bound<'_, PyAny>) -> String {
         let id = match action.cast::<PyString>() {
@@ -318,6 +375,7 @@ impl PyState {
         Ok(PyState {
             inner,
             game: self.game.clone_ref(py),
+            ids: self.ids.clone(),
         })
     }
 
@@ -325,6 +383,7 @@ impl PyState {
         PyState {
             inner: self.inner.clone_box(),
             game: self.game.clone_ref(py),
+            ids: self.ids.clone(),
         }
     }
 
@@ -440,6 +499,13 @@ impl PyBatch {
             .map_err(|e| raise(py, e))
     }
 
+    /// A uniformly random legal action of each game, as an int64 buffer's contents.
+    fn random_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut actions = Vec::with_capacity(self.batch.len());
+        self.batch.random_actions(&mut actions);
+        copy_into(py, out, &actions)
+    }
+
     /// Copy the arrays into the given buffers (uint8 mask and flags, int32 players, float32
     /// rewards and observations; `observation` may be None).
     fn read_into(
@@ -468,6 +534,7 @@ impl PyBatch {
             Some(state) => Ok(PyState {
                 inner: state.clone_box(),
                 game: owner,
+                ids: self.game.get().ids.clone(),
             }),
             None => Err(PyValueError::new_err(format!(
                 "no game {index} in a batch of {}",

@@ -93,6 +93,13 @@ class NativeBatch:
         self._core.step(np.ascontiguousarray(actions, dtype=np.int64))
         self._read()
 
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action of each game (``int64``, 0 for a game that ended),
+        drawn in Rust from each game's generator: a random player with no pass over the masks."""
+        actions = np.zeros(self.num_envs, np.int64)
+        self._core.random_actions(actions)
+        return actions
+
     def state(self, index: int) -> NativeState:
         """A copy of game ``index`` as a native state (to look at, print or compare)."""
         return self._core.state(self.game, index)

@@ -64,7 +64,12 @@ class NativeGame:
     def __init__(self, python_game: Game) -> None:
         self.python_game = python_game
         """The same game in the Python engine: its words, drawings and parameters."""
-        self._core = _engine.Game(python_game.name, json.dumps(dict(python_game.params)))
+        info = python_game.info
+        self._core = _engine.Game(
+            python_game.name,
+            json.dumps(dict(python_game.params)),
+            max(info.num_distinct_actions, info.max_chance_outcomes),
+        )
 
     # ----- what the contract says of a game -----------------------------------------------
 

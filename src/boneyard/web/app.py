@@ -31,6 +31,7 @@ from boneyard.web.pages import routes as pages
 from boneyard.web.people import (
     account_pages,
     accounts,
+    challenges,
     ladder,
     lobby,
     mine,
@@ -47,6 +48,7 @@ from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
+from boneyard.web.store.challenges import ChallengeStore
 from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
 from boneyard.web.store.pairing import PairingStore
@@ -130,7 +132,9 @@ def create_app(
     # Accounts and their ratings (web/people/accounts.py, ratings.py): tables of the same store.
     app.state.accounts = AccountStore(game_manager.store)
     app.state.ratings = RatingStore(game_manager.store, ratings.rate)
+    sessions.ratings = app.state.ratings
     app.state.pairing = PairingStore(game_manager.store)
+    app.state.challenges = ChallengeStore(game_manager.store)
     app.state.passkeys = PasskeyStore(game_manager.store)
     # Arena tournaments (web/people/tournaments.py): paired and ended by this process's director.
     app.state.tournaments = TournamentStore(game_manager.store)
@@ -161,6 +165,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(ratings.router)
     app.include_router(pairing.router)
+    app.include_router(challenges.router)
     app.include_router(passkeys.router)
     app.include_router(ratings.pages)
     app.include_router(account_pages.pages)

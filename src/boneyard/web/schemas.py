@@ -224,6 +224,11 @@ class SeatInfo(BaseModel):
     seat: int
     label: str
     kind: str
+    person: bool = Field(
+        default=False,
+        description="A person holds or held this seat (the computer may play it since): "
+        "hints between people follow these seats.",
+    )
 
 
 class View(BaseModel):

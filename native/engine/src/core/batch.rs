@@ -89,6 +89,21 @@ impl Batch {
         self.states.get(index).map(|state| state.as_ref())
     }
 
+    /// A uniformly random legal action of each game (0 for a game that has ended), drawn from
+    /// each game's own generator: the random player of a benchmark or a baseline, without a pass
+    /// over the masks in Python.
+    pub fn random_actions(&mut self, out: &mut Vec<i64>) {
+        out.clear();
+        for (state, rng) in self.states.iter_mut().zip(&mut self.rngs) {
+            let legal = state.legal_actions();
+            out.push(if legal.is_empty() {
+                0
+            } else {
+                i64::from(legal[rand::Rng::random_range(rng, 0..legal.len())])
+            });
+        }
+    }
+
     /// Every game new again, game `i` drawing from seed `seed + i`.
     pub fn reset(
         &mut self,

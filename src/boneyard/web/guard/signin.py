@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import Request, Response
 from starlette.requests import HTTPConnection
 
+from boneyard.web.errors import WebError
 from boneyard.web.store.accounts import Account, AccountStore
 
 COOKIE = "boneyard_session"
@@ -103,5 +104,82 @@ async def end_session(request: Request, response: Response) -> None:
 async def own_seat(request: Request, game_id: str, seat: int) -> None:
     """The seat a signed-in person took (made, opened or joined a game) is their account's."""
     account = await signed_in(request)
-    if account is not None:
-        await in_store(request, account_store(request).own_seat, game_id, seat, account.id)
+    if account is not None and await in_store(
+        request, account_store(request).own_seat, game_id, seat, account.id
+    ):
+        await seats_named(request, [(game_id, seat)], account.name)
+
+
+async def seats_named(connection: HTTPConnection, seats: list[tuple[str, int]], name: str) -> None:
+    """Seats the store gave an account's name (``AccountStore.own_seat``, ``claim``): the games
+    this process holds show it too."""
+    for game_id, seat in seats:
+        await connection.app.state.manager.seat_named(game_id, seat, name)
+
+
+async def other_owner(connection: HTTPConnection, game_id: str, seat: int | None) -> str | None:
+    """The name of the account ``seat`` of ``game_id`` belongs to, when this request is not
+    signed in to it; None when the request may act as the seat (a guest's seat, or its own).
+    A seat that is an account's opens only with that account's session: its link alone (a
+    shared browser after a log-out, a copied link) is not the account."""
+    if seat is None:
+        return None
+    owner: Account | None = await connection.app.state.manager.read_store(
+        account_store(connection).seat_owner, game_id, seat
+    )
+    if owner is None:
+        return None
+    account = await signed_in(connection)
+    return None if account is not None and account.id == owner.id else owner.name
+
+
+async def require_seat_holder(connection: HTTPConnection, game_id: str, seat: int | None) -> None:
+    """Refuse (403 ``account_seat``) a seat's token without its account's session
+    (``other_owner``): nothing of the seat's is shown or done."""
+    owner = await other_owner(connection, game_id, seat)
+    if owner is not None:
+        raise WebError(
+            403,
+            "account_seat",
+            f"this seat is {owner}'s: log in as {owner} to play it; without that account its "
+            "link only watches the game",
+        )
+
+
+async def refuse_account_names(connection: HTTPConnection, *given: str | None) -> None:
+    """Refuse (409 ``name_taken``) a name a person gives (a guest's, a seat's) that is an
+    account's or looks like one, unless it is the signed-in account's own: a name on the
+    board is never someone else's."""
+    account = await signed_in(connection)
+    for name in given:
+        if not name:
+            continue
+        like: Account | None = await connection.app.state.manager.read_store(
+            account_store(connection).account_like, name
+        )
+        if like is not None and (account is None or like.id != account.id):
+            raise WebError(
+                409,
+                "name_taken",
+                f"{name!r} is the name of an account here, or looks like it ({like.name!r}): "
+                "choose a name of your own (or log in, if that account is yours)",
+            )
+
+
+async def refuse_renaming_an_account(
+    connection: HTTPConnection, game_id: str, seat: int | None
+) -> None:
+    """Refuse (409 ``account_name``) to rename a seat that is an account's: it goes by the
+    account's name, as written, and by no other."""
+    if seat is None:
+        return
+    owner: Account | None = await connection.app.state.manager.read_store(
+        account_store(connection).seat_owner, game_id, seat
+    )
+    if owner is not None:
+        raise WebError(
+            409,
+            "account_name",
+            f"this seat is the account {owner.name}'s and goes by its name; an account's name "
+            "does not change from game to game",
+        )

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from fastapi import Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -20,12 +21,19 @@ from boneyard.core.rules_pages import page_markdown
 from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
-from boneyard.web.guard.signin import own_seat, page_context
+from boneyard.web.guard.signin import (
+    other_owner,
+    own_seat,
+    page_context,
+    refuse_account_names,
+    require_seat_holder,
+)
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
 from boneyard.web.play.clocks import PRESETS, preset_control
 from boneyard.web.play.live import LiveGame, render
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.rated import RATED_SEATS, check_rated, start_rated
 from boneyard.web.play.routes import created_json, kind_json
 from boneyard.web.schemas import (
     LevelText,
@@ -198,6 +206,8 @@ class NewGameForm(BaseModel):
     friends: StrictStr | None = Field(default=None, max_length=20)
     """The home page's *Play a friend*: every seat a person."""
     hints: Literal["on", ""] | None = None
+    rated: Literal["on", ""] | None = None
+    """A rated game between accounts: every seat a person, the creator signed in."""
     clock: StrictStr | None = Field(default=None, max_length=20)
     """A time control of ``PRESETS`` (``web/play/clocks.py``), empty for none."""
 
@@ -237,7 +247,7 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     shaped = new_game_fields(fields)
     context["values"] = shaped["params"]
     context["choices"] = {
-        k: v for k, v in fields.items() if k.startswith("seat") or k in ("hints", "clock")
+        k: v for k, v in fields.items() if k.startswith("seat") or k in ("hints", "clock", "rated")
     }
     try:
         form = parse_form(NewGameForm, shaped, form_field_name)
@@ -257,6 +267,8 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
             choice = default if sent.choice is None else sent.choice
             if choice == "human":
                 chosen.append(SeatSpec(kind="human", name=sent.name).model_dump())
+            elif form.rated == "on":
+                raise WebError(400, "bad_seats", RATED_SEATS)
             elif is_level_name(choice):
                 chosen.append(SeatSpec(kind="computer", level=choice).model_dump())
             else:
@@ -269,6 +281,8 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
         return chosen
 
     try:
+        await refuse_account_names(request, *(seat.name for seat in form.seats.values()))
+        await _check_rated_form(request, form, quick)
         live = await manager.create(
             name, given, seats, client=payer.client, hints=form.hints == "on",
             clock=preset_control(form.clock),
@@ -276,7 +290,23 @@ async def new_game(name: str, request: Request, payer: GamePayer) -> Any:
     except WebError as error:
         context["error"] = error.detail
         return templates.TemplateResponse(request, "new.html", context, status_code=error.status)
+    await _start_rated_form(request, live, form)
     return await _to_the_new_game(request, live)
+
+
+async def _start_rated_form(request: Request, live: LiveGame, form: NewGameForm) -> None:
+    """Note the new game rated when its form asked for it."""
+    if form.rated == "on":
+        await start_rated(request, live)
+
+
+async def _check_rated_form(request: Request, form: NewGameForm, quick: str) -> None:
+    """Refuse, before anything is made, a rated game the form may not ask for: its creator
+    signed in (its seats, all people's, are checked as they are made), and not a one-click
+    game against the computer."""
+    if form.rated != "on":
+        return
+    await check_rated(request, None if quick in ("", "friends") else [{"kind": "computer"}])
 
 
 async def _to_the_new_game(request: Request, live: LiveGame) -> RedirectResponse:
@@ -298,13 +328,17 @@ async def invite_page(game_id: str, request: Request, payer: ReadPayer, t: str =
     """Every person's link of a new game, for whoever holds them all (its creator)."""
     live = await _manager(request).get(game_id, payer=payer)
     given = {live.seat_of(token) for token in t.split(",") if token}
+    for seat in given:
+        await require_seat_holder(request, live.id, seat)
     people = {seat for seat, info in enumerate(live.stored.seats) if info["kind"] == "human"}
     if given != people:
         raise WebError(403, "wrong_token", "the invite page is opened with every person's link")
     names = [words.display_name(live, seat) for seat in range(live.num_seats)]
     created = created_json(live)
     return templates.TemplateResponse(
-        request, "created.html", {"created": created, "names": names, "title": live.game.title}
+        request,
+        "created.html",
+        {"created": created, "names": names, "title": live.game.title, "rated": live.rated},
     )
 
 
@@ -317,6 +351,13 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
     arena = (await _manager(request).read_store(tournaments.tournament_of_games, [game_id])).get(
         game_id
     )
+    here = f"/game/{game_id}?t={','.join(tokens)}" if tokens else f"/game/{game_id}"
+    # A seat that is an account's opens only with its session: else the page watches, and
+    # says whose seat it is (never the seat's hidden information).
+    owners = [await other_owner(request, live.id, seat) for seat in seats]
+    others = [owner for owner in owners if owner is not None]
+    tokens = [token for token, owner in zip(tokens, owners) if owner is None]
+    seats = [seat for seat, owner in zip(seats, owners) if owner is None]
     return templates.TemplateResponse(
         request,
         "game.html",
@@ -326,6 +367,8 @@ async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "
             "name": live.game.name,
             "tokens": tokens,
             "seats": seats,
+            "owned_elsewhere": others[0] if others else None,
+            "log_in_here": "/login?" + urlencode({"next": here}),
             "hidden_information": not live.game.perfect_information,
             "how_to_play": live.game.how_to_play,
             # a seen page says "watching" three times in the server's watch_seconds

@@ -44,6 +44,7 @@ from boneyard.web.guard.signin import (
     account_store,
     end_session,
     in_store,
+    seats_named,
     signed_in,
     start_session,
 )
@@ -186,12 +187,21 @@ async def sign_up(
     account_id = secrets.token_urlsafe(12)
     store = account_store(request)
     if not await in_store(request, store.add_account, account_id, name, password_hash, codes):
-        raise WebError(409, "name_taken", f"the name {name!r} is taken: choose another")
+        like: Account | None = await in_store(request, store.account_like, name)
+        if like is None or name_key(like.name) == name_key(name):
+            raise WebError(409, "name_taken", f"the name {name!r} is taken: choose another")
+        raise WebError(
+            409,
+            "name_taken",
+            f"the name {name!r} looks like {like.name!r}, another account's: choose a name "
+            "nobody could mistake for it",
+        )
     account = Account(account_id, name, None, 0.0)
     if claim is not None:
         games = [(game.id, list(game.tokens)) for game in claim.games]
         person = None if claim.person is None else (claim.person.id, claim.person.secret)
-        await in_store(request, store.claim, account_id, games, person)
+        claimed = await in_store(request, store.claim, account_id, games, person)
+        await seats_named(request, claimed, name)
         if claim.ladder is not None:
             progress = claim.ladder.model_dump()
             await in_store(request, store.keep_ladder_progress, account_id, progress)
@@ -247,6 +257,50 @@ async def recover(
     await start_session(request, response, account)
     await in_store(request, store.note_owner_address, account.id, name, payer.client)
     return account
+
+
+async def _confirm_password(
+    request: Request, payer: Payer, account: Account, password: str
+) -> AccountStore:
+    """Refuse (401) a password that is not the signed-in account's, charged as a log-in try
+    (a session left open on a shared computer guesses no faster than a stranger)."""
+    store = await _charge_try(request, payer, account.name)
+    found = await in_store(request, store.password_hash, account.name)
+    if not await _off_loop(_matches, found[1] if found else None, password) or found is None:
+        raise WebError(
+            401, "bad_password", "that is not your current password: nothing was changed"
+        )
+    return store
+
+
+async def change_password(
+    request: Request, response: Response, payer: Payer, account: Account, old: str, new: str
+) -> None:
+    """A new password for the signed-in account, its current one given: every other session
+    ends (a device logged in with the old password is logged out); this one goes on."""
+    checked_password(new)
+    store = await _confirm_password(request, payer, account, old)
+    password_hash = await _off_loop(_hasher.hash, new)
+    await in_store(request, store.set_password_hash, account.id, password_hash)
+    await in_store(request, store.close_sessions_of, account.id)
+    await start_session(request, response, account)
+
+
+async def new_recovery_codes(
+    request: Request, payer: Payer, account: Account, password: str
+) -> list[str]:
+    """New recovery codes for the signed-in account (its password given): the old ones are
+    spent. Answered once, to be shown once."""
+    store = await _confirm_password(request, payer, account, password)
+    codes = [secrets.token_hex(8) for _ in range(RECOVERY_CODES)]
+    await in_store(request, store.replace_recovery_codes, account.id, codes)
+    return codes
+
+
+async def log_out_everywhere(request: Request, response: Response, account: Account) -> None:
+    """Every session of the account ends, this one too."""
+    await in_store(request, account_store(request).close_sessions_of, account.id)
+    await end_session(request, response)
 
 
 async def require_account(request: Request) -> Account:
@@ -326,7 +380,8 @@ async def own_game_seat(
     if seat is None:
         raise WebError(403, "wrong_token", "that token opens no seat of this game")
     store = account_store(request)
-    await in_store(request, store.own_seat, live.id, seat, account.id)
+    if await in_store(request, store.own_seat, live.id, seat, account.id):
+        await seats_named(request, [(live.id, seat)], account.name)
     owners = await in_store(request, store.seat_owners, live.id)
     if owners.get(seat) != account.id:
         raise WebError(409, "seat_taken", "this seat is already another account's")

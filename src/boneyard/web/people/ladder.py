@@ -21,6 +21,7 @@ from boneyard.core.registry import game_specs
 from boneyard.core.spec import GameSpec, PuzzleLadder
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, LookupPayer, Payer
+from boneyard.web.guard.signin import refuse_account_names, require_seat_holder
 from boneyard.web.pages.routes import templates
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
@@ -82,6 +83,7 @@ async def _deal(
     """A puzzle dealt for one person (``name``: the name they gave, if any)."""
     manager, sessions = _managers(request)
     spec, ladder = puzzle_game()
+    await refuse_account_names(request, name)
     seats = [{"kind": "human", "name": name}]
     live = await manager.create(spec.name, params, seats, client=payer.client)
     start = str(live.state.observation(None)["position"])
@@ -155,6 +157,7 @@ async def solution(
     seat = live.seat_of(body.token)
     if seat is None:
         raise WebError(403, "spectator", "the solution is for the player of the puzzle")
+    await require_seat_holder(request, live.id, seat)
     session = session_of(live)
     note = next((e for e in session.events if e.kind == "puzzle"), None)
     if note is None:

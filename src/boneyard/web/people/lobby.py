@@ -30,7 +30,7 @@ from boneyard.web.guard.budgets import (
     PersonPayer,
     ReadPayer,
 )
-from boneyard.web.guard.signin import own_seat
+from boneyard.web.guard.signin import own_seat, refuse_account_names
 from boneyard.web.names import NAME_LIMIT, distinct_name, given_name
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.ratings import seat_ratings_json
@@ -119,6 +119,7 @@ async def new_person(body: NewPerson, request: Request, _payer: PersonPayer) -> 
     """Answers ``{"id", "name", "secret"}``; the browser keeps the secret (it is shown once)."""
     _manager, sessions = _managers(request)
     name = given_name(body.name)
+    await refuse_account_names(request, name)
     person_id, secret = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
     await sessions.manager.in_store(sessions.store.add_person, person_id, name, secret)
     return {"id": person_id, "name": name, "secret": secret}
@@ -140,6 +141,7 @@ async def rename(
     _manager, sessions = _managers(request)
     await _person(sessions, PersonIn(id=person_id, secret=body.secret))
     name = given_name(body.name)
+    await refuse_account_names(request, name)
     await sessions.manager.in_store(sessions.store.rename_person, person_id, name)
     return {"id": person_id, "name": name}
 
@@ -197,6 +199,8 @@ async def open_game(body: OpenGame, request: Request, payer: GamePayer) -> dict[
         "seat" not in body.model_fields_set and spec_of(game_class).series.random_first_seats
     )
     creator = body.seat
+    if body.seats is not None:
+        await refuse_account_names(request, *(seat.name for seat in body.seats))
     if body.rated:
         await check_rated(
             request, None if body.seats is None else [s.model_dump() for s in body.seats]

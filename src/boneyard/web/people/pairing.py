@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from boneyard.web import names
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GamePayer, GuardedRouter, SessionPayer
-from boneyard.web.guard.signin import account_store, in_store, signed_in
+from boneyard.web.guard.signin import account_store, in_store, refuse_account_names, signed_in
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import start_rated
 from boneyard.web.play.routes import ERRORS
@@ -64,6 +64,7 @@ async def seek(body: SeekRequest, request: Request, payer: GamePayer) -> dict[st
         )  # fmt: skip
     else:
         name = names.given_name(body.name)
+        await refuse_account_names(request, name)
         mine = Seek(
             secrets.token_urlsafe(12), body.game, f"address:{payer.client}", None, name,
             FRESH.rating, 0.0,
@@ -88,8 +89,10 @@ async def _pair(
     live = await manager.create(mine.game, {}, seats, client=client)
     store = account_store(request)
     for seat, seeker in enumerate(seekers):
-        if seeker.account_id is not None:
-            await in_store(request, store.own_seat, live.id, seat, seeker.account_id)
+        if seeker.account_id is not None and await in_store(
+            request, store.own_seat, live.id, seat, seeker.account_id
+        ):
+            await manager.seat_named(live.id, seat, seeker.name)
     if all(seeker.account_id for seeker in seekers):
         await start_rated(request, live)
     links = {

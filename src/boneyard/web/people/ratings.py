@@ -6,6 +6,9 @@
   the seats ranked by their returns. Its mu and sigma are shown on the Glicko scale (sigma
   8.33 is 350 points, mu 25 is 1500), so that every number on a profile reads alike.
 - A rating is provisional, shown with ``?``, while its deviation is over 110 (lichess's line).
+  A provisional player's result weighs lightly on an established one: the established
+  player's change is scaled by ``(110 / the provisional deviation)²`` (a new account's 350:
+  a tenth), so a fresh second account moves its owner's rating little (``provisional_weight``).
 - The deviation stays between 45 and 350.
 
 The change a game made is kept with it and shown on its page at the end (``+12``).
@@ -25,9 +28,10 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GuardedRouter, LookupPayer, ReadPayer
 from boneyard.web.guard.signin import account_store, in_store
 from boneyard.web.pages.routes import templates
+from boneyard.web.play.clocks import PRESETS
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.store.accounts import Account
-from boneyard.web.store.ratings import START_DEVIATION, Rating, RatingStore
+from boneyard.web.store.ratings import PAIR_GAMES_PER_DAY, START_DEVIATION, Rating, RatingStore
 
 router = GuardedRouter(prefix="/api", responses=ERRORS)
 pages = GuardedRouter(include_in_schema=False)
@@ -61,8 +65,38 @@ def _score(mine: float, theirs: float) -> float:
     return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
 
+def provisional_weight(player: Rating, opponent: Rating) -> float:
+    """How much ``opponent``'s result moves an established ``player``: fully, unless the
+    opponent is provisional and the player is not; then ``(110 / its deviation)²``."""
+    provisional = opponent.deviation > PROVISIONAL_DEVIATION
+    if not provisional or player.deviation > PROVISIONAL_DEVIATION:
+        return 1.0
+    return float((PROVISIONAL_DEVIATION / opponent.deviation) ** 2)
+
+
+def _weighed(old: Rating, new: Rating, weight: float) -> Rating:
+    """``old`` moved ``weight`` of the way to ``new``."""
+    return Rating(
+        old.rating + weight * (new.rating - old.rating),
+        old.deviation + weight * (new.deviation - old.deviation),
+        old.volatility + weight * (new.volatility - old.volatility),
+        new.games,
+    )
+
+
 def rate(before: list[Rating], returns: list[float]) -> list[Rating]:
-    """The seats' ratings after a game with ``returns`` (``RatingStore``'s rating system)."""
+    """The seats' ratings after a game with ``returns`` (``RatingStore``'s rating system):
+    unweighed, then each established seat's change weighed by its opponents
+    (``provisional_weight``, their mean with three or more seats)."""
+    after = _rate_unweighed(before, returns)
+    weighed = []
+    for seat, (old, new) in enumerate(zip(before, after, strict=True)):
+        weights = [provisional_weight(old, other) for s, other in enumerate(before) if s != seat]
+        weighed.append(_weighed(old, new, sum(weights) / len(weights)))
+    return weighed
+
+
+def _rate_unweighed(before: list[Rating], returns: list[float]) -> list[Rating]:
     if len(before) == 2:
         first, second = before
         after = [
@@ -134,6 +168,10 @@ def against(others: tuple[str | None, ...]) -> str:
     return " and ".join(words)
 
 
+STOOD_IN_RESULT = "counted for nobody: the computer stood in"
+"""A game's result on the profile of a person the computer stood in for (who was away)."""
+
+
 def result_word(seat: int, returns: tuple[float, ...] | None) -> str | None:
     """ "won", "lost" or "drawn" for ``seat``; None while the game runs or alone (a game
     called off ends as a draw does: only the session tells them apart, ``player_json``)."""
@@ -177,6 +215,8 @@ async def player_json(request: Request, name: str) -> dict[str, Any]:
                 "result": (
                     "called off"
                     if seat.game_id in called_off
+                    else STOOD_IN_RESULT
+                    if seat.stood_in
                     else result_word(seat.seat, seat.returns)
                 ),
             }
@@ -208,18 +248,23 @@ async def leaderboard(game: str, request: Request, _payer: LookupPayer) -> list[
 
 @router.get("/games/{game_id}/rating", summary="Whether a game is rated, and what it changed")
 async def game_rating(game_id: str, request: Request, _payer: ReadPayer) -> dict[str, Any]:
-    """``{"rated", "settled", "changes": [{"seat", "name", "before", "after", "change"}]}``;
-    ``changes`` is null until the end, and stays null when the game counted for nobody."""
+    """``{"rated", "settled", "changes": [{"seat", "name", "before", "after", "change"}],
+    "unrated", "unrated_words"}``; ``changes`` is null until the end, and stays null when the
+    game counted for nobody: ``unrated`` says why (``UNRATED_REASONS``; "repeated" already
+    before the end), ``unrated_words`` says it to people."""
     found = await in_store(request, _ratings(request).rated_game, game_id)
     if found is None:
-        return {"rated": False, "settled": False, "changes": None}
-    settled, changes = found
+        return {"rated": False, "settled": False, "changes": None, **unrated_json(None, "")}
+    settled, changes = found.settled, found.changes
     if not changes:
-        return {"rated": True, "settled": settled, "changes": None}
+        title = _titles(request).get(found.game, "this game")
+        unrated = unrated_json(found.unrated, title)
+        return {"rated": True, "settled": settled, "changes": None, **unrated}
     names = await in_store(request, account_store(request).names, [c["account"] for c in changes])
     return {
         "rated": True,
         "settled": settled,
+        **unrated_json(None, ""),
         "changes": [
             {
                 "seat": change["seat"],
@@ -234,11 +279,33 @@ async def game_rating(game_id: str, request: Request, _payer: ReadPayer) -> dict
     }
 
 
+def unrated_json(reason: str | None, title: str) -> dict[str, str | None]:
+    """Why a rated game counts for nobody, as a code and in words."""
+    words = {
+        None: None,
+        "not_played": "Rated game, called off before each side had moved: no rating changed.",
+        "called_off": "Rated game, called off when a player stopped moving: no rating changed.",
+        "not_accounts": "Rated game, but it counted for nobody: "
+        "not every seat was a different account's.",
+        "stand_in": "The computer played for someone who was away: this game is unrated.",
+        "repeated": f"Unrated: these two accounts have played {PAIR_GAMES_PER_DAY} rated games "
+        f"of {title} in the last 24 hours, the most that count in a day.",
+    }
+    return {"unrated": reason, "unrated_words": words.get(reason, words["not_accounts"])}
+
+
 @pages.get("/@/{name}", response_class=HTMLResponse)
 async def profile_page(name: str, request: Request, _payer: LookupPayer) -> Any:
     player = await player_json(request, name)
     titles = _titles(request)
-    return templates.TemplateResponse(request, "profile.html", {"player": player, "titles": titles})
+    catalog = request.app.state.manager.catalog
+    # a challenge is a game of two (web/people/challenges.py)
+    two = [(n, t) for n, t in titles.items() if catalog.game_class(n)().info.num_players == 2]
+    return templates.TemplateResponse(
+        request,
+        "profile.html",
+        {"player": player, "titles": titles, "challenge_games": two, "clock_presets": PRESETS},
+    )
 
 
 @pages.get("/leaderboard/{game}", response_class=HTMLResponse)

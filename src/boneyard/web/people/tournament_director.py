@@ -135,9 +135,11 @@ class Director:
                 self.manager, pairing.tournament, seats, f"tournament:{pairing.tournament.id}"
             )
             for seat, account_id in enumerate(pairing.accounts):
-                await self.manager.in_store(self.accounts.own_seat, live.id, seat, account_id)
+                if await self.manager.in_store(self.accounts.own_seat, live.id, seat, account_id):
+                    await self.manager.seat_named(live.id, seat, pairing.names[seat])
             # arena games are rated, as on lichess (each seat its own account)
             await self.manager.in_store(self.ratings.note_rated, live.id, live.game.name)
+            live.rated = True
             # the players' pages open the game by themselves: the first move waits for them
             # (before ``started``, which is when the pages hear of the game)
             await self.clocks.hold_first_move(live, self.manager.settings.arena_arrival_seconds)

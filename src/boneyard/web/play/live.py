@@ -126,6 +126,9 @@ class LiveGame:
     session: PlaySession | None = None
     """The session of play (``web/table/``: offers, series, rematch), a service the table gives
     each live game; ``None`` where no table is attached (the play layer alone)."""
+    rated: bool = False
+    """A rated game (``rated.py``, or read with its session): the computer never stands in,
+    and the game counts only once each side has moved."""
     ended_told: bool = False
     """Whether its end was published (``events.GameEnded``), once per live copy."""
     clock: GameClock | None = None

@@ -340,6 +340,16 @@ class GameManager:
         elif live.seq < seq:
             self._spawn(self._catch_up_to(live, seq, actions))
 
+    async def seat_named(self, game_id: str, seat: int, name: str) -> None:
+        """The store gave ``seat`` of ``game_id`` a new name (the account it now belongs to):
+        the game, if this process holds it, shows it to its pages."""
+        live = self.games.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            live.stored.seats[seat] = {**live.stored.seats[seat], "name": name, "account": True}
+            await self.announce(live, live.seq)
+
     async def _reload(self, live: LiveGame) -> None:
         async with live.lock:
             await self.rebuild(live)

@@ -17,7 +17,7 @@ from boneyard.web.guard.budgets import (
     ReadPayer,
     Spend,
 )
-from boneyard.web.guard.signin import own_seat
+from boneyard.web.guard.signin import own_seat, refuse_account_names, require_seat_holder
 from boneyard.web.play.live import LOG_IN_VIEW, LiveGame, render
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.rated import check_rated, start_rated
@@ -121,6 +121,7 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
     live games is full or setting the game up takes too long (nothing is stored then)."""
     manager = manager_of(request)
     seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
+    await refuse_account_names(request, *(seat["name"] for seat in seats or []))
     if body.rated:
         await check_rated(request, seats)
     live = await manager.create(
@@ -142,7 +143,9 @@ async def view(
     """With a seat's ``token``: that seat's view; without: a spectator's. ``draw=false``
     leaves out the board drawing."""
     live = await manager_of(request).get(game_id, payer=payer)
-    return seat_view(live, live.seat_of(token), draw)
+    seat = live.seat_of(token)
+    await require_seat_holder(request, live.id, seat)
+    return seat_view(live, seat, draw)
 
 
 @router.post("/games/{game_id}/actions", response_model=View, summary="Play an action")
@@ -153,6 +156,7 @@ async def act(game_id: str, body: Act, request: Request, payer: MovePayer) -> di
     manager = manager_of(request)
     live = await manager.get(game_id, payer=payer)
     seat = live.seat_of(body.token)
+    await require_seat_holder(request, live.id, seat)
     if (body.action is None) == (body.action_string is None):
         raise WebError(422, "bad_action", "send exactly one of 'action' (id) or 'action_string'")
     action: int | str = body.action if body.action is not None else str(body.action_string)
@@ -166,7 +170,10 @@ async def hint(
 ) -> dict[str, Any]:
     manager = manager_of(request)
     live = await manager.get(game_id, payer=payer)
-    return await manager.hint(live, live.seat_of(body.token), body.tokens, client=payer.client)
+    seat = live.seat_of(body.token)
+    for held in [seat, *(live.seat_of(other) for other in body.tokens or [])]:
+        await require_seat_holder(request, live.id, held)
+    return await manager.hint(live, seat, body.tokens, client=payer.client)
 
 
 @router.get("/games/{game_id}/log", response_model=LogPage, summary="Earlier moves of the log")
@@ -185,6 +192,7 @@ async def log_page(
     page by page, each a read."""
     live = await manager_of(request).get(game_id, payer=payer)
     seat = live.seat_of(token)
+    await require_seat_holder(request, live.id, seat)
     stop = live.seq if before is None else min(int(before), live.seq)
     start = max(0, stop - LOG_IN_VIEW)
     column = live.num_seats if seat is None else seat

@@ -44,6 +44,7 @@ from starlette.websockets import WebSocketDisconnected
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import GuardedRouter, Payer, SocketPayer, Spend
 from boneyard.web.guard.limits import RateLimit
+from boneyard.web.guard.signin import require_seat_holder
 from boneyard.web.play import drawing, words
 from boneyard.web.play.drawing import Lines
 from boneyard.web.play.live import LiveGame
@@ -190,6 +191,7 @@ async def _join(
             raise payer.refusal  # counted by the budgets
         live = await manager.get(game_id)
         seat = live.seat_of(token)
+        await require_seat_holder(websocket, live.id, seat)
         subscriber = SocketSubscriber(websocket, seat, draw, manager.settings, payer)
         try:
             manager.subscribe(live, subscriber, payer.client)

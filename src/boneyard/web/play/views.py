@@ -39,6 +39,7 @@ def seat_view(
     if svg is not None:  # a seat's own marks made true once the computer took it over
         svg = words.as_seat_reads(live, seat, svg)
     start = max(live.seq - LOG_IN_VIEW, 0 if log_from is None else log_from)
+    people = set(live.people_seats)
     return {
         "game_id": live.id,
         "game": live.game.name,
@@ -53,6 +54,7 @@ def seat_view(
                 "seat": s,
                 "label": words.display_name(live, s),
                 "kind": live.stored.seats[s]["kind"],
+                "person": s in people,
             }
             for s in range(live.num_seats)
         ],

@@ -287,10 +287,16 @@ def as_seat_reads(live: LiveGame, seat: int | None, text: str) -> str:
 
 
 def _listed(live: LiveGame, seat: int, viewer: int | None) -> str:
-    """``seat``'s line in the list of players as ``viewer`` reads it: "Ann (Red) (you)", or
-    "Green (computer, medium), in your place" once the computer took it over."""
+    """``seat``'s line in the list of players as ``viewer`` reads it: "Ann (Red, you)" (one
+    pair of brackets), "Red (you)" without a name, or "Green (computer, medium), in your
+    place" once the computer took it over."""
     name = display_name(live, seat)
-    return name + you_mark(live, seat) if seat == viewer else name
+    if seat != viewer:
+        return name
+    person = str(live.stored.seats[seat].get("name") or "").strip()
+    if person and live.is_persons(seat):
+        return f"{person} ({_side(live, seat)}, you)"
+    return name + you_mark(live, seat)
 
 
 def short_result(live: LiveGame, seat: int | None) -> str:
@@ -320,6 +326,17 @@ def _panel(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> lis
     return [{**item, "label": as_seat_reads(live, seat, str(item["label"]))} for item in items]
 
 
+def _watching_words(live: LiveGame, seat: int) -> str:
+    """The prompt of a seat the computer plays now: its person left, or was away."""
+    side = _side(live, seat)
+    if live.stored.seats[seat].get("away"):  # handed over by the others: it did not leave
+        return (
+            f"You were away, so the computer plays {side} for you now and this game counts "
+            "for nobody; you watch."
+        )
+    return f"You have left this game: the computer plays {side} in your place; you watch."
+
+
 def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> dict[str, Any]:
     """The words of ``seat``'s view (``None``: a spectator), to add to it."""
     game = live.game
@@ -337,6 +354,8 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
             "side": game.seat_name(s),
             "computer": live.stored.seats[s]["kind"] == "computer",
             "person_name": clean_name(live.stored.seats[s].get("name")),
+            # an account's seat goes by the account's name: the page offers no other
+            "account": bool(live.stored.seats[s].get("account")),
             "you": s == seat and not watching,
         }
         for s in range(live.num_seats)
@@ -352,8 +371,7 @@ def for_seat(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> d
             "result", game, lambda: game.result(observation, reader, returns), "The game is over."
         )
     elif watching and seat is not None:
-        side = _side(live, seat)
-        prompt = f"You have left this game: the computer plays {side} in your place; you watch."
+        prompt = _watching_words(live, seat)
     elif live.waiting_for_people():
         prompt = "Waiting for an opponent to join."
     elif player == seat:

@@ -9,6 +9,7 @@ with 128 bits of chance in it, and lets a session be found by its id in one look
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import time
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store.games import Base, GameRow, Store
+from boneyard.web.store.name_looks import LOOK_LENGTH, add_look_column, name_look
 from boneyard.web.store.sessions import PersonRow, SeriesGameRow, secret_hash
 
 
@@ -30,6 +32,8 @@ class AccountRow(Base):
     """The name as its owner wrote it (shown)."""
     key: Mapped[str] = mapped_column(String(40), unique=True)
     """The name folded (``name_key``): two names that differ only in case are one account."""
+    look: Mapped[str] = mapped_column(String(LOOK_LENGTH), index=True, default="")
+    """How the name looks (``name_look``): no other name may look the same, anywhere."""
     password_hash: Mapped[str] = mapped_column(String(200))
     person_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The light identity (``/api/people``) the account claimed at sign-up, if any."""
@@ -105,6 +109,8 @@ class OwnedSeat:
     """The other seats: a person's name, "computer", or None for a person who gave none."""
     returns: tuple[float, ...] | None = None
     """Each seat's result once the game is over."""
+    stood_in: bool = False
+    """The computer played this seat for its person, who was away: the result is not theirs."""
 
 
 def _seat_word(seat: dict[str, Any]) -> str | None:
@@ -147,20 +153,28 @@ class AccountStore:
                 LadderProgressRow.__table__,
             ]
         )
+        add_look_column(store)
 
     # ----- accounts ------------------------------------------------------------------------------
 
     def add_account(
         self, account_id: str, name: str, password_hash: str, recovery_codes: list[str]
     ) -> bool:
-        """Store a new account with its recovery codes; False when the name is taken."""
+        """Store a new account with its recovery codes; False when the name is taken, or
+        looks like one that is (``name_look``)."""
         try:
             with self.store.engine.begin() as connection:
+                taken = connection.execute(
+                    select(AccountRow.id).where(AccountRow.look == name_look(name))
+                ).first()
+                if taken is not None:
+                    return False
                 connection.execute(
                     insert(AccountRow).values(
                         id=account_id,
                         name=name,
                         key=name_key(name),
+                        look=name_look(name),
                         password_hash=password_hash,
                         person_id=None,
                         created=time.time(),
@@ -208,6 +222,15 @@ class AccountStore:
             ).first()
         return None if row is None else Account(row.id, row.name, row.person_id, row.created)
 
+    def account_like(self, name: str) -> Account | None:
+        """The account whose name looks like ``name`` (``name_look``), if any."""
+        look = name_look(name)
+        if not look:
+            return None
+        with self.store.reads.connect() as connection:
+            row = connection.execute(select(AccountRow).where(AccountRow.look == look)).first()
+        return None if row is None else Account(row.id, row.name, row.person_id, row.created)
+
     def names(self, account_ids: list[str]) -> dict[str, str]:
         if not account_ids:
             return {}
@@ -227,6 +250,17 @@ class AccountStore:
                 )
             )
         return done.rowcount == 1
+
+    def replace_recovery_codes(self, account_id: str, codes: list[str]) -> None:
+        """The account's recovery codes are ``codes`` from now on: the old ones open nothing."""
+        with self.store.engine.begin() as connection:
+            connection.execute(
+                delete(RecoveryCodeRow).where(RecoveryCodeRow.account_id == account_id)
+            )
+            connection.execute(
+                insert(RecoveryCodeRow),
+                [{"code_hash": fast_hash(c), "account_id": account_id} for c in codes],
+            )
 
     def recovery_codes_left(self, account_id: str) -> int:
         with self.store.reads.connect() as connection:
@@ -320,7 +354,8 @@ class AccountStore:
     # ----- seats ---------------------------------------------------------------------------------
 
     def own_seat(self, game_id: str, seat: int, account_id: str) -> bool:
-        """The seat belongs to the account from now on; False when it already has an owner."""
+        """The seat belongs to the account from now on, and shows its name; False when it
+        already has an owner."""
         try:
             with self.store.engine.begin() as connection:
                 connection.execute(
@@ -328,9 +363,31 @@ class AccountStore:
                         game_id=game_id, seat=seat, account_id=account_id, created=time.time()
                     )
                 )
+                self._name_seats(connection, account_id, [(game_id, seat)])
         except IntegrityError:
             return False
         return True
+
+    def _name_seats(self, connection: Any, account_id: str, seats: list[tuple[str, int]]) -> None:
+        """The seats an account now owns show its name, as it wrote it (a seat's own name, typed
+        as a guest, gives way: nobody reads another name beside an account's seat)."""
+        name = connection.execute(
+            select(AccountRow.name).where(AccountRow.id == account_id)
+        ).scalar_one()
+        by_game: dict[str, list[int]] = {}
+        for game_id, seat in seats:
+            by_game.setdefault(game_id, []).append(seat)
+        for game_id, numbers in by_game.items():
+            row = connection.execute(
+                select(GameRow.seats).where(GameRow.id == game_id).with_for_update()
+            ).first()
+            if row is None:
+                continue
+            rows = [dict(info) for info in row[0]]
+            for seat in numbers:
+                rows[seat].update(name=name, account=True)
+            connection.execute(update(GameRow).where(GameRow.id == game_id).values(seats=rows))
+            self.store.changed(connection, game_id)  # other processes show the name too
 
     def seat_owners(self, game_id: str) -> dict[int, str]:
         with self.store.reads.connect() as connection:
@@ -352,6 +409,16 @@ class AccountStore:
                 ).where(AccountSeatRow.game_id.in_(game_ids))
             ).all()
         return {(r[0], int(r[1])): r[2] for r in rows}
+
+    def seat_owner(self, game_id: str, seat: int) -> Account | None:
+        """The account a seat of a game belongs to, if any (one look-up by the table's key)."""
+        with self.store.reads.connect() as connection:
+            row = connection.execute(
+                select(AccountRow)
+                .join(AccountSeatRow, AccountSeatRow.account_id == AccountRow.id)
+                .where(AccountSeatRow.game_id == game_id, AccountSeatRow.seat == seat)
+            ).first()
+        return None if row is None else Account(row.id, row.name, row.person_id, row.created)
 
     def owned_seats(self, account_id: str, limit: int = 100) -> list[OwnedSeat]:
         """The account's seats, the newest game first."""
@@ -381,6 +448,7 @@ class AccountStore:
                 r[5],
                 tuple(_seat_word(other) for at, other in enumerate(r[3]) if at != int(r[1])),
                 tuple(json.loads(r[6])) if r[6] else None,
+                bool(r[3][int(r[1])].get("away")),
             )
             for r in rows
         ]
@@ -418,10 +486,11 @@ class AccountStore:
         account_id: str,
         games: list[tuple[str, list[str]]],
         person: tuple[str, str] | None,
-    ) -> int:
+    ) -> list[tuple[str, int]]:
         """Claim for the account what a browser held: the seats of ``games`` whose tokens it
         gives, and the light identity ``person`` (id, secret) with the seats it sat in. Wrong
-        tokens and secrets claim nothing. Answers how many seats were claimed."""
+        tokens and secrets claim nothing, nor does a seat or identity of another account.
+        Answers the seats claimed (``(game id, seat)``), which show the account's name."""
         wanted = {game_id: set(tokens) for game_id, tokens in games}
         seats: set[tuple[str, int]] = set()
         with self.store.engine.begin() as connection:
@@ -437,7 +506,16 @@ class AccountStore:
                 found = connection.execute(
                     select(PersonRow.secret_hash).where(PersonRow.id == person[0])
                 ).first()
-                if found is not None and found[0] == secret_hash(person[1]):
+                claimed = connection.execute(
+                    select(AccountRow.id).where(AccountRow.person_id == person[0])
+                ).first()
+                # An identity another account claimed is that account's, like its seats: a
+                # browser that still holds its secret after a log-out claims nothing with it.
+                if (
+                    found is not None
+                    and claimed is None
+                    and hmac.compare_digest(found[0], secret_hash(person[1]))
+                ):
                     connection.execute(
                         update(AccountRow)
                         .where(AccountRow.id == account_id, AccountRow.person_id.is_(None))
@@ -467,7 +545,8 @@ class AccountStore:
                         for g, s in fresh
                     ],
                 )
-        return len(fresh)
+                self._name_seats(connection, account_id, fresh)
+        return fresh
 
 
 def best_of(stored: dict[str, Any], given: dict[str, Any]) -> dict[str, dict[str, dict[str, int]]]:

@@ -111,6 +111,28 @@ class PasskeyStore:
                 .values(sign_count=sign_count)
             )
 
+    def passkey_list(self, account_id: str) -> list[tuple[str, float]]:
+        """``(credential id, when it was added)`` of each of the account's passkeys, the oldest
+        first."""
+        with self.store.reads.connect() as connection:
+            rows = connection.execute(
+                select(PasskeyRow.credential_id, PasskeyRow.created)
+                .where(PasskeyRow.account_id == account_id)
+                .order_by(PasskeyRow.created)
+            ).all()
+        return [(r[0], float(r[1])) for r in rows]
+
+    def remove_passkey(self, account_id: str, credential_id: str) -> bool:
+        """Remove one of the account's passkeys (never another account's): False if none."""
+        with self.store.engine.begin() as connection:
+            done = connection.execute(
+                delete(PasskeyRow).where(
+                    PasskeyRow.account_id == account_id,
+                    PasskeyRow.credential_id == credential_id,
+                )
+            )
+        return done.rowcount == 1
+
     def passkeys_of(self, account_id: str) -> list[str]:
         with self.store.reads.connect() as connection:
             rows = connection.execute(

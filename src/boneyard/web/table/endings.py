@@ -13,9 +13,11 @@ from boneyard.web.play.live import Ending, LiveGame
 from boneyard.web.play.words import display_name
 from boneyard.web.store.sessions import SessionEvent
 
-ENDINGS = ("resign", "draw_agreed", "abort", "moved", "flag")
+ENDINGS = ("resign", "draw_agreed", "abort", "moved", "flag", "claim", "call_off")
 """Web-layer actions that end a game ("moved": two people were led to their continuing game;
-"flag": a seat's time ran out, ``clocks.py``)."""
+"flag": a seat's time ran out, ``clocks.py``; "claim" and "call_off": in a rated game without
+a clock, the present player claimed victory, or called the game off, once the absent one had
+been silent for the set time)."""
 ALWAYS_STORED = frozenset({*ENDINGS, "left", "stand_in", "flag_left"})
 """Events a game's cap on events never refuses: a person can always leave or be replaced."""
 
@@ -50,7 +52,15 @@ def ending_words(live: LiveGame, event: SessionEvent) -> str:
         if event.detail.get("reason") == "no_first_move" and event.seat is not None:
             late = seat_name(live, event.seat)
             return f"Game called off: {late} did not make a first move in time"
+        if event.detail.get("reason") == "not_played":
+            return "Game called off before each side had moved: it does not count"
         return "Game called off before the first move"
+    if event.kind in ("claim", "call_off"):
+        absent = seat_name(live, int(event.detail["target"]))
+        if event.kind == "call_off":
+            return f"Game called off: {absent} stopped moving; it does not count"
+        assert event.seat is not None
+        return f"Game over: {absent} stopped moving, {seat_name(live, event.seat)} wins"
     if event.kind == "moved":
         return "You two have a game going on: it continues in your continuing game"
     if event.kind == "draw_agreed":
@@ -75,7 +85,13 @@ def event_words(live: LiveGame, event: SessionEvent) -> str:  # noqa: C901
     if event.kind == "abort":
         if event.detail.get("reason") == "no_first_move":
             return f"{who} did not make a first move in time: the game is called off"
+        if event.detail.get("reason") == "not_played":
+            return f"{who} stopped the game before each side had moved: it is called off"
         return f"{who} called the game off before the first move"
+    if event.kind == "claim":
+        return f"{who} claimed the win: the other side stopped moving"
+    if event.kind == "call_off":
+        return f"{who} called the game off: the other side stopped moving"
     if event.kind == "flag":
         return f"{who} ran out of time"
     if event.kind == "flag_left":
@@ -101,5 +117,7 @@ def event_words(live: LiveGame, event: SessionEvent) -> str:  # noqa: C901
     if event.kind == "named":
         return f"{event.detail['side']} is now called {event.detail['name']}"
     if event.kind == "stand_in":
-        return f"The computer now plays for {event.detail.get('label', who)}, who was away"
+        # A result the computer played counts for nobody: said to both pages.
+        label = event.detail.get("label", who)
+        return f"The computer now plays for {label}, who was away: this game counts for nobody"
     return who

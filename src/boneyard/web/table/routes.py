@@ -8,6 +8,11 @@ from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from boneyard.web.guard.budgets import GuardedRouter, ReadPayer, SessionPayer, Spend
+from boneyard.web.guard.signin import (
+    refuse_account_names,
+    refuse_renaming_an_account,
+    require_seat_holder,
+)
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.replays import walk_cost
 from boneyard.web.play.routes import ERRORS
@@ -28,6 +33,8 @@ Request_ = Literal[
     "decline_takeback",
     "rematch",
     "stand_in",
+    "claim_victory",
+    "call_off",
     "name",
 ]
 
@@ -73,7 +80,9 @@ async def session_request(
     move; ``takeback`` of one's last move (against the computer at once, refused after a chance
     event or a reveal; against a person a request to ``accept_takeback`` /
     ``decline_takeback``); ``rematch`` once the game is over; ``stand_in``: the computer takes
-    over the seat to move once it has been silent for the set time; ``name``: the seat's display
+    over the seat to move once it has been silent for the set time (not in a rated game: there
+    ``claim_victory`` wins a game of two and ``call_off`` ends it for nobody, after the same
+    silence, in a game without a clock); ``name``: the seat's display
     name (a friend opening an invite link names their own seat). Answers the seat's view."""
     if body.do == "rematch":
         payer.charge(Spend.GAME)  # the next game is made by this request
@@ -81,6 +90,10 @@ async def session_request(
     if body.do in TAKEBACKS and walk_cost(live.seq):
         payer.charge(Spend.READ, walk_cost(live.seq))  # the game is walked again to take back
     seat = live.seat_of(body.token)
+    await require_seat_holder(request, live.id, seat)
+    if body.do == "name":
+        await refuse_renaming_an_account(request, live.id, seat)
+        await refuse_account_names(request, body.name)
     await sessions_of(request).request(live, seat, body.do, body.seat, body.name, payer.client)
     return seat_view(live, seat, draw=False)
 
@@ -92,4 +105,6 @@ async def session_view(
     """How the game ended, offers waiting, web-layer actions in words (all of them: a view
     carries the latest few), the series score and (for a seat) its link into the next game."""
     live = await _manager(request).get(game_id, payer=payer)
-    return session_of(live).view(live, live.seat_of(token), every_event=True)
+    seat = live.seat_of(token)
+    await require_seat_holder(request, live.id, seat)
+    return session_of(live).view(live, seat, every_event=True)

@@ -15,6 +15,7 @@ from typing import Any
 from boneyard.core.game import CHANCE
 from boneyard.web.errors import WebError
 from boneyard.web.play.live import LiveGame
+from boneyard.web.store.ratings import each_side_moved
 from boneyard.web.store.sessions import SeriesGame, SessionEvent
 from boneyard.web.table.endings import ENDINGS, event_words, player_moves
 from boneyard.web.table.series import series_score
@@ -82,6 +83,27 @@ def is_person(live: LiveGame, seat: int | None) -> bool:
     return seat is not None and live.stored.seats[seat]["kind"] == "human"
 
 
+def played(live: LiveGame) -> bool:
+    """Whether each side has moved: a rated game counts from then on (before, it is aborted)."""
+    return each_side_moved(live.stored.actions, live.num_seats)
+
+
+def can_abort(live: LiveGame) -> bool:
+    """Before the first move; a rated game until each side has moved (as on lichess)."""
+    return player_moves(live) == 0 or (live.rated and not played(live))
+
+
+def absent_seat(live: LiveGame, seat: int | None, waited: float, silence: float) -> int | None:
+    """The person to move who has been silent for ``silence`` seconds while ``seat`` (another
+    person) waits, in a game without a clock; None if there is none."""
+    to_move = live.to_move()
+    if seat is None or to_move < 0 or to_move == seat or live.over or live.clock is not None:
+        return None
+    if not is_person(live, seat) or not is_person(live, to_move) or waited < silence:
+        return None
+    return to_move
+
+
 def last_move_of(live: LiveGame, seat: int) -> int:
     for seq in range(len(live.stored.actions) - 1, -1, -1):
         if live.stored.actions[seq][1] == seat:
@@ -109,7 +131,13 @@ def session_view(
     session: Session, live: LiveGame, seat: int | None, every_event: bool = False
 ) -> dict[str, Any]:
     """The session of ``live`` as ``seat`` sees it (``Session.view``)."""
-    shown = [e for e in session.events if e.kind != "puzzle"]  # the puzzle's panel says it
+    # The puzzle's panel says it; a seat's own page knows its own new name ("White is now
+    # called Ann" read by Ann is about herself, in the third person).
+    shown = [
+        e
+        for e in session.events
+        if e.kind != "puzzle" and not (e.kind == "named" and seat is not None and e.seat == seat)
+    ]
     if not every_event:
         shown = shown[-session.events_in_view :]
     over = live.over
@@ -121,15 +149,21 @@ def session_view(
     others_people = bool(others) and all(is_person(live, s) for s in others)
     waited = session.waited(live)
     to_move = live.to_move()
+    # In a rated game the computer never stands in: the present player claims the win or
+    # calls the game off once the absent one has been silent long enough (lichess's rule).
+    absent = absent_seat(live, seat, waited, session.stand_in_seconds)
+    unplayed = not played(live)
+    claimable = live.rated and absent is not None and not unplayed
     can = {
-        "resign": person and not over and live.num_seats > 1,
+        # a rated game not yet played by each side is called off, not resigned (lichess)
+        "resign": person and not over and live.num_seats > 1 and not (live.rated and unplayed),
         "offer_draw": person
         and not over
         and others_people
         and live.game.spec.series.can_be_drawn
         and draw_offer is None,
         "answer_draw": person and draw_offer is not None and draw_offer.seat != seat,
-        "abort": person and not over and live.num_seats > 1 and player_moves(live) == 0,
+        "abort": person and not over and live.num_seats > 1 and can_abort(live),
         "takeback": person
         and not over
         and takeback_request is None
@@ -142,13 +176,10 @@ def session_view(
         and over
         and live.num_seats > 1
         and (session.series is None or session.series.next_game is None),
-        "stand_in": person
-        and not over
-        and to_move >= 0
-        and to_move != seat
-        and is_person(live, to_move)
-        and live.clock is None  # a timed game: the clock decides, as on lichess
-        and waited >= session.stand_in_seconds,
+        # a timed game: the clock decides, as on lichess (``absent_seat`` is None there)
+        "stand_in": not live.rated and absent is not None,
+        "claim_victory": claimable and live.num_seats == 2,
+        "call_off": claimable,
     }
     return {
         "ending": None

@@ -12,7 +12,12 @@ the store (after a restart, or on the replay page) shows them and ends the same 
   event (the log keeps a record); the live game is rebuilt from the shortened log. Against the
   computer it is refused once a chance event or a reveal happened since that move; against a
   person it is a request the other accepts.
-- A rematch creates the next game of the series with the same people; who moves first follows
+- A rated game (``LiveGame.rated``) counts only once each side has moved: before that a
+  resignation or an agreed draw calls it off (an abort, as on lichess), and the computer never
+  stands in for an absent person there: without a clock, the present player may claim the win
+  or call the game off after the set silence; with one, the clock decides.
+- A rematch creates the next game of the series with the same people, on the same terms
+  (variant, clock, rated); who moves first follows
   the game's own series rules (its spec's ``SeriesRules``: the loser, or else the seats take
   turns), and a game whose rules go on from the end position (Obonto) continues from there with
   the totals carried.
@@ -33,6 +38,7 @@ from boneyard.web.play import words
 from boneyard.web.play.events import GameLoaded
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
+from boneyard.web.store.ratings import RatingStore
 from boneyard.web.store.sessions import SeriesGame, SessionEvent, SessionStore
 from boneyard.web.table.endings import (
     ALWAYS_STORED,
@@ -51,10 +57,13 @@ from boneyard.web.table.series import (
 from boneyard.web.table.session import (
     Session,
     SessionSettings,
+    absent_seat,
+    can_abort,
     event_bytes,
     is_person,
     last_move_of,
     pending,
+    played,
     session_of,
     takeback_refusal,
 )
@@ -73,6 +82,8 @@ class SessionManager:
         self.store = store
         self.settings = settings or SessionSettings()
         self._rematch_lock = asyncio.Lock()
+        self.ratings: RatingStore | None = None
+        """Which games are rated, and where a rematch of one is noted (set by ``web/app.py``)."""
 
     # ----- attaching to live games ---------------------------------------------------------------
 
@@ -80,7 +91,8 @@ class SessionManager:
         """Give the game made its session: the stored web-layer actions (read off the event
         loop, on the store's reader threads), and an ending re-applied."""
         live = event.live
-        events, series, onwards = await self.manager.read_store(self._read, live.id)
+        events, series, onwards, rated = await self.manager.read_store(self._read, live.id)
+        live.rated = live.rated or rated
         before = live.session
         session = Session(
             events, series, self.manager.settings.events_in_view, self.settings.stand_in_seconds
@@ -95,8 +107,11 @@ class SessionManager:
             if stored.kind in ENDINGS:
                 live.ending = ending_of(live, stored)
 
-    def _read(self, game_id: str) -> tuple[list[SessionEvent], SeriesGame | None, dict[int, str]]:
-        """A game's session as stored, with each seat's link onwards (on a store thread)."""
+    def _read(
+        self, game_id: str
+    ) -> tuple[list[SessionEvent], SeriesGame | None, dict[int, str], bool]:
+        """A game's session as stored, with each seat's link onwards, and whether it is rated
+        (on a store thread)."""
         events = self.store.events(game_id)
         series = self.store.series_game(game_id)
         onwards: dict[int, str] = {}
@@ -107,7 +122,8 @@ class SessionManager:
                 )
         if series is not None and series.next_game is not None:
             onwards.update(next_urls(self.manager.store, self.store, series, series.next_game))
-        return events, series, onwards
+        rated = self.ratings is not None and bool(self.ratings.rated_ids([game_id]))
+        return events, series, onwards, rated
 
     def load_moved_urls(self, session: Session, target_id: str) -> None:
         """Each person's link into the continuing game an open game was replaced by (on a
@@ -150,6 +166,8 @@ class SessionManager:
             "accept_takeback": self.accept_takeback,
             "decline_takeback": self.decline_takeback,
             "rematch": lambda live, seat: self.rematch(live, seat, client),
+            "claim_victory": lambda live, seat: self.claim(live, seat, "claim"),
+            "call_off": lambda live, seat: self.claim(live, seat, "call_off"),
         }
         if what == "stand_in":
             await self.stand_in(live, seat, target)
@@ -205,6 +223,9 @@ class SessionManager:
                 # The others play on: the computer takes the seat of whoever leaves.
                 await self._hand_to_computer(live, seat, seat, "left")
                 return
+            if live.rated and not played(live):
+                await self._call_off_unplayed(live, seat)
+                return
             returns = [1.0 if s != seat else -1.0 for s in range(live.num_seats)]
             event = await self.record(live, "resign", seat, {"returns": returns}, returns=returns)
             live.ending = ending_of(live, event)
@@ -230,6 +251,9 @@ class SessionManager:
             offer = pending(session_of(live), live, "draw_offer")
             if offer is None or offer.seat == seat:
                 raise WebError(409, "no_offer", "there is no draw offer to accept")
+            if live.rated and not played(live):
+                await self._call_off_unplayed(live, seat)
+                return
             returns = [0.0] * live.num_seats
             event = await self.record(
                 live, "draw_agreed", seat, {"returns": returns}, returns=returns
@@ -248,14 +272,75 @@ class SessionManager:
     async def abort(self, live: LiveGame, seat: int) -> None:
         async with live.lock:
             self._refuse_if_over(live)
-            if player_moves(live) > 0:
+            if not can_abort(live):
                 raise WebError(
                     409,
                     "started",
-                    "the first move has been played: the game can only be resigned now",
+                    "the first move has been played: the game can only be resigned now"
+                    if not live.rated
+                    else "each side has moved: the game can only be resigned now",
                 )
+            if player_moves(live) > 0:
+                await self._call_off_unplayed(live, seat)
+                return
             returns = [0.0] * live.num_seats
             event = await self.record(live, "abort", seat, {"returns": returns}, returns=returns)
+            live.ending = ending_of(live, event)
+            await self.manager.announce(live, live.seq)
+
+    async def _call_off_unplayed(self, live: LiveGame, seat: int) -> None:
+        """End a rated game before each side has moved: an abort, never a win or a draw.
+        Locked."""
+        returns = [0.0] * live.num_seats
+        detail = {"returns": returns, "reason": "not_played"}
+        event = await self.record(live, "abort", seat, detail, returns=returns)
+        live.ending = ending_of(live, event)
+        await self.manager.announce(live, live.seq)
+
+    async def claim(self, live: LiveGame, seat: int, kind: str) -> None:
+        """In a rated game without a clock, after the set silence of the person to move:
+        ``kind`` "claim" wins the game for ``seat`` (two seats), "call_off" ends it for
+        nobody."""
+        async with live.lock:
+            self._refuse_if_over(live)
+            if not live.rated:
+                raise WebError(
+                    409,
+                    "not_rated",
+                    "claiming the win is for rated games; here the computer can play for them",
+                )
+            if live.clock is not None:
+                raise WebError(
+                    409,
+                    "timed_game",
+                    "in a timed game the clock decides: a player who does not move loses on time",
+                )
+            if kind == "claim" and live.num_seats != 2:
+                raise WebError(
+                    409, "not_two", "the win is claimed in a game of two; call the game off"
+                )
+            if not played(live):
+                raise WebError(
+                    409,
+                    "not_played",
+                    "not each side has moved yet: call the game off instead, it will not count",
+                )
+            waited = session_of(live).waited(live)
+            absent = absent_seat(live, seat, waited, self.settings.stand_in_seconds)
+            if absent is None:
+                left = max(0.0, self.settings.stand_in_seconds - waited)
+                raise WebError(
+                    409,
+                    "not_away",
+                    "only when the other side is to move and has been silent for "
+                    f"{self.settings.stand_in_seconds:g} s; wait {left:.0f} s more",
+                )
+            if kind == "claim":
+                returns = [1.0 if s == seat else -1.0 for s in range(live.num_seats)]
+            else:
+                returns = [0.0] * live.num_seats
+            detail = {"returns": returns, "target": absent}
+            event = await self.record(live, kind, seat, detail, returns=returns)
             live.ending = ending_of(live, event)
             await self.manager.announce(live, live.seq)
 
@@ -332,6 +417,13 @@ class SessionManager:
                     "timed_game",
                     "in a timed game the clock decides: a player who does not move loses on time",
                 )
+            if live.rated:
+                raise WebError(
+                    409,
+                    "rated_game",
+                    "in a rated game the computer never plays for a person: claim the win or "
+                    "call the game off instead",
+                )
             waited = session_of(live).waited(live)
             if waited < self.settings.stand_in_seconds:
                 left = self.settings.stand_in_seconds - waited
@@ -346,6 +438,8 @@ class SessionManager:
         label = seat_name(live, target)
         seats = [dict(info) for info in live.stored.seats]
         seats[target].update(kind="computer", level=STAND_IN_LEVEL, was="human")
+        if kind == "stand_in":
+            seats[target]["away"] = True  # handed over by the others: it did not leave
         await self.record(live, kind, seat, {"label": label, "target": target}, seats=seats)
         live.stored.seats[:] = seats
         await self.manager.announce(live, live.seq)
@@ -449,6 +543,12 @@ class SessionManager:
             stored = await self.manager.in_store(self.store.add_series_game, entry, live.id)
             if not stored:
                 raise WebError(409, "stale", "the next game was started at the same moment")
+            if live.rated and self.ratings is not None:
+                # the same terms: rated again, each seat its account's (before anyone sees it)
+                await self.manager.in_store(
+                    self.ratings.note_rated_rematch, live.id, next_live.id, list(order)
+                )
+                next_live.rated = True
             session_of(next_live).series = entry
             session.series = replace(series, next_game=next_live.id)
             session.next_urls.update(

@@ -7,5 +7,6 @@ mod observation;
 mod resample;
 mod rules;
 mod snapshot;
+mod tensor;
 
 pub use rules::{load, BonBonGame, BonBonRules};

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::deck::{load_deck, Deck, Effect};
 use super::notation::{self as nt, python_repr};
-use super::{observation, resample, snapshot};
+use super::{observation, resample, snapshot, tensor};
 use crate::core::{
     Action, DynState, EngineError, NativeGame, Params, Played, Randomness, Rules, CHANCE, TERMINAL,
 };
@@ -272,6 +272,13 @@ impl NativeGame for BonBonGame {
 
     fn new_initial_state(&self) -> Box<dyn DynState> {
         Box::new(Played::new(BonBonRules::new(self.table.clone())))
+    }
+
+    fn observation_tensor_shape(&self) -> Option<Vec<usize>> {
+        Some(vec![tensor::size(
+            self.table.players,
+            self.table.deck.kinds.len(),
+        )])
     }
 
     fn state_from_snapshot(
@@ -904,6 +911,10 @@ impl Rules for BonBonRules {
 
     fn observation(&self, seat: Option<usize>) -> Value {
         observation::observe(self, seat)
+    }
+
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool {
+        tensor::write(self, seat, out)
     }
 
     fn why_illegal(&self, action: Action) -> Option<String> {

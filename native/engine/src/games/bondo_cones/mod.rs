@@ -6,5 +6,6 @@ mod notation;
 mod observation;
 mod record;
 mod rules;
+mod tensor;
 
 pub use rules::{load, BondoConesGame, BondoConesRules};

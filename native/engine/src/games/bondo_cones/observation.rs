@@ -28,27 +28,52 @@ impl Viewer {
     }
 }
 
+/// A cone as a viewer sees it: whose it is, its value where the viewer knows it, its rings and
+/// its public flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeenCone {
+    pub square: usize,
+    pub seat: usize,
+    pub value: Option<u8>,
+    pub rings: u8,
+    pub peeked: bool,
+    pub spied: bool,
+}
+
+/// The cones `viewer` sees, in square order, as `_typed_observation` decides: a seat's cones
+/// only once its set-up puts are done (to anyone but itself), a value only for its owner or,
+/// once spied, for the other seat. The observation and the tensor both read this, so what a
+/// seat is shown is decided here once.
+pub fn seen_cones(state: &BondoConesRules, viewer: Viewer) -> impl Iterator<Item = SeenCone> + '_ {
+    let boards = &state.boards;
+    squares_of(boards.cones[0] | boards.cones[1]).filter_map(move |square| {
+        // The bitboards say whose cone it is (the per-square record agrees with them).
+        let who = usize::from(boards.cones[1] >> square & 1 == 1);
+        let everything = viewer == Viewer::Everything;
+        if !everything && !viewer.is(who) && (state.setup_progress[who] as usize) < PUTS {
+            return None;
+        }
+        let flag = state.flags[square];
+        let known = everything || viewer.is(who) || (flag & SPIED != 0 && viewer.is(1 - who));
+        Some(SeenCone {
+            square,
+            seat: who,
+            value: known
+                .then(|| u8::try_from(state.value[square]).ok())
+                .flatten(),
+            rings: state.rings[square],
+            peeked: flag & PEEKED != 0,
+            spied: flag & SPIED != 0,
+        })
+    })
+}
+
 /// The cones `viewer` sees, square name -> token.
 fn cones(state: &BondoConesRules, viewer: Viewer) -> Map<String, Value> {
     let mut cones = Map::new();
-    let boards = &state.boards;
-    for sq in squares_of(boards.cones[0] | boards.cones[1]) {
-        let who = state.owner[sq] as usize;
-        let everything = viewer == Viewer::Everything;
-        if !everything && !viewer.is(who) && (state.setup_progress[who] as usize) < PUTS {
-            continue;
-        }
-        let flag = state.flags[sq];
-        let known = everything || viewer.is(who) || (flag & SPIED != 0 && viewer.is(1 - who));
-        let value = known.then_some(state.value[sq] as u8);
-        let token = observed_token(
-            who,
-            value,
-            state.rings[sq],
-            flag & PEEKED != 0,
-            flag & SPIED != 0,
-        );
-        cones.insert(square_name(sq), Value::String(token));
+    for cone in seen_cones(state, viewer) {
+        let token = observed_token(cone.seat, cone.value, cone.rings, cone.peeked, cone.spied);
+        cones.insert(square_name(cone.square), Value::String(token));
     }
     cones
 }

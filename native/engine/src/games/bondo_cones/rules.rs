@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::board::{squares_of, ConeBoards, RED_FIELDS, SQUARES, START_FIELDS};
 use super::notation::{self as nt, square_name};
 use super::observation::{self, Viewer};
+use super::tensor;
 use crate::core::{
     python_shuffle, Action, DynState, EngineError, NativeGame, Params, Played, Randomness, Rules,
     CHANCE, TERMINAL,
@@ -161,6 +162,10 @@ impl NativeGame for BondoConesGame {
             EngineError::InvalidState(format!("bad bondo_cones state snapshot: {error}"))
         })?;
         Ok(Box::new(Played::with_history(rules, history)))
+    }
+
+    fn observation_tensor_shape(&self) -> Option<Vec<usize>> {
+        Some(tensor::SHAPE.to_vec())
     }
 }
 
@@ -760,6 +765,10 @@ impl Rules for BondoConesRules {
 
     fn observation(&self, seat: Option<usize>) -> Value {
         observation::observe(self, Viewer::of(seat))
+    }
+
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool {
+        tensor::write(self, seat, out)
     }
 
     fn text_view(&self) -> Option<Value> {

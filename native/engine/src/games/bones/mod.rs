@@ -4,5 +4,6 @@
 mod notation;
 mod observation;
 mod rules;
+mod tensor;
 
 pub use rules::{load, BonesGame, BonesRules};

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::notation::{self, DominoTable, Square, LINE};
-use super::observation;
+use super::{observation, tensor};
 use crate::core::{Action, DynState, EngineError, NativeGame, Params, Played, Rules, TERMINAL};
 
 pub const WHITE: u8 = 0;
@@ -84,6 +84,10 @@ impl NativeGame for BonesGame {
             self.pieces,
         )))
     }
+
+    fn observation_tensor_shape(&self) -> Option<Vec<usize>> {
+        Some(tensor::shape(self.table.width, self.table.height))
+    }
 }
 
 /// A Bones position.
@@ -96,7 +100,7 @@ pub struct BonesRules {
     player: i32,
     pub(super) winner: Option<u8>,
     /// Index into `placed` of each square's top piece.
-    top_piece: Vec<Option<u16>>,
+    pub(super) top_piece: Vec<Option<u16>>,
     pub(super) top_colour: Vec<Option<u8>>,
     pub(super) heights: Vec<u16>,
     /// The action id of every piece placed, in order (piece `n` is seat `n % 2`'s).
@@ -250,6 +254,10 @@ impl Rules for BonesRules {
 
     fn observation(&self, seat: Option<usize>) -> Value {
         observation::observe(self, seat)
+    }
+
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool {
+        tensor::write(self, seat, out)
     }
 
     fn num_distinct_actions(&self) -> Option<Action> {
@@ -643,6 +651,10 @@ mod tests {
                 }
                 let _ = state.why_illegal(action);
                 let _ = state.action_to_string(action);
+                let mut out = vec![0.0; 11 * 25];
+                for seat in [Some(0), Some(1), None] {
+                    prop_assert!(state.observation_tensor(seat, &mut out));
+                }
             }
         }
 

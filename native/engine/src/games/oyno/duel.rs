@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::board::{parse_position, Board, CellMask, WordHasher};
 use super::notation::{self, DuelAction, ROLL_UP};
-use super::observation;
+use super::{observation, tensor};
 use crate::core::{
     Action, DynState, EngineError, NativeGame, Params, Played, Rules, CHANCE, TERMINAL,
 };
@@ -125,6 +125,10 @@ impl<M: CellMask> NativeGame for DuelGame<M> {
 
     fn new_initial_state(&self) -> Box<dyn DynState> {
         Box::new(Played::new(DuelRules::new(self.setup.clone())))
+    }
+
+    fn observation_tensor_shape(&self) -> Option<Vec<usize>> {
+        Some(tensor::duel_shape(self.setup.board.cells))
     }
 }
 
@@ -437,6 +441,10 @@ impl<M: CellMask> Rules for DuelRules<M> {
 
     fn observation(&self, _seat: Option<usize>) -> Value {
         observation::duel(self)
+    }
+
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool {
+        tensor::write_duel(self, seat, out)
     }
 
     /// The rule `action` breaks, in the rule text's order: placing, then moving.

@@ -11,6 +11,7 @@ mod observation;
 mod puzzle;
 mod python_random;
 mod search;
+mod tensor;
 
 use crate::core::{EngineError, NativeGame, Params};
 use board::Wide;

@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::board::{parse_position, ranks_of, Board, CellMask};
 use super::duel::count;
 use super::notation::{self, DIFFICULTY_TICKETS, ROLL_DOWN, ROLL_UP};
-use super::{generator, observation};
+use super::{generator, observation, tensor};
 use crate::core::{
     Action, DynState, EngineError, NativeGame, Params, Played, Rules, CHANCE, TERMINAL,
 };
@@ -131,6 +131,10 @@ impl<M: CellMask> NativeGame for PuzzleGame<M> {
 
     fn new_initial_state(&self) -> Box<dyn DynState> {
         Box::new(Played::new(PuzzleRules::new(self.setup.clone())))
+    }
+
+    fn observation_tensor_shape(&self) -> Option<Vec<usize>> {
+        Some(tensor::puzzle_shape(self.setup.board.size))
     }
 }
 
@@ -381,6 +385,10 @@ impl<M: CellMask> Rules for PuzzleRules<M> {
 
     fn observation(&self, _seat: Option<usize>) -> Value {
         observation::puzzle(self)
+    }
+
+    fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool {
+        tensor::write_puzzle(self, seat, out)
     }
 
     fn why_illegal(&self, action: Action) -> Option<String> {

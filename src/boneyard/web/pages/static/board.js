@@ -155,8 +155,10 @@ export function showLog(list, log, players, earlier = null) {
     // The short name: a person's own name, else the side ("North"), without the level.
     const player = players[entry.player];
     // (A replay frame's seats carry only a label.)
-    const short = (player?.computer === false ? player.name : (player?.side ?? player?.label)) ?? "";
-    const who = entry.player < 0 ? "Chance" : short.charAt(0).toUpperCase() + short.slice(1);
+    const person = player?.computer === false;
+    const short = (person ? player.name : (player?.side ?? player?.label)) ?? "";
+    // A side starts the line with a capital ("North"); a person's name stays as written.
+    const who = entry.player < 0 ? "Chance" : person ? short : short.charAt(0).toUpperCase() + short.slice(1);
     const item = el("li", { "data-seq": entry.seq, class: entry.player < 0 ? "chance" : "" });
     if (entry.words != null) {
       // The game's own words for the move, as this seat saw it; nothing worth saying: no line.

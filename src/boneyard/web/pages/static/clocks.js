@@ -19,6 +19,13 @@ style.rel = "stylesheet";
 style.href = "/static/clocks.css";
 document.head.appendChild(style);
 
+/** A seat's label with the page's own mark, said once: "alice (White, you)", not
+ * "alice (White) (you)"; "White (you)" where the label has no brackets. */
+function markedOnce(label, mark) {
+  if (mark === " (you)" && label.endsWith(")")) return `${label.slice(0, -1)}, you)`;
+  return label + mark;
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = new URLSearchParams({ draw: "false" });
@@ -78,7 +85,7 @@ function show() {
     item.dataset.low = isLow ? "yes" : "no";
     const label = document.createElement("span");
     label.className = "clock-name";
-    label.textContent = name + (seat === latest.seat ? latest.youMark : "");
+    label.textContent = seat === latest.seat ? markedOnce(name, latest.youMark) : name;
     const time = document.createElement("span");
     time.className = "clock-time";
     time.textContent = format(left);

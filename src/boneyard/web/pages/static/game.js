@@ -173,8 +173,10 @@ function renderCover(v) {
   for (const id of ["hint", "quick-setup", "all-moves"]) $(id).hidden = true;
 }
 
+/** The seats people hold or held: one the computer took over from its person still counts,
+ *  so a stand-in never turns a game between people into one against the computer. */
 function peopleSeats(v) {
-  return v.seats.filter((seat) => seat.kind === "human").map((seat) => seat.seat);
+  return v.seats.filter((seat) => seat.person).map((seat) => seat.seat);
 }
 
 /** Fair play, as the server rules it: hints against the computer, at one screen (this page
@@ -318,7 +320,7 @@ function showName(v) {
   const me = tokens.length === 1 && tokens[0] && v.seat !== null ? v.players?.[v.seat] : null;
   // against the computer alone nobody would read it
   const others = (v.players ?? []).filter((player) => player.seat !== v.seat && !player.computer);
-  form.hidden = !me || me.computer || others.length === 0;
+  form.hidden = !me || me.computer || me.account || others.length === 0;
   if (form.hidden) return;
   const field = $("seat-name");
   if (document.activeElement !== field) field.value = me.person_name ?? "";
@@ -335,9 +337,11 @@ async function saveName(name) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ token: tokens[0], do: "name", name }),
   });
+  const body = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const body = await response.json().catch(() => ({}));
     $("message").textContent = `Your name was not saved: ${body.detail ?? "try again"}.`;
+  } else if ($("message").textContent.startsWith("Your name was not saved")) {
+    $("message").textContent = ""; // an earlier refusal is answered now
   }
 }
 

@@ -89,6 +89,10 @@ async function refresh() {
     const query = new URLSearchParams({ token: game.tokens[0] ?? "", draw: "false" });
     try {
       const response = await fetch(`/api/games/${encodeURIComponent(game.id)}?${query}`);
+      if (response.status === 403 && (await response.json()).error === "account_seat") {
+        forgetGame(game.id); // another account's seat: not this browser's to carry on
+        continue;
+      }
       if (!response.ok) continue;
       const view = await response.json();
       const entry = entryFromView(view, game.tokens);
@@ -98,6 +102,7 @@ async function refresh() {
     }
   }
   show();
+  list.dataset.refreshed = "yes";
 }
 
 /** The one way this site asks to show notifications: the person's click, never by itself. */

@@ -38,10 +38,10 @@ export function entryFromView(view, tokens) {
   const mine = new Set(tokens.map((_, i) => i));
   const seats = view.seats ?? [];
   const own = view.seat === null || view.seat === undefined ? [] : [view.seat];
-  const named = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-  const opponents = seats.filter((s) => !own.includes(s.seat)).map((s) => named(s.label));
+  // Labels as the server wrote them: a person's name as its owner wrote it ("alice" stays so).
+  const opponents = seats.filter((s) => !own.includes(s.seat)).map((s) => s.label);
   return {
-    you: own.length && tokens.length === 1 ? named(seats[own[0]]?.label ?? "") : null,
+    you: own.length && tokens.length === 1 ? (seats[own[0]]?.label ?? "") : null,
     alone: seats.length === 1,
     id: view.game_id,
     tokens,
@@ -49,7 +49,7 @@ export function entryFromView(view, tokens) {
     game: view.game,
     created: view.created,
     opponents: tokens.length > 1 ? [] : opponents,
-    status: statusLine(view, tokens.length === 1 ? own : [], named),
+    status: statusLine(view, tokens.length === 1 ? own : []),
     yourMove: Boolean(mine.size) && !view.terminal && view.current_player !== null && view.current_player === view.seat,
     over: Boolean(view.terminal),
   };
@@ -58,9 +58,9 @@ export function entryFromView(view, tokens) {
 /** Where the game stands, in a few words, from a view without its drawing (no game words):
  * who won, or whom it waits for. Nothing when it is this browser's one seat's move (the mark
  * says so). ``own``: that seat, or empty when this browser plays several seats. */
-function statusLine(view, own, named) {
+function statusLine(view, own) {
   const seats = view.seats ?? [];
-  const label = (seat) => named(seats[seat]?.label ?? "");
+  const label = (seat) => seats[seat]?.label ?? "";
   if (view.terminal) {
     // called off: every seat's returns alike, and yet no draw
     if (view.session?.ending?.kind === "abort") return "Game called off";

@@ -30,6 +30,7 @@ if (add) {
       const credential = await navigator.credentials.create({ publicKey });
       const added = await post("/api/passkeys", { id, credential: credential.toJSON() });
       say(`Passkey added: you have ${added.passkeys}. Log in with it on this device.`);
+      if (add.dataset.reload === "yes") location.reload(); // the settings page lists it
     } catch (error) {
       say(`No passkey was added: ${error.message}`);
     } finally {

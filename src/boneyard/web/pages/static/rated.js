@@ -20,16 +20,29 @@ async function look() {
   if (!rating.rated) return;
   note.hidden = false;
   if (!rating.settled) {
-    note.textContent = "Rated game: the ratings move with the result.";
+    // "repeated": these two accounts' games of the day are used, said before the first move
+    note.textContent = rating.unrated_words ?? "Rated game: the ratings move with the result.";
+    if (!rating.unrated_words && root.dataset.tokens && !document.querySelector("header.top .signed-in")) {
+      // a guest holding a seat of a rated game (an invite link): only accounts count
+      const signIn = document.createElement("a");
+      signIn.href = "/login";
+      signIn.textContent = "Sign in";
+      note.replaceChildren(
+        "Rated game between accounts: ",
+        signIn,
+        " (or sign up), then open this link again to take your seat. Played without an account, it counts for nobody.",
+      );
+    }
     return;
   }
   if (!rating.changes) {
     if (root.dataset.terminal !== "yes") return; // why it counted for nobody: the view says
     shownEnd = true;
     note.textContent =
-      root.dataset.ending === "abort"
+      rating.unrated_words ??
+      (root.dataset.ending === "abort"
         ? "Not rated: the game was called off, so it counts for nobody."
-        : "Rated game, but it counted for nobody: not every seat was a different account's.";
+        : "Rated game, but it counted for nobody.");
     return;
   }
   shownEnd = true;
@@ -45,7 +58,18 @@ async function look() {
 }
 
 // The game's end is committed with its ratings (one transaction): look again once it shows.
+// Around the start (an opponent joined, the first moves) look again too: whether the game
+// will count ("repeated") is known once both seats are taken, and said before it starts.
+let lookedAt = "";
 new MutationObserver(() => {
-  if (root.dataset.terminal === "yes" && !shownEnd) look();
-}).observe(root, { attributes: true, attributeFilter: ["data-terminal"] });
+  if (root.dataset.terminal === "yes" && !shownEnd) {
+    look();
+    return;
+  }
+  const moment = `${root.dataset.seq}:${root.dataset.mine}`;
+  if (!shownEnd && Number(root.dataset.seq) < 3 && moment !== lookedAt) {
+    lookedAt = moment;
+    look();
+  }
+}).observe(root, { attributes: true, attributeFilter: ["data-terminal", "data-seq", "data-mine"] });
 look();

@@ -18,6 +18,13 @@ const say = (text) => {
 const views = new Map(); // token -> latest view (with its session)
 let asked = false; // this page pressed Rematch: follow the next game as soon as it exists
 
+/** A seat's label with the page's own mark, said once: "alice (White, you)", not
+ * "alice (White) (you)"; "White (you)" where the label has no brackets. */
+function markedOnce(label, mark) {
+  if (mark === " (you)" && label.endsWith(")")) return `${label.slice(0, -1)}, you)`;
+  return label + mark;
+}
+
 function connect(token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = new URLSearchParams({ draw: "false" });
@@ -46,8 +53,8 @@ function current() {
 }
 
 function label(view, seat) {
-  const text = view.seats[seat]?.label ?? "";
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  // as the server wrote it: sides start with a capital, a person's name stays as written
+  return view.seats[seat]?.label ?? "";
 }
 
 function render() {
@@ -66,11 +73,18 @@ function render() {
   showSeries(view, session.series);
   const waiting = $("session-waiting");
   const open = session.open_seats.length > 0 && !view.terminal;
-  waiting.hidden = !can.stand_in && !open;
+  const away = can.stand_in || can.call_off;
+  waiting.hidden = !away && !open;
   if (open) {
     waiting.textContent = "Waiting for an opponent: this game is listed in the lobby, where anyone can join it.";
-  } else if (can.stand_in) {
-    waiting.textContent = `${label(view, session.waiting.seat)} has not moved for ${session.waiting.seconds} seconds.`;
+  } else if (away) {
+    // A rated game: the computer never plays for them; the win can be claimed instead.
+    const choice = can.claim_victory
+      ? " You may claim the win, or call the game off (it will not count)."
+      : can.call_off
+        ? " You may call the game off (it will not count)."
+        : "";
+    waiting.textContent = `${label(view, session.waiting.seat)} has not moved for ${session.waiting.seconds} seconds.${choice}`;
   }
   const events = $("session-events");
   events.replaceChildren();
@@ -202,7 +216,7 @@ function showSeries(view, series) {
   const parts = series.labels.map((name, seat) => {
     const me = view.seat === seat && tokens.length === 1 ? (view.you_mark ?? "") : "";
     const wins = series.wins[seat];
-    return `${name}${me} ${wins} ${wins === 1 ? "win" : "wins"}`;
+    return `${markedOnce(name, me)} ${wins} ${wins === 1 ? "win" : "wins"}`;
   });
   let text = `Game ${series.number} of the series: ${parts.join(", ")}`;
   if (series.draws) text += `, ${series.draws} drawn`;
@@ -213,6 +227,8 @@ function showSeries(view, series) {
 const CONFIRM = {
   resign: "Resign this game?",
   abort: "Call the game off? It will not count.",
+  claim_victory: "Claim the win? The game ends now and counts as your win.",
+  call_off: "Call the game off? It will not count.",
 };
 let pendingConfirm = null;
 
@@ -265,7 +281,8 @@ function remember() {
 
 if (tokens.length) for (const token of tokens) connect(token);
 else connect("");
-// The stand-in button appears once the other side has been silent long enough.
+// The stand-in button (a rated game: claim the win, call it off) appears once the other side
+// has been silent long enough.
 setInterval(() => {
   for (const token of views.keys()) {
     if (token) fetch(`/api/games/${gameId}/session?token=${encodeURIComponent(token)}`)
