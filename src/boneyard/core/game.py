@@ -85,6 +85,10 @@ class PanelItem:
     value: str
     picture: str | None = None
     """An SVG document that shows the value (a die face), or ``None``."""
+    turn: bool = False
+    """The item says whose turn it is ("To move"): once the game is over a page shows the
+    result in its place (a resignation or a fallen flag ends a game whose rules' state is
+    still mid-turn)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "value": self.value, "picture": self.picture}

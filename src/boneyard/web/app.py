@@ -41,7 +41,7 @@ from boneyard.web.people import (
     tournaments,
 )
 from boneyard.web.people.tournament_director import Director
-from boneyard.web.play import routes, sockets
+from boneyard.web.play import routes, sockets, turns
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.play.events import GameChanged, GameEnded, GameLoaded, SeatOpened
 from boneyard.web.play.manager import GameManager
@@ -156,6 +156,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(ops.router)
     app.include_router(sockets.router)
+    app.include_router(turns.router)
     app.include_router(pages.router)
     app.include_router(api_docs.router)
     app.include_router(mine.router)

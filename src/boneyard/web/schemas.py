@@ -238,6 +238,7 @@ class View(BaseModel):
     game: str
     title: str
     params: dict[str, Any]
+    created: float = Field(description="When the game was made, in seconds since 1970 (UTC).")
     seq: int = Field(description="How many actions are stored; act on this number.")
     seat: int | None
     seats: list[SeatInfo]

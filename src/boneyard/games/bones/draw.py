@@ -153,7 +153,9 @@ def render_svg(
         caption = STACK_LEGEND  # the numbers on the pieces could be read as pips
     size = square_size
     margin = round(size * 0.6) if coordinates else 4
-    caption_height = round(size * 0.7) if caption else 0
+    # The legend's room is kept from the first move on: a drawing that grew a line after it
+    # shrank the whole board on a page that fits the board to the window's height.
+    caption_height = round(size * 0.7) if caption or coordinates else 0
     total_width = 2 * margin + width * size
     total_height = 2 * margin + height * size + caption_height
     heights = _flat_heights(observation)

@@ -48,7 +48,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         label = _name(game, who) + (" (you)" if who == seat else "")
         items.append(PanelItem(label, f"{plural(left, 'piece')} to place"))
     if observation["current_player"] in (0, 1):
-        items.append(PanelItem("To move", _name(game, observation["current_player"])))
+        items.append(PanelItem("To move", _name(game, observation["current_player"]), turn=True))
     colour = "one" if seat is None else "your"  # a spectator has no colour of their own
     items.append(PanelItem("Goal", f"{LINE} of {colour} colour in a row or column"))
     return items

@@ -73,7 +73,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
         items.append(PanelItem("Match ends at", plural(observation["target"], "point")))
     phase = observation["phase"]
     if phase == "play":
-        items.append(PanelItem("To move", _name(game, observation["to_move"])))
+        items.append(PanelItem("To move", _name(game, observation["to_move"]), turn=True))
     elif phase == "solo":
         mover = _name(game, observation["to_move"])
         scored = 1 + observation["solo_moves"]

@@ -152,7 +152,7 @@ def panel(game: Game, observation: Observation, seat: int | None) -> list[PanelI
             )
         )
     if observation["current_player"] in (0, 1):
-        items.append(PanelItem("To move", _name(game, observation["current_player"])))
+        items.append(PanelItem("To move", _name(game, observation["current_player"]), turn=True))
     items.append(PanelItem("Moves", count_toward(moves, most, "then a draw")))
     if observation["repetitions"] >= 2:
         items.append(

@@ -364,6 +364,7 @@ async def _lobby(
     accounts = await manager.read_store(ratings.seat_ratings, ids)
     names = await manager.read_store(sessions.store.game_names, ids)
     controls = await manager.read_store(clocks.controls, ids)
+    created = await manager.read_store(sessions.store.created_of, ids)
     people = await manager.read_store(
         sessions.store.names, sorted({p for e in entries for p in e.people if p})
     )
@@ -385,6 +386,7 @@ async def _lobby(
             "people": people_names,
             "open_seats": open_seats,
             "watch_url": f"/game/{game_id}",
+            "created": created.get(game_id),
         }
 
     for entry in entries:

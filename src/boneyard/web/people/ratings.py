@@ -16,6 +16,7 @@ The change a game made is kept with it and shown on its page at the end (``+12``
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import glicko2
@@ -181,6 +182,12 @@ def result_word(seat: int, returns: tuple[float, ...] | None) -> str | None:
     return "won" if returns[seat] == max(returns) else "lost"
 
 
+def played_iso(seconds: float) -> str:
+    """When a game was made, for a page's ``<time datetime>`` (the browser says it in words,
+    in its own time zone: static/when.js)."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
+
+
 async def player_json(request: Request, name: str) -> dict[str, Any]:
     account: Account | None = await in_store(request, account_store(request).account_named, name)
     if account is None:
@@ -202,6 +209,8 @@ async def player_json(request: Request, name: str) -> dict[str, Any]:
                 "title": titles.get(seat.game, seat.game),
                 "terminal": seat.finished,
                 "replay_url": f"/game/{seat.game_id}/replay",
+                "played": seat.created,
+                "played_iso": played_iso(seat.created),
                 "against": against(seat.others),
                 "result": (
                     "called off"

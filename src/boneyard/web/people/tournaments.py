@@ -30,6 +30,7 @@ from boneyard.web.guard.budgets import (
 from boneyard.web.guard.signin import in_store, signed_in
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.accounts import require_account
+from boneyard.web.people.ratings import played_iso
 from boneyard.web.people.tournament_director import Director
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import ERRORS
@@ -273,6 +274,8 @@ async def list_page(request: Request, _payer: ReadPayer) -> Any:
     manager: GameManager = request.app.state.manager
     now = time.time()
     found = [_summary(request, t, now) for t in await _listed(request)]
+    for summary in found:  # when it starts or started, said in words by the reader's browser
+        summary["starts_iso"] = played_iso(summary["starts"])
     games = []
     for name in manager.catalog.names():
         game_class = manager.catalog.game_class(name)

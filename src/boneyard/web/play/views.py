@@ -45,6 +45,7 @@ def seat_view(
         "game": live.game.name,
         "title": live.game.title,
         "params": dict(live.game.params),
+        "created": live.stored.created,
         "seq": live.seq,
         "seat": seat,
         "seats": [

@@ -299,9 +299,30 @@ def _listed(live: LiveGame, seat: int, viewer: int | None) -> str:
     return name + you_mark(live, seat)
 
 
+def short_result(live: LiveGame, seat: int | None) -> str:
+    """The end of a game in a word or two as ``seat`` reads it ("you won", "North won", "a
+    draw", "called off"): the panel's, beside the prompt's whole sentence."""
+    if live.ending is not None and live.ending.kind == "abort":
+        return "called off"
+    returns = live.returns()
+    best = max(returns)
+    winners = [s for s, r in enumerate(returns) if r == best]
+    if len(returns) > 1 and len(winners) == len(returns):
+        return "a draw"
+    if seat is not None and live.is_persons(seat) and len(returns) > 1:
+        return "you won" if seat in winners else "you lost"
+    return " and ".join(display_name(live, s) for s in winners) + " won"
+
+
 def _panel(live: LiveGame, seat: int | None, observation: dict[str, Any]) -> list[dict[str, Any]]:
-    """The game's panel for ``seat``, its labels as that seat's page must read them."""
-    items = [item.to_json() for item in live.game.panel(observation, seat)]
+    """The game's panel for ``seat``, its labels as that seat's page must read them; once the
+    game is over the result stands where the turn was."""
+    items = []
+    for item in live.game.panel(observation, seat):
+        if item.turn and live.over:
+            items.append({"label": "Result", "value": short_result(live, seat), "picture": None})
+        else:
+            items.append(item.to_json())
     return [{**item, "label": as_seat_reads(live, seat, str(item["label"]))} for item in items]
 
 

@@ -398,6 +398,18 @@ class AccountStore:
             ).all()
         return {int(r[0]): r[1] for r in rows}
 
+    def owners_of(self, game_ids: list[str]) -> dict[tuple[str, int], str]:
+        """The account of each seat of ``game_ids`` that is an account's: ``(game, seat)``."""
+        if not game_ids:
+            return {}
+        with self.store.reads.connect() as connection:
+            rows = connection.execute(
+                select(
+                    AccountSeatRow.game_id, AccountSeatRow.seat, AccountSeatRow.account_id
+                ).where(AccountSeatRow.game_id.in_(game_ids))
+            ).all()
+        return {(r[0], int(r[1])): r[2] for r in rows}
+
     def seat_owner(self, game_id: str, seat: int) -> Account | None:
         """The account a seat of a game belongs to, if any (one look-up by the table's key)."""
         with self.store.reads.connect() as connection:

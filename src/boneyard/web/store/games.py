@@ -434,6 +434,18 @@ class Store:
             ).all()
         return [(int(a), int(p)) for a, p in rows]
 
+    def unfinished(self, game_ids: Sequence[str]) -> set[str]:
+        """Those of ``game_ids`` that are stored and not over (one query, however many)."""
+        if not game_ids:
+            return set()
+        with self.reads.connect() as connection:
+            rows = connection.execute(
+                select(GameRow.id).where(
+                    GameRow.id.in_(list(game_ids)), GameRow.finished.is_(False)
+                )
+            ).all()
+        return {r[0] for r in rows}
+
     def game_ids(self) -> list[str]:
         with self._sessions() as session:
             return [r[0] for r in session.execute(select(GameRow.id)).all()]

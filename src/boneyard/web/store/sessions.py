@@ -292,6 +292,16 @@ class SessionStore:
         ]
         return between[:limit]
 
+    def created_of(self, game_ids: list[str]) -> dict[str, float]:
+        """When each of ``game_ids`` was made (seconds since 1970)."""
+        if not game_ids:
+            return {}
+        with self.store.engine.connect() as connection:
+            rows = connection.execute(
+                select(GameRow.id, GameRow.created).where(GameRow.id.in_(game_ids))
+            ).all()
+        return {r[0]: float(r[1]) for r in rows}
+
     def finished_ids(self, game_ids: list[str]) -> set[str]:
         if not game_ids:
             return set()

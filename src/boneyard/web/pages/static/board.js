@@ -114,11 +114,13 @@ function pieceOver(svg, squares) {
 }
 
 /** Whether a piece stands on ``square``: drawn with the square's name besides the square's own
- * shape (Obonto's animals, OYNO's bones), or as a cone of that square (Bond O Cones). */
+ * shape (Obonto's animals, OYNO's bones), as a cone of that square (Bond O Cones), or as a
+ * piece over the squares it names (a Bones domino, its stack's height written on it). */
 function occupied(svg, square) {
   const name = CSS.escape(square);
   return Boolean(svg.querySelector(`[data-cone="${name}"]`))
-    || svg.querySelectorAll(`[data-square="${name}"]`).length > 1;
+    || svg.querySelectorAll(`[data-square="${name}"]`).length > 1
+    || pieceOver(svg, [square]) !== null;
 }
 
 export function clearMarks(container, kind) {

@@ -1,6 +1,7 @@
 // The lobby: open a game for someone to join, join a waiting game, or watch a live one.
 import { ensurePerson, loadPerson, post, proof, rememberedName } from "./identity.js";
 import { loadGames } from "./mygames.js";
+import { playedTime } from "./when.js";
 
 const $ = (id) => document.getElementById(id);
 const nameInput = $("your-name");
@@ -113,6 +114,12 @@ function row(game, join, mine) {
   const ratedGame = game.rated ? ", rated" : "";
   about.textContent = ` (${game.params}${clock}${hints}${ratedGame}) ${who}`;
   li.append(title, about, " ");
+  if (typeof game.created === "number") {
+    const when = document.createElement("span");
+    when.className = "small";
+    when.append(playedTime(game.created));
+    li.append(when, " ");
+  }
   if (mine) {
     const back = document.createElement("a");
     back.className = "yours";

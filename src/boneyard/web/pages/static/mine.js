@@ -3,6 +3,8 @@
 // on and a button to forget it.
 import { loadPerson, post, proof } from "./identity.js";
 import { entryFromView, forgetGame, loadGames, rememberGame } from "./mygames.js";
+import { notifying, startTelling, stopTelling } from "./turns.js";
+import { playedTime } from "./when.js";
 
 const list = document.getElementById("mine");
 
@@ -29,6 +31,7 @@ function item(game) {
   const status = document.createElement("span");
   status.className = "status-line";
   status.textContent = game.status ?? "";
+  if (typeof game.created === "number") status.prepend(playedTime(game.created), game.status ? " · " : "");
   const resume = document.createElement("a");
   resume.className = "button";
   resume.href = title.href;
@@ -102,5 +105,31 @@ async function refresh() {
   list.dataset.refreshed = "yes";
 }
 
+/** The one way this site asks to show notifications: the person's click, never by itself. */
+function showNotifyButton() {
+  const button = document.getElementById("notify-turns");
+  const words = document.getElementById("notify-words");
+  if (!("Notification" in window)) {
+    button.hidden = true;
+    words.textContent = "This browser cannot tell you when it is your turn.";
+  } else if (Notification.permission === "denied") {
+    button.disabled = true;
+    words.textContent = "Notifications are blocked for this site: allow them in the browser's site settings.";
+  } else if (notifying()) {
+    button.textContent = "Stop telling me";
+    words.textContent = "This browser tells you when a game comes to your move.";
+  } else {
+    button.textContent = "Tell me when it is my turn";
+    words.textContent = "";
+  }
+}
+
+document.getElementById("notify-turns").addEventListener("click", async () => {
+  if (notifying()) stopTelling();
+  else if ((await Notification.requestPermission()) === "granted") startTelling();
+  showNotifyButton();
+});
+
+showNotifyButton();
 show();
 refresh();

@@ -47,6 +47,7 @@ export function entryFromView(view, tokens) {
     tokens,
     title: view.title,
     game: view.game,
+    created: view.created,
     opponents: tokens.length > 1 ? [] : opponents,
     status: statusLine(view, tokens.length === 1 ? own : []),
     yourMove: Boolean(mine.size) && !view.terminal && view.current_player !== null && view.current_player === view.seat,
