@@ -70,7 +70,9 @@ def test_bones_rematch_in_two_browsers_the_loser_starts(server: str, browser: An
         if black_move:
             api_play(server, created["id"], black, black_move)
     black_page.wait_for_selector("[data-session=rematch]:not([hidden])")
-    assert "white won" in black_page.inner_text("#status").lower()
+    # The loser is told as lichess tells them, in the second person (issue 41).
+    assert "you lost: white has 5 squares in a line" in black_page.inner_text("#status").lower()
+    white_page.wait_for_selector("#status:has-text('You won')")
     black_page.click("[data-session=rematch]")
     black_page.wait_for_url(lambda url: created["id"] not in url, timeout=TIMEOUT_MS)
     black_page.wait_for_selector("#game[data-seq]")

@@ -28,10 +28,14 @@ function item(game) {
     who.textContent = `${game.you ? `you play ${game.you}, ` : ""}against ${game.opponents.join(", ")}`;
   } else who.textContent = "every seat at this screen";
   if (game.continuing) who.textContent += " (your continuing game)";
+  // When it was played, then its status, on one line; the status keeps a span of its own.
+  const line = document.createElement("span");
+  line.className = "mine-line";
   const status = document.createElement("span");
   status.className = "status-line";
   status.textContent = game.status ?? "";
-  if (typeof game.created === "number") status.prepend(playedTime(game.created), game.status ? " · " : "");
+  if (typeof game.created === "number") line.append(playedTime(game.created), game.status ? " · " : "");
+  line.append(status);
   const resume = document.createElement("a");
   resume.className = "button";
   resume.href = title.href;
@@ -47,7 +51,7 @@ function item(game) {
   const buttons = document.createElement("div");
   buttons.className = "mine-buttons";
   buttons.append(resume, remove);
-  li.append(title, " ", mark, " ", who, status, buttons);
+  li.append(title, " ", mark, " ", who, line, buttons);
   return li;
 }
 
