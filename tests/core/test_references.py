@@ -29,7 +29,11 @@ def _module_file(parts: list[str]) -> Path | None:
     folder = SOURCE.joinpath(*parts[1:])
     if (folder / "__init__.py").is_file():
         return folder / "__init__.py"
-    return folder.with_suffix(".py") if folder.with_suffix(".py").is_file() else None
+    # A compiled module (the native engines' extension) is named by its typed stub.
+    for suffix in (".py", ".pyi"):
+        if folder.with_suffix(suffix).is_file():
+            return folder.with_suffix(suffix)
+    return None
 
 
 def _defines(module: Path, name: str) -> bool:
