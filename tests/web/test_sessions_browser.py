@@ -234,6 +234,9 @@ def test_joining_an_open_game_from_a_second_browser(server: str, browser: Any) -
     assert ann.get_attribute("#game", "data-mine") == "no"
     assert not ann.title().startswith("Your move")
     assert ann.locator("[data-session=abort]").is_visible(), "Call the game off stays"
+    # ... but nobody is there yet to resign to or to offer a draw (issue 41)
+    assert ann.locator("[data-session=resign]").is_hidden()
+    assert ann.locator("[data-session=offer_draw]").is_hidden()
     game_id = ann.url.split("/game/")[1].split("?")[0]
     ben.wait_for_selector(f"[data-game-id='{game_id}'] button.join")
     again = ann_context.new_page()  # Ann looks at the lobby again: her game is hers

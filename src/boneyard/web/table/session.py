@@ -154,11 +154,19 @@ def session_view(
     absent = absent_seat(live, seat, waited, session.stand_in_seconds)
     unplayed = not played(live)
     claimable = live.rated and absent is not None and not unplayed
+    # An open game still waiting for someone to join is only called off: there is nobody yet
+    # to resign to or to offer a draw (a lichess seek is cancelled, never resigned).
+    seeking = live.waiting_for_people()
     can = {
         # a rated game not yet played by each side is called off, not resigned (lichess)
-        "resign": person and not over and live.num_seats > 1 and not (live.rated and unplayed),
+        "resign": person
+        and not over
+        and not seeking
+        and live.num_seats > 1
+        and not (live.rated and unplayed),
         "offer_draw": person
         and not over
+        and not seeking
         and others_people
         and live.game.spec.series.can_be_drawn
         and draw_offer is None,
