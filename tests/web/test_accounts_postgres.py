@@ -49,9 +49,14 @@ def test_accounts_claims_and_a_rated_game_on_postgresql(postgres_url: str) -> No
         )
         rated = uma.post("/api/open", json={"game": "toy_walk", "rated": True, "seat": 0}).json()
         joined = vic.post(f"/api/open/{rated['id']}/join", json={}).json()
-        move_each_side(rated["id"], [(uma, rated["token"]), (vic, joined["token"])])
+        # The moves go through the clients that run each app's own event loop (where its
+        # listener and its games' locks live), signed in as the players: a client of its own
+        # would run each request on a loop of its own and race the listener's load of the game.
+        first.cookies.update(uma.cookies)
+        second.cookies.update(vic.cookies)
+        move_each_side(rated["id"], [(first, rated["token"]), (second, joined["token"])])
         resign = {"token": joined["token"], "do": "resign"}
-        assert vic.post(f"/api/games/{rated['id']}/session", json=resign).status_code == 200
+        assert second.post(f"/api/games/{rated['id']}/session", json=resign).status_code == 200
         # Each process's store hook runs again on the same result: the ratings moved once.
         for app in (first_app, second_app):
             store = app.state.manager.store

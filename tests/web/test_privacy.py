@@ -26,6 +26,8 @@ VIEW_KEYS = {
     "returns", "status", "observation", "legal", "log_from", "log_update", "log", "svg", "text",
     "seed_hash",
     "seed", "session", "hints_on",
+    # when the game was made (the lists' dates): the same for every seat
+    "created",
     # the seat's state at the table: it left and watches (the computer plays it), its clocks
     "watching", "you_mark", "clock",
     # words for people (web/play/words.py), each drawn from the seat's own observation:

@@ -29,7 +29,7 @@ def test_the_turns_count_on_postgresql_across_processes(postgres_url: str) -> No
         south = (game["id"], token(game, 1))
         assert turns(second, south)["waiting"] == 0
         assert turns(ann)["waiting"] == 1, "the account's seat"
-        move(first, game, 0)
+        move(ann, game, 0)  # (an account's seat opens only with its session)
         assert turns(second, south)["waiting"] == 1
         assert turns(ann)["waiting"] == 0
         finished = first.post(

@@ -223,6 +223,7 @@ class GameManager:
             seat_rows = [row | {"hints": True} for row in seat_rows]
         self.cache.make_room(size)
         record = new_record(game_id, clock, game.info.num_players, len(applied))
+        created = time.time()  # one time for the row and the live game: a reload shows the same
         await self._in(
             self.writer,
             self.settings.store_seconds,
@@ -236,9 +237,10 @@ class GameManager:
             seat_rows,
             applied,
             None if record is None else ClockStore.inserting(record),
+            created,
         )
         stored = StoredGame(
-            game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, time.time(),
+            game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, created,
             False, list(applied),
         )  # fmt: skip
         live = await self._made(

@@ -226,9 +226,11 @@ class Store:
         seats: list[dict[str, Any]],
         actions: Sequence[tuple[int, int]] = (),
         also: Callable[[Any], None] | None = None,
+        created: float | None = None,
     ) -> None:
         """Store a new game with its first ``actions`` (the opening chance outcomes), at once;
-        ``also``: more writes in the same transaction (its clock: ``store/clocks.py``)."""
+        ``also``: more writes in the same transaction (its clock: ``store/clocks.py``);
+        ``created``: when it was made (now by default), the time the live game shows too."""
         with self._sessions.begin() as session:
             session.add(
                 GameRow(
@@ -238,7 +240,7 @@ class Store:
                     seed=seed,
                     seed_hash=seed_hash,
                     seats=seats,
-                    created=time.time(),
+                    created=time.time() if created is None else created,
                     finished=False,
                 )
             )
