@@ -6,6 +6,7 @@ mod game;
 mod params;
 mod played;
 mod random;
+mod text;
 
 pub use batch::{Batch, BatchArrays};
 pub use error::EngineError;
@@ -13,3 +14,4 @@ pub use game::{Action, DynState, NativeGame, Rules, CHANCE, TERMINAL};
 pub use params::Params;
 pub use played::Played;
 pub use random::{python_shuffle, Randomness};
+pub use text::python_repr;

@@ -2,7 +2,7 @@ use rand::rngs::SmallRng;
 use rand::Rng;
 use serde_json::Value;
 
-use super::{Action, DynState, EngineError, Randomness, Rules, CHANCE, TERMINAL};
+use super::{python_repr, Action, DynState, EngineError, Randomness, Rules, CHANCE, TERMINAL};
 
 /// What the Python engine's `State.why_illegal` says where the game gives no reason of its own.
 const NOT_ALLOWED: &str = "That move is not allowed now.";
@@ -101,15 +101,6 @@ impl<R: Rules> Played<R> {
 
     fn id_of(&self, action: i64) -> Option<Action> {
         Action::try_from(action).ok()
-    }
-}
-
-/// Python's `repr` of a string: single quotes unless it holds one and no double quote.
-fn python_repr(text: &str) -> String {
-    if text.contains('\'') && !text.contains('"') {
-        format!("\"{text}\"")
-    } else {
-        format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
     }
 }
 

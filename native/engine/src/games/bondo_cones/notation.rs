@@ -92,34 +92,7 @@ pub fn parse_square(text: &str) -> Option<usize> {
     Some((rank - 1) * WIDTH + (file as usize - 'a' as usize))
 }
 
-/// Python's `repr` of a string, as the Python messages quote what a person typed.
-pub fn python_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut shown = String::with_capacity(text.len() + 2);
-    shown.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => shown.push_str("\\\\"),
-            '\n' => shown.push_str("\\n"),
-            '\r' => shown.push_str("\\r"),
-            '\t' => shown.push_str("\\t"),
-            c if c == quote => {
-                shown.push('\\');
-                shown.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                shown.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => shown.push(c),
-        }
-    }
-    shown.push(quote);
-    shown
-}
+pub use crate::core::python_repr;
 
 /// The notation of a player action id (no state needed: ids say everything).
 pub fn player_action_to_string(action: Action) -> Result<String, EngineError> {

@@ -121,35 +121,7 @@ pub fn parse_placement(text: &str) -> Result<[u8; 6], EngineError> {
     Ok(squares)
 }
 
-/// Python's `repr` of a string, for quoting input in a message: single quotes unless it holds
-/// one and no double quote, backslashes and control characters escaped.
-pub fn python_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut shown = String::with_capacity(text.len() + 2);
-    shown.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => shown.push_str("\\\\"),
-            '\n' => shown.push_str("\\n"),
-            '\r' => shown.push_str("\\r"),
-            '\t' => shown.push_str("\\t"),
-            c if c == quote => {
-                shown.push('\\');
-                shown.push(c);
-            }
-            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
-                shown.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => shown.push(c),
-        }
-    }
-    shown.push(quote);
-    shown
-}
+pub use crate::core::python_repr;
 
 #[cfg(test)]
 mod tests {

@@ -309,34 +309,7 @@ pub fn ranks_of(text: &str) -> usize {
     text.trim().split('/').count()
 }
 
-/// Python's `repr` of a string, as error messages quote what a person typed.
-pub fn python_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut shown = String::with_capacity(text.len() + 2);
-    shown.push(quote);
-    for char in text.chars() {
-        match char {
-            '\\' => shown.push_str("\\\\"),
-            '\n' => shown.push_str("\\n"),
-            '\r' => shown.push_str("\\r"),
-            '\t' => shown.push_str("\\t"),
-            _ if char == quote => {
-                shown.push('\\');
-                shown.push(char);
-            }
-            _ if (char as u32) < 0x20 || (0x7f..0xa0).contains(&(char as u32)) => {
-                shown.push_str(&format!("\\x{:02x}", char as u32));
-            }
-            _ => shown.push(char),
-        }
-    }
-    shown.push(quote);
-    shown
-}
+pub use crate::core::python_repr;
 
 /// A fast hasher for sets of positions (the repetition counts, the solver's levels): the keys
 /// are whole machine words, hashed by
