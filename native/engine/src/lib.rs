@@ -7,6 +7,7 @@
 
 pub mod core;
 pub mod games;
+pub mod search;
 
 pub use crate::core::{
     Action, Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Played, Randomness,

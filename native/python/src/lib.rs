@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use boneyard_engine::search::SearchRequest;
 use boneyard_engine::{Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Randomness};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
@@ -377,6 +378,42 @@ impl PyState {
             game: self.game.clone_ref(py),
             ids: self.ids.clone(),
         })
+    }
+
+    /// Search for the mover's action with the native search `search` (its `options` a JSON
+    /// object), within `time_limit_ms` and/or `iterations`, seeded by `seed`; the GIL is released
+    /// while it thinks. A dict: `action`, `values` (per seat), `visits` (per root action),
+    /// `iterations`, `elapsed_ms`.
+    #[pyo3(signature = (search, options_json, time_limit_ms, iterations, seed))]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        search: &str,
+        options_json: &str,
+        time_limit_ms: Option<u64>,
+        iterations: Option<u64>,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let options: serde_json::Value = serde_json::from_str(options_json)
+            .map_err(|e| PyValueError::new_err(format!("search options are not JSON: {e}")))?;
+        let request = SearchRequest {
+            search: search.to_string(),
+            options,
+            time_limit_ms,
+            iterations,
+            seed,
+        };
+        let state = &self.inner;
+        let outcome = py
+            .detach(|| state.search(&request))
+            .map_err(|e| raise(py, e))?;
+        let found = PyDict::new(py);
+        found.set_item("action", outcome.action)?;
+        found.set_item("values", outcome.values)?;
+        found.set_item("visits", outcome.visits)?;
+        found.set_item("iterations", outcome.iterations)?;
+        found.set_item("elapsed_ms", outcome.elapsed_ms)?;
+        Ok(found)
     }
 
     fn clone(&self, py: Python<'_>) -> PyState {

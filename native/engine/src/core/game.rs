@@ -86,6 +86,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn observation_tensor(&self, _seat: Option<usize>, _out: &mut [f32]) -> bool {
         false
     }
+    /// The game's evaluation of an unfinished position for `seat`, inside the utility range: the
+    /// Python `heuristic.evaluate(state, seat)` of its game, where it is ported (`None`: not yet,
+    /// and a search then plays on to the end or scores such a state as unknown).
+    fn heuristic(&self, _seat: usize) -> Option<f64> {
+        None
+    }
     /// The saved fields of a state that is more than a replay of its history (a resampled one),
     /// in the Python engine's snapshot format (`to_json()["snapshot"]`); `None` otherwise.
     fn snapshot(&self) -> Option<Value> {
@@ -160,4 +166,10 @@ pub trait DynState: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynState>;
     /// Play uniformly random actions (chance by its odds) to the end; the number of actions.
     fn play_out(&mut self, rng: &mut rand::rngs::SmallRng) -> usize;
+    /// Search for the mover's action (`crate::search::run`): the bindings call this with the GIL
+    /// released.
+    fn search(
+        &self,
+        request: &crate::search::SearchRequest,
+    ) -> Result<crate::search::SearchOutcome, EngineError>;
 }

@@ -302,6 +302,13 @@ impl<R: Rules> DynState for Played<R> {
             steps += 1;
         }
     }
+
+    fn search(
+        &self,
+        request: &crate::search::SearchRequest,
+    ) -> Result<crate::search::SearchOutcome, EngineError> {
+        crate::search::run(self, request)
+    }
 }
 
 /// A chance outcome drawn by its probability.

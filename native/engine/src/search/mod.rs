@@ -1,0 +1,64 @@
+//! Whole searches over the native engines: a bot's thinking done in Rust, the GIL released.
+//!
+//! Every search is generic over a game's `Rules` and reached from Python through one entry,
+//! `DynState::search` (a search's name and its options as JSON), so the bindings and the Python
+//! bots stay game-agnostic. A game's evaluation of an unfinished position is `Rules::heuristic`,
+//! the Rust twin of its Python `heuristic.py`. Each search module owns its options: it reads
+//! them from `SearchRequest::options` and refuses the ones it does not know.
+
+use serde_json::Value;
+
+use crate::core::{Action, EngineError, Played, Rules};
+
+/// What a caller asks of a search: its name, its options (a JSON object), and its budget.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    /// The search: the names `run` knows.
+    pub search: String,
+    /// The search's own options (exploration constant, depth, resamples, ...), as JSON.
+    pub options: Value,
+    /// Stop after this many milliseconds (a wall-clock budget), if given.
+    pub time_limit_ms: Option<u64>,
+    /// Stop after this many iterations (simulations, or depth for a depth-first search), if given;
+    /// an iteration budget alone makes a seeded search give the same move every time.
+    pub iterations: Option<u64>,
+    /// The search's random seed.
+    pub seed: u64,
+}
+
+/// What a search found: the move it chose and what it knows of the others.
+#[derive(Debug, Clone)]
+pub struct SearchOutcome {
+    /// The chosen action.
+    pub action: Action,
+    /// The root's value for each seat, as far as the search could tell.
+    pub values: Vec<f64>,
+    /// Per root action: how much the search looked at it (visits, or nodes below it).
+    pub visits: Vec<(Action, u64)>,
+    /// Iterations (simulations) or the depth reached, whichever the search counts.
+    pub iterations: u64,
+    /// Milliseconds spent.
+    pub elapsed_ms: u64,
+}
+
+/// The names of the searches `run` knows, for error messages.
+pub const SEARCHES: &[&str] = &[];
+
+/// Run `request` from `state` (a player's turn: not a chance node, not the end).
+pub fn run<R: Rules>(
+    _state: &Played<R>,
+    request: &SearchRequest,
+) -> Result<SearchOutcome, EngineError> {
+    // Each search adds one arm here: `"mcts" => mcts::search(state, request),`.
+    #[allow(clippy::match_single_binding)]
+    match request.search.as_str() {
+        other => Err(EngineError::NotSupported(format!(
+            "no native search called {other:?}; native searches: {}",
+            if SEARCHES.is_empty() {
+                "none yet".to_string()
+            } else {
+                SEARCHES.join(", ")
+            }
+        ))),
+    }
+}
