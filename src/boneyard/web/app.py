@@ -40,6 +40,7 @@ from boneyard.web.people import (
     ratings,
     tournaments,
 )
+from boneyard.web.people.settling import SettleSweep
 from boneyard.web.people.tournament_director import Director
 from boneyard.web.play import routes, sockets, turns
 from boneyard.web.play.catalog import Catalog
@@ -85,7 +86,9 @@ def create_app(
         game_manager.warm_up()
         await app.state.clocks.start()
         app.state.director.start()
+        app.state.settle_sweep.start()
         yield
+        await app.state.settle_sweep.stop()
         await app.state.director.stop()
         app.state.clocks.stop()
         game_manager.shutdown()
@@ -142,6 +145,8 @@ def create_app(
         game_manager, app.state.tournaments, app.state.accounts, app.state.ratings, clocks
     )
     events.subscribe(GameEnded, app.state.director.game_ended)
+    # Results stored without their settling (an older process, one killed): caught up here.
+    app.state.settle_sweep = SettleSweep(game_manager)
 
     _answer_errors(app)
     app.add_middleware(

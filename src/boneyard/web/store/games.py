@@ -200,7 +200,13 @@ class Store:
         self.on_finish: list[Callable[[Any, str, list[float], str], None]] = []
         """Called in the transaction that stores a game's result, with its connection, the
         game's id, its returns and how it ended ("rules", or the web-layer event: "resign",
-        "abort", ...): a rated game's ratings move there (``ratings.py``)."""
+        "abort", ...): a rated game's ratings move there (``ratings.py``). Each hook is
+        idempotent (a conditional update marks its work done): the sweep (``settling.py``) may
+        call it again for a game whose result another process stored."""
+        self.unsettled: list[Callable[[Any, int], list[str]]] = []
+        """For the sweep (``settling.py``): each hook's owner lists (with a connection, at
+        most a number of) the finished games its hook has not yet settled: ended through a
+        process without the hook (an older build), or one killed before it ran."""
 
     def alone(self) -> Any:
         """A connection for one statement that commits by itself (a context manager): on
