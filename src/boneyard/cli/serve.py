@@ -100,6 +100,7 @@ def _serve_workers(
     import uvicorn
 
     from boneyard.web.app import settings_to_environment, several_processes_warning
+    from boneyard.web.store.games import shown_url
 
     _check_free(host, port)
     warning = several_processes_warning(db, workers)
@@ -112,7 +113,7 @@ def _serve_workers(
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"boneyard is serving at http://{shown}:{port}/ with {workers} processes  "
-        f"(database: {db}; Ctrl+C stops)"
+        f"(database: {shown_url(db)}; Ctrl+C stops)"
     )
     uvicorn.run(
         "boneyard.web.app:app_from_environment",
@@ -131,6 +132,8 @@ def _serve_workers(
     "--db",
     default="sqlite:///boneyard.db",
     show_default=True,
+    envvar="BONEYARD_DB",
+    show_envvar=True,
     help="SQLAlchemy URL: sqlite:///path.db or postgresql+psycopg://user:pass@host/db.",
 )
 @click.option(
@@ -358,6 +361,7 @@ def serve(
         from boneyard.web.compute.ray_bots import require_ray_client
         from boneyard.web.ops import setup_logging
         from boneyard.web.settings import Settings, is_ray_address
+        from boneyard.web.store.games import shown_url
     except ImportError as error:
         raise click.ClickException(
             f"the web app needs the 'web' extra ({error.name} is missing): "
@@ -405,14 +409,17 @@ def serve(
     except click.ClickException:
         raise
     except Exception as error:  # a bad URL or an unreachable database
-        raise click.ClickException(f"cannot open the database {db!r}: {error}") from None
+        words = str(error).replace(db, shown_url(db))
+        raise click.ClickException(f"cannot open the database {shown_url(db)!r}: {words}") from None
     try:
         _check_free(host, port)
     except click.ClickException:
         app.state.manager.shutdown()
         raise
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"boneyard is serving at http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
+    click.echo(
+        f"boneyard is serving at http://{shown}:{port}/  (database: {shown_url(db)}; Ctrl+C stops)"
+    )
     try:
         uvicorn.run(app, host=host, port=port, **uvicorn_options(settings))
     finally:

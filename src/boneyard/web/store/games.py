@@ -159,6 +159,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def shown_url(url: str) -> str:
+    """``url`` as printed or logged: its password replaced by ``***`` (a banner, a log line or
+    an error goes to places a password must not: terminals, log collectors, bug reports)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: say nothing of what it holds
+        return "<a database URL that cannot be read>"
+
+
 def _check_sqlite_file(url: str) -> None:
     """Refuse a SQLite URL whose file would be named like a URL (``sqlite:///sqlite:``, what a
     path built from ``sqlite://`` gives): SQLite would quietly make a file of that name in the
@@ -187,7 +196,9 @@ class Store:
         connect_args: dict[str, Any] = {}
         if self.is_sqlite:
             connect_args = {"check_same_thread": False, "timeout": 30}
-        self.engine: Engine = create_engine(url, connect_args=connect_args)
+        # hide_parameters: an error's text (logged, or shown in an outage) never quotes the
+        # values of its statement: seat tokens, seeds, password hashes.
+        self.engine: Engine = create_engine(url, connect_args=connect_args, hide_parameters=True)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.reads: Engine = self.engine
