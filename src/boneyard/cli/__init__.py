@@ -29,15 +29,25 @@ def main(context: click.Context, config: Path | None) -> None:
         try:
             context.default_map = default_map(config, context.command)
         except click.BadParameter as error:
-            error.param_hint = "--config"
-            raise
+            raise click.BadParameter(error.message, param_hint="--config") from None
 
     # A game's spec names its bots as text: a misspelt one stops every command here, by name.
     check_levels()
 
 
 # Commands register below, one line each.
-from boneyard.cli import analyze, arena, bench, bots, info, play, serve, solve, train  # noqa: E402
+from boneyard.cli import (  # noqa: E402
+    analyze,
+    arena,
+    bench,
+    bots,
+    db_backup,
+    info,
+    play,
+    serve,
+    solve,
+    train,
+)
 
 main.add_command(info.games)
 main.add_command(info.rules)
@@ -49,3 +59,5 @@ main.add_command(arena.arena)
 main.add_command(solve.solve)
 main.add_command(analyze.analyze)
 main.add_command(train.train)
+# `db backup` and `db restore`, in the `db` group (made by them while no other command is).
+db_backup.register(main)
