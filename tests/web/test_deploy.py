@@ -23,10 +23,11 @@ from sqlalchemy.exc import OperationalError
 
 from boneyard.cli import main
 from boneyard.web.app import app_from_environment
-from boneyard.web.compute.jobs import JobQueue
+from boneyard.web.compute.jobs import UNCLAIMED_SECONDS, JobQueue
 from boneyard.web.compute.worker import Worker
 from boneyard.web.ops import JsonLines
 from boneyard.web.store.games import Store
+from boneyard.web.store.jobs import JobRow
 from tests.web.conftest import create, free_port, make_app, token
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -205,3 +206,30 @@ def test_the_compose_commands_are_real_options(service: str) -> None:
     given = {arg.split("=", 1)[0].lstrip("-").replace("-", "_") for arg in command[2:]}
     assert given <= set(parsed.params), "every option given is one the command has"
     assert CliRunner().invoke(main, [*command[1:], "--help"]).exit_code == 0
+
+
+def test_readiness_fails_under_the_job_queue_while_no_worker_claims(db_path: Path) -> None:
+    """``--bots queue`` with no ``boneyard bots`` running: the computer never moves, and
+    ``/readyz`` says so once a job has waited past ``UNCLAIMED_SECONDS`` unclaimed."""
+    with TestClient(make_app(db_path, bots="queue")) as client:
+        assert client.get("/readyz").json() == {"status": "ready"}  # nothing waits yet
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        queue = JobQueue(store)
+        job_id = queue.submit("move", 0, ["easy", 1, 1, None, []], 1.0, "127.0.0.9")
+        assert client.get("/readyz").status_code == 200  # a job just asked for: not yet
+        with store.engine.begin() as connection:  # as if asked for a minute ago
+            connection.execute(
+                JobRow.__table__.update()
+                .where(JobRow.id == job_id)
+                .values(created=time.time() - UNCLAIMED_SECONDS - 30)
+            )
+        answer = client.get("/readyz")
+        assert answer.status_code == 503
+        assert "no bot worker has claimed a job for" in answer.json()["detail"]
+        assert "boneyard bots" in answer.json()["detail"]
+        # a worker comes and takes it: ready again, while the job runs and after
+        job = queue.claim("worker-1")
+        assert job is not None and job.id == job_id
+        assert client.get("/readyz").json() == {"status": "ready"}
+        assert queue.finish(job, "worker-1", 0, None)
+        assert client.get("/readyz").json() == {"status": "ready"}
