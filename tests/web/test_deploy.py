@@ -19,6 +19,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 
 from boneyard.cli import main
@@ -219,7 +220,7 @@ def test_readiness_fails_under_the_job_queue_while_no_worker_claims(db_path: Pat
         assert client.get("/readyz").status_code == 200  # a job just asked for: not yet
         with store.engine.begin() as connection:  # as if asked for a minute ago
             connection.execute(
-                JobRow.__table__.update()
+                update(JobRow)
                 .where(JobRow.id == job_id)
                 .values(created=time.time() - UNCLAIMED_SECONDS - 30)
             )
