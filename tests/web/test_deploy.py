@@ -234,3 +234,36 @@ def test_readiness_fails_under_the_job_queue_while_no_worker_claims(db_path: Pat
         assert client.get("/readyz").json() == {"status": "ready"}
         assert queue.finish(job, "worker-1", 0, None)
         assert client.get("/readyz").json() == {"status": "ready"}
+
+
+def test_a_database_outage_answers_the_documented_json_not_a_text_500(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(make_app(db_path), raise_server_exceptions=False) as client:
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        game_id = "a0b1c2d3e4f5a6b7"  # not in memory: read from the store
+
+        def gone(*_args: Any, **_kwargs: Any) -> None:
+            raise OperationalError("SELECT ...", {}, Exception("server closed the connection"))
+
+        monkeypatch.setattr(store, "load", gone)
+        monkeypatch.setattr(store, "create_game", gone)
+        answer = client.get(f"/api/games/{game_id}")
+        assert answer.status_code == 503, answer.text
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.json() == {
+            "error": "database_unavailable",
+            "detail": "the database does not answer this server now; try again in a moment",
+        }
+        assert answer.headers["Retry-After"] == "5"
+        made = client.post("/api/games", json={"game": "toy_walk"})
+        assert made.status_code == 503 and made.json()["error"] == "database_unavailable"
+        page = client.get(f"/game/{game_id}")
+        assert page.status_code == 503 and page.headers["content-type"].startswith("text/html")
+        monkeypatch.setattr(store, "load", lambda *_args: 1 / 0)  # a bug, not an outage
+        broken = client.get(f"/api/games/{game_id}")
+        assert broken.status_code == 500
+        assert broken.json() == {
+            "error": "internal_error",
+            "detail": "the server failed on this request (it is logged); try again later",
+        }

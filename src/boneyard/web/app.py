@@ -17,6 +17,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boneyard.core.rules_pages import rules_folder
@@ -189,15 +191,29 @@ def _answer_errors(app: FastAPI) -> None:
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, error: WebError) -> Response:
-        response: Response
-        if pages.wants_html(request):
-            response = pages.error_page(request, error.status, error.detail)
-        else:
-            body = {"error": error.code, "detail": error.detail}
-            response = JSONResponse(body, status_code=error.status)
-        if error.retry_after is not None:
-            response.headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
-        return response
+        return _refusal(request, error)
+
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(PoolTimeout)
+    async def database_error(request: Request, error: Exception) -> Response:
+        # A database that went away (an outage, a restart, a full pool) is a 503 the client
+        # may retry, in the API's words: one log line (limited, ``ops.py``), no traceback per
+        # request. Any other database error is a bug: a 500, still JSON, with its traceback.
+        if isinstance(error, (OperationalError, InterfaceError, PoolTimeout)) or getattr(
+            error, "connection_invalidated", False
+        ):
+            log.warning("the database does not answer: %s", type(error).__name__)
+            return _refusal(
+                request, WebError(503, "database_unavailable", DATABASE_WORDS, retry_after=5)
+            )
+        log.error("a database error on %s", request.url.path, exc_info=error)
+        return _refusal(request, WebError(500, "internal_error", INTERNAL_WORDS))
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception) -> Response:
+        # Starlette logs the traceback itself (once: the log's repeat limit, ops.py) after
+        # this answer; the client gets the API's words, never a text/plain "Internal Server Error".
+        return _refusal(request, WebError(500, "internal_error", INTERNAL_WORDS))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -218,6 +234,23 @@ def _answer_errors(app: FastAPI) -> None:
             status_code=error.status_code,
             headers=error.headers,  # a 405's Allow
         )
+
+
+DATABASE_WORDS = "the database does not answer this server now; try again in a moment"
+INTERNAL_WORDS = "the server failed on this request (it is logged); try again later"
+
+
+def _refusal(request: Request, error: WebError) -> Response:
+    """``error`` as a page (pages) or ``{"error": code, "detail": words}`` (the API)."""
+    response: Response
+    if pages.wants_html(request):
+        response = pages.error_page(request, error.status, error.detail)
+    else:
+        body = {"error": error.code, "detail": error.detail}
+        response = JSONResponse(body, status_code=error.status)
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
+    return response
 
 
 def settings_to_environment(settings: Settings) -> str:
