@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -267,3 +268,49 @@ def test_a_database_outage_answers_the_documented_json_not_a_text_500(
             "error": "internal_error",
             "detail": "the server failed on this request (it is logged); try again later",
         }
+
+
+CADDY_27_ONLY = ("stream_timeout", "stream_close_delay")
+"""Caddy subdirectives newer than Debian 12's Caddy 2.6, which refuses a file that has them."""
+
+
+def test_the_caddyfile_is_for_caddy_2_6_with_https_for_a_named_site() -> None:
+    caddyfile = (DEPLOY / "Caddyfile").read_text()
+    lines = [line.split("#", 1)[0] for line in caddyfile.splitlines()]
+    for directive in CADDY_27_ONLY:
+        assert not any(directive in line for line in lines), f"{directive} needs Caddy 2.7"
+    # the site is BONEYARD_SITE (a name: automatic HTTPS), plain :80 by default
+    assert any(line.strip().startswith("{$BONEYARD_SITE::80} {") for line in lines)
+    proxy = _compose()["services"]["proxy"]
+    assert proxy["environment"]["BONEYARD_SITE"] == "${BONEYARD_SITE:-:80}"
+    assert any(volume.endswith(":/data") for volume in proxy["volumes"]), "certificates kept"
+    caddy = shutil.which("caddy")
+    if caddy is not None:  # where Caddy is installed (Debian: apt install caddy), it agrees
+        checked = subprocess.run(
+            [caddy, "validate", "--adapter", "caddyfile", "--config", str(DEPLOY / "Caddyfile")],
+            capture_output=True,
+            text=True,
+        )
+        assert checked.returncode == 0, checked.stderr
+
+
+def test_the_image_can_start_on_sqlite_in_a_volume_its_user_owns() -> None:
+    """The image's SQLite file is in /data, a VOLUME made and owned by the server's user
+    before it is declared (a volume starts with the image's contents and owner)."""
+    steps = [
+        line.split(None, 1)
+        for line in (DEPLOY / "Dockerfile").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    words = [(step[0], step[1] if len(step) > 1 else "") for step in steps]
+    user = next(value for name, value in words if name == "USER")
+    volume = next(i for i, (name, _value) in enumerate(words) if name == "VOLUME")
+    assert words[volume][1].strip() == "/data"
+    owned = next(
+        i
+        for i, (name, value) in enumerate(words)
+        if name == "RUN" and f"chown {user}:{user} /data" in value
+    )
+    assert owned < volume, "chowned before VOLUME: later changes to a volume are lost"
+    assert ("ENV", "BONEYARD_DB=sqlite:////data/boneyard.db") in words
+    assert [name for name, _value in words].index("USER") > owned
