@@ -85,6 +85,9 @@ def uvicorn_options(settings: Any) -> dict[str, Any]:
         # Frames past 64 KiB are refused by the protocol itself; the app's own limit is smaller.
         "ws_max_size": 64 * 1024,
         "log_level": "warning",
+        # The logging is set up already (``ops.setup_logging``: JSON lines, secrets hidden);
+        # uvicorn's own configuration would put its text handlers back.
+        "log_config": None,
     }
 
 
@@ -95,6 +98,7 @@ def _serve_workers(
     settings: Any,
     workers: int,
     log_format: str,
+    access_log: bool,
 ) -> None:
     """Several uvicorn worker processes on one address, each its own app (the app factory)."""
     import uvicorn
@@ -109,6 +113,7 @@ def _serve_workers(
     os.environ["BONEYARD_DB"] = db
     os.environ["BONEYARD_SETTINGS"] = settings_to_environment(settings)
     os.environ["BONEYARD_LOG_FORMAT"] = log_format
+    os.environ["BONEYARD_ACCESS_LOG"] = "1" if access_log else "0"
     os.environ["BONEYARD_WARNED"] = "1"  # said once here, not again by every worker
     shown = f"[{host}]" if ":" in host else host
     click.echo(
@@ -207,6 +212,11 @@ def _serve_workers(
     "included; trusted proxies aside); past it: 429 with Retry-After.",
 )
 @LOG_FORMAT
+@click.option(
+    "--access-log",
+    is_flag=True,
+    help="Log one line a request: method, route (no ids, no query), status, milliseconds.",
+)
 @click.option(
     "--hint-interval",
     default=3.0,
@@ -332,6 +342,7 @@ def serve(
     max_connections: int,
     connection_share: float,
     log_format: str,
+    access_log: bool,
     hint_interval: float,
     memory_mb: float,
     idle_minutes: float,
@@ -359,7 +370,7 @@ def serve(
 
         from boneyard.web.app import configure_connections, create_app
         from boneyard.web.compute.ray_bots import require_ray_client
-        from boneyard.web.ops import setup_logging
+        from boneyard.web.ops import keep_access_log, setup_logging
         from boneyard.web.settings import Settings, is_ray_address
         from boneyard.web.store.games import shown_url
     except ImportError as error:
@@ -401,8 +412,9 @@ def serve(
             except RuntimeError as error:
                 raise click.ClickException(str(error)) from None
         setup_logging(log_format, logging.WARNING)
+        keep_access_log(access_log)
         if workers > 1:
-            _serve_workers(host, port, db, settings, workers, log_format)
+            _serve_workers(host, port, db, settings, workers, log_format, access_log)
             return
         app = create_app(db, settings=settings)
         settings.max_connections = configure_connections(settings)

@@ -157,6 +157,7 @@ def create_app(
         allowed_origins=game_manager.settings.allowed_origins,
         allowed_hosts=game_manager.settings.allowed_hosts,
     )
+    app.add_middleware(ops.AccessLog)  # outermost: it sees the guard's refusals too
     app.include_router(routes.router)
     app.include_router(session_routes.router)
     app.include_router(ladder.router)
@@ -284,12 +285,14 @@ def configure_connections(settings: Settings) -> int:
 def app_from_environment() -> FastAPI:
     """For ``uvicorn --factory boneyard.web.app:app_from_environment [--workers N]``: the
     database from BONEYARD_DB, the settings from BONEYARD_SETTINGS (JSON, optional), JSON-line
-    logs when BONEYARD_LOG_FORMAT=json. Warns when it runs as one of several worker processes
-    on SQLite."""
+    logs when BONEYARD_LOG_FORMAT=json, an access log when BONEYARD_ACCESS_LOG=1. Warns when
+    it runs as one of several worker processes on SQLite."""
     db_url = os.environ.get("BONEYARD_DB", DEFAULT_DB)
     style = os.environ.get("BONEYARD_LOG_FORMAT")
     if style:
         ops.setup_logging(style)
+    ops.hide_secrets_in_uvicorn_lines()  # uvicorn's own lines, however it was started
+    ops.keep_access_log(os.environ.get("BONEYARD_ACCESS_LOG", "") not in ("", "0"))
     given = json.loads(os.environ.get("BONEYARD_SETTINGS") or "{}")
     for name in ("allowed_origins", "allowed_hosts", "trusted_proxies"):  # JSON lists: tuples
         if name in given:
