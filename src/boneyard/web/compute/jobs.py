@@ -58,6 +58,7 @@ from boneyard.web.compute.fairness import ThinkingBudget
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import Store
 from boneyard.web.store.jobs import CLIENT_LENGTH, JobRow, add_client_column
+from boneyard.web.store.keys import keyed_hash
 
 log = logging.getLogger("boneyard.bots")
 
@@ -125,7 +126,9 @@ class JobQueue:
         key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
         job = {
             "key": key, "kind": kind, "priority": priority, "budget": budget,
-            "client": client[:CLIENT_LENGTH],
+            # the client's address keyed (store/keys.py): equal for equal clients, which is
+            # all the turns need, and no address in the table
+            "client": keyed_hash(self.store.secret, "job client", client)[:CLIENT_LENGTH],
         }  # fmt: skip
         for _ in range(3):
             if self.store.is_sqlite:

@@ -37,6 +37,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
+from boneyard.web.store.keys import server_secret
+
 log = logging.getLogger("boneyard.web")
 
 CHANNEL = "boneyard_moves"
@@ -191,6 +193,8 @@ class Store:
         _check_sqlite_file(url)
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.secret = server_secret(url)
+        """The key of what is kept of people's addresses (``keys.py``)."""
         self.origin = secrets.token_hex(6)
         """This process's name in its notices (it skips its own change notices)."""
         connect_args: dict[str, Any] = {}
