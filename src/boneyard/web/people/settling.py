@@ -12,7 +12,7 @@ import contextlib
 import logging
 
 from boneyard.web.play.manager import GameManager
-from boneyard.web.store.settling import settle_unsettled
+from boneyard.web.store.settling import find_unsettled, settle_games
 
 log = logging.getLogger("boneyard.web")
 
@@ -41,10 +41,13 @@ class SettleSweep:
             self._task = None
 
     async def sweep(self) -> int:
-        """One sweep, on the store's writer thread: how many games it looked at."""
-        found = await self.manager.in_store(settle_unsettled, self.manager.store)
+        """One sweep: how many games it settled. The look on a reader thread, the writes (only
+        where it found something) on the store's writer, so moves never wait for the look."""
+        store = self.manager.store
+        found = await self.manager.read_store(find_unsettled, store)
+        settled = await self.manager.in_store(settle_games, store, found) if found else 0
         self.sweeps += 1
-        return found
+        return settled
 
     async def _run(self) -> None:
         while True:
