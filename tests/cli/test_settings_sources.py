@@ -4,6 +4,10 @@ and a database password is never printed."""
 
 from __future__ import annotations
 
+import logging
+import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +19,23 @@ from tests.web.conftest import postgres_url  # noqa: F401  (a fixture)
 
 from boneyard.cli import main
 from boneyard.web.compute.worker import Worker
+
+
+@pytest.fixture(autouse=True)
+def logging_kept() -> Iterator[None]:
+    """``serve`` sets up this process's logging (``ops.setup_logging``: the root's handler,
+    the hooks of uncaught exceptions, warnings): put back as they were for the next tests."""
+    names = ["", "boneyard", "uvicorn", "uvicorn.error", "uvicorn.access", "boneyard.access"]
+    loggers = [logging.getLogger(name or None) for name in names]
+    kept = [(lg.handlers[:], lg.level, lg.propagate, lg.filters[:]) for lg in loggers]
+    hooks = threading.excepthook, sys.excepthook
+    yield
+    for logger, (handlers, level, propagate, filters) in zip(loggers, kept, strict=True):
+        logger.handlers[:], logger.filters[:] = handlers, filters
+        logger.setLevel(level)
+        logger.propagate = propagate
+    threading.excepthook, sys.excepthook = hooks
+    logging.captureWarnings(False)
 
 
 @pytest.fixture
