@@ -314,3 +314,14 @@ def test_the_image_can_start_on_sqlite_in_a_volume_its_user_owns() -> None:
     assert owned < volume, "chowned before VOLUME: later changes to a volume are lost"
     assert ("ENV", "BONEYARD_DB=sqlite:////data/boneyard.db") in words
     assert [name for name, _value in words].index("USER") > owned
+
+
+def test_every_process_of_the_compose_file_shares_one_server_secret() -> None:
+    """Each container has its own home: without one ``BONEYARD_SECRET`` each would make a
+    key of its own, and an owner's address known to one process would be unknown to another."""
+    services = _compose()["services"]
+    secrets = {
+        name: services[name].get("environment", {}).get("BONEYARD_SECRET")
+        for name in _boneyard_commands()
+    }
+    assert len(set(secrets.values())) == 1 and None not in secrets.values(), secrets
