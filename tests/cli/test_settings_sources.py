@@ -4,7 +4,9 @@ and a database password is never printed."""
 
 from __future__ import annotations
 
+import json
 import logging
+import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -23,13 +25,17 @@ from boneyard.web.compute.worker import Worker
 
 @pytest.fixture(autouse=True)
 def logging_kept() -> Iterator[None]:
-    """``serve`` sets up this process's logging (``ops.setup_logging``: the root's handler,
-    the hooks of uncaught exceptions, warnings): put back as they were for the next tests."""
+    """``serve`` and ``bots`` set up this process's logging (``ops.setup_logging``: the root's
+    handler, the hooks of uncaught exceptions, warnings) and ``bots`` its signals: put back as
+    they were for the next tests."""
     names = ["", "boneyard", "uvicorn", "uvicorn.error", "uvicorn.access", "boneyard.access"]
     loggers = [logging.getLogger(name or None) for name in names]
     kept = [(lg.handlers[:], lg.level, lg.propagate, lg.filters[:]) for lg in loggers]
     hooks = threading.excepthook, sys.excepthook
+    handlers_of = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
     yield
+    for number, handler in handlers_of.items():  # (``bots`` takes SIGINT and SIGTERM)
+        signal.signal(number, handler)
     for logger, (handlers, level, propagate, filters) in zip(loggers, kept, strict=True):
         logger.handlers[:], logger.filters[:] = handlers, filters
         logger.setLevel(level)
@@ -144,3 +150,15 @@ def test_no_banner_and_no_error_prints_the_database_password(
         answer = CliRunner().invoke(main, command)
         assert answer.exit_code == 1 and "cannot open the database" in answer.output
         assert secret not in answer.output, answer.output
+
+
+def test_under_json_logs_every_line_the_worker_writes_is_json(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(Worker, "run", lambda self: None)
+    monkeypatch.setattr(Worker, "warm_up", lambda self: None)
+    url = f"sqlite:///{tmp_path / 'jobs.db'}"
+    answer = CliRunner().invoke(main, ["bots", "--db", url, "--log-format", "json"])
+    assert answer.exit_code == 0, answer.output
+    lines = [json.loads(line) for line in answer.stderr.splitlines()]
+    assert any("answering jobs from sqlite:///" in line["message"] for line in lines)

@@ -3,6 +3,7 @@ with ``--bots queue``, from any machine that reaches their database."""
 
 from __future__ import annotations
 
+import logging
 import signal
 from typing import Any
 
@@ -62,7 +63,14 @@ def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     worker.warm_up()
-    click.echo(f"boneyard bots: worker {worker.name} answering jobs from {shown_url(db)}", err=True)
+    if log_format == "json":  # every line of standard error JSON
+        logging.getLogger("boneyard.bots").info(
+            "worker %s answering jobs from %s", worker.name, shown_url(db)
+        )
+    else:
+        click.echo(
+            f"boneyard bots: worker {worker.name} answering jobs from {shown_url(db)}", err=True
+        )
     try:
         worker.run()
     finally:

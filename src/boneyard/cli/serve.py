@@ -108,7 +108,9 @@ def _serve_workers(
 
     _check_free(host, port)
     warning = several_processes_warning(db, workers)
-    if warning:
+    if warning and log_format == "json":
+        logging.getLogger("boneyard.web").warning("%s", warning)  # every line of stderr JSON
+    elif warning:
         click.echo(f"Warning: {warning}", err=True)
     os.environ["BONEYARD_DB"] = db
     os.environ["BONEYARD_SETTINGS"] = settings_to_environment(settings)
