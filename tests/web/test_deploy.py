@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
+from boneyard.core.version import __version__
 from boneyard.cli import main
 from boneyard.web.app import app_from_environment
 from boneyard.web.compute.jobs import JobQueue
@@ -40,7 +41,7 @@ def _metric(text: str, name: str) -> float:
 
 def test_health_readiness_and_metrics(db_path: Path) -> None:
     with TestClient(make_app(db_path)) as client:
-        assert client.get("/healthz").json() == {"status": "ok"}
+        assert client.get("/healthz").json() == {"status": "ok", "version": __version__}
         assert client.get("/readyz").json() == {"status": "ready"}
         before = client.get("/metrics")
         assert before.headers["content-type"].startswith("text/plain")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import click
 
+from boneyard.core.version import __version__
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="boneyard")
+@click.version_option(version=__version__, prog_name="boneyard")
 def main() -> None:
     """Play, solve and study five tabletop games: Obonto, OYNO, Bones, Bond O Cones, Bon-Bon."""
     from boneyard.ai import check_levels
@@ -16,7 +18,18 @@ def main() -> None:
 
 
 # Commands register below, one line each.
-from boneyard.cli import analyze, arena, bench, bots, info, play, serve, solve, train  # noqa: E402
+from boneyard.cli import (  # noqa: E402
+    analyze,
+    arena,
+    bench,
+    bots,
+    db,
+    info,
+    play,
+    serve,
+    solve,
+    train,
+)
 
 main.add_command(info.games)
 main.add_command(info.rules)
@@ -28,3 +41,4 @@ main.add_command(arena.arena)
 main.add_command(solve.solve)
 main.add_command(analyze.analyze)
 main.add_command(train.train)
+main.add_command(db.db)

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from boneyard.cli.common import LOG_FORMAT
+from boneyard.cli.common import LOG_FORMAT, MIGRATE
 
 
 def _check_free(host: str, port: int) -> None:
@@ -95,11 +95,21 @@ def _serve_workers(
     settings: Any,
     workers: int,
     log_format: str,
+    migrate: str,
 ) -> None:
-    """Several uvicorn worker processes on one address, each its own app (the app factory)."""
+    """Several uvicorn worker processes on one address, each its own app (the app factory).
+    The schema is made ready here first, once, so that a refusal stops the command itself."""
     import uvicorn
 
     from boneyard.web.app import settings_to_environment, several_processes_warning
+    from boneyard.web.store.games import make_engine
+    from boneyard.web.store.schema import prepare
+
+    engine = make_engine(db)
+    try:
+        prepare(engine, upgrade=migrate == "auto")
+    finally:
+        engine.dispose()
 
     _check_free(host, port)
     warning = several_processes_warning(db, workers)
@@ -108,6 +118,7 @@ def _serve_workers(
     os.environ["BONEYARD_DB"] = db
     os.environ["BONEYARD_SETTINGS"] = settings_to_environment(settings)
     os.environ["BONEYARD_LOG_FORMAT"] = log_format
+    os.environ["BONEYARD_MIGRATE"] = migrate
     os.environ["BONEYARD_WARNED"] = "1"  # said once here, not again by every worker
     shown = f"[{host}]" if ":" in host else host
     click.echo(
@@ -204,6 +215,7 @@ def _serve_workers(
     "included; trusted proxies aside); past it: 429 with Retry-After.",
 )
 @LOG_FORMAT
+@MIGRATE
 @click.option(
     "--hint-interval",
     default=3.0,
@@ -329,6 +341,7 @@ def serve(
     max_connections: int,
     connection_share: float,
     log_format: str,
+    migrate: str,
     hint_interval: float,
     memory_mb: float,
     idle_minutes: float,
@@ -358,6 +371,7 @@ def serve(
         from boneyard.web.compute.ray_bots import require_ray_client
         from boneyard.web.ops import setup_logging
         from boneyard.web.settings import Settings, is_ray_address
+        from boneyard.web.store.schema import SchemaError
     except ImportError as error:
         raise click.ClickException(
             f"the web app needs the 'web' extra ({error.name} is missing): "
@@ -398,12 +412,14 @@ def serve(
                 raise click.ClickException(str(error)) from None
         setup_logging(log_format, logging.WARNING)
         if workers > 1:
-            _serve_workers(host, port, db, settings, workers, log_format)
+            _serve_workers(host, port, db, settings, workers, log_format, migrate)
             return
-        app = create_app(db, settings=settings)
+        app = create_app(db, settings=settings, upgrade=migrate == "auto")
         settings.max_connections = configure_connections(settings)
     except click.ClickException:
         raise
+    except SchemaError as error:  # older and migrated by hand, or newer than this code
+        raise click.ClickException(str(error)) from None
     except Exception as error:  # a bad URL or an unreachable database
         raise click.ClickException(f"cannot open the database {db!r}: {error}") from None
     try:

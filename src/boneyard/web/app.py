@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from boneyard.core.version import __version__
 from boneyard.core.rules_pages import rules_folder
 from boneyard.web import ops
 from boneyard.web.errors import WebError
@@ -75,9 +76,11 @@ def create_app(
     settings: Settings | None = None,
     manager: GameManager | None = None,
     session_settings: SessionSettings | None = None,
+    upgrade: bool = True,
 ) -> FastAPI:
-    """A new app on the database at ``db_url`` (created if missing)."""
-    store = Store(db_url)
+    """A new app on the database at ``db_url`` (created if missing; its schema upgraded if
+    older, unless ``upgrade`` is False: then refused, ``store/schema.py``)."""
+    store = Store(db_url, upgrade=upgrade)
     game_manager = manager or GameManager(store, catalog=catalog, settings=settings)
 
     @asynccontextmanager
@@ -104,7 +107,7 @@ def create_app(
             "Every action names the move number (`seq`) it is played on; a stale one is refused "
             "with 409. A seat only ever receives its own observation."
         ),
-        version="0.1.0",
+        version=__version__,
         lifespan=lifespan,
         # who is signed in (a request with the session cookie): pages show it in their header
         dependencies=[Depends(remember_account)],
@@ -265,4 +268,5 @@ def app_from_environment() -> FastAPI:
     if warning and not os.environ.get("BONEYARD_WARNED"):
         log.warning("%s", warning)
     configure_connections(settings)
-    return create_app(db_url, settings=settings)
+    upgrade = os.environ.get("BONEYARD_MIGRATE", "auto") != "manual"
+    return create_app(db_url, settings=settings, upgrade=upgrade)

@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import Request, Response
 from starlette.requests import HTTPConnection
 
+from boneyard.core.version import __version__
 from boneyard.web.errors import WebError
 from boneyard.web.store.accounts import Account, AccountStore
 
@@ -65,9 +66,9 @@ async def remember_account(connection: HTTPConnection) -> None:
 
 
 def page_context(request: Request) -> dict[str, Any]:
-    """What every page template knows: the signed-in account (or None)."""
+    """What every page template knows: the signed-in account (or None), boneyard's version."""
     account = getattr(request.state, "account", None)
-    return {"account": account if isinstance(account, Account) else None}
+    return {"account": account if isinstance(account, Account) else None, "version": __version__}
 
 
 async def start_session(request: Request, response: Response, account: Account) -> None:

@@ -238,10 +238,11 @@ class GameManager:
             applied,
             None if record is None else ClockStore.inserting(record),
             created,
+            game_cls.rules_version,
         )
         stored = StoredGame(
             game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, created,
-            False, list(applied),
+            False, list(applied), game_cls.rules_version,
         )  # fmt: skip
         live = await self._made(
             LiveGame(game_id, stored, game, state, entries, memory=size, payer=client or "")

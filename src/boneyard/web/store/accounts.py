@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store.games import Base, GameRow, Store
-from boneyard.web.store.name_looks import LOOK_LENGTH, add_look_column, name_look
+from boneyard.web.store.name_looks import LOOK_LENGTH, name_look
 from boneyard.web.store.sessions import PersonRow, SeriesGameRow, secret_hash
 
 
@@ -143,17 +143,6 @@ class AccountStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        store.create_tables(
-            [
-                AccountRow.__table__,
-                RecoveryCodeRow.__table__,
-                SignInRow.__table__,
-                OwnerAddressRow.__table__,
-                AccountSeatRow.__table__,
-                LadderProgressRow.__table__,
-            ]
-        )
-        add_look_column(store)
 
     # ----- accounts ------------------------------------------------------------------------------
 
