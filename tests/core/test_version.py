@@ -10,8 +10,8 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from boneyard.core.version import __version__
 from boneyard.cli import main
+from boneyard.core.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -21,8 +21,8 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
-from boneyard.core.version import __version__
 from boneyard.cli import main
+from boneyard.core.version import __version__
 from boneyard.web.app import app_from_environment
 from boneyard.web.compute.jobs import JobQueue
 from boneyard.web.compute.worker import Worker

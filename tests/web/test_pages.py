@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from boneyard.core.version import __version__
 from boneyard.cli import main
 from boneyard.core.registry import game_class, list_games
+from boneyard.core.version import __version__
 from boneyard.web.pages.markdown import to_html
 from tests.web.conftest import all_games, create
 

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import JSON, MetaData, Table, create_engine, inspect, select, text
 from sqlalchemy.engine import Engine
 
-from boneyard.core.version import __version__
 from boneyard.cli import main
+from boneyard.core.version import __version__
 from boneyard.web.app import create_app
 from boneyard.web.play.catalog import Catalog
 from boneyard.web.store import schema

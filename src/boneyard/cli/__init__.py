@@ -19,6 +19,7 @@ def main() -> None:
 
 # Commands register below, one line each.
 from boneyard.cli import (  # noqa: E402
+    admin,
     analyze,
     arena,
     bench,
@@ -42,3 +43,4 @@ main.add_command(solve.solve)
 main.add_command(analyze.analyze)
 main.add_command(train.train)
 main.add_command(db.db)
+main.add_command(admin.admin)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -19,8 +20,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boneyard.core.version import __version__
 from boneyard.core.rules_pages import rules_folder
+from boneyard.core.version import __version__
 from boneyard.web import ops
 from boneyard.web.errors import WebError
 from boneyard.web.guard import connections
@@ -49,6 +50,7 @@ from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
+from boneyard.web.store.admin import NOTICE_SECONDS, AdminStore
 from boneyard.web.store.challenges import ChallengeStore
 from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
@@ -67,6 +69,24 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 """The error codes of the answers Starlette gives before a route runs."""
 DEFAULT_DB = "sqlite:///boneyard.db"
 log = logging.getLogger("boneyard.web")
+
+
+async def read_notice(app: FastAPI) -> None:
+    """The maintenance notice every page shows (``boneyard admin notice``), read off the loop."""
+    manager: GameManager = app.state.manager
+    try:
+        app.state.notice = await asyncio.get_running_loop().run_in_executor(
+            manager.reader, app.state.admin.notice
+        )
+    except Exception:  # the database is away: the notice stays as it was
+        log.warning("reading the maintenance notice failed", exc_info=True)
+
+
+async def keep_notice(app: FastAPI) -> None:
+    """Read the notice again every ``NOTICE_SECONDS`` (posted from any process, or the shell)."""
+    while True:
+        await asyncio.sleep(NOTICE_SECONDS)
+        await read_notice(app)
 
 
 def create_app(
@@ -88,7 +108,10 @@ def create_app(
         game_manager.warm_up()
         await app.state.clocks.start()
         app.state.director.start()
+        await read_notice(app)
+        keeping_notice = asyncio.create_task(keep_notice(app))
         yield
+        keeping_notice.cancel()
         await app.state.director.stop()
         app.state.clocks.stop()
         game_manager.shutdown()
@@ -141,6 +164,8 @@ def create_app(
     app.state.passkeys = PasskeyStore(game_manager.store)
     # Arena tournaments (web/people/tournaments.py): paired and ended by this process's director.
     app.state.tournaments = TournamentStore(game_manager.store)
+    app.state.admin = AdminStore(game_manager.store)
+    app.state.notice = None
     app.state.director = Director(
         game_manager, app.state.tournaments, app.state.accounts, app.state.ratings, clocks
     )
