@@ -6,9 +6,12 @@ checks on PostgreSQL."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import httpx2
 from click.testing import CliRunner, Result
 from fastapi.testclient import TestClient
 from sqlalchemy import MetaData, create_engine, select, text
@@ -16,7 +19,14 @@ from sqlalchemy import MetaData, create_engine, select, text
 from boneyard.cli import main
 from boneyard.web.store.admin import FORMER_PLAYER
 from tests.web.test_accounts import PASSWORD
-from tests.web.test_results import account, app_on, client_at, play, rated_pair, seat_view
+from tests.web.test_results import (
+    account,
+    app_on,
+    client_at,
+    rated_pair,
+    seat_view,
+    serve_in_thread,
+)
 
 
 def admin(url: str, *words: str) -> Result:
@@ -57,6 +67,20 @@ def everything_stored(url: str) -> str:
     return "\n".join(rows)
 
 
+@contextmanager
+def serving(url: str) -> Iterator[TestClient]:
+    """A client of the app on ``url``; on PostgreSQL the app served in a thread (its clients'
+    requests on its one event loop, as in production: TestClients beside one another would
+    each run their own)."""
+    if url.startswith("sqlite"):
+        with TestClient(app_on(url)) as client:
+            yield client
+        return
+    for address in serve_in_thread(app_on(url)):
+        with httpx2.Client(base_url=address, timeout=30) as http:
+            yield cast(TestClient, http)
+
+
 def each_moves(players: list[TestClient], game: dict[str, Any]) -> None:
     """Moves (the first legal one) until each seat has moved once."""
     moved: set[int] = set()
@@ -81,14 +105,14 @@ def each_moves(players: list[TestClient], game: dict[str, Any]) -> None:
 def bans(url: str) -> None:
     """A ban ends the account's sessions, resigns its game under way, refuses its log-ins, and
     keeps its name from everyone else; an unban lets it in again. Both are in the log."""
-    with TestClient(app_on(url)) as client:
+    with serving(url) as client:
         # a registered game: the command's own server knows only those
         ann, bob, game = rated_pair(client, "Ann", "Bob", game="obonto")
         each_moves([ann, bob], game)
         assert ann.get("/api/me").status_code == 200
     said = ok(url, "ban", "Ann", "--reason", "abuse in the chat")
     assert "1 session(s) ended" in said and f"{game['id']}: resigned" in said, said
-    with TestClient(app_on(url)) as client:
+    with serving(url) as client:
         ann, bob = client_at(client, "127.0.0.2"), client_at(client, "127.0.0.3")
         assert log_in(bob, "Bob").status_code == 200
         refused = log_in(ann, "Ann")
@@ -176,10 +200,9 @@ def test_an_unknown_account_changes_nothing(db_path: Path) -> None:
 def deletes_an_account(url: str) -> None:
     """Nothing of the account is left in any table, its name in others' games reads "a former
     player"; the games and the other player's rating stay."""
-    with TestClient(app_on(url)) as client:
+    with serving(url) as client:
         ann, bob, game = rated_pair(client, "Ann", "Bob")
-        play(ann, game, 0, "a1-b1")
-        play(bob, game, 1, "c3-c2")
+        each_moves([ann, bob], game)
         assert ann.post(
             f"/api/games/{game['id']}/session", json={"token": game["tokens"][0], "do": "resign"}
         ).is_success
