@@ -273,3 +273,21 @@ def test_a_new_database_is_made_at_the_newest_revision(tmp_path: Path) -> None:
     Store(url).close()
     answer = CliRunner().invoke(main, ["db", "check", "--db", url])
     assert answer.exit_code == 0, answer.output
+
+
+def test_an_upgrade_stopped_halfway_is_finished_by_the_next_start(tmp_path: Path) -> None:
+    """SQLite commits each DDL statement: an upgrade killed after its columns were added but
+    before its revision was recorded runs again at the next start, and changes nothing twice."""
+    url = f"sqlite:///{tmp_path / 'halfway.db'}"
+    Store(url).close()
+    engine = create_engine(url)
+    with engine.begin() as connection:  # every change made, the revision still the first one
+        connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+    engine.dispose()
+    store = Store(url)
+    try:
+        with store.engine.connect() as connection:
+            assert schema.current(connection) == schema.head()
+        assert schema.differences(store.engine) == []
+    finally:
+        store.close()

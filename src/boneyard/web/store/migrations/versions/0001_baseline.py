@@ -14,11 +14,10 @@ Created: 2026-12-02
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlalchemy as sa
 from alembic import op
 
+from boneyard.web.store.migrations.helpers import add_column, create_index, create_table
 from boneyard.web.store.name_looks import name_look
 
 revision = "0001"
@@ -27,41 +26,12 @@ branch_labels = None
 depends_on = None
 
 
-def _tables() -> set[str]:
-    return set(sa.inspect(op.get_bind()).get_table_names())
-
-
-def _table(name: str, *elements: Any) -> None:
-    """Make table ``name`` unless a boneyard before migrations made it."""
-    if name not in _tables():
-        op.create_table(name, *elements)
-
-
-def _index(table: str, name: str, columns: list[str]) -> None:
-    """Make index ``name`` unless it exists (a table made before it was declared lacks it)."""
-    if name not in {index["name"] for index in sa.inspect(op.get_bind()).get_indexes(table)}:
-        op.create_index(name, table, columns)
-
-
-def _add_column(table: str, column: sa.Column[Any]) -> bool:
-    """Add ``column`` to ``table`` where the table is and lacks it (True: it was added)."""
-    if table not in _tables() or column.name in {
-        c["name"] for c in sa.inspect(op.get_bind()).get_columns(table)
-    }:
-        return False
-    with op.batch_alter_table(table) as batch:
-        batch.add_column(column)
-    return True
-
-
 def _columns_added_by_hand() -> None:
     """The columns that start-up added by hand before migrations, where an older table lacks
     them: a job's client (jobs of the last minutes: nothing to carry over), an account's look
     (filled in from its name), why a settled game counted for nobody (unknown: null)."""
-    _add_column("bot_jobs", sa.Column("client", sa.String(64), nullable=False, server_default=""))
-    if _add_column(
-        "accounts", sa.Column("look", sa.String(200), nullable=False, server_default="")
-    ):
+    add_column("bot_jobs", sa.Column("client", sa.String(64), nullable=False, server_default=""))
+    if add_column("accounts", sa.Column("look", sa.String(200), nullable=False, server_default="")):
         connection = op.get_bind()
         rows = connection.execute(sa.text("SELECT id, name FROM accounts")).all()
         for account_id, name in rows:
@@ -69,13 +39,13 @@ def _columns_added_by_hand() -> None:
                 sa.text("UPDATE accounts SET look = :look WHERE id = :id"),
                 {"look": name_look(name), "id": account_id},
             )
-    _add_column("rated_games", sa.Column("unrated", sa.String(16), nullable=True))
+    add_column("rated_games", sa.Column("unrated", sa.String(16), nullable=True))
 
 
 def upgrade() -> None:
     # First the older tables' missing columns (an index below may be on one of them).
     _columns_added_by_hand()
-    _table(
+    create_table(
         "account_seats",
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=False),
@@ -83,9 +53,9 @@ def upgrade() -> None:
         sa.Column("created", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("game_id", "seat"),
     )
-    _index("account_seats", "ix_account_seats_account_id", ["account_id"])
+    create_index("account_seats", "ix_account_seats_account_id", ["account_id"])
 
-    _table(
+    create_table(
         "accounts",
         sa.Column("id", sa.String(length=32), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=False),
@@ -97,9 +67,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("key"),
     )
-    _index("accounts", "ix_accounts_look", ["look"])
+    create_index("accounts", "ix_accounts_look", ["look"])
 
-    _table(
+    create_table(
         "bot_jobs",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("key", sa.String(length=80), nullable=False),
@@ -119,9 +89,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("key"),
     )
-    _index("bot_jobs", "bot_jobs_by_turn", ["status", "priority", "id"])
+    create_index("bot_jobs", "bot_jobs_by_turn", ["status", "priority", "id"])
 
-    _table(
+    create_table(
         "challenges",
         sa.Column("id", sa.String(length=32), nullable=False),
         sa.Column("challenger", sa.String(length=32), nullable=False),
@@ -135,16 +105,16 @@ def upgrade() -> None:
         sa.Column("answered", sa.Float(), nullable=True),
         sa.PrimaryKeyConstraint("id"),
     )
-    _index("challenges", "ix_challenges_challenged", ["challenged"])
-    _index("challenges", "ix_challenges_challenger", ["challenger"])
+    create_index("challenges", "ix_challenges_challenged", ["challenged"])
+    create_index("challenges", "ix_challenges_challenger", ["challenger"])
 
-    _table(
+    create_table(
         "continuing_games",
         sa.Column("pair", sa.String(length=140), nullable=False),
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.PrimaryKeyConstraint("pair"),
     )
-    _table(
+    create_table(
         "games",
         sa.Column("id", sa.String(length=32), nullable=False),
         sa.Column("name", sa.String(length=64), nullable=False),
@@ -157,20 +127,20 @@ def upgrade() -> None:
         sa.Column("returns", sa.Text(), nullable=True),
         sa.PrimaryKeyConstraint("id"),
     )
-    _table(
+    create_table(
         "ladder_progress",
         sa.Column("account_id", sa.String(length=32), nullable=False),
         sa.Column("progress", sa.JSON(), nullable=False),
         sa.PrimaryKeyConstraint("account_id"),
     )
-    _table(
+    create_table(
         "owner_addresses",
         sa.Column("account_id", sa.String(length=32), nullable=False),
         sa.Column("address_hash", sa.String(length=64), nullable=False),
         sa.Column("last_seen", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("account_id", "address_hash"),
     )
-    _table(
+    create_table(
         "passkey_challenges",
         sa.Column("id", sa.String(length=32), nullable=False),
         sa.Column("challenge", sa.LargeBinary(), nullable=False),
@@ -178,7 +148,7 @@ def upgrade() -> None:
         sa.Column("created", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
-    _table(
+    create_table(
         "passkeys",
         sa.Column("credential_id", sa.String(length=1400), nullable=False),
         sa.Column("account_id", sa.String(length=32), nullable=False),
@@ -187,9 +157,9 @@ def upgrade() -> None:
         sa.Column("created", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("credential_id"),
     )
-    _index("passkeys", "ix_passkeys_account_id", ["account_id"])
+    create_index("passkeys", "ix_passkeys_account_id", ["account_id"])
 
-    _table(
+    create_table(
         "people",
         sa.Column("id", sa.String(length=32), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=False),
@@ -197,7 +167,7 @@ def upgrade() -> None:
         sa.Column("created", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
-    _table(
+    create_table(
         "rated_games",
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("game", sa.String(length=64), nullable=False),
@@ -206,7 +176,7 @@ def upgrade() -> None:
         sa.Column("unrated", sa.String(length=16), nullable=True),
         sa.PrimaryKeyConstraint("game_id"),
     )
-    _table(
+    create_table(
         "ratings",
         sa.Column("account_id", sa.String(length=32), nullable=False),
         sa.Column("game", sa.String(length=64), nullable=False),
@@ -217,15 +187,15 @@ def upgrade() -> None:
         sa.Column("updated", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("account_id", "game"),
     )
-    _table(
+    create_table(
         "recovery_codes",
         sa.Column("code_hash", sa.String(length=64), nullable=False),
         sa.Column("account_id", sa.String(length=32), nullable=False),
         sa.PrimaryKeyConstraint("code_hash"),
     )
-    _index("recovery_codes", "ix_recovery_codes_account_id", ["account_id"])
+    create_index("recovery_codes", "ix_recovery_codes_account_id", ["account_id"])
 
-    _table(
+    create_table(
         "seeks",
         sa.Column("id", sa.String(length=32), nullable=False),
         sa.Column("game", sa.String(length=64), nullable=False),
@@ -239,9 +209,9 @@ def upgrade() -> None:
         sa.Column("url", sa.String(length=200), nullable=True),
         sa.PrimaryKeyConstraint("id"),
     )
-    _index("seeks", "ix_seeks_game", ["game"])
+    create_index("seeks", "ix_seeks_game", ["game"])
 
-    _table(
+    create_table(
         "series_games",
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("series_id", sa.String(length=32), nullable=False),
@@ -255,9 +225,9 @@ def upgrade() -> None:
         sa.Column("carried", sa.JSON(), nullable=False),
         sa.PrimaryKeyConstraint("game_id"),
     )
-    _index("series_games", "ix_series_games_series_id", ["series_id"])
+    create_index("series_games", "ix_series_games_series_id", ["series_id"])
 
-    _table(
+    create_table(
         "session_events",
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("number", sa.Integer(), nullable=False),
@@ -268,7 +238,7 @@ def upgrade() -> None:
         sa.Column("time", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("game_id", "number"),
     )
-    _table(
+    create_table(
         "sign_ins",
         sa.Column("id_hash", sa.String(length=64), nullable=False),
         sa.Column("account_id", sa.String(length=32), nullable=False),
@@ -276,9 +246,9 @@ def upgrade() -> None:
         sa.Column("last_seen", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("id_hash"),
     )
-    _index("sign_ins", "ix_sign_ins_account_id", ["account_id"])
+    create_index("sign_ins", "ix_sign_ins_account_id", ["account_id"])
 
-    _table(
+    create_table(
         "tournament_games",
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("tournament_id", sa.String(length=32), nullable=False),
@@ -286,9 +256,9 @@ def upgrade() -> None:
         sa.Column("scored", sa.Boolean(), nullable=False),
         sa.PrimaryKeyConstraint("game_id"),
     )
-    _index("tournament_games", "ix_tournament_games_tournament_id", ["tournament_id"])
+    create_index("tournament_games", "ix_tournament_games_tournament_id", ["tournament_id"])
 
-    _table(
+    create_table(
         "tournament_players",
         sa.Column("tournament_id", sa.String(length=32), nullable=False),
         sa.Column("account_id", sa.String(length=32), nullable=False),
@@ -305,7 +275,7 @@ def upgrade() -> None:
         sa.Column("joined", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("tournament_id", "account_id"),
     )
-    _table(
+    create_table(
         "tournaments",
         sa.Column("id", sa.String(length=32), nullable=False),
         sa.Column("game", sa.String(length=64), nullable=False),
@@ -320,10 +290,10 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
-    _index("tournaments", "ix_tournaments_finished", ["finished"])
-    _index("tournaments", "ix_tournaments_starts", ["starts"])
+    create_index("tournaments", "ix_tournaments_finished", ["finished"])
+    create_index("tournaments", "ix_tournaments_starts", ["starts"])
 
-    _table(
+    create_table(
         "actions",
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("seq", sa.Integer(), nullable=False),
@@ -332,7 +302,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("game_id", "seq"),
     )
-    _table(
+    create_table(
         "clocks",
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("control", sa.JSON(), nullable=False),
@@ -346,7 +316,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("game_id"),
     )
-    _index("clocks", "ix_clocks_deadline", ["deadline"])
+    create_index("clocks", "ix_clocks_deadline", ["deadline"])
 
 
 def downgrade() -> None:

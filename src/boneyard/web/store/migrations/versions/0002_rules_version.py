@@ -15,6 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from boneyard.web.store.migrations.helpers import add_column
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -22,10 +24,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch_op:
-        batch_op.add_column(
-            sa.Column("rules_version", sa.Integer(), server_default="1", nullable=False)
-        )
+    add_column(
+        "games", sa.Column("rules_version", sa.Integer(), server_default="1", nullable=False)
+    )
 
 
 def downgrade() -> None:

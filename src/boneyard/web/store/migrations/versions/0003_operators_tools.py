@@ -15,6 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from boneyard.web.store.migrations.helpers import add_column, create_table
+
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
@@ -22,7 +24,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "admin_actions",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("at", sa.Float(), nullable=False),
@@ -31,15 +33,14 @@ def upgrade() -> None:
         sa.Column("detail", sa.Text(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
-    op.create_table(
+    create_table(
         "notices",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("words", sa.Text(), nullable=False),
         sa.Column("posted", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
-    with op.batch_alter_table("accounts", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("banned", sa.Float(), nullable=True))
+    add_column("accounts", sa.Column("banned", sa.Float(), nullable=True))
 
 
 def downgrade() -> None:
