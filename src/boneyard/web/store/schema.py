@@ -130,8 +130,9 @@ def newer_message(found: str) -> str:
 
 
 def by_hand_message(found: str | None) -> str:
+    revision = found or "none (empty, or made before migrations)"
     return (
-        f"the database's schema is at revision {found or 'none (made before migrations)'}, "
+        f"the database's schema is at revision {revision}, "
         f"this boneyard {__version__} needs {head()}, and migrations are run by hand "
         "(--migrate manual): run `boneyard db upgrade --db URL` first"
     )
