@@ -85,18 +85,23 @@ def each_moves(players: list[TestClient], game: dict[str, Any]) -> None:
     """Moves (the first legal one) until each seat has moved once."""
     moved: set[int] = set()
     while moved != {0, 1}:
-        mover = players[0].get(f"/api/games/{game['id']}").json()["current_player"]
-        view = seat_view(players[mover], game, mover)
-        answer = players[mover].post(
-            f"/api/games/{game['id']}/actions",
-            json={
-                "token": game["tokens"][mover],
-                "seq": view["seq"],
-                "action": view["legal"][0]["id"],
-            },
-        )
-        assert answer.status_code == 200, answer.text
-        moved.add(mover)
+        moved.add(move_once(players, game))
+
+
+def move_once(players: list[TestClient], game: dict[str, Any]) -> int:
+    """The seat to move plays its first legal action; answers that seat."""
+    mover = players[0].get(f"/api/games/{game['id']}").json()["current_player"]
+    view = seat_view(players[mover], game, mover)
+    answer = players[mover].post(
+        f"/api/games/{game['id']}/actions",
+        json={
+            "token": game["tokens"][mover],
+            "seq": view["seq"],
+            "action": view["legal"][0]["id"],
+        },
+    )
+    assert answer.status_code == 200, answer.text
+    return int(mover)
 
 
 # ----- bans ------------------------------------------------------------------------------------
@@ -132,6 +137,25 @@ def bans(url: str) -> None:
 
 def test_a_ban_ends_sessions_resigns_games_refuses_log_ins_keeps_the_name(db_path: Path) -> None:
     bans(f"sqlite:///{db_path}")
+
+
+def test_a_running_sqlite_server_learns_of_the_resignation_at_the_next_move(
+    db_path: Path,
+) -> None:
+    url = f"sqlite:///{db_path}"
+    with TestClient(app_on(url)) as client:
+        ann, bob, game = rated_pair(client, "Ann", "Bob", game="obonto")
+        each_moves([ann, bob], game)
+        while client.get(f"/api/games/{game['id']}").json()["current_player"] != 1:
+            move_once([ann, bob], game)  # Bob to move when the ban comes
+        assert "resigned" in ok(url, "ban", "Ann")  # the server above holds the game meanwhile
+        view = seat_view(bob, game, 1)
+        assert not view["terminal"], "the server's copy has not heard (SQLite: no notices)"
+        move = {"token": game["tokens"][1], "seq": view["seq"], "action": view["legal"][0]["id"]}
+        answer = bob.post(f"/api/games/{game['id']}/actions", json=move)
+        assert answer.status_code == 409, "the game is over in the store: nothing is stored"
+        over = seat_view(bob, game, 1)
+        assert over["terminal"] and over["returns"] == [-1.0, 1.0], over["status"]
 
 
 def test_a_session_opened_before_the_ban_opens_nothing(db_path: Path) -> None:
