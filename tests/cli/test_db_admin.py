@@ -33,7 +33,11 @@ def test_the_database_comes_from_boneyard_db_unless_given(tmp_path: Path) -> Non
     assert answer.output.startswith(schema.head()), answer.output
     other = f"sqlite:///{tmp_path / 'given.db'}"
     answer = runner.invoke(main, ["db", "current", "--db", other])
-    assert answer.output.startswith("none"), "the flag wins over the environment"
+    assert answer.exit_code == 1, "the flag wins over the environment"
+    assert f"there is no database file at {tmp_path / 'given.db'}" in answer.output
+    for words in (["db", "check"], ["admin", "online"]):
+        assert runner.invoke(main, [*words, "--db", other]).exit_code == 1
+    assert not (tmp_path / "given.db").exists(), "looking made no empty database"
 
 
 def test_serve_and_bots_take_the_choice_of_migrating_by_hand() -> None:

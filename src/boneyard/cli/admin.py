@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from boneyard.cli.common import DB
+from boneyard.cli.db import require_existing
 
 NEW_PASSWORD_BYTES = 12
 """A new password's randomness (16 characters of URL-safe base64)."""
@@ -37,6 +38,7 @@ def admin_store(db: str) -> Iterator[Any]:
             f"the operator's tools need the 'web' extra ({error.name} is missing): "
             "pip install 'boneyard[web]'"
         ) from None
+    require_existing(db)
     try:
         store = Store(db, upgrade=False)
     except SchemaError as error:

@@ -14,6 +14,18 @@ from boneyard.cli.common import DB
 WEB_EXTRA = "the database commands need the 'web' extra ({}): pip install 'boneyard[web]'"
 
 
+def require_existing(url: str) -> None:
+    """Refuse a SQLite file that is not there (opening it would make an empty one)."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    if url.startswith("sqlite"):
+        database = make_url(url).database or ""
+        if database and database != ":memory:" and not Path(database).exists():
+            raise click.ClickException(f"there is no database file at {database}")
+
+
 def shown(url: str) -> str:
     """``url`` as it may be printed: without its password."""
     from sqlalchemy.engine import make_url
@@ -51,6 +63,7 @@ def current_revision(db: str) -> None:
     from boneyard.web.store.games import make_engine
     from boneyard.web.store.schema import current, head, known
 
+    require_existing(db)
     engine = make_engine(db)
     try:
         with engine.connect() as connection:
@@ -86,6 +99,7 @@ def check(db: str) -> None:
     from boneyard.web.store.games import make_engine
     from boneyard.web.store.schema import current, differences, head
 
+    require_existing(db)
     engine = make_engine(db)
     try:
         with engine.connect() as connection:

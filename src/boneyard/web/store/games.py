@@ -330,6 +330,20 @@ class Store:
             ).scalar_one()
             return int(count)
 
+    def progress(self, game_id: str) -> tuple[int, bool]:
+        """How many actions of ``game_id`` are stored, and whether it is over, in one query."""
+        with self.reads.connect() as connection:
+            count, finished = connection.execute(
+                select(
+                    select(func.count())
+                    .select_from(ActionRow)
+                    .where(ActionRow.game_id == game_id)
+                    .scalar_subquery(),
+                    select(GameRow.finished).where(GameRow.id == game_id).scalar_subquery(),
+                )
+            ).one()
+        return int(count), bool(finished)
+
     def listen(
         self, heard: Callable[[str, int, list[tuple[int, int]] | None], None]
     ) -> Callable[[], None] | None:
