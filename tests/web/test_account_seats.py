@@ -234,6 +234,7 @@ def test_an_old_database_gets_the_look_of_its_account_names(db_path: Any) -> Non
     with engine.begin() as connection:  # the table as it was before names had a look
         connection.execute(text("DROP INDEX ix_accounts_look"))
         connection.execute(text("ALTER TABLE accounts DROP COLUMN look"))
+        connection.execute(text("DROP TABLE alembic_version"))  # and before migrations
     engine.dispose()
     with TestClient(make_app(db_path)) as again:
         answer = again.post("/api/accounts", json={"name": "a1ice", "password": "long enough"})

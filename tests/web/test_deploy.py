@@ -24,6 +24,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 
 from boneyard.cli import main
+from boneyard.core.version import __version__
 from boneyard.web.app import app_from_environment
 from boneyard.web.compute.jobs import UNCLAIMED_SECONDS, JobQueue
 from boneyard.web.compute.worker import Worker
@@ -43,7 +44,7 @@ def _metric(text: str, name: str) -> float:
 
 def test_health_readiness_and_metrics(db_path: Path) -> None:
     with TestClient(make_app(db_path)) as client:
-        assert client.get("/healthz").json() == {"status": "ok"}
+        assert client.get("/healthz").json() == {"status": "ok", "version": __version__}
         assert client.get("/readyz").json() == {"status": "ready"}
         before = client.get("/metrics")
         assert before.headers["content-type"].startswith("text/plain")

@@ -202,6 +202,9 @@ def test_a_job_table_made_before_clients_gets_their_column(tmp_path: Path) -> No
             " attempts INTEGER, worker VARCHAR(128), lease_until FLOAT, result INTEGER,"
             " error TEXT, created FLOAT, finished FLOAT)"
         )
+        connection.exec_driver_sql("DROP TABLE alembic_version")  # and before migrations
+    store.close()
+    store = Store(f"sqlite:///{tmp_path / 'old.db'}")  # the next start upgrades it
     queue = JobQueue(store)
     job_id = queue.submit("move", 0, ["easy", 0, 1, None, []], 1.0, "127.0.0.2")
     claimed = queue.claim("worker")

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.cli import main
 from boneyard.core.registry import game_class, list_games
+from boneyard.core.version import __version__
 from boneyard.web.pages.markdown import to_html
 from tests.web.conftest import all_games, create
 
@@ -31,6 +32,12 @@ def test_the_api_is_offered_to_programmers_in_the_footer_not_the_menu(client: Te
     assert "/docs" not in menu
     footer = page.split('<footer class="site-footer">', 1)[1].split("</footer>", 1)[0]
     assert '<a href="/docs">API for programmers</a>' in footer
+
+
+def test_every_page_says_which_boneyard_serves_it(client: TestClient) -> None:
+    for path in ("/", "/lobby", "/rules/toy_walk", "/no-such-page"):
+        footer = client.get(path).text.split('<footer class="site-footer">', 1)[1]
+        assert f"boneyard {__version__}" in footer.split("</footer>", 1)[0], path
 
 
 @pytest.mark.parametrize("name", sorted(all_games()))

@@ -304,12 +304,15 @@ def test_each_job_is_claimed_once_and_a_dead_workers_job_is_taken_up(postgres_ur
 
 
 def test_an_older_job_table_gains_clients_and_workers_take_them_in_turn(postgres_url: str) -> None:
+    before = Store(postgres_url)
+    with before.engine.begin() as connection:  # the table as it was before jobs named clients
+        connection.exec_driver_sql("ALTER TABLE bot_jobs DROP COLUMN client")
+        connection.exec_driver_sql("DROP TABLE alembic_version")  # and before migrations
+    before.close()
     store = Store(postgres_url)
     try:
-        with store.engine.begin() as connection:  # the table as it was before jobs named clients
-            connection.exec_driver_sql("ALTER TABLE bot_jobs DROP COLUMN client")
+        Store(postgres_url).close()  # a second process starting: the column is there already
         queue = JobQueue(store)
-        JobQueue(store)  # a second process starting: the column is there already
         attacker = [
             queue.submit("move", 0, ["hard", 1, n, None, []], 1.0, "127.0.1.1") for n in range(10)
         ]

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import click
 
+from boneyard.core.version import __version__
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="boneyard")
+@click.version_option(version=__version__, prog_name="boneyard")
 @click.option(
     "--config",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -37,10 +39,12 @@ def main(context: click.Context, config: Path | None) -> None:
 
 # Commands register below, one line each.
 from boneyard.cli import (  # noqa: E402
+    admin,
     analyze,
     arena,
     bench,
     bots,
+    db,
     db_backup,
     info,
     play,
@@ -59,5 +63,7 @@ main.add_command(arena.arena)
 main.add_command(solve.solve)
 main.add_command(analyze.analyze)
 main.add_command(train.train)
+main.add_command(db.db)
+main.add_command(admin.admin)
 # `db backup` and `db restore`, in the `db` group (made by them while no other command is).
 db_backup.register(main)

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from boneyard.cli.common import LOG_FORMAT
+from boneyard.cli.common import LOG_FORMAT, MIGRATE
 
 
 @click.command()
@@ -33,7 +33,8 @@ from boneyard.cli.common import LOG_FORMAT
     help="This worker's name in the job table (default: host name and process id).",
 )
 @LOG_FORMAT
-def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
+@MIGRATE
+def bots(db: str, processes: int, name: str | None, log_format: str, migrate: str) -> None:
     """Run computer moves and hints queued by web servers (boneyard serve --bots queue).
 
     Jobs are claimed from the database one at a time per process (never twice); a job whose
@@ -44,6 +45,7 @@ def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
         from boneyard.web.compute.worker import Worker
         from boneyard.web.ops import setup_logging
         from boneyard.web.store.games import Store, shown_url
+        from boneyard.web.store.schema import SchemaError
     except ImportError as error:
         raise click.ClickException(
             f"the bot worker needs the 'web' extra ({error.name} is missing): "
@@ -51,8 +53,10 @@ def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
         ) from None
     setup_logging(log_format)
     try:
-        store = Store(db)
+        store = Store(db, upgrade=migrate == "auto")
         worker = Worker(store, processes, name)
+    except SchemaError as error:  # older and migrated by hand, or newer than this code
+        raise click.ClickException(str(error)) from None
     except Exception as error:  # a bad URL or an unreachable database
         words = str(error).replace(db, shown_url(db))
         raise click.ClickException(f"cannot open the database {shown_url(db)!r}: {words}") from None

@@ -39,6 +39,26 @@ LOG_FORMAT = click.option(
 )
 """The ``--log-format`` of the long-running commands (``serve``, ``bots``)."""
 
+DB = click.option(
+    "--db",
+    default="sqlite:///boneyard.db",
+    show_default=True,
+    envvar="BONEYARD_DB",
+    help="The web app's database (SQLAlchemy URL; env BONEYARD_DB).",
+)
+"""The ``--db`` of the database commands (``boneyard db ...``, ``boneyard admin ...``)."""
+
+MIGRATE = click.option(
+    "--migrate",
+    default="auto",
+    show_default=True,
+    envvar="BONEYARD_MIGRATE",
+    type=click.Choice(["auto", "manual"]),
+    help="auto: bring an older database's schema up to this version at start; manual: refuse "
+    "to start until `boneyard db upgrade` has (env BONEYARD_MIGRATE).",
+)
+"""The ``--migrate`` of the commands that open the web's database at start (``serve``, ``bots``)."""
+
 
 def fail_on_bad_input(command: Command) -> Command:
     """Turn the project's ValueErrors into a one-line error and exit status 2, no traceback."""

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from boneyard.cli.common import LOG_FORMAT
+from boneyard.cli.common import LOG_FORMAT, MIGRATE
 
 
 def _check_free(host: str, port: int) -> None:
@@ -99,12 +99,21 @@ def _serve_workers(
     workers: int,
     log_format: str,
     access_log: bool,
+    migrate: str,
 ) -> None:
-    """Several uvicorn worker processes on one address, each its own app (the app factory)."""
+    """Several uvicorn worker processes on one address, each its own app (the app factory).
+    The schema is made ready here first, once, so that a refusal stops the command itself."""
     import uvicorn
 
     from boneyard.web.app import settings_to_environment, several_processes_warning
-    from boneyard.web.store.games import shown_url
+    from boneyard.web.store.games import make_engine, shown_url
+    from boneyard.web.store.schema import prepare
+
+    engine = make_engine(db)
+    try:
+        prepare(engine, upgrade=migrate == "auto")
+    finally:
+        engine.dispose()
 
     _check_free(host, port)
     warning = several_processes_warning(db, workers)
@@ -116,6 +125,7 @@ def _serve_workers(
     os.environ["BONEYARD_SETTINGS"] = settings_to_environment(settings)
     os.environ["BONEYARD_LOG_FORMAT"] = log_format
     os.environ["BONEYARD_ACCESS_LOG"] = "1" if access_log else "0"
+    os.environ["BONEYARD_MIGRATE"] = migrate
     os.environ["BONEYARD_WARNED"] = "1"  # said once here, not again by every worker
     shown = f"[{host}]" if ":" in host else host
     click.echo(
@@ -214,6 +224,7 @@ def _serve_workers(
     "included; trusted proxies aside); past it: 429 with Retry-After.",
 )
 @LOG_FORMAT
+@MIGRATE
 @click.option(
     "--access-log",
     is_flag=True,
@@ -345,6 +356,7 @@ def serve(
     connection_share: float,
     log_format: str,
     access_log: bool,
+    migrate: str,
     hint_interval: float,
     memory_mb: float,
     idle_minutes: float,
@@ -375,6 +387,7 @@ def serve(
         from boneyard.web.ops import keep_access_log, setup_logging
         from boneyard.web.settings import Settings, is_ray_address
         from boneyard.web.store.games import shown_url
+        from boneyard.web.store.schema import SchemaError
     except ImportError as error:
         raise click.ClickException(
             f"the web app needs the 'web' extra ({error.name} is missing): "
@@ -416,12 +429,14 @@ def serve(
         setup_logging(log_format, logging.WARNING)
         keep_access_log(access_log)
         if workers > 1:
-            _serve_workers(host, port, db, settings, workers, log_format, access_log)
+            _serve_workers(host, port, db, settings, workers, log_format, access_log, migrate)
             return
-        app = create_app(db, settings=settings)
+        app = create_app(db, settings=settings, upgrade=migrate == "auto")
         settings.max_connections = configure_connections(settings)
     except click.ClickException:
         raise
+    except SchemaError as error:  # older and migrated by hand, or newer than this code
+        raise click.ClickException(str(error)) from None
     except Exception as error:  # a bad URL or an unreachable database
         words = str(error).replace(db, shown_url(db))
         raise click.ClickException(f"cannot open the database {shown_url(db)!r}: {words}") from None

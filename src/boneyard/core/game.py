@@ -153,6 +153,11 @@ class Game(ABC):
     perfect_information: ClassVar[bool] = True
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     seat_names: ClassVar[tuple[str, ...]] = ()
+    rules_version: ClassVar[int] = 1
+    """The version of the game's rules, raised by one whenever a change of the rules makes a
+    stored list of actions mean another game (other legal moves, another deal, other action
+    numbers): a stored game records the version it was played under, and one of another
+    version is refused rather than replayed into another position (``web/play/work.py``)."""
     rules_page: ClassVar[str | None] = None
     """The file name (without ``.md``) of the rules page in docs/rules; defaults to ``name``."""
     conformance_variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -22,6 +23,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boneyard.core.rules_pages import rules_folder
+from boneyard.core.version import __version__
 from boneyard.web import ops
 from boneyard.web.errors import WebError
 from boneyard.web.guard import connections
@@ -51,6 +53,7 @@ from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
+from boneyard.web.store.admin import NOTICE_SECONDS, AdminStore
 from boneyard.web.store.challenges import ChallengeStore
 from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
@@ -71,6 +74,24 @@ DEFAULT_DB = "sqlite:///boneyard.db"
 log = logging.getLogger("boneyard.web")
 
 
+async def read_notice(app: FastAPI) -> None:
+    """The maintenance notice every page shows (``boneyard admin notice``), read off the loop."""
+    manager: GameManager = app.state.manager
+    try:
+        app.state.notice = await asyncio.get_running_loop().run_in_executor(
+            manager.reader, app.state.admin.notice
+        )
+    except Exception:  # the database is away: the notice stays as it was
+        log.warning("reading the maintenance notice failed", exc_info=True)
+
+
+async def keep_notice(app: FastAPI) -> None:
+    """Read the notice again every ``NOTICE_SECONDS`` (posted from any process, or the shell)."""
+    while True:
+        await asyncio.sleep(NOTICE_SECONDS)
+        await read_notice(app)
+
+
 def create_app(
     db_url: str = DEFAULT_DB,
     *,
@@ -78,9 +99,11 @@ def create_app(
     settings: Settings | None = None,
     manager: GameManager | None = None,
     session_settings: SessionSettings | None = None,
+    upgrade: bool = True,
 ) -> FastAPI:
-    """A new app on the database at ``db_url`` (created if missing)."""
-    store = Store(db_url)
+    """A new app on the database at ``db_url`` (created if missing; its schema upgraded if
+    older, unless ``upgrade`` is False: then refused, ``store/schema.py``)."""
+    store = Store(db_url, upgrade=upgrade)
     game_manager = manager or GameManager(store, catalog=catalog, settings=settings)
 
     @asynccontextmanager
@@ -89,7 +112,10 @@ def create_app(
         await app.state.clocks.start()
         app.state.director.start()
         app.state.settle_sweep.start()
+        await read_notice(app)
+        keeping_notice = asyncio.create_task(keep_notice(app))
         yield
+        keeping_notice.cancel()
         await app.state.settle_sweep.stop()
         await app.state.director.stop()
         app.state.clocks.stop()
@@ -109,7 +135,7 @@ def create_app(
             "Every action names the move number (`seq`) it is played on; a stale one is refused "
             "with 409. A seat only ever receives its own observation."
         ),
-        version="0.1.0",
+        version=__version__,
         lifespan=lifespan,
         # who is signed in (a request with the session cookie): pages show it in their header
         dependencies=[Depends(remember_account)],
@@ -143,6 +169,8 @@ def create_app(
     app.state.passkeys = PasskeyStore(game_manager.store)
     # Arena tournaments (web/people/tournaments.py): paired and ended by this process's director.
     app.state.tournaments = TournamentStore(game_manager.store)
+    app.state.admin = AdminStore(game_manager.store)
+    app.state.notice = None
     app.state.director = Director(
         game_manager, app.state.tournaments, app.state.accounts, app.state.ratings, clocks
     )
@@ -306,4 +334,5 @@ def app_from_environment() -> FastAPI:
     if warning and not os.environ.get("BONEYARD_WARNED"):
         log.warning("%s", warning)
     configure_connections(settings)
-    return create_app(db_url, settings=settings)
+    upgrade = os.environ.get("BONEYARD_MIGRATE", "auto") != "manual"
+    return create_app(db_url, settings=settings, upgrade=upgrade)

@@ -22,6 +22,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
+from boneyard.core.version import __version__
 from boneyard.web.guard.budgets import PAGE, GuardedRouter
 from boneyard.web.play.manager import GameManager
 
@@ -33,7 +34,8 @@ READY_SECONDS = 2.0
 
 @router.get("/healthz", dependencies=[PAGE])
 async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+    """Alive, and which boneyard answers (during an upgrade, which processes run which)."""
+    return {"status": "ok", "version": __version__}
 
 
 @router.get("/readyz", dependencies=[PAGE])

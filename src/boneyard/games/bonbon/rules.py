@@ -116,6 +116,7 @@ class BonBonGame(Game):
 
     name = "bonbon"
     title = "Bon-Bon"
+    rules_version = 1  # raise it when a change of the rules changes what stored actions mean
     min_players = 2
     max_players = 6
     chance = True

@@ -139,6 +139,7 @@ class BondoConesGame(Game):
 
     name = "bondo_cones"
     title = "Bond O Cones"
+    rules_version = 1  # raise it when a change of the rules changes what stored actions mean
     min_players = 2
     max_players = 2
     chance = True

@@ -67,6 +67,7 @@ class BonesGame(Game):
 
     name = "bones"
     title = "Bones"
+    rules_version = 1  # raise it when a change of the rules changes what stored actions mean
     parameters = declared_parameters(BonesParameters)
     seat_names = ("white", "black")
     pitch = "Lay dominoes anywhere, even on top of each other: first to show five in a line wins."

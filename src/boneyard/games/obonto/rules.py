@@ -162,6 +162,7 @@ class ObontoGame(Game):
 
     name = "obonto"
     title = "Obonto"
+    rules_version = 1  # raise it when a change of the rules changes what stored actions mean
     min_players = 2
     max_players = 2
     chance = False

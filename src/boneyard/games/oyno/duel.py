@@ -146,6 +146,7 @@ class Oyno(Game):
 
     name = "oyno"
     title = "OYNO"
+    rules_version = 1  # raise it when a change of the rules changes what stored actions mean
     min_players = 2
     max_players = 2
     chance = True

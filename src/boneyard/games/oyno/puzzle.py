@@ -126,6 +126,7 @@ class OynoPuzzle(Game):
 
     name = "oyno_puzzle"
     title = "OYNO puzzle"
+    rules_version = 1  # raise it when a change of the rules changes what stored actions mean
     min_players = 1
     max_players = 1
     chance = True

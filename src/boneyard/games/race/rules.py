@@ -34,6 +34,7 @@ class RaceGame(Game):
 
     name = "race"
     title = "Race"
+    rules_version = 1  # raise it when a change of the rules changes what stored actions mean
     chance = True
     parameters = declared_parameters(RaceParameters)
     seat_names = ("first", "second")

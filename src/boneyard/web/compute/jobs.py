@@ -57,7 +57,7 @@ from boneyard.web.compute.bots import (
 from boneyard.web.compute.fairness import ThinkingBudget
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import Store
-from boneyard.web.store.jobs import CLIENT_LENGTH, JobRow, add_client_column
+from boneyard.web.store.jobs import CLIENT_LENGTH, JobRow
 from boneyard.web.store.keys import keyed_hash
 
 log = logging.getLogger("boneyard.bots")
@@ -115,8 +115,6 @@ class JobQueue:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.engine = store.engine
-        store.create_tables([JobRow.__table__])
-        add_client_column(store)
 
     def submit(
         self, kind: str, priority: int, args: list[Any], budget: float, client: str = ""

@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import Request, Response
 from starlette.requests import HTTPConnection
 
+from boneyard.core.version import __version__
 from boneyard.web.errors import WebError
 from boneyard.web.store.accounts import Account, AccountStore
 
@@ -65,14 +66,26 @@ async def remember_account(connection: HTTPConnection) -> None:
 
 
 def page_context(request: Request) -> dict[str, Any]:
-    """What every page template knows: the signed-in account (or None)."""
+    """What every page template knows: the signed-in account (or None), boneyard's version,
+    the operator's maintenance notice (or None: ``boneyard admin notice``)."""
     account = getattr(request.state, "account", None)
-    return {"account": account if isinstance(account, Account) else None}
+    return {
+        "account": account if isinstance(account, Account) else None,
+        "version": __version__,
+        "notice": getattr(request.app.state, "notice", None),
+    }
 
 
 async def start_session(request: Request, response: Response, account: Account) -> None:
     """A new session for ``account`` in a new cookie; the request's old session (if any) ends,
-    so the id a page had before signing in is never the signed-in one."""
+    so the id a page had before signing in is never the signed-in one. A banned account
+    signs in nowhere (403), whichever way it came (password, recovery code, passkey)."""
+    if account.banned:
+        raise WebError(
+            403,
+            "banned",
+            f"the account {account.name!r} is banned on this server: its operator can say why",
+        )
     old = request.cookies.get(COOKIE)
     store = account_store(request)
     if old:

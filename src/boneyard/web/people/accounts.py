@@ -76,6 +76,11 @@ def _dummy_hash() -> str:
     return _hasher.hash(secrets.token_urlsafe(16))
 
 
+def password_hash_of(password: str) -> str:
+    """A new password's hash, as sign-up makes it (``boneyard admin reset-password``)."""
+    return _hasher.hash(password)
+
+
 def _matches(password_hash: str | None, password: str) -> bool:
     try:
         return _hasher.verify(password_hash or _dummy_hash(), password) and bool(password_hash)

@@ -238,10 +238,11 @@ class GameManager:
             applied,
             None if record is None else ClockStore.inserting(record),
             created,
+            game_cls.rules_version,
         )
         stored = StoredGame(
             game_id, name, dict(game.params), seed, seed_hash(seed), seat_rows, created,
-            False, list(applied),
+            False, list(applied), game_cls.rules_version,
         )  # fmt: skip
         live = await self._made(
             LiveGame(game_id, stored, game, state, entries, memory=size, payer=client or "")
@@ -319,17 +320,18 @@ class GameManager:
     # ----- the store is the truth: catching up with other processes --------------------------
 
     async def freshen(self, live: LiveGame) -> None:
-        """Catch up with the store if another process moved this game (a cheap count)."""
+        """Catch up with the store if another process moved or ended this game (one query)."""
         try:
             async with asyncio.timeout(1.0):
-                count = await asyncio.get_running_loop().run_in_executor(
-                    self.reader, self.store.action_count, live.id
+                count, finished = await asyncio.get_running_loop().run_in_executor(
+                    self.reader, self.store.progress, live.id
                 )
         except TimeoutError:
             return  # the store is slow: answer from memory
-        if count > live.seq:
+        ended_elsewhere = finished and not live.over  # SQLite: no notice tells of it
+        if ended_elsewhere or count > live.seq:
             async with live.lock:
-                await self._catch_up(live)
+                await (self.rebuild(live) if ended_elsewhere else self._catch_up(live))
 
     def _heard(self, game_id: str, seq: int, actions: list[tuple[int, int]] | None) -> None:
         """Another process stored ``actions`` of ``game_id``, up to ``seq``, or changed it

@@ -73,8 +73,23 @@ def set_up(
     return game, state, entries, applied, estimate(game, state)
 
 
+def check_rules_version(game_cls: type[Game], stored: StoredGame) -> None:
+    """Refuse a stored game played under another version of its rules: its action numbers may
+    mean other moves now, and replaying them would show another game (409, nothing changed)."""
+    if stored.rules_version != game_cls.rules_version:
+        raise WebError(
+            409,
+            "rules_changed",
+            f"this game of {game_cls.title} was played under version {stored.rules_version} "
+            f"of its rules, and this server plays version {game_cls.rules_version}: it cannot "
+            "be replayed without becoming another game. Its record stays stored as it was.",
+        )
+
+
 def replay(game_cls: type[Game], stored: StoredGame) -> Built:
-    """A stored game rebuilt from its actions."""
+    """A stored game rebuilt from its actions (refused when its rules' version is not
+    ``game_cls``'s: ``check_rules_version``)."""
+    check_rules_version(game_cls, stored)
     game = game_cls(**stored.params)
     state = game.new_initial_state()
     entries: list[LogEntry] = []

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store.games import Base, GameRow, Store
 from boneyard.web.store.keys import keyed_hash
-from boneyard.web.store.name_looks import LOOK_LENGTH, add_look_column, name_look
+from boneyard.web.store.name_looks import LOOK_LENGTH, name_look
 from boneyard.web.store.sessions import PersonRow, SeriesGameRow, secret_hash
 
 
@@ -39,6 +39,9 @@ class AccountRow(Base):
     person_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The light identity (``/api/people``) the account claimed at sign-up, if any."""
     created: Mapped[float] = mapped_column(Float)
+    banned: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the operator banned the account (``boneyard admin ban``): it cannot sign in; its
+    name stays its own."""
 
 
 class RecoveryCodeRow(Base):
@@ -96,6 +99,8 @@ class Account:
     name: str
     person_id: str | None
     created: float
+    banned: bool = False
+    """Banned by the operator: signs in nowhere (``guard/signin.py``)."""
 
 
 @dataclass(frozen=True)
@@ -141,22 +146,15 @@ SEEN_EVERY = 60.0
 """A session's last use is written at most once a minute (not on every request)."""
 
 
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, row.person_id, row.created, row.banned is not None)
+
+
 class AccountStore:
     """Synchronous reads and writes of the account tables (called on the store's thread)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        store.create_tables(
-            [
-                AccountRow.__table__,
-                RecoveryCodeRow.__table__,
-                SignInRow.__table__,
-                OwnerAddressRow.__table__,
-                AccountSeatRow.__table__,
-                LadderProgressRow.__table__,
-            ]
-        )
-        add_look_column(store)
 
     # ----- accounts ------------------------------------------------------------------------------
 
@@ -216,14 +214,14 @@ class AccountStore:
     def account(self, account_id: str) -> Account | None:
         with self.store.reads.connect() as connection:
             row = connection.execute(select(AccountRow).where(AccountRow.id == account_id)).first()
-        return None if row is None else Account(row.id, row.name, row.person_id, row.created)
+        return None if row is None else _account(row)
 
     def account_named(self, name: str) -> Account | None:
         with self.store.reads.connect() as connection:
             row = connection.execute(
                 select(AccountRow).where(AccountRow.key == name_key(name))
             ).first()
-        return None if row is None else Account(row.id, row.name, row.person_id, row.created)
+        return None if row is None else _account(row)
 
     def account_like(self, name: str) -> Account | None:
         """The account whose name looks like ``name`` (``name_look``), if any."""
@@ -352,7 +350,11 @@ class AccountStore:
                 connection.execute(
                     update(SignInRow).where(SignInRow.id_hash == key).values(last_seen=now)
                 )
-        return self.account(row[0])
+        account = self.account(row[0])
+        if account is not None and account.banned:  # a session opened before the ban
+            self.close_session(session_id)
+            return None
+        return account
 
     # ----- seats ---------------------------------------------------------------------------------
 

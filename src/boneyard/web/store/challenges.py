@@ -64,7 +64,6 @@ class Challenge:
 class ChallengeStore:
     def __init__(self, store: Store) -> None:
         self.store = store
-        store.create_tables([ChallengeRow.__table__])
 
     def add(self, challenger: str, challenged: str, game: str, clock: str, rated: bool) -> str:
         """A new open challenge; its id. ``ValueError`` (nothing stored) when the challenger

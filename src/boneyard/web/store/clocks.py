@@ -78,7 +78,6 @@ class ClockStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        store.create_tables([ClockRow.__table__])
 
     def read(self, game_id: str) -> ClockRecord | None:
         with self.store.reads.connect() as connection:

@@ -35,9 +35,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
+from boneyard.web.store.base import Base
 from boneyard.web.store.keys import server_secret
+from boneyard.web.store.schema import prepare
 
 log = logging.getLogger("boneyard.web")
 
@@ -101,14 +103,6 @@ class StaleCopy(Exception):
     takeback, or an ending outside the rules (a resignation, an agreed draw). Nothing stored."""
 
 
-SCHEMA_LOCK = 0x626F6E6579
-"""The PostgreSQL advisory lock held while tables are created ("boney")."""
-
-
-class Base(DeclarativeBase):
-    pass
-
-
 class GameRow(Base):
     __tablename__ = "games"
 
@@ -122,6 +116,9 @@ class GameRow(Base):
     created: Mapped[float] = mapped_column(Float)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     returns: Mapped[str | None] = mapped_column(Text, nullable=True)
+    rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    """The version of the game's rules its actions were played under (``Game.rules_version``);
+    games stored before versions were kept count as version 1."""
 
 
 class ActionRow(Base):
@@ -148,6 +145,8 @@ class StoredGame:
     finished: bool
     actions: list[tuple[int, int]]
     """``(action, player)`` in sequence order; the index is the sequence number."""
+    rules_version: int = 1
+    """The version of the game's rules the actions mean (``Game.rules_version``)."""
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -184,12 +183,32 @@ def _check_sqlite_file(url: str) -> None:
         )
 
 
+def make_engine(url: str) -> Engine:
+    """The engine of the database at ``url``, as every process opens it (SQLite: its pragmas;
+    a URL that would name a file like a URL is refused)."""
+    _check_sqlite_file(url)
+    # hide_parameters: an error's text (logged, or shown in an outage) never quotes the values
+    # of its statement: seat tokens, seeds, password hashes.
+    if not url.startswith("sqlite"):
+        return create_engine(url, hide_parameters=True)
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        hide_parameters=True,
+    )
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
 class Store:
     """Synchronous storage, called off the event loop: the game manager
     (``web/play/manager.py``) writes through its writer threads (one on SQLite, which takes one
     writer at a time; four on PostgreSQL) and reads through its reader threads (two; eight)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, upgrade: bool = True) -> None:
+        """Open the database at ``url`` and bring its schema to this code's (``schema.py``):
+        made if empty, upgraded if older; ``upgrade=False`` (migrations run by hand): refused
+        unless already there. A schema newer than this code is always refused."""
         _check_sqlite_file(url)
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
@@ -197,20 +216,13 @@ class Store:
         """The key of what is kept of people's addresses (``keys.py``)."""
         self.origin = secrets.token_hex(6)
         """This process's name in its notices (it skips its own change notices)."""
-        connect_args: dict[str, Any] = {}
-        if self.is_sqlite:
-            connect_args = {"check_same_thread": False, "timeout": 30}
-        # hide_parameters: an error's text (logged, or shown in an outage) never quotes the
-        # values of its statement: seat tokens, seeds, password hashes.
-        self.engine: Engine = create_engine(url, connect_args=connect_args, hide_parameters=True)
-        if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.engine: Engine = make_engine(url)
         self.reads: Engine = self.engine
         """For single reads: on PostgreSQL in autocommit, one round trip each, not three
         (psycopg otherwise wraps each in BEGIN ... ROLLBACK)."""
         if not self.is_sqlite:
             self.reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.create_tables()
+        prepare(self.engine, upgrade=upgrade)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.on_finish: list[Callable[[Any, str, list[float], str], None]] = []
         """Called in the transaction that stores a game's result, with its connection, the
@@ -229,14 +241,6 @@ class Store:
         a single statement, which is atomic on its own; several need ``engine.begin()``."""
         return self.reads.begin()
 
-    def create_tables(self, tables: Sequence[Any] | None = None) -> None:
-        """Create the missing tables (all, or ``tables``). On PostgreSQL under an advisory lock:
-        web processes and bot workers starting together would otherwise race to create them."""
-        with self.engine.begin() as connection:
-            if not self.is_sqlite:
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
-            Base.metadata.create_all(connection, tables=tables)
-
     def create_game(
         self,
         game_id: str,
@@ -248,10 +252,12 @@ class Store:
         actions: Sequence[tuple[int, int]] = (),
         also: Callable[[Any], None] | None = None,
         created: float | None = None,
+        rules_version: int = 1,
     ) -> None:
         """Store a new game with its first ``actions`` (the opening chance outcomes), at once;
         ``also``: more writes in the same transaction (its clock: ``store/clocks.py``);
-        ``created``: when it was made (now by default), the time the live game shows too."""
+        ``created``: when it was made (now by default), the time the live game shows too;
+        ``rules_version``: the version of its rules (``Game.rules_version``)."""
         with self._sessions.begin() as session:
             session.add(
                 GameRow(
@@ -263,6 +269,7 @@ class Store:
                     seats=seats,
                     created=time.time() if created is None else created,
                     finished=False,
+                    rules_version=rules_version,
                 )
             )
             session.flush()
@@ -346,6 +353,20 @@ class Store:
                 select(func.count()).select_from(ActionRow).where(ActionRow.game_id == game_id)
             ).scalar_one()
             return int(count)
+
+    def progress(self, game_id: str) -> tuple[int, bool]:
+        """How many actions of ``game_id`` are stored, and whether it is over, in one query."""
+        with self.reads.connect() as connection:
+            count, finished = connection.execute(
+                select(
+                    select(func.count())
+                    .select_from(ActionRow)
+                    .where(ActionRow.game_id == game_id)
+                    .scalar_subquery(),
+                    select(GameRow.finished).where(GameRow.id == game_id).scalar_subquery(),
+                )
+            ).one()
+        return int(count), bool(finished)
 
     def listen(
         self, heard: Callable[[str, int, list[tuple[int, int]] | None], None]
@@ -445,6 +466,7 @@ class Store:
                 created=row.created,
                 finished=row.finished,
                 actions=[(int(a), int(p)) for a, p in actions],
+                rules_version=row.rules_version,
             )
 
     def actions_from(self, game_id: str, first: int) -> list[tuple[int, int]]:

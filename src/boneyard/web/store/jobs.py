@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Float, Index, Integer, String, Text, inspect, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import JSON, Float, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from boneyard.web.store.games import Base, Store
+from boneyard.web.store.games import Base
 
 CLIENT_LENGTH = 64
 """The longest client (address) a job keeps: an IPv6 address with its zone fits."""
@@ -40,24 +39,3 @@ class JobRow(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     finished: Mapped[float | None] = mapped_column(Float, nullable=True)
-
-
-def add_client_column(store: Store) -> None:
-    """Give a ``bot_jobs`` table made before jobs named their client its ``client`` column
-    (the table holds only jobs of the last minutes: nothing else to carry over)."""
-    columns = {column["name"] for column in inspect(store.engine).get_columns("bot_jobs")}
-    if "client" in columns:
-        return
-    exists = "" if store.is_sqlite else "IF NOT EXISTS "
-    try:
-        with store.engine.begin() as connection:
-            connection.execute(
-                text(
-                    f"ALTER TABLE bot_jobs ADD COLUMN {exists}client "
-                    f"VARCHAR({CLIENT_LENGTH}) NOT NULL DEFAULT ''"
-                )
-            )
-    except OperationalError:  # another process starting together added it first (SQLite)
-        columns = {column["name"] for column in inspect(store.engine).get_columns("bot_jobs")}
-        if "client" not in columns:
-            raise

@@ -57,7 +57,6 @@ class Seek:
 class PairingStore:
     def __init__(self, store: Store) -> None:
         self.store = store
-        store.create_tables([SeekRow.__table__])
 
     def seek(self, seek: Seek) -> Seek | None:
         """Take the waiting seek nearest ``seek`` in rating and within the gap (answers it,

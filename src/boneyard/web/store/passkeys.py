@@ -42,7 +42,6 @@ class PasskeyChallengeRow(Base):
 class PasskeyStore:
     def __init__(self, store: Store) -> None:
         self.store = store
-        store.create_tables([PasskeyRow.__table__, PasskeyChallengeRow.__table__])
 
     def add_challenge(self, challenge_id: str, challenge: bytes, account_id: str | None) -> None:
         now = time.time()

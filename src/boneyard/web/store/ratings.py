@@ -23,14 +23,11 @@ from sqlalchemy import (
     Integer,
     String,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store.accounts import AccountRow, AccountSeatRow
@@ -115,8 +112,6 @@ class RatingStore:
     def __init__(self, store: Store, system: RatingSystem) -> None:
         self.store = store
         self.system = system
-        store.create_tables([RatingRow.__table__, RatedGameRow.__table__])
-        add_unrated_column(store)
         store.on_finish.append(self.settle)
         store.unsettled.append(self.unsettled)
 
@@ -409,21 +404,3 @@ class RatingStore:
                 .limit(limit)
             ).all()
         return [(r[0], Rating(r[1], r[2], r[3], r[4])) for r in rows]
-
-
-def add_unrated_column(store: Store) -> None:
-    """Give a ``rated_games`` table made before games said why they counted for nobody its
-    ``unrated`` column (older settled games keep null: their reason was not kept)."""
-    columns = {column["name"] for column in inspect(store.engine).get_columns("rated_games")}
-    if "unrated" in columns:
-        return
-    exists = "" if store.is_sqlite else "IF NOT EXISTS "
-    try:
-        with store.engine.begin() as connection:
-            connection.execute(
-                text(f"ALTER TABLE rated_games ADD COLUMN {exists}unrated VARCHAR(16)")
-            )
-    except OperationalError:  # another process starting together added it first (SQLite)
-        columns = {column["name"] for column in inspect(store.engine).get_columns("rated_games")}
-        if "unrated" not in columns:
-            raise

@@ -110,7 +110,6 @@ class SessionStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        Base.metadata.create_all(store.engine)
 
     # ----- web-layer actions ---------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from sqlalchemy import JSON, Boolean, Float, Integer, String, func, insert, sele
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
-from boneyard.web.store import arena
+import boneyard.web.store.arena as arena
 from boneyard.web.store.games import ActionRow, Base, GameRow, Store
 from boneyard.web.store.sessions import SessionEventRow
 
@@ -120,9 +120,6 @@ def _tournament(row: Any) -> Tournament:
 class TournamentStore:
     def __init__(self, store: Store) -> None:
         self.store = store
-        store.create_tables(
-            [TournamentRow.__table__, EntrantRow.__table__, TournamentGameRow.__table__]
-        )
         store.on_finish.append(self.score)
         store.unsettled.append(self.unscored)
 
