@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -132,19 +133,23 @@ def test_json_lines_carry_tracebacks_warnings_and_thread_failures(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
     saved = logging.getLogger().handlers[:], threading.excepthook, sys.excepthook
+    # An earlier test of this process may have left warnings captured (an in-process serve):
+    # start from Python's own, so that setup_logging's capture is the one in force.
+    logging.captureWarnings(False)
     try:
-        setup_logging("json")
-        try:
-            raise ValueError("broken")
-        except ValueError:
-            logging.getLogger("uvicorn.error").exception("Exception in ASGI application")
-        logging.getLogger("sqlalchemy.pool").warning("a library's warning")
-        thread = threading.Thread(target=lambda: 1 / 0, name="failing")
-        thread.start()
-        thread.join()
-        import warnings
-
-        warnings.warn("a deprecation", DeprecationWarning, stacklevel=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")  # not once per place: this test may run twice
+            setup_logging("json")
+            try:
+                raise ValueError("broken")
+            except ValueError:
+                logging.getLogger("uvicorn.error").exception("Exception in ASGI application")
+            logging.getLogger("sqlalchemy.pool").warning("a library's warning")
+            thread = threading.Thread(target=lambda: 1 / 0, name="failing")
+            thread.start()
+            thread.join()
+            warnings.warn("a deprecation", DeprecationWarning, stacklevel=1)
+            logging.captureWarnings(False)
     finally:
         logging.getLogger().handlers[:] = saved[0]
         threading.excepthook, sys.excepthook = saved[1], saved[2]
