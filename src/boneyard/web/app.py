@@ -40,6 +40,7 @@ from boneyard.web.people import (
     ratings,
     tournaments,
 )
+from boneyard.web.people.standings import StandingsFeeds
 from boneyard.web.people.tournament_director import Director
 from boneyard.web.play import routes, sockets, turns
 from boneyard.web.play.catalog import Catalog
@@ -142,6 +143,11 @@ def create_app(
         game_manager, app.state.tournaments, app.state.accounts, app.state.ratings, clocks
     )
     events.subscribe(GameEnded, app.state.director.game_ended)
+    app.state.standings = StandingsFeeds(
+        app.state.director.watch,
+        app.state.director.unwatch,
+        game_manager.settings.standings_send_seconds,
+    )
 
     _answer_errors(app)
     app.add_middleware(
