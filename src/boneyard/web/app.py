@@ -246,6 +246,7 @@ def configure_connections(settings: Settings) -> int:
         settings.body_seconds,
         settings.connection_share,
         settings.trusted_proxies,
+        settings.connection_reserve,
     )
 
 

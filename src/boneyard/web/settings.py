@@ -176,10 +176,15 @@ class Settings:
     """A connection that has not sent a whole request head in this time is closed."""
     body_seconds: float = 30.0
     """A request whose body has not arrived in this time is closed."""
+    connection_reserve: float = 0.2
+    """The share of ``max_connections`` kept for known clients (networks a signed-in account
+    or a person's move came from): anonymous connections hold the rest at most, each network
+    an even part of it when it is full (``guard/connections.py``)."""
     connection_share: float = 0.1
-    """The share of ``max_connections`` one client address may hold open at once, sockets
-    included (100 of 1,000: more than ``sockets_per_client`` and a browser's few connections);
-    past it a new connection from that address is answered 429 and closed, so the rest of the
+    """The share of ``max_connections`` one client network (IPv4 /24, IPv6 /64) may hold open
+    at once, sockets included (100 of 1,000: more than ``sockets_per_client`` and a browser's
+    few connections); past it a new connection from that network is answered 429 and closed,
+    so the rest of the
     cap stays for others. Addresses of ``trusted_proxies`` are not held to it (every client
     comes through them)."""
     # ----- sockets -----------------------------------------------------------------------------
