@@ -49,6 +49,7 @@ from boneyard.web.play.manager import GameManager
 from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
+from boneyard.web.store.buckets import SharedBuckets
 from boneyard.web.store.challenges import ChallengeStore
 from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
@@ -112,7 +113,9 @@ def create_app(
     )
     app.state.manager = game_manager
     # The one guard every route passes: each route's Charge is taken from these (budgets.py).
-    app.state.budgets = Budgets(game_manager.settings)
+    # On PostgreSQL the budgets of costly work are shared by every process (store/buckets.py).
+    shared = None if game_manager.store.is_sqlite else SharedBuckets(game_manager.store)
+    app.state.budgets = Budgets(game_manager.settings, shared)
     # Refusals are counted in /metrics, not logged one by one: the budgets' and this process's
     # connections' (the manager counts its sockets' own).
     game_manager.metrics.count_refusals(lambda: app.state.budgets.refused)
