@@ -114,6 +114,8 @@ def test_fifty_changes_during_one_pause_are_one_read_and_one_send() -> None:
         await asyncio.sleep(0)  # the senders write what was queued
         sent = [socket.sent for socket in sockets]
         messages = [json.loads(text) for text in pages[0].texts]
+        # five spectators, one place (none): one message made and encoded for all five
+        assert all(page.texts[1] is pages[0].texts[1] for page in pages)
         reads = feed.reads
         for socket in sockets:
             feed.leave(socket)

@@ -64,15 +64,27 @@ class StandingsSocket:
         """Set when it fell behind (its queue was full) or its sender failed."""
         self.sender = asyncio.get_running_loop().create_task(self._send_forever())
 
-    def tell(self, shared: dict[str, Any], table: Table) -> None:
+    def tell(
+        self, shared: dict[str, Any], table: Table, made: dict[Any, Any] | None = None
+    ) -> None:
         """Put what changed since its last message in its queue (the whole view the first
-        time; nothing when nothing changed)."""
-        view = {**shared, "me": self.me_of(shared, table)}
-        message = _whole(view) if self.last is None else _changes(self.last, view)
-        if message is None or self.gone.is_set():
+        time; nothing when nothing changed). ``made``: the views and messages made for the
+        other sockets of this read, by what they were made from: sockets with the same place
+        (every spectator's is none) that had the same last view share one view and one
+        encoded message, so a hundred spectators cost one diff, not a hundred."""
+        made = {} if made is None else made
+        me = self.me_of(shared, table)
+        place = None if me is None else json.dumps(me, sort_keys=True)
+        view = made.setdefault(("view", place), {**shared, "me": me})
+        key = ("text", id(self.last), place)
+        if key not in made:
+            message = _whole(view) if self.last is None else _changes(self.last, view)
+            made[key] = None if message is None else json.dumps(message, separators=(",", ":"))
+        text = made[key]
+        if text is None or self.gone.is_set():
             return
         try:
-            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.gone.set()  # fell behind: closed, and its page reads the whole view again
             return
@@ -200,8 +212,9 @@ class StandingsFeed:
                 await self.pause(self.interval)
                 continue
             self.reads += 1
+            made: dict[Any, Any] = {}
             for socket in list(self.sockets):
-                socket.tell(*self._latest)
+                socket.tell(*self._latest, made)
             # Changes while it waits are taken up by one read after it.
             await self.pause(self.interval)
 
