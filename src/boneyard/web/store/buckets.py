@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from sqlalchemy import Boolean, Float, String, text
+from sqlalchemy import Boolean, Float, String, delete, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store.games import Base, Store
@@ -78,7 +78,9 @@ class SharedBuckets:
             ).one()
         if random.randrange(FORGET_EVERY) == 0:
             with self.store.alone() as connection:
-                connection.execute(text(f"DELETE FROM guard_buckets WHERE full_at < {NOW}"))
+                connection.execute(
+                    delete(BucketRow).where(BucketRow.full_at < func.extract("epoch", func.now()))
+                )
         if row.granted:
             return 0.0
         return max(0.0, cost - float(row.tokens)) / rate
