@@ -74,7 +74,7 @@ def client(base: str, address: str, timeout: float = 30.0) -> httpx2.AsyncClient
 
 
 async def wait_until_up(base: str) -> None:
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 240  # two processes and their bot workers start slowly
     async with client(base, HOST) as c:
         while True:
             with contextlib.suppress(httpx2.TransportError):

@@ -96,7 +96,8 @@ def test_a_client_back_from_a_rest_has_no_credit_saved_up() -> None:
 
 
 def test_heavy_clients_leave_a_worker_free_for_a_light_one() -> None:
-    """Five attackers past their light use, twenty jobs waiting: on two workers they hold one,
+    """Five attackers past their light use (each may be under its thinking budget: what counts is
+    its workers' time lately), twenty jobs waiting: on two workers they hold one,
     and the honest reply starts at once with nothing ahead of it. Before: both workers were
     theirs and the honest reply waited for one of their jobs to end."""
     gates: dict[str, threading.Event] = {}
@@ -109,10 +110,10 @@ def test_heavy_clients_leave_a_worker_free_for_a_light_one() -> None:
 
     async def scenario() -> None:
         clock = FakeClock()
-        thinking = ThinkingBudget(rate=1.0, burst=30.0, clock=clock)
+        workers = BotWorkers(0, ThinkingBudget(rate=1.0, burst=30.0, clock=clock), clock=clock)
         for attacker in ATTACKERS:
-            thinking.charge(attacker, 10.0)  # had ten seconds of thinking just now
-        workers = BotWorkers(0, thinking, clock=clock)
+            # ten seconds of workers lately: heavy, though under the thinking budget's rate
+            workers.turns.charge(attacker, 10.0)
         try:
             tasks = []
             for number in range(20):
@@ -181,3 +182,13 @@ def test_many_addresses_of_one_network_share_one_thinking_budget() -> None:
     assert budget.wait("127.0.1.200") > 0
     assert budget.wait(HONEST) == 0
     assert time.monotonic() > 0  # (the test's clock is its own)
+
+
+def test_a_client_is_heavy_by_its_workers_time_lately_and_light_again_after_a_rest() -> None:
+    clock = FakeClock()
+    turns: ClientTurns[str] = ClientTurns(clock=clock)
+    for _ in range(4):
+        turns.charge("127.0.1.1", 1.0)  # four jobs of a second, just now
+    assert turns.heavy("127.0.1.77") and not turns.heavy(HONEST)
+    clock.now += 60.0  # three half-lives: 0.5 s lately
+    assert not turns.heavy("127.0.1.1")

@@ -17,6 +17,8 @@ it costs, not by count:
   with the others (no credit saved up while away). A person whose computer moves take
   milliseconds is served before a client whose twenty games take a second each, every time,
   not once in every round.
+- A heavy client (more than ``HEAVY_SECONDS`` of the workers' time lately) leaves the last
+  free worker to lighter ones (``BotWorkers``): a light client's reply never waits for a search.
 - The client is the network, not the address (``guard/networks.py``: an IPv4 /24, an IPv6
   /64): five addresses of one attacker are one client, with one budget and one turn.
 - ``FairGate``: the same turns in front of workers this process does not run (a Ray cluster):
@@ -38,9 +40,11 @@ from boneyard.web.guard.networks import network_of
 
 T = TypeVar("T")
 
-HEAVY_SECONDS = 5.0
-"""Thinking a client may have had lately (its budget this far below full) before its jobs
-leave a worker free for lighter clients."""
+HEAVY_SECONDS = 3.0
+"""Worker seconds a client may have had lately (``RECENT_HALF_LIFE``) before its jobs leave
+the last free worker to lighter clients (``ClientTurns.heavy``)."""
+RECENT_HALF_LIFE = 20.0
+"""Seconds in which a client's recent worker time halves."""
 REMEMBERED = 10_000
 """Clients a budget or a turn order keeps at most before it forgets those it owes nothing."""
 
@@ -66,12 +70,6 @@ class ThinkingBudget:
         now = self.clock()
         left, then = self._balances.get(network_of(client), (self.burst, now))
         return min(self.burst, left + (now - then) * self.rate)
-
-    def heavy(self, client: str) -> bool:
-        """Whether ``client`` had more than ``HEAVY_SECONDS`` of thinking lately (its budget that
-        far below full): its jobs leave a worker free for the others (``BotWorkers``). A person
-        against the top level at a human pace never is: the budget refills faster."""
-        return self.rate is not None and self.balance(client) < self.burst - HEAVY_SECONDS
 
     def wait(self, client: str) -> float:
         """Seconds until ``client`` may have the computer think again (0: now)."""
@@ -131,6 +129,10 @@ class ClientTurns(Generic[T]):
     the clients waiting when it came (``charge``, ``add``)."""
     _level: float = 0.0
     """The virtual time of the last client served: where a client coming back starts."""
+    clock: Callable[[], float] = time.monotonic
+    _recent: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Client -> (its worker seconds lately, decaying by half each ``RECENT_HALF_LIFE``, and
+    when counted): what ``heavy`` reads."""
     _turns: Any = field(default_factory=itertools.count)
     _arrivals: Any = field(default_factory=itertools.count)
     started: int = 0
@@ -170,10 +172,24 @@ class ClientTurns(Generic[T]):
         """``client``'s job holds a worker ``seconds`` (its budget when it starts; what it held
         beyond that, or less, when it ends): its virtual time moves on by as much."""
         client = network_of(client)
+        now = self.clock()
+        self._recent[client] = (max(0.0, self.recent(client) + seconds), now)
         if seconds < 0:  # it held less than it was charged at its start: the rest back
             self._used[client] = self._used.get(client, self._level) + seconds
         else:
             self._used[client] = max(self._used.get(client, 0.0), self._level) + seconds
+
+    def recent(self, client: str) -> float:
+        """``client``'s worker seconds lately (halving each ``RECENT_HALF_LIFE``)."""
+        seconds, then = self._recent.get(network_of(client), (0.0, 0.0))
+        return seconds * 0.5 ** ((self.clock() - then) / RECENT_HALF_LIFE) if seconds else 0.0
+
+    def heavy(self, client: str) -> bool:
+        """Whether ``client`` had more than ``HEAVY_SECONDS`` of worker time lately: its jobs
+        leave the last free worker to lighter clients (``BotWorkers``), so a light client's
+        reply starts at once whatever the heavy ones keep asking. Relative to nothing but its
+        own use: five attackers each under the thinking budget's rate are heavy all the same."""
+        return self.recent(client) > HEAVY_SECONDS
 
     def used(self, client: str) -> float:
         """``client``'s virtual time (tests and benchmarks read it)."""
@@ -192,6 +208,7 @@ class ClientTurns(Generic[T]):
                 del self._served[known]
                 self.ahead.pop(known, None)
                 self._used.pop(known, None)
+                self._recent.pop(known, None)
 
     def ahead_of(self, job: Waiting[T]) -> int:
         """How many jobs started while ``job`` waited."""
