@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from boneyard.web.compute.bots import COMPUTER_MOVE, BotWorkers
 from boneyard.web.compute.fairness import ClientTurns, ThinkingBudget
 from boneyard.web.compute.jobs import JobQueue
@@ -154,11 +156,17 @@ def test_twenty_games_at_the_top_level_meet_the_default_budget_within_a_minute()
         assert seconds < 60, "the budget outlasts a minute of the attack"
 
 
-def test_the_job_table_serves_the_network_served_least_lately_first(tmp_path: Path) -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_job_table_serves_the_network_served_least_lately_first(
+    tmp_path: Path, database: str, request: pytest.FixtureRequest
+) -> None:
     """``--bots queue``: jobs finished lately (for any process) count against their network's
     next turn. Before: an attacker's job asked first was claimed first, its network's twenty
     answers of the last minute notwithstanding, and its addresses were separate clients."""
-    store = Store(f"sqlite:///{tmp_path / 'jobs.db'}")
+    url = f"sqlite:///{tmp_path / 'jobs.db'}"
+    if database == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    store = Store(url)
     queue = JobQueue(store)
     for n in range(20):  # answered lately, for addresses of one network
         queue.submit("move", 0, ["hard", 1, 1000 + n, None, []], 1.0, f"127.0.1.{n + 1}")
