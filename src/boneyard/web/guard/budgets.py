@@ -146,6 +146,7 @@ class Budgets:
         if wait == 0 and not owner:
             wait = self._take("name_everywhere", self._name_everywhere, name)
         if wait > 0:
+            self.refused["too_many_logins"] += 1
             raise WebError(
                 429,
                 "too_many_logins",
