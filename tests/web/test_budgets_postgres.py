@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from boneyard.web.app import create_app
 from boneyard.web.play.catalog import Catalog
@@ -30,9 +31,7 @@ def test_two_processes_give_an_attacker_one_budget(postgres_url: str) -> None:
     first_app, second_app = make_app(postgres_url), make_app(postgres_url)
     with TestClient(first_app), TestClient(second_app):
         # the attacker's address, through either process, in turn
-        through = [
-            TestClient(app, client=("127.0.7.9", 50000)) for app in (first_app, second_app)
-        ]
+        through = [TestClient(app, client=("127.0.7.9", 50000)) for app in (first_app, second_app)]
         signups = [
             through[n % 2]
             .post("/api/accounts", json={"name": f"Sock{n}", "password": PASSWORD})
@@ -57,6 +56,9 @@ def test_two_processes_give_an_attacker_one_budget(postgres_url: str) -> None:
             for n in range(10)
         ]
         assert tries.count(429) == 5, tries
+    with Store(postgres_url).engine.connect() as connection:
+        keys = [row[0] for row in connection.execute(text("SELECT key FROM guard_buckets"))]
+    assert keys and not any("127." in key or "Sock" in key for key in keys), "keyed, no address"
 
 
 def test_a_shared_bucket_refills_and_refuses_with_the_wait(postgres_url: str) -> None:

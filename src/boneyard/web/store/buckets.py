@@ -22,9 +22,10 @@ from sqlalchemy import Boolean, Float, String, delete, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store.games import Base, Store
+from boneyard.web.store.keys import keyed_hash
 
-KEY_LENGTH = 320
-"""A bucket's key: its kind, a name tried (at most 64) and a client (an address or network)."""
+KEY_LENGTH = 64
+"""A bucket's key: the keyed hash (hex) of its kind, the name tried and the client."""
 FORGET_EVERY = 1000
 """About once in this many takes, the buckets full again are removed."""
 
@@ -73,8 +74,10 @@ class SharedBuckets:
         (more than 0) up to ``burst``); else the seconds until they are there (none taken)."""
         cost = min(cost, burst)
         with self.store.alone() as connection:
+            # keyed (store/keys.py): equal for equal clients and names, no address in the table
+            stored = keyed_hash(self.store.secret, "budget", key)
             row = connection.execute(
-                TAKE, {"key": key[:KEY_LENGTH], "rate": rate, "burst": burst, "cost": cost}
+                TAKE, {"key": stored, "rate": rate, "burst": burst, "cost": cost}
             ).one()
         if random.randrange(FORGET_EVERY) == 0:
             with self.store.alone() as connection:
