@@ -279,7 +279,8 @@ def test_a_spent_budget_makes_the_computer_wait_and_loses_nothing(tmp_path: Path
         seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
         created = create(client, "toy_walk", seats=seats, hints=True)
         live = manager.games[created["id"]]
-        manager.bots.thinking.charge("testclient", 200.0)  # 80 s of debt at a second a second
+        burst = manager.settings.thinking_seconds_burst
+        manager.bots.thinking.charge("testclient", burst + 80.0)  # 80 s of debt at 1 s a second
         hint = client.post(
             f"/api/games/{created['id']}/hint", json={"token": created["seats"][0]["token"]}
         )

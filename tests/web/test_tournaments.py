@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from boneyard.web.people.standings import apply_update
 from boneyard.web.store import arena
 from boneyard.web.store.arena import Entrant
 from boneyard.web.store.games import Store
@@ -365,9 +366,9 @@ def test_the_socket_pushes_the_standings(client: TestClient, starts_in: int) -> 
         first = socket.receive_json()
         assert first["standings"] == [] and first["me"]["joined"] is False
         assert client.post(f"/api/tournaments/{tid}/join").status_code == 200
-        pushed = socket.receive_json()
+        pushed = apply_update(first, socket.receive_json())  # what changed: the new row
         while not pushed["standings"]:  # a push of the moment before the join
-            pushed = socket.receive_json()
+            pushed = apply_update(pushed, socket.receive_json())
         assert [p["name"] for p in pushed["standings"]] == ["Ann"] and pushed["me"]["joined"]
 
 

@@ -45,6 +45,7 @@ from boneyard.web.people import (
     tournaments,
 )
 from boneyard.web.people.settling import SettleSweep
+from boneyard.web.people.standings import StandingsFeeds
 from boneyard.web.people.tournament_director import Director
 from boneyard.web.play import routes, sockets, turns
 from boneyard.web.play.catalog import Catalog
@@ -54,6 +55,7 @@ from boneyard.web.schemas import validation_words
 from boneyard.web.settings import Settings
 from boneyard.web.store.accounts import AccountStore
 from boneyard.web.store.admin import NOTICE_SECONDS, AdminStore
+from boneyard.web.store.buckets import SharedBuckets
 from boneyard.web.store.challenges import ChallengeStore
 from boneyard.web.store.clocks import ClockStore
 from boneyard.web.store.games import Store
@@ -142,7 +144,9 @@ def create_app(
     )
     app.state.manager = game_manager
     # The one guard every route passes: each route's Charge is taken from these (budgets.py).
-    app.state.budgets = Budgets(game_manager.settings)
+    # On PostgreSQL the budgets of costly work are shared by every process (store/buckets.py).
+    shared = None if game_manager.store.is_sqlite else SharedBuckets(game_manager.store)
+    app.state.budgets = Budgets(game_manager.settings, shared)
     # Refusals are counted in /metrics, not logged one by one: the budgets' and this process's
     # connections' (the manager counts its sockets' own).
     game_manager.metrics.count_refusals(lambda: app.state.budgets.refused)
@@ -175,6 +179,11 @@ def create_app(
         game_manager, app.state.tournaments, app.state.accounts, app.state.ratings, clocks
     )
     events.subscribe(GameEnded, app.state.director.game_ended)
+    app.state.standings = StandingsFeeds(
+        app.state.director.watch,
+        app.state.director.unwatch,
+        game_manager.settings.standings_send_seconds,
+    )
     # Results stored without their settling (an older process, one killed): caught up here.
     app.state.settle_sweep = SettleSweep(game_manager)
 
@@ -307,6 +316,7 @@ def configure_connections(settings: Settings) -> int:
         settings.body_seconds,
         settings.connection_share,
         settings.trusted_proxies,
+        settings.connection_reserve,
     )
 
 

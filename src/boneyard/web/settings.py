@@ -63,14 +63,18 @@ class Settings:
     opened or a socket's message (a visible page says ``watching`` every few seconds) in the
     last ``watch_seconds``. A socket left open and silent does not count."""
     thinking_seconds_per_minute: float | None = 40.0
-    """CPU seconds of the computer's thinking one client (address) gets a minute, refilled
-    continuously: the computer moves in the games it plays (or made, for a game of computers
-    alone) and its hints, each charged what it took (``web/compute/fairness.py``). Past it the
-    client's computer moves wait (its own move is kept; the computer answers when the budget
-    refills) and its hints get 429. ``None``: no budget. A person playing the top level (about
-    a second a move) at a human pace spends well under it."""
-    thinking_seconds_burst: float = 120.0
-    """The most thinking a client may have saved up (its budget when it comes)."""
+    """CPU seconds of the computer's thinking one client (network: an IPv4 /24, an IPv6 /64)
+    gets a minute, refilled continuously: the computer moves in the games it plays (or made,
+    for a game of computers alone) and its hints, each charged what it took
+    (``web/compute/fairness.py``). Past it the client's computer moves wait (its own move is
+    kept; the computer answers when the budget refills) and its hints get 429. ``None``: no
+    budget. A person playing the top level (about a second a move) at a human pace spends well
+    under it."""
+    thinking_seconds_burst: float = 30.0
+    """The most thinking a client may have saved up (its budget when it comes). Thirty seconds
+    (before: 120): twenty games at the top level on two workers spent 120 s only after
+    90 s, longer than an attack lasts (issue 44 row 5 saw no wait at all); a person's game
+    needs a few moves' worth."""
     replay_finished_only: bool = True
     # ----- memory ------------------------------------------------------------------------------
     live_memory_mb: float = 512.0
@@ -172,10 +176,15 @@ class Settings:
     """A connection that has not sent a whole request head in this time is closed."""
     body_seconds: float = 30.0
     """A request whose body has not arrived in this time is closed."""
+    connection_reserve: float = 0.2
+    """The share of ``max_connections`` kept for known clients (networks a signed-in account
+    or a person's move came from): anonymous connections hold the rest at most, each network
+    an even part of it when it is full (``guard/connections.py``)."""
     connection_share: float = 0.1
-    """The share of ``max_connections`` one client address may hold open at once, sockets
-    included (100 of 1,000: more than ``sockets_per_client`` and a browser's few connections);
-    past it a new connection from that address is answered 429 and closed, so the rest of the
+    """The share of ``max_connections`` one client network (IPv4 /24, IPv6 /64) may hold open
+    at once, sockets included (100 of 1,000: more than ``sockets_per_client`` and a browser's
+    few connections); past it a new connection from that network is answered 429 and closed,
+    so the rest of the
     cap stays for others. Addresses of ``trusted_proxies`` are not held to it (every client
     comes through them)."""
     # ----- sockets -----------------------------------------------------------------------------
@@ -194,3 +203,6 @@ class Settings:
     send_queue: int = 64
     """Messages waiting to go out to one socket; a socket further behind is dropped (it resyncs
     when it reconnects)."""
+    standings_send_seconds: float = 0.5
+    """A tournament's standings sockets are sent at most once per this many seconds, whatever
+    the join and withdraw rate: the changes meanwhile go out together (``people/standings.py``)."""

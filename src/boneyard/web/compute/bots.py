@@ -21,6 +21,7 @@ import asyncio
 import json
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -30,6 +31,7 @@ from boneyard.ai.levels import HARD_SECONDS, hint_level, level_for
 from boneyard.core.game import Game, State
 from boneyard.web.compute.fairness import ClientTurns, ThinkingBudget, Waiting, thinking_of
 from boneyard.web.compute.pools import stop_pool, warm_up, worker_pool
+from boneyard.web.networks import network_of
 
 StatePayload = State | tuple[str, dict[str, Any], dict[str, Any]]
 """A state itself (threads) or ``(game name, params, to_json document)`` (processes)."""
@@ -153,29 +155,37 @@ class BotWorkers:
     served least recently goes first, and of its jobs computer moves before hints. Each job is
     charged to its client's ``ThinkingBudget`` by the CPU seconds it took."""
 
-    def __init__(self, processes: int, thinking: ThinkingBudget | None = None) -> None:
+    def __init__(
+        self,
+        processes: int,
+        thinking: ThinkingBudget | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.processes = processes
+        self.clock = clock
+        """What counts the time a job holds its worker (its client's turn, ``ClientTurns``)."""
         self.slots = processes if processes > 0 else 2
         self._free = self.slots
         self.reserved = 1 if self.slots > 1 else 0
         """Workers hints leave free for computer moves."""
-        self._waiting: ClientTurns[asyncio.Future[None]] = ClientTurns()
+        self.turns: ClientTurns[asyncio.Future[None]] = ClientTurns(clock=clock)
+        """The jobs waiting for a worker, and each client's use (``fairness.ClientTurns``)."""
         self.thinking = thinking or ThinkingBudget(None, 0.0)
         """Each client's budget of thinking, charged by every job it asks for."""
         self._pool, self._threads = worker_pool(processes, self.slots, "bot")
 
     def waiting(self, priority: int) -> int:
         """Jobs of ``priority`` waiting for a worker."""
-        return self._waiting.count(priority)
+        return self.turns.count(priority)
 
     def depth(self) -> int:
         """Jobs waiting for a worker, every client's."""
-        return len(self._waiting)
+        return len(self.turns)
 
     def jobs_ahead(self, client: str) -> int | None:
         """How many jobs started ahead of ``client``'s last job while it waited (the fairness
         keeps it at most one; None: no job of ``client`` started lately)."""
-        return self._waiting.ahead.get(client)
+        return self.turns.ahead.get(network_of(client))
 
     def payload(self, state: State) -> StatePayload:
         """How ``state`` travels to a worker (a copy: the live game goes on changing)."""
@@ -188,6 +198,10 @@ class BotWorkers:
         ``priority``; killed past ``limit`` seconds (processes; raises TimeoutError). The CPU
         seconds it took are charged to ``client``."""
         await self._acquire(client, priority)
+        began = self.clock()
+        # Its turn is charged its budget now (so a client's jobs under way count against its
+        # next ones), and what it really held its worker once it ends.
+        self.turns.charge(client, limit)
         try:
             if self._pool is not None:
                 future = self._pool.schedule(
@@ -205,32 +219,37 @@ class BotWorkers:
             self.thinking.charge(client, seconds)
             return answer
         finally:
+            self.turns.charge(client, self.clock() - began - limit)
             self._release()
 
-    def _can_start(self, priority: int, waited_through: int = 0) -> bool:
+    def _can_start(self, client: str, priority: int, waited_through: int = 0) -> bool:
         # A hint does not take the last free worker, so that a computer move finds one, until a
         # job went ahead of it: then it is that hint's turn (else a client's hint would wait
-        # for ever behind another client's stream of computer moves).
-        reserve = self.reserved if priority == HINT and waited_through < 1 else 0
+        # for ever behind another client's stream of computer moves). Nor does a job of a heavy
+        # client (much of the workers' time lately, ``ClientTurns.heavy``): the last worker is
+        # kept for a light client's move, which starts at once whatever the heavy ones ask.
+        hint = priority == HINT and waited_through < 1
+        reserve = self.reserved if hint or self.turns.heavy(client) else 0
         return self._free > reserve
 
     def _may_start(self, job: Waiting[asyncio.Future[None]]) -> bool:
-        return self._can_start(job.priority, self._waiting.ahead_of(job))
+        return self._can_start(job.client, job.priority, self.turns.ahead_of(job))
 
     async def _acquire(self, client: str, priority: int) -> None:
-        if not len(self._waiting) and self._can_start(priority):
+        if not len(self.turns) and self._can_start(client, priority):
             self._free -= 1
-            self._waiting.served(client)
+            self.turns.served(client)
             return
         ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        job = self._waiting.add(client, priority, ticket)
+        job = self.turns.add(client, priority, ticket)
+        self._wake()  # a worker kept from the others' jobs may be free for this one
         try:
             await ticket
         except asyncio.CancelledError:
             if ticket.done() and not ticket.cancelled():
                 self._release()  # handed a worker just as it was cancelled: pass it on
             else:
-                self._waiting.remove(job)
+                self.turns.remove(job)
                 self._wake()
             raise
 
@@ -241,7 +260,7 @@ class BotWorkers:
     def _wake(self) -> None:
         """Hand free workers to the waiting jobs, the clients in turn."""
         while self._free > 0:
-            job = self._waiting.take(self._may_start)
+            job = self.turns.take(self._may_start)
             if job is None:
                 return
             if job.ticket.done():

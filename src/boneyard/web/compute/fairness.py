@@ -10,9 +10,17 @@ it costs, not by count:
   run into debt by a job or two; while a client is in debt its computer moves wait (the move it
   made is stored: nothing is lost, the computer only answers later) and its hints are refused
   with the seconds to wait. A person playing the top level at a human pace never meets it.
-- ``ClientTurns``: the jobs waiting for a worker are queued per client and served in turn, the
-  client served least recently first: a client with twenty jobs waiting delays another client's
-  job by at most one of its own (in practice none: the newcomer is next).
+- ``ClientTurns``: the jobs waiting for a worker are queued per client and served by deficit
+  round robin in its virtual-time form (start-time fair queueing): each client's worker seconds
+  are counted as its jobs end, and the waiting client that has had the least is served first
+  (ties: the one served least recently). A client that comes back after a rest starts level
+  with the others (no credit saved up while away). A person whose computer moves take
+  milliseconds is served before a client whose twenty games take a second each, every time,
+  not once in every round.
+- A heavy client (more than ``HEAVY_SECONDS`` of the workers' time lately) leaves the last
+  free worker to lighter ones (``BotWorkers``): a light client's reply never waits for a search.
+- The client is the network, not the address (``web/networks.py``: an IPv4 /24, an IPv6
+  /64): five addresses of one attacker are one client, with one budget and one turn.
 - ``FairGate``: the same turns in front of workers this process does not run (a Ray cluster):
   at most ``slots`` jobs are handed over at once, the rest wait here, clients in turn.
 """
@@ -28,8 +36,15 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from boneyard.web.networks import network_of
+
 T = TypeVar("T")
 
+HEAVY_SECONDS = 3.0
+"""Worker seconds a client may have had lately (``RECENT_HALF_LIFE``) before its jobs leave
+the last free worker to lighter clients (``ClientTurns.heavy``)."""
+RECENT_HALF_LIFE = 20.0
+"""Seconds in which a client's recent worker time halves."""
 REMEMBERED = 10_000
 """Clients a budget or a turn order keeps at most before it forgets those it owes nothing."""
 
@@ -53,7 +68,7 @@ class ThinkingBudget:
         if self.rate is None:
             return self.burst
         now = self.clock()
-        left, then = self._balances.get(client, (self.burst, now))
+        left, then = self._balances.get(network_of(client), (self.burst, now))
         return min(self.burst, left + (now - then) * self.rate)
 
     def wait(self, client: str) -> float:
@@ -68,7 +83,7 @@ class ThinkingBudget:
         if self.rate is None or seconds <= 0:
             return
         now = self.clock()
-        self._balances[client] = (self.balance(client) - seconds, now)
+        self._balances[network_of(client)] = (self.balance(client) - seconds, now)
         if len(self._balances) > REMEMBERED:  # forget clients whose budgets are full again
             full = [known for known in self._balances if self.balance(known) >= self.burst]
             for known in full:
@@ -98,16 +113,26 @@ class Waiting(Generic[T]):
 
 @dataclass
 class ClientTurns(Generic[T]):
-    """Jobs waiting for a worker, a queue per client, the clients taken in turn.
+    """Jobs waiting for a worker, a queue per client (network), the clients taken fairly.
 
-    ``take`` picks, among the clients with a job that may start, the one served least recently
-    (a client never served, or forgotten, first; ties by who came first), and of its jobs the
-    most urgent (the lowest priority number), first come first served.
+    ``take`` picks, among the clients with a job that may start, the one that had the fewest
+    worker seconds (``charge``; deficit round robin's virtual time), then the one served least
+    recently (a client never served, or forgotten, first; ties by who came first), and of its
+    jobs the most urgent (the lowest priority number), first come first served.
     """
 
     _queues: dict[str, deque[Waiting[T]]] = field(default_factory=dict)
     _served: dict[str, int] = field(default_factory=dict)
     """Client -> the turn it was last given a worker at."""
+    _used: dict[str, float] = field(default_factory=dict)
+    """Client -> its virtual time: the worker seconds its jobs held, counted from the level of
+    the clients waiting when it came (``charge``, ``add``)."""
+    _level: float = 0.0
+    """The virtual time of the last client served: where a client coming back starts."""
+    clock: Callable[[], float] = time.monotonic
+    _recent: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Client -> (its worker seconds lately, decaying by half each ``RECENT_HALF_LIFE``, and
+    when counted): what ``heavy`` reads."""
     _turns: Any = field(default_factory=itertools.count)
     _arrivals: Any = field(default_factory=itertools.count)
     started: int = 0
@@ -128,6 +153,9 @@ class ClientTurns(Generic[T]):
         return len(self._queues)
 
     def add(self, client: str, priority: int, ticket: T) -> Waiting[T]:
+        client = network_of(client)
+        if client not in self._queues:  # back after a rest: level with the others, no credit
+            self._used[client] = max(self._used.get(client, 0.0), self._level)
         job = Waiting(client, priority, ticket, next(self._arrivals), self.started)
         self._queues.setdefault(client, deque()).append(job)
         return job
@@ -140,16 +168,47 @@ class ClientTurns(Generic[T]):
             if not queue:
                 del self._queues[job.client]
 
+    def charge(self, client: str, seconds: float) -> None:
+        """``client``'s job holds a worker ``seconds`` (its budget when it starts; what it held
+        beyond that, or less, when it ends): its virtual time moves on by as much."""
+        client = network_of(client)
+        now = self.clock()
+        self._recent[client] = (max(0.0, self.recent(client) + seconds), now)
+        if seconds < 0:  # it held less than it was charged at its start: the rest back
+            self._used[client] = self._used.get(client, self._level) + seconds
+        else:
+            self._used[client] = max(self._used.get(client, 0.0), self._level) + seconds
+
+    def recent(self, client: str) -> float:
+        """``client``'s worker seconds lately (halving each ``RECENT_HALF_LIFE``)."""
+        seconds, then = self._recent.get(network_of(client), (0.0, 0.0))
+        return seconds * 0.5 ** ((self.clock() - then) / RECENT_HALF_LIFE) if seconds else 0.0
+
+    def heavy(self, client: str) -> bool:
+        """Whether ``client`` had more than ``HEAVY_SECONDS`` of worker time lately: its jobs
+        leave the last free worker to lighter clients (``BotWorkers``), so a light client's
+        reply starts at once whatever the heavy ones keep asking. Relative to nothing but its
+        own use: five attackers each under the thinking budget's rate are heavy all the same."""
+        return self.recent(client) > HEAVY_SECONDS
+
+    def used(self, client: str) -> float:
+        """``client``'s virtual time (tests and benchmarks read it)."""
+        return self._used.get(network_of(client), self._level)
+
     def served(self, client: str, ahead: int = 0) -> None:
         """``client`` was given a worker (a job that never waited, too), ``ahead`` jobs having
         started while it waited."""
+        client = network_of(client)
         self.started += 1
         self._served[client] = next(self._turns)
+        self._level = max(self._level, self._used.get(client, self._level))
         self.ahead[client] = ahead
         if len(self._served) > REMEMBERED:
             for known in [c for c in self._served if c not in self._queues]:
                 del self._served[known]
                 self.ahead.pop(known, None)
+                self._used.pop(known, None)
+                self._recent.pop(known, None)
 
     def ahead_of(self, job: Waiting[T]) -> int:
         """How many jobs started while ``job`` waited."""
@@ -157,14 +216,14 @@ class ClientTurns(Generic[T]):
 
     def take(self, may_start: Callable[[Waiting[T]], bool]) -> Waiting[T] | None:
         """The next job to start, out of the queue (None: none may start now)."""
-        best: tuple[int, int] | None = None
+        best: tuple[float, int, int] | None = None
         chosen: Waiting[T] | None = None
         for client, queue in self._queues.items():
             startable = [job for job in queue if may_start(job)]
             if not startable:
                 continue
             job = min(startable, key=lambda waiting: (waiting.priority, waiting.order))
-            rank = (self._served.get(client, -1), queue[0].order)
+            rank = (self.used(client), self._served.get(client, -1), queue[0].order)
             if best is None or rank < best:
                 best, chosen = rank, job
         if chosen is not None:
@@ -189,9 +248,11 @@ class FairGate:
     async def turn(self, client: str, priority: int) -> AsyncIterator[None]:
         """Wait for ``client``'s turn, hold a slot meanwhile, give it back after."""
         await self._enter(client, priority)
+        began = time.monotonic()
         try:
             yield
         finally:
+            self.turns.charge(client, time.monotonic() - began)
             self._leave()
 
     async def _enter(self, client: str, priority: int) -> None:

@@ -55,6 +55,7 @@ from boneyard.web.compute.bots import (
     state_document,
 )
 from boneyard.web.compute.fairness import ThinkingBudget
+from boneyard.web.networks import network_of
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import Store
 from boneyard.web.store.jobs import CLIENT_LENGTH, JobRow
@@ -69,6 +70,8 @@ DONE_CHANNEL = "boneyard_done"
 LEASE_MARGIN = 5.0
 """Seconds a claimed job's lease runs past its budget and ``GRACE``: a worker not done by then
 is taken for dead and another one takes the job."""
+SERVED_WINDOW = 60.0
+"""How far back a client's finished jobs count against its turn in the table."""
 KEEP_SECONDS = 300.0
 """How long a finished job's answer stays in the table."""
 POLL_SECONDS = 0.25
@@ -124,9 +127,11 @@ class JobQueue:
         key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
         job = {
             "key": key, "kind": kind, "priority": priority, "budget": budget,
-            # the client's address keyed (store/keys.py): equal for equal clients, which is
+            # the client's network keyed (store/keys.py): equal for equal networks, which is
             # all the turns need, and no address in the table
-            "client": keyed_hash(self.store.secret, "job client", client)[:CLIENT_LENGTH],
+            "client": keyed_hash(
+                self.store.secret, "job client", network_of(client)
+            )[:CLIENT_LENGTH],
         }  # fmt: skip
         for _ in range(3):
             if self.store.is_sqlite:
@@ -159,8 +164,10 @@ class JobQueue:
         raise JobFailed("could not queue the job")
 
     def claim(self, worker: str, expired: bool = True) -> Job | None:
-        """Take the next job, or None: the clients in turn (a job of the client with the fewest
-        jobs running first, so one client's twenty jobs wait behind another client's one), then
+        """Take the next job, or None: the clients (networks) in turn (a job of the client with
+        the fewest jobs running first, so one client's twenty jobs wait behind another client's
+        one; then of the client served least in the last ``SERVED_WINDOW``, by its finished
+        jobs' budgets, whichever process asked for them), then
         the most urgent, then the oldest. ``expired``: also one whose worker's lease ran out
         (and fail those whose workers died too often); a worker woken by a new job's notice
         looks only at waiting jobs (a cheaper look: the index on status)."""
@@ -182,17 +189,32 @@ class JobQueue:
         # SKIP LOCKED: a job another worker is claiming right now is passed over, not
         # waited for (PostgreSQL; SQLite has one writer at a time and ignores it). One
         # statement, so one round trip: it needs no transaction of its own.
+        # Each client's service lately, every process's jobs together: its jobs running now,
+        # then the worker seconds of its jobs finished in the last ``SERVED_WINDOW`` (deficit
+        # round robin over the table: the client served least lately goes first).
         running = (
             select(JobRow.client, func.count().label("jobs"))
             .where(JobRow.status == "running", JobRow.lease_until >= now)
             .group_by(JobRow.client)
             .subquery()
         )
+        served = (
+            select(JobRow.client, func.sum(JobRow.budget).label("seconds"))
+            .where(JobRow.status == "done", JobRow.finished >= now - SERVED_WINDOW)
+            .group_by(JobRow.client)
+            .subquery()
+        )
         first = (
             select(JobRow.id)
             .outerjoin(running, running.c.client == JobRow.client)
+            .outerjoin(served, served.c.client == JobRow.client)
             .where(takeable)
-            .order_by(func.coalesce(running.c.jobs, 0), JobRow.priority, JobRow.id)
+            .order_by(
+                func.coalesce(running.c.jobs, 0),
+                func.coalesce(served.c.seconds, 0.0),
+                JobRow.priority,
+                JobRow.id,
+            )
             .limit(1)
             .with_for_update(skip_locked=True, of=JobRow)
             .scalar_subquery()

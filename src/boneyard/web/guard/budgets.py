@@ -21,7 +21,9 @@ The client is the connection's address. Behind a reverse proxy the address the p
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,10 +31,14 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
+from sqlalchemy.exc import SQLAlchemyError
 
 from boneyard.web.errors import WebError
 from boneyard.web.guard.limits import RateLimit
 from boneyard.web.settings import Settings
+from boneyard.web.store.buckets import SharedBuckets
+
+log = logging.getLogger("boneyard.web")
 
 
 class Spend(StrEnum):
@@ -95,11 +101,21 @@ def per_minute(settings: Settings, spend: Spend) -> int:
     }[spend]
 
 
-class Budgets:
-    """Every client's budget of every kind, for one app."""
+SHARED = frozenset({Spend.SIGNUP, Spend.LOGIN})
+"""The kinds whose budgets every process shares when the store is PostgreSQL (with the names'
+budgets of log-in tries): those that guard costly work an attacker would multiply by the
+processes (a password hashed). The others (a read, a move: a few milliseconds each, and far
+more of them) stay each process's own, so that a request pays no round trip to the database
+for its charge: N processes give a reader N budgets of them."""
 
-    def __init__(self, settings: Settings) -> None:
+
+class Budgets:
+    """Every client's budget of every kind, for one app. ``shared``: the buckets every process
+    takes from (``store/buckets.py``; PostgreSQL), for the ``SHARED`` kinds and the names."""
+
+    def __init__(self, settings: Settings, shared: SharedBuckets | None = None) -> None:
         self.settings = settings
+        self.shared = shared
         self._buckets = {
             spend: RateLimit(
                 per_minute(settings, spend) / 60.0, max(1, per_minute(settings, spend))
@@ -126,9 +142,9 @@ class Budgets:
         process: the store keeps them) is not counted against the shared one: whoever guesses
         elsewhere, the owner still gets in.
         """
-        wait = self._name_from_address.take(f"{name}\n{client}")
+        wait = self._take("name", self._name_from_address, f"{name}\n{client}")
         if wait == 0 and not owner:
-            wait = self._name_everywhere.take(name)
+            wait = self._take("name_everywhere", self._name_everywhere, name)
         if wait > 0:
             self.refused["too_many_logins"] += 1
             raise WebError(
@@ -142,7 +158,11 @@ class Budgets:
         """Take ``cost`` ``spend`` from ``client``'s budget (at most a minute's worth), or
         refuse (429) with nothing taken."""
         limit = per_minute(self.settings, spend)
-        wait = self._buckets[spend].take(client, min(cost, max(1, limit)))
+        cost = min(cost, max(1, limit))
+        if spend in SHARED:
+            wait = self._take(spend.value, self._buckets[spend], client, cost)
+        else:
+            wait = self._buckets[spend].take(client, cost)
         if wait > 0:
             self.refused[f"budget_{spend.value}"] += 1
             raise WebError(
@@ -152,6 +172,22 @@ class Budgets:
                 f"server allows; try again in {max(1, round(wait))} seconds",
                 retry_after=wait,
             )
+
+    def shares(self, spend: Spend) -> bool:
+        """Whether a charge of ``spend`` is a round trip to the shared buckets (then it is
+        taken off the event loop: ``Charge``)."""
+        return self.shared is not None and spend in SHARED
+
+    def _take(self, kind: str, limit: RateLimit, key: str, cost: float = 1.0) -> float:
+        """Take from the shared bucket of ``kind`` and ``key`` where there is one, else from
+        this process's own; a database away for a moment: from this process's own."""
+        if self.shared is not None:
+            try:
+                return self.shared.take(f"{kind}\n{key}", limit.rate, limit.burst, cost)
+            except SQLAlchemyError:
+                self.refused["shared_budget_unreachable"] += 1
+                log.warning("the shared budgets cannot be reached; this process counts alone")
+        return limit.take(key, cost)
 
 
 def client_address(connection: Request | WebSocket) -> str:
@@ -182,6 +218,9 @@ class Charge:
 
     async def __call__(self, request: Request) -> Payer:
         # async: FastAPI runs a plain function dependency in a worker thread, a hop per request
+        budgets: Budgets = request.app.state.budgets
+        if budgets.shares(self.spend):  # a round trip to the database: off the event loop
+            return await asyncio.to_thread(_charged, request, self.spend)
         return _charged(request, self.spend)
 
     def __repr__(self) -> str:

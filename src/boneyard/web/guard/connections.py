@@ -8,10 +8,18 @@ with ``BoundedHttp`` as its HTTP protocol (uvicorn's own, with these limits from
 - ``max_connections`` open at once (WebSockets included): past it a new connection is answered
   503 with ``Retry-After`` as soon as it sends its request head, and closed within a second if
   it sends nothing;
-- a share of them per client address (``connection_share``, sockets included; the addresses of
-  trusted proxies aside): past it a new connection from that address is answered 429 the same
-  way, and past it by ``REFUSALS_WAITING`` more it is closed at once, so one address cannot
+- a share of them per client network (``connection_share``, sockets included; an IPv4 /24, an
+  IPv6 /64, ``networks.py``: the many addresses of one attacker count as one; the addresses of
+  trusted proxies aside): past it a new connection from that network is answered 429 the same
+  way, and past it by ``REFUSALS_WAITING`` more it is closed at once, so one network cannot
   hold the cap (nor the descriptors) that the others need;
+- a reserve (``connection_reserve`` of the cap) for known clients: networks a signed-in
+  account or a person's move came from (``note_known``, in this process). Anonymous
+  connections (a crowd of spectators) take at most the rest; when that is full, a newcomer's
+  connection takes the place of the oldest of the network holding the most of it (that one
+  is closed: its network holds more than the newcomer's), so however many networks an
+  attacker brings, each holds at most an even part of it and an honest newcomer gets in. A
+  newcomer that would hold as many as the most is answered 503;
 - ``header_seconds`` to send a whole request head, ``body_seconds`` for the body after it: a
   connection past either is closed (a slow sender holds a descriptor no longer);
 - the process's descriptor limit is raised to what the system allows, and ``max_connections``
@@ -29,12 +37,14 @@ import asyncio
 import functools
 import ipaddress
 import logging
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from boneyard.web.networks import network_of
 
 log = logging.getLogger("boneyard.web")
 
@@ -54,7 +64,9 @@ class ConnectionLimits:
     body_seconds: float = 30.0
     retry_after: int = 5
     per_address: int = 100
-    """Connections one address may hold open (``connection_share`` of the cap)."""
+    """Connections one network may hold open (``connection_share`` of the cap)."""
+    anonymous: int = 800
+    """Connections anonymous clients may hold together (the cap less ``connection_reserve``)."""
     unshared: tuple[str, ...] = ()
     """Addresses and networks not held to a share: the trusted proxies (``"*"``: every
     address)."""
@@ -84,7 +96,32 @@ def _network(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | tupl
 LIMITS = ConnectionLimits()
 """This process's limits (connections belong to the process; ``configure`` sets them)."""
 OPEN: Counter[str] = Counter()
-"""Connections open now per client address (sockets included), in this process."""
+"""Connections open now per client network (sockets included), in this process."""
+ANONYMOUS: dict[str, OrderedDict[BoundedHttp, None]] = {}
+"""The anonymous connections admitted per network, oldest first (what a newcomer may take the
+place of)."""
+KNOWN: OrderedDict[str, None] = OrderedDict()
+"""Networks a signed-in account or a person's move came from, most recent last: their
+connections may use the reserve."""
+KNOWN_REMEMBERED = 100_000
+"""Known networks kept at most (the least recently seen forgotten first)."""
+
+
+def note_known(address: str) -> None:
+    """A signed-in request or a person's move came from ``address``: its network's next
+    connections may use the reserve."""
+    network = network_of(address)
+    KNOWN[network] = None
+    KNOWN.move_to_end(network)
+    if len(KNOWN) > KNOWN_REMEMBERED:
+        KNOWN.popitem(last=False)
+
+
+def anonymous_open() -> int:
+    """Anonymous connections admitted and open now."""
+    return sum(len(held) for held in ANONYMOUS.values())
+
+
 REFUSED: Counter[str] = Counter()
 """Connections refused or closed by this process, by reason (``/metrics``)."""
 
@@ -95,9 +132,13 @@ def configure(
     body_seconds: float,
     connection_share: float = 0.1,
     trusted_proxies: Iterable[str] = (),
+    connection_reserve: float = 0.2,
 ) -> int:
     """Set this process's limits; answers the connection cap after ``fit_to_descriptors``."""
     LIMITS.max_connections = fit_to_descriptors(max_connections)
+    LIMITS.anonymous = max(
+        1, LIMITS.max_connections - int(LIMITS.max_connections * connection_reserve)
+    )
     LIMITS.header_seconds = header_seconds
     LIMITS.body_seconds = body_seconds
     LIMITS.per_address = max(1, int(LIMITS.max_connections * connection_share))
@@ -203,16 +244,19 @@ class BoundedHttp(HttpToolsProtocol):
     """What the connection is waiting for, should its time run out (``REFUSED``' reason; None:
     refused already, and counted then)."""
     _address: str | None = None
-    """The address this connection is counted under in ``OPEN`` (None: not counted)."""
+    """The network this connection is counted under in ``OPEN`` (None: not counted)."""
+    _placed = False
+    """Its place was settled at its first request head: known, or one of the anonymous."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         address = self.client[0] if self.client else None
         held = 0
         if address is not None and LIMITS.holds_to_share(address):
-            held = OPEN[address]
-            OPEN[address] += 1
-            self._address = address
+            network = network_of(address)
+            held = OPEN[network]
+            OPEN[network] += 1
+            self._address = network
         if len(self.connections) > LIMITS.max_connections:
             self._refuse_after_head("busy", busy_response(LIMITS.retry_after))
         elif held >= LIMITS.per_address + REFUSALS_WAITING:
@@ -237,7 +281,34 @@ class BoundedHttp(HttpToolsProtocol):
             OPEN[self._address] -= 1
             if OPEN[self._address] <= 0:
                 del OPEN[self._address]
+            held = ANONYMOUS.get(self._address)
+            if held is not None:
+                held.pop(self, None)
+                if not held:
+                    del ANONYMOUS[self._address]
             self._address = None
+
+    def _place(self) -> bytes | None:
+        """Settle this connection's place at its first request head: a known network's is
+        admitted (within the cap and its share, checked already); an anonymous one within the
+        anonymous part, taking the place of the oldest connection of the network holding the
+        most of it when that is full; the refusal to answer, when none is to be had."""
+        self._placed = True
+        network = self._address
+        if network is None or network in KNOWN:
+            return None
+        mine = ANONYMOUS.get(network, OrderedDict())
+        if anonymous_open() >= LIMITS.anonymous:
+            largest = max(ANONYMOUS, key=lambda other: len(ANONYMOUS[other]), default=None)
+            if largest is None or len(ANONYMOUS[largest]) <= len(mine) + 1:
+                REFUSED["anonymous_full"] += 1
+                return busy_response(LIMITS.retry_after)
+            oldest = next(iter(ANONYMOUS[largest]))
+            REFUSED["made_room"] += 1
+            oldest._count_out()  # counted out now: the place is this one's at once
+            oldest.transport.close()
+        ANONYMOUS.setdefault(network, mine)[self] = None
+        return None
 
     def _arm(self, seconds: float) -> None:
         self._disarm()
@@ -268,6 +339,8 @@ class BoundedHttp(HttpToolsProtocol):
             self._arm(LIMITS.header_seconds)
 
     def on_headers_complete(self) -> None:
+        if self._refusal is None and not self._placed:
+            self._refusal = self._place()
         if self._refusal is not None:
             self._disarm()
             self._refused = True

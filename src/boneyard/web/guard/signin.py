@@ -20,6 +20,7 @@ from starlette.requests import HTTPConnection
 
 from boneyard.core.version import __version__
 from boneyard.web.errors import WebError
+from boneyard.web.guard.connections import note_known
 from boneyard.web.store.accounts import Account, AccountStore
 
 COOKIE = "boneyard_session"
@@ -54,6 +55,8 @@ async def signed_in(request: HTTPConnection) -> Account | None:
         account = await request.app.state.manager.read_store(
             account_store(request).session_account, session_id, idle
         )
+    if account is not None and request.client is not None:
+        note_known(request.client.host)  # its network's connections may use the reserve
     request.state.account = account
     return account
 

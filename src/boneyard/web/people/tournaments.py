@@ -31,10 +31,12 @@ from boneyard.web.guard.signin import in_store, signed_in
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.accounts import require_account
 from boneyard.web.people.ratings import played_iso
+from boneyard.web.people.standings import Reading, StandingsFeeds, StandingsSocket, Table
 from boneyard.web.people.tournament_director import Director
 from boneyard.web.play.manager import GameManager
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.play.sockets import CLOSED
+from boneyard.web.store.accounts import Account
 from boneyard.web.store.tournaments import Tournament, TournamentStore
 
 router = GuardedRouter(prefix="/api", responses=ERRORS)
@@ -158,7 +160,10 @@ async def _listed(connection: HTTPConnection) -> list[Tournament]:
 
 
 def _summary(connection: HTTPConnection, tournament: Tournament, now: float) -> dict[str, Any]:
-    manager: GameManager = connection.app.state.manager
+    return _summary_of(connection.app.state.manager, tournament, now)
+
+
+def _summary_of(manager: GameManager, tournament: Tournament, now: float) -> dict[str, Any]:
     title = manager.catalog.game_class(tournament.game).title
     return {
         "id": tournament.id,
@@ -180,21 +185,15 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
     manager: GameManager = connection.app.state.manager
     account = await signed_in(connection)
     table = await manager.read_store(_store(connection).standings, tournament.id)
+    shared = _shared_view(manager, tournament, table)
+    return {**shared, "me": _me(account, shared, table)}
+
+
+def _shared_view(manager: GameManager, tournament: Tournament, table: Table) -> dict[str, Any]:
+    """A tournament's view but for the reader's own place (``me``): the same for everyone."""
     now = time.time()
     status = tournament.status(now)
     over = status == "finished"  # nobody is paused in an arena that has ended
-    me = None
-    if account is not None:
-        mine = next((p for p in table if p["account"] == account.id), None)
-        me = {
-            "name": account.name,
-            "joined": mine is not None and not mine["withdrawn"],
-            # paused (withdrawn, or a first move let lapse): paired again once they resume
-            "paused": mine is not None and mine["withdrawn"] and not over,
-            "game_url": (
-                f"/game/{mine['game']}?t={mine['token']}" if mine and mine["token"] else None
-            ),
-        }
     standings = [
         {
             "rank": rank,
@@ -209,13 +208,27 @@ async def _view(connection: HTTPConnection, tournament: Tournament) -> dict[str,
         for rank, p in enumerate(table, start=1)
     ]
     return {
-        **_summary(connection, tournament, now),
+        **_summary_of(manager, tournament, now),
         "now": now,
         "version": tournament.version,
         "standings": standings,
         "games": _being_played(table),
         "podium": [p["name"] for p in standings[:PODIUM]] if status == "finished" else [],
-        "me": me,
+    }
+
+
+def _me(account: Account | None, shared: dict[str, Any], table: Table) -> dict[str, Any] | None:
+    """The reader's own place in a tournament (None: nobody signed in)."""
+    if account is None:
+        return None
+    over = shared["status"] == "finished"
+    mine = next((p for p in table if p["account"] == account.id), None)
+    return {
+        "name": account.name,
+        "joined": mine is not None and not mine["withdrawn"],
+        # paused (withdrawn, or a first move let lapse): paired again once they resume
+        "paused": mine is not None and mine["withdrawn"] and not over,
+        "game_url": (f"/game/{mine['game']}?t={mine['token']}" if mine and mine["token"] else None),
     }
 
 
@@ -230,13 +243,14 @@ def _being_played(table: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @sockets.websocket("/ws/tournaments/{tournament_id}")
 async def tournament_socket(websocket: WebSocket, tournament_id: str, payer: SocketPayer) -> None:
-    """Sends the tournament's view (as ``GET /api/tournaments/{id}``) at once and after
-    every change, until the socket closes."""
+    """Sends the tournament's view (as ``GET /api/tournaments/{id}``) at once, then what
+    changed, coalesced (``web/people/standings.py``), until the socket closes."""
     try:
         await websocket.accept()
     except (*CLOSED, OSError):
         return
-    counts = websocket.app.state.manager.sockets
+    manager: GameManager = websocket.app.state.manager
+    counts = manager.sockets
     place = object()  # this socket's place in the counts (a share per address, as a game's)
     try:
         if payer.refusal is not None:
@@ -248,24 +262,33 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str, payer: Soc
             await websocket.send_text(json.dumps({"error": error.code, "detail": error.detail}))
             await websocket.close(code=4000 + error.status)
         return
-    director = _director(websocket)
-    changed = director.watch(tournament.id)
+    account = await signed_in(websocket)
+    store = _store(websocket)
+
+    async def read() -> Reading:
+        current = await manager.read_store(store.get, tournament.id)
+        if current is None:
+            raise LookupError(tournament.id)
+        table = await manager.read_store(store.standings, tournament.id)
+        return _shared_view(manager, current, table), table
+
+    feeds: StandingsFeeds = websocket.app.state.standings
+    socket = StandingsSocket(
+        websocket, lambda shared, table: _me(account, shared, table), manager.settings.send_queue
+    )
     gone = asyncio.ensure_future(websocket.receive())
+    behind = asyncio.ensure_future(socket.gone.wait())
     try:
-        while True:
-            changed.clear()
-            current = await _tournament(websocket, tournament.id)
-            await websocket.send_text(json.dumps(await _view(websocket, current)))
-            waiting = asyncio.ensure_future(changed.wait())
-            await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
-            if gone.done():
-                waiting.cancel()
-                return
+        feeds.join(tournament.id, read, socket)
+        await asyncio.wait({gone, behind}, return_when=asyncio.FIRST_COMPLETED)
+        if behind.done() and not gone.done():
+            await socket.close_behind()
     except CLOSED:
         pass
     finally:
         gone.cancel()
-        director.unwatch(tournament.id, changed)
+        behind.cancel()
+        feeds.leave(tournament.id, socket)
         counts.count_out(place)
 
 

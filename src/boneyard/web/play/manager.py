@@ -31,6 +31,7 @@ from boneyard.web.compute.chance import seed_hash
 from boneyard.web.compute.runners import bot_runner
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import Payer, Spend
+from boneyard.web.guard.connections import note_known
 from boneyard.web.play import words
 from boneyard.web.play.broadcast import send_views
 from boneyard.web.play.cache import LiveCache
@@ -535,6 +536,8 @@ class GameManager:
                 live.seat_clients[seat] = client
             live.payer = live.seat_clients.get(seat, live.payer)
         await self.act(live, seat, seq, action)
+        if client:
+            note_known(client)  # a person played from its network: it may use the reserve
 
     async def act(self, live: LiveGame, seat: int | None, seq: int, action: int | str) -> None:
         """Play ``action`` (an id or a string) for ``seat`` on top of sequence number ``seq``."""

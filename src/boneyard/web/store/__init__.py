@@ -8,6 +8,7 @@ of them a program imports first: the schema (``schema.py``) is made and checked 
 from boneyard.web.store import (  # noqa: F401 (each declares its tables on Base)
     accounts,
     admin,
+    buckets,
     challenges,
     clocks,
     games,

@@ -27,6 +27,23 @@ function store(storage, key, value) {
   }
 }
 
+/** The view after a socket's "update" message, which carries only what changed since the last
+ * message (the rows of the standings that changed, by index, and their count), see
+ * web/people/standings.py; a "view" message is the whole view. */
+export function applyUpdate(view, message) {
+  if (message.type !== "update" || !view) return message;
+  const next = { ...view };
+  for (const [key, value] of Object.entries(message)) {
+    if (key !== "type" && key !== "rows" && key !== "count") next[key] = value;
+  }
+  if ("count" in message) {
+    const standings = (view.standings ?? []).slice(0, message.count);
+    for (const [index, row] of message.rows) standings[index] = row;
+    next.standings = standings;
+  }
+  return next;
+}
+
 /** One view of the arena (as ``GET /api/tournaments/{id}`` answers): remember whether this
  * account plays in it, and open a game it was just paired in. */
 export function followArena(view) {
@@ -82,8 +99,9 @@ function greetSentGame() {
 function listen(id) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(id)}`);
+  let view = null;
   socket.addEventListener("message", (event) => {
-    const view = JSON.parse(event.data);
+    view = applyUpdate(view, JSON.parse(event.data));
     followArena(view);
     if (view.error || view.status === "finished" || !view.me?.joined) socket.close();
   });

@@ -2,7 +2,7 @@
 // when no socket can be had), the time left, the games being played, the join, pause and
 // resume buttons, the player's new game opened by itself (arena_watch.js), and the winners
 // once it is over.
-import { followArena } from "./arena_watch.js";
+import { applyUpdate, followArena } from "./arena_watch.js";
 
 const root = document.getElementById("tournament");
 const id = root.dataset.tournamentId;
@@ -50,11 +50,15 @@ function gameItem(game) {
   return item;
 }
 
+// The view last shown: a socket's "update" carries only what changed since it.
+let current = null;
+
 function show(view) {
   if (view.error) {
     $("tournament-message").textContent = view.detail ?? "";
     return;
   }
+  current = view;
   root.dataset.live = "yes";
   root.dataset.status = view.status;
   root.dataset.version = String(view.version);
@@ -129,7 +133,11 @@ function poll() {
 function listen() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(id)}`);
-  socket.addEventListener("message", (event) => show(JSON.parse(event.data)));
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "update" && current) show(applyUpdate(current, message));
+    else show(message);
+  });
   socket.addEventListener("close", () => {
     if (root.dataset.status !== "finished") poll();
   });

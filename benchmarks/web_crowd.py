@@ -1,0 +1,559 @@
+"""Issue 44's attacks from a crowd of loopback addresses, beside an honest player and an owner.
+
+    nice -n 10 .venv/bin/python benchmarks/web_crowd.py [--rows 1,3,4,5,6] [--seconds 20]
+    nice -n 10 .venv/bin/python benchmarks/web_crowd.py --postgres   # two processes, one DB
+
+It starts ``boneyard serve`` on 127.0.0.1 (a fresh SQLite file, two bot worker processes and the
+default budgets; ``--postgres``: a throwaway PostgreSQL server and ``--workers 2``), makes the
+owner's account, then for each row: the honest player (127.0.0.2) times its moves alone, the
+attack starts from its addresses (127.0.x.y, one network or many), the honest player times its
+moves again, the owner logs in from an address it never used, and the attack stops. Each row
+prints the honest player's p50 and p90 under the attack against alone (the ratio; bar: <= 2),
+the owner's log-in (bar: in within 5 s) and what the attack got. Bounded: each row runs for
+``--seconds`` (under a minute), at most a few thousand connections.
+
+Rows (issue 44): 1 log-in flood on names that do not exist, from 30 networks; 2 one try a
+second on the owner's name from fresh addresses; 3 standings sockets (100, from 10 networks) on
+an arena whose players toggle join/withdraw; 4 16 networks x 64 idle spectator sockets, then an
+honest newcomer's fresh connections; 5 five networks of 20 games each against the top level
+(the honest player's reply from an easy computer); 6 reads from 10 networks at their full
+budget; 7 (``--postgres``) the same address's log-in tries on one name through two processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import websockets
+
+HOST = "127.0.0.1"
+HONEST = "127.0.0.2"
+PASSWORD = "correct horse battery"
+OWNER = "Owner"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(db: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+    command = [
+        *(sys.executable, "-c", "from boneyard.cli import main; main()", "serve"),
+        *("--host", HOST, "--port", str(port), "--db", db, "--bot-processes", "2"),
+        *(("--workers", str(workers)) if workers > 1 else ()),
+    ]
+    return subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+
+
+def client(base: str, address: str, timeout: float = 30.0) -> httpx2.AsyncClient:
+    return httpx2.AsyncClient(
+        base_url=base,
+        transport=httpx2.AsyncHTTPTransport(local_address=address),
+        timeout=timeout,
+    )
+
+
+async def wait_until_up(base: str) -> None:
+    deadline = time.monotonic() + 240  # two processes and their bot workers start slowly
+    async with client(base, HOST) as c:
+        while True:
+            with contextlib.suppress(httpx2.TransportError):
+                if (await c.get("/api/kinds")).status_code == 200:
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            await asyncio.sleep(0.3)
+
+
+async def open_socket(port: int, address: str, path: str) -> Any:
+    raw = socket.socket()
+    raw.bind((address, 0))
+    raw.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(raw, (HOST, port))
+    return await websockets.connect(f"ws://{HOST}:{port}{path}", sock=raw, max_size=None)
+
+
+# ----- the honest player and the owner ---------------------------------------------------------
+
+
+class Honest:
+    """The honest player: a game between two people (it holds both seats) over HTTP, a move
+    every ``pace`` seconds; each move timed from asking the view to the move stored."""
+
+    def __init__(self, base: str, pace: float = 0.25) -> None:
+        self.base, self.pace = base, pace
+        self.game: dict[str, Any] | None = None
+
+    async def _new_game(self, c: httpx2.AsyncClient) -> dict[str, Any]:
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        answer = await c.post("/api/games", json={"game": "obonto", "seats": seats})
+        answer.raise_for_status()
+        created: dict[str, Any] = answer.json()
+        return created
+
+    async def moves(self, seconds: float) -> list[float]:
+        timed: list[float] = []
+        deadline = time.monotonic() + seconds
+        async with client(self.base, HONEST) as c:
+            while time.monotonic() < deadline:
+                if self.game is None:
+                    self.game = await self._new_game(c)
+                game = self.game
+                began = time.monotonic()
+                try:
+                    view = (await c.get(f"/api/games/{game['id']}")).json()
+                    if view.get("terminal") or view.get("current_player", -1) < 0:
+                        self.game = None
+                        continue
+                    seat = view["current_player"]
+                    token = game["seats"][seat]["token"]
+                    mine = await c.get(f"/api/games/{game['id']}", params={"token": token})
+                    view = mine.json()
+                    if not view.get("legal"):
+                        await asyncio.sleep(self.pace)
+                        continue
+                    moved = await c.post(
+                        f"/api/games/{game['id']}/actions",
+                        json={"token": token, "seq": view["seq"], "action": view["legal"][0]["id"]},
+                    )
+                    if moved.status_code == 200:
+                        timed.append(time.monotonic() - began)
+                    elif moved.status_code != 409:
+                        timed.append(time.monotonic() - began + 30)  # refused: counted as lost
+                except httpx2.HTTPError:
+                    timed.append(30.0)
+                await asyncio.sleep(self.pace)
+        return timed
+
+
+async def computer_replies(port: int, base: str, seconds: float) -> list[float]:
+    """The honest player against the easy computer over a socket: each reply timed from its
+    move to its turn again."""
+    replies: list[float] = []
+    deadline = time.monotonic() + seconds
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    async with client(base, HONEST) as c:
+        while time.monotonic() < deadline:
+            created = (await c.post("/api/games", json={"game": "obonto", "seats": seats})).json()
+            token = created["seats"][0]["token"]
+            ws = await open_socket(
+                port, HONEST, f"/ws/games/{created['id']}?token={token}&draw=false"
+            )
+            try:
+                view = await _view(ws)
+                while time.monotonic() < deadline and not view["terminal"]:
+                    if not _mine(view):
+                        view = await _view(ws)
+                        continue
+                    await asyncio.sleep(0.3)  # a person looks at the board
+                    began = time.monotonic()
+                    act = {"type": "act", "seq": view["seq"], "action": view["legal"][0]["id"]}
+                    await ws.send(json.dumps(act))
+                    seen_computer = False
+                    while True:
+                        view = await _view(ws)
+                        seen_computer |= any(line["player"] == 1 for line in view["log"])
+                        if view["terminal"] or (seen_computer and _mine(view)):
+                            break
+                    if seen_computer:
+                        replies.append(time.monotonic() - began)
+            finally:
+                await ws.close()
+    return replies
+
+
+def _mine(view: dict[str, Any]) -> bool:
+    return view.get("current_player") == 0 and bool(view.get("legal")) and not view["terminal"]
+
+
+async def _view(ws: Any) -> dict[str, Any]:
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
+        if message.get("type") == "view":
+            return message
+
+
+async def owner_logs_in(base: str, address: str) -> float | None:
+    """Seconds until the owner is signed in from ``address`` (None: refused or over 60 s)."""
+    began = time.monotonic()
+    async with client(base, address, timeout=60) as c:
+        try:
+            answer = await c.post("/api/login", json={"name": OWNER, "password": PASSWORD})
+        except httpx2.HTTPError:
+            return None
+    return time.monotonic() - began if answer.status_code == 200 else None
+
+
+# ----- the attacks -------------------------------------------------------------------------------
+
+
+async def forever(work: Callable[[], Awaitable[None]], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            await work()
+        except (httpx2.HTTPError, OSError, websockets.WebSocketException, TimeoutError):
+            await asyncio.sleep(0.2)
+
+
+async def login_flood(base: str, stop: asyncio.Event, got: dict[str, int]) -> list[Any]:
+    """Row 1: 30 networks, each at its full 10 tries a minute on names that do not exist."""
+
+    async def one(address: str) -> None:
+        async with client(base, address) as c:
+            n = 0
+            while not stop.is_set():
+                n += 1
+                answer = await c.post("/api/login", json={"name": f"nobody{n}", "password": "x"})
+                got[str(answer.status_code)] = got.get(str(answer.status_code), 0) + 1
+                await asyncio.sleep(6.0)
+
+    return [forever(lambda a=f"127.0.{40 + n}.1": one(a), stop) for n in range(30)]
+
+
+async def owner_name_tries(base: str, stop: asyncio.Event, got: dict[str, int]) -> list[Any]:
+    """Row 2: one try a second on the owner's name, each from a fresh address."""
+
+    async def tries() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            async with client(base, f"127.1.{n // 250}.{n % 250 + 1}") as c:
+                answer = await c.post("/api/login", json={"name": OWNER, "password": f"guess{n}"})
+                got[str(answer.status_code)] = got.get(str(answer.status_code), 0) + 1
+            await asyncio.sleep(1.0)
+
+    return [forever(tries, stop)]
+
+
+async def standings_sockets(
+    port: int, base: str, arena: str, togglers: list[httpx2.AsyncClient],
+    stop: asyncio.Event, got: dict[str, int],
+) -> list[Any]:  # fmt: skip
+    """Row 3: 100 standings sockets from 10 networks; three accounts toggle join/withdraw."""
+
+    async def watch(address: str) -> None:
+        ws = await open_socket(port, address, f"/ws/tournaments/{arena}")
+        try:
+            while not stop.is_set():
+                with contextlib.suppress(TimeoutError):
+                    message = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                    got["bytes"] = got.get("bytes", 0) + len(message)
+                    got["messages"] = got.get("messages", 0) + 1
+        finally:
+            await ws.close()
+
+    async def toggle(c: httpx2.AsyncClient) -> None:
+        while not stop.is_set():
+            for what in ("join", "withdraw"):
+                answer = await c.post(f"/api/tournaments/{arena}/{what}")
+                got[f"toggle {answer.status_code}"] = got.get(f"toggle {answer.status_code}", 0) + 1
+            await asyncio.sleep(0.05)
+
+    watchers = [
+        forever(lambda a=f"127.0.{80 + n % 10}.{n // 10 + 1}": watch(a), stop) for n in range(100)
+    ]
+    return watchers + [forever(lambda c=c: toggle(c), stop) for c in togglers]
+
+
+async def idle_spectators(
+    port: int, base: str, stop: asyncio.Event, got: dict[str, int]
+) -> list[Any]:
+    """Row 4: 16 networks x 64 idle spectator sockets (each network on a game of its own)."""
+
+    async def network(number: int) -> None:
+        address = f"127.0.{100 + number}.1"
+        async with client(base, address) as c:
+            game = (await c.post("/api/games", json={"game": "obonto"})).json()
+        held = []
+        try:
+            for _ in range(64):
+                if stop.is_set():
+                    break
+                try:
+                    held.append(
+                        await open_socket(port, address, f"/ws/games/{game['id']}?draw=false")
+                    )
+                    got["held"] = got.get("held", 0) + 1
+                except (OSError, websockets.WebSocketException):
+                    got["refused"] = got.get("refused", 0) + 1
+                    await asyncio.sleep(0.1)
+            await stop.wait()
+        finally:
+            for ws in held:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    return [network(n) for n in range(16)]
+
+
+async def computer_games(
+    port: int, base: str, stop: asyncio.Event, got: dict[str, int]
+) -> list[Any]:
+    """Row 5: five networks of 20 games each against the top level, moving at once."""
+
+    async def game(address: str) -> None:
+        seats = [{"kind": "human"}, {"kind": "computer", "level": "hard"}]
+        async with client(base, address) as c:
+            created = (await c.post("/api/games", json={"game": "obonto", "seats": seats})).json()
+        token = created["seats"][0]["token"]
+        ws = await open_socket(port, address, f"/ws/games/{created['id']}?token={token}&draw=false")
+        try:
+            view = await _view(ws)
+            while not stop.is_set() and not view["terminal"]:
+                if _mine(view):
+                    act = {"type": "act", "seq": view["seq"], "action": view["legal"][0]["id"]}
+                    await ws.send(json.dumps(act))
+                    got["moves"] = got.get("moves", 0) + 1
+                view = await _view(ws)
+        finally:
+            await ws.close()
+
+    return [
+        forever(lambda a=f"127.0.{120 + n // 20}.{n % 20 + 1}": game(a), stop) for n in range(100)
+    ]
+
+
+async def full_reads(base: str, stop: asyncio.Event, got: dict[str, int]) -> list[Any]:
+    """Row 6: ten networks, each reading games' views at its full budget (600 a minute)."""
+
+    async def reader(address: str) -> None:
+        async with client(base, address) as c:
+            game = (await c.post("/api/games", json={"game": "obonto"})).json()
+            while not stop.is_set():
+                answer = await c.get(f"/api/games/{game['id']}")
+                got[str(answer.status_code)] = got.get(str(answer.status_code), 0) + 1
+                await asyncio.sleep(0.1)
+
+    return [forever(lambda a=f"127.0.{140 + n}.1": reader(a), stop) for n in range(10)]
+
+
+# ----- rows ------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+async def metric(base: str, name: str) -> float:
+    async with client(base, HOST) as c:
+        text = (await c.get("/metrics")).text
+    found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
+async def newcomer(base: str, port: int) -> str:
+    """Row 4's newcomer: 20 fresh connections, a new game and its socket."""
+    ok = 0
+    for _ in range(20):
+        async with client(base, "127.0.0.3", timeout=10) as c:
+            with contextlib.suppress(httpx2.HTTPError):
+                ok += (
+                    await c.get("/api/kinds", headers={"connection": "close"})
+                ).status_code == 200
+    async with client(base, "127.0.0.3", timeout=10) as c:
+        try:
+            game = (await c.post("/api/games", json={"game": "obonto"})).json()
+            ws = await open_socket(port, "127.0.0.3", f"/ws/games/{game['id']}?draw=false")
+            await ws.close()
+            socket_ok = "its game and socket opened"
+        except Exception as error:
+            socket_ok = f"its game or socket refused ({type(error).__name__})"
+    return f"newcomer: {ok}/20 fresh connections answered 200, {socket_ok}"
+
+
+async def row(
+    number: int, name: str, base: str, port: int, seconds: float,
+    attack: Callable[[asyncio.Event, dict[str, int]], Awaitable[list[Any]]],
+    replies: bool = False, after: Callable[[], Awaitable[str]] | None = None,
+) -> None:  # fmt: skip
+    honest = Honest(base)
+
+    async def probe() -> list[float]:
+        if replies:
+            return await computer_replies(port, base, seconds)
+        return await honest.moves(seconds)
+
+    calm = await probe()
+    stop = asyncio.Event()
+    got: dict[str, int] = {}
+    waits_before = await metric(base, "boneyard_thinking_waits_total")
+    tasks = [asyncio.ensure_future(work) for work in await attack(stop, got)]
+    try:
+        await asyncio.sleep(min(5.0, seconds / 3))  # the attack builds up
+        attacked = await probe()
+        owner = await owner_logs_in(base, f"127.0.{200 + number}.9")
+        extra = await after() if after is not None else ""
+    finally:
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    waits = await metric(base, "boneyard_thinking_waits_total") - waits_before
+    p50 = percentile(attacked, 0.5) / percentile(calm, 0.5)
+    p90 = percentile(attacked, 0.9) / percentile(calm, 0.9)
+    what = "reply" if replies else "move"
+    owner_words = "refused or > 60 s" if owner is None else f"{owner:.2f} s"
+    print(
+        f"row {number} {name}: honest {what} p50 {percentile(calm, 0.5) * 1000:.1f} -> "
+        f"{percentile(attacked, 0.5) * 1000:.1f} ms (x{p50:.1f}), p90 x{p90:.1f} "
+        f"({len(calm)}/{len(attacked)} timed); owner's log-in {owner_words}; attack got {got}"
+        + (f"; thinking waits {waits:.0f}" if replies else "")
+        + (f"; {extra}" if extra else ""),
+        flush=True,
+    )
+
+
+async def setup(base: str) -> tuple[str, list[httpx2.AsyncClient]]:
+    """The owner's account and arena, and three toggling accounts (from addresses of their own:
+    three sign-ups a minute per address)."""
+    async with client(base, "127.0.250.1") as c:
+        made = await c.post("/api/accounts", json={"name": OWNER, "password": PASSWORD})
+        assert made.status_code == 201, made.text
+        arena = await c.post(
+            "/api/tournaments",
+            json={"game": "obonto", "kind": "arena", "minutes": 30, "starts_in": 3600},
+        )
+        assert arena.status_code == 201, arena.text
+        arena_id = arena.json()["id"]
+    togglers = []
+    for n in range(3):
+        t = client(base, f"127.0.251.{n + 1}")
+        made = await t.post("/api/accounts", json={"name": f"Toggler{n}", "password": PASSWORD})
+        assert made.status_code == 201, made.text
+        togglers.append(t)
+    for n in range(30):  # players sitting in the arena's table
+        async with client(base, f"127.0.{252 + n // 3 // 3}.{n + 10}") as p:
+            made = await p.post("/api/accounts", json={"name": f"Sitter{n}", "password": PASSWORD})
+            if made.status_code == 201:
+                await p.post(f"/api/tournaments/{arena_id}/join")
+    return arena_id, togglers
+
+
+async def run(args: argparse.Namespace, port: int) -> None:
+    base = f"http://{HOST}:{port}"
+    await wait_until_up(base)
+    arena, togglers = await setup(base)
+    rows = {int(n) for n in args.rows.split(",")}
+    s = args.seconds
+    if 1 in rows:
+        await row(
+            1,
+            "log-in flood (30 networks)",
+            base,
+            port,
+            s,
+            lambda stop, got: login_flood(base, stop, got),
+        )
+    if 2 in rows:
+        await row(
+            2,
+            "owner's name tried from fresh addresses",
+            base,
+            port,
+            s,
+            lambda stop, got: owner_name_tries(base, stop, got),
+        )
+    if 3 in rows:
+        await row(
+            3,
+            "100 standings sockets, 3 togglers",
+            base,
+            port,
+            s,
+            lambda stop, got: standings_sockets(port, base, arena, togglers, stop, got),
+        )
+    if 4 in rows:
+        await row(
+            4,
+            "16 networks x 64 idle sockets",
+            base,
+            port,
+            s,
+            lambda stop, got: idle_spectators(port, base, stop, got),
+            after=lambda: newcomer(base, port),
+        )
+    if 5 in rows:
+        await row(
+            5,
+            "5 networks x 20 games at the top level",
+            base,
+            port,
+            s,
+            lambda stop, got: computer_games(port, base, stop, got),
+            replies=True,
+        )
+    if 6 in rows:
+        await row(
+            6,
+            "reads from 10 networks at full budget",
+            base,
+            port,
+            s,
+            lambda stop, got: full_reads(base, stop, got),
+        )
+    if 7 in rows and args.postgres:
+        await two_processes(base)
+    for t in togglers:
+        await t.aclose()
+
+
+async def two_processes(base: str) -> None:
+    """Row 7: one address's wrong passwords on one name, through whichever process answers
+    (``--workers 2``: the kernel spreads the connections): refused after one budget."""
+    statuses = []
+    for n in range(12):
+        async with client(base, "127.0.160.1") as c:  # a new connection: either process
+            answer = await c.post("/api/login", json={"name": OWNER, "password": f"wrong{n}"})
+            statuses.append(answer.status_code)
+    print(f"row 7 two processes, one name: {statuses.count(401)} password checks of 12 "
+          f"(one process's budget: 5); answers {statuses}", flush=True)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7", help="the rows to run")
+    parser.add_argument("--seconds", type=float, default=20.0, help="each phase of a row")
+    parser.add_argument("--postgres", action="store_true", help="two processes, PostgreSQL")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the whole run")
+    args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        folder = stack.enter_context(tempfile.TemporaryDirectory())
+        if args.postgres:
+            from boneyard.testing.postgres import throwaway_postgres
+
+            db, workers = stack.enter_context(throwaway_postgres()), 2
+        else:
+            db, workers = f"sqlite:///{Path(folder) / 'web.db'}", 1
+        port = free_port()
+        server = start_server(db, port, workers)
+        try:
+            asyncio.run(asyncio.wait_for(run(args, port), timeout=args.timeout))
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()
