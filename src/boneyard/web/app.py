@@ -25,6 +25,7 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard import connections
 from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
+from boneyard.web.guard.passwords import PasswordPool
 from boneyard.web.guard.signin import remember_account
 from boneyard.web.pages import api_docs
 from boneyard.web.pages import routes as pages
@@ -112,6 +113,11 @@ def create_app(
     app.state.manager = game_manager
     # The one guard every route passes: each route's Charge is taken from these (budgets.py).
     app.state.budgets = Budgets(game_manager.settings)
+    # Password hashing: a few slots, a short queue served in turn by client (passwords.py).
+    policy = game_manager.settings
+    app.state.passwords = PasswordPool(
+        policy.password_slots, policy.password_queue, policy.password_wait_seconds
+    )
     # Refusals are counted in /metrics, not logged one by one: the budgets' and this process's
     # connections' (the manager counts its sockets' own).
     game_manager.metrics.count_refusals(lambda: app.state.budgets.refused)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +66,15 @@ class OwnerAddressRow(Base):
     """SHA-256 of the account's folded name and an address that signed in to it (the address is
     not kept)."""
     last_seen: Mapped[float] = mapped_column(Float)
+
+
+class ServerSecretRow(Base):
+    __tablename__ = "server_secrets"
+
+    purpose: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(100))
+    """A random key made the first time a process asked, so that every process on the database
+    signs and checks with the same one (the device cookies: ``web/guard/signin.py``)."""
 
 
 OWNER_ADDRESSES = 64
@@ -151,9 +161,28 @@ class AccountStore:
                 OwnerAddressRow.__table__,
                 AccountSeatRow.__table__,
                 LadderProgressRow.__table__,
+                ServerSecretRow.__table__,
             ]
         )
         add_look_column(store)
+
+    def server_secret(self, purpose: str) -> str:
+        """The server's secret key for ``purpose``: made (at random) the first time any process
+        asks, the same for every process from then on."""
+        query = select(ServerSecretRow.value).where(ServerSecretRow.purpose == purpose)
+        with self.store.engine.connect() as connection:
+            found = connection.execute(query).scalar()
+        if found is not None:
+            return str(found)
+        try:
+            with self.store.engine.begin() as connection:
+                connection.execute(
+                    insert(ServerSecretRow).values(purpose=purpose, value=secrets.token_hex(32))
+                )
+        except IntegrityError:
+            pass  # another process made it first: its key is the one
+        with self.store.engine.connect() as connection:
+            return str(connection.execute(query).scalar_one())
 
     # ----- accounts ------------------------------------------------------------------------------
 
