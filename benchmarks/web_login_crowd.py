@@ -6,7 +6,8 @@ Starts ``boneyard serve`` on 127.0.0.1 (SQLite, default budgets), signs the owne
 moves of Obonto between two people alone, then starts the crowd: ``--addresses`` loopback
 addresses in 20 /24 networks (127.0.10.x to 127.0.29.x), each trying a name that does not
 exist every 6 s (its full 10 tries a minute) whatever the answers (open loop; a try unanswered
-in 30 s is given up, its connection closed). During the crowd the honest player moves again,
+in 30 s is given up, its connection closed; each address keeps its connections open between
+tries). During the crowd the honest player moves again,
 and the owner logs in from its own browser. Reports the honest moves' p50 alone and during,
 their ratio, the owner's log-in time and the crowd's answers.
 
@@ -18,6 +19,7 @@ Run it with the checkout to measure on the path (the server is started with the 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import socket
 import statistics
@@ -99,18 +101,20 @@ def crowd_addresses(count: int) -> list[str]:
 
 
 def attack(base: str, addresses: list[str], seconds: float, answers: Counter[str]) -> None:
-    """Each address tries an unknown name every 6 s for ``seconds``, whatever the answers."""
+    """Each address tries an unknown name every 6 s for ``seconds``, whatever the answers
+    (each address's connections kept open between its tries, as a browser's or a script's)."""
     stop = time.monotonic() + seconds
     lock = threading.Lock()
+    clients = {address: client(base, address, timeout=30) for address in addresses}
 
     def one(address: str, n: int) -> None:
         try:
-            with client(base, address, timeout=30) as http:
-                code = str(
-                    http.post(
-                        "/api/login", json={"name": f"ghost{n}x{address}", "password": "guess"}
-                    ).status_code
-                )
+            answer = clients[address].post(
+                "/api/login", json={"name": f"ghost{n}x{address}", "password": "guess"}
+            )
+            code = str(answer.status_code)
+            if answer.status_code == 429:
+                code += f" {answer.json()['error']}"
         except httpx2.TimeoutException:
             code = "gave up after 30 s"
         except httpx2.TransportError as error:
@@ -119,22 +123,18 @@ def attack(base: str, addresses: list[str], seconds: float, answers: Counter[str
             answers[code] += 1
 
     with ThreadPoolExecutor(600) as workers:
-        n = 0
         offsets = {address: random.Random(address).uniform(0, 6) for address in addresses}
+        tries = itertools.count()
         while time.monotonic() < stop:
             # one round: every address once, each at its own moment of the 6 s
             round_start = time.monotonic()
             for address in sorted(addresses, key=offsets.__getitem__):
-                wait = round_start + offsets[address] - time.monotonic()
-                if wait > 0:
-                    time.sleep(wait)
-                if time.monotonic() >= stop:
-                    break
-                workers.submit(one, address, n)
-                n += 1
-            rest = round_start + 6 - time.monotonic()
-            if rest > 0:
-                time.sleep(rest)
+                time.sleep(max(0.0, round_start + offsets[address] - time.monotonic()))
+                if time.monotonic() < stop:
+                    workers.submit(one, address, next(tries))
+            time.sleep(max(0.0, round_start + 6 - time.monotonic()))
+    for http in clients.values():
+        http.close()
 
 
 def main() -> None:
@@ -162,11 +162,10 @@ def main() -> None:
                 during = honest_moves(honest, args.moves)
                 start = time.monotonic()
                 try:
-                    code = owner.post(
-                        "/api/login", json={"name": "Owner", "password": PASSWORD}
-                    ).status_code
+                    answer = owner.post("/api/login", json={"name": "Owner", "password": PASSWORD})
+                    code = f"{answer.status_code} {answer.text[:120]}"
                 except httpx2.TimeoutException:
-                    code = 0
+                    code = "timed out"
                 owner_seconds = time.monotonic() - start
                 crowd.join()
             quiet, loud = statistics.median(alone), statistics.median(during)
@@ -174,7 +173,7 @@ def main() -> None:
                 f"{args.addresses} addresses in 20 /24s, 10 tries a minute each, "
                 f"{args.seconds:g} s: honest move p50 {quiet * 1000:.1f} ms alone, "
                 f"{loud * 1000:.1f} ms during (x{loud / quiet:.1f}); "
-                f"owner's log-in {owner_seconds:.2f} s ({code or 'timed out'}); "
+                f"owner's log-in {owner_seconds:.2f} s ({code}); "
                 f"crowd's answers {dict(answers)}"
             )
         finally:

@@ -237,6 +237,37 @@ def test_tries_are_served_in_turn_by_client_and_a_full_queue_drops_the_longest_l
         assert hasher.checked == ["held", "crowd 0", "honest", "crowd 1", "crowd 2"]
 
 
+def test_a_full_queue_keeps_its_places_but_makes_room_for_the_owners_browser(
+    db_path: Path, hasher: GatedHasher
+) -> None:
+    """Lines of one try each keep their places against a newcomer; the owner's known device
+    takes the place of a crowd's try and is served before the crowd."""
+    settings = {"password_slots": 1, "password_queue": 2, "password_wait_seconds": 120.0}
+    with (
+        TestClient(make_app(db_path, **settings)) as main,
+        ThreadPoolExecutor(6) as workers,
+        hasher.holding_checks(),
+    ):
+        passwords = pool(main)
+        laptop = at(main, "192.0.2.10")
+        sign_up(laptop, "Owner")
+        laptop.post("/api/logout")
+        held = _start(workers, at(main, "203.0.1.1"), "held", "held")
+        wait_for("the slot held", lambda: hasher.holding == 1)
+        crowd = []
+        for n in range(2):
+            crowd.append(_start(workers, at(main, f"198.51.{n}.1"), f"c{n}", f"crowd {n}"))
+            wait_for(f"{n + 1} crowd tries waiting", lambda n=n: passwords.waiting == n + 1)
+        stranger = login(at(main, "198.51.9.1"), "c9", "a stranger")
+        assert stranger.status_code == 429 and stranger.json()["error"] == "login_busy"
+        owner = workers.submit(login, laptop, "Owner")
+        assert crowd[1].result(60).status_code == 429  # gave its place to the owner's browser
+        hasher.gate.set()
+        assert owner.result(60).status_code == 200
+        assert held.result().status_code == 401 and crowd[0].result().status_code == 401
+        assert hasher.checked == ["held", PASSWORD, "crowd 0"]
+
+
 def test_an_abandoned_try_is_dropped_unhashed(db_path: Path, hasher: GatedHasher) -> None:
     settings = {"password_slots": 1, "password_queue": 8, "password_wait_seconds": 120.0}
     with (

@@ -116,7 +116,10 @@ def create_app(
     # Password hashing: a few slots, a short queue served in turn by client (passwords.py).
     policy = game_manager.settings
     app.state.passwords = PasswordPool(
-        policy.password_slots, policy.password_queue, policy.password_wait_seconds
+        policy.password_slots,
+        policy.password_queue,
+        policy.password_wait_seconds,
+        policy.password_nice,
     )
     # Refusals are counted in /metrics, not logged one by one: the budgets' and this process's
     # connections' (the manager counts its sockets' own).

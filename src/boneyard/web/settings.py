@@ -143,6 +143,9 @@ class Settings:
     password_wait_seconds: float = 1.5
     """A password check that cannot start within this time is refused (429 with Retry-After),
     never checked late; one whose client has gone is dropped unchecked."""
+    password_nice: int = 10
+    """How much lower the hashing threads' CPU priority is than the requests' (Linux, per
+    thread): a crowd's checks take the CPU the moves leave, not the moves' own."""
     session_idle_seconds: float = 14 * 24 * 3600.0
     """A sign-in session unused this long is over (logged out)."""
     # ----- what one game may hold ----------------------------------------------------------------

@@ -11,7 +11,13 @@ request of the process. So:
   an account, else a network), served in turn (round robin: every check costs the same, so
   this is deficit round robin with equal quanta), so a crowd from one network waits behind its
   own tries, not in front of anyone else's; when the queue is full, the client with the most
-  tries waiting loses its newest (as a fair queue drops from its longest flow);
+  tries waiting loses its newest (as a fair queue drops from its longest flow), if it has more
+  than the newcomer would (else the newcomer is refused: equal lines keep their places);
+- a try from a known device of the account it tries (``signin.known_device``: the owner's own
+  browser) waits in a class of its own, served first, and a full queue drops another's try
+  for it: a crowd that keeps the queue full never keeps the owner out;
+- the hashing threads run at a lower CPU priority (``password_nice``, Linux), so checks take
+  the CPU the requests leave: a crowd's checks do not slow the moves;
 - a try that has not started within ``password_wait_seconds`` is refused (429 with
   ``Retry-After``), never checked late; a try whose client has gone (the connection closed
   while it waited) leaves the queue at once, unchecked.
@@ -25,6 +31,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import os
+import sys
 import threading
 from collections import Counter, deque
 from collections.abc import Callable
@@ -50,23 +58,43 @@ class _State(Enum):
 
 @dataclass(eq=False)
 class _Try:
-    client: str
+    line: str
+    """The line it waits in: its client's, in its class (``_line_of``)."""
+    known: bool
     turn: asyncio.Future[None]
+    arrived: int
+    """Its place in the order of arrival (of all the tries)."""
     state: _State = _State.WAITING
     refusal: WebError | None = field(default=None)
+
+
+def _behind_requests(nice: int) -> None:
+    """Lower this hashing thread's priority by ``nice`` (Linux: per thread; argon2's lane
+    threads, started from it, inherit it), so the CPU goes to the requests first: a check
+    takes the time nobody else wants, not the moves' time."""
+    if nice and sys.platform == "linux":
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
 
 
 class PasswordPool:
     """``run(client, fn, ...)``: ``fn`` in one of ``slots`` hashing threads, in the client's
     turn, or a refusal (429, or 499 for a client that has gone)."""
 
-    def __init__(self, slots: int, queue: int, wait_seconds: float) -> None:
+    def __init__(self, slots: int, queue: int, wait_seconds: float, nice: int = 0) -> None:
         self.slots, self.queue, self.wait_seconds = max(1, slots), max(0, queue), wait_seconds
-        self._threads = ThreadPoolExecutor(self.slots, thread_name_prefix="passwords")
+        self._threads = ThreadPoolExecutor(
+            self.slots,
+            thread_name_prefix="passwords",
+            initializer=_behind_requests,
+            initargs=(nice,),
+        )
         self._lines: dict[str, deque[_Try]] = {}
-        """Each client's tries waiting, oldest first."""
-        self._turns: deque[str] = deque()
-        """The clients with tries waiting, in the order they are served (round robin)."""
+        """Each client's tries waiting, oldest first (a known device's apart: ``_line_of``)."""
+        self._turns: dict[bool, deque[str]] = {True: deque(), False: deque()}
+        """The lines with tries waiting, known devices' and the others', each in the order
+        they are served (round robin); known devices' lines first."""
+        self._arrivals = 0
         self._busy = 0
         """Slots given out (granted or running): never more than ``slots``."""
         self._lock = threading.Lock()
@@ -89,18 +117,23 @@ class PasswordPool:
         fn: Callable[..., T],
         *args: Any,
         connection: Request | None = None,
+        known: bool = False,
     ) -> T:
         """``fn(*args)`` in a hashing thread once ``client``'s turn comes; refused (429) if it
         cannot start within ``wait_seconds`` or the queue is full, dropped (499) if
-        ``connection``'s client disconnects before."""
-        if self._busy < self.slots and not self._turns:
+        ``connection``'s client disconnects before. A ``known`` try (from a known device of
+        the account it tries: its owner's browser) is served before the others, and a full
+        queue makes room for it."""
+        if self._busy < self.slots and not self._turns[True] and not self._turns[False]:
             self._busy += 1
         else:
-            await self._wait_turn(client, connection)
+            await self._wait_turn(client, connection, known)
         return await self._start(fn, *args)
 
-    async def _wait_turn(self, client: str, connection: Request | None) -> None:
-        entry = _Try(client, asyncio.get_running_loop().create_future())
+    async def _wait_turn(self, client: str, connection: Request | None, known: bool) -> None:
+        line = f"{'known' if known else 'other'} {client}"
+        self._arrivals += 1
+        entry = _Try(line, known, asyncio.get_running_loop().create_future(), self._arrivals)
         self._enqueue(entry)
         watcher = None
         if connection is not None:
@@ -125,20 +158,37 @@ class PasswordPool:
             raise entry.refusal
 
     def _enqueue(self, entry: _Try) -> None:
-        line = self._lines.get(entry.client)
         if self.waiting >= self.queue:
-            # The queue is full: the longest line gives up its newest try, unless that line
-            # is this client's own (or no longer than it would be): then this try is refused.
-            longest = max(self._lines.values(), key=len, default=None)
-            if longest is None or len(longest) <= (len(line) if line else 0):
+            victim = self._to_drop(entry)
+            if victim is None:
                 self.refused["full"] += 1
                 raise self._busy_refusal()
-            self._refuse(longest[-1], "full")
-            line = self._lines.get(entry.client)
+            self._refuse(victim, "full")
+        line = self._lines.get(entry.line)
         if line is None:
-            line = self._lines[entry.client] = deque()
-            self._turns.append(entry.client)
+            line = self._lines[entry.line] = deque()
+            self._turns[entry.known].append(entry.line)
         line.append(entry)
+
+    def _to_drop(self, newcomer: _Try) -> _Try | None:
+        """The queue is full: which try gives way to ``newcomer`` (None: the newcomer is
+        refused). A known device's try takes the place of another client's; otherwise the
+        longest line of the newcomer's class gives up its newest try, if it is longer than
+        the newcomer's line would be (so lines of equal length keep their places). Among
+        lines as long, the one whose newest try came last."""
+
+        def longest_first(line: deque[_Try]) -> tuple[int, int]:
+            return len(line), line[-1].arrived
+
+        others = [self._lines[line] for line in self._turns[False]]
+        if newcomer.known and others:
+            return max(others, key=longest_first)[-1]
+        peers = [self._lines[line] for line in self._turns[newcomer.known]]
+        own = len(self._lines.get(newcomer.line, ()))
+        longest = max(peers, key=longest_first, default=None)
+        if longest is None or len(longest) <= own + 1:
+            return None
+        return longest[-1]
 
     async def _watch(self, entry: _Try, connection: Request) -> None:
         """Drop ``entry`` when its client disconnects (the request's body was read already,
@@ -173,23 +223,24 @@ class PasswordPool:
         )
 
     def _leave(self, entry: _Try) -> None:
-        line = self._lines.get(entry.client)
+        line = self._lines.get(entry.line)
         if line is not None and entry in line:
             line.remove(entry)
             if not line:
-                del self._lines[entry.client]
-                self._turns.remove(entry.client)
+                del self._lines[entry.line]
+                self._turns[entry.known].remove(entry.line)
 
     def _serve(self) -> None:
-        """Give the free slots to the next clients in turn."""
-        while self._busy < self.slots and self._turns:
-            client = self._turns.popleft()
-            line = self._lines[client]
+        """Give the free slots to the next lines in turn, known devices' first."""
+        while self._busy < self.slots and (self._turns[True] or self._turns[False]):
+            turns = self._turns[True] or self._turns[False]
+            name = turns.popleft()
+            line = self._lines[name]
             entry = line.popleft()
             if line:
-                self._turns.append(client)  # its next try waits for everyone else's turn
+                turns.append(name)  # its next try waits for every other line's turn
             else:
-                del self._lines[client]
+                del self._lines[name]
             self._busy += 1
             entry.state = _State.GRANTED
             entry.turn.set_result(None)

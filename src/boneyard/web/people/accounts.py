@@ -78,11 +78,14 @@ def _hash(password: str) -> str:
     return _hasher.hash(password)
 
 
-async def _in_pool(request: Request, client: str, fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` (a hash or a check) in the guard's password pool, in ``client``'s turn;
-    refused (429) when it cannot start soon, dropped when the request's client has gone."""
+async def _in_pool(
+    request: Request, client: str, fn: Any, *args: Any, known: str | None = None
+) -> Any:
+    """``fn(*args)`` (a hash or a check) in the guard's password pool, in ``client``'s turn
+    (a ``known`` device's try first); refused (429) when it cannot start soon, dropped when
+    the request's client has gone."""
     pool: PasswordPool = request.app.state.passwords
-    return await pool.run(client, fn, *args, connection=request)
+    return await pool.run(client, fn, *args, connection=request, known=known is not None)
 
 
 def checked_name(name: str) -> str:
@@ -252,7 +255,8 @@ async def log_in(
     device = await _charge_try(request, name, found[0] if found else None)
     # An unknown name is checked against the dummy hash: the answer takes as long either way.
     checked = found[1] if found else None
-    if not await _in_pool(request, payer.client, _matches, checked, password) or found is None:
+    matched = await _in_pool(request, payer.client, _matches, checked, password, known=device)
+    if not matched or found is None:
         _failed(request, device)
         raise WebError(401, "bad_login", "wrong account name or password")
     account_id, password_hash = found
