@@ -208,6 +208,7 @@ def test_a_try_that_cannot_start_in_time_gets_429_and_is_never_hashed(
         assert held.result().status_code == 401
         assert "the late one" not in hasher.checked and pool(main).refused["late"] == 1
         assert pool(main).started == 1
+        assert 'boneyard_refusals_total{reason="password_late"} 1.0' in main.get("/metrics").text
 
 
 def test_tries_are_served_in_turn_by_client_and_a_full_queue_drops_the_longest_lines(

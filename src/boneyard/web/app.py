@@ -121,6 +121,9 @@ def create_app(
         policy.password_wait_seconds,
         policy.password_nice,
     )
+    game_manager.metrics.count_refusals(
+        lambda: {f"password_{why}": n for why, n in app.state.passwords.refused.items()}
+    )
     # Refusals are counted in /metrics, not logged one by one: the budgets' and this process's
     # connections' (the manager counts its sockets' own).
     game_manager.metrics.count_refusals(lambda: app.state.budgets.refused)

@@ -22,8 +22,9 @@ request of the process. So:
   ``Retry-After``), never checked late; a try whose client has gone (the connection closed
   while it waited) leaves the queue at once, unchecked.
 
-Counted for the tests and ``/metrics``: ``started`` checks, the most ever running at once
-(``most_running``, measured in the hashing threads themselves) and refusals by reason.
+Counted: ``started`` checks, the most ever running at once (``most_running``, measured in the
+hashing threads themselves) and refusals by reason (in ``/metrics``'
+``boneyard_refusals_total`` as ``password_late``, ``password_full``, ``password_gone``).
 """
 
 from __future__ import annotations
@@ -194,7 +195,10 @@ class PasswordPool:
         """Drop ``entry`` when its client disconnects (the request's body was read already,
         so the next message the server gives is the disconnect)."""
         while entry.state is _State.WAITING:
-            message = await connection.receive()
+            try:
+                message = await connection.receive()
+            except Exception:  # no channel to listen on (a request made up in code): wait
+                return
             if message["type"] == "http.disconnect" and entry.state is _State.WAITING:
                 self._leave(entry)
                 entry.state = _State.GONE
