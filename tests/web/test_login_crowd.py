@@ -21,7 +21,7 @@ from boneyard.web.guard.clients import network_of
 from boneyard.web.guard.passwords import PasswordPool
 from boneyard.web.guard.signin import COOKIE, DEVICE_COOKIE
 from boneyard.web.people import accounts
-from tests.web.conftest import make_app, wait_for
+from tests.web.conftest import another_person, make_app, wait_for
 
 PASSWORD = "correct horse battery"
 
@@ -70,11 +70,9 @@ def hasher(monkeypatch: pytest.MonkeyPatch) -> Iterator[GatedHasher]:
 
 
 def at(main: TestClient, address: str) -> TestClient:
-    """A client of ``main``'s app from ``address`` (its own cookies), whose requests run on
-    ``main``'s event loop, as every request of a server process does: the pool is one loop's."""
-    other = TestClient(main.app, client=(address, 50000))
-    other.portal = main.portal
-    return other
+    """A client of ``main``'s app from ``address`` (its own cookies), on the server's one event
+    loop, as every request of a server process is: the pool is that loop's."""
+    return another_person(main, address)
 
 
 def login(client: TestClient, name: str, password: str = PASSWORD) -> Any:

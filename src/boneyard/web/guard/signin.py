@@ -10,13 +10,13 @@ Routes of every room ask ``signed_in(request)``; the accounts' routes are in
 ``web/people/accounts.py``.
 
 A browser that logged in to an account is remembered as one of its devices: a second cookie,
-``boneyard_device``, names the account and a random device id, signed with a key of the server
-(``itsdangerous``; the key is made once and kept in the database, so every process checks it),
-``HttpOnly``, ``SameSite=Lax``, ``Secure`` over HTTPS, kept 400 days and through log-outs. It
-opens nothing by itself: a log-in from a known device still needs the password, but it is
-charged to that device's own budget instead of the name's and the network's shared ones
-(``Budgets.charge_name``), so strangers guessing at the name never lock its owner out (as
-lichess and GitHub do).
+``boneyard_device``, names the account and a random device id, signed with the server's secret
+key (``itsdangerous``; ``web/store/keys.py``: ``BONEYARD_SECRET`` or a key file, the same for
+every process), ``HttpOnly``, ``SameSite=Lax``, ``Secure`` over HTTPS, kept 400 days and
+through log-outs. It opens nothing by itself: a log-in from a known device still needs the
+password, but it is charged to that device's own budget instead of the name's and the
+network's shared ones (``Budgets.charge_name``), so strangers guessing at the name never lock
+its owner out (as lichess and GitHub do).
 """
 
 from __future__ import annotations
@@ -197,20 +197,17 @@ async def refuse_renaming_an_account(
         )
 
 
-async def _device_signer(connection: HTTPConnection) -> URLSafeTimedSerializer:
-    signer: URLSafeTimedSerializer | None = getattr(connection.app.state, "device_signer", None)
-    if signer is None:
-        key = await in_store(connection, account_store(connection).server_secret, "devices")
-        signer = URLSafeTimedSerializer(key, salt=DEVICE_SALT)
-        connection.app.state.device_signer = signer
-    return signer
+def _device_signer(connection: HTTPConnection) -> URLSafeTimedSerializer:
+    """The device cookies' signer: the server's secret key (``web/store/keys.py``: every
+    process on the database has the same), salted for this one use."""
+    return URLSafeTimedSerializer(account_store(connection).store.secret, salt=DEVICE_SALT)
 
 
 async def remember_device(request: Request, response: Response, account: Account) -> None:
     """Remember this browser as a device of ``account`` (it logged in): a signed cookie with
     the account's id and the device's own (kept if this browser was the account's already)."""
     device = await known_device(request, account.id) or secrets.token_urlsafe(12)
-    signer = await _device_signer(request)
+    signer = _device_signer(request)
     response.set_cookie(
         DEVICE_COOKIE,
         signer.dumps({"account": account.id, "device": device}),
@@ -229,7 +226,7 @@ async def known_device(connection: HTTPConnection, account_id: str | None) -> st
     cookie = connection.cookies.get(DEVICE_COOKIE)
     if not cookie or account_id is None:
         return None
-    signer = await _device_signer(connection)
+    signer = _device_signer(connection)
     try:
         found = signer.loads(cookie, max_age=COOKIE_DAYS * 24 * 3600)
     except BadData:

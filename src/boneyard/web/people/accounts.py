@@ -21,6 +21,7 @@ The session cookie itself: ``web/guard/signin.py``.
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from functools import lru_cache
@@ -32,7 +33,15 @@ from fastapi import Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import PAGE, Budgets, GuardedRouter, Payer, ReadPayer, SessionPayer
+from boneyard.web.guard.budgets import (
+    PAGE,
+    Budgets,
+    GuardedRouter,
+    Payer,
+    ReadPayer,
+    SessionPayer,
+    client_address,
+)
 from boneyard.web.guard.clients import LoginPayer, SignupPayer, client_key, network_key
 from boneyard.web.guard.passwords import PasswordPool
 from boneyard.web.guard.signin import (
@@ -47,6 +56,8 @@ from boneyard.web.guard.signin import (
 )
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.store.accounts import Account, AccountStore, name_key, owned_json
+
+log = logging.getLogger("boneyard.web")
 
 router = GuardedRouter(prefix="/api", responses=ERRORS)
 
@@ -258,6 +269,10 @@ async def log_in(
     matched = await _in_pool(request, payer.client, _matches, checked, password, known=device)
     if not matched or found is None:
         _failed(request, device)
+        # For the operator (and fail2ban): the name tried and the address, never the password;
+        # repeats past a few a minute are counted here and in /metrics, not logged one by one.
+        _budgets(request).refused["bad_login"] += 1
+        log.warning("failed log-in to the account %r from %s", name[:40], client_address(request))
         raise WebError(401, "bad_login", "wrong account name or password")
     account_id, password_hash = found
     if _hasher.check_needs_rehash(password_hash):
