@@ -61,8 +61,8 @@ class Spend(StrEnum):
     """An account made (a password hashed, rows stored)."""
     LOGIN = "login"
     """A log-in or recovery tried (a password hash checked); the name tried is charged as
-    well (``Budgets.charge_name``). Sign-ups and log-ins are counted by ``client_key`` (an
-    account, else a network: ``clients.py``), not by the bare address."""
+    well (``Budgets.charge_name``). Log-ins are counted by ``client_key`` (an account, else a
+    network), sign-ups by network (``clients.py``), not by the bare address."""
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -129,7 +129,7 @@ class Budgets:
         self, network: str, name: str, *, device: str | None = None, shared: bool = True
     ) -> None:
         """Charge a log-in try on account ``name`` (folded) from ``network`` (``client_key``'s
-        network, whoever is signed in), or refuse (429) with nothing taken.
+        network, whoever is signed in), or refuse (429).
 
         Each network has its own small budget per name, so one network guesses slowly, and its
         failed tries on any name are throttled (``charge_failure``); all the networks together
