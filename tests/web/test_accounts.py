@@ -175,11 +175,11 @@ def test_many_addresses_together_guess_slowly_but_not_the_owners(db_path: Path) 
         owner = at(app_client, "127.0.0.2")
         sign_up(owner, "Ines")
         answers = [
-            login(at(app_client, f"127.0.4.{n}"), "Ines", "wrong password").status_code
-            for n in range(20)
+            login(at(app_client, f"127.{n}.4.1"), "Ines", "wrong password").status_code
+            for n in range(1, 21)
         ]
         assert answers.count(401) == 12 and answers[12:] == [429] * 8
-        assert login(owner, "Ines").status_code == 200  # its address signed in before
+        assert login(owner, "Ines").status_code == 200  # its network signed in before
 
 
 def test_the_owners_address_is_known_to_every_server_process(db_path: Path) -> None:
@@ -192,12 +192,13 @@ def test_the_owners_address_is_known_to_every_server_process(db_path: Path) -> N
         assert login(owner, "Ines").status_code == 200
     with TestClient(make_app(db_path, **settings)) as second:
         answers = [
-            login(at(second, f"127.0.4.{n}"), "Ines", "wrong password").status_code
-            for n in range(20)
+            login(at(second, f"127.{n}.4.1"), "Ines", "wrong password").status_code
+            for n in range(1, 21)
         ]
         assert answers.count(401) == 12 and answers[12:] == [429] * 8
         assert login(at(second, "127.0.0.2"), "Ines").status_code == 200
-        assert login(at(second, "127.0.0.3"), "Ines").status_code == 429  # not an owner's
+        assert login(at(second, "127.0.0.3"), "Ines").status_code == 200  # the owner's network
+        assert login(at(second, "127.0.5.3"), "Ines").status_code == 429  # not an owner's
     stored = b"".join(path.read_bytes() for path in db_path.parent.glob("web.db*"))
     assert b"127.0.0.2" not in stored  # kept as a hash with the folded name
 
@@ -358,14 +359,18 @@ def test_the_account_routes_carry_their_charges(client: TestClient) -> None:
     assert found == {key: [spend] for key, spend in expected.items()}
 
 
-def test_sign_ups_are_charged_per_address(db_path: Path) -> None:
+def test_sign_ups_are_charged_per_network(db_path: Path) -> None:
     with TestClient(make_app(db_path, signups_per_minute=2)) as app_client:
         one = at(app_client, "127.0.0.2")
         sign_up(one, "Quinn")
         sign_up(one, "Quinn2")
         refused = one.post("/api/accounts", json={"name": "Quinn3", "password": PASSWORD})
         assert refused.status_code == 429 and "new accounts" in refused.json()["detail"]
-        sign_up(at(app_client, "127.0.0.3"), "Quinn3")
+        refused = at(app_client, "127.0.0.3").post(
+            "/api/accounts", json={"name": "Quinn3", "password": PASSWORD}
+        )
+        assert refused.status_code == 429  # the same /24: one network
+        sign_up(at(app_client, "127.0.1.3"), "Quinn3")
 
 
 def test_an_invitation_opened_while_signed_in_gives_the_seat_to_the_account(

@@ -29,6 +29,7 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard import connections
 from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
+from boneyard.web.guard.passwords import PasswordPool
 from boneyard.web.guard.signin import remember_account
 from boneyard.web.pages import api_docs
 from boneyard.web.pages import routes as pages
@@ -147,6 +148,17 @@ def create_app(
     # On PostgreSQL the budgets of costly work are shared by every process (store/buckets.py).
     shared = None if game_manager.store.is_sqlite else SharedBuckets(game_manager.store)
     app.state.budgets = Budgets(game_manager.settings, shared)
+    # Password hashing: a few slots, a short queue served in turn by client (passwords.py).
+    policy = game_manager.settings
+    app.state.passwords = PasswordPool(
+        policy.password_slots,
+        policy.password_queue,
+        policy.password_wait_seconds,
+        policy.password_nice,
+    )
+    game_manager.metrics.count_refusals(
+        lambda: {f"password_{why}": n for why, n in app.state.passwords.refused.items()}
+    )
     # Refusals are counted in /metrics, not logged one by one: the budgets' and this process's
     # connections' (the manager counts its sockets' own).
     game_manager.metrics.count_refusals(lambda: app.state.budgets.refused)

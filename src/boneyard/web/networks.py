@@ -24,7 +24,7 @@ def network_of(address: str) -> str:
     """The network ``address`` belongs to, as text ("203.0.113.0/24", "2001:db8::/64");
     something that is no address (a test client's name, "unknown") is its own network."""
     try:
-        ip = ipaddress.ip_address(address)
+        ip = ipaddress.ip_address(address.strip("[]"))  # "[2001:db8::1]" as a proxy may write it
     except ValueError:
         return address
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:

@@ -122,14 +122,34 @@ class Settings:
     signups_per_minute: int = 3
     """Accounts one client may make a minute."""
     logins_per_minute: int = 10
-    """Log-ins (and recoveries) one client may try a minute, whatever the names."""
+    """Log-ins (and recoveries, passkey log-ins) one client may try a minute, whatever the
+    names. Sign-ups and log-ins count a client by ``web/guard/clients.py``'s ``client_key``:
+    its account where signed in, else its network (an IPv4 /24, an IPv6 /64)."""
     logins_per_name: int = 5
-    """Log-ins one client may try on one account name in ``login_window_seconds``: guessing a
-    password is slow, and another address is not slowed (``budgets.py``)."""
+    """Log-ins one network may try on one account name in ``login_window_seconds``: guessing a
+    password is slow, and another network is not slowed (``budgets.py``). A known device of
+    the account (its device cookie) has a budget of its own of as many."""
     logins_per_name_everywhere: int = 30
-    """Log-ins on one account name in ``login_window_seconds`` from all the addresses that
-    never signed in to it together; addresses that did are not counted (the owner's)."""
+    """Log-ins on one account name in ``login_window_seconds`` from all the networks that
+    never signed in to it together; the owner's networks and known devices are not counted,
+    nor recovery codes (which cannot be guessed)."""
+    failed_logins_per_network: int = 30
+    """Failed log-ins (wrong passwords or codes, on any names) one network may make in
+    ``login_window_seconds``, whoever is signed in there; past it the network's tries are
+    refused (429) until the budget refills, except from a known device."""
     login_window_seconds: float = 600.0
+    password_slots: int = 2
+    """Passwords hashed or checked at once, server-wide (each takes argon2's 64 MiB and its
+    four lanes for a moment): the rest wait their turn (``web/guard/passwords.py``)."""
+    password_queue: int = 8
+    """Password checks waiting for a slot at most; past it the client with the most waiting
+    loses its newest (429)."""
+    password_wait_seconds: float = 1.5
+    """A password check that cannot start within this time is refused (429 with Retry-After),
+    never checked late; one whose client has gone is dropped unchecked."""
+    password_nice: int = 10
+    """How much lower the hashing threads' CPU priority is than the requests' (Linux, per
+    thread): a crowd's checks take the CPU the moves leave, not the moves' own."""
     session_idle_seconds: float = 14 * 24 * 3600.0
     """A sign-in session unused this long is over (logged out)."""
     # ----- what one game may hold ----------------------------------------------------------------

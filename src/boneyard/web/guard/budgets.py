@@ -32,6 +32,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import HTTPConnection
 
 from boneyard.web.errors import WebError
 from boneyard.web.guard.limits import RateLimit
@@ -66,7 +67,8 @@ class Spend(StrEnum):
     """An account made (a password hashed, rows stored)."""
     LOGIN = "login"
     """A log-in or recovery tried (a password hash checked); the name tried is charged as
-    well (``Budgets.charge_name``)."""
+    well (``Budgets.charge_name``). Log-ins are counted by ``client_key`` (an account, else a
+    network), sign-ups by network (``clients.py``), not by the bare address."""
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -126,25 +128,41 @@ class Budgets:
         """Refusals by kind (``budget_game``, ``budget_move``, ...), for ``/metrics``: a client
         past its budget is counted, not logged."""
         window = settings.login_window_seconds
-        self._name_from_address = RateLimit(
+        self._name_from_network = RateLimit(
             settings.logins_per_name / window, settings.logins_per_name
+        )
+        self._name_from_device = RateLimit(
+            settings.logins_per_name / window, settings.logins_per_name
+        )
+        self._failures_by_network = RateLimit(
+            settings.failed_logins_per_network / window, settings.failed_logins_per_network
         )
         self._name_everywhere = RateLimit(
             settings.logins_per_name_everywhere / window, settings.logins_per_name_everywhere
         )
 
-    def charge_name(self, client: str, name: str, owner: bool) -> None:
-        """Charge a log-in try on account ``name`` (folded) from ``client``, or refuse (429).
+    def charge_name(
+        self, network: str, name: str, *, device: str | None = None, shared: bool = True
+    ) -> None:
+        """Charge a log-in try on account ``name`` (folded) from ``network`` (``client_key``'s
+        network, whoever is signed in), or refuse (429).
 
-        Each address has its own small budget per name, so one address guesses slowly; all the
-        addresses that never signed in to the name share one more, so many addresses together
-        guess slowly too. An ``owner`` address (one that signed in to the name before, on any
-        process: the store keeps them) is not counted against the shared one: whoever guesses
-        elsewhere, the owner still gets in.
+        Each network has its own small budget per name, so one network guesses slowly, and its
+        failed tries on any name are throttled (``charge_failure``); all the networks together
+        share one more per name (``shared``), so many networks together guess slowly too. A
+        try from a known ``device`` of the account (``signin.known_device``: a browser that
+        logged in to it before) is charged to that device alone: whoever guesses elsewhere,
+        from whatever network, the owner's own browser still gets in. ``shared=False`` for a
+        try that cannot be guessed (a recovery code) or from an owner's network.
         """
-        wait = self._take("name", self._name_from_address, f"{name}\n{client}")
-        if wait == 0 and not owner:
-            wait = self._take("name_everywhere", self._name_everywhere, name)
+        if device is not None:
+            wait = self._take("name_device", self._name_from_device, f"{name}\n{device}")
+        else:
+            wait = self._failures_by_network.wait(network)
+            if wait == 0:
+                wait = self._take("name", self._name_from_network, f"{name}\n{network}")
+            if wait == 0 and shared:
+                wait = self._take("name_everywhere", self._name_everywhere, name)
         if wait > 0:
             self.refused["too_many_logins"] += 1
             raise WebError(
@@ -153,6 +171,11 @@ class Budgets:
                 f"too many log-in tries on this name; try again in {max(1, round(wait))} seconds",
                 retry_after=wait,
             )
+
+    def charge_failure(self, network: str) -> None:
+        """A log-in try from ``network`` failed: counted against the network's failed tries
+        (``Settings.failed_logins_per_network`` in ``login_window_seconds``)."""
+        self._failures_by_network.take(network)
 
     def charge(self, client: str, spend: Spend, cost: int = 1) -> None:
         """Take ``cost`` ``spend`` from ``client``'s budget (at most a minute's worth), or
@@ -190,7 +213,7 @@ class Budgets:
         return limit.take(key, cost)
 
 
-def client_address(connection: Request | WebSocket) -> str:
+def client_address(connection: HTTPConnection) -> str:
     """The address a request came from (a trusted proxy's word for it, where one is named)."""
     return connection.client.host if connection.client else "unknown"
 
@@ -299,8 +322,6 @@ ReadPayer = Annotated[Payer, Depends(Charge(Spend.READ))]
 """A read of a game or of the store."""
 PAGE = Depends(Charge(Spend.PAGE))
 """A page that costs the same whatever the games: ``@router.get(..., dependencies=[PAGE])``."""
-SignupPayer = Annotated[Payer, Depends(Charge(Spend.SIGNUP))]
-LoginPayer = Annotated[Payer, Depends(Charge(Spend.LOGIN))]
 SocketPayer = Annotated[Payer, Depends(SocketCharge(Spend.SOCKET))]
 
 

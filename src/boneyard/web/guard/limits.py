@@ -30,3 +30,12 @@ class RateLimit:
             return 0.0
         self._buckets[key] = (tokens, now)
         return (cost - tokens) / self.rate if self.rate > 0 else 60.0
+
+    def wait(self, key: str, cost: float = 1.0) -> float:
+        """0 when ``cost`` tokens are there (none taken); else the seconds until they are."""
+        now = time.monotonic()
+        tokens, then = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens >= cost:
+            return 0.0
+        return (cost - tokens) / self.rate if self.rate > 0 else 60.0

@@ -8,6 +8,15 @@ them from another site, and ``SameSite=Lax`` keeps the cookie off another site's
 
 Routes of every room ask ``signed_in(request)``; the accounts' routes are in
 ``web/people/accounts.py``.
+
+A browser that logged in to an account is remembered as one of its devices: a second cookie,
+``boneyard_device``, names the account and a random device id, signed with the server's secret
+key (``itsdangerous``; ``web/store/keys.py``: ``BONEYARD_SECRET`` or a key file, the same for
+every process), ``HttpOnly``, ``SameSite=Lax``, ``Secure`` over HTTPS, kept 400 days and
+through log-outs. It opens nothing by itself: a log-in from a known device still needs the
+password, but it is charged to that device's own budget instead of the name's and the
+network's shared ones (``Budgets.charge_name``), so strangers guessing at the name never lock
+its owner out (as lichess and GitHub do).
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import secrets
 from typing import Any
 
 from fastapi import Request, Response
+from itsdangerous import BadData, URLSafeTimedSerializer
 from starlette.requests import HTTPConnection
 
 from boneyard.core.version import __version__
@@ -27,6 +37,8 @@ COOKIE = "boneyard_session"
 COOKIE_DAYS = 400
 """The cookie's own life (the most browsers keep one): a session in use is not cut short by
 it; the server ends an idle one (``session_idle_seconds``), whatever the cookie says."""
+DEVICE_COOKIE = "boneyard_device"
+DEVICE_SALT = "boneyard known device"
 UNKNOWN = object()
 """``request.state.account`` before the cookie was read (None: read, nobody signed in)."""
 
@@ -199,3 +211,43 @@ async def refuse_renaming_an_account(
             f"this seat is the account {owner.name}'s and goes by its name; an account's name "
             "does not change from game to game",
         )
+
+
+def _device_signer(connection: HTTPConnection) -> URLSafeTimedSerializer:
+    """The device cookies' signer: the server's secret key (``web/store/keys.py``: every
+    process on the database has the same), salted for this one use."""
+    return URLSafeTimedSerializer(account_store(connection).store.secret, salt=DEVICE_SALT)
+
+
+async def remember_device(request: Request, response: Response, account: Account) -> None:
+    """Remember this browser as a device of ``account`` (it logged in): a signed cookie with
+    the account's id and the device's own (kept if this browser was the account's already)."""
+    device = await known_device(request, account.id) or secrets.token_urlsafe(12)
+    signer = _device_signer(request)
+    response.set_cookie(
+        DEVICE_COOKIE,
+        signer.dumps({"account": account.id, "device": device}),
+        max_age=COOKIE_DAYS * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+
+
+async def known_device(connection: HTTPConnection, account_id: str | None) -> str | None:
+    """The device id of this browser if it is a known device of account ``account_id`` (its
+    device cookie is the server's, signed within ``COOKIE_DAYS``, and names that account),
+    else None. Checked without the database once the server's key is read."""
+    cookie = connection.cookies.get(DEVICE_COOKIE)
+    if not cookie or account_id is None:
+        return None
+    signer = _device_signer(connection)
+    try:
+        found = signer.loads(cookie, max_age=COOKIE_DAYS * 24 * 3600)
+    except BadData:
+        return None
+    if not isinstance(found, dict) or found.get("account") != account_id:
+        return None
+    device = found.get("device")
+    return device if isinstance(device, str) else None

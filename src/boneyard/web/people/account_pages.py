@@ -18,13 +18,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import (
-    PAGE,
-    GuardedRouter,
-    LoginPayer,
-    SessionPayer,
-    SignupPayer,
-)
+from boneyard.web.guard.budgets import PAGE, GuardedRouter, SessionPayer
+from boneyard.web.guard.clients import LoginPayer, SignupPayer
 from boneyard.web.guard.signin import account_store, end_session, in_store, signed_in
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.accounts import (

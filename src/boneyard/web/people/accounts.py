@@ -1,26 +1,29 @@
 """Accounts: sign up, log in, log out, recover with a one-time code; the signed-in games.
 
 - A password is kept as its argon2id hash (``argon2-cffi``'s ``PasswordHasher``), made and
-  checked in a small pool of its own, never on the event loop; a password is never logged.
+  checked in the guard's bounded pool (``web/guard/passwords.py``: a few slots, a short queue
+  served in turn by client, a try that cannot start soon refused), never on the event loop; a
+  password is never logged.
 - A name that has no account is checked against a dummy hash, so an answer takes as long
   whether the name exists or not; every refusal of a log-in reads the same.
 - Sign-up answers ten recovery codes, shown once (kept hashed): each opens the account once,
   with a new password, since the server sends no e-mail.
 - Signing up claims what the browser held: its games (by their seat tokens) and its light
   identity (``/api/people``) with the seats it sat in.
-- The guard charges every way in: an address's sign-ups and log-in tries, and each account
-  name's tries (``Budgets.charge_name``).
+- The guard charges every way in: a client's sign-ups and log-in tries (``client_key``: an
+  account, else a network), each account name's tries and a network's failed ones
+  (``Budgets.charge_name``); a known device (its cookie, ``signin.remember_device``) is charged
+  on its own, and a recovery code is not counted against the name's shared budget, so the
+  owner gets in whatever strangers try on the name.
 
 The session cookie itself: ``web/guard/signin.py``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Annotated, Any
 
@@ -34,17 +37,19 @@ from boneyard.web.guard.budgets import (
     PAGE,
     Budgets,
     GuardedRouter,
-    LoginPayer,
     Payer,
     ReadPayer,
     SessionPayer,
-    SignupPayer,
     client_address,
 )
+from boneyard.web.guard.clients import LoginPayer, SignupPayer, client_key, network_key
+from boneyard.web.guard.passwords import PasswordPool
 from boneyard.web.guard.signin import (
     account_store,
     end_session,
     in_store,
+    known_device,
+    remember_device,
     seats_named,
     signed_in,
     start_session,
@@ -63,11 +68,8 @@ NAME_RULE = (
 )
 PASSWORD_LENGTHS = (8, 200)
 RECOVERY_CODES = 10
-HASHING_THREADS = 2
-"""Passwords hashed at once (each takes argon2's 64 MiB for a moment)."""
 
 _hasher = PasswordHasher()  # argon2id, RFC 9106's second recommended set of parameters
-_hashing = ThreadPoolExecutor(HASHING_THREADS, thread_name_prefix="passwords")
 
 
 @lru_cache(maxsize=1)
@@ -88,8 +90,18 @@ def _matches(password_hash: str | None, password: str) -> bool:
         return False
 
 
-async def _off_loop(fn: Any, *args: Any) -> Any:
-    return await asyncio.get_running_loop().run_in_executor(_hashing, fn, *args)
+def _hash(password: str) -> str:
+    return _hasher.hash(password)
+
+
+async def _in_pool(
+    request: Request, client: str, fn: Any, *args: Any, known: str | None = None
+) -> Any:
+    """``fn(*args)`` (a hash or a check) in the guard's password pool, in ``client``'s turn
+    (a ``known`` device's try first); refused (429) when it cannot start soon, dropped when
+    the request's client has gone."""
+    pool: PasswordPool = request.app.state.passwords
+    return await pool.run(client, fn, *args, connection=request, known=known is not None)
 
 
 def checked_name(name: str) -> str:
@@ -190,7 +202,7 @@ async def sign_up(
     """A new account, signed in on ``response``: answers it and its recovery codes."""
     checked_name(name)
     checked_password(password)
-    password_hash = await _off_loop(_hasher.hash, password)
+    password_hash = await _in_pool(request, await client_key(request), _hash, password)
     codes = [secrets.token_hex(8) for _ in range(RECOVERY_CODES)]
     account_id = secrets.token_urlsafe(12)
     store = account_store(request)
@@ -213,40 +225,66 @@ async def sign_up(
         if claim.ladder is not None:
             progress = claim.ladder.model_dump()
             await in_store(request, store.keep_ladder_progress, account_id, progress)
-    await start_session(request, response, account)
-    await in_store(request, store.note_owner_address, account.id, name, client_address(request))
+    await _signed_in(request, response, account)
     return account, codes
 
 
-async def _charge_try(request: Request, payer: Payer, name: str) -> AccountStore:
-    """Charge a try on ``name``'s password or codes (``Budgets.charge_name``): the accounts'
-    store, for what follows."""
-    store = account_store(request)
-    owner = await request.app.state.manager.read_store(store.owner_address, name, payer.client)
-    _budgets(request).charge_name(payer.client, name_key(name), owner)
-    return store
+async def _signed_in(request: Request, response: Response, account: Account) -> None:
+    """A log-in that held: a new session, this network noted as the owner's, this browser
+    remembered as the account's device."""
+    await start_session(request, response, account)
+    store, network = account_store(request), network_key(request)
+    await in_store(request, store.note_owner_address, account.id, account.name, network)
+    await remember_device(request, response, account)
+
+
+async def _charge_try(
+    request: Request, name: str, account_id: str | None, *, guessable: bool = True
+) -> str | None:
+    """Charge a try on ``name``'s password (or, not ``guessable``, its recovery codes) by
+    ``Budgets.charge_name``; answers this browser's device id when it is a known device of
+    the account ``account_id`` (None: it is not, or there is no such account)."""
+    device = await known_device(request, account_id)
+    network = network_key(request)
+    shared = guessable
+    if device is None and shared:
+        store = account_store(request)
+        owner = await request.app.state.manager.read_store(store.owner_address, name, network)
+        shared = not owner
+    _budgets(request).charge_name(network, name_key(name), device=device, shared=shared)
+    return device
+
+
+def _failed(request: Request, device: str | None) -> None:
+    """A wrong password or code: counted against the network (a known device's own budget
+    counted it already)."""
+    if device is None:
+        _budgets(request).charge_failure(network_key(request))
 
 
 async def log_in(
     request: Request, response: Response, payer: Payer, name: str, password: str
 ) -> Account:
     """Sign ``name`` in on ``response``, or refuse (401) without saying which part was wrong."""
-    store = await _charge_try(request, payer, name)
+    store = account_store(request)
     found = await in_store(request, store.password_hash, name)
+    device = await _charge_try(request, name, found[0] if found else None)
     # An unknown name is checked against the dummy hash: the answer takes as long either way.
-    if not await _off_loop(_matches, found[1] if found else None, password) or found is None:
+    checked = found[1] if found else None
+    matched = await _in_pool(request, payer.client, _matches, checked, password, known=device)
+    if not matched or found is None:
+        _failed(request, device)
         # For the operator (and fail2ban): the name tried and the address, never the password;
         # repeats past a few a minute are counted here and in /metrics, not logged one by one.
         _budgets(request).refused["bad_login"] += 1
-        log.warning("failed log-in to the account %r from %s", name[:40], payer.client)
+        log.warning("failed log-in to the account %r from %s", name[:40], client_address(request))
         raise WebError(401, "bad_login", "wrong account name or password")
     account_id, password_hash = found
     if _hasher.check_needs_rehash(password_hash):
-        fresh = await _off_loop(_hasher.hash, password)
+        fresh = await _in_pool(request, payer.client, _hash, password)
         await in_store(request, store.set_password_hash, account_id, fresh)
     account: Account = await in_store(request, store.account, account_id)
-    await start_session(request, response, account)
-    await in_store(request, store.note_owner_address, account.id, name, payer.client)
+    await _signed_in(request, response, account)
     return account
 
 
@@ -254,20 +292,22 @@ async def recover(
     request: Request, response: Response, payer: Payer, name: str, code: str, password: str
 ) -> Account:
     """Open an account with one of its recovery codes and give it a new password: its other
-    sessions end; the code is spent."""
+    sessions end; the code is spent. A code cannot be guessed (64 random bits), so a try is not
+    counted against the name's shared budget: the owner recovers whatever strangers try."""
     checked_password(password)
-    store = await _charge_try(request, payer, name)
+    store = account_store(request)
     account: Account | None = await in_store(request, store.account_named, name)
+    device = await _charge_try(request, name, account.id if account else None, guessable=False)
     used = account is not None and await in_store(
         request, store.use_recovery_code, account.id, code.strip().lower()
     )
     if account is None or not used:
+        _failed(request, device)
         raise WebError(401, "bad_recovery", "wrong account name or recovery code")
-    password_hash = await _off_loop(_hasher.hash, password)
+    password_hash = await _in_pool(request, payer.client, _hash, password)
     await in_store(request, store.set_password_hash, account.id, password_hash)
     await in_store(request, store.close_sessions_of, account.id)
-    await start_session(request, response, account)
-    await in_store(request, store.note_owner_address, account.id, name, payer.client)
+    await _signed_in(request, response, account)
     return account
 
 
@@ -276,9 +316,12 @@ async def _confirm_password(
 ) -> AccountStore:
     """Refuse (401) a password that is not the signed-in account's, charged as a log-in try
     (a session left open on a shared computer guesses no faster than a stranger)."""
-    store = await _charge_try(request, payer, account.name)
+    store = account_store(request)
     found = await in_store(request, store.password_hash, account.name)
-    if not await _off_loop(_matches, found[1] if found else None, password) or found is None:
+    device = await _charge_try(request, account.name, account.id)
+    checked = found[1] if found else None
+    if not await _in_pool(request, payer.client, _matches, checked, password) or found is None:
+        _failed(request, device)
         raise WebError(
             401, "bad_password", "that is not your current password: nothing was changed"
         )
@@ -292,7 +335,7 @@ async def change_password(
     ends (a device logged in with the old password is logged out); this one goes on."""
     checked_password(new)
     store = await _confirm_password(request, payer, account, old)
-    password_hash = await _off_loop(_hasher.hash, new)
+    password_hash = await _in_pool(request, payer.client, _hash, new)
     await in_store(request, store.set_password_hash, account.id, password_hash)
     await in_store(request, store.close_sessions_of, account.id)
     await start_session(request, response, account)

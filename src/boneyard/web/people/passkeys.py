@@ -33,8 +33,9 @@ from webauthn.helpers.structs import (
 )
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GuardedRouter, LoginPayer, SessionPayer
-from boneyard.web.guard.signin import account_store, in_store, start_session
+from boneyard.web.guard.budgets import GuardedRouter, SessionPayer
+from boneyard.web.guard.clients import LoginPayer
+from boneyard.web.guard.signin import account_store, in_store, remember_device, start_session
 from boneyard.web.people.accounts import profile_url, require_account
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.store.accounts import Account
@@ -170,4 +171,5 @@ async def login_with_passkey(
     await in_store(request, _passkeys(request).used, credential_id, verified.new_sign_count)
     account: Account = await in_store(request, account_store(request).account, account_id)
     await start_session(request, response, account)
+    await remember_device(request, response, account)
     return {"name": account.name, "url": profile_url(account.name)}
