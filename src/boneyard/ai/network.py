@@ -163,14 +163,22 @@ class Network:
         """The policy over the legal actions and every seat's value (-1 to 1, by seat number)
         of ``state``, from the observation tensor of the seat to move alone."""
         seat = state.current_player()
-        tensor = np.asarray(state.game.state_observation_tensor(state, seat), np.float32)
-        head_logits, values = self.forward(tensor.reshape(-1))
+        head_logits, values = self.forward(self.features(state, seat))
         legal = state.legal_actions()
         logits = self.action_logits(head_logits, legal)
         logits = logits - logits.max()
         weights = np.exp(logits)
         weights /= weights.sum()
         return dict(zip(legal, weights.tolist())), self.seat_values(values, seat, state)
+
+    def features(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s observation tensor of ``state``, flat: a native state's own (the same
+        numbers, made in Rust from the seat's observation), else the game's."""
+        game = state.game
+        if hasattr(game, "python_game"):  # boneyard.native's: no Python dict in between
+            size = int(self.weights[0][0].shape[0])
+            return np.asarray(state.observation_tensor(seat, size), np.float32)  # type: ignore[call-arg]
+        return np.asarray(game.state_observation_tensor(state, seat), np.float32).reshape(-1)
 
     def seat_values(self, values: np.ndarray, mover: int, state: State) -> list[float]:
         """The head's outputs as values by seat number."""

@@ -92,6 +92,14 @@ from boneyard.core.parameters import parse_assignments
 )
 @click.option("--out", "out", default="out/train", show_default=True, help="Output folder.")
 @click.option("--fresh", is_flag=True, help="Do not resume from --out's checkpoint.")
+@click.option(
+    "--evaluate",
+    "evaluate",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Train nothing: score this model file on --held-out-games held-out games "
+    "(against random, beside an untrained network, and against that network).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def train(
     game: str,
@@ -99,6 +107,7 @@ def train(
     out: str,
     fresh: bool,
     quiet: bool,
+    evaluate: str | None,
     **options: Any,
 ) -> None:
     """Train a network for GAME by self-play, the expert's search on its native engine."""
@@ -108,6 +117,9 @@ def train(
         from boneyard.ai.training.selfplay import Model
     except ImportError as error:
         raise click.ClickException(str(error)) from None
+    if evaluate is not None:
+        _evaluate(game, evaluate, options["held_out_games"], options["seed"])
+        return
     config = TrainConfig(game=game, params=parse_assignments(params), **options)
     try:  # a bad setting or parameter: its sentence, before any work
         Model(config)
@@ -141,6 +153,22 @@ def train(
         )
         raise SystemExit(128 + signal.Signals[line["stopped"]].value)
     click.echo(f"{out}/model.npz after step {line.get('step', '?')}: {line}")
+
+
+def _evaluate(game: str, path: str, games: int, seed: int) -> None:
+    """Print a model file's held-out report as JSON."""
+    import json
+
+    from boneyard.ai.network import Network
+    from boneyard.ai.training.runs import evaluate_model
+
+    try:
+        network = Network.load(path)
+    except (OSError, ValueError, KeyError) as error:
+        raise click.ClickException(f"{path} is not a model file: {error}") from None
+    if network.game_name != game:
+        raise click.ClickException(f"{path} plays {network.game_name}, not {game}")
+    click.echo(json.dumps(evaluate_model(path, games, seed)))
 
 
 def _plot(out: str, game: str) -> None:

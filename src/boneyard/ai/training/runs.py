@@ -73,6 +73,8 @@ BEST = "best.npz"
 LOG = "log.jsonl"
 STRENGTH = "strength.jsonl"
 EVALUATION = "evaluation.json"
+MATCH_OPENING = 4
+"""Random moves that open each game of a network against another network."""
 SNAPSHOTS = "snapshots"
 
 RUN_SETTINGS = (
@@ -522,13 +524,51 @@ def _trained(config: TrainConfig, step: int, games: Any, seconds: float) -> dict
 
 
 def held_out_report(
-    network: Network, untrained: Network, game: Any, games: int, first_seed: int = HELD_OUT_SEEDS
+    network: Network,
+    untrained: Network,
+    game: Any,
+    games: int,
+    first_seed: int = HELD_OUT_SEEDS,
+    *,
+    against_untrained: bool = False,
 ) -> dict[str, Any]:
     """``network`` and ``untrained`` (its shapes, no training) against random on the same
-    ``games`` held-out games, each score with its 95% Wilson interval."""
+    ``games`` held-out games (and, with ``against_untrained``, ``network`` against
+    ``untrained`` in the other seats, after ``MATCH_OPENING`` random moves), each score with
+    its 95% Wilson interval."""
     report: dict[str, Any] = {"games": games, "first_seed": first_seed, "opponent": "random"}
-    for name, measured in (("score", network), ("untrained", untrained)):
-        score, played = evaluate_network(measured, game, games, first_seed)
+    pairs: list[tuple[str, Network, Network | None, int]] = [
+        ("score", network, None, 0),
+        ("untrained", untrained, None, 0),
+    ]
+    if against_untrained:
+        pairs.append(("against_untrained", network, untrained, MATCH_OPENING))
+    for name, measured, opponent, opening in pairs:
+        score, played = evaluate_network(
+            measured, game, games, first_seed, opponent=opponent, opening=opening
+        )
         low, high = wilson_interval(score * played, played)
         report[name] = {"score": round(score, 4), "interval": [round(low, 4), round(high, 4)]}
+    return report
+
+
+def evaluate_model(path: str | Path, games: int = 200, seed: int = 0) -> dict[str, Any]:
+    """A model file's held-out report (``held_out_report``, the untrained network of its
+    shapes seeded ``seed``, and the model against it), on the native engine of its game."""
+    import boneyard.native
+    from boneyard.ai.training.selfplay import init_params, rules_game
+
+    network = Network.load(path)
+    config = network.config
+    params = config.get("params", {})
+    game = rules_game(network.game_name, params)
+    if not boneyard.native.has_native_engine(network.game_name):
+        game = rules_game(network.game_name, params, "python")
+    sizes = [int(network.weights[0][0].shape[0]), int(config["hidden"]), int(config["layers"])]
+    outputs = sum(network.head_sizes)
+    untrained_params = init_params(jax.random.PRNGKey(seed), *sizes, outputs, network.value_outputs)
+    weights = {name: np.asarray(value, np.float32) for name, value in untrained_params.items()}
+    untrained = Network(weights, config)
+    report = held_out_report(network, untrained, game, games, against_untrained=True)
+    report["model"] = str(path)
     return report

@@ -283,7 +283,7 @@ def play_game(model: Model, network: Network, seed: int) -> tuple[list[Position]
             state.apply_action(sample_chance_outcome(state, rng))
             continue
         seat = state.current_player()
-        features = np.asarray(game.state_observation_tensor(state, seat), np.float32).reshape(-1)
+        features = network.features(state, seat)
         actions, policy = search_targets(bots[seat], state)
         if moves < c.sample_moves:
             action = rng.choices(actions, weights=policy)[0]
@@ -403,11 +403,16 @@ def evaluate_network(
     games: int,
     first_seed: int,
     *,
+    opponent: Network | None = None,
+    opening: int = 0,
     cap: int = 5000,
 ) -> tuple[float, int]:
     """The mean score of ``network``'s most likely move (None: uniform random, a check that
-    reads 1/2) against uniform random players, over ``games`` games seeded ``first_seed``,
-    ``first_seed + 1``, ...; the measured seat goes round the table. A game scores 1 where the
+    reads 1/2) against ``opponent``'s most likely move in every other seat (None: uniform
+    random players), over ``games`` games seeded ``first_seed``, ``first_seed + 1``, ...; the
+    measured seat goes round the table; the first ``opening`` moves of each game are uniform
+    random for every seat (two networks' most likely moves in a game without chance would
+    otherwise play the same game again and again). A game scores 1 where the
     measured seat's return beats the mean of the others', 1/2 where it equals it, else 0 (a
     game still running after ``cap`` moves: 1/2). Returns (score, games)."""
     players = game.info.num_players
@@ -421,8 +426,9 @@ def evaluate_network(
             if state.is_chance_node():
                 state.apply_action(sample_chance_outcome(state, rng))
                 continue
-            if network is not None and state.current_player() == seat:
-                action = network.best_action(state)
+            player = network if state.current_player() == seat else opponent
+            if player is not None and moves >= opening:
+                action = player.best_action(state)
             else:
                 action = rng.choice(state.legal_actions())
             state.apply_action(action)
