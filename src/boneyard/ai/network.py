@@ -177,7 +177,8 @@ class Network:
         game = state.game
         if hasattr(game, "python_game"):  # boneyard.native's: no Python dict in between
             size = int(self.weights[0][0].shape[0])
-            return np.asarray(state.observation_tensor(seat, size), np.float32)  # type: ignore[call-arg]
+            native_tensor = state.observation_tensor  # type: ignore[attr-defined]
+            return np.asarray(native_tensor(seat, size), np.float32)
         return np.asarray(game.state_observation_tensor(state, seat), np.float32).reshape(-1)
 
     def seat_values(self, values: np.ndarray, mover: int, state: State) -> list[float]:

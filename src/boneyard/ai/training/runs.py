@@ -555,18 +555,20 @@ def held_out_report(
 def evaluate_model(path: str | Path, games: int = 200, seed: int = 0) -> dict[str, Any]:
     """A model file's held-out report (``held_out_report``, the untrained network of its
     shapes seeded ``seed``, and the model against it), on the native engine of its game."""
-    import boneyard.native
     from boneyard.ai.training.selfplay import init_params, rules_game
 
     network = Network.load(path)
     config = network.config
     params = config.get("params", {})
     game = rules_game(network.game_name, params)
-    if not boneyard.native.has_native_engine(network.game_name):
-        game = rules_game(network.game_name, params, "python")
-    sizes = [int(network.weights[0][0].shape[0]), int(config["hidden"]), int(config["layers"])]
-    outputs = sum(network.head_sizes)
-    untrained_params = init_params(jax.random.PRNGKey(seed), *sizes, outputs, network.value_outputs)
+    untrained_params = init_params(
+        jax.random.PRNGKey(seed),
+        int(network.weights[0][0].shape[0]),
+        int(config["hidden"]),
+        int(config["layers"]),
+        sum(network.head_sizes),
+        network.value_outputs,
+    )
     weights = {name: np.asarray(value, np.float32) for name, value in untrained_params.items()}
     untrained = Network(weights, config)
     report = held_out_report(network, untrained, game, games, against_untrained=True)
