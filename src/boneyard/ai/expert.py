@@ -49,7 +49,7 @@ class SearchNode:
     (by action, or at a chance node by outcome or by what the bot sees of it) and, once
     evaluated, the network's priors over its actions."""
 
-    __slots__ = ("children", "order", "priors", "total", "visits")
+    __slots__ = ("children", "legal", "missing", "order", "place", "priors", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
@@ -58,8 +58,13 @@ class SearchNode:
         self.children: dict[Any, SearchNode] = {}
         self.priors: dict[int, float] | None = None
         self.order: list[int] = []
-        """The actions of ``priors``, most likely first (then by id): where an untried action
-        is chosen, the first of them still untried is the one (``ExpertBot._select``)."""
+        """The actions of ``priors``, most likely first (equals in the priors' order): where an
+        untried action is chosen, the first of them still untried is the one (``_select``)."""
+        self.legal: list[int] = []
+        """The legal actions last selected from (a resampled world may have others), with
+        each one's place in that list and those of them without a prior, in order."""
+        self.place: dict[int, int] = {}
+        self.missing: list[int] = []
 
     def value(self) -> float:
         """The mean value of the edge into this node for the seat that chose it."""
@@ -196,7 +201,8 @@ class ExpertBot(Bot):
                 if node.priors is None:
                     values = self.evaluator.evaluate(state, self.seat)
                     node.priors = priors = self.evaluator.priors()
-                    node.order = sorted(priors, key=lambda a: (-priors[a], a))
+                    # most likely first; among equals the priors' own order, the legal one
+                    node.order = sorted(priors, key=priors.__getitem__, reverse=True)
                     break
                 action = key = self._select(node, state.legal_actions())
             child = node.children.get(key)
@@ -220,7 +226,11 @@ class ExpertBot(Bot):
         floor = 1.0 / len(legal)
         scale = self.exploration * math.sqrt(max(node.visits, 1))
         children = node.children
-        place = {action: i for i, action in enumerate(legal)}
+        if legal != node.legal:  # the first selection here, or another world's moves
+            node.legal = legal
+            node.place = {action: i for i, action in enumerate(legal)}
+            node.missing = [action for action in legal if action not in priors]
+        place = node.place
         best_action, best = legal[0], (-math.inf, 0)
 
         def consider(action: int, score: float) -> None:
@@ -233,7 +243,7 @@ class ExpertBot(Bot):
             if child.visits and action in place:
                 prior = priors.get(action, floor)
                 consider(action, child.total / child.visits + scale * prior / (1 + child.visits))
-        for action, prior in _best_untried(node, legal, place, floor):
+        for action, prior in _best_untried(node, floor):
             consider(action, UNVISITED_VALUE + scale * prior)
         return best_action
 
@@ -243,20 +253,17 @@ def _untried(node: SearchNode, action: int) -> bool:
     return child is None or child.visits == 0
 
 
-def _best_untried(
-    node: SearchNode, legal: list[int], place: dict[int, int], floor: float
-) -> list[tuple[int, float]]:
-    """The untried legal actions that may score best, with their priors: the one of highest
-    prior (``node.order``) and the first in ``legal`` with no prior (it gets ``floor``)."""
+def _best_untried(node: SearchNode, floor: float) -> list[tuple[int, float]]:
+    """The untried legal actions (``node.legal``) that may score best, with their priors: the
+    one of highest prior (``node.order``) and the first with no prior (it gets ``floor``)."""
     priors = node.priors or {}
     found = []
     for action in node.order:
-        if action in place and _untried(node, action):
+        if action in node.place and _untried(node, action):
             found.append((action, priors[action]))
             break
-    if len(place) > len(priors) or any(action not in priors for action in place):
-        for action in legal:
-            if action not in priors and _untried(node, action):
-                found.append((action, floor))
-                break
+    for action in node.missing:
+        if _untried(node, action):
+            found.append((action, floor))
+            break
     return found
