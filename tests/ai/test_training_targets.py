@@ -292,11 +292,23 @@ def test_a_model_names_its_commit_versions_and_command(tmp_path: Path) -> None:
 def test_an_old_model_file_without_provenance_or_seat_values_still_plays() -> None:
     from boneyard.ai.network import load_network
 
-    network = load_network("bones")  # shipped before issue 43: one value, no made_by
-    assert network.value_outputs == 1 and "made_by" not in network.config
+    network = load_network("bones")  # shipped before issue 43: one value, no made_by inside
+    assert network.value_outputs == 1
+    # what is known of how it was made comes from its sidecar
+    assert "mctx" in network.config["made_by"]["pipeline"]
+    assert network.config["made_by"]["command"].startswith("boneyard train bones")
     import boneyard
 
     state = boneyard.load_game("bones").new_initial_state()
     _, values = network.evaluate_seats(state)
     assert values[0] == pytest.approx(-values[1]) and math.isfinite(values[0])
     assert np.isfinite(network.forward(np.zeros(network.weights[0][0].shape[0]))[1]).all()
+
+
+def test_an_old_model_file_without_a_sidecar_loads(tmp_path: Path) -> None:
+    from boneyard.ai.network import shipped_model_path
+
+    copy = tmp_path / "bones.npz"
+    copy.write_bytes(shipped_model_path("bones").read_bytes())
+    network = Network.load(copy)
+    assert "made_by" not in network.config and network.value_outputs == 1

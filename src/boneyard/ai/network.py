@@ -133,10 +133,16 @@ class Network:
 
     @classmethod
     def load(cls, path: str | Path) -> Network:
-        """A network from a model file (``.npz`` with its ``config``)."""
-        with np.load(Path(path), allow_pickle=False) as data:
+        """A network from a model file (``.npz`` with its ``config``). A file from before
+        model files named what made them takes ``made_by`` from its sidecar, the ``.json``
+        beside it, where there is one."""
+        path = Path(path)
+        with np.load(path, allow_pickle=False) as data:
             config = json.loads(str(data["config"]))
             weights = {name: data[name] for name in data.files if name != "config"}
+        sidecar = path.with_suffix(".json")
+        if "made_by" not in config and sidecar.exists():
+            config["made_by"] = json.loads(sidecar.read_text()).get("made_by")
         return cls(weights, config)
 
     def forward(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
