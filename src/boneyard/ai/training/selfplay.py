@@ -119,13 +119,16 @@ class TrainConfig:
 
 
 def rules_game(name: str, params: dict[str, Any], engine: str = "native") -> Game:
-    """The game to play: its native engine where asked and there is one, else its rules."""
+    """The game to play: its native engine where asked and there is one, else its rules
+    (``params`` as text, as ``-p`` gives them, or typed)."""
+    python_game = load_game(name, **params)
+    params = {key: python_game.params[key] for key in params}
     if engine == "native":
         from boneyard import native
 
         if native.has_native_engine(name):
             return native.load_game(name, **params)  # type: ignore[return-value]
-    return load_game(name, **params)
+    return python_game
 
 
 # ----- the network ------------------------------------------------------------------------
@@ -171,6 +174,7 @@ class Model:
             raise ValueError(f"{config.game} has no observation tensor: no network can read it")
         # the parameters read and checked by the rules (``-p players=3`` arrives as text)
         typed = {name: python_game.params[name] for name in config.params}
+        config.params = typed  # saved typed, in checkpoints and model files
         self.game = rules_game(config.game, typed, config.engine)
         self.num_players = int(python_game.info.num_players)
         self.num_actions = int(python_game.num_distinct_actions())
