@@ -70,6 +70,9 @@ def test_training_writes_a_checkpoint_a_model_and_a_log(trained: Path) -> None:
         assert (trained / name).exists(), name
     lines = [json.loads(line) for line in (trained / "log.jsonl").read_text().splitlines()]
     assert [line["step"] for line in lines] == [1, 2]
+    # the second update learns from both steps' positions (the window)
+    assert lines[0]["learned_positions"] == lines[0]["positions"]
+    assert lines[1]["learned_positions"] == lines[1]["positions"]
     assert all(np.isfinite(line["loss"]) for line in lines)
     assert json.loads((trained / "config.json").read_text())["step"] == 2
 

@@ -66,6 +66,13 @@ from boneyard.core.parameters import parse_assignments
 @click.option("--layers", default=2, show_default=True, help="Hidden layers.")
 @click.option("--learning-rate", default=1e-3, show_default=True)
 @click.option("--epochs", default=4, show_default=True, help="Adam steps on each step's games.")
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="Steps whose self-play positions each update learns from (this one and those before).",
+)
 @click.option("--eval-every", default=20, show_default=True, help="Steps between evaluations.")
 @click.option(
     "--eval-games", default=64, show_default=True, help="Games an evaluation (best.npz's pick)."

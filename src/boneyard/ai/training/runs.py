@@ -29,6 +29,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import importlib.metadata
@@ -383,6 +384,7 @@ class _Run:
             _drop_after(out / name, self.step)
         self.done["sitting"] = int(self.done["sitting"]) + 1
         self.update = make_update(self.model, optimizer)
+        self.recent: collections.deque[list[Any]] = collections.deque(maxlen=config.window)
         self.made_by = provenance()
         self.started = time.perf_counter()
         minutes = config.minutes
@@ -435,7 +437,9 @@ class _Run:
             )
         )
         positions, games = self_play(self.model, self.params, seed)
-        batch = batch_arrays(positions, self.model.num_players)
+        self.recent.append(positions)
+        learned = [position for step in self.recent for position in step]
+        batch = batch_arrays(learned, self.model.num_players)
         self.params, self.opt_state, losses = self.update(
             self.params, self.opt_state, {k: jnp.asarray(v) for k, v in batch.items()}
         )
@@ -443,6 +447,7 @@ class _Run:
         self.done["games"] = int(self.done["games"]) + int(games)
         self.done["positions"] = int(self.done.get("positions", 0)) + len(positions)
         line = _step_line(config, self.step, self.done, self.seconds(), losses)
+        line["learned_positions"] = len(learned)
         if config.eval_every and (self.step % config.eval_every == 0 or not self.more()):
             line.update(self.evaluate())
         with (self.out / LOG).open("a") as log:

@@ -16,7 +16,8 @@ One training step:
    value per seat (``mcts.back_up``), so any number of seats trains, the OYNO puzzle's one
    included. A game still running after ``max_moves`` moves teaches its policies only.
 3. **update**: ``epochs`` Adam steps (``optax``, JAX on the CPU) on cross-entropy over the legal
-   actions plus the squared error of the per-seat values.
+   actions plus the squared error of the per-seat values, over the positions of the last
+   ``window`` steps.
 
 The games run on ``boneyard.native``'s engine where the game has one (``engine="native"``), the
 same State API as the Python rules (``engine="python"``), and the network is evaluated with
@@ -93,6 +94,9 @@ class TrainConfig:
     layers: int = 2
     learning_rate: float = 1e-3
     epochs: int = 4
+    window: int = 4
+    """Steps whose positions each update learns from: this step's and the ``window - 1``
+    before it (AlphaZero's window of recent games; a sitting starts its window anew)."""
     eval_every: int = 20
     eval_games: int = 64
     """Games of the network's most likely move against random at each evaluation."""
@@ -110,7 +114,7 @@ class TrainConfig:
         """ValueError, saying what is allowed, for settings no run can use."""
         if self.engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
-        for name in ("batch", "simulations", "hidden", "layers", "epochs", "max_moves"):
+        for name in ("batch", "simulations", "hidden", "layers", "epochs", "window", "max_moves"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         for name in ("sample_moves", "exact_chance", "eval_games", "held_out_games"):
