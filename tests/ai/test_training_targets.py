@@ -336,3 +336,23 @@ def test_the_update_fits_a_batch_of_per_seat_values() -> None:
     for _ in range(150):
         params, state, (_, _, last) = update(params, state, batch)
     assert float(last) < float(first) / 5
+
+
+def test_a_checkpoint_of_the_earlier_training_is_refused_with_a_sentence(tmp_path: Path) -> None:
+    """The earlier training's checkpoints have one value output: resuming one is refused,
+    saying what to do, and nothing in the folder changes."""
+    import jax
+    import optax
+
+    from boneyard.ai.training.runs import CheckpointMismatch, save_checkpoint, train
+
+    config = TrainConfig(game="bones", hidden=8, steps=2, batch=1, simulations=2)
+    model = Model(config)
+    params = model.init(jax.random.PRNGKey(0))
+    params["wv"], params["bv"] = params["wv"][:, :1], params["bv"][:1]  # the mover's value only
+    save_checkpoint(tmp_path, params, optax.adam(1e-3).init(params), config, {"step": 1})
+    before = (tmp_path / "checkpoint.npz").read_bytes()
+    with pytest.raises(CheckpointMismatch, match="--fresh"):
+        train(config, tmp_path)
+    assert (tmp_path / "checkpoint.npz").read_bytes() == before
+    assert not (tmp_path / "model.npz").exists()

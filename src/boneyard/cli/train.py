@@ -132,6 +132,25 @@ def train(
         Model(config)
     except (ValueError, TypeError) as error:
         raise click.ClickException(str(error)) from None
+    from boneyard.ai.training.runs import CheckpointMismatch
+
+    try:
+        line = _run(run, config, out, fresh, quiet)
+    except CheckpointMismatch as error:
+        raise click.ClickException(str(error)) from None
+    _plot(out, game)
+    if "stopped" in line:
+        click.echo(
+            f"stopped by {line['stopped']} after step {line['step']}: checkpoint saved in {out}; "
+            "the same command resumes it"
+        )
+        raise SystemExit(128 + signal.Signals[line["stopped"]].value)
+    click.echo(f"{out}/model.npz after step {line.get('step', '?')}: {line}")
+
+
+def _run(run: Any, config: Any, out: str, fresh: bool, quiet: bool) -> dict[str, Any]:
+    """The run, with a progress bar unless ``quiet``; its last log line."""
+    game = config.game
     if quiet:
         line = run(config, out, resume=not fresh)
     else:
@@ -152,14 +171,7 @@ def train(
                 bar.update(task, completed=step, description=text)
 
             line = run(config, out, resume=not fresh, progress=update)
-    _plot(out, game)
-    if "stopped" in line:
-        click.echo(
-            f"stopped by {line['stopped']} after step {line['step']}: checkpoint saved in {out}; "
-            "the same command resumes it"
-        )
-        raise SystemExit(128 + signal.Signals[line["stopped"]].value)
-    click.echo(f"{out}/model.npz after step {line.get('step', '?')}: {line}")
+    return line
 
 
 def _evaluate(game: str, path: str, games: int, seed: int) -> None:

@@ -173,6 +173,10 @@ def saved_progress(out: Path) -> dict[str, Any] | None:
     return json.loads((out / STATE_FILE).read_text()) if (out / STATE_FILE).exists() else None
 
 
+class CheckpointMismatch(ValueError):
+    """A checkpoint whose weights do not have the shapes of the run resuming it."""
+
+
 def load_checkpoint(
     out: Path, params: Params, opt_state: Any
 ) -> tuple[Params, Any, dict[str, Any]]:
@@ -181,6 +185,14 @@ def load_checkpoint(
     if document is None:
         raise FileNotFoundError(f"no checkpoint in {out}")
     with np.load(out / CHECKPOINT) as data:
+        shapes = {name: data[f"param_{name}"].shape for name in params if f"param_{name}" in data}
+        expected = {name: tuple(value.shape) for name, value in params.items()}
+        if shapes != expected:
+            raise CheckpointMismatch(
+                f"the checkpoint in {out} holds a network of other shapes (made by an earlier "
+                "version of boneyard train, or for other settings): resume it with that "
+                "version, or start afresh with --fresh or another --out"
+            )
         loaded = {name: jnp.asarray(data[f"param_{name}"]) for name in params}
         leaves, tree = jax.tree_util.tree_flatten(opt_state)
         restored = [jnp.asarray(data[f"opt_{i}"]) for i in range(len(leaves))]
