@@ -128,8 +128,17 @@ def provenance(command: str | None = None) -> dict[str, Any]:
         "commit": git("rev-parse", "HEAD"),
         "dirty": bool(status) if status is not None else None,
         "versions": versions,
-        "command": command if command is not None else shlex.join(sys.argv),
+        "command": command if command is not None else _command_line(),
     }
+
+
+def _command_line() -> str:
+    """This process's command line, ``boneyard ...`` where it is the CLI (its script, or
+    ``python -c`` calling it)."""
+    first = Path(sys.argv[0]).name if sys.argv else ""
+    if first in ("-c", "boneyard"):
+        return shlex.join(["boneyard", *sys.argv[1:]])
+    return shlex.join(sys.argv)
 
 
 def save_model(
