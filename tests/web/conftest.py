@@ -78,6 +78,18 @@ def client(db_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
+def another_person(client: TestClient, address: str) -> TestClient:
+    """A second person on ``client``'s server: cookies and an address of their own, and the
+    server's one event loop. A TestClient used outside ``with`` runs each request on a loop of its
+    own that ends with the request, so a task the server spawned during it (a clock's first-move
+    hold, written to the store and then to the live game) would die halfway, which no server
+    process does; their next move then met a clock "moved on elsewhere"."""
+    assert client.portal is not None, "open the server's client with `with` first"
+    someone = TestClient(client.app, client=(address, 50000))
+    someone.portal = client.portal
+    return someone
+
+
 def create(client: TestClient, game: str, **body: Any) -> dict[str, Any]:
     response = client.post("/api/games", json={"game": game, **body})
     assert response.status_code == 201, response.text

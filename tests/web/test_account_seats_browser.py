@@ -56,7 +56,7 @@ def test_after_a_log_out_the_next_sign_up_sees_nothing_of_the_first_account(
     page.locator("form[action='/new/bondo_cones']").get_by_role(
         "button", name="Play the computer"
     ).click()
-    page.wait_for_function("document.getElementById('game').dataset.mine === 'yes'")
+    page.wait_for_function("document.getElementById('game')?.dataset.mine === 'yes'")
     game_url = page.url
     game_id = game_url.split("/game/")[1].split("?")[0]
     assert my_games(page) == [game_id]
@@ -86,7 +86,7 @@ def test_after_a_log_out_the_next_sign_up_sees_nothing_of_the_first_account(
     page.get_by_label("Account name").fill(first)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in", exact=True).click()
-    page.wait_for_function("document.getElementById('game').dataset.mine === 'yes'")
+    page.wait_for_function("document.getElementById('game')?.dataset.mine === 'yes'")
     assert page.url == game_url and page.locator("#owner-note").count() == 0
     page.context.close()
 
@@ -133,7 +133,7 @@ def test_an_accounts_seat_goes_by_its_name_and_a_guest_cannot_take_it(
     ben.wait_for_selector(
         f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({colours[ben_seat]}, you)')"
     )
-    ben.wait_for_function("document.getElementById('message').textContent === ''")
+    ben.wait_for_function("document.getElementById('message')?.textContent === ''")
     assert not blocking_violations(ben)
     ann.wait_for_selector(
         f"#seats li[data-seat='{ben_seat}']:has-text('Ben ({colours[ben_seat]})')"

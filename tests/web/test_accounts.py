@@ -17,7 +17,7 @@ from boneyard.web.guard.budgets import Spend, charges_of
 from boneyard.web.guard.signin import COOKIE
 from boneyard.web.people import accounts
 from boneyard.web.store.accounts import SignInRow
-from tests.web.conftest import create, make_app, token
+from tests.web.conftest import another_person, create, make_app, token
 from tests.web.test_ratings import move_each_side
 
 PASSWORD = "correct horse battery"
@@ -35,7 +35,7 @@ def login(client: TestClient, name: str, password: str = PASSWORD) -> Any:
 
 def at(client: TestClient, address: str) -> TestClient:
     """Another client of the same app, from ``address`` (its own cookies)."""
-    return TestClient(client.app, client=(address, 50000))
+    return another_person(client, address)
 
 
 def test_sign_up_answers_the_name_codes_and_a_safe_cookie(client: TestClient) -> None:

@@ -64,7 +64,7 @@ def move_each_by_clicking(pages: list[Any]) -> None:
     """Each page plays its first legal move by clicking, in turn (a game without chance)."""
     for turn in range(len(pages)):
         for page in pages:
-            page.wait_for_function(f"document.getElementById('game').dataset.seq === '{turn}'")
+            page.wait_for_function(f"document.getElementById('game')?.dataset.seq === '{turn}'")
         mover = next(p for p in pages if p.get_attribute("#game", "data-mine") == "yes")
         play_by_clicking(mover, legal_strings(mover)[0])
     for page in pages:
@@ -98,7 +98,7 @@ def log_in(page: Any, server: str, name: str) -> None:
 
 
 def play_first_move(page: Any) -> None:
-    page.wait_for_function("document.getElementById('game').dataset.mine === 'yes'")
+    page.wait_for_function("document.getElementById('game')?.dataset.mine === 'yes'")
     seq = seq_of(page)
     page.click("#all-moves summary")
     page.locator("#all-actions [data-action]").first.click()

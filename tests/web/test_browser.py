@@ -91,7 +91,7 @@ def test_illegal_click_is_refused_with_a_message(server: str, browser: Any) -> N
     assert page.locator("rect.mark-dest").count() == 2, "the two steps are highlighted"
     click_square(page, "c3")
     # One short reason, from the server over the socket; never the legal list.
-    page.wait_for_function("document.getElementById('message').textContent.length > 0")
+    page.wait_for_function("document.getElementById('message')?.textContent.length > 0")
     assert "legal" not in page.inner_text("#message") and "a1-b1" not in page.inner_text("#message")
     assert page.locator("rect.mark-sel, rect.mark-dest").count() == 0, "the selection is dropped"
     assert seq_of(page) == 0

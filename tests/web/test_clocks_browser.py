@@ -85,7 +85,7 @@ def test_a_clock_runs_out_with_both_pages_closed(server: str, browser: Any, size
         page.wait_for_selector("#game[data-seq]")
         page.wait_for_selector('#clocks [data-clock-seat="0"]')
     play_by_clicking(north, "a1-a2")  # each side's first move: not on the clock
-    south.wait_for_function("document.getElementById('game').dataset.mine === 'yes'")
+    south.wait_for_function("document.getElementById('game')?.dataset.mine === 'yes'")
     play_by_clicking(south, "c3-c2")
     # North's clock now runs on both pages; under ten seconds it turns red and sounds once.
     for page in (north, south):

@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,14 +20,16 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 
 from boneyard.cli import main
 from boneyard.web.app import app_from_environment
-from boneyard.web.compute.jobs import JobQueue
+from boneyard.web.compute.jobs import UNCLAIMED_SECONDS, JobQueue
 from boneyard.web.compute.worker import Worker
 from boneyard.web.ops import JsonLines
 from boneyard.web.store.games import Store
+from boneyard.web.store.jobs import JobRow
 from tests.web.conftest import create, free_port, make_app, token
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -205,3 +208,120 @@ def test_the_compose_commands_are_real_options(service: str) -> None:
     given = {arg.split("=", 1)[0].lstrip("-").replace("-", "_") for arg in command[2:]}
     assert given <= set(parsed.params), "every option given is one the command has"
     assert CliRunner().invoke(main, [*command[1:], "--help"]).exit_code == 0
+
+
+def test_readiness_fails_under_the_job_queue_while_no_worker_claims(db_path: Path) -> None:
+    """``--bots queue`` with no ``boneyard bots`` running: the computer never moves, and
+    ``/readyz`` says so once a job has waited past ``UNCLAIMED_SECONDS`` unclaimed."""
+    with TestClient(make_app(db_path, bots="queue")) as client:
+        assert client.get("/readyz").json() == {"status": "ready"}  # nothing waits yet
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        queue = JobQueue(store)
+        job_id = queue.submit("move", 0, ["easy", 1, 1, None, []], 1.0, "127.0.0.9")
+        assert client.get("/readyz").status_code == 200  # a job just asked for: not yet
+        with store.engine.begin() as connection:  # as if asked for a minute ago
+            connection.execute(
+                update(JobRow)
+                .where(JobRow.id == job_id)
+                .values(created=time.time() - UNCLAIMED_SECONDS - 30)
+            )
+        answer = client.get("/readyz")
+        assert answer.status_code == 503
+        assert "no bot worker has claimed a job for" in answer.json()["detail"]
+        assert "boneyard bots" in answer.json()["detail"]
+        # a worker comes and takes it: ready again, while the job runs and after
+        job = queue.claim("worker-1")
+        assert job is not None and job.id == job_id
+        assert client.get("/readyz").json() == {"status": "ready"}
+        assert queue.finish(job, "worker-1", 0, None)
+        assert client.get("/readyz").json() == {"status": "ready"}
+
+
+def test_a_database_outage_answers_the_documented_json_not_a_text_500(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(make_app(db_path), raise_server_exceptions=False) as client:
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        game_id = "a0b1c2d3e4f5a6b7"  # not in memory: read from the store
+
+        def gone(*_args: Any, **_kwargs: Any) -> None:
+            raise OperationalError("SELECT ...", {}, Exception("server closed the connection"))
+
+        monkeypatch.setattr(store, "load", gone)
+        monkeypatch.setattr(store, "create_game", gone)
+        answer = client.get(f"/api/games/{game_id}")
+        assert answer.status_code == 503, answer.text
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.json() == {
+            "error": "database_unavailable",
+            "detail": "the database does not answer this server now; try again in a moment",
+        }
+        assert answer.headers["Retry-After"] == "5"
+        made = client.post("/api/games", json={"game": "toy_walk"})
+        assert made.status_code == 503 and made.json()["error"] == "database_unavailable"
+        page = client.get(f"/game/{game_id}")
+        assert page.status_code == 503 and page.headers["content-type"].startswith("text/html")
+        monkeypatch.setattr(store, "load", lambda *_args: 1 / 0)  # a bug, not an outage
+        broken = client.get(f"/api/games/{game_id}")
+        assert broken.status_code == 500
+        assert broken.json() == {
+            "error": "internal_error",
+            "detail": "the server failed on this request (it is logged); try again later",
+        }
+
+
+CADDY_27_ONLY = ("stream_timeout", "stream_close_delay")
+"""Caddy subdirectives newer than Debian 12's Caddy 2.6, which refuses a file that has them."""
+
+
+def test_the_caddyfile_is_for_caddy_2_6_with_https_for_a_named_site() -> None:
+    caddyfile = (DEPLOY / "Caddyfile").read_text()
+    lines = [line.split("#", 1)[0] for line in caddyfile.splitlines()]
+    for directive in CADDY_27_ONLY:
+        assert not any(directive in line for line in lines), f"{directive} needs Caddy 2.7"
+    # the site is BONEYARD_SITE (a name: automatic HTTPS), plain :80 by default
+    assert any(line.strip().startswith("{$BONEYARD_SITE::80} {") for line in lines)
+    proxy = _compose()["services"]["proxy"]
+    assert proxy["environment"]["BONEYARD_SITE"] == "${BONEYARD_SITE:-:80}"
+    assert any(volume.endswith(":/data") for volume in proxy["volumes"]), "certificates kept"
+    caddy = shutil.which("caddy")
+    if caddy is not None:  # where Caddy is installed (Debian: apt install caddy), it agrees
+        checked = subprocess.run(
+            [caddy, "validate", "--adapter", "caddyfile", "--config", str(DEPLOY / "Caddyfile")],
+            capture_output=True,
+            text=True,
+        )
+        assert checked.returncode == 0, checked.stderr
+
+
+def test_the_image_can_start_on_sqlite_in_a_volume_its_user_owns() -> None:
+    """The image's SQLite file is in /data, a VOLUME made and owned by the server's user
+    before it is declared (a volume starts with the image's contents and owner)."""
+    steps = [
+        line.split(None, 1)
+        for line in (DEPLOY / "Dockerfile").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    words = [(step[0], step[1] if len(step) > 1 else "") for step in steps]
+    user = next(value for name, value in words if name == "USER")
+    volume = next(i for i, (name, _value) in enumerate(words) if name == "VOLUME")
+    assert words[volume][1].strip() == "/data"
+    owned = next(
+        i
+        for i, (name, value) in enumerate(words)
+        if name == "RUN" and f"chown {user}:{user} /data" in value
+    )
+    assert owned < volume, "chowned before VOLUME: later changes to a volume are lost"
+    assert ("ENV", "BONEYARD_DB=sqlite:////data/boneyard.db") in words
+    assert [name for name, _value in words].index("USER") > owned
+
+
+def test_every_process_of_the_compose_file_shares_one_server_secret() -> None:
+    """Each container has its own home: without one ``BONEYARD_SECRET`` each would make a
+    key of its own, and an owner's address known to one process would be unknown to another."""
+    services = _compose()["services"]
+    secrets = {
+        name: services[name].get("environment", {}).get("BONEYARD_SECRET")
+        for name in _boneyard_commands()
+    }
+    assert len(set(secrets.values())) == 1 and None not in secrets.values(), secrets

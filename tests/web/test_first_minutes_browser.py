@@ -135,7 +135,7 @@ def test_a_seat_that_left_a_game_of_three_watches_and_says_so(server: str, brows
     )
     # The computer plays Red's turn in the person's place: the page watches it, never invited.
     seq = int(page.get_attribute("#game", "data-seq"))
-    page.wait_for_function(f"Number(document.getElementById('game').dataset.seq) > {seq}")
+    page.wait_for_function(f"Number(document.getElementById('game')?.dataset.seq) > {seq}")
     assert "yes" not in page.evaluate("window.__mine"), "never this page's move again"
     assert page.locator("#actions [data-action]").count() == 0, "no move offered"
     assert not page.title().startswith("Your move")
@@ -288,7 +288,7 @@ def test_every_bone_that_turns_over_in_oyno_moves(server: str, browser: Any) -> 
         beside = [a for a in places if next_to(a.split()[1], bones)]
         seq = seq_of(page)
         play_by_clicking(page, (beside or places)[0])
-        page.wait_for_function(f"Number(document.getElementById('game').dataset.seq) > {seq}")
+        page.wait_for_function(f"Number(document.getElementById('game')?.dataset.seq) > {seq}")
     boards = {int(seq): faces for seq, faces in page.evaluate("window.__boards").items()}
     records = page.evaluate("window.__animations")
     turned_beside = 0
@@ -418,7 +418,7 @@ def test_bones_last_domino_is_outlined_once_and_its_numbers_explained(
     play_the_computer(page, server, "bones")
     seq = seq_of(page)
     play_by_clicking(page, legal_strings(page)[0])
-    page.wait_for_function(f"Number(document.getElementById('game').dataset.seq) > {seq}")
+    page.wait_for_function(f"Number(document.getElementById('game')?.dataset.seq) > {seq}")
     page.wait_for_selector("#board rect.mark-last")
     assert page.locator("#board rect.mark-last").count() == 1, "one outline round the domino"
     caption = page.locator("#board svg text.caption").text_content() or ""

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boneyard.web.guard.budgets import SAFE_METHODS
-from tests.web.conftest import make_app
+from tests.web.conftest import another_person, make_app
 
 FORM = {"content-type": "application/x-www-form-urlencoded"}
 
@@ -144,7 +144,7 @@ SETTINGS_FORMS = [
 @pytest.fixture(scope="module")
 def signed_in_client(form_client: TestClient) -> TestClient:
     """Another browser of the same app, signed in to an account of its own."""
-    client = TestClient(form_client.app, client=("127.0.0.9", 50000))
+    client = another_person(form_client, "127.0.0.9")
     body = {"name": "Fuzzed", "password": "correct horse battery"}
     assert client.post("/api/accounts", json=body).status_code == 201
     return client

@@ -222,7 +222,7 @@ def test_bond_o_cones_set_up_at_random_in_one_click(server: str, new_page: Any) 
     before = prompt(page)
     page.click("#quick-setup")
     # Black's 16 cones and its ring, all from the one click:
-    page.wait_for_function("Number(document.getElementById('game').dataset.seq) >= 17")
+    page.wait_for_function("Number(document.getElementById('game')?.dataset.seq) >= 17")
     wait_for_a_decision(page)
     assert page.locator("#quick-setup").is_hidden(), "the set-up is done"
     told = page.locator("#log li", has_text="cones on their start fields, hidden from you")

@@ -8,13 +8,14 @@ from fastapi.testclient import TestClient
 
 from boneyard.web.store.pairing import SeekRow
 from boneyard.web.store.ratings import RatingRow
+from tests.web.conftest import another_person
 
 PASSWORD = "correct horse battery"
 
 
 def person(client: TestClient, address: str, name: str | None = None) -> TestClient:
     """Someone at ``address``; with ``name``, signed up with an account of that name."""
-    someone = TestClient(client.app, client=(address, 50000))
+    someone = another_person(client, address)
     if name is not None:
         answer = someone.post("/api/accounts", json={"name": name, "password": PASSWORD})
         assert answer.status_code == 201, answer.text

@@ -10,6 +10,7 @@ clusters is never touched.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import shutil
@@ -416,3 +417,64 @@ def test_serve_takes_a_ray_address_and_refuses_anything_else() -> None:
     bad = runner.invoke(main, ["serve", "--bots", "cluster"])
     assert bad.exit_code != 0 and "ray://HOST:PORT" in bad.output
     assert "ray://HOST:PORT" in runner.invoke(main, ["serve", "--help"]).output
+
+
+def test_a_lost_cluster_degrades_to_this_processes_own_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The head is gone: the computer thinks here at its level (not its first legal move),
+    and while the next connection is tried (Ray Client gives up only after ~30 s) its moves
+    do not wait for it."""
+    import threading
+
+    tries: list[float] = []
+    head_back = threading.Event()
+
+    def gone(self: RayBots) -> None:
+        tries.append(time.monotonic())
+        if len(tries) > 1:  # the next try hangs, as Ray Client's does on a head that is gone
+            head_back.wait(60)
+        raise ConnectionError("ray client connection timeout")
+
+    monkeypatch.setattr(RayBots, "_connect", gone)
+    caplog.set_level(logging.WARNING, logger="boneyard")
+    app = make_app(tmp_path / "web.db", bots="ray://127.0.0.1:1", bot_processes=1)
+    try:
+        with TestClient(app) as client:
+            bots = client.app.state.manager.bots  # type: ignore[attr-defined]
+            seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+            created = create(client, "obonto", seats=seats)
+            for _ in range(3):
+                after = _play_first(client, created)
+                view = _wait_for_turn(client, created, 0)
+                assert view["seq"] == after + 1 and view["log"][after]["player"] == 1
+            assert len(tries) >= 2 and not head_back.is_set()  # one try hangs the whole time
+            assert bots.local_runs >= 3  # (each of its moves, and what else it thought)
+            head_back.set()
+    finally:
+        head_back.set()
+    said = [record.getMessage() for record in caplog.records]
+    assert not any("first legal move" in line for line in said), said
+    assert any("own workers think instead" in line for line in said)
+
+
+def test_a_refused_authentication_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray Client retries a refused token until it times out and then says only "connection
+    timeout"; the reason of each try, which it logs at debug level, is read and said."""
+    import ray
+
+    def refused(*_args: Any, **_options: Any) -> None:
+        worker = logging.getLogger("ray.util.client.worker")
+        worker.debug("Ray client server unavailable, retrying in 5s...")
+        worker.debug("Received when checking init: Invalid or missing authentication token")
+        raise ConnectionError("ray client connection timeout")
+
+    monkeypatch.setattr(ray, "init", refused)
+    address = "ray://127.0.0.1:1"
+    with TestClient(make_app(tmp_path / "web.db", bots=address)) as client:
+        deadline = time.monotonic() + 30
+        while "connecting" in (detail := client.get("/readyz").json()["detail"]):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    assert "refused this process's authentication token" in detail
+    assert "RAY_AUTH_TOKEN" in detail and "connection timeout" not in detail

@@ -50,7 +50,7 @@ from boneyard.web.store.ratings import (
     each_side_moved,
 )
 from boneyard.web.table.session import SessionSettings
-from tests.web.conftest import all_games, app_settings, free_port, wait_for
+from tests.web.conftest import all_games, another_person, app_settings, free_port, wait_for
 from tests.web.test_ratings import NAMES, PASSWORD, move_each, move_each_side, ratings
 
 SILENCE = 0.2
@@ -76,7 +76,7 @@ def client_at(client: TestClient, address: str) -> TestClient:
     """Another client at ``address``: beside a TestClient, or (PostgreSQL's tests) an httpx
     client of a server running in a thread, one event loop for every client."""
     if isinstance(client, TestClient):
-        return TestClient(client.app, client=(address, 50000))
+        return another_person(client, address)
     transport = httpx2.HTTPTransport(local_address=address)
     return cast(
         TestClient, httpx2.Client(base_url=client.base_url, transport=transport, timeout=30)
@@ -144,17 +144,11 @@ def rating_of(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
 
 
 def play(player: TestClient, game: dict[str, Any], seat: int, move: str) -> None:
-    for _ in range(3):
-        seq = seat_view(player, game, seat)["seq"]
-        answer = player.post(
-            f"/api/games/{game['id']}/actions",
-            json={"token": game["tokens"][seat], "seq": seq, "action_string": move},
-        )
-        # "stale: reload the board" is answered to a view read while the join was still being
-        # told to the live game (each of these clients runs its requests on a loop of its own);
-        # the page reloads and plays again, and so does this player.
-        if answer.status_code != 409 or answer.json().get("error") != "stale":
-            break
+    seq = seat_view(player, game, seat)["seq"]
+    answer = player.post(
+        f"/api/games/{game['id']}/actions",
+        json={"token": game["tokens"][seat], "seq": seq, "action_string": move},
+    )
     assert answer.status_code == 200, answer.text
 
 

@@ -89,7 +89,7 @@ def the_mover(pages: list[Any]) -> tuple[Any, Any]:
     """(the page whose seat is to move, the other), once both show the same move number."""
     seq = max(int(p.get_attribute("#game", "data-seq")) for p in pages)
     for page in pages:
-        page.wait_for_function(f"document.getElementById('game').dataset.seq === '{seq}'")
+        page.wait_for_function(f"document.getElementById('game')?.dataset.seq === '{seq}'")
     mover = next(p for p in pages if p.get_attribute("#game", "data-mine") == "yes")
     return mover, next(p for p in pages if p is not mover)
 

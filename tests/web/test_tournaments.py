@@ -15,7 +15,7 @@ from boneyard.web.store import arena
 from boneyard.web.store.arena import Entrant
 from boneyard.web.store.games import Store
 from boneyard.web.store.tournaments import PENDING_SECONDS, Pairing, Tournament, TournamentStore
-from tests.web.conftest import make_app
+from tests.web.conftest import another_person, make_app
 
 PASSWORD = "correct horse battery"
 
@@ -202,7 +202,7 @@ def scores_only_games_each_side_moved_in(store: TournamentStore) -> None:
 
 
 def person(client: TestClient, address: str, name: str) -> TestClient:
-    someone = TestClient(client.app, client=(address, 50000))
+    someone = another_person(client, address)
     answer = someone.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert answer.status_code == 201, answer.text
     return someone
@@ -305,7 +305,7 @@ def test_an_arena_from_creation_to_the_scores(client: TestClient) -> None:
 
 
 def test_the_api_refuses_what_it_cannot_do(client: TestClient) -> None:
-    stranger = TestClient(client.app, client=("127.0.0.9", 50000))
+    stranger = another_person(client, "127.0.0.9")
     assert make(stranger).status_code == 401
     ann = person(client, "127.0.0.2", "Ann")
     tid = make(ann).json()["id"]

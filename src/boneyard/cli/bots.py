@@ -3,6 +3,7 @@ with ``--bots queue``, from any machine that reaches their database."""
 
 from __future__ import annotations
 
+import logging
 import signal
 from typing import Any
 
@@ -15,6 +16,8 @@ from boneyard.cli.common import LOG_FORMAT
 @click.option(
     "--db",
     required=True,
+    envvar="BONEYARD_DB",
+    show_envvar=True,
     help="The web servers' database (SQLAlchemy URL), e.g. postgresql+psycopg://user:pass@host/db.",
 )
 @click.option(
@@ -40,7 +43,7 @@ def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
     try:
         from boneyard.web.compute.worker import Worker
         from boneyard.web.ops import setup_logging
-        from boneyard.web.store.games import Store
+        from boneyard.web.store.games import Store, shown_url
     except ImportError as error:
         raise click.ClickException(
             f"the bot worker needs the 'web' extra ({error.name} is missing): "
@@ -51,7 +54,8 @@ def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
         store = Store(db)
         worker = Worker(store, processes, name)
     except Exception as error:  # a bad URL or an unreachable database
-        raise click.ClickException(f"cannot open the database {db!r}: {error}") from None
+        words = str(error).replace(db, shown_url(db))
+        raise click.ClickException(f"cannot open the database {shown_url(db)!r}: {words}") from None
 
     def stop(_signum: int, _frame: Any) -> None:
         worker.stop.set()
@@ -59,7 +63,14 @@ def bots(db: str, processes: int, name: str | None, log_format: str) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     worker.warm_up()
-    click.echo(f"boneyard bots: worker {worker.name} answering jobs from {db}", err=True)
+    if log_format == "json":  # every line of standard error JSON
+        logging.getLogger("boneyard.bots").info(
+            "worker %s answering jobs from %s", worker.name, shown_url(db)
+        )
+    else:
+        click.echo(
+            f"boneyard bots: worker {worker.name} answering jobs from {shown_url(db)}", err=True
+        )
     try:
         worker.run()
     finally:

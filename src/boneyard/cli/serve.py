@@ -85,6 +85,9 @@ def uvicorn_options(settings: Any) -> dict[str, Any]:
         # Frames past 64 KiB are refused by the protocol itself; the app's own limit is smaller.
         "ws_max_size": 64 * 1024,
         "log_level": "warning",
+        # The logging is set up already (``ops.setup_logging``: JSON lines, secrets hidden);
+        # uvicorn's own configuration would put its text handlers back.
+        "log_config": None,
     }
 
 
@@ -95,24 +98,29 @@ def _serve_workers(
     settings: Any,
     workers: int,
     log_format: str,
+    access_log: bool,
 ) -> None:
     """Several uvicorn worker processes on one address, each its own app (the app factory)."""
     import uvicorn
 
     from boneyard.web.app import settings_to_environment, several_processes_warning
+    from boneyard.web.store.games import shown_url
 
     _check_free(host, port)
     warning = several_processes_warning(db, workers)
-    if warning:
+    if warning and log_format == "json":
+        logging.getLogger("boneyard.web").warning("%s", warning)  # every line of stderr JSON
+    elif warning:
         click.echo(f"Warning: {warning}", err=True)
     os.environ["BONEYARD_DB"] = db
     os.environ["BONEYARD_SETTINGS"] = settings_to_environment(settings)
     os.environ["BONEYARD_LOG_FORMAT"] = log_format
+    os.environ["BONEYARD_ACCESS_LOG"] = "1" if access_log else "0"
     os.environ["BONEYARD_WARNED"] = "1"  # said once here, not again by every worker
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"boneyard is serving at http://{shown}:{port}/ with {workers} processes  "
-        f"(database: {db}; Ctrl+C stops)"
+        f"(database: {shown_url(db)}; Ctrl+C stops)"
     )
     uvicorn.run(
         "boneyard.web.app:app_from_environment",
@@ -131,6 +139,8 @@ def _serve_workers(
     "--db",
     default="sqlite:///boneyard.db",
     show_default=True,
+    envvar="BONEYARD_DB",
+    show_envvar=True,
     help="SQLAlchemy URL: sqlite:///path.db or postgresql+psycopg://user:pass@host/db.",
 )
 @click.option(
@@ -204,6 +214,11 @@ def _serve_workers(
     "included; trusted proxies aside); past it: 429 with Retry-After.",
 )
 @LOG_FORMAT
+@click.option(
+    "--access-log",
+    is_flag=True,
+    help="Log one line a request: method, route (no ids, no query), status, milliseconds.",
+)
 @click.option(
     "--hint-interval",
     default=3.0,
@@ -329,6 +344,7 @@ def serve(
     max_connections: int,
     connection_share: float,
     log_format: str,
+    access_log: bool,
     hint_interval: float,
     memory_mb: float,
     idle_minutes: float,
@@ -356,8 +372,9 @@ def serve(
 
         from boneyard.web.app import configure_connections, create_app
         from boneyard.web.compute.ray_bots import require_ray_client
-        from boneyard.web.ops import setup_logging
+        from boneyard.web.ops import keep_access_log, setup_logging
         from boneyard.web.settings import Settings, is_ray_address
+        from boneyard.web.store.games import shown_url
     except ImportError as error:
         raise click.ClickException(
             f"the web app needs the 'web' extra ({error.name} is missing): "
@@ -397,22 +414,26 @@ def serve(
             except RuntimeError as error:
                 raise click.ClickException(str(error)) from None
         setup_logging(log_format, logging.WARNING)
+        keep_access_log(access_log)
         if workers > 1:
-            _serve_workers(host, port, db, settings, workers, log_format)
+            _serve_workers(host, port, db, settings, workers, log_format, access_log)
             return
         app = create_app(db, settings=settings)
         settings.max_connections = configure_connections(settings)
     except click.ClickException:
         raise
     except Exception as error:  # a bad URL or an unreachable database
-        raise click.ClickException(f"cannot open the database {db!r}: {error}") from None
+        words = str(error).replace(db, shown_url(db))
+        raise click.ClickException(f"cannot open the database {shown_url(db)!r}: {words}") from None
     try:
         _check_free(host, port)
     except click.ClickException:
         app.state.manager.shutdown()
         raise
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"boneyard is serving at http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
+    click.echo(
+        f"boneyard is serving at http://{shown}:{port}/  (database: {shown_url(db)}; Ctrl+C stops)"
+    )
     try:
         uvicorn.run(app, host=host, port=port, **uvicorn_options(settings))
     finally:

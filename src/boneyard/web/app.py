@@ -17,6 +17,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boneyard.core.rules_pages import rules_folder
@@ -40,6 +42,7 @@ from boneyard.web.people import (
     ratings,
     tournaments,
 )
+from boneyard.web.people.settling import SettleSweep
 from boneyard.web.people.tournament_director import Director
 from boneyard.web.play import routes, sockets, turns
 from boneyard.web.play.catalog import Catalog
@@ -85,7 +88,9 @@ def create_app(
         game_manager.warm_up()
         await app.state.clocks.start()
         app.state.director.start()
+        app.state.settle_sweep.start()
         yield
+        await app.state.settle_sweep.stop()
         await app.state.director.stop()
         app.state.clocks.stop()
         game_manager.shutdown()
@@ -142,6 +147,8 @@ def create_app(
         game_manager, app.state.tournaments, app.state.accounts, app.state.ratings, clocks
     )
     events.subscribe(GameEnded, app.state.director.game_ended)
+    # Results stored without their settling (an older process, one killed): caught up here.
+    app.state.settle_sweep = SettleSweep(game_manager)
 
     _answer_errors(app)
     app.add_middleware(
@@ -150,6 +157,7 @@ def create_app(
         allowed_origins=game_manager.settings.allowed_origins,
         allowed_hosts=game_manager.settings.allowed_hosts,
     )
+    app.add_middleware(ops.AccessLog)  # outermost: it sees the guard's refusals too
     app.include_router(routes.router)
     app.include_router(session_routes.router)
     app.include_router(ladder.router)
@@ -184,15 +192,29 @@ def _answer_errors(app: FastAPI) -> None:
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, error: WebError) -> Response:
-        response: Response
-        if pages.wants_html(request):
-            response = pages.error_page(request, error.status, error.detail)
-        else:
-            body = {"error": error.code, "detail": error.detail}
-            response = JSONResponse(body, status_code=error.status)
-        if error.retry_after is not None:
-            response.headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
-        return response
+        return _refusal(request, error)
+
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(PoolTimeout)
+    async def database_error(request: Request, error: Exception) -> Response:
+        # A database that went away (an outage, a restart, a full pool) is a 503 the client
+        # may retry, in the API's words: one log line (limited, ``ops.py``), no traceback per
+        # request. Any other database error is a bug: a 500, still JSON, with its traceback.
+        if isinstance(error, (OperationalError, InterfaceError, PoolTimeout)) or getattr(
+            error, "connection_invalidated", False
+        ):
+            log.warning("the database does not answer: %s", type(error).__name__)
+            return _refusal(
+                request, WebError(503, "database_unavailable", DATABASE_WORDS, retry_after=5)
+            )
+        log.error("a database error on %s", request.url.path, exc_info=error)
+        return _refusal(request, WebError(500, "internal_error", INTERNAL_WORDS))
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception) -> Response:
+        # Starlette logs the traceback itself (once: the log's repeat limit, ops.py) after
+        # this answer; the client gets the API's words, never a text/plain "Internal Server Error".
+        return _refusal(request, WebError(500, "internal_error", INTERNAL_WORDS))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -213,6 +235,23 @@ def _answer_errors(app: FastAPI) -> None:
             status_code=error.status_code,
             headers=error.headers,  # a 405's Allow
         )
+
+
+DATABASE_WORDS = "the database does not answer this server now; try again in a moment"
+INTERNAL_WORDS = "the server failed on this request (it is logged); try again later"
+
+
+def _refusal(request: Request, error: WebError) -> Response:
+    """``error`` as a page (pages) or ``{"error": code, "detail": words}`` (the API)."""
+    response: Response
+    if pages.wants_html(request):
+        response = pages.error_page(request, error.status, error.detail)
+    else:
+        body = {"error": error.code, "detail": error.detail}
+        response = JSONResponse(body, status_code=error.status)
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
+    return response
 
 
 def settings_to_environment(settings: Settings) -> str:
@@ -246,12 +285,14 @@ def configure_connections(settings: Settings) -> int:
 def app_from_environment() -> FastAPI:
     """For ``uvicorn --factory boneyard.web.app:app_from_environment [--workers N]``: the
     database from BONEYARD_DB, the settings from BONEYARD_SETTINGS (JSON, optional), JSON-line
-    logs when BONEYARD_LOG_FORMAT=json. Warns when it runs as one of several worker processes
-    on SQLite."""
+    logs when BONEYARD_LOG_FORMAT=json, an access log when BONEYARD_ACCESS_LOG=1. Warns when
+    it runs as one of several worker processes on SQLite."""
     db_url = os.environ.get("BONEYARD_DB", DEFAULT_DB)
     style = os.environ.get("BONEYARD_LOG_FORMAT")
     if style:
         ops.setup_logging(style)
+    ops.hide_secrets_in_uvicorn_lines()  # uvicorn's own lines, however it was started
+    ops.keep_access_log(os.environ.get("BONEYARD_ACCESS_LOG", "") not in ("", "0"))
     given = json.loads(os.environ.get("BONEYARD_SETTINGS") or "{}")
     for name in ("allowed_origins", "allowed_hosts", "trusted_proxies"):  # JSON lists: tuples
         if name in given:

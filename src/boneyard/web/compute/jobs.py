@@ -58,6 +58,7 @@ from boneyard.web.compute.fairness import ThinkingBudget
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import Store
 from boneyard.web.store.jobs import CLIENT_LENGTH, JobRow, add_client_column
+from boneyard.web.store.keys import keyed_hash
 
 log = logging.getLogger("boneyard.bots")
 
@@ -75,6 +76,9 @@ POLL_SECONDS = 0.25
 NOTICED_POLL_SECONDS = 1.0
 """How often it looks on PostgreSQL, where notices carry the news and a look only finds what
 a lost notice (a listener reconnecting) or a dead worker's lease left behind."""
+UNCLAIMED_SECONDS = 30.0
+"""A job waiting this long while no worker holds a lease or finished a job meanwhile: no
+``boneyard bots`` worker is running, and ``/readyz`` says so (the computer would never move)."""
 RECENT_ANSWERS = 4096
 """Answers heard and kept a moment by each web process, for a job whose answer came before
 its asker had noted the job's id (a fast bot)."""
@@ -122,7 +126,9 @@ class JobQueue:
         key = f"{kind}:{hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()}"
         job = {
             "key": key, "kind": kind, "priority": priority, "budget": budget,
-            "client": client[:CLIENT_LENGTH],
+            # the client's address keyed (store/keys.py): equal for equal clients, which is
+            # all the turns need, and no address in the table
+            "client": keyed_hash(self.store.secret, "job client", client)[:CLIENT_LENGTH],
         }  # fmt: skip
         for _ in range(3):
             if self.store.is_sqlite:
@@ -278,6 +284,29 @@ class JobQueue:
             ).scalar_one()
         return int(count)
 
+    def unclaimed_for(self, seconds: float = UNCLAIMED_SECONDS) -> float | None:
+        """How long the oldest waiting job has waited, when that is over ``seconds`` and no
+        worker shows a sign of life meanwhile (a lease it holds, a job it finished); None
+        otherwise (nothing waits, or the workers are busy: the jobs wait their turn)."""
+        now = time.time()
+        with self.store.reads.connect() as connection:
+            oldest = connection.execute(
+                select(func.min(JobRow.created)).where(JobRow.status == "waiting")
+            ).scalar_one()
+            if oldest is None or now - float(oldest) < seconds:
+                return None
+            alive = connection.execute(
+                select(JobRow.id)
+                .where(
+                    or_(
+                        and_(JobRow.status == "running", JobRow.lease_until >= now),
+                        JobRow.finished >= now - seconds,
+                    )
+                )
+                .limit(1)
+            ).first()
+        return None if alive is not None else now - float(oldest)
+
     def get(self, job_id: int) -> JobRow | None:
         with self.engine.connect() as connection:
             row = connection.execute(select(JobRow).where(JobRow.id == job_id)).first()
@@ -371,9 +400,21 @@ class QueueBots:
             future.set_result(int(result))
 
     async def unready(self, timeout: float) -> str | None:
-        """Why computer moves cannot run now (``None``: they can). Jobs wait in the database,
-        which the readiness check asks about itself; a missing worker shows as queue depth."""
-        return None
+        """Why computer moves cannot run now (``None``: they can): a job has waited past
+        ``UNCLAIMED_SECONDS`` with no worker alive. (The database itself the readiness check
+        asks about first.)"""
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(timeout):
+                waited = await loop.run_in_executor(self._threads, self.queue.unclaimed_for)
+        except TimeoutError:
+            return "the bot job table does not answer"
+        if waited is None:
+            return None
+        return (
+            f"no bot worker has claimed a job for {waited:.0f} s: is a `boneyard bots` "
+            "worker running on this database?"
+        )
 
     def shutdown(self) -> None:
         if self._collector is not None:

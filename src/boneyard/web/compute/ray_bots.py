@@ -15,6 +15,11 @@ processes, e.g. the same image), as Ray workers import the bots by name.
 - A task not answered within twice its budget and ``slack`` seconds is cancelled (its worker
   process is killed, as the local pool kills one) and the caller gets ``TimeoutError``: the
   computer then plays its first legal move, a hint answers 503.
+- A cluster that cannot be reached (its head gone, the network down) or lost mid-task degrades
+  to this process's own workers (``local``, made when first needed): the computer goes on
+  thinking at its level, here, instead of playing its first legal move; while a new
+  connection is tried (Ray Client waits some 30 s before it gives up) the moves do not wait for
+  it. A cluster that refuses this process's authentication says so, not "connection timeout".
 - Ray serves tasks first come, first served, without priorities: so this process hands the
   cluster at most as many tasks at once as it has CPUs, and the rest wait here, a queue per
   client taken in turn (``fairness.FairGate``, the local workers' ``ClientTurns``): one
@@ -35,6 +40,7 @@ import contextlib
 import logging
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -72,11 +78,44 @@ def require_ray_client(address: str) -> None:
         ) from None
 
 
+class ClusterLost(JobFailed):
+    """The cluster cannot be reached, or lost a task other than by the bot's own error."""
+
+
+AUTH_WORDS = ("unauthenticated", "authentication", "auth token", "invalid token", "token")
+"""What Ray Client's refusals of a connection's token say (each try logged at debug level)."""
+
+
+class _Heard(logging.Filter):
+    """Keeps Ray Client's debug lines of one connection attempt (the reason of each failed
+    try, which its final "connection timeout" drops) instead of logging them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno <= logging.DEBUG:
+            self.lines.append(record.getMessage())
+            return False
+        return True
+
+
+def _refused_authentication(lines: list[str]) -> bool:
+    said = " ".join(line.lower() for line in lines if "received" in line.lower())
+    return any(word in said for word in AUTH_WORDS)
+
+
 class RayBots:
     """The web process's side of a Ray cluster: the same calls as ``BotWorkers``."""
 
     def __init__(
-        self, address: str, settings: Settings, bot_seconds: Histogram, thinking: ThinkingBudget
+        self,
+        address: str,
+        settings: Settings,
+        bot_seconds: Histogram,
+        thinking: ThinkingBudget,
+        local: Callable[[], Any] | None = None,
     ) -> None:
         require_ray_client(address)
         self.address = address
@@ -99,6 +138,13 @@ class RayBots:
         connected), the others waiting here."""
         self._pinging: Future[None] | None = None
         """The readiness check's question to the cluster, while it is asked."""
+        self._make_local = local
+        self._local: Any = None
+        """This process's own workers, made when the cluster is first lost (``local``)."""
+        self._lost = False
+        """The cluster was lost and not found again yet."""
+        self.local_runs = 0
+        """Moves and hints thought here because the cluster was lost."""
 
     def waiting(self, priority: int) -> int:
         """Tasks of ``priority`` this process waits for."""
@@ -121,6 +167,8 @@ class RayBots:
         """The connection, made once; made again after one failed."""
         context = self._context
         if context is None or (context.done() and context.exception() is not None):
+            if context is not None:
+                self._lost = True  # (the last try failed: moves do not wait for this one)
             context = self._context = self._threads.submit(self._connect)
         return context
 
@@ -129,7 +177,22 @@ class RayBots:
 
         began = time.monotonic()
         self._remote.clear()  # (registered with the connection before, if any)
-        context = ray.init(self.address, allow_multiple=True, log_to_driver=False)
+        ray_client = logging.getLogger("ray.util.client.worker")
+        heard, level = _Heard(), ray_client.level
+        ray_client.addFilter(heard)
+        ray_client.setLevel(logging.DEBUG)
+        try:
+            context = ray.init(self.address, allow_multiple=True, log_to_driver=False)
+        except ConnectionError as error:
+            if _refused_authentication(heard.lines):
+                raise ConnectionError(
+                    "it refused this process's authentication token: give the web processes "
+                    "the cluster's token (RAY_AUTH_MODE=token, RAY_AUTH_TOKEN=...)"
+                ) from error
+            raise
+        finally:
+            ray_client.removeFilter(heard)
+            ray_client.setLevel(level)
         with context:
             cpus = int(ray.cluster_resources().get("CPU", 0))
             self.gate.slots = max(1, cpus)
@@ -181,6 +244,8 @@ class RayBots:
             with contextlib.suppress(Exception):
                 self._threads.submit(context.result().disconnect).result(timeout=10)
         self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._local is not None:
+            self._local.shutdown()
 
     # ----- tasks ----------------------------------------------------------------------------------
 
@@ -216,20 +281,43 @@ class RayBots:
         self._running[priority] += 1
         try:
             connection = self._connection()
+            if self._lost and self._make_local is not None and not connection.done():
+                # Reconnecting after a loss: this move does not wait for it (Ray Client takes
+                # some 30 s to give up on a head that is gone).
+                return await self._here("reconnecting", priority, limit, fn, args, client)
             try:
                 context = await asyncio.wrap_future(connection)
             except Exception as error:  # no cluster there
-                raise self._unreachable(connection, error) from None
-            async with self.gate.turn(client, priority):
-                return await self._task(loop, context, connection, limit, fn, args, client)
+                lost = self._unreachable(connection, error)
+                return await self._here(str(lost), priority, limit, fn, args, client)
+            self._lost = False
+            try:
+                async with self.gate.turn(client, priority):
+                    return await self._task(loop, context, connection, limit, fn, args, client)
+            except ClusterLost as lost:
+                return await self._here(str(lost), priority, limit, fn, args, client)
         finally:
             self._running[priority] -= 1
             self.bot_seconds.labels(kind).observe(time.monotonic() - began)
 
-    def _unreachable(self, connection: Future[Any], error: Exception) -> JobFailed:
+    async def _here(
+        self, why: str, priority: int, limit: float, fn: Any, args: tuple[Any, ...], client: str
+    ) -> int:
+        """``fn(*args)`` on this process's own workers, the cluster being lost; without them
+        (none given) the caller's fallback: ``JobFailed``."""
+        self._lost = True
+        if self._make_local is None:
+            raise JobFailed(why)
+        if self._local is None:
+            self._local = self._make_local()
+        log.warning("the Ray cluster is lost (%s): this process's own workers think instead", why)
+        self.local_runs += 1
+        return int(await self._local.run(priority, limit, fn, *args, client=client))
+
+    def _unreachable(self, connection: Future[Any], error: Exception) -> ClusterLost:
         if self._context is connection:
             self._context = None  # the next task connects again
-        return JobFailed(f"the Ray cluster at {self.address} cannot be reached: {error}")
+        return ClusterLost(f"the Ray cluster at {self.address} cannot be reached: {error}")
 
     async def _task(
         self,
@@ -262,7 +350,7 @@ class RayBots:
         except RayTaskError:
             raise  # the bot's own error (an instance of its class too), as locally
         except (ConnectionError, RayError) as error:
-            raise JobFailed(f"the bot's task failed on the Ray cluster: {error}") from None
+            raise ClusterLost(f"the bot's task failed on the Ray cluster: {error}") from None
         except (TimeoutError, asyncio.CancelledError) as error:
             # Past its time, or nobody waits any more (the game left, the server stops):
             # the cluster stops thinking about it.

@@ -27,5 +27,13 @@ def bot_runner(settings: Settings, store: Store, bot_seconds: Histogram) -> BotR
     if settings.bots == "queue":
         return QueueBots(store, settings, bot_seconds, thinking)
     if is_ray_address(settings.bots):
-        return RayBots(settings.bots, settings, bot_seconds, thinking)
+        # a lost cluster degrades to this process's own workers (one at least: they take the
+        # state documents the cluster's tasks take), not to the first legal move
+        return RayBots(
+            settings.bots,
+            settings,
+            bot_seconds,
+            thinking,
+            local=lambda: TimedBotWorkers(max(1, settings.bot_processes), bot_seconds, thinking),
+        )
     return TimedBotWorkers(settings.bot_processes, bot_seconds, thinking)

@@ -130,6 +130,7 @@ class Budgets:
         if wait == 0 and not owner:
             wait = self._name_everywhere.take(name)
         if wait > 0:
+            self.refused["too_many_logins"] += 1
             raise WebError(
                 429,
                 "too_many_logins",

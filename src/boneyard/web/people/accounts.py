@@ -17,6 +17,7 @@ The session cookie itself: ``web/guard/signin.py``.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +51,8 @@ from boneyard.web.guard.signin import (
 )
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.store.accounts import Account, AccountStore, name_key, owned_json
+
+log = logging.getLogger("boneyard.web")
 
 router = GuardedRouter(prefix="/api", responses=ERRORS)
 
@@ -227,6 +230,10 @@ async def log_in(
     found = await in_store(request, store.password_hash, name)
     # An unknown name is checked against the dummy hash: the answer takes as long either way.
     if not await _off_loop(_matches, found[1] if found else None, password) or found is None:
+        # For the operator (and fail2ban): the name tried and the address, never the password;
+        # repeats past a few a minute are counted here and in /metrics, not logged one by one.
+        _budgets(request).refused["bad_login"] += 1
+        log.warning("failed log-in to the account %r from %s", name[:40], payer.client)
         raise WebError(401, "bad_login", "wrong account name or password")
     account_id, password_hash = found
     if _hasher.check_needs_rehash(password_hash):

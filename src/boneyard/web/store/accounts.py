@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.web.store.games import Base, GameRow, Store
+from boneyard.web.store.keys import keyed_hash
 from boneyard.web.store.name_looks import LOOK_LENGTH, add_look_column, name_look
 from boneyard.web.store.sessions import PersonRow, SeriesGameRow, secret_hash
 
@@ -62,8 +63,8 @@ class OwnerAddressRow(Base):
 
     account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     address_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    """SHA-256 of the account's folded name and an address that signed in to it (the address is
-    not kept)."""
+    """HMAC-SHA256, under the server's secret, of the account's folded name and an address
+    that signed in to it (the address is not kept)."""
     last_seen: Mapped[float] = mapped_column(Float)
 
 
@@ -125,9 +126,11 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
-def _address_hash(key: str, address: str) -> str:
-    """An owner's address as kept: with the account's folded name, never the address alone."""
-    return fast_hash(f"{key}\n{address}")
+def _address_hash(secret: bytes, key: str, address: str) -> str:
+    """An owner's address as kept: keyed with the server's secret (``keys.py``) and the
+    account's folded name, never the address, nor a hash anyone could compute for every
+    address."""
+    return keyed_hash(secret, "owner address", f"{key}\n{address}")
 
 
 def fast_hash(secret: str) -> str:
@@ -283,7 +286,7 @@ class AccountStore:
     def owner_address(self, name: str, address: str) -> bool:
         """Whether ``address`` signed in to account ``name`` before (on any server process).
         One look-up whether or not the name exists, so its time tells nothing."""
-        key = _address_hash(name_key(name), address)
+        key = _address_hash(self.store.secret, name_key(name), address)
         with self.store.reads.connect() as connection:
             found = connection.execute(
                 select(OwnerAddressRow.last_seen).where(OwnerAddressRow.address_hash == key)
@@ -293,7 +296,7 @@ class AccountStore:
     def note_owner_address(self, account_id: str, name: str, address: str) -> None:
         """``address`` signed in to account ``name``: remembered (the most recent
         ``OWNER_ADDRESSES``)."""
-        key = _address_hash(name_key(name), address)
+        key = _address_hash(self.store.secret, name_key(name), address)
         now = time.time()
         with self.store.engine.begin() as connection:
             seen = connection.execute(

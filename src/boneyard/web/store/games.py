@@ -37,6 +37,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
+from boneyard.web.store.keys import server_secret
+
 log = logging.getLogger("boneyard.web")
 
 CHANNEL = "boneyard_moves"
@@ -159,6 +161,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def shown_url(url: str) -> str:
+    """``url`` as printed or logged: its password replaced by ``***`` (a banner, a log line or
+    an error goes to places a password must not: terminals, log collectors, bug reports)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: say nothing of what it holds
+        return "<a database URL that cannot be read>"
+
+
 def _check_sqlite_file(url: str) -> None:
     """Refuse a SQLite URL whose file would be named like a URL (``sqlite:///sqlite:``, what a
     path built from ``sqlite://`` gives): SQLite would quietly make a file of that name in the
@@ -182,12 +193,16 @@ class Store:
         _check_sqlite_file(url)
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.secret = server_secret(url)
+        """The key of what is kept of people's addresses (``keys.py``)."""
         self.origin = secrets.token_hex(6)
         """This process's name in its notices (it skips its own change notices)."""
         connect_args: dict[str, Any] = {}
         if self.is_sqlite:
             connect_args = {"check_same_thread": False, "timeout": 30}
-        self.engine: Engine = create_engine(url, connect_args=connect_args)
+        # hide_parameters: an error's text (logged, or shown in an outage) never quotes the
+        # values of its statement: seat tokens, seeds, password hashes.
+        self.engine: Engine = create_engine(url, connect_args=connect_args, hide_parameters=True)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.reads: Engine = self.engine
@@ -200,7 +215,13 @@ class Store:
         self.on_finish: list[Callable[[Any, str, list[float], str], None]] = []
         """Called in the transaction that stores a game's result, with its connection, the
         game's id, its returns and how it ended ("rules", or the web-layer event: "resign",
-        "abort", ...): a rated game's ratings move there (``ratings.py``)."""
+        "abort", ...): a rated game's ratings move there (``ratings.py``). Each hook is
+        idempotent (a conditional update marks its work done): the sweep (``settling.py``) may
+        call it again for a game whose result another process stored."""
+        self.unsettled: list[Callable[[Any, int], list[str]]] = []
+        """For the sweep (``settling.py``): each hook's owner lists (with a connection, at
+        most a number of) the finished games its hook has not yet settled: ended through a
+        process without the hook (an older build), or one killed before it ran."""
 
     def alone(self) -> Any:
         """A connection for one statement that commits by itself (a context manager): on

@@ -26,7 +26,8 @@ class JobRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     priority: Mapped[int] = mapped_column(Integer)
     client: Mapped[str] = mapped_column(String(CLIENT_LENGTH), default="", server_default="")
-    """The client (address) the job is asked for: workers take the clients in turn."""
+    """The client the job is asked for, as a keyed hash of its address (``keys.py``): workers
+    take the clients in turn."""
     args: Mapped[list[Any]] = mapped_column(JSON)
     budget: Mapped[float] = mapped_column(Float)
     """Seconds the bot may think; the worker kills it at ``budget + GRACE``."""

@@ -118,6 +118,7 @@ class RatingStore:
         store.create_tables([RatingRow.__table__, RatedGameRow.__table__])
         add_unrated_column(store)
         store.on_finish.append(self.settle)
+        store.unsettled.append(self.unsettled)
 
     def note_rated(self, game_id: str, game: str) -> None:
         with self.store.engine.begin() as connection:
@@ -213,6 +214,17 @@ class RatingStore:
             known = FRESH if rating is None else Rating(rating, deviation, volatility, games)
             found.setdefault(game_id, {})[int(seat)] = (name, known)
         return found
+
+    @staticmethod
+    def unsettled(connection: Connection, limit: int) -> list[str]:
+        """Finished rated games not settled (for the sweep, ``store/settling.py``)."""
+        rows = connection.execute(
+            select(RatedGameRow.game_id)
+            .join(GameRow, GameRow.id == RatedGameRow.game_id)
+            .where(GameRow.finished.is_(True), RatedGameRow.settled.is_(False))
+            .limit(limit)
+        ).all()
+        return [row[0] for row in rows]
 
     def settle(self, connection: Connection, game_id: str, returns: list[float], how: str) -> None:
         """Move the ratings of a finished rated game, in the transaction of its result; or

@@ -124,6 +124,7 @@ class TournamentStore:
             [TournamentRow.__table__, EntrantRow.__table__, TournamentGameRow.__table__]
         )
         store.on_finish.append(self.score)
+        store.unsettled.append(self.unscored)
 
     # ----- making, joining ---------------------------------------------------------------------
 
@@ -341,6 +342,17 @@ class TournamentStore:
                 )
                 .values(game_id=None)
             )
+
+    @staticmethod
+    def unscored(connection: Connection, limit: int) -> list[str]:
+        """Finished tournament games not scored (for the sweep, ``store/settling.py``)."""
+        rows = connection.execute(
+            select(TournamentGameRow.game_id)
+            .join(GameRow, GameRow.id == TournamentGameRow.game_id)
+            .where(GameRow.finished.is_(True), TournamentGameRow.scored.is_(False))
+            .limit(limit)
+        ).all()
+        return [row[0] for row in rows]
 
     def score(self, connection: Connection, game_id: str, returns: list[float], how: str) -> None:
         """The store's ``on_finish``: a tournament game's result, scored once, in the
