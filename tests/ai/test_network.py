@@ -29,7 +29,7 @@ def test_a_shipped_model_loads_and_its_shapes_fit(name: str) -> None:
         state.apply_action(state.legal_actions()[0])
     size = network.weights[0][0].shape[0]
     logits, value = network.forward(np.zeros((3, size), np.float32))
-    assert logits.shape == (3, sum(network.head_sizes)) and value.shape == (3,)
+    assert logits.shape == (3, sum(network.head_sizes)) and value.shape == (3, 1)
     policy, value1 = network.evaluate(state)
     assert sorted(policy) == state.legal_actions() and -1 <= value1 <= 1
 

@@ -17,23 +17,19 @@ import pytest
 
 pytest.importorskip("jax")
 pytest.importorskip("optax")
-pytest.importorskip("mctx")
 
 import boneyard
 from boneyard.ai import make_bot
-from boneyard.ai.arena import head_to_head
 from boneyard.ai.network import Network
-from boneyard.ai.stats import wilson_interval
 
 TINY = {
     "game": "bones",
-    "batch": 4,
-    "unroll": 4,
+    "batch": 2,
     "simulations": 4,
-    "considered": 4,
     "hidden": 16,
     "eval_every": 2,
     "eval_games": 4,
+    "held_out_games": 4,
 }
 
 
@@ -74,6 +70,9 @@ def test_training_writes_a_checkpoint_a_model_and_a_log(trained: Path) -> None:
         assert (trained / name).exists(), name
     lines = [json.loads(line) for line in (trained / "log.jsonl").read_text().splitlines()]
     assert [line["step"] for line in lines] == [1, 2]
+    # the second update learns from both steps' positions (the window)
+    assert lines[0]["learned_positions"] == lines[0]["positions"]
+    assert lines[1]["learned_positions"] == lines[1]["positions"]
     assert all(np.isfinite(line["loss"]) for line in lines)
     assert json.loads((trained / "config.json").read_text())["step"] == 2
 
@@ -152,66 +151,6 @@ def test_the_train_command_lists_its_options() -> None:
     assert result.exit_code == 0
     for option in ("--seed", "--steps", "--minutes", "--batch", "--simulations", "--out"):
         assert option in result.output
-
-
-# ----- targets and the evaluation read the game's returns -----------------------------------
-
-
-def test_outcomes_are_win_1_and_loss_minus_1_in_bonbon_and_obontos_sign_kept() -> None:
-    """Bon-Bon's returns are 1 and 0: its loss is -1, not a draw (``jnp.sign`` made it 0)."""
-    import jax.numpy as jnp
-
-    from boneyard.ai.training.selfplay import Model, TrainConfig
-
-    ended = jnp.array([True, True, False])
-    bonbon = Model(TrainConfig(game="bonbon")).outcomes(
-        jnp.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]), ended
-    )
-    assert bonbon.tolist() == [[1.0, -1.0], [-1.0, 1.0], [0.0, 0.0]]
-    bones = Model(TrainConfig(game="bones")).outcomes(
-        jnp.array([[1.0, -1.0], [0.0, 0.0], [-1.0, 1.0]]), ended
-    )
-    assert bones.tolist() == [[1.0, -1.0], [0.0, 0.0], [0.0, 0.0]]
-    obonto = Model(TrainConfig(game="obonto")).outcomes(
-        jnp.array([[3.0, -3.0], [0.0, 0.0], [0.0, 0.0]]), ended
-    )
-    assert 0.75 < float(obonto[0, 0]) < 1.0
-    assert float(obonto[0, 1]) == pytest.approx(-float(obonto[0, 0]))
-    assert obonto[1].tolist() == [0.0, 0.0]
-
-
-def test_random_against_random_reads_one_half_in_bonbon() -> None:
-    import jax
-
-    from boneyard.ai.training.selfplay import Model, TrainConfig, make_evaluation
-
-    model = Model(TrainConfig(game="bonbon", eval_games=200, hidden=8))
-    against_random, games = make_evaluation(model, player="random")
-    score = float(against_random(model.init(jax.random.PRNGKey(0)), jax.random.PRNGKey(1)))
-    low, high = wilson_interval(0.5 * games, games)
-    assert low <= score <= high  # sign(returns) read 0.75: a loss counted as a draw
-
-
-def test_an_untrained_networks_score_is_the_arenas(tmp_path: Path) -> None:
-    """The evaluation inside training plays the network's greedy policy against random on the
-    batch engine; the arena plays the same policy on the rules engine (the expert with one
-    iteration plays its network's most likely action). The two agree within the arena's
-    interval (the evaluation once read 0.51 where the truth is about 0.03)."""
-    import jax
-
-    from boneyard.ai.training.runs import save_model
-    from boneyard.ai.training.selfplay import Model, TrainConfig, make_evaluation
-
-    model = Model(TrainConfig(game="bonbon", eval_games=64, hidden=16))
-    params = model.init(jax.random.PRNGKey(0))
-    against_random, _ = make_evaluation(model)
-    reported = float(against_random(params, jax.random.PRNGKey(1)))
-    path = tmp_path / "untrained.npz"
-    save_model(path, params, model.inference_config({}))
-    greedy = f"expert:model={path},iterations=1,time_limit=none,use_solver=false"
-    result = head_to_head("bonbon", greedy, "random", games=40, seed=3).pairs[0]
-    low, high = result.interval
-    assert low <= reported <= high, (reported, result.summary())
 
 
 # ----- runs that survive ------------------------------------------------------------------------

@@ -49,7 +49,7 @@ class SearchNode:
     (by action, or at a chance node by outcome or by what the bot sees of it) and, once
     evaluated, the network's priors over its actions."""
 
-    __slots__ = ("children", "priors", "total", "visits")
+    __slots__ = ("children", "legal", "missing", "order", "place", "priors", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
@@ -57,6 +57,14 @@ class SearchNode:
         """Sum of the values, for the player who chose the edge into this node."""
         self.children: dict[Any, SearchNode] = {}
         self.priors: dict[int, float] | None = None
+        self.order: list[int] = []
+        """The actions of ``priors``, most likely first (equals in the priors' order): where an
+        untried action is chosen, the first of them still untried is the one (``_select``)."""
+        self.legal: list[int] = []
+        """The legal actions last selected from (a resampled world may have others), with
+        each one's place in that list and those of them without a prior, in order."""
+        self.place: dict[int, int] = {}
+        self.missing: list[int] = []
 
     def value(self) -> float:
         """The mean value of the edge into this node for the seat that chose it."""
@@ -192,7 +200,9 @@ class ExpertBot(Bot):
             else:
                 if node.priors is None:
                     values = self.evaluator.evaluate(state, self.seat)
-                    node.priors = self.evaluator.priors()
+                    node.priors = priors = self.evaluator.priors()
+                    # most likely first; among equals the priors' own order, the legal one
+                    node.order = sorted(priors, key=priors.__getitem__, reverse=True)
                     break
                 action = key = self._select(node, state.legal_actions())
             child = node.children.get(key)
@@ -206,18 +216,54 @@ class ExpertBot(Bot):
         back_up(root, path, values)
 
     def _select(self, node: SearchNode, legal: list[int]) -> int:
+        """The legal action of best PUCT score, the first in ``legal`` among equals.
+
+        Every untried action scores ``UNVISITED_VALUE + scale * prior``, so of them only the
+        one of highest prior can be best: the tried children are scored one by one, the
+        untried through ``node.order`` (a search of a few hundred iterations over a
+        position of 160 moves tries a few dozen), not every legal action each iteration."""
         priors = node.priors or {}
         floor = 1.0 / len(legal)
         scale = self.exploration * math.sqrt(max(node.visits, 1))
-        best_action, best_score = legal[0], -math.inf
         children = node.children
-        for action in legal:
-            child = children.get(action)
-            prior = priors.get(action, floor)
-            if child is None or child.visits == 0:
-                score = UNVISITED_VALUE + scale * prior
-            else:
-                score = child.total / child.visits + scale * prior / (1 + child.visits)
-            if score > best_score:
-                best_score, best_action = score, action
+        if legal != node.legal:  # the first selection here, or another world's moves
+            node.legal = legal
+            node.place = {action: i for i, action in enumerate(legal)}
+            node.missing = [action for action in legal if action not in priors]
+        place = node.place
+        best_action, best = legal[0], (-math.inf, 0)
+
+        def consider(action: int, score: float) -> None:
+            nonlocal best_action, best
+            key = (score, -place[action])
+            if key > best:
+                best, best_action = key, action
+
+        for action, child in children.items():
+            if child.visits and action in place:
+                prior = priors.get(action, floor)
+                consider(action, child.total / child.visits + scale * prior / (1 + child.visits))
+        for action, prior in _best_untried(node, floor):
+            consider(action, UNVISITED_VALUE + scale * prior)
         return best_action
+
+
+def _untried(node: SearchNode, action: int) -> bool:
+    child = node.children.get(action)
+    return child is None or child.visits == 0
+
+
+def _best_untried(node: SearchNode, floor: float) -> list[tuple[int, float]]:
+    """The untried legal actions (``node.legal``) that may score best, with their priors: the
+    one of highest prior (``node.order``) and the first with no prior (it gets ``floor``)."""
+    priors = node.priors or {}
+    found = []
+    for action in node.order:
+        if action in node.place and _untried(node, action):
+            found.append((action, priors[action]))
+            break
+    for action in node.missing:
+        if _untried(node, action):
+            found.append((action, floor))
+            break
+    return found

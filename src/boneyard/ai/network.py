@@ -7,7 +7,13 @@ engines' ``observation`` holds):
 
     x = relu(... relu(tensor @ W0 + b0) ... @ Wn + bn)
     head logits = x @ Wp + bp          kinds | rows | columns (``boneyard.jax.heads``' factoring)
-    value = tanh(x @ Wv + bv)          the mover's outcome, -1 (loss) to +1 (win)
+    values = tanh(x @ Wv + bv)         each seat's outcome, -1 to +1 (``outcome_targets``)
+
+The value head has one output per seat, in the order of play from the seat to move (the mover
+first, then the seat after it, ...): a network learns one game for every seat count it is
+trained at, and a seat's value is what the game's returns say of it (``outcome_targets``: a
+shared win in two players is a draw, 0 for both). Files from before it have one output, the
+mover's value of a two-player game (the other seat's is its negation); they still load.
 
 An action's logit is the sum of the logits of its three heads (its kind, its row, its column,
 the exact map of ``ActionHeads.to_heads``), so the output has ``sum(head_sizes)`` numbers instead
@@ -16,7 +22,8 @@ legal actions.
 
 A model file is one ``.npz``: the weights by name (``w0``, ``b0``, ..., ``wp``, ``bp``, ``wv``,
 ``bv``) and ``config``, a JSON string (the game, its parameters, the layer sizes, the action
-segments and what the training did).
+segments, what the training did and, since issue 43, ``made_by``: the commit, the library
+versions and the command that made it).
 """
 
 from __future__ import annotations
@@ -36,6 +43,44 @@ from boneyard.core.game import Game, State, sample_chance_outcome
 
 MODELS_DIR = Path(__file__).parent / "models"
 """The shipped models: ``<game>.npz``, one per game (see ``models/README.md``)."""
+
+
+def outcome_targets(returns: Sequence[float], low: float, high: float) -> list[float]:
+    """Each seat's value target in [-1, 1] from a finished game's returns (utility range
+    ``low``..``high``): its return less the mean of the others' returns, over the range.
+
+    What the returns say and nothing else: a two-player zero-sum game's +-r becomes +-r / range
+    (Bones' win 1, loss -1), a Bon-Bon shared win (1 to both) is a draw, 0 for both, and with
+    any number of seats the targets sum to zero, the returns' sum less its mean share, so the
+    search's per-seat values keep the game's balance. One seat (the OYNO puzzle): its return
+    scaled into [-1, 1] (solved 1, unsolved -1)."""
+    width = high - low
+    if width <= 0:
+        return [0.0] * len(returns)
+    players = len(returns)
+    if players == 1:
+        return [max(-1.0, min(1.0, 2.0 * (float(returns[0]) - low) / width - 1.0))]
+    total = float(sum(returns))
+    targets = []
+    for mine in returns:
+        others = (total - float(mine)) / (players - 1)
+        targets.append(max(-1.0, min(1.0, (float(mine) - others) / width)))
+    return targets
+
+
+def rotate_to_mover(values: Sequence[float], mover: int) -> list[float]:
+    """Per-seat values by seat number into the value head's order: the mover first."""
+    players = len(values)
+    return [float(values[(mover + k) % players]) for k in range(players)]
+
+
+def rotate_from_mover(values: Sequence[float], mover: int) -> list[float]:
+    """The value head's order (the mover first) back to values by seat number."""
+    players = len(values)
+    seats = [0.0] * players
+    for k, value in enumerate(values):
+        seats[(mover + k) % players] = float(value)
+    return seats
 
 
 def segment_maps(
@@ -73,6 +118,8 @@ class Network:
             np.asarray(weights["wv"], np.float32),
             np.asarray(weights["bv"], np.float32),
         )
+        self.value_outputs = int(self.value_head[0].shape[1])
+        """1: an older file's mover's value; else one per seat, the mover first."""
         self.head_sizes = tuple(int(n) for n in config["head_sizes"])
         self.num_actions = int(config["num_actions"])
         kind, row, column = segment_maps(config["segments"], self.num_actions)
@@ -86,21 +133,27 @@ class Network:
 
     @classmethod
     def load(cls, path: str | Path) -> Network:
-        """A network from a model file (``.npz`` with its ``config``)."""
-        with np.load(Path(path), allow_pickle=False) as data:
+        """A network from a model file (``.npz`` with its ``config``). A file from before
+        model files named what made them takes ``made_by`` from its sidecar, the ``.json``
+        beside it, where there is one."""
+        path = Path(path)
+        with np.load(path, allow_pickle=False) as data:
             config = json.loads(str(data["config"]))
             weights = {name: data[name] for name in data.files if name != "config"}
+        sidecar = path.with_suffix(".json")
+        if "made_by" not in config and sidecar.exists():
+            config["made_by"] = json.loads(sidecar.read_text()).get("made_by")
         return cls(weights, config)
 
     def forward(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Head logits ``[..., sum(head_sizes)]`` and values ``[...]`` of a batch of flat
-        observation tensors ``[..., input_size]``."""
+        """Head logits ``[..., sum(head_sizes)]`` and values ``[..., value_outputs]`` (the mover
+        first) of a batch of flat observation tensors ``[..., input_size]``."""
         x = np.asarray(features, np.float32)
         for weight, bias in self.weights:
             x = np.maximum(x @ weight + bias, 0.0)
         logits = x @ self.policy[0] + self.policy[1]
-        value = np.tanh(x @ self.value_head[0] + self.value_head[1])[..., 0]
-        return logits, value
+        values = np.tanh(x @ self.value_head[0] + self.value_head[1])
+        return logits, values
 
     def action_logits(self, head_logits: np.ndarray, actions: Sequence[int]) -> np.ndarray:
         """The logits of ``actions`` (flat ids): the sum of their heads' logits."""
@@ -109,15 +162,42 @@ class Network:
     def evaluate(self, state: State) -> tuple[dict[int, float], float]:
         """The policy over the legal actions and the value (-1 to 1) of ``state`` for the seat
         to move, from that seat's observation tensor alone."""
+        policy, values = self.evaluate_seats(state)
+        return policy, values[state.current_player()]
+
+    def evaluate_seats(self, state: State) -> tuple[dict[int, float], list[float]]:
+        """The policy over the legal actions and every seat's value (-1 to 1, by seat number)
+        of ``state``, from the observation tensor of the seat to move alone."""
         seat = state.current_player()
-        tensor = np.asarray(state.game.state_observation_tensor(state, seat), np.float32)
-        head_logits, value = self.forward(tensor.reshape(-1))
+        head_logits, values = self.forward(self.features(state, seat))
         legal = state.legal_actions()
         logits = self.action_logits(head_logits, legal)
         logits = logits - logits.max()
         weights = np.exp(logits)
         weights /= weights.sum()
-        return dict(zip(legal, weights.tolist())), float(value)
+        return dict(zip(legal, weights.tolist())), self.seat_values(values, seat, state)
+
+    def features(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s observation tensor of ``state``, flat: a native state's own (the same
+        numbers, made in Rust from the seat's observation), else the game's."""
+        game = state.game
+        if hasattr(game, "python_game"):  # boneyard.native's: no Python dict in between
+            size = int(self.weights[0][0].shape[0])
+            native_tensor = state.observation_tensor  # type: ignore[attr-defined]
+            return np.asarray(native_tensor(seat, size), np.float32)
+        return np.asarray(game.state_observation_tensor(state, seat), np.float32).reshape(-1)
+
+    def seat_values(self, values: np.ndarray, mover: int, state: State) -> list[float]:
+        """The head's outputs as values by seat number."""
+        players = state.game.info.num_players
+        if self.value_outputs == 1:  # an older file: the mover's value of a two-player game
+            mine = float(values[0])
+            return [mine if s == mover else -mine / max(players - 1, 1) for s in range(players)]
+        if self.value_outputs != players:
+            raise ValueError(
+                f"this network values {self.value_outputs} seats, the game has {players}"
+            )
+        return rotate_from_mover(values.tolist(), mover)
 
     def best_action(self, state: State) -> int:
         """The policy's most likely legal action (no search)."""
@@ -158,9 +238,11 @@ def available_models() -> list[str]:
 class NetworkEvaluator(Evaluator):
     """A network's value as an ``Evaluator``: values in [0, 1] per seat.
 
-    At a chance node it samples outcomes (``rng``) until a seat is to move; a finished game is
-    scored by its returns. The value of the seat to move is ``(1 + v) / 2``; in a two-player
-    game the other seat gets ``(1 - v) / 2`` (more players: the rest share what is left)."""
+    At a chance node it samples outcomes (``rng``) until a seat is to move. A seat's value is
+    ``(1 + v) / 2`` of the network's ``v`` for it. A finished game is scored by its returns: for
+    a network with a value per seat on the scale it learned (``outcome_targets``), for an older
+    file by ``state_values`` (where the mover's value was all it had, the other seat got
+    ``(1 - v) / 2``, more players sharing what is left)."""
 
     def __init__(self, network: Network, rng: random.Random | None = None) -> None:
         self.network = network
@@ -173,13 +255,19 @@ class NetworkEvaluator(Evaluator):
             state.apply_action(sample_chance_outcome(state, self.rng))
         if state.is_terminal():
             self.last_policy = {}
-            return state_values(state, perspective)
+            if self.network.value_outputs == 1:
+                return state_values(state, perspective)
+            low, high = state.game.info.min_utility, state.game.info.max_utility
+            return [0.5 * (1.0 + t) for t in outcome_targets(state.returns(), low, high)]
         players = state.game.info.num_players
         mover = state.current_player()
-        self.last_policy, value = self.network.evaluate(state)
-        mine = 0.5 * (1.0 + value)
-        others = (1.0 - mine) / max(players - 1, 1)
-        return [mine if seat == mover else others for seat in range(players)]
+        if self.network.value_outputs == 1:
+            self.last_policy, value = self.network.evaluate(state)
+            mine = 0.5 * (1.0 + value)
+            others = (1.0 - mine) / max(players - 1, 1)
+            return [mine if seat == mover else others for seat in range(players)]
+        self.last_policy, values = self.network.evaluate_seats(state)
+        return [0.5 * (1.0 + v) for v in values]
 
     def priors(self) -> dict[int, float]:
         return self.last_policy

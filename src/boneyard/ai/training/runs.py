@@ -12,22 +12,35 @@
   numbers run on without a gap or a repeat. ``steps`` counts the whole run and ``minutes`` one
   sitting, so a run can be spread over many sittings, each resuming the last; the games in
   flight are not saved (a sitting starts new ones).
-- **Strength over time**: every ``eval_every`` steps the greedy policy against random on the
-  batch engine (``score_vs_random`` in ``log.jsonl``); every ``hard_every`` steps the network
-  is saved in ``snapshots/`` and a worker process plays it, as the ``expert`` bot, against
-  ``hard`` on the rules engine (the arena, ``hard_games`` games at ``hard_time`` seconds a move
-  for both), while training goes on; each result is a line of ``strength.jsonl``, with the
-  training's seconds and games at its step. ``boneyard.ai.training_plot`` draws both.
+- **Strength over time**: every ``eval_every`` steps the network's most likely move against
+  random on the rules engine, on the selection games (``selfplay.SELECTION_SEEDS``:
+  ``score_vs_random`` in ``log.jsonl``; ``best.npz`` is the best of them); every
+  ``hard_every`` steps the network is saved in ``snapshots/`` and a worker process plays it,
+  as the ``expert`` bot, against ``hard`` on the rules engine (the arena, ``hard_games``
+  games at ``hard_time`` seconds a move for both), while training goes on; each result is a
+  line of ``strength.jsonl``, with the training's seconds and games at its step.
+  ``boneyard.ai.training_plot`` draws both.
+- **The reported score**: a run that reaches its last step scores ``best.npz`` and an untrained
+  network of the same shapes on ``held_out_games`` held-out games (``selfplay.HELD_OUT_SEEDS``,
+  none of them a selection game), with Wilson intervals, in ``evaluation.json``.
+- **Provenance**: every model file's config has ``made_by``: the commit (and whether the work
+  tree had changes), the library versions and the command that made it.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
+import importlib.metadata
 import json
 import math
 import multiprocessing
+import platform
+import shlex
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -40,8 +53,19 @@ import numpy as np
 import optax
 
 from boneyard.ai.arena import head_to_head
+from boneyard.ai.network import Network
 from boneyard.ai.stats import wilson_interval
-from boneyard.ai.training.selfplay import Model, Params, TrainConfig, make_functions
+from boneyard.ai.training.selfplay import (
+    HELD_OUT_SEEDS,
+    SELECTION_SEEDS,
+    Model,
+    Params,
+    TrainConfig,
+    batch_arrays,
+    evaluate_network,
+    make_update,
+    self_play,
+)
 
 CHECKPOINT = "checkpoint.npz"
 STATE_FILE = "config.json"
@@ -49,6 +73,9 @@ MODEL = "model.npz"
 BEST = "best.npz"
 LOG = "log.jsonl"
 STRENGTH = "strength.jsonl"
+EVALUATION = "evaluation.json"
+MATCH_OPENING = 4
+"""Random moves that open each game of a network against another network."""
 SNAPSHOTS = "snapshots"
 
 RUN_SETTINGS = (
@@ -57,6 +84,7 @@ RUN_SETTINGS = (
     "checkpoint_every",
     "eval_every",
     "eval_games",
+    "held_out_games",
     "hard_every",
     "hard_games",
     "hard_time",
@@ -74,9 +102,52 @@ def _replace_text(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def save_model(path: Path, params: Params, config: dict[str, Any]) -> None:
-    """A model file: the weights (float32) and the JSON config, one ``.npz``."""
+LIBRARIES = ("numpy", "jax", "jaxlib", "optax")
+
+
+def provenance(command: str | None = None) -> dict[str, Any]:
+    """What made a model: the commit of the sources (``dirty`` where tracked files had
+    changes), the library versions and the command (by default this process's own)."""
+    source = Path(__file__).resolve().parent
+
+    def git(*arguments: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", *arguments], cwd=source, capture_output=True, text=True, timeout=10
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    versions = {"python": platform.python_version()}
+    for name in ("boneyard", *LIBRARIES):
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            versions[name] = importlib.metadata.version(name)
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {
+        "commit": git("rev-parse", "HEAD"),
+        "dirty": bool(status) if status is not None else None,
+        "versions": versions,
+        "command": command if command is not None else _command_line(),
+    }
+
+
+def _command_line() -> str:
+    """This process's command line, ``boneyard ...`` where it is the CLI (its script, or
+    ``python -c`` calling it)."""
+    first = Path(sys.argv[0]).name if sys.argv else ""
+    if first in ("-c", "boneyard"):
+        return shlex.join(["boneyard", *sys.argv[1:]])
+    return shlex.join(sys.argv)
+
+
+def save_model(
+    path: Path, params: Params, config: dict[str, Any], made_by: dict[str, Any] | None = None
+) -> None:
+    """A model file: the weights (float32) and the JSON config (with ``made_by``, by default
+    this process's ``provenance``), one ``.npz``."""
     arrays: dict[str, Any] = {name: np.asarray(value, np.float32) for name, value in params.items()}
+    config = {**config, "made_by": made_by if made_by is not None else provenance()}
     arrays["config"] = np.array(json.dumps(config))
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)
@@ -111,6 +182,10 @@ def saved_progress(out: Path) -> dict[str, Any] | None:
     return json.loads((out / STATE_FILE).read_text()) if (out / STATE_FILE).exists() else None
 
 
+class CheckpointMismatch(ValueError):
+    """A checkpoint whose weights do not have the shapes of the run resuming it."""
+
+
 def load_checkpoint(
     out: Path, params: Params, opt_state: Any
 ) -> tuple[Params, Any, dict[str, Any]]:
@@ -119,6 +194,14 @@ def load_checkpoint(
     if document is None:
         raise FileNotFoundError(f"no checkpoint in {out}")
     with np.load(out / CHECKPOINT) as data:
+        shapes = {name: data[f"param_{name}"].shape for name in params if f"param_{name}" in data}
+        expected = {name: tuple(value.shape) for name, value in params.items()}
+        if shapes != expected:
+            raise CheckpointMismatch(
+                f"the checkpoint in {out} holds a network of other shapes (made by an earlier "
+                "version of boneyard train, or for other settings): resume it with that "
+                "version, or start afresh with --fresh or another --out"
+            )
         loaded = {name: jnp.asarray(data[f"param_{name}"]) for name in params}
         leaves, tree = jax.tree_util.tree_flatten(opt_state)
         restored = [jnp.asarray(data[f"opt_{i}"]) for i in range(len(leaves))]
@@ -299,7 +382,13 @@ class _Run:
         self.root = jax.random.PRNGKey(config.seed)
         self.params = self.model.init(jax.random.fold_in(self.root, 0))
         self.opt_state = optimizer.init(self.params)
-        self.done: dict[str, Any] = {"games": 0, "seconds": 0.0, "sitting": 0, "best": -1.0}
+        self.done: dict[str, Any] = {
+            "games": 0,
+            "seconds": 0.0,
+            "sitting": 0,
+            "best": -1.0,
+            "positions": 0,
+        }
         self.step = 0
         if saved is not None:
             self.params, self.opt_state, document = load_checkpoint(
@@ -308,17 +397,16 @@ class _Run:
             self.done.update({key: document[key] for key in self.done if key in document})
             self.step = int(document["step"])
         else:  # a fresh run: the records of one that was here go with it
-            for name in (LOG, STRENGTH, CHECKPOINT, STATE_FILE):
+            for name in (LOG, STRENGTH, CHECKPOINT, STATE_FILE, EVALUATION):
                 (out / name).unlink(missing_ok=True)
             for snapshot in (out / SNAPSHOTS).glob("step-*.npz"):
                 snapshot.unlink()
         for name in (LOG, STRENGTH):
             _drop_after(out / name, self.step)
         self.done["sitting"] = int(self.done["sitting"]) + 1
-        new_games, self.train_step, self.against_random, self.eval_games = make_functions(
-            self.model, optimizer
-        )
-        self.states = new_games(jax.random.fold_in(jax.random.fold_in(self.root, 1), self.step))
+        self.update = make_update(self.model, optimizer)
+        self.recent: collections.deque[list[Any]] = collections.deque(maxlen=config.window)
+        self.made_by = provenance()
         self.started = time.perf_counter()
         minutes = config.minutes
         self.deadline = self.started + 60.0 * minutes if minutes is not None else math.inf
@@ -354,21 +442,33 @@ class _Run:
             finally:
                 self.checkpoint()
                 config_of_model = self.model.inference_config(self.trained())
-                save_model(self.out / MODEL, self.params, config_of_model)
+                save_model(self.out / MODEL, self.params, config_of_model, self.made_by)
                 # the run's last step: its measurements are its result; a sitting ended
                 # by its minutes leaves them to the next one
                 self.worker.close(wait=self.finished(), stop=stop)
+            if self.finished() and stop.signal is None and config.held_out_games:
+                line = {**line, "held_out": self.held_out()}
         return line
 
     def one_step(self) -> dict[str, Any]:
         config = self.config
-        key = jax.random.fold_in(jax.random.fold_in(self.root, 2), self.step)
-        self.params, self.opt_state, self.states, losses, games = self.train_step(
-            self.params, self.opt_state, self.states, key
+        seed = int(
+            jax.random.randint(
+                jax.random.fold_in(jax.random.fold_in(self.root, 2), self.step), (), 0, 2**31 - 1
+            )
+        )
+        positions, games = self_play(self.model, self.params, seed)
+        self.recent.append(positions)
+        learned = [position for step in self.recent for position in step]
+        batch = batch_arrays(learned, self.model.num_players)
+        self.params, self.opt_state, losses = self.update(
+            self.params, self.opt_state, {k: jnp.asarray(v) for k, v in batch.items()}
         )
         self.step += 1
         self.done["games"] = int(self.done["games"]) + int(games)
+        self.done["positions"] = int(self.done.get("positions", 0)) + len(positions)
         line = _step_line(config, self.step, self.done, self.seconds(), losses)
+        line["learned_positions"] = len(learned)
         if config.eval_every and (self.step % config.eval_every == 0 or not self.more()):
             line.update(self.evaluate())
         with (self.out / LOG).open("a") as log:
@@ -376,7 +476,8 @@ class _Run:
         if config.hard_every and self.step % config.hard_every == 0:
             snapshot = self.out / SNAPSHOTS / f"step-{self.step:06d}.npz"
             snapshot.parent.mkdir(exist_ok=True)
-            save_model(snapshot, self.params, self.model.inference_config(self.trained()))
+            config_of_model = self.model.inference_config(self.trained())
+            save_model(snapshot, self.params, config_of_model, self.made_by)
             self.worker.submit(snapshot, {k: line[k] for k in ("step", "seconds", "games")})
         self.worker.collect()
         if config.checkpoint_every and self.step % config.checkpoint_every == 0:
@@ -384,19 +485,35 @@ class _Run:
         return line
 
     def evaluate(self) -> dict[str, Any]:
-        """The greedy policy against random; the best network so far kept in ``best.npz``."""
-        score = float(self.against_random(self.params, jax.random.fold_in(self.root, 3)))
-        low, high = wilson_interval(score * self.eval_games, self.eval_games)
+        """The most likely move against random on the selection games; the best network so
+        far kept in ``best.npz``."""
+        games = self.config.eval_games
+        network = self.model.network(self.params)
+        score, games = evaluate_network(network, self.model.game, games, SELECTION_SEEDS)
+        low, high = wilson_interval(score * games, games)
         if score >= float(self.done["best"]):
             # self-play can collapse into a degenerate line: keep the best network too
             self.done["best"] = score
-            facts = {**self.trained(), "score": score}
-            save_model(self.out / BEST, self.params, self.model.inference_config(facts))
+            facts = {**self.trained(), "score": score, "selection_seeds": SELECTION_SEEDS}
+            config_of_model = self.model.inference_config(facts)
+            save_model(self.out / BEST, self.params, config_of_model, self.made_by)
         return {
             "score_vs_random": round(score, 4),
             "interval": [round(low, 4), round(high, 4)],
-            "eval_games": self.eval_games,
+            "eval_games": games,
         }
+
+    def held_out(self) -> dict[str, Any]:
+        """``best.npz`` (or the last network) and an untrained one on the held-out games,
+        written to ``evaluation.json``."""
+        best = self.out / BEST if (self.out / BEST).exists() else self.out / MODEL
+        untrained = self.model.network(self.model.init(jax.random.fold_in(self.root, 0)))
+        report = held_out_report(
+            Network.load(best), untrained, self.model.game, self.config.held_out_games
+        )
+        report["model"] = best.name
+        _replace_text(self.out / EVALUATION, json.dumps(report, indent=2) + "\n")
+        return report
 
     def checkpoint(self) -> None:
         progress = {**self.done, "step": self.step, "seconds": round(self.seconds(), 2)}
@@ -412,7 +529,7 @@ def _step_line(
         "sitting": done["sitting"],
         "seconds": round(seconds, 2),
         "games": done["games"],
-        "positions": step * config.batch * config.unroll,
+        "positions": done.get("positions", 0),
         "loss": round(loss, 5),
         "policy_loss": round(policy_loss, 5),
         "value_loss": round(value_loss, 5),
@@ -426,7 +543,60 @@ def _trained(config: TrainConfig, step: int, games: Any, seconds: float) -> dict
         "games": int(games),
         "seconds": round(seconds, 2),
         "batch": config.batch,
-        "unroll": config.unroll,
         "simulations": config.simulations,
+        "engine": config.engine,
         "seed": config.seed,
     }
+
+
+def held_out_report(
+    network: Network,
+    untrained: Network,
+    game: Any,
+    games: int,
+    first_seed: int = HELD_OUT_SEEDS,
+    *,
+    against_untrained: bool = False,
+) -> dict[str, Any]:
+    """``network`` and ``untrained`` (its shapes, no training) against random on the same
+    ``games`` held-out games (and, with ``against_untrained``, ``network`` against
+    ``untrained`` in the other seats, after ``MATCH_OPENING`` random moves), each score with
+    its 95% Wilson interval."""
+    report: dict[str, Any] = {"games": games, "first_seed": first_seed, "opponent": "random"}
+    pairs: list[tuple[str, Network, Network | None, int]] = [
+        ("score", network, None, 0),
+        ("untrained", untrained, None, 0),
+    ]
+    if against_untrained:
+        pairs.append(("against_untrained", network, untrained, MATCH_OPENING))
+    for name, measured, opponent, opening in pairs:
+        score, played = evaluate_network(
+            measured, game, games, first_seed, opponent=opponent, opening=opening
+        )
+        low, high = wilson_interval(score * played, played)
+        report[name] = {"score": round(score, 4), "interval": [round(low, 4), round(high, 4)]}
+    return report
+
+
+def evaluate_model(path: str | Path, games: int = 200, seed: int = 0) -> dict[str, Any]:
+    """A model file's held-out report (``held_out_report``, the untrained network of its
+    shapes seeded ``seed``, and the model against it), on the native engine of its game."""
+    from boneyard.ai.training.selfplay import init_params, rules_game
+
+    network = Network.load(path)
+    config = network.config
+    params = config.get("params", {})
+    game = rules_game(network.game_name, params)
+    untrained_params = init_params(
+        jax.random.PRNGKey(seed),
+        int(network.weights[0][0].shape[0]),
+        int(config["hidden"]),
+        int(config["layers"]),
+        sum(network.head_sizes),
+        network.value_outputs,
+    )
+    weights = {name: np.asarray(value, np.float32) for name, value in untrained_params.items()}
+    untrained = Network(weights, config)
+    report = held_out_report(network, untrained, game, games, against_untrained=True)
+    report["model"] = str(path)
+    return report

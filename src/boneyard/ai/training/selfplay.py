@@ -1,64 +1,69 @@
-"""Gumbel AlphaZero-style self-play on a batch engine, with ``mctx`` and ``optax``.
+"""AlphaZero-style self-play on the rules engines (native where there is one), and its update.
 
 One training step:
 
-1. **self-play**: ``batch`` games move ``unroll`` times; each move is a search
-   (``make_search``) with ``simulations`` simulations from the position, the network giving
-   priors and leaf values. A finished game starts again at once.
-2. **targets**: the policy target of a move is the search's improved policy
-   (``action_weights``); its value target is the game's result for the seat that moved, in
-   [-1, 1] (``Model.outcomes``: win 1, draw 0, loss -1, read from the game's returns and
-   utility range), or, for a game still running at the end of the unroll, the search's value
-   of the position.
-3. **update**: ``epochs`` Adam steps on cross-entropy (policy) plus squared error (value).
+1. **self-play**: ``batch`` whole games, each move chosen by the ``expert`` bot's own search
+   (PUCT, ``simulations`` iterations, the network being trained as priors and values): one bot
+   per seat, so the search that makes a move's targets knows exactly what that seat knows. In
+   Bond O Cones and Bon-Bon every iteration searches a fresh ``resample`` of the seat's view
+   (``Bot.view``), never the true hidden cards or cones: two positions that look the same to
+   the seat give the same targets for the same seed (``search_targets``). The first
+   ``sample_moves`` moves of a game are drawn in proportion to the search's visits (the games
+   differ), the rest are its most visited action.
+2. **targets**: a move's policy target is the root's visit shares; its value target is one
+   number per seat (``outcome_targets`` of the game's returns: what the returns say, a Bon-Bon
+   shared win a draw), in the value head's order (the mover first). The search backs up one
+   value per seat (``mcts.back_up``), so any number of seats trains, the OYNO puzzle's one
+   included. A game still running after ``max_moves`` moves teaches its policies only.
+3. **update**: ``epochs`` Adam steps (``optax``, JAX on the CPU) on cross-entropy over the legal
+   actions plus the squared error of the per-seat values, over the positions of the last
+   ``window`` steps.
 
-The recurrent function follows ``examples/mctx_turns.py``: a child's value is backed up with
-``discount = +1`` where the same seat moves again and ``-1`` where the other does, so games
-whose turns do not alternate (Obonto's solo phase, Bond O Cones' battles, Bon-Bon's rounds)
-are searched right. Two-player games only.
+The games run on ``boneyard.native``'s engine where the game has one (``engine="native"``), the
+same State API as the Python rules (``engine="python"``), and the network is evaluated with
+numpy (``boneyard.ai.network``), as the ``expert`` plays. The network's policy is over the game's
+factored heads (``boneyard.jax.heads``), an action's logit the sum of its heads' logits.
 
-**Chance.** A game whose steps draw nothing (Obonto, Bones, OYNO) is searched by
-``mctx.gumbel_muzero_policy`` over ``env.step``. A game whose steps draw chance (a die, a card,
-a wild roll: Bond O Cones, Bon-Bon, wild OYNO) is searched by ``mctx.stochastic_muzero_policy``
-over the engine's split step (``make_chance_fns``): a decision gives an afterstate, valued by
-the exact expectation over the step's joint chance outcomes (``exact_outcomes``), and a chance
-node with a child per outcome, visited in proportion to the probabilities; the policy target
-is then the root's visit counts. (Stepping the engine with a key inside one recurrent function
-would not do: mctx keeps one child per edge, so the first outcome drawn at an edge would stand
-for it through the whole search.) A Bon-Bon deck whose split step is not built is searched as
-a game without chance nodes, one outcome an edge.
-
-**Hidden information, honestly.** In Bond O Cones and Bon-Bon the search runs on the *true*
-state of the self-play game, hidden cards included, while the network only ever sees the
-moving seat's observation tensor: the targets are those of a player who peeks, a known bias of
-this shortcut (perfect-information search). Playing, the ``expert`` bot never peeks: it
-searches resampled worlds (``state.resample``).
-
-The network is ``boneyard.ai.network``'s MLP: policy logits over the game's factored heads
-(``env.action_heads``), an action's logit the sum of its heads' logits.
+**Evaluation** (``evaluate_network``): the network's most likely move (no search) against
+uniform random on the rules engine, the measured seat going round the table, each game seeded
+from a range of its own: ``SELECTION_SEEDS`` for the run's evaluations, on which ``best.npz`` is
+picked, and ``HELD_OUT_SEEDS`` for the score a model is reported with, beside an untrained
+network's on the same games.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
+import random
+from collections.abc import Sequence
 from typing import Any
 
 import jax
 import jax.numpy as jnp
-import mctx
 import numpy as np
 import optax
 
-import boneyard.jax
-from boneyard.ai.network import segment_maps
-from boneyard.ai.values import values_from_return_arrays
+from boneyard.ai.expert import DEFAULT_EXACT_CHANCE, ExpertBot
+from boneyard.ai.network import (
+    Network,
+    NetworkEvaluator,
+    outcome_targets,
+    rotate_to_mover,
+    segment_maps,
+)
+from boneyard.core.game import Game, State, sample_chance_outcome
 from boneyard.core.registry import load_game
-from boneyard.jax.core import random_legal_action
 
 Array = jax.Array
 Params = dict[str, Array]
+
+ENGINES = ("native", "python")
+
+SELECTION_SEEDS = 0
+"""The first seed of the games a run's evaluations play (``best.npz`` is picked on them)."""
+HELD_OUT_SEEDS = 1_000_000
+"""The first seed of the held-out games a model's reported score is measured on."""
 
 
 @dataclasses.dataclass
@@ -69,25 +74,34 @@ class TrainConfig:
     params: dict[str, Any] = dataclasses.field(default_factory=dict)
     seed: int = 0
     steps: int | None = 100
-    """Training steps (self-play unroll + update) in all, counting those of a resumed run."""
+    """Training steps (self-play games + update) in all, counting those of a resumed run."""
     minutes: float | None = None
     """Stop after this many minutes of this run (whichever of steps and minutes ends first)."""
-    batch: int = 32
-    unroll: int = 16
-    simulations: int = 16
-    considered: int = 16
-    exact_outcomes: int = 256
-    """In a game whose steps draw chance, the search's chance nodes value an afterstate by the
-    exact expectation over the step's joint chance outcomes where it has at most this many
-    (Bon-Bon's 196, Bond O Cones' 12), else by the mean of this many outcomes sampled."""
+    batch: int = 8
+    """Self-play games a step."""
+    simulations: int = 32
+    """Search iterations a move (the ``expert``'s PUCT search)."""
+    exploration: float = 1.5
+    sample_moves: int = 30
+    """Moves at the start of each game drawn in proportion to the search's visits."""
+    max_moves: int = 2000
+    """Moves after which a self-play game stops (its positions teach their policies only)."""
+    exact_chance: int = DEFAULT_EXACT_CHANCE
+    """Ways through chance up to which the search values an action's first visit exactly."""
+    engine: str = "native"
+    """``native``: ``boneyard.native``'s engine where the game has one; ``python``: the rules."""
     hidden: int = 128
     layers: int = 2
     learning_rate: float = 1e-3
-    epochs: int = 2
+    epochs: int = 4
+    window: int = 4
+    """Steps whose positions each update learns from: this step's and the ``window - 1``
+    before it (AlphaZero's window of recent games; a sitting starts its window anew)."""
     eval_every: int = 20
     eval_games: int = 64
-    """Games of the network's greedy policy against random (half in each seat) at each
-    evaluation, on the batch engine."""
+    """Games of the network's most likely move against random at each evaluation."""
+    held_out_games: int = 200
+    """Held-out games the finished run's best network and an untrained one are scored on."""
     checkpoint_every: int = 10
     """Steps between checkpoints (and one at the end, and on SIGINT/SIGTERM); 0: only those."""
     hard_every: int = 0
@@ -96,11 +110,37 @@ class TrainConfig:
     hard_time: float = 0.25
     """Seconds a move for both sides of a measurement against ``hard``."""
 
+    def check(self) -> None:
+        """ValueError, saying what is allowed, for settings no run can use."""
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
+        for name in ("batch", "simulations", "hidden", "layers", "epochs", "window", "max_moves"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        for name in ("sample_moves", "exact_chance", "eval_games", "held_out_games"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 or more, not {getattr(self, name)}")
+
+
+def rules_game(name: str, params: dict[str, Any], engine: str = "native") -> Game:
+    """The game to play: its native engine where asked and there is one, else its rules
+    (``params`` as text, as ``-p`` gives them, or typed)."""
+    python_game = load_game(name, **params)
+    params = {key: python_game.params[key] for key in params}
+    if engine == "native":
+        from boneyard import native
+
+        if native.has_native_engine(name):
+            return native.load_game(name, **params)  # type: ignore[return-value]
+    return python_game
+
 
 # ----- the network ------------------------------------------------------------------------
 
 
-def init_params(key: Array, input_size: int, hidden: int, layers: int, outputs: int) -> Params:
+def init_params(
+    key: Array, input_size: int, hidden: int, layers: int, outputs: int, values: int
+) -> Params:
     params: Params = {}
     sizes = [input_size] + [hidden] * layers
     keys = jax.random.split(key, layers + 2)
@@ -111,63 +151,58 @@ def init_params(key: Array, input_size: int, hidden: int, layers: int, outputs: 
         params[f"b{i}"] = jnp.zeros(sizes[i + 1])
     params["wp"] = jax.random.normal(keys[layers], (hidden, outputs)) * 0.01
     params["bp"] = jnp.zeros(outputs)
-    params["wv"] = jax.random.normal(keys[layers + 1], (hidden, 1)) * 0.01
-    params["bv"] = jnp.zeros(1)
+    params["wv"] = jax.random.normal(keys[layers + 1], (hidden, values)) * 0.01
+    params["bv"] = jnp.zeros(values)
     return params
 
 
 def forward(params: Params, features: Array, layers: int) -> tuple[Array, Array]:
-    """Head logits and values (tanh) of a batch of flat features: ``Network.forward`` in JAX."""
+    """Head logits and per-seat values (tanh, the mover first) of a batch of flat features:
+    ``Network.forward`` in JAX."""
     x = features
     for i in range(layers):
         x = jax.nn.relu(x @ params[f"w{i}"] + params[f"b{i}"])
     logits = x @ params["wp"] + params["bp"]
-    value = jnp.tanh(x @ params["wv"] + params["bv"])[..., 0]
-    return logits, value
+    values = jnp.tanh(x @ params["wv"] + params["bv"])
+    return logits, values
 
 
 class Model:
-    """A game's network shapes, the flat-id map of its heads and its evaluation."""
+    """A game's network shapes, the flat-id map of its heads, and its rules engine."""
 
     def __init__(self, config: TrainConfig) -> None:
+        config.check()
         self.config = config
-        self.env = boneyard.jax.make(config.game, **config.params)
-        if self.env.num_players != 2:
-            raise ValueError("boneyard train plays two-player games only")
-        heads = self.env.action_heads
+        python_game = load_game(config.game, **config.params)
+        if python_game.spec.tensor is None:
+            raise ValueError(f"{config.game} has no observation tensor: no network can read it")
+        # the parameters read and checked by the rules (``-p players=3`` arrives as text)
+        typed = {name: python_game.params[name] for name in config.params}
+        config.params = typed  # saved typed, in checkpoints and model files
+        self.game = rules_game(config.game, typed, config.engine)
+        self.num_players = int(python_game.info.num_players)
+        self.num_actions = int(python_game.num_distinct_actions())
+        self.input_size = int(math.prod(python_game.observation_tensor_shape()))
+        self.utility_range = (
+            float(python_game.info.min_utility),
+            float(python_game.info.max_utility),
+        )
+        import boneyard.jax
+
+        heads = boneyard.jax.make(config.game, **typed).action_heads
         self.segments = [[s.name, s.offset, s.rows, s.columns] for s in heads.segments]
         self.head_sizes = tuple(int(n) for n in heads.head_sizes)
-        self.num_actions = int(self.env.num_actions)
-        self.input_size = int(np.prod(self.env.observation_shape))
+        # each id's three positions in the concatenated head logits (``Network.index``)
         kind, row, column = segment_maps(self.segments, self.num_actions)
         sizes = self.head_sizes
         self.index = jnp.asarray(
             np.stack([kind, sizes[0] + row, sizes[0] + sizes[1] + column], axis=1), jnp.int32
         )
-        info = load_game(config.game, **config.params).info
-        self.utility_range = (float(info.min_utility), float(info.max_utility))
 
     def init(self, key: Array) -> Params:
         c = self.config
-        return init_params(key, self.input_size, c.hidden, c.layers, sum(self.head_sizes))
-
-    def evaluate(self, params: Params, states: Any) -> tuple[Array, Array]:
-        """Flat logits over every id, masked by legality, and values (the mover's view)."""
-        features = states.observation.reshape(states.observation.shape[0], -1)
-        features = features.astype(jnp.float32)
-        head_logits, value = forward(params, features, self.config.layers)
-        logits = head_logits[:, self.index].sum(-1)
-        logits = jnp.where(states.legal_action_mask, logits, -1e9)
-        return logits, value
-
-    def outcomes(self, rewards: Array, ended: Array) -> Array:
-        """Each seat's result in [-1, 1] where ``ended`` (the step that gave ``rewards``, the
-        game's returns, ended the game), else 0: ``2 * values_from_returns - 1``, the scale
-        the ``expert``'s search values finished games on. Win 1, draw 0, loss -1 in games whose
-        returns are +-1 or 1/0 (Bon-Bon); a score's margin (Obonto) moves it a little inside."""
-        low, high = self.utility_range
-        values = values_from_return_arrays(rewards, low, high, jnp)
-        return jnp.where(ended[..., None], 2.0 * values - 1.0, 0.0)
+        outputs = sum(self.head_sizes)
+        return init_params(key, self.input_size, c.hidden, c.layers, outputs, self.num_players)
 
     def inference_config(self, extra: dict[str, Any]) -> dict[str, Any]:
         c = self.config
@@ -180,301 +215,241 @@ class Model:
             "head_sizes": list(self.head_sizes),
             "segments": self.segments,
             "num_actions": self.num_actions,
+            "values": "per seat, the mover first",
             "trained": extra,
         }
 
-
-def turn_discount(state: Any, next_state: Any) -> Array:
-    """+1 where the same seat moves again, -1 where the other does, 0 once over."""
-    same = next_state.current_player == state.current_player
-    return jnp.where(next_state.terminated, 0.0, jnp.where(same, 1.0, -1.0))
-
-
-def make_recurrent_fn(
-    model: Model, transition: Callable[[Any, Array, Array], Any] | None = None
-) -> Callable[..., Any]:
-    """mctx's recurrent function: ``transition(states, actions, keys)`` (the engine's step by
-    default; Stochastic MuZero's chance step from afterstates for ``make_chance_fns``), then the
-    mover's reward, the turn's discount and the network's priors and value of what it gives."""
-    step = transition if transition is not None else jax.vmap(model.env.step)
-
-    def recurrent_fn(params: Params, key: Array, action: Array, state: Any) -> Any:
-        batch = action.shape[0]
-        next_state = step(state, action, jax.random.split(key, batch))
-        ended = next_state.terminated & ~state.terminated
-        reward = model.outcomes(next_state.rewards, ended)[jnp.arange(batch), state.current_player]
-        logits, value = model.evaluate(params, next_state)
-        value = jnp.where(next_state.terminated, 0.0, value)
-        output = mctx.RecurrentFnOutput(
-            reward=reward,
-            discount=turn_discount(state, next_state),
-            prior_logits=logits,
-            value=value,
-        )
-        return output, next_state
-
-    return recurrent_fn
+    def network(self, params: Params, extra: dict[str, Any] | None = None) -> Network:
+        """The numpy network of ``params`` (what self-play and the ``expert`` evaluate)."""
+        weights = {name: np.asarray(value, np.float32) for name, value in params.items()}
+        return Network(weights, self.inference_config(extra or {}))
 
 
-def searches_chance(env: Any) -> bool:
-    """Whether the search plans chance as nodes of its own (Stochastic MuZero): the game's steps
-    draw chance and its split step lays it out as chance nodes. Elsewhere a step is
-    deterministic (plain Gumbel MuZero), or, a Bon-Bon deck whose split is not built, chance
-    is drawn inside the step once per edge of the tree."""
-    return bool(env.step_draws_chance and env.chance_node_sizes)
+# ----- self-play --------------------------------------------------------------------------
 
 
-def make_chance_fns(model: Model) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """Stochastic MuZero's two recurrent functions over the engine's split step.
+@dataclasses.dataclass
+class Position:
+    """One decision of a self-play game: what the mover saw, its legal actions, the search's
+    visit shares over them and, once the game ends, every seat's value target (the mover
+    first; None where the game did not end)."""
 
-    The decision function plays ``decision_step`` (the afterstate, nothing drawn yet) and gives
-    the chance outcomes' probabilities as the chance node's logits and, as the afterstate's
-    value, the expectation over the outcomes of ``reward + discount * value`` (each outcome
-    played by ``chance_step`` and valued by the network): exact where the step has at most
-    ``exact_outcomes`` joint outcomes, else the mean of that many sampled. The chance function
-    plays one outcome (mctx picks a chance node's outcomes in proportion to their
-    probabilities, each visit the one furthest below its share). Rewards and discounts are the
-    plain recurrent function's (``make_recurrent_fn``): the afterstate keeps its decider as
-    ``current_player``."""
-    env = model.env
-    outcomes = env.num_chance_outcomes
-    if model.config.exact_outcomes < 1:
-        raise ValueError(
-            f"exact_outcomes must be at least 1 (the outcomes an afterstate's value averages), "
-            f"not {model.config.exact_outcomes}"
-        )
-    exact = outcomes <= model.config.exact_outcomes
-    play = jax.vmap(lambda afterstate, outcome, _key: env.chance_step(afterstate, outcome))
-    chance_fn = make_recurrent_fn(model, play)
-    decide = jax.vmap(env.decision_step)
-    probabilities = jax.vmap(env.chance_outcome_probs)
-
-    def chance_recurrent_fn(params: Params, key: Array, outcome: Array, afterstate: Any) -> Any:
-        # mctx also calls this at a decision node and discards it: keep the outcome in range
-        outcome = jnp.clip(outcome, 0, outcomes - 1).astype(jnp.int32)
-        out, state = chance_fn(params, key, outcome, afterstate)
-        output = mctx.ChanceRecurrentFnOutput(
-            action_logits=out.prior_logits,
-            value=out.value,
-            reward=out.reward,
-            discount=out.discount,
-        )
-        return output, state
-
-    def outcome_return(params: Params, key: Array, outcome: Array, afterstate: Any) -> Array:
-        out, _ = chance_fn(params, key, outcome, afterstate)
-        return out.reward + out.discount * out.value
-
-    def decision_recurrent_fn(params: Params, key: Array, action: Array, state: Any) -> Any:
-        # mctx also calls this at a chance node and discards it: keep the action in range
-        action = jnp.clip(action, 0, env.num_actions - 1).astype(jnp.int32)
-        batch = action.shape[0]
-        afterstate = decide(state, action)
-        probs = probabilities(afterstate)
-        if exact:
-            every = jnp.arange(outcomes, dtype=jnp.int32)
-            returns = jax.vmap(
-                lambda o: outcome_return(params, key, jnp.full(batch, o), afterstate)
-            )(every).T
-            # an impossible outcome's state may be nonsense: leave it out, do not weigh it 0
-            value = jnp.sum(jnp.where(probs > 0, probs * returns, 0.0), axis=-1)
-        else:
-            drawn = jax.random.categorical(
-                key, jnp.log(probs), shape=(model.config.exact_outcomes, batch)
-            ).astype(jnp.int32)
-            value = jnp.mean(
-                jax.vmap(lambda o: outcome_return(params, key, o, afterstate))(drawn), axis=0
-            )
-        logits = jnp.log(jnp.maximum(probs, jnp.finfo(jnp.float32).tiny))
-        output = mctx.DecisionRecurrentFnOutput(chance_logits=logits, afterstate_value=value)
-        return output, afterstate
-
-    return decision_recurrent_fn, chance_recurrent_fn
+    features: np.ndarray
+    actions: list[int]
+    policy: list[float]
+    mover: int
+    values: list[float] | None = None
 
 
-def make_search(model: Model) -> Callable[[Params, Array, Any], Any]:
-    """``search(params, key, states)``: mctx's policy output at a batch of positions.
-
-    Where the game's steps draw chance (``searches_chance``): ``mctx.stochastic_muzero_policy``
-    over the split step, PUCT at decisions (Dirichlet noise at the root) and chance nodes whose
-    outcomes are visited in proportion to their probabilities; the policy target is the root's
-    visit counts. Elsewhere: ``mctx.gumbel_muzero_policy`` (its improved policy)."""
+def make_searchers(model: Model, network: Network, seed: int) -> list[ExpertBot]:
+    """One ``expert`` search per seat, each seeded from ``seed``, guided by ``network``."""
     c = model.config
-    if searches_chance(model.env):
-        decision_fn, chance_fn = make_chance_fns(model)
-
-        def stochastic(params: Params, key: Array, states: Any) -> Any:
-            logits, value = model.evaluate(params, states)
-            root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
-            return mctx.stochastic_muzero_policy(
-                params=params,
-                rng_key=key,
-                root=root,
-                decision_recurrent_fn=decision_fn,
-                chance_recurrent_fn=chance_fn,
-                num_simulations=c.simulations,
-                invalid_actions=~states.legal_action_mask,
-            )
-
-        return stochastic
-    recurrent_fn = make_recurrent_fn(model)
-
-    def gumbel(params: Params, key: Array, states: Any) -> Any:
-        logits, value = model.evaluate(params, states)
-        root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
-        return mctx.gumbel_muzero_policy(
-            params=params,
-            rng_key=key,
-            root=root,
-            recurrent_fn=recurrent_fn,
-            num_simulations=c.simulations,
-            invalid_actions=~states.legal_action_mask,
-            max_num_considered_actions=c.considered,
+    rng = random.Random(seed)
+    bots = []
+    for seat in range(model.num_players):
+        bot = ExpertBot(
+            model.game,
+            seat,
+            seed=rng.randrange(2**63),
+            use_solver=False,
+            iterations=c.simulations,
+            time_limit=None,
+            exploration=c.exploration,
+            exact_chance=c.exact_chance,
+            evaluator=NetworkEvaluator(network),
         )
-
-    return gumbel
-
-
-# ----- one training step ------------------------------------------------------------------
+        bot.evaluator.rng = bot.rng  # type: ignore[attr-defined]
+        bots.append(bot)
+    return bots
 
 
-def make_functions(model: Model, optimizer: Any) -> tuple[Any, Any, Any, Any]:
-    """(init games, self-play + update step, evaluation against random), all jitted."""
-    env, c = model.env, model.config
-    init = jax.vmap(env.init)
-    step = jax.vmap(env.step)
-    search = make_search(model)
+def search_targets(bot: ExpertBot, state: State) -> tuple[list[int], list[float]]:
+    """The legal actions of ``state`` (the bot's seat to move) and the search's visit shares
+    over them: the policy target. The search sees ``state`` only through the bot's ``view``
+    (a resample of what the seat knows where the game hides anything)."""
+    actions = state.legal_actions()
+    if len(actions) == 1:
+        return actions, [1.0]
+    root = bot.search(state)
+    visits = [root.children[a].visits if a in root.children else 0 for a in actions]
+    total = sum(visits)
+    return actions, [v / total for v in visits]
 
-    def new_games(key: Array) -> Any:
-        return init(jax.random.split(key, c.batch))
 
-    def play(params: Params, states: Any, key: Array) -> tuple[Any, Any]:
-        def move(states: Any, key: Array) -> tuple[Any, Any]:
-            search_key, step_key, reset_key = jax.random.split(key, 3)
-            out = search(params, search_key, states)
-            following = step(states, out.action, jax.random.split(step_key, c.batch))
-            done = following.terminated
-            fresh = new_games(reset_key)
-            kept = jax.tree.map(
-                lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b),
-                fresh,
-                following,
-            )
-            record = {
-                "features": states.observation.reshape(c.batch, -1).astype(jnp.float32),
-                "mask": states.legal_action_mask,
-                "policy": out.action_weights,
-                "mover": states.current_player,
-                "rewards": following.rewards,
-                "done": done,
-                "search_value": out.search_tree.node_values[:, 0],
-            }
-            return kept, record
+def play_game(model: Model, network: Network, seed: int) -> tuple[list[Position], bool]:
+    """One self-play game from ``seed``: its positions with their targets, and whether it
+    ended (within ``max_moves``)."""
+    c = model.config
+    game = model.game
+    rng = random.Random(seed)
+    bots = make_searchers(model, network, rng.randrange(2**63))
+    state = game.new_initial_state()
+    positions: list[Position] = []
+    moves = 0
+    while not state.is_terminal() and moves < c.max_moves:
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+            continue
+        seat = state.current_player()
+        features = network.features(state, seat)
+        actions, policy = search_targets(bots[seat], state)
+        if moves < c.sample_moves:
+            action = rng.choices(actions, weights=policy)[0]
+        else:
+            action = actions[max(range(len(actions)), key=policy.__getitem__)]
+        positions.append(Position(features, actions, policy, seat))
+        state.apply_action(action)
+        moves += 1
+    ended = state.is_terminal()
+    if ended:
+        low, high = model.utility_range
+        targets = outcome_targets(state.returns(), low, high)
+        for position in positions:
+            position.values = rotate_to_mover(targets, position.mover)
+    return positions, ended
 
-        return jax.lax.scan(move, states, jax.random.split(key, c.unroll))
 
-    def targets(record: Any) -> Array:
-        def back(carry: Any, x: Any) -> tuple[Any, Any]:
-            outcome, known = carry
-            rewards, done, mover, search_value = x
-            outcome = jnp.where(done[:, None], model.outcomes(rewards, done), outcome)
-            known = known | done
-            mine = outcome[jnp.arange(c.batch), mover]
-            return (outcome, known), jnp.where(known, mine, search_value)
+def _padded(count: int, floor: int = 16) -> int:
+    """A size at least ``count`` from few (powers of two), so jit compiles few shapes."""
+    return max(floor, 1 << max(count - 1, 0).bit_length())
 
-        start = (jnp.zeros((c.batch, env.num_players)), jnp.zeros(c.batch, bool))
-        _, values = jax.lax.scan(
-            back,
-            start,
-            (record["rewards"], record["done"], record["mover"], record["search_value"]),
-            reverse=True,
-        )
-        return values
+
+def batch_arrays(positions: Sequence[Position], players: int) -> dict[str, np.ndarray]:
+    """The positions as padded arrays: features, the legal actions and their policy targets
+    (``valid`` marks the real ones), per-seat value targets and their weights (0 where the
+    game did not end, and for the padding)."""
+    rows = _padded(len(positions))
+    width = _padded(max((len(p.actions) for p in positions), default=1), 4)
+    size = positions[0].features.size if positions else 1
+    features = np.zeros((rows, size), np.float32)
+    actions = np.zeros((rows, width), np.int32)
+    valid = np.zeros((rows, width), bool)
+    policy = np.zeros((rows, width), np.float32)
+    values = np.zeros((rows, players), np.float32)
+    weight = np.zeros(rows, np.float32)
+    for i, p in enumerate(positions):
+        features[i] = p.features
+        n = len(p.actions)
+        actions[i, :n] = p.actions
+        valid[i, :n] = True
+        policy[i, :n] = p.policy
+        if p.values is not None:
+            values[i] = p.values
+            weight[i] = 1.0
+    return {
+        "features": features,
+        "actions": actions,
+        "valid": valid,
+        "policy": policy,
+        "values": values,
+        "weight": weight,
+        "rows": np.asarray([1.0] * len(positions) + [0.0] * (rows - len(positions)), np.float32),
+    }
+
+
+def make_update(model: Model, optimizer: Any) -> Any:
+    """``update(params, opt_state, batch)``: ``epochs`` Adam steps on the batch (jitted);
+    returns the new params and state and the last step's (loss, policy loss, value loss)."""
+    c = model.config
+    index = model.index
 
     def loss_fn(params: Params, batch: Any) -> tuple[Array, Any]:
-        head_logits, value = forward(params, batch["features"], c.layers)
-        logits = head_logits[:, model.index].sum(-1)
-        logits = jnp.where(batch["mask"], logits, -1e9)
-        log_policy = jax.nn.log_softmax(logits, axis=-1)
-        policy_loss = -jnp.mean(
-            jnp.sum(batch["policy"] * jnp.where(batch["mask"], log_policy, 0.0), -1)
+        head_logits, values = forward(params, batch["features"], c.layers)
+        # an action's logit: the sum of its three heads' logits
+        positions = index[batch["actions"]]  # [rows, width, 3]
+        logits = (
+            jnp.take_along_axis(
+                head_logits[:, None, :], positions.reshape(positions.shape[0], -1)[:, None, :], -1
+            )
+            .reshape(positions.shape)
+            .sum(-1)
         )
-        value_loss = jnp.mean((value - batch["value"]) ** 2)
+        logits = jnp.where(batch["valid"], logits, -1e9)
+        log_policy = jax.nn.log_softmax(logits, axis=-1)
+        rows = jnp.maximum(batch["rows"].sum(), 1.0)
+        cross = -jnp.sum(batch["policy"] * jnp.where(batch["valid"], log_policy, 0.0), -1)
+        policy_loss = jnp.sum(cross * batch["rows"]) / rows
+        errors = jnp.mean((values - batch["values"]) ** 2, -1)
+        value_loss = jnp.sum(errors * batch["weight"]) / jnp.maximum(batch["weight"].sum(), 1.0)
         return policy_loss + value_loss, (policy_loss, value_loss)
 
     @jax.jit
-    def train_step(params: Params, opt_state: Any, states: Any, key: Array) -> Any:
-        states, record = play(params, states, key)
-        values = targets(record)
-        flat = {
-            "features": record["features"].reshape(c.unroll * c.batch, -1),
-            "mask": record["mask"].reshape(c.unroll * c.batch, -1),
-            "policy": record["policy"].reshape(c.unroll * c.batch, -1),
-            "value": values.reshape(-1),
-        }
-
+    def update(params: Params, opt_state: Any, batch: Any) -> Any:
         def epoch(carry: Any, _: Any) -> tuple[Any, Any]:
             params, opt_state = carry
-            (loss, parts), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, flat)
+            (loss, parts), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, batch)
             updates, opt_state = optimizer.update(grads, opt_state, params)
             return (optax.apply_updates(params, updates), opt_state), (loss, *parts)
 
         (params, opt_state), losses = jax.lax.scan(
             epoch, (params, opt_state), None, length=c.epochs
         )
-        games = jnp.sum(record["done"])
-        return params, opt_state, states, jax.tree.map(lambda x: x[-1], losses), games
+        return params, opt_state, jax.tree.map(lambda x: x[-1], losses)
 
-    against_random, games = make_evaluation(model)
-    return jax.jit(new_games), train_step, against_random, games
+    return update
 
 
-def make_evaluation(model: Model, *, player: str = "greedy") -> tuple[Any, int]:
-    """The jitted evaluation against random, and its number of games.
+def self_play(model: Model, params: Params, seed: int) -> tuple[list[Position], int]:
+    """A step's ``batch`` games from ``seed``: their positions and how many ended."""
+    network = model.network(params)
+    seeds = random.Random(seed)
+    positions: list[Position] = []
+    ended = 0
+    for _ in range(model.config.batch):
+        game_positions, finished = play_game(model, network, seeds.randrange(2**63))
+        positions.extend(game_positions)
+        ended += int(finished)
+    return positions, ended
 
-    ``player`` is the side measured: ``"greedy"``, the network's best action (no search), or
-    ``"random"`` (uniform: random against random reads 0.5, a check of the measure). Its score
-    is the arena's (``arena.tally``): a game it ends with a better return than the other
-    seat's counts 1, an equal one 1/2, a worse one 0 (a game still running after ``cap``
-    moves: a draw)."""
-    if player not in ("greedy", "random"):
-        raise ValueError(f"the measured player is 'greedy' or 'random', not {player!r}")
-    env, c = model.env, model.config
-    step = jax.vmap(env.step)
-    games = max(2, c.eval_games - c.eval_games % 2)
-    cap = 2000
 
-    def random_actions(key: Array, states: Any) -> Array:
-        return jax.vmap(random_legal_action)(jax.random.split(key, games), states.legal_action_mask)
+# ----- evaluation -------------------------------------------------------------------------
 
-    @jax.jit
-    def against_random(params: Params, key: Array) -> Array:
-        """The measured player's mean score against uniform random, half the games in each
-        seat."""
-        init_key, key = jax.random.split(key)
-        states = jax.vmap(env.init)(jax.random.split(init_key, games))
-        seat = jnp.arange(games) % 2
-        start = (states, jnp.zeros((games, env.num_players)), key, 0)
 
-        def cond(carry: Any) -> Array:
-            states, _, _, count = carry
-            return (~jnp.all(states.terminated)) & (count < cap)
-
-        def body(carry: Any) -> Any:
-            states, total, key, count = carry
-            key, pick_key, own_key, step_key = jax.random.split(key, 4)
-            if player == "greedy":
-                logits, _ = model.evaluate(params, states)
-                own = jnp.argmax(logits, axis=-1).astype(jnp.int32)
+def evaluate_network(
+    network: Network | None,
+    game: Game,
+    games: int,
+    first_seed: int,
+    *,
+    opponent: Network | None = None,
+    opening: int = 0,
+    cap: int = 5000,
+) -> tuple[float, int]:
+    """The mean score of ``network``'s most likely move (None: uniform random, a check that
+    reads 1/2) against ``opponent``'s most likely move in every other seat (None: uniform
+    random players), over ``games`` games seeded ``first_seed``, ``first_seed + 1``, ...; the
+    measured seat goes round the table; the first ``opening`` moves of each game are uniform
+    random for every seat (two networks' most likely moves in a game without chance would
+    otherwise play the same game again and again). A game scores 1 where the
+    measured seat's return beats the mean of the others', 1/2 where it equals it, else 0 (a
+    game still running after ``cap`` moves: 1/2). Returns (score, games)."""
+    players = game.info.num_players
+    total = 0.0
+    for number in range(games):
+        rng = random.Random(first_seed + number)
+        seat = number % players
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal() and moves < cap:
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+                continue
+            player = network if state.current_player() == seat else opponent
+            if player is not None and moves >= opening:
+                action = player.best_action(state)
             else:
-                own = random_actions(own_key, states)
-            action = jnp.where(states.current_player == seat, own, random_actions(pick_key, states))
-            states = step(states, action, jax.random.split(step_key, games))
-            return states, total + states.rewards, key, count + 1
-
-        _, total, _, _ = jax.lax.while_loop(cond, body, start)
-        mine = total[jnp.arange(games), seat]
-        theirs = (total.sum(-1) - mine) / (env.num_players - 1)
-        return jnp.mean(jnp.where(mine > theirs, 1.0, jnp.where(mine == theirs, 0.5, 0.0)))
-
-    return against_random, games
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            moves += 1
+        if not state.is_terminal():
+            total += 0.5
+            continue
+        returns = state.returns()
+        mine = returns[seat]
+        if players == 1:  # a puzzle: the share of its return's range reached (solved: 1)
+            low, high = game.info.min_utility, game.info.max_utility
+            total += (mine - low) / (high - low) if high > low else 0.5
+            continue
+        theirs = (sum(returns) - mine) / (players - 1)
+        total += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+    return total / max(games, 1), games
