@@ -125,9 +125,11 @@ impl MctsOptions {
                 }
                 "max_nodes" => match value.as_u64() {
                     Some(n) if (1..=MAX_MAX_NODES).contains(&n) => parsed.max_nodes = n,
-                    _ => return Err(bad(format!(
+                    _ => {
+                        return Err(bad(format!(
                         "max_nodes must be a whole number from 1 to {MAX_MAX_NODES}, not {value}"
-                    ))),
+                    )))
+                    }
                 },
                 other => return Err(bad(format!("no option {other:?}; options: {OPTION_NAMES}"))),
             }
@@ -566,5 +568,133 @@ mod tests {
             let error = parse(bad).unwrap_err();
             assert!(matches!(error, EngineError::InvalidParameter(_)), "{bad}");
         }
+    }
+}
+
+#[cfg(test)]
+mod race_tests {
+    //! The search against a brute-force expectimax, in Race (the template game: two players,
+    //! a coin after every move, no heuristic, so rollouts play to the end).
+    use serde_json::json;
+
+    use super::super::SearchRequest;
+    use crate::core::{DynState, Params, CHANCE};
+    use crate::games::race;
+
+    fn race(goal: i64) -> Box<dyn DynState> {
+        let params = Params::from_json(&format!("{{\"goal\": {goal}, \"coin\": true}}")).unwrap();
+        race::load(&params).unwrap().new_initial_state()
+    }
+
+    /// The expected return of seat 0 under best play by both seats, chance by its odds.
+    fn expectimax(state: &mut Box<dyn DynState>) -> f64 {
+        if state.is_terminal() {
+            return state.returns()[0];
+        }
+        let player = state.current_player();
+        if player == CHANCE {
+            return state
+                .chance_outcomes()
+                .into_iter()
+                .map(|(outcome, p)| {
+                    let mut child = state.clone_box();
+                    child.apply_action(i64::from(outcome)).unwrap();
+                    p * expectimax(&mut child)
+                })
+                .sum();
+        }
+        let values = action_values(state);
+        let best = values
+            .iter()
+            .map(|&(_, v)| if player == 0 { v } else { -v });
+        let best = best.fold(f64::NEG_INFINITY, f64::max);
+        if player == 0 {
+            best
+        } else {
+            -best
+        }
+    }
+
+    fn action_values(state: &mut Box<dyn DynState>) -> Vec<(u32, f64)> {
+        state
+            .legal_actions()
+            .to_vec()
+            .into_iter()
+            .map(|action| {
+                let mut child = state.clone_box();
+                child.apply_action(i64::from(action)).unwrap();
+                (action, expectimax(&mut child))
+            })
+            .collect()
+    }
+
+    fn search(state: &dyn DynState, name: &str, iterations: u64, seed: u64) -> (u32, Vec<f64>) {
+        let request = SearchRequest {
+            search: name.to_string(),
+            options: json!({"rollout_depth": null}),
+            time_limit_ms: None,
+            iterations: Some(iterations),
+            seed,
+        };
+        let found = state.search(&request).unwrap();
+        (found.action, found.values)
+    }
+
+    #[test]
+    fn many_iterations_choose_the_expectimax_move() {
+        let mut checked = 0;
+        for goal in 4..=8 {
+            for opening in [vec![], vec![0, 1], vec![1, 0], vec![1, 1]] {
+                let mut state = race(goal);
+                for action in opening {
+                    if !state.is_terminal() {
+                        state.apply_action(action).unwrap();
+                    }
+                }
+                if state.is_terminal() || state.is_chance_node() {
+                    continue;
+                }
+                let mover = state.current_player() as usize;
+                let sign = if mover == 0 { 1.0 } else { -1.0 };
+                let values = action_values(&mut state);
+                let (best, best_value) = values
+                    .iter()
+                    .map(|&(a, v)| (a, sign * v))
+                    .fold((0, f64::NEG_INFINITY), |b, c| if c.1 > b.1 { c } else { b });
+                let margin = values
+                    .iter()
+                    .filter(|&&(a, _)| a != best)
+                    .map(|&(_, v)| best_value - sign * v)
+                    .fold(f64::INFINITY, f64::min);
+                if margin < 0.05 {
+                    continue; // near ties: either move is right
+                }
+                for name in ["mcts", "ismcts"] {
+                    let (action, root) = search(state.as_ref(), name, 30_000, 7);
+                    assert_eq!(action, best, "{name}, goal {goal}, values {values:?}");
+                    // The root's mean value approaches the expectimax value on the values' scale.
+                    let expected = (1.0 + best_value) / 2.0;
+                    assert!(
+                        (root[mover] - expected).abs() < 0.05,
+                        "{name}, goal {goal}: {} against {expected}",
+                        root[mover]
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 6,
+            "only {checked} positions had a clear best move"
+        );
+    }
+
+    #[test]
+    fn an_iteration_budget_gives_the_same_search_twice() {
+        let state = race(9);
+        assert_eq!(
+            search(state.as_ref(), "mcts", 3000, 5),
+            search(state.as_ref(), "mcts", 3000, 5)
+        );
     }
 }
