@@ -246,12 +246,10 @@ pub fn run_tree_search<R: Rules>(
             break;
         }
     }
-    let root = &search.nodes[0];
     let child = |action: Action| {
-        root.children
-            .iter()
-            .find(|&&(key, _)| key == u64::from(action))
-            .map(|&(_, id)| &search.nodes[id as usize])
+        search
+            .child(0, u64::from(action))
+            .map(|id| &search.nodes[id as usize])
     };
     // Most visits, then the larger value sum, the first such in id order (Python's `max`).
     let mut best = legal[0];
@@ -280,7 +278,8 @@ pub fn run_tree_search<R: Rules>(
 }
 
 /// A tree node: the visits and value sum of the edge into it (for the seat that chose it), how
-/// often it could have been chosen, and its children by edge key.
+/// often it could have been chosen, and its children sorted by edge key (looked up by bisection:
+/// a player node's walk looks up every legal action, and Bones has some 150).
 #[derive(Debug, Default)]
 struct Node {
     visits: u64,
@@ -308,11 +307,11 @@ struct Search {
 
 impl Search {
     fn child(&self, node: u32, key: u64) -> Option<u32> {
-        self.nodes[node as usize]
-            .children
-            .iter()
-            .find(|&&(k, _)| k == key)
-            .map(|&(_, id)| id)
+        let children = &self.nodes[node as usize].children;
+        children
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .ok()
+            .map(|at| children[at].1)
     }
 
     /// A new child of `node` under `key`, or `None` once the tree is full.
@@ -322,7 +321,9 @@ impl Search {
         }
         let id = self.nodes.len() as u32;
         self.nodes.push(Node::default());
-        self.nodes[node as usize].children.push((key, id));
+        let children = &mut self.nodes[node as usize].children;
+        let at = children.partition_point(|&(k, _)| k < key);
+        children.insert(at, (key, id));
         Some(id)
     }
 
