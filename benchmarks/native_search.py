@@ -2,11 +2,14 @@
 "Native searches").
 
     python benchmarks/native_search.py mcts-speed [--seconds 2]
+    python benchmarks/native_search.py mcts-timing [--repeats 5]
     python benchmarks/native_search.py mcts-arena GAME [--minutes 10] [--bot SPEC] [--seed 0]
 
 ``mcts-speed``: simulations a second of the native ``mcts``/``ismcts`` searches and of the Python
 ``mcts``/``ismcts`` bots from the same positions (a few moves into a seeded game), one search of
 ``--seconds`` each, on one core.
+
+``mcts-timing``: how far past its time budget (100 ms, 1 s) a native search answers.
 
 ``mcts-arena``: ``--bot`` (by default ``native_ismcts`` at 1 s a move) against today's ``hard`` in
 GAME, seats alternating, the games of ``boneyard arena GAME BOT hard --seed S`` played one after
@@ -17,6 +20,7 @@ is printed as it ends, then the score with its 95% Wilson interval. Run it under
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -77,6 +81,32 @@ def mcts_speed(seconds: float) -> None:
             )
 
 
+def mcts_timing(limits_ms: tuple[int, ...] = (100, 1000), repeats: int = 5) -> None:
+    """How far past its time budget a native search answers: the wall time of ``State.search``
+    (GIL released) from Python, minus the budget, over ``repeats`` searches a game and limit."""
+    from boneyard import native
+
+    print("| game | budget | searches | median over (ms) | most over (ms) |")
+    print("|---|---|---|---|---|")
+    for name in MCTS_GAMES:
+        python_state = _position(name, 20, 1)
+        state = native.load_game(name).state_from_json(python_state.to_json())
+        info = python_state.game.info
+        options = json.dumps({"utility_range": [info.min_utility, info.max_utility]})
+        for limit in limits_ms:
+            over = []
+            for seed in range(repeats):
+                started = time.perf_counter()
+                state.search("ismcts", options, limit, None, seed)
+                over.append((time.perf_counter() - started) * 1000 - limit)
+            over.sort()
+            print(
+                f"| {name} | {limit} ms | {repeats} | {over[len(over) // 2]:.1f} | "
+                f"{over[-1]:.1f} |",
+                flush=True,
+            )
+
+
 def mcts_arena(name: str, minutes: float, bot: str, seed: int) -> dict[str, Any]:
     """``bot`` against ``hard`` in ``name``, seats alternating, until ``minutes`` are spent."""
     game = boneyard.load_game(name)
@@ -101,7 +131,7 @@ def mcts_arena(name: str, minutes: float, bot: str, seed: int) -> dict[str, Any]
         )
     games = wins + draws + losses
     score = (wins + 0.5 * draws) / games if games else 0.0
-    low, high = wilson_interval(score, games) if games else (0.0, 1.0)
+    low, high = wilson_interval(wins + 0.5 * draws, games)
     summary = {
         "game": name,
         "bot": bot,
@@ -126,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     speed = sub.add_parser("mcts-speed")
     speed.add_argument("--seconds", type=float, default=2.0)
+    timing = sub.add_parser("mcts-timing")
+    timing.add_argument("--repeats", type=int, default=5)
     arena = sub.add_parser("mcts-arena")
     arena.add_argument("game", choices=["bondo_cones", "bonbon"])
     arena.add_argument("--minutes", type=float, default=10.0)
@@ -134,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "mcts-speed":
         mcts_speed(args.seconds)
+    elif args.command == "mcts-timing":
+        mcts_timing(repeats=args.repeats)
     else:
         mcts_arena(args.game, args.minutes, args.bot, args.seed)
     return 0
