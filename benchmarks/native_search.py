@@ -11,10 +11,11 @@
 
 ``mcts-timing``: how far past its time budget (100 ms, 1 s) a native search answers.
 
-``mcts-arena``: ``--bot`` (by default ``native_ismcts`` at 1 s a move) against today's ``hard`` in
-GAME, seats alternating, the games of ``boneyard arena GAME BOT hard --seed S`` played one after
-another (the same tasks, so ``-n K`` replays the first K) until ``--minutes`` are spent; each game
-is printed as it ends, then the score with its 95% Wilson interval. Run it under ``nice``.
+``mcts-arena``: ``--bot`` (by default ``native_ismcts`` at 1 s a move) against today's ``hard``
+(or ``--against``) in GAME, seats alternating, the games of ``boneyard arena GAME BOT hard --seed
+S`` played one after another (the same tasks, so ``-n K`` replays the first K) until ``--minutes``
+are spent; each game is printed as it ends, then the score with its 95% Wilson interval. Run it
+under ``nice``.
 """
 
 from __future__ import annotations
@@ -107,12 +108,15 @@ def mcts_timing(limits_ms: tuple[int, ...] = (100, 1000), repeats: int = 5) -> N
             )
 
 
-def mcts_arena(name: str, minutes: float, bot: str, seed: int) -> dict[str, Any]:
-    """``bot`` against ``hard`` in ``name``, seats alternating, until ``minutes`` are spent."""
+def mcts_arena(
+    name: str, minutes: float, bot: str, seed: int, against: str = "hard"
+) -> dict[str, Any]:
+    """``bot`` against ``against`` in ``name``, seats alternating, until ``minutes`` are
+    spent."""
     game = boneyard.load_game(name)
     players = game.info.num_players
     deadline = time.perf_counter() + minutes * 60
-    tasks = tasks_for_pair(name, {}, players, bot, "hard", 10_000, seed, 0, None)
+    tasks = tasks_for_pair(name, {}, players, bot, against, 10_000, seed, 0, None)
     wins = draws = losses = 0
     for task in tasks:
         if time.perf_counter() >= deadline:
@@ -135,6 +139,7 @@ def mcts_arena(name: str, minutes: float, bot: str, seed: int) -> dict[str, Any]
     summary = {
         "game": name,
         "bot": bot,
+        "against": against,
         "games": games,
         "wins": wins,
         "draws": draws,
@@ -143,8 +148,9 @@ def mcts_arena(name: str, minutes: float, bot: str, seed: int) -> dict[str, Any]
         "interval": [low, high],
     }
     print(
-        f"{name}: {bot} - hard {wins}-{draws}-{losses} in {games} games, score {score:.3f} "
-        f"[{low:.3f}, {high:.3f}] (command: boneyard arena {name} {bot} hard -n {games} "
+        f"{name}: {bot} - {against} {wins}-{draws}-{losses} in {games} games, score "
+        f"{score:.3f} [{low:.3f}, {high:.3f}] (command: boneyard arena {name} {bot} {against} "
+        f"-n {games} "
         f"--seed {seed} --workers 1)",
         flush=True,
     )
@@ -163,13 +169,14 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--minutes", type=float, default=10.0)
     arena.add_argument("--bot", default="native_ismcts:iterations=100000000,time_limit=1.0")
     arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--against", default="hard", help="a level or bot spec (default hard)")
     args = parser.parse_args(argv)
     if args.command == "mcts-speed":
         mcts_speed(args.seconds)
     elif args.command == "mcts-timing":
         mcts_timing(repeats=args.repeats)
     else:
-        mcts_arena(args.game, args.minutes, args.bot, args.seed)
+        mcts_arena(args.game, args.minutes, args.bot, args.seed, args.against)
     return 0
 
 
