@@ -380,6 +380,12 @@ impl PyState {
         })
     }
 
+    /// The game's native heuristic for `seat` (its Python `heuristic.evaluate(state, seat)`), or
+    /// `None` where the game has none ported.
+    fn heuristic(&self, py: Python<'_>, seat: usize) -> PyResult<Option<f64>> {
+        self.inner.heuristic(seat).map_err(|e| raise(py, e))
+    }
+
     /// Search for the mover's action with the native search `search` (its `options` a JSON
     /// object), within `time_limit_ms` and/or `iterations`, seeded by `seed`; the GIL is released
     /// while it thinks. A dict: `action`, `values` (per seat), `visits` (per root action),

@@ -166,6 +166,9 @@ pub trait DynState: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynState>;
     /// Play uniformly random actions (chance by its odds) to the end; the number of actions.
     fn play_out(&mut self, rng: &mut rand::rngs::SmallRng) -> usize;
+    /// `Rules::heuristic(seat)` (`None`: the game has none); a seat outside the game is a
+    /// `BadSeat` error.
+    fn heuristic(&self, seat: usize) -> Result<Option<f64>, EngineError>;
     /// Search for the mover's action (`crate::search::run`): the bindings call this with the GIL
     /// released.
     fn search(

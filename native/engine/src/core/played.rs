@@ -303,6 +303,18 @@ impl<R: Rules> DynState for Played<R> {
         }
     }
 
+    fn heuristic(&self, seat: usize) -> Result<Option<f64>, EngineError> {
+        let players = self.rules.num_players();
+        if seat >= players {
+            return Err(EngineError::BadSeat(format!(
+                "bad seat {seat} for {}: seats are 0 to {}",
+                R::NAME,
+                players - 1
+            )));
+        }
+        Ok(self.rules.heuristic(seat))
+    }
+
     fn search(
         &self,
         request: &crate::search::SearchRequest,

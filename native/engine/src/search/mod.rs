@@ -10,6 +10,9 @@ use serde_json::Value;
 
 use crate::core::{Action, EngineError, Played, Rules};
 
+pub mod ismcts;
+pub mod mcts;
+
 /// What a caller asks of a search: its name, its options (a JSON object), and its budget.
 #[derive(Debug, Clone)]
 pub struct SearchRequest {
@@ -42,16 +45,17 @@ pub struct SearchOutcome {
 }
 
 /// The names of the searches `run` knows, for error messages.
-pub const SEARCHES: &[&str] = &[];
+pub const SEARCHES: &[&str] = &["mcts", "ismcts"];
 
 /// Run `request` from `state` (a player's turn: not a chance node, not the end).
 pub fn run<R: Rules>(
-    _state: &Played<R>,
+    state: &Played<R>,
     request: &SearchRequest,
 ) -> Result<SearchOutcome, EngineError> {
     // Each search adds one arm here: `"mcts" => mcts::search(state, request),`.
-    #[allow(clippy::match_single_binding)]
     match request.search.as_str() {
+        "mcts" => mcts::search(state, request),
+        "ismcts" => ismcts::search(state, request),
         other => Err(EngineError::NotSupported(format!(
             "no native search called {other:?}; native searches: {}",
             if SEARCHES.is_empty() {

@@ -2,6 +2,7 @@
 //! shuffled deck (chance) and face-down cards (hidden information, with resample).
 
 mod deck;
+mod heuristic;
 mod notation;
 mod observation;
 mod resample;

@@ -955,6 +955,10 @@ impl Rules for BonBonRules {
         resample::resample(self, seat, rng)
     }
 
+    fn heuristic(&self, seat: usize) -> Option<f64> {
+        Some(super::heuristic::evaluate(self, seat))
+    }
+
     fn snapshot(&self) -> Option<Value> {
         Some(snapshot::save(self))
     }

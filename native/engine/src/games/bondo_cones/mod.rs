@@ -2,6 +2,7 @@
 //! battles; chance and hidden information, with resampling drawn as the Python engine draws.
 
 mod board;
+mod heuristic;
 mod notation;
 mod observation;
 mod record;

@@ -792,6 +792,10 @@ impl Rules for BondoConesRules {
         self.resampled(seat, rng)
     }
 
+    fn heuristic(&self, seat: usize) -> Option<f64> {
+        Some(super::heuristic::evaluate(self, seat))
+    }
+
     fn snapshot(&self) -> Option<Value> {
         Some(self.saved_record())
     }
