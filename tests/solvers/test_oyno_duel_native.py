@@ -51,6 +51,17 @@ def test_every_position_of_a_small_duel_has_the_python_value(
     assert native.counts() == python.counts()
 
 
+@pytest.mark.parametrize("place_rule", ["all_up", "supply"])
+def test_a_solve_that_keeps_no_edges_has_the_python_values(place_rule: str) -> None:
+    python = python_solution(3, 3, place_rule)
+    native = NativeDuelSolution(3, 3, place_rule, edge_budget=0)
+    for layer in python.layers.values():
+        for player in (0, 1):
+            value, plies = native.values(layer.red_mask, layer.white_mask, layer.up, player)
+            np.testing.assert_array_equal(value, layer.value[player])
+            np.testing.assert_array_equal(plies, layer.plies[player])
+
+
 @pytest.mark.slow
 def test_random_positions_of_the_5x5_duel_with_two_bones_have_the_python_value() -> None:
     # the default place rule only: the Python solve takes some 20 s of CPU
@@ -94,7 +105,7 @@ def test_bad_requests_say_what_is_allowed() -> None:
         oyno_duel.solve(3, 4, engine="native")
     with pytest.raises(ValueError, match="at most 25 cells"):
         oyno_duel.solve(7, 1, engine="native")
-    with pytest.raises(ValueError, match="edges, over the"):
+    with pytest.raises(ValueError, match="1648761699429793 positions, over the"):
         oyno_duel.solve(5, 8, engine="native")
     solution = native_solution(3, 1, "all_up")
     with pytest.raises(ValueError, match="not a position of the 3x3 duel"):

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use boneyard_engine::search::SearchRequest;
-use boneyard_engine::solvers::oyno_duel::{position_count, DuelSolution};
+use boneyard_engine::solvers::oyno_duel::{position_count, DuelSolution, MAX_LAYER_EDGES};
 use boneyard_engine::{Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Randomness};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
@@ -661,13 +661,16 @@ impl PyOynoDuelSolution {
 }
 
 /// Solves the `size` x `size` OYNO duel with `bones` bones a side under `place_rule` (`all_up`
-/// or `supply`), the GIL released.
+/// or `supply`), the GIL released; a layer keeps its edges in memory where it has at most
+/// `edge_budget` (default the solver's `MAX_LAYER_EDGES`).
 #[pyfunction]
+#[pyo3(signature = (size, bones, place_rule, edge_budget = None))]
 fn solve_oyno_duel(
     py: Python<'_>,
     size: usize,
     bones: u32,
     place_rule: &str,
+    edge_budget: Option<u64>,
 ) -> PyResult<PyOynoDuelSolution> {
     let place_any_time = match place_rule {
         "supply" => true,
@@ -678,7 +681,8 @@ fn solve_oyno_duel(
             )))
         }
     };
-    py.detach(|| DuelSolution::solve(size, bones, place_any_time))
+    let edge_budget = edge_budget.unwrap_or(MAX_LAYER_EDGES);
+    py.detach(|| DuelSolution::solve_within(size, bones, place_any_time, edge_budget))
         .map(|inner| PyOynoDuelSolution { inner })
         .map_err(|error| PyValueError::new_err(error.0))
 }

@@ -651,7 +651,15 @@ class NativeDuelSolution(SolvedDuel):
     """Every position of a small duel, solved by the native engine (``engine="native"``): the
     Python solver's values and plies, without a greedy seat. Build with :func:`solve`."""
 
-    def __init__(self, size: int, bones: int, place_rule: str = DEFAULT_PLACE_RULE) -> None:
+    def __init__(
+        self,
+        size: int,
+        bones: int,
+        place_rule: str = DEFAULT_PLACE_RULE,
+        edge_budget: int | None = None,
+    ) -> None:
+        """``edge_budget``: the most actions a layer keeps in memory while it is solved (default
+        the engine's, 100 million); a larger layer generates them again at every pass."""
         if place_rule not in PLACE_RULES:
             raise ValueError(f"place_rule is one of {', '.join(PLACE_RULES)}, not {place_rule!r}")
         from boneyard.native import _engine  # the extension module, built by `make`
@@ -660,7 +668,7 @@ class NativeDuelSolution(SolvedDuel):
         self.bones = bones
         self.restrict = None
         self.place_rule = place_rule
-        self._solved = _engine.solve_oyno_duel(size, bones, place_rule)
+        self._solved = _engine.solve_oyno_duel(size, bones, place_rule, edge_budget)
 
     def value(self, red: int, white: int, up: int, player: int) -> tuple[int, int]:
         return self._solved.value(red, white, up, player)

@@ -13,9 +13,10 @@
 //!
 //! Where the Python solver finds a position by binary search in a sorted array of base-5 codes,
 //! this one ranks it: the red cells' combination, the white cells' combination among the cells
-//! red leaves, then the up bits of the occupied cells in cell order. Each layer keeps its
-//! in-layer edges (children's indices) while it is solved, then drops them: a layer's memory is
-//! about four bytes an edge, so [`MAX_LAYER_EDGES`] bounds what a solve may take.
+//! red leaves, then the up bits of the occupied cells in cell order. A layer of at most
+//! [`MAX_LAYER_EDGES`] keeps its in-layer edges (children's indices) while it is solved, then
+//! drops them; a larger one generates its actions again at every pass (the same values, in the
+//! memory of the values alone, [`MAX_POSITIONS`]).
 //!
 //! The greedy-restricted solve of the Python solver (`restrict`) is not here: it stays Python.
 
@@ -28,10 +29,14 @@ pub const WIN: i8 = 1;
 pub const DRAW: i8 = 0;
 pub const LOSS: i8 = -1;
 
-/// The most in-layer edges (both players together) one layer may hold while it is solved: about
-/// 4 bytes each, so some 2.4 GB. The 5x5 duel with two bones a side needs 94 million; with three,
-/// 22.7 billion.
-pub const MAX_LAYER_EDGES: u64 = 600_000_000;
+/// The most in-layer edges (both players together) one layer keeps in memory while it is
+/// solved: about 4 bytes each, so some 400 MB. The 5x5 duel with two bones a side has 86 million
+/// in its fullest layer; a layer with more generates its actions again at every pass.
+pub const MAX_LAYER_EDGES: u64 = 100_000_000;
+
+/// The most positions a solve holds: a value byte and two plies bytes for each player to move,
+/// so some 1.8 GB. The 5x5 duel with three bones a side has 202 million, with four 16.8 billion.
+pub const MAX_POSITIONS: u128 = 300_000_000;
 
 /// Why a duel cannot be solved here, or why a position is not one of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +61,7 @@ struct Layer {
     /// `value[player][rank]`: WIN, DRAW or LOSS for `player` to move.
     value: [Vec<i8>; 2],
     /// `plies[player][rank]`: actions to the end under best play (0 for a draw).
-    plies: [Vec<u32>; 2],
+    plies: [Vec<u16>; 2],
 }
 
 /// The edges of one player's rows in a layer: the in-layer children (other player to move) as
@@ -73,6 +78,68 @@ struct Edges {
     fixed_draw: Vec<bool>,
 }
 
+/// What one action reaches: an end known without this layer (the result for the mover and the
+/// plies to the end, 0 for a draw), or a child in this layer (its rank, the other to move).
+enum Reach {
+    End(i8, u32),
+    Child(u32),
+}
+
+/// One pass's reading of a row's actions: does it win in exactly `depth`, or lose in `depth`?
+struct Tally {
+    depth: u32,
+    wins: bool,
+    all_lose: bool,
+    longest: u32,
+    real: bool,
+}
+
+impl Tally {
+    fn new(depth: u32) -> Tally {
+        Tally {
+            depth,
+            wins: false,
+            all_lose: true,
+            longest: 0,
+            real: false,
+        }
+    }
+
+    /// An action with a known result for the mover.
+    fn end(&mut self, result: i8, plies: u32) {
+        self.real = true;
+        match result {
+            WIN => {
+                self.all_lose = false;
+                self.wins |= plies == self.depth;
+            }
+            LOSS => self.longest = self.longest.max(plies),
+            _ => self.all_lose = false,
+        }
+    }
+
+    /// An action into this layer: the child's value for the other player (settled in an
+    /// earlier pass, or DRAW while open).
+    fn child(&mut self, value: i8, plies: u16) {
+        let length = if value == DRAW {
+            0
+        } else {
+            u32::from(plies) + 1
+        };
+        self.end(-value, length);
+    }
+
+    fn verdict(&self) -> Option<i8> {
+        if self.wins {
+            Some(WIN)
+        } else if self.all_lose && self.real && self.longest == self.depth {
+            Some(LOSS)
+        } else {
+            None
+        }
+    }
+}
+
 /// Every position of one duel, solved: build with [`DuelSolution::solve`].
 #[derive(Debug)]
 pub struct DuelSolution {
@@ -85,6 +152,8 @@ pub struct DuelSolution {
     /// `neighbours[c]`: the resting cells beside resting cell `c`, as a mask of resting indices.
     neighbours: Vec<u32>,
     binomial: Vec<Vec<u64>>,
+    /// The most in-layer edges a layer keeps in memory while it is solved.
+    edge_budget: u64,
     /// `layers[red * (bones + 1) + white]`.
     layers: Vec<Layer>,
 }
@@ -173,6 +242,18 @@ impl DuelSolution {
         bones: u32,
         place_any_time: bool,
     ) -> Result<DuelSolution, SolveError> {
+        Self::solve_within(size, bones, place_any_time, MAX_LAYER_EDGES)
+    }
+
+    /// [`DuelSolution::solve`], keeping a layer's edges in memory only where it has at most
+    /// `edge_budget` of them (the others generate their actions again at every pass: the same
+    /// values, slower, in a sixth of the memory).
+    pub fn solve_within(
+        size: usize,
+        bones: u32,
+        place_any_time: bool,
+        edge_budget: u64,
+    ) -> Result<DuelSolution, SolveError> {
         let board = Board::<u64>::new(size).map_err(|e| SolveError(e.message().to_string()))?;
         if board.cells > 25 {
             return Err(SolveError(format!(
@@ -186,12 +267,11 @@ impl DuelSolution {
                 "bones_per_player {bones} does not fit a {size}x{size} board"
             )));
         }
-        let biggest = Self::layer_edges(cells, bones, bones);
-        if biggest > MAX_LAYER_EDGES {
+        let positions = position_count(u64::from(cells), u64::from(bones));
+        if positions > MAX_POSITIONS {
             return Err(SolveError(format!(
-                "the {size}x{size} duel with {bones} bones a side has {} positions; its fullest \
-                 layer has {biggest} edges, over the {MAX_LAYER_EDGES} one solve may hold",
-                position_count(u64::from(cells), u64::from(bones))
+                "the {size}x{size} duel with {bones} bones a side has {positions} positions, \
+                 over the {MAX_POSITIONS} one solve may hold (6 bytes each)"
             )));
         }
         let compact = |mask: u64| -> u32 {
@@ -215,6 +295,7 @@ impl DuelSolution {
             resting,
             neighbours,
             binomial,
+            edge_budget,
             layers: Vec::new(),
         };
         let width = bones as usize + 1;
@@ -230,7 +311,7 @@ impl DuelSolution {
                 if white > bones {
                     continue;
                 }
-                let layer = solution.solve_layer(Shape { red, white });
+                let layer = solution.solve_layer(Shape { red, white })?;
                 solution.layers[red as usize * width + white as usize] = layer;
             }
         }
@@ -308,6 +389,105 @@ impl DuelSolution {
         });
     }
 
+    /// Calls `visit` with what each action of `player` reaches from a position of the layer
+    /// `shape` (resting-cell masks): an end (a win or a loss at once, or a place, read in the
+    /// layer with one bone more, `grown`) or a child in this layer, in the Python solver's slots.
+    #[allow(clippy::too_many_arguments)]
+    fn for_each_action(
+        &self,
+        shape: Shape,
+        player: usize,
+        grown: Option<&Layer>,
+        red: u32,
+        white: u32,
+        up: u32,
+        mut visit: impl FnMut(Reach),
+    ) {
+        let full = (1u32 << self.cells()) - 1;
+        let counts = [shape.red, shape.white];
+        let supply_own = self.bones - counts[player];
+        let supply_opp = self.bones - counts[1 - player];
+        let neighbours = &self.neighbours;
+        let (own, opp) = if player == 0 {
+            (red, white)
+        } else {
+            (white, red)
+        };
+        let occupied = red | white;
+        let empty = full & !occupied;
+        let must_place = supply_own > 0 && own & !up == 0;
+        let may_place = must_place || (self.place_any_time && supply_own > 0);
+        let mut reach = |o: u32, u: u32, placed: bool| {
+            let supply_o = supply_own - u32::from(placed);
+            let mover_won = supply_o == 0 && o & !u == 0;
+            let opp_won = !mover_won && supply_opp == 0 && opp & !u == 0;
+            if mover_won {
+                return visit(Reach::End(WIN, 1));
+            }
+            if opp_won {
+                return visit(Reach::End(LOSS, 1));
+            }
+            let (r, w) = if player == 0 { (o, opp) } else { (opp, o) };
+            let rank = self.rank(r, w, u);
+            if !placed {
+                return visit(Reach::Child(rank as u32));
+            }
+            let target = grown.expect("a place has a supply and the layer beyond");
+            let value = target.value[1 - player][rank];
+            let plies = if value == DRAW {
+                0
+            } else {
+                u32::from(target.plies[1 - player][rank]) + 1
+            };
+            visit(Reach::End(-value, plies));
+        };
+        if may_place {
+            let mut rest = empty;
+            while rest != 0 {
+                let y = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let bit = 1u32 << y;
+                reach(own | bit, (up | bit) ^ (neighbours[y] & occupied), true);
+            }
+        }
+        if must_place {
+            return;
+        }
+        let mut from = own;
+        while from != 0 {
+            let x = from.trailing_zeros() as usize;
+            from &= from - 1;
+            let xbit = 1u32 << x;
+            let own0 = own & !xbit;
+            let occupied0 = occupied & !xbit;
+            let up0 = (up & !xbit) ^ (neighbours[x] & occupied0);
+            let mut to = empty;
+            while to != 0 {
+                let y = to.trailing_zeros() as usize;
+                to &= to - 1;
+                let ybit = 1u32 << y;
+                reach(
+                    own0 | ybit,
+                    (up0 | ybit) ^ (neighbours[y] & occupied0),
+                    false,
+                );
+            }
+            if up & xbit == 0 {
+                reach(own, up | xbit, false);
+            }
+        }
+    }
+
+    /// The layer with one bone more for `player`'s places, if it has a bone to place.
+    fn grown(&self, shape: Shape, player: usize) -> Option<&Layer> {
+        let counts = [shape.red, shape.white];
+        match (self.bones - counts[player], player) {
+            (0, _) => None,
+            (_, 0) => Some(self.layer(shape.red + 1, shape.white)),
+            _ => Some(self.layer(shape.red, shape.white + 1)),
+        }
+    }
+
     /// The edges of `player`'s rows in a layer (the layer with one bone more is solved).
     fn edges(&self, shape: Shape, player: usize) -> Edges {
         let rows = self.rows(shape);
@@ -318,166 +498,131 @@ impl DuelSolution {
             fixed_loss: vec![0; rows],
             fixed_draw: vec![false; rows],
         };
-        let full = (1u32 << self.cells()) - 1;
-        let counts = [shape.red, shape.white];
-        let supply_own = self.bones - counts[player];
-        let supply_opp = self.bones - counts[1 - player];
-        let grown = match (supply_own, player) {
-            (0, _) => None,
-            (_, 0) => Some(self.layer(shape.red + 1, shape.white)),
-            _ => Some(self.layer(shape.red, shape.white + 1)),
-        };
-        let neighbours = &self.neighbours;
+        let grown = self.grown(shape, player);
         edges.start.push(0);
         self.for_each_position(shape, |row, red, white, up| {
-            let (own, opp) = if player == 0 {
-                (red, white)
-            } else {
-                (white, red)
-            };
-            let occupied = red | white;
-            let empty = full & !occupied;
-            let must_place = supply_own > 0 && own & !up == 0;
-            let may_place = must_place || (self.place_any_time && supply_own > 0);
-            // what an action reaching (own, up) gives: an end, a place's child, or an edge
-            let reach = |o: u32, u: u32, placed: bool, edges: &mut Edges| {
-                let supply_o = supply_own - u32::from(placed);
-                let mover_won = supply_o == 0 && o & !u == 0;
-                let opp_won = !mover_won && supply_opp == 0 && opp & !u == 0;
-                if mover_won {
+            self.for_each_action(shape, player, grown, red, white, up, |reach| match reach {
+                Reach::Child(rank) => edges.children.push(rank),
+                Reach::End(WIN, plies) => {
                     let best = &mut edges.fixed_win[row];
-                    *best = if *best == 0 { 1 } else { (*best).min(1) };
-                    return;
+                    *best = if *best == 0 {
+                        plies
+                    } else {
+                        (*best).min(plies)
+                    };
                 }
-                if opp_won {
-                    edges.fixed_loss[row] = edges.fixed_loss[row].max(1);
-                    return;
+                Reach::End(LOSS, plies) => {
+                    edges.fixed_loss[row] = edges.fixed_loss[row].max(plies);
                 }
-                let (r, w) = if player == 0 { (o, opp) } else { (opp, o) };
-                let rank = self.rank(r, w, u);
-                if !placed {
-                    edges.children.push(rank as u32);
-                    return;
-                }
-                let target = grown.expect("a place has a supply");
-                let value = target.value[1 - player][rank];
-                let plies = target.plies[1 - player][rank] + 1;
-                match -value {
-                    WIN => {
-                        let best = &mut edges.fixed_win[row];
-                        *best = if *best == 0 {
-                            plies
-                        } else {
-                            (*best).min(plies)
-                        };
-                    }
-                    LOSS => edges.fixed_loss[row] = edges.fixed_loss[row].max(plies),
-                    _ => edges.fixed_draw[row] = true,
-                }
-            };
-            if may_place {
-                let mut rest = empty;
-                while rest != 0 {
-                    let y = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    let bit = 1u32 << y;
-                    let u = (up | bit) ^ (neighbours[y] & occupied);
-                    reach(own | bit, u, true, &mut edges);
-                }
-            }
-            if !must_place {
-                let mut from = own;
-                while from != 0 {
-                    let x = from.trailing_zeros() as usize;
-                    from &= from - 1;
-                    let xbit = 1u32 << x;
-                    let own0 = own & !xbit;
-                    let occupied0 = occupied & !xbit;
-                    let up0 = (up & !xbit) ^ (neighbours[x] & occupied0);
-                    let mut to = empty;
-                    while to != 0 {
-                        let y = to.trailing_zeros() as usize;
-                        to &= to - 1;
-                        let ybit = 1u32 << y;
-                        let u = (up0 | ybit) ^ (neighbours[y] & occupied0);
-                        reach(own0 | ybit, u, false, &mut edges);
-                    }
-                    if up & xbit == 0 {
-                        reach(own, up | xbit, false, &mut edges);
-                    }
-                }
-            }
+                Reach::End(_, _) => edges.fixed_draw[row] = true,
+            });
             edges.start.push(edges.children.len() as u64);
         });
         edges
     }
 
-    fn solve_layer(&self, shape: Shape) -> Layer {
+    /// Solves a layer, the layers with a bone more solved: from edges kept in memory where they
+    /// fit ([`MAX_LAYER_EDGES`]), else from the actions generated again at every pass.
+    fn solve_layer(&self, shape: Shape) -> Result<Layer, SolveError> {
         let rows = self.rows(shape);
-        let edges = [self.edges(shape, 0), self.edges(shape, 1)];
+        let stored = Self::layer_edges(self.cells(), shape.red, shape.white) <= self.edge_budget;
+        let edges = if stored {
+            Some([self.edges(shape, 0), self.edges(shape, 1)])
+        } else {
+            None
+        };
         let mut value = [vec![DRAW; rows], vec![DRAW; rows]];
-        let mut plies = [vec![0u32; rows], vec![0u32; rows]];
-        // the outcome of every fixed slot is known; the in-layer ones are read pass by pass
-        let fixed_top = edges
-            .iter()
-            .flat_map(|e| e.fixed_win.iter().chain(e.fixed_loss.iter()))
-            .copied()
-            .max()
-            .unwrap_or(0);
+        let mut plies = [vec![0u16; rows], vec![0u16; rows]];
+        // the outcome of every end is known at once; the in-layer children are read pass by pass
+        let mut fixed_top = edges.as_ref().map_or(0, |edges| {
+            edges
+                .iter()
+                .flat_map(|e| e.fixed_win.iter().chain(e.fixed_loss.iter()))
+                .copied()
+                .max()
+                .unwrap_or(0)
+        });
         let mut depth = 0u32;
         let mut settled: [Vec<(usize, i8)>; 2] = [Vec::new(), Vec::new()];
         loop {
             depth += 1;
+            let stamp = u16::try_from(depth).map_err(|_| {
+                SolveError(format!("a win longer than {} plies: not held", u16::MAX))
+            })?;
             for player in 0..2 {
-                let e = &edges[player];
                 let (other_value, other_plies) = (&value[1 - player], &plies[1 - player]);
                 let found = &mut settled[player];
                 found.clear();
-                for (row, &known) in value[player].iter().enumerate() {
-                    if known != DRAW {
-                        continue;
-                    }
-                    let children = &e.children[e.start[row] as usize..e.start[row + 1] as usize];
-                    let mut wins = e.fixed_win[row] == depth;
-                    let mut all_lose = e.fixed_win[row] == 0 && !e.fixed_draw[row];
-                    let mut longest = e.fixed_loss[row];
-                    for &child in children {
-                        let child = child as usize;
-                        match other_value[child] {
-                            LOSS => {
-                                all_lose = false;
-                                if other_plies[child] + 1 == depth {
-                                    wins = true;
-                                    break;
-                                }
-                            }
-                            WIN => longest = longest.max(other_plies[child] + 1),
-                            _ => all_lose = false,
+                if let Some(edges) = &edges {
+                    let e = &edges[player];
+                    for (row, &known) in value[player].iter().enumerate() {
+                        if known != DRAW {
+                            continue;
+                        }
+                        let mut tally = Tally::new(depth);
+                        if e.fixed_win[row] != 0 {
+                            tally.end(WIN, e.fixed_win[row]);
+                        }
+                        if e.fixed_loss[row] != 0 {
+                            tally.end(LOSS, e.fixed_loss[row]);
+                        }
+                        if e.fixed_draw[row] {
+                            tally.end(DRAW, 0);
+                        }
+                        let children =
+                            &e.children[e.start[row] as usize..e.start[row + 1] as usize];
+                        for &child in children {
+                            let child = child as usize;
+                            tally.child(other_value[child], other_plies[child]);
+                        }
+                        if let Some(result) = tally.verdict() {
+                            found.push((row, result));
                         }
                     }
-                    let real = !children.is_empty()
-                        || e.fixed_win[row] != 0
-                        || e.fixed_loss[row] != 0
-                        || e.fixed_draw[row];
-                    if wins {
-                        found.push((row, WIN));
-                    } else if all_lose && real && longest == depth {
-                        found.push((row, LOSS));
-                    }
+                    continue;
                 }
+                let grown = self.grown(shape, player);
+                let own_value = &value[player];
+                self.for_each_position(shape, |row, red, white, up| {
+                    if own_value[row] != DRAW {
+                        return;
+                    }
+                    let mut tally = Tally::new(depth);
+                    self.for_each_action(
+                        shape,
+                        player,
+                        grown,
+                        red,
+                        white,
+                        up,
+                        |reach| match reach {
+                            Reach::End(result, length) => {
+                                fixed_top = fixed_top.max(length);
+                                tally.end(result, length);
+                            }
+                            Reach::Child(child) => {
+                                let child = child as usize;
+                                tally.child(other_value[child], other_plies[child]);
+                            }
+                        },
+                    );
+                    if let Some(result) = tally.verdict() {
+                        found.push((row, result));
+                    }
+                });
             }
             let changed = settled.iter().any(|found| !found.is_empty());
             for (player, found) in settled.iter().enumerate() {
                 for &(row, result) in found {
                     value[player][row] = result;
-                    plies[player][row] = depth;
+                    plies[player][row] = stamp;
                 }
             }
             if !changed && depth > fixed_top {
                 break;
             }
         }
-        Layer { value, plies }
+        Ok(Layer { value, plies })
     }
 
     /// A position given as board-cell masks, as resting-cell masks; an error where it is not one
@@ -526,7 +671,10 @@ impl DuelSolution {
         let (r, w, u) = self.position(red, white, up)?;
         let layer = self.layer(r.count_ones(), w.count_ones());
         let rank = self.rank(r, w, u);
-        Ok((layer.value[player][rank], layer.plies[player][rank]))
+        Ok((
+            layer.value[player][rank],
+            u32::from(layer.plies[player][rank]),
+        ))
     }
 
     /// How many positions (with the player to move) are won, drawn and lost for the mover,
@@ -591,6 +739,21 @@ mod tests {
         // 3x3, one bone a side, nothing on the board: red places its one bone up and wins
         let solution = DuelSolution::solve(3, 1, false).unwrap();
         assert_eq!(solution.value(0, 0, 0, 0), Ok((WIN, 1)));
+    }
+
+    #[test]
+    fn generating_the_actions_at_every_pass_gives_the_kept_edges_values() {
+        for (size, bones) in [(3, 2), (3, 3), (5, 1)] {
+            for place_any_time in [false, true] {
+                let kept = DuelSolution::solve(size, bones, place_any_time).unwrap();
+                let streamed = DuelSolution::solve_within(size, bones, place_any_time, 0).unwrap();
+                for (a, b) in kept.layers.iter().zip(&streamed.layers) {
+                    assert_eq!(a.value, b.value);
+                    assert_eq!(a.plies, b.plies);
+                }
+                assert_eq!(kept.counts(), streamed.counts());
+            }
+        }
     }
 
     #[test]
