@@ -116,3 +116,18 @@ def test_bad_requests_say_what_is_allowed() -> None:
         solution.value(0, 0, 0, 2)
     with pytest.raises(ValueError, match="only with a restricted"):
         solution.win_chance(0, 0, 0, 0)
+
+
+def test_play_reads_the_native_solution_with_the_python_moves() -> None:
+    # best_action, the levels' solver entry, solves natively where the engine is built
+    assert isinstance(oyno_duel._solution_for_play(3, 2, "supply"), NativeDuelSolution)
+    python = python_solution(3, 2, "supply")
+    rng = random.Random(5)
+    game = boneyard.load_game("oyno", size=3, bones_per_player=2, place_rule="supply")
+    for _ in range(10):
+        state = game.new_initial_state()
+        assert isinstance(state, DuelState)
+        while not state.is_terminal() and state.move_number() < 20:
+            action = oyno_duel.best_action(state)
+            assert action in python.best_actions(state)
+            state.apply_action(rng.choice(state.legal_actions()))
