@@ -6,8 +6,9 @@ the default one (5x5, 8 bones a side): issue 43, item 4.
 
 For every bone count of the 5x5 duel it prints the positions (board and supplies; each is solved
 for both players to move), the rows and in-layer edges of the fullest layer, and the bytes the
-native solver holds: a value byte and two plies bytes per position and player (it keeps a layer's
-edges, 4 bytes each, only up to 100 million of them). The bone counts up to
+native solver holds: a value byte, two plies bytes and a pass's verdict byte per position and
+player (it keeps a layer's edges, 4 bytes each, only up to 100 million of them). The bone counts
+up to
 ``--timed`` are solved by both engines (``solve(..., engine="python")`` and ``engine="native"``),
 with CPU seconds (process time, so other work on the machine does not count), the start's value
 and the CPU nanoseconds per edge; the others get the time the native solver's rate gives for one
@@ -66,7 +67,7 @@ def main() -> None:
             "edges": edges,
             "fullest_layer_rows": rows,
             "fullest_layer_edges": fullest,
-            "value_bytes": 6 * positions,
+            "value_bytes": 8 * positions,
         }
         if bones <= args.timed:
             python_s, start = timed("python", args.size, bones, args.place_rule)

@@ -34,8 +34,9 @@ pub const LOSS: i8 = -1;
 /// in its fullest layer; a layer with more generates its actions again at every pass.
 pub const MAX_LAYER_EDGES: u64 = 100_000_000;
 
-/// The most positions a solve holds: a value byte and two plies bytes for each player to move,
-/// so some 1.8 GB. The 5x5 duel with three bones a side has 202 million, with four 16.8 billion.
+/// The most positions a solve holds: for each player to move a value byte, two plies bytes and
+/// the byte of a pass's verdict, so some 2.4 GB. The 5x5 duel with three bones a side has 202
+/// million, with four 16.8 billion.
 pub const MAX_POSITIONS: u128 = 300_000_000;
 
 /// Why a duel cannot be solved here, or why a position is not one of it.
@@ -271,7 +272,7 @@ impl DuelSolution {
         if positions > MAX_POSITIONS {
             return Err(SolveError(format!(
                 "the {size}x{size} duel with {bones} bones a side has {positions} positions, \
-                 over the {MAX_POSITIONS} one solve may hold (6 bytes each)"
+                 over the {MAX_POSITIONS} one solve may hold (8 bytes each)"
             )));
         }
         let compact = |mask: u64| -> u32 {
@@ -543,16 +544,15 @@ impl DuelSolution {
                 .unwrap_or(0)
         });
         let mut depth = 0u32;
-        let mut settled: [Vec<(usize, i8)>; 2] = [Vec::new(), Vec::new()];
         loop {
             depth += 1;
             let stamp = u16::try_from(depth).map_err(|_| {
                 SolveError(format!("a win longer than {} plies: not held", u16::MAX))
             })?;
-            for player in 0..2 {
+            // this pass's verdicts, read by no one before the next pass (a byte a row)
+            let mut settled = value.clone();
+            for (player, next) in settled.iter_mut().enumerate() {
                 let (other_value, other_plies) = (&value[1 - player], &plies[1 - player]);
-                let found = &mut settled[player];
-                found.clear();
                 if let Some(edges) = &edges {
                     let e = &edges[player];
                     for (row, &known) in value[player].iter().enumerate() {
@@ -576,7 +576,7 @@ impl DuelSolution {
                             tally.child(other_value[child], other_plies[child]);
                         }
                         if let Some(result) = tally.verdict() {
-                            found.push((row, result));
+                            next[row] = result;
                         }
                     }
                     continue;
@@ -607,16 +607,19 @@ impl DuelSolution {
                         },
                     );
                     if let Some(result) = tally.verdict() {
-                        found.push((row, result));
+                        next[row] = result;
                     }
                 });
             }
-            let changed = settled.iter().any(|found| !found.is_empty());
-            for (player, found) in settled.iter().enumerate() {
-                for &(row, result) in found {
-                    value[player][row] = result;
-                    plies[player][row] = stamp;
+            let mut changed = false;
+            for (player, next) in settled.into_iter().enumerate() {
+                for (row, (&new, &old)) in next.iter().zip(&value[player]).enumerate() {
+                    if new != old {
+                        plies[player][row] = stamp;
+                        changed = true;
+                    }
                 }
+                value[player] = next;
             }
             if !changed && depth > fixed_top {
                 break;
