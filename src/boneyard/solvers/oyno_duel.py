@@ -25,8 +25,9 @@ The wild variant is not modelled. Both readings of the place rule are (the game'
 
 ``solve(..., engine="native")`` solves the same duel in Rust (``native/engine/src/solvers/
 oyno_duel.rs``: the same layers and passes, positions ranked instead of searched), with the same
-values and plies for every position and the same reading methods, about five times faster and
-in a fraction of the memory; it has no ``restrict`` (the greedy seat stays Python).
+values and plies for every position and the same reading methods, some thirteen times faster
+(5x5 with two bones a side: 1.3 s of CPU against 17) in a fraction of the memory; it has no
+``restrict`` (the greedy seat stays Python).
 """
 
 from __future__ import annotations
