@@ -44,7 +44,7 @@ def variants(text: str) -> list[tuple[int, int]]:
     return found
 
 
-def play(size: int, bones: int, solution: oyno_duel.DuelSolution, seat: int, seed: int) -> float:
+def play(size: int, bones: int, solution: oyno_duel.SolvedDuel, seat: int, seed: int) -> float:
     game = boneyard.load_game(
         "oyno", size=size, bones_per_player=bones, place_rule=solution.place_rule
     )

@@ -8,6 +8,7 @@
 pub mod core;
 pub mod games;
 pub mod search;
+pub mod solvers;
 
 pub use crate::core::{
     Action, Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Played, Randomness,

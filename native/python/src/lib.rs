@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use boneyard_engine::search::SearchRequest;
+use boneyard_engine::solvers::oyno_duel::{position_count, DuelSolution, MAX_LAYER_EDGES};
 use boneyard_engine::{Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Randomness};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
@@ -593,11 +594,119 @@ fn game_names() -> Vec<&'static str> {
     boneyard_engine::game_names()
 }
 
+/// Every position of one OYNO duel solved exactly (`boneyard_engine::solvers::oyno_duel`):
+/// built by `solve_oyno_duel`, read by `value` and `counts`.
+#[pyclass(name = "OynoDuelSolution", module = "boneyard.native._engine", frozen)]
+struct PyOynoDuelSolution {
+    inner: DuelSolution,
+}
+
+#[pymethods]
+impl PyOynoDuelSolution {
+    #[getter]
+    fn size(&self) -> usize {
+        self.inner.size
+    }
+
+    #[getter]
+    fn bones(&self) -> u32 {
+        self.inner.bones
+    }
+
+    #[getter]
+    fn place_rule(&self) -> &'static str {
+        if self.inner.place_any_time {
+            "supply"
+        } else {
+            "all_up"
+        }
+    }
+
+    /// `(WIN/DRAW/LOSS for the player to move, plies to the end)` of the position given by its
+    /// red, white and up masks (bit `c` is cell `c`).
+    fn value(&self, red: u64, white: u64, up: u64, player: usize) -> PyResult<(i8, u32)> {
+        self.inner
+            .value(red, white, up, player)
+            .map_err(|error| PyValueError::new_err(error.0))
+    }
+
+    /// `value` of many positions at once: the values and the plies, in order.
+    fn values(
+        &self,
+        red: Vec<u64>,
+        white: Vec<u64>,
+        up: Vec<u64>,
+        player: usize,
+    ) -> PyResult<(Vec<i8>, Vec<u32>)> {
+        if red.len() != white.len() || red.len() != up.len() {
+            return Err(PyValueError::new_err(format!(
+                "red, white and up are as long as each other, not {}, {} and {}",
+                red.len(),
+                white.len(),
+                up.len()
+            )));
+        }
+        let mut values = Vec::with_capacity(red.len());
+        let mut plies = Vec::with_capacity(red.len());
+        for ((r, w), u) in red.into_iter().zip(white).zip(up) {
+            let (value, length) = self
+                .inner
+                .value(r, w, u, player)
+                .map_err(|error| PyValueError::new_err(error.0))?;
+            values.push(value);
+            plies.push(length);
+        }
+        Ok((values, plies))
+    }
+
+    /// Won, drawn and lost positions for the mover, finished ones left out.
+    fn counts(&self) -> (u64, u64, u64) {
+        let [win, draw, loss] = self.inner.counts();
+        (win, draw, loss)
+    }
+}
+
+/// Solves the `size` x `size` OYNO duel with `bones` bones a side under `place_rule` (`all_up`
+/// or `supply`), the GIL released; a layer keeps its edges in memory where it has at most
+/// `edge_budget` (default the solver's `MAX_LAYER_EDGES`).
+#[pyfunction]
+#[pyo3(signature = (size, bones, place_rule, edge_budget = None))]
+fn solve_oyno_duel(
+    py: Python<'_>,
+    size: usize,
+    bones: u32,
+    place_rule: &str,
+    edge_budget: Option<u64>,
+) -> PyResult<PyOynoDuelSolution> {
+    let place_any_time = match place_rule {
+        "supply" => true,
+        "all_up" => false,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "place_rule is one of all_up, supply, not {other:?}"
+            )))
+        }
+    };
+    let edge_budget = edge_budget.unwrap_or(MAX_LAYER_EDGES);
+    py.detach(|| DuelSolution::solve_within(size, bones, place_any_time, edge_budget))
+        .map(|inner| PyOynoDuelSolution { inner })
+        .map_err(|error| PyValueError::new_err(error.0))
+}
+
+/// How many positions the duel of `resting` resting cells and `bones` bones a side has.
+#[pyfunction]
+fn oyno_duel_position_count(resting: u64, bones: u64) -> u128 {
+    position_count(resting, bones)
+}
+
 #[pymodule]
 fn _engine(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyGame>()?;
     module.add_class::<PyState>()?;
     module.add_class::<PyBatch>()?;
     module.add_function(wrap_pyfunction!(game_names, module)?)?;
+    module.add_class::<PyOynoDuelSolution>()?;
+    module.add_function(wrap_pyfunction!(solve_oyno_duel, module)?)?;
+    module.add_function(wrap_pyfunction!(oyno_duel_position_count, module)?)?;
     Ok(())
 }
