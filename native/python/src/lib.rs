@@ -278,6 +278,20 @@ impl PyState {
         self.inner.history().len()
     }
 
+    /// The game's heuristic value of this state for `seat` (`Rules::heuristic`, the twin of the
+    /// Python `Game.evaluate`), or `None` where the native game has not ported it.
+    fn heuristic(&self, seat: i64) -> PyResult<Option<f64>> {
+        let players = self.inner.num_players();
+        match usize::try_from(seat).ok().filter(|&s| s < players) {
+            Some(seat) => Ok(self.inner.heuristic(seat)),
+            None => Err(PyValueError::new_err(format!(
+                "bad seat {seat} for {}: seats are 0 to {}",
+                self.inner.name(),
+                players - 1
+            ))),
+        }
+    }
+
     fn action_to_string(&self, py: Python<'_>, action: i64) -> PyResult<String> {
         self.inner
             .action_to_string(action)

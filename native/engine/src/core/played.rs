@@ -272,6 +272,10 @@ impl<R: Rules> DynState for Played<R> {
         self.rules.observation_tensor(seat, out)
     }
 
+    fn heuristic(&self, seat: usize) -> Option<f64> {
+        self.rules.heuristic(seat)
+    }
+
     fn settle_chance(&mut self, rng: &mut SmallRng) {
         while self.rules.current_player() == CHANCE {
             let outcome = sample_outcome(&self.rules.chance_outcomes(), rng);

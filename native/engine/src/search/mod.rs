@@ -6,6 +6,8 @@
 //! the Rust twin of its Python `heuristic.py`. Each search module owns its options: it reads
 //! them from `SearchRequest::options` and refuses the ones it does not know.
 
+pub mod alphabeta;
+
 use serde_json::Value;
 
 use crate::core::{Action, EngineError, Played, Rules};
@@ -42,16 +44,16 @@ pub struct SearchOutcome {
 }
 
 /// The names of the searches `run` knows, for error messages.
-pub const SEARCHES: &[&str] = &[];
+pub const SEARCHES: &[&str] = &[alphabeta::NAME];
 
 /// Run `request` from `state` (a player's turn: not a chance node, not the end).
 pub fn run<R: Rules>(
-    _state: &Played<R>,
+    state: &Played<R>,
     request: &SearchRequest,
 ) -> Result<SearchOutcome, EngineError> {
     // Each search adds one arm here: `"mcts" => mcts::search(state, request),`.
-    #[allow(clippy::match_single_binding)]
     match request.search.as_str() {
+        alphabeta::NAME => alphabeta::search(state, request),
         other => Err(EngineError::NotSupported(format!(
             "no native search called {other:?}; native searches: {}",
             if SEARCHES.is_empty() {
