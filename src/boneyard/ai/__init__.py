@@ -8,7 +8,8 @@
 
 ``make_bot`` takes a level (``easy``, ``medium``, ``hard``: what the interfaces offer) or a bot
 name (``random``, ``greedy``, ``mcts``, ``ismcts``, ``alphabeta``, ``expert``: for the arena and
-research; ``expert`` is a search guided by the game's shipped network, ``ai/expert.py``).
+research; ``expert`` is a search guided by the game's shipped network, ``ai/expert.py``;
+``native_alphabeta`` is the alpha-beta search in Rust, ``ai/native.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from boneyard.ai.greedy import GreedyBot
 from boneyard.ai.levels import LEVEL_NAMES, Level, hint_level, is_level_name, level_for
 from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
+from boneyard.ai.native import NativeAlphaBetaBot
 from boneyard.ai.random_bot import RandomBot
 from boneyard.ai.repetition import repeating_actions
 from boneyard.core.game import Game, State
@@ -40,6 +42,7 @@ BOTS: dict[str, type[Bot]] = {
         AlphaBetaBot,
         LookaheadBot,
         ExpertBot,
+        NativeAlphaBetaBot,
     )
 }
 """Bot name -> class. Every bot plays every registered game."""
