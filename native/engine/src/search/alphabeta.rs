@@ -156,29 +156,6 @@ enum Bound {
     Upper,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    /// The position's key (0: an empty slot; keys are never 0).
-    key: u64,
-    value: f64,
-    /// The best move found there (`NO_MOVE`: none).
-    best: Action,
-    depth: u32,
-    bound: Bound,
-}
-
-const NO_MOVE: Action = Action::MAX;
-
-impl Entry {
-    const EMPTY: Entry = Entry {
-        key: 0,
-        value: 0.0,
-        best: NO_MOVE,
-        depth: 0,
-        bound: Bound::Exact,
-    };
-}
-
 /// What a probe of the table tells a node.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Probe {
@@ -190,25 +167,47 @@ struct Probe {
     first: Option<Action>,
 }
 
+const NO_MOVE: Action = Action::MAX;
+
 /// The transposition table: a power of two of slots, each position in the slot its key picks;
 /// a new result replaces an old one of another position unless that was searched deeper.
+///
+/// A slot is three words, all zero when empty (the key is never 0), so that a large table is
+/// handed out by the allocator as zeroed pages, not written slot by slot before the search
+/// starts: `[key, value's bits, best move | depth << 32 | bound << 40]`.
 struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<[u64; 3]>,
     mask: usize,
+}
+
+fn bound_code(bound: Bound) -> u64 {
+    match bound {
+        Bound::Exact => 0,
+        Bound::Lower => 1,
+        Bound::Upper => 2,
+    }
+}
+
+fn bound_of(code: u64) -> Bound {
+    match code {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        _ => Bound::Exact,
+    }
 }
 
 impl Table {
     fn new(slots_log2: u32) -> Table {
         let slots = 1usize << slots_log2;
         Table {
-            entries: vec![Entry::EMPTY; slots],
+            slots: vec![[0u64; 3]; slots],
             mask: slots - 1,
         }
     }
 
     fn probe(&self, key: u64, depth: u32, mut alpha: f64, mut beta: f64) -> Probe {
-        let entry = &self.entries[key as usize & self.mask];
-        if entry.key != key {
+        let [stored_key, value_bits, packed] = self.slots[key as usize & self.mask];
+        if stored_key != key {
             return Probe {
                 settled: None,
                 alpha,
@@ -216,16 +215,19 @@ impl Table {
                 first: None,
             };
         }
-        let first = (entry.best != NO_MOVE).then_some(entry.best);
+        let value = f64::from_bits(value_bits);
+        let best = packed as u32;
+        let stored_depth = (packed >> 32) as u8 as u32;
+        let first = (best != NO_MOVE).then_some(best);
         let mut settled = None;
-        if entry.depth >= depth {
-            match entry.bound {
-                Bound::Exact => settled = Some(entry.value),
-                Bound::Lower => alpha = alpha.max(entry.value),
-                Bound::Upper => beta = beta.min(entry.value),
+        if stored_depth >= depth {
+            match bound_of(packed >> 40) {
+                Bound::Exact => settled = Some(value),
+                Bound::Lower => alpha = alpha.max(value),
+                Bound::Upper => beta = beta.min(value),
             }
             if settled.is_none() && alpha >= beta {
-                settled = Some(entry.value);
+                settled = Some(value);
             }
         }
         Probe {
@@ -239,8 +241,9 @@ impl Table {
     /// `value` of `key` searched `depth` deep in the window (`alpha`, `beta`): exact inside it,
     /// else the bound it proves.
     fn store(&mut self, key: u64, depth: u32, value: f64, best: Action, alpha: f64, beta: f64) {
-        let slot = &mut self.entries[key as usize & self.mask];
-        if slot.key != key && slot.key != 0 && slot.depth > depth {
+        let slot = &mut self.slots[key as usize & self.mask];
+        let stored_depth = (slot[2] >> 32) as u8 as u32;
+        if slot[0] != key && slot[0] != 0 && stored_depth > depth {
             return;
         }
         let bound = if value <= alpha {
@@ -250,13 +253,8 @@ impl Table {
         } else {
             Bound::Exact
         };
-        *slot = Entry {
-            key,
-            value,
-            best,
-            depth,
-            bound,
-        };
+        let packed = u64::from(best) | u64::from(depth.min(255)) << 32 | bound_code(bound) << 40;
+        *slot = [key, value.to_bits(), packed];
     }
 }
 
