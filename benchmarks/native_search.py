@@ -2,7 +2,8 @@
 second and the depth each finishes within the same time, and how far past its time limit the
 native search answers. Not a test (timings depend on the machine and its load).
 
-Positions: ``--positions`` per game, each after a seeded number of random plies (4 to 24). Both
+Positions: ``--positions`` per game, each after a seeded number of random plies (4 to 24) and
+not yet decided within two plies (a forced result ends any search at once). Both
 searches get ``--seconds`` a position, one after the other, in this process. Run::
 
     nice -n 10 .venv/bin/python benchmarks/native_search.py
@@ -20,12 +21,13 @@ from typing import Any
 
 import boneyard
 from boneyard import native
-from boneyard.ai.alphabeta import AlphaBetaBot
+from boneyard.ai.alphabeta import WIN, AlphaBetaBot
 from boneyard.core.game import State
 
 
 def positions(name: str, count: int, seed: int) -> list[State]:
     game = boneyard.load_game(name)
+    native_game = native.load_game(name)
     rng = random.Random(seed)
     found: list[State] = []
     while len(found) < count:
@@ -37,7 +39,12 @@ def positions(name: str, count: int, seed: int) -> list[State]:
                 state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-        if state.current_player() >= 0 and len(state.legal_actions()) > 1:
+        if state.current_player() < 0 or len(state.legal_actions()) < 2:
+            continue
+        # A position whose result a shallow search already knows ends any search at once.
+        twin = native_game.state_from_json(state.to_json())
+        shallow = twin.search("alphabeta", json.dumps({"depth": 2}), None, None, 0)
+        if abs(shallow["values"][state.current_player()]) < WIN / 2:
             found.append(state)
     return found
 

@@ -243,6 +243,17 @@ def test_the_seed_breaks_ties_between_equal_moves() -> None:
     assert chosen <= best
 
 
+def test_a_move_to_avoid_loses_a_tie() -> None:
+    """A hint's repetitions (``avoid``) are played only when better by more than the margin:
+    among equal first moves of OYNO, the one not to avoid is chosen whatever the seed."""
+    state = native.load_game("oyno").new_initial_state()
+    _, best = native_root(state, 1)
+    keep, *avoid = sorted(best)
+    for seed in range(10):
+        found = native_search(state, {"depth": 1, "avoid": avoid}, seed=seed)
+        assert found["action"] == keep
+
+
 def test_a_time_budget_answers_with_the_deepest_finished_depth() -> None:
     _, state = play_randomly("bones", 2, 4)
     found = native_search(state, {}, time_limit_ms=150)
