@@ -328,7 +328,10 @@ def test_the_bot_plays_the_same_from_a_python_and_a_native_state() -> None:
     game = python_state.game
     from_python = NativeAlphaBetaBot(game, seat, seed=3, max_depth=3, use_solver=False)
     from_native = NativeAlphaBetaBot(game, seat, seed=3, max_depth=3, use_solver=False)
-    assert from_python.step(python_state) == from_native.step(native_state)
+    move = from_python.step(python_state)
+    assert from_native.step(native_state) == move
+    assert from_native.last_depth == 3
+    assert from_native.last_result["action"] == move
     assert from_python.last_value == pytest.approx(python_root(python_state, 3, 0)[0])
     assert python_state.history() == native_state.history()  # neither state changed
 
