@@ -279,6 +279,20 @@ impl PyState {
         self.inner.history().len()
     }
 
+    /// The game's heuristic value of this state for `seat` (`Rules::heuristic`, the twin of the
+    /// Python `Game.evaluate`), or `None` where the native game has not ported it.
+    fn heuristic(&self, seat: i64) -> PyResult<Option<f64>> {
+        let players = self.inner.num_players();
+        match usize::try_from(seat).ok().filter(|&s| s < players) {
+            Some(seat) => Ok(self.inner.heuristic(seat)),
+            None => Err(PyValueError::new_err(format!(
+                "bad seat {seat} for {}: seats are 0 to {}",
+                self.inner.name(),
+                players - 1
+            ))),
+        }
+    }
+
     fn action_to_string(&self, py: Python<'_>, action: i64) -> PyResult<String> {
         self.inner
             .action_to_string(action)
@@ -379,12 +393,6 @@ impl PyState {
             game: self.game.clone_ref(py),
             ids: self.ids.clone(),
         })
-    }
-
-    /// The game's native heuristic for `seat` (its Python `heuristic.evaluate(state, seat)`), or
-    /// `None` where the game has none ported.
-    fn heuristic(&self, py: Python<'_>, seat: usize) -> PyResult<Option<f64>> {
-        self.inner.heuristic(seat).map_err(|e| raise(py, e))
     }
 
     /// Search for the mover's action with the native search `search` (its `options` a JSON

@@ -9,7 +9,8 @@
 ``make_bot`` takes a level (``easy``, ``medium``, ``hard``: what the interfaces offer) or a bot
 name (``random``, ``greedy``, ``mcts``, ``ismcts``, ``alphabeta``, ``expert``: for the arena and
 research; ``expert`` is a search guided by the game's shipped network, ``ai/expert.py``;
-``native_mcts`` and ``native_ismcts`` are the MCTS searches run in Rust, ``ai/native.py``).
+``native_alphabeta``, ``native_mcts`` and ``native_ismcts`` are the searches run in Rust,
+``ai/native.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from boneyard.ai.greedy import GreedyBot
 from boneyard.ai.levels import LEVEL_NAMES, Level, hint_level, is_level_name, level_for
 from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
-from boneyard.ai.native import NativeIsmctsBot, NativeMctsBot
+from boneyard.ai.native import NativeAlphaBetaBot, NativeIsmctsBot, NativeMctsBot
 from boneyard.ai.random_bot import RandomBot
 from boneyard.ai.repetition import repeating_actions
 from boneyard.core.game import Game, State
@@ -42,6 +43,7 @@ BOTS: dict[str, type[Bot]] = {
         AlphaBetaBot,
         LookaheadBot,
         ExpertBot,
+        NativeAlphaBetaBot,
         NativeMctsBot,
         NativeIsmctsBot,
     )

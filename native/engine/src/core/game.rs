@@ -92,6 +92,17 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn heuristic(&self, _seat: usize) -> Option<f64> {
         None
     }
+    /// `Game.utility_range()` of the Python game (the lowest and highest return), where the game
+    /// states it natively: a search scales results and heuristic values into it.
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        None
+    }
+    /// A key of the position for a search's transposition table: equal for states that a search
+    /// may treat as one (the player to move and everything the rest of the game depends on
+    /// included), different otherwise but for a 64-bit collision; `None`: no table.
+    fn transposition_key(&self) -> Option<u64> {
+        None
+    }
     /// The saved fields of a state that is more than a replay of its history (a resampled one),
     /// in the Python engine's snapshot format (`to_json()["snapshot"]`); `None` otherwise.
     fn snapshot(&self) -> Option<Value> {
@@ -159,6 +170,8 @@ pub trait DynState: Send + Sync {
         rng: &mut dyn Randomness,
     ) -> Result<Box<dyn DynState>, EngineError>;
     fn snapshot(&self) -> Option<Value>;
+    /// `Rules::heuristic` for `seat` (a seat of the game): `None` where it is not ported.
+    fn heuristic(&self, seat: usize) -> Option<f64>;
     /// `Rules::observation_tensor`: `false` where the game has no native tensor.
     fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool;
     /// Draw chance outcomes by their odds until a player is to move or the game is over.
@@ -166,9 +179,6 @@ pub trait DynState: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynState>;
     /// Play uniformly random actions (chance by its odds) to the end; the number of actions.
     fn play_out(&mut self, rng: &mut rand::rngs::SmallRng) -> usize;
-    /// `Rules::heuristic(seat)` (`None`: the game has none); a seat outside the game is a
-    /// `BadSeat` error.
-    fn heuristic(&self, seat: usize) -> Result<Option<f64>, EngineError>;
     /// Search for the mover's action (`crate::search::run`): the bindings call this with the GIL
     /// released.
     fn search(

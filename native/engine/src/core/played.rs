@@ -272,6 +272,10 @@ impl<R: Rules> DynState for Played<R> {
         self.rules.observation_tensor(seat, out)
     }
 
+    fn heuristic(&self, seat: usize) -> Option<f64> {
+        self.rules.heuristic(seat)
+    }
+
     fn settle_chance(&mut self, rng: &mut SmallRng) {
         while self.rules.current_player() == CHANCE {
             let outcome = sample_outcome(&self.rules.chance_outcomes(), rng);
@@ -301,18 +305,6 @@ impl<R: Rules> DynState for Played<R> {
             self.legal = None;
             steps += 1;
         }
-    }
-
-    fn heuristic(&self, seat: usize) -> Result<Option<f64>, EngineError> {
-        let players = self.rules.num_players();
-        if seat >= players {
-            return Err(EngineError::BadSeat(format!(
-                "bad seat {seat} for {}: seats are 0 to {}",
-                R::NAME,
-                players - 1
-            )));
-        }
-        Ok(self.rules.heuristic(seat))
     }
 
     fn search(

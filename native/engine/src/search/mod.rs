@@ -6,6 +6,8 @@
 //! the Rust twin of its Python `heuristic.py`. Each search module owns its options: it reads
 //! them from `SearchRequest::options` and refuses the ones it does not know.
 
+pub mod alphabeta;
+
 use serde_json::Value;
 
 use crate::core::{Action, EngineError, Played, Rules};
@@ -45,7 +47,7 @@ pub struct SearchOutcome {
 }
 
 /// The names of the searches `run` knows, for error messages.
-pub const SEARCHES: &[&str] = &["mcts", "ismcts"];
+pub const SEARCHES: &[&str] = &[alphabeta::NAME, "mcts", "ismcts"];
 
 /// Run `request` from `state` (a player's turn: not a chance node, not the end).
 pub fn run<R: Rules>(
@@ -54,6 +56,7 @@ pub fn run<R: Rules>(
 ) -> Result<SearchOutcome, EngineError> {
     // Each search adds one arm here: `"mcts" => mcts::search(state, request),`.
     match request.search.as_str() {
+        alphabeta::NAME => alphabeta::search(state, request),
         "mcts" => mcts::search(state, request),
         "ismcts" => ismcts::search(state, request),
         other => Err(EngineError::NotSupported(format!(

@@ -751,6 +751,10 @@ impl Rules for BonBonRules {
         self.table.players
     }
 
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+
     fn current_player(&self) -> i32 {
         match self.phase {
             Phase::Tiles | Phase::Drawing | Phase::Peeking => CHANCE,

@@ -609,6 +609,10 @@ impl Rules for BondoConesRules {
         2
     }
 
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
+    }
+
     fn current_player(&self) -> i32 {
         match self.phase {
             Phase::Over => TERMINAL,

@@ -93,6 +93,8 @@ pub struct DominoTable {
     /// `lines[action]`: the three lines a placement can complete: its own direction, and across
     /// it at each of its two squares (so a win is looked for only there).
     pub lines: Vec<[LineThrough; 3]>,
+    /// Every five consecutive squares of a rank or file (the heuristic's windows).
+    pub windows: Vec<super::heuristic::Window>,
 }
 
 /// The start area's two square indices on a `width` x `height` board (left one first): the two
@@ -170,6 +172,7 @@ impl DominoTable {
             by_pair,
             by_name,
             lines,
+            windows: super::heuristic::line_windows(width, height),
         }
     }
 

@@ -22,13 +22,16 @@
 //! its list; a binary search answers the same here). A win is looked for only along the three
 //! lines through the new piece.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::notation::{self, DominoTable, Square, LINE};
-use super::{observation, tensor};
-use crate::core::{Action, DynState, EngineError, NativeGame, Params, Played, Rules, TERMINAL};
+use super::{heuristic, observation, tensor};
+use crate::core::{
+    Action, DynState, EngineError, NativeGame, Params, Played, PositionHasher, Rules, TERMINAL,
+};
 
 pub const WHITE: u8 = 0;
 pub const BLACK: u8 = 1;
@@ -171,6 +174,12 @@ impl BonesRules {
         })
     }
 
+    /// Whether `action` may be placed now by whichever side is to move (the Python
+    /// `is_legal_placement`).
+    pub(super) fn is_legal_placement(&self, action: Action) -> bool {
+        self.player != TERMINAL && self.legal.binary_search(&action).is_ok()
+    }
+
     /// How many pieces `seat` still has to place.
     pub fn supply(&self, seat: usize) -> usize {
         let placed = (self.placed.len() + 1 - seat) / 2;
@@ -262,6 +271,26 @@ impl Rules for BonesRules {
 
     fn num_distinct_actions(&self) -> Option<Action> {
         Action::try_from(self.table.count).ok()
+    }
+
+    fn heuristic(&self, seat: usize) -> Option<f64> {
+        Some(heuristic::evaluate(self, seat))
+    }
+
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
+    }
+
+    fn transposition_key(&self) -> Option<u64> {
+        // The legal placements follow from which piece tops each square; the heights are only
+        // shown.
+        let mut hasher = PositionHasher::new();
+        (self.player, self.winner, self.placed.len()).hash(&mut hasher);
+        for (top, colour) in self.top_piece.iter().zip(&self.top_colour) {
+            let piece = top.map_or(Action::MAX, |index| self.placed[index as usize]);
+            (piece, *colour).hash(&mut hasher);
+        }
+        Some(hasher.finish())
     }
 
     fn why_illegal_integer(&self, _action: i64) -> Option<String> {

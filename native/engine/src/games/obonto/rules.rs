@@ -14,13 +14,17 @@
 //!
 //! The board is a `u128` bitboard (bit = square index), as the Python masks are.
 
+use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
 use super::notation::{self, KINDS, NUM_ACTIONS, SIZE, SQUARES, STEPS};
-use super::{observation, tensor};
-use crate::core::{Action, DynState, EngineError, NativeGame, Params, Played, Rules, TERMINAL};
+use super::{heuristic, observation, tensor};
+
+use crate::core::{
+    Action, DynState, EngineError, NativeGame, Params, Played, PositionHasher, Rules, TERMINAL,
+};
 
 /// The seats as the Python game names them (`ObontoGame.seat_names`), for the reasons of refusals.
 const SEAT_NAMES: [&str; 2] = ["South", "North"];
@@ -315,6 +319,15 @@ impl ObontoRules {
         }
     }
 
+    /// How many moves `seat` has now (the heuristic's mobility).
+    pub(super) fn mobility(&self, seat: u8) -> usize {
+        if seat == self.to_move {
+            usize::from(self.moves.count)
+        } else {
+            usize::from(self.moves_of(seat).count)
+        }
+    }
+
     /// Whether an animal may end its move on `destination` now.
     fn can_reach(&self, table: &PathTable, destination: &Destination) -> bool {
         self.occupied >> destination.square & 1 == 0 && table.open(destination, self.dark)
@@ -519,6 +532,33 @@ impl Rules for ObontoRules {
 
     fn num_distinct_actions(&self) -> Option<Action> {
         Some(NUM_ACTIONS)
+    }
+
+    fn heuristic(&self, seat: usize) -> Option<f64> {
+        Some(heuristic::evaluate(self, seat))
+    }
+
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some(heuristic::utility_range(
+            self.match_rules.games,
+            self.match_rules.target,
+        ))
+    }
+
+    fn transposition_key(&self) -> Option<u64> {
+        // Everything the rest of the match depends on; the last move and the list of results
+        // are only shown (the totals hold the score).
+        let mut hasher = PositionHasher::new();
+        (
+            self.dark,
+            self.animals,
+            self.to_move,
+            self.first,
+            self.loser,
+        )
+            .hash(&mut hasher);
+        (self.solo_moves, self.game_index, self.totals, self.over).hash(&mut hasher);
+        Some(hasher.finish())
     }
 }
 

@@ -17,16 +17,17 @@
 //! stands is a draw, and so is reaching `max_moves` actions.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::board::{parse_position, Board, CellMask, WordHasher};
 use super::notation::{self, DuelAction, ROLL_UP};
-use super::{observation, tensor};
+use super::{heuristic, observation, tensor};
 use crate::core::{
-    Action, DynState, EngineError, NativeGame, Params, Played, Rules, CHANCE, TERMINAL,
+    Action, DynState, EngineError, NativeGame, Params, Played, PositionHasher, Rules, CHANCE,
+    TERMINAL,
 };
 
 /// The colour of each seat, as the rules' messages name it.
@@ -441,6 +442,29 @@ impl<M: CellMask> Rules for DuelRules<M> {
 
     fn observation(&self, _seat: Option<usize>) -> Value {
         observation::duel(self)
+    }
+
+    fn heuristic(&self, seat: usize) -> Option<f64> {
+        Some(heuristic::evaluate(self, seat))
+    }
+
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
+    }
+
+    fn transposition_key(&self) -> Option<u64> {
+        let mut hasher = PositionHasher::new();
+        (self.occupied, self.up, self.supply, self.player).hash(&mut hasher);
+        (self.moves, self.winner, self.draw, self.rolling).hash(&mut hasher);
+        // The positions seen since the last place decide a draw by repetition: their counts are
+        // part of the key, summed so that the map's order does not matter.
+        let seen = self.seen.iter().fold(0u64, |sum, entry| {
+            let mut one = PositionHasher::new();
+            entry.hash(&mut one);
+            sum.wrapping_add(one.finish())
+        });
+        hasher.write_u64(seen);
+        Some(hasher.finish())
     }
 
     fn observation_tensor(&self, seat: Option<usize>, out: &mut [f32]) -> bool {

@@ -6,6 +6,7 @@
 mod board;
 mod duel;
 mod generator;
+pub mod heuristic;
 mod notation;
 mod observation;
 mod puzzle;

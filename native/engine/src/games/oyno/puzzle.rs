@@ -295,6 +295,10 @@ impl<M: CellMask> Rules for PuzzleRules<M> {
         1
     }
 
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+
     fn current_player(&self) -> i32 {
         self.player
     }

@@ -66,6 +66,10 @@ impl Rules for RaceRules {
         2
     }
 
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
+    }
+
     fn current_player(&self) -> i32 {
         if self.over {
             TERMINAL
