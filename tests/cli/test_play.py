@@ -204,4 +204,4 @@ def test_play_takes_a_level_number_or_an_old_name() -> None:
         result = runner.invoke(main, ["play", "bones", "--vs", level], input="quit\n")
         assert result.exit_code == 0, result.output
     bad = runner.invoke(main, ["play", "bones", "--vs", "9"], input="quit\n")
-    assert bad.exit_code != 0 and "1 to 4 or easy, medium, hard" in bad.output
+    assert bad.exit_code != 0 and "1 to 5 or easy, medium, hard" in bad.output

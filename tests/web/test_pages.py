@@ -301,7 +301,7 @@ def test_the_home_page_and_the_form_offer_numbered_levels_in_words(
     assert "about 1" not in home, "no rating-like numbers where a player picks a level"
     assert "alphabeta" not in home and "ismcts" not in home
     form = client.get("/new/bones").text
-    assert "computer: Level 4 of 4 · hard" in form and "about 1" not in form
+    assert "computer: Level 4 of 5 · hard" in form and "about 1" not in form
     response = client.post(
         "/new/toy_walk", content="name0=Ann&level=2", headers=FORM, follow_redirects=False
     )

@@ -85,8 +85,9 @@ class Scale:
     Each step is a different bot or budget; the arena measures the ladder (benchmarks/levels.py,
     the ratings in ``boneyard/ai/ratings.json``). The names easy, medium and hard are aliases of
     numbers on the scale (``aliases``), so that stored games and old clients keep working. The
-    top step is the strongest bot within hard's budget (a hint asks it): where a game's trained
-    network beats hard, the ``expert`` is a step above hard, which stays where it was.
+    top step is the strongest bot within hard's budget (a hint asks it): where a bot beats hard at
+    hard's time (the trained ``expert``, a native search), it is a step above hard, which stays
+    where it was.
     """
 
     steps: tuple[Level, ...]
