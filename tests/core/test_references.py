@@ -21,6 +21,9 @@ DOTTED = re.compile(r"\bboneyard(?:\.[A-Za-z_]\w*)+")
 NOT_MODULES = {
     "boneyard.db": "the default SQLite file",
     "boneyard.bots": "the bot workers' logger",
+    "boneyard.access": "the access log's logger",
+    "boneyard.toml": "a config file's name in an example",
+    "boneyard.db.secret": "the server secret's key file beside the default SQLite file",
 }
 FILE = re.compile(r"(?<![\w/.-])((?:[a-z_]+/)*[a-z_]+\.py)\b")
 

@@ -21,6 +21,7 @@ from boneyard.web.store.keys import SECRET_ENV, keyed_hash
 from tests.web.conftest import make_app
 
 ADDRESS = "203.0.113.7"
+NETWORK = "203.0.113.0/24"
 
 
 @pytest.fixture(autouse=True)
@@ -33,13 +34,14 @@ def test_a_job_keeps_its_clients_keyed_hash_not_its_address(tmp_path: Path) -> N
     store = Store(url)
     queue = JobQueue(store)
     mine = queue.submit("move", 0, ["easy", 1, 1, None, []], 1.0, ADDRESS)
-    other = queue.submit("move", 0, ["easy", 1, 2, None, []], 1.0, "203.0.113.8")
+    other = queue.submit("move", 0, ["easy", 1, 2, None, []], 1.0, "198.51.100.8")
     again = queue.submit("move", 0, ["easy", 1, 3, None, []], 1.0, ADDRESS)
     with store.engine.connect() as connection:
         kept = dict(connection.execute(select(JobRow.id, JobRow.client)).all())
     assert all(ADDRESS not in client and "203.0.113" not in client for client in kept.values())
     assert kept[mine] == kept[again] != kept[other]  # the turns still tell clients apart
-    assert kept[mine] == keyed_hash(store.secret, "job client", ADDRESS)[:64]
+    # a client is its network (web/networks.py): the key is of the network, never the address
+    assert kept[mine] == keyed_hash(store.secret, "job client", NETWORK)[:64]
     # a second process on the database keys alike (the key file beside the database)
     assert Store(url).secret == store.secret
     key_file = tmp_path / "jobs.db.secret"
@@ -58,14 +60,15 @@ def test_an_owners_address_is_keyed_with_the_server_secret(
             [kept] = connection.execute(select(OwnerAddressRow.address_hash)).scalars().all()
     unkeyed = hashlib.sha256(f"boneyard account:ann\n{ADDRESS}".encode()).hexdigest()
     assert kept != unkeyed  # what anyone could compute for every address
-    assert kept == keyed_hash(store.secret, "owner address", f"ann\n{ADDRESS}")
+    owners = f"net:{NETWORK}"  # the client key of the owner's network (guard/clients.py)
+    assert kept == keyed_hash(store.secret, "owner address", f"ann\n{owners}")
     url = f"sqlite:///{db}"
-    assert AccountStore(Store(url)).owner_address("Ann", ADDRESS)
+    assert AccountStore(Store(url)).owner_address("Ann", owners)
     # under another key (another server, or a copy of the database without its key file)
     # the hash says nothing
     monkeypatch.setenv(SECRET_ENV, "another server's secret")
     elsewhere = AccountStore(Store(url))
-    assert not elsewhere.owner_address("Ann", ADDRESS)
+    assert not elsewhere.owner_address("Ann", owners)
     # processes on several machines share the key given in the environment, not a file
     assert Store(url).secret == Store(f"sqlite:///{tmp_path / 'other.db'}").secret
     assert not (tmp_path / "other.db.secret").exists()

@@ -516,12 +516,7 @@ class GameManager:
     # ----- acting -------------------------------------------------------------------------------
 
     async def act_as_person(
-        self,
-        live: LiveGame,
-        seat: int | None,
-        seq: int,
-        action: int | str,
-        client: str | None = None,
+        self, live: LiveGame, seat: int | None, seq: int, action: int | str, client: str = ""
     ) -> None:
         """``act`` for a person's token: refused once the seat passed to the computer. The
         computer's answer is charged to ``client`` (by default the client the seat last played

@@ -4,7 +4,15 @@
 // browser. The next person then finds nothing of the account's; the account itself keeps
 // everything on the server (/api/me/games), for whenever it logs in again.
 const OWNER_KEY = "boneyard.account";
-const ACCOUNT_KEYS = ["boneyard.mygames", "boneyard.person", "boneyard-name", "boneyard.ladder"];
+// (turns.js keeps the last "your turn" answer and the games it told of: the account's too.)
+const ACCOUNT_KEYS = [
+  "boneyard.mygames",
+  "boneyard.person",
+  "boneyard-name",
+  "boneyard.ladder",
+  "boneyard.turns",
+  "boneyard.turns.told",
+];
 
 function signedInName() {
   return document.querySelector("header.top .signed-in")?.textContent.trim() || null;
