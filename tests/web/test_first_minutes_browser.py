@@ -306,19 +306,24 @@ def test_bon_bons_drawn_card_is_dealt_as_a_card(server: str, browser: Any) -> No
     page = first_visit(browser, 1280, 900)
     page.add_init_script(RECORD_MOTION)
     play_the_computer(page, server, "bonbon")
+    # Red's own card in hand, not the computer's (Blue's drawn card shows on the board too).
+    held = (
+        "[...document.querySelectorAll(\"#board [data-card='drawn'] title\")]"
+        ".some((title) => title.textContent.startsWith('Red drew '))"
+    )
     for _draw in range(30):  # a face-up-only card is played at once: no card is held then
         seq = seq_of(page)
         page.locator('#actions [data-action="draw"]').click()
         page.wait_for_function(
-            "document.querySelector(\"#board [data-card='drawn']\") || ("
-            f"document.getElementById('game').dataset.mine === 'yes' && "
-            f"Number(document.getElementById('game').dataset.seq) > {seq + 1})"
+            f"{held} || ("
+            f"document.getElementById('game')?.dataset.mine === 'yes' && "
+            f"Number(document.getElementById('game')?.dataset.seq) > {seq + 1})"
         )
-        if page.locator("#board [data-card='drawn']").count():
+        if page.evaluate(held):
             break
+    else:
+        raise AssertionError("thirty draws and never a card held")
     # The drawing that shows the card in hand is the one its motion was started on.
-    title = page.locator("#board [data-card='drawn'] title").first.text_content() or ""
-    assert title.startswith("Red drew "), title
     dealt = page.evaluate("window.__animations.filter(record => record.card === 'drawn')")
     assert dealt, "the drawn card is dealt with motion"
     page.context.close()

@@ -28,6 +28,9 @@ for (const row of document.querySelectorAll("[data-level]")) {
     row.dataset.state = "locked";
     play.disabled = true;
   }
+  // The buttons come disabled (ladder.html): a click before this script has read the results
+  // would do nothing.
+  play.disabled = row.dataset.state === "locked";
   play.addEventListener("click", () => {
     play.disabled = true;
     startPuzzle(`/api/ladder/levels/${level}`).catch((error) => {
