@@ -271,7 +271,12 @@ def test_bones_keeps_its_boards_size_and_marks_no_number_with_a_dot(
 ) -> None:
     """After the first move the board stays as big (its legend's room was kept from the
     start), and a square to go to that holds a piece is ringed, its stack's number in sight."""
-    from tests.web.browsing import click_square, legal_strings, play_by_clicking
+    from tests.web.browsing import (
+        click_square,
+        legal_strings,
+        play_by_clicking,
+        seq_of,
+    )
 
     game = create(server, "bones", seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}])
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -280,9 +285,11 @@ def test_bones_keeps_its_boards_size_and_marks_no_number_with_a_dot(
     page.goto(server + game["seats"][0]["url"])
     page.wait_for_selector("#game[data-mine=yes]")
     before = page.locator("#board svg").bounding_box()
+    seq = seq_of(page)
     play_by_clicking(page, legal_strings(page)[0])
-    page.wait_for_selector("#game[data-mine=no]")
-    page.wait_for_selector("#game[data-mine=yes]")
+    # The computer answers at once: "not my move" may never be seen, the count after its reply is
+    # (a selector: this page's policy forbids a script the test would evaluate).
+    page.wait_for_selector(f"#game[data-mine=yes][data-seq='{seq + 2}']")
     after = page.locator("#board svg").bounding_box()
     assert before is not None and after is not None
     assert abs(after["width"] - before["width"]) < 1, (before, after)
