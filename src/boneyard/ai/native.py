@@ -35,6 +35,29 @@ def _native_engine(game: Game) -> NativeGame:
     return native.load_game(game.name, **game.params)
 
 
+def _as_native(native_game: Any, state: Any) -> NativeState:
+    """``state`` in ``native_game``'s engine: itself, or rebuilt from its document."""
+    from boneyard.native.game import NativeState
+
+    if isinstance(state, NativeState):
+        return state
+    native_state: NativeState = native_game.state_from_json(state.to_json())
+    return native_state
+
+
+def _run_search(
+    root: NativeState,
+    search: str,
+    options_json: str,
+    time_limit: float | None,
+    iterations: int | None,
+    seed: int,
+) -> dict[str, Any]:
+    """One native search from ``root``, its budget in the engine's words (milliseconds)."""
+    time_limit_ms = None if time_limit is None else max(1, round(time_limit * 1000))
+    return root.search(search, options_json, time_limit_ms, iterations, seed)
+
+
 class NativeAlphaBetaBot(Bot):
     """The native alpha-beta / expectiminimax search (``search/alphabeta.rs``): the Python
     ``alphabeta`` bot's values at a fixed depth, many times faster.
@@ -94,11 +117,7 @@ class NativeAlphaBetaBot(Bot):
 
     def native_state(self, state: State | NativeState) -> NativeState:
         """``state`` in the native engine: itself, or rebuilt from its document."""
-        from boneyard.native.game import NativeState
-
-        if isinstance(state, NativeState):
-            return state
-        return self._native_game.state_from_json(state.to_json())
+        return _as_native(self._native_game, state)
 
     def _choose(self, state: State) -> int:
         root = self.native_state(state)
@@ -107,11 +126,8 @@ class NativeAlphaBetaBot(Bot):
             options["depth"] = self.max_depth
         if self.avoid:
             options["avoid"] = sorted(a for a in self.avoid if a in root.legal_actions())
-        time_limit_ms = None
-        if self.time_limit is not None:
-            time_limit_ms = max(1, round(self.time_limit * 1000))
-        result = root.search(
-            "alphabeta", json.dumps(options), time_limit_ms, None, self.rng.getrandbits(64)
+        result = _run_search(
+            root, "alphabeta", json.dumps(options), self.time_limit, None, self.rng.getrandbits(64)
         )
         self.last_result = result
         self.last_depth = int(result["iterations"])
@@ -206,23 +222,17 @@ class NativeMctsBot(Bot):
         return self._search(self._native_state(state))
 
     def _native_state(self, state: Any) -> Any:
-        from boneyard.native import NativeState
-
         if state.game.name != self.game.name:
             raise ValueError(f"this bot plays {self.game.name}, not {state.game.name}")
-        if isinstance(state, NativeState):
-            return state
-        return self.native_game.state_from_json(state.to_json())
+        return _as_native(self.native_game, state)
 
     def _search(self, native_state: Any) -> int:
         budget = self.budget
-        time_limit_ms = (
-            None if budget.time_limit is None else max(1, round(budget.time_limit * 1000))
-        )
-        found = native_state.search(
+        found = _run_search(
+            native_state,
             self.search,
             self.options_json,
-            time_limit_ms,
+            budget.time_limit,
             budget.iterations,
             self.rng.getrandbits(64),
         )
