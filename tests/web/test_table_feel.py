@@ -37,6 +37,8 @@ Element.prototype.animate = function (...args) {
     seq: Number(document.getElementById('game')?.dataset.seq ?? -1),
     running: document.getAnimations().length,
     card: Boolean(this.closest?.('#board [data-card]')),
+    seat: this.closest?.('#board [data-card]')?.dataset.seat ?? null,
+    face: this.closest?.('#board [data-card]')?.dataset.face ?? null,
   });
   return made;
 };
@@ -281,27 +283,50 @@ def test_a_drawn_card_is_dealt_with_motion(server: str, browser: Any) -> None:
     test waits for the state the move leaves on the table, never for the motion's time."""
     created = create(server, "bonbon", seats=[{}, {"kind": "computer", "level": "easy"}])
     page = open_seat(browser, server + created["seats"][0]["url"])
-    mine = "#board g[data-seat='0'][data-card]"
-    for _draw in range(30):  # a face-up-only card is played at once: no card is held then
-        page.wait_for_selector("#game[data-mine='yes']")
-        start, held = seq_of(page), page.locator(mine).count()
-        page.locator('#actions [data-action="draw"]').click()
-        page.wait_for_function(f'document.querySelectorAll("{mine}").length > {held}')
+    for _round in range(5):
+        start = hold_a_bon_bon_card(page)
+        # The drawing that shows the card in hand is the one its motion started on.
         records = page.evaluate("window.__animations")
-        assert any(r["seq"] > start and r["card"] for r in records), "dealt with motion"
-        # Held: this seat's drawn card waits for its up or down (any seat's card drawn on the
-        # board, the computer's included, is no sign that this seat holds one).
-        if any(a in ("up", "down") for a in legal_strings(page)):
-            break
-    else:
-        raise AssertionError("thirty draws and never a card to hold")
-    start = seq_of(page)
-    play = next(a for a in legal_strings(page) if a in ("up", "down"))
-    page.locator(f'#actions [data-action="{play}"]').click()
-    wait_seq(page, start + 1)
-    assert page.locator("#board [data-card]").count() >= 1, "the card lies in a run"
-    records = page.evaluate("window.__animations")
-    assert any(r["seq"] > start and r["card"] for r in records), records
+        assert any(r["seq"] == start and r["card"] for r in records), records
+        # Face down: a face-up card may break the limit and end the round, clearing the runs.
+        page.locator('#actions [data-action="down"]').click()
+        # The drawing that first shows it moves the card into this seat's run (the computer's
+        # answer may come in the same drawing), unless the round ended first: then again.
+        placed = (
+            f"window.__animations.some((r) => r.seq > {start} && r.seat === '0'"
+            " && r.face === 'down')"
+        )
+        ended = (
+            "[...document.querySelectorAll('[data-round-summary]')]"
+            f".some((summary) => Number(summary.dataset.seq) > {start})"
+        )
+        page.wait_for_function(f"{placed} || {ended}")
+        if page.evaluate(placed):
+            return
+    raise AssertionError("five rounds ended before a card played face down was drawn in place")
+
+
+def hold_a_bon_bon_card(page: Any) -> int:
+    """Play seat 0 on to a card in its hand that may go face up or down; the move number."""
+    # This seat's card in hand (the computer's drawn card shows on the board too).
+    held = "document.querySelector(\"#board g[data-seat='0'][data-card='drawn']\") !== null"
+    for _move in range(60):
+        page.wait_for_selector("#game[data-mine='yes']")
+        start, legal = seq_of(page), legal_strings(page)
+        if page.evaluate(held) and "down" in legal:
+            return start
+        # Draw, or answer what the last card asks (a gift's receiver, a catch, another card
+        # after an empty wrapper); never stop taking cards, which would end the test's turns.
+        answers = [a for a in legal if a.split()[0] not in ("pass", "bonus")]
+        action = "draw" if "draw" in legal else (answers or legal)[0]
+        page.locator(f'#actions [data-action="{action}"]').click()
+        # The card waits in hand, or was played at once (a face-up-only card, or one that ends
+        # the round) and the computer has answered: either way this seat's move again.
+        page.wait_for_function(
+            "document.getElementById('game')?.dataset.mine === 'yes'"
+            f" && Number(document.getElementById('game')?.dataset.seq) > {start}"
+        )
+    raise AssertionError("sixty moves and never a card to hold")
 
 
 def test_the_opponents_resignation_opens_beside_the_board(server: str, browser: Any) -> None:
