@@ -9,8 +9,9 @@ each value from the view of the player to move at its node, so the sign must fol
 once the game is over. Two-player zero-sum games only (a value is one number, the mover's).
 Games with chance inside ``step`` (Bon-Bon, Bond O Cones, wild OYNO) draw an outcome from the
 key, and mctx keeps one child per edge: the first outcome drawn at an edge stands for it through
-the whole search. Search them with Stochastic MuZero's chance nodes over the engines' split step
-instead, as ``boneyard train`` does (``boneyard.ai.training.selfplay.make_chance_fns``).
+the whole search. Search them with Stochastic MuZero's chance nodes
+(``mctx.stochastic_muzero_policy``) over the engines' split step (``decision_step``,
+``chance_step``: docs/interop.md) instead.
 
 Run a Gumbel MuZero search from the start of Obonto (uniform prior, zero value)::
 

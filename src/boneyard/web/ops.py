@@ -1,8 +1,9 @@
 """For operators: health, readiness, metrics and structured logs.
 
 ``/healthz`` answers 200 while the process serves at all (a liveness probe); ``/readyz`` answers
-200 only when the database answers too, and the Ray cluster when the bots run on one (503
-otherwise, saying which: a proxy or orchestrator sends no players to it); ``/metrics`` is the
+200 only when the database answers too and the computer can move (503 otherwise, saying which:
+a proxy or orchestrator sends no players to it; a Ray cluster lost while this process's own
+workers think instead is ready, ``degraded`` saying why); ``/metrics`` is the
 Prometheus text of ``metrics.Metrics``. ``setup_logging`` writes one JSON object a line when
 asked (``--log-format json``), for a log collector.
 """
@@ -52,6 +53,11 @@ async def readyz(request: Request) -> Response:
     bots = await manager.bots.unready(READY_SECONDS)
     if bots is not None:
         return _unavailable(f"the computer players cannot move: {bots}")
+    if manager.bots.degraded is not None:
+        # The computer still moves, on this process's own workers: players may come, and the
+        # operator reads why it is not thinking where it was set to.
+        detail = f"the computer thinks on this process's own workers: {manager.bots.degraded}"
+        return JSONResponse({"status": "ready", "degraded": detail})
     return JSONResponse({"status": "ready"})
 
 

@@ -274,6 +274,10 @@ class BotWorkers:
             for _ in range(self.processes):
                 self._pool.schedule(warm_up)
 
+    degraded: str | None = None
+    """Why the computer thinks somewhere other than it was set to (never: the workers are this
+    process's own)."""
+
     async def unready(self, timeout: float) -> str | None:
         """Why computer moves cannot run now (``None``: they can). The workers are this
         process's own: they always can."""

@@ -419,6 +419,10 @@ class QueueBots:
         else:
             future.set_result(int(result))
 
+    degraded: str | None = None
+    """Why the computer thinks somewhere other than it was set to (never: the queue's workers
+    are the only ones)."""
+
     async def unready(self, timeout: float) -> str | None:
         """Why computer moves cannot run now (``None``: they can): a job has waited past
         ``UNCLAIMED_SECONDS`` with no worker alive. (The database itself the readiness check

@@ -141,6 +141,9 @@ class RayBots:
         self._make_local = local
         self._local: Any = None
         """This process's own workers, made when the cluster is first lost (``local``)."""
+        self.degraded: str | None = None
+        """Why the cluster cannot take the computer's moves, while this process's own workers
+        take them instead (set by ``unready``)."""
         self._lost = False
         """The cluster was lost and not found again yet."""
         self.local_runs = 0
@@ -207,17 +210,27 @@ class RayBots:
         return context
 
     async def unready(self, timeout: float) -> str | None:
-        """Why computer moves cannot run now (``None``: they can): still connecting, the last
-        connection failed (the next try begins now), or the cluster does not answer within
-        ``timeout`` seconds."""
+        """Why computer moves cannot run now (``None``: they can). The cluster still
+        connecting, its last connection failed (the next try begins now) or not answering
+        within ``timeout`` seconds is a reason only without this process's own workers to fall
+        back on; with them the computer goes on thinking here, and the reason is kept in
+        ``degraded`` for the readiness answer to tell."""
+        lost, here = await self._lost_because(timeout)
+        self.degraded = lost if here and self._make_local is not None else None
+        return None if self.degraded is not None else lost
+
+    async def _lost_because(self, timeout: float) -> tuple[str | None, bool]:
+        """Why the cluster cannot take a move now, and whether ``run`` would then think here
+        (a failed connection, or a reconnection after a loss; a first connection is waited
+        for)."""
         connection = self._context
         if connection is None or not connection.done():
             self._connection()
-            return f"connecting to the Ray cluster at {self.address}"
+            return f"connecting to the Ray cluster at {self.address}", self._lost
         failed = connection.exception()
         if failed is not None:
             self._connection()  # the next try begins
-            return f"the Ray cluster at {self.address} cannot be reached ({failed})"
+            return f"the Ray cluster at {self.address} cannot be reached ({failed})", True
         # One question at a time: a probe that keeps asking a lost cluster waits for the one
         # under way rather than queueing more behind it on the connection's thread.
         ping = self._pinging
@@ -227,8 +240,8 @@ class RayBots:
             await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(ping)), timeout)
         except Exception as error:
             reason = "no answer" if isinstance(error, TimeoutError) else str(error)
-            return f"the Ray cluster at {self.address} does not answer ({reason})"
-        return None
+            return f"the Ray cluster at {self.address} does not answer ({reason})", self._lost
+        return None, False
 
     def _ping(self, context: Any) -> None:
         import ray
