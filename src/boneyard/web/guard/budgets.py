@@ -22,6 +22,7 @@ The client is the connection's address. Behind a reverse proxy the address the p
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 from collections import Counter
@@ -170,6 +171,20 @@ class Budgets:
                 "too_many_logins",
                 f"too many log-in tries on this name; try again in {max(1, round(wait))} seconds",
                 retry_after=wait,
+            )
+
+    async def charge_name_off_loop(
+        self, network: str, name: str, *, device: str | None = None, shared: bool = True
+    ) -> None:
+        """``charge_name``, on a thread of its own where the buckets are the database's (a
+        PostgreSQL round trip for each bucket it takes from, which on the event loop would
+        stall every other request for as long: the rest of the store's calls run in threads
+        too); in this process's memory (SQLite) it is a few dictionary look-ups, taken here."""
+        if self.shared is None:
+            self.charge_name(network, name, device=device, shared=shared)
+        else:
+            await asyncio.to_thread(
+                functools.partial(self.charge_name, network, name, device=device, shared=shared)
             )
 
     def charge_failure(self, network: str) -> None:
