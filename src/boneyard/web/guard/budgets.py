@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
@@ -39,6 +39,9 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard.limits import RateLimit
 from boneyard.web.settings import Settings
 from boneyard.web.store.buckets import SharedBuckets
+
+if TYPE_CHECKING:
+    from boneyard.web.guard.turns import RequestTurns
 
 log = logging.getLogger("boneyard.web")
 
@@ -258,8 +261,14 @@ class Charge:
         # async: FastAPI runs a plain function dependency in a worker thread, a hop per request
         budgets: Budgets = request.app.state.budgets
         if budgets.shares(self.spend):  # a round trip to the database: off the event loop
-            return await asyncio.to_thread(_charged, request, self.spend)
-        return _charged(request, self.spend)
+            payer = await asyncio.to_thread(_charged, request, self.spend)
+        else:
+            payer = _charged(request, self.spend)
+        # a costly or interactive request then waits its client's turn (turns.py)
+        turns: RequestTurns | None = getattr(request.app.state, "turns", None)
+        if turns is not None:
+            await turns.take_for(request, self.spend)
+        return payer
 
     def __repr__(self) -> str:
         return f"Charge({self.spend.value})"
