@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 from starlette.requests import HTTPConnection, Request
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.turns import HELD, RequestTurns, Work
+from boneyard.web.guard.budgets import charges_of
+from boneyard.web.guard.turns import HELD, WORK_OF, RequestTurns, Work
 from tests.web.conftest import another_person, create, make_app, wait_for
 
 
@@ -298,3 +299,31 @@ def test_a_read_whose_client_left_is_not_done(db_path: Path) -> None:
         main.portal.call(turns.end, Work.COSTLY)  # type: ignore[union-attr]
         assert turns.running == 0
         assert 'boneyard_refusals_total{reason="request_gone"} 1.0' in main.get("/metrics").text
+
+
+def test_work_that_waits_in_a_queue_of_its_own_holds_no_turn(db_path: Path) -> None:
+    """A hint waits for the bot workers and the daily puzzle for its solver: holding a turn
+    meanwhile would keep everyone's reads waiting as long. Every other read and move takes
+    one."""
+
+    def walked(routes: list[Any]) -> list[Any]:
+        found = []
+        for route in routes:
+            inner = getattr(route, "original_router", None)  # an included router
+            found += walked(list(inner.routes)) if inner is not None else [route]
+        return found
+
+    app = make_app(db_path)
+    takes: dict[str, bool] = {}
+    for route in walked(list(app.routes)):
+        dependant = getattr(route, "dependant", None)
+        if dependant is None:
+            continue
+        for sub in dependant.dependencies:
+            for charge in charges_of([sub]):
+                if charge.spend in WORK_OF:
+                    takes[route.path] = charge.takes_turn  # type: ignore[attr-defined]
+    waiving = {path for path, takes_turn in takes.items() if not takes_turn}
+    assert waiving == {"/api/games/{game_id}/hint", "/api/ladder/daily/{date}"}
+    assert takes["/api/games/{game_id}/actions"] and takes["/api/games/{game_id}"]
+    assert takes["/@/{name}"] and takes["/api/tournaments/{tournament_id}"]

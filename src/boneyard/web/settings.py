@@ -150,7 +150,7 @@ class Settings:
     password_nice: int = 10
     """How much lower the hashing threads' CPU priority is than the requests' (Linux, per
     thread): a crowd's checks take the CPU the moves leave, not the moves' own."""
-    request_slots: int = 2
+    request_slots: int = 4
     """Costly reads (views, lists, replays, profiles, standings) and interactive requests
     (moves, a seat's own view) served at once by one process; the rest wait their client's
     turn, interactive ones first (``web/guard/turns.py``)."""

@@ -252,10 +252,15 @@ class Payer:
 
 
 class Charge:
-    """A route's charge: ``Depends(Charge(Spend.GAME))`` takes one from the client's budget."""
+    """A route's charge: ``Depends(Charge(Spend.GAME))`` takes one from the client's budget.
+    A costly read or an interactive request then waits its client's turn (``turns.py``),
+    unless ``takes_turn`` is False: a route whose work waits in a fair queue of its own (a
+    hint at the bot workers, a puzzle solved in the work threads) would hold a turn, and keep
+    everyone's reads waiting, for as long as that work takes."""
 
-    def __init__(self, spend: Spend) -> None:
+    def __init__(self, spend: Spend, *, takes_turn: bool = True) -> None:
         self.spend = spend
+        self.takes_turn = takes_turn
 
     async def __call__(self, request: Request) -> Payer:
         # async: FastAPI runs a plain function dependency in a worker thread, a hop per request
@@ -266,7 +271,7 @@ class Charge:
             payer = _charged(request, self.spend)
         # a costly or interactive request then waits its client's turn (turns.py)
         turns: RequestTurns | None = getattr(request.app.state, "turns", None)
-        if turns is not None:
+        if turns is not None and self.takes_turn:
             await turns.take_for(request, self.spend)
         return payer
 
@@ -341,7 +346,11 @@ GamePayer = Annotated[Payer, Depends(Charge(Spend.GAME))]
 PersonPayer = Annotated[Payer, Depends(Charge(Spend.PERSON))]
 SessionPayer = Annotated[Payer, Depends(Charge(Spend.SESSION))]
 MovePayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
+HintPayer = Annotated[Payer, Depends(Charge(Spend.MOVE, takes_turn=False))]
+"""A hint: a move's budget, but no turn (it waits for the bot workers in their own queue)."""
 LookupPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
+SolvingPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP, takes_turn=False))]
+"""A look-up that solves (the daily puzzle): no turn held while its work threads solve."""
 ReadPayer = Annotated[Payer, Depends(Charge(Spend.READ))]
 """A read of a game or of the store."""
 PAGE = Depends(Charge(Spend.PAGE))
