@@ -407,12 +407,19 @@ def attack_process(
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU seconds process ``pid`` has used (its threads; Linux's /proc)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The CPU seconds process ``pid`` and the processes under it (``--workers``' server
+    processes, the bot workers) use now (their threads; Linux's /proc)."""
+    stats = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            stats[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    tree, ticks = {pid}, 0
+    for _ in range(4):  # the server, its workers, their bot processes
+        tree |= {child for child, (parent, _) in stats.items() if parent in tree}
+    for member in tree:
+        ticks += stats.get(member, (0, 0))[1]
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 # ----- rows ------------------------------------------------------------------------------------
@@ -495,8 +502,8 @@ async def row(
         f"({len(calm)}/{len(attacked)} timed); owner's log-in {owner_words}; attack got {got}"
         + (f"; thinking waits {waits:.0f}" if replies else "")
         + (f"; {extra}" if extra else "")
-        + f"; CPU over {elapsed:.0f} s: server {server_cpu:.1f} s, the crowd's clients "
-        f"{attack_cpu:.1f} s; load {os.getloadavg()[0]:.1f}",
+        + f"; CPU over {elapsed:.0f} s: the server's processes {server_cpu:.1f} s, the crowd's "
+        f"clients {attack_cpu:.1f} s; load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
 
