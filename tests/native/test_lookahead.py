@@ -107,6 +107,8 @@ def test_deeper_searches_value_the_moves_differently_and_report_their_depth() ->
     )
     assert deep["iterations"] == 1
     assert dict(deep["action_values"]) != shallow
+    # The opponent answers weighed below each root action: the searched ones have some.
+    assert sum(1 for _, weighed in deep["visits"] if weighed > 0) == min(10, len(shallow))
     assert deep["action"] in state.legal_actions()
 
 
@@ -136,6 +138,13 @@ def test_a_chance_node_and_the_end_are_refused() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     with pytest.raises(InvalidStateError, match="not a chance node"):
+        state.search("lookahead", "{}", None, None, 0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(InvalidStateError, match="not the end of the game"):
         state.search("lookahead", "{}", None, None, 0)
 
 

@@ -354,6 +354,8 @@ pub struct Lookahead {
     deadline: Option<Instant>,
     /// Opponent answers weighed (one per roll of each opponent turn searched).
     pub nodes: u64,
+    /// Per root action searched in full, the opponent answers weighed below it.
+    pub visits: Vec<(Action, u64)>,
 }
 
 impl Lookahead {
@@ -391,6 +393,7 @@ impl Lookahead {
             soft_deadline: time_limit.map(|limit| started + limit.mul_f64(SOFT_SHARE)),
             deadline: time_limit.map(|limit| started + limit),
             nodes: 0,
+            visits: Vec::new(),
         }
     }
 
@@ -737,7 +740,14 @@ impl Lookahead {
     fn child_value(&mut self, child: &Child, depth: u32) -> Result<f64, OutOfTime> {
         let root = self.root.clone();
         let position = child.position.as_ref().unwrap_or(&root);
-        let value = self.after_own_action(position, depth)?;
+        let before = self.nodes;
+        let value = self.after_own_action(position, depth);
+        let weighed = self.nodes - before;
+        match self.visits.iter_mut().find(|(a, _)| *a == child.action) {
+            Some(entry) => entry.1 += weighed,
+            None => self.visits.push((child.action, weighed)),
+        }
+        let value = value?;
         Ok(child.chance * (WIN + self.material(position)) + (1.0 - child.chance) * value)
     }
 
@@ -1006,7 +1016,13 @@ pub fn search(
     Ok(SearchOutcome {
         action,
         values: seat_values,
-        visits: values.iter().map(|&(a, _)| (a, 0)).collect(),
+        visits: values
+            .iter()
+            .map(|&(a, _)| {
+                let weighed = lookahead.visits.iter().find(|(b, _)| *b == a);
+                (a, weighed.map_or(0, |&(_, n)| n))
+            })
+            .collect(),
         iterations: u64::from(depth),
         elapsed_ms: started.elapsed().as_millis() as u64,
         action_values: values,
