@@ -89,7 +89,8 @@ const SAFETY_ORDER: [[&str; 2]; 13] = [
 /// The search's options, read and checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
-    /// A fixed depth (0: `search.py`'s three plies); `None`: deepen until the time runs out.
+    /// A fixed depth (0: `search.py`'s three plies); `None`: deepen until the time runs out
+    /// (depth 0 without a time limit).
     pub depth: Option<u32>,
     /// How many of the seat's root actions (the best at a glance) are searched in full.
     pub width: usize,
