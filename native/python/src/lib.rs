@@ -398,7 +398,8 @@ impl PyState {
     /// Search for the mover's action with the native search `search` (its `options` a JSON
     /// object), within `time_limit_ms` and/or `iterations`, seeded by `seed`; the GIL is released
     /// while it thinks. A dict: `action`, `values` (per seat), `visits` (per root action),
-    /// `iterations`, `elapsed_ms`.
+    /// `iterations`, `elapsed_ms`, `action_values` (per root action its value, where the search
+    /// gives one: Bond O Cones' `lookahead`).
     #[pyo3(signature = (search, options_json, time_limit_ms, iterations, seed))]
     fn search<'py>(
         &self,
@@ -428,6 +429,7 @@ impl PyState {
         found.set_item("visits", outcome.visits)?;
         found.set_item("iterations", outcome.iterations)?;
         found.set_item("elapsed_ms", outcome.elapsed_ms)?;
+        found.set_item("action_values", outcome.action_values)?;
         Ok(found)
     }
 

@@ -26,7 +26,12 @@ from boneyard.ai.greedy import GreedyBot
 from boneyard.ai.levels import LEVEL_NAMES, Level, hint_level, is_level_name, level_for
 from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
-from boneyard.ai.native import NativeAlphaBetaBot, NativeIsmctsBot, NativeMctsBot
+from boneyard.ai.native import (
+    NativeAlphaBetaBot,
+    NativeIsmctsBot,
+    NativeLookaheadBot,
+    NativeMctsBot,
+)
 from boneyard.ai.random_bot import RandomBot
 from boneyard.ai.repetition import repeating_actions
 from boneyard.core.game import Game, State
@@ -46,6 +51,7 @@ BOTS: dict[str, type[Bot]] = {
         NativeAlphaBetaBot,
         NativeMctsBot,
         NativeIsmctsBot,
+        NativeLookaheadBot,
     )
 }
 """Bot name -> class. Every bot plays every registered game."""

@@ -248,3 +248,115 @@ class NativeIsmctsBot(NativeMctsBot):
 
     name = "native_ismcts"
     search = "ismcts"
+
+
+# ----- Bond O Cones' own lookahead (games/bondo_cones/lookahead.rs) ------------------------------
+
+NATIVE_LOOKAHEAD_GAMES = frozenset({"bondo_cones"})
+"""The games whose own lookahead (the ``lookahead`` bot's ``Game.lookahead_values``) is native."""
+
+MOST_LOOKAHEAD_DEPTH = 8
+"""The deepest ``max_depth`` the native lookahead takes (``lookahead.rs``'s ``MOST_DEPTH``)."""
+
+
+class NativeLookaheadBot(Bot):
+    """The game's own lookahead in Rust (Bond O Cones: ``games/bondo_cones/lookahead.rs``), and
+    deeper: at ``max_depth`` 0 the ``lookahead`` bot's three plies, value for value; each depth
+    above adds the seat's next roll and best move and the opponent's reply to it (a minimising
+    opponent among its best one-ply answers). With ``time_limit`` seconds it deepens one depth
+    at a time until the time runs out (or ``max_depth``); with neither, depth 0.
+
+    It reads what its seat sees alone (the native search builds its model from the seat's view,
+    never the hidden values), and the seed breaks ties between equal moves. In a game without a
+    native lookahead it plays the greedy bot's choice, as ``lookahead`` does without the hook.
+    """
+
+    name = "native_lookahead"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        *,
+        seed: int | None = None,
+        use_solver: bool = True,
+        time_limit: float | None = None,
+        max_depth: int | None = None,
+        width: int | None = None,
+        move_width: int | None = None,
+        reply_width: int | None = None,
+    ) -> None:
+        from boneyard.ai.greedy import GreedyBot
+
+        python_game = getattr(game, "python_game", game)
+        super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
+        if max_depth is not None and (
+            not isinstance(max_depth, int)
+            or isinstance(max_depth, bool)
+            or not 0 <= max_depth <= MOST_LOOKAHEAD_DEPTH
+        ):
+            raise ValueError(
+                f"max_depth is a whole number from 0 to {MOST_LOOKAHEAD_DEPTH}, not {max_depth!r}"
+            )
+        if time_limit is not None and (
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, int | float)
+            or not math.isfinite(time_limit)
+            or time_limit <= 0
+        ):
+            raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
+        options: dict[str, Any] = {}
+        for key, count in (
+            ("width", width),
+            ("move_width", move_width),
+            ("reply_width", reply_width),
+        ):
+            if count is None:
+                continue
+            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 100:
+                raise ValueError(f"{key} is a whole number from 1 to 100, not {count!r}")
+            options[key] = count
+        if max_depth is not None:
+            options["depth"] = max_depth
+        elif time_limit is None:
+            options["depth"] = 0
+        self.time_limit = time_limit
+        self.max_depth = max_depth
+        self.options_json = json.dumps(options)
+        self.native = python_game.name in NATIVE_LOOKAHEAD_GAMES
+        self._native_game = _native_engine(python_game) if self.native else None
+        self._fallback = GreedyBot(
+            python_game, seat, seed=seed, use_solver=False, time_limit=time_limit
+        )
+        self.last_result: dict[str, Any] = {}
+        """What the native search said the last time: ``action``, ``action_values`` (per legal
+        action), ``iterations`` (the deepest depth finished), ``elapsed_ms``."""
+
+    def step(self, state: Any) -> int:
+        """The lookahead's action for this bot's seat in ``state`` (Python or native)."""
+        from boneyard.native.game import NativeState
+
+        if isinstance(state, NativeState) and not self.native:
+            return super().step(self.game.state_from_json(state.to_json()))
+        if isinstance(state, NativeState):
+            player = state.current_player()
+            if player != self.seat:
+                asked = "nobody (the game is over)" if state.is_terminal() else player
+                raise ValueError(
+                    f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
+                    f"asks for {asked}"
+                )
+            return self._search(state)
+        return super().step(state)
+
+    def _choose(self, state: State) -> int:
+        if self._native_game is None:
+            return self._fallback._choose(state)
+        return self._search(_as_native(self._native_game, state))
+
+    def _search(self, root: NativeState) -> int:
+        found = _run_search(
+            root, "lookahead", self.options_json, self.time_limit, None, self.rng.getrandbits(64)
+        )
+        self.last_result = found
+        return int(found["action"])

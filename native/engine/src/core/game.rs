@@ -108,6 +108,14 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn snapshot(&self) -> Option<Value> {
         None
     }
+    /// A search of the game's own on its own model (Bond O Cones' `lookahead`), where
+    /// `request` names one: `None` sends the request on to the generic searches.
+    fn own_search(
+        &self,
+        _request: &crate::search::SearchRequest,
+    ) -> Option<Result<crate::search::SearchOutcome, EngineError>> {
+        None
+    }
 }
 
 /// A loaded game (its parameters read): what `boneyard.native.load_game` holds.

@@ -683,6 +683,7 @@ pub fn search<R: Rules>(
         visits: order.into_iter().zip(visits).collect(),
         iterations: u64::from(finished),
         elapsed_ms: started.elapsed().as_millis() as u64,
+        action_values: Vec::new(),
     })
 }
 

@@ -225,6 +225,7 @@ pub fn run_tree_search<R: Rules>(
             visits: vec![(legal[0], 0)],
             iterations: 0,
             elapsed_ms: started.elapsed().as_millis() as u64,
+            action_values: Vec::new(),
         });
     }
     let deadline = request
@@ -279,6 +280,7 @@ pub fn run_tree_search<R: Rules>(
         visits,
         iterations,
         elapsed_ms,
+        action_values: Vec::new(),
     })
 }
 

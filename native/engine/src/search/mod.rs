@@ -44,16 +44,23 @@ pub struct SearchOutcome {
     pub iterations: u64,
     /// Milliseconds spent.
     pub elapsed_ms: u64,
+    /// Per root action its value, where the search gives every action one (a game's own
+    /// lookahead); empty otherwise.
+    pub action_values: Vec<(Action, f64)>,
 }
 
 /// The names of the searches `run` knows, for error messages.
-pub const SEARCHES: &[&str] = &[alphabeta::NAME, "mcts", "ismcts"];
+pub const SEARCHES: &[&str] = &[alphabeta::NAME, "mcts", "ismcts", "lookahead (bondo_cones)"];
 
 /// Run `request` from `state` (a player's turn: not a chance node, not the end).
 pub fn run<R: Rules>(
     state: &Played<R>,
     request: &SearchRequest,
 ) -> Result<SearchOutcome, EngineError> {
+    // A game's own search (`Rules::own_search`: Bond O Cones' lookahead) answers first.
+    if let Some(found) = state.rules.own_search(request) {
+        return found;
+    }
     // Each search adds one arm here: `"mcts" => mcts::search(state, request),`.
     match request.search.as_str() {
         alphabeta::NAME => alphabeta::search(state, request),

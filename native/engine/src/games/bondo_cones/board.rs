@@ -288,6 +288,18 @@ pub fn bondo_destinations(start: usize, steps: usize, empty: Bits, target: Bits)
     }
 }
 
+/// `(square, steps, empty, target) -> destinations` of a BondO walk: `bondo_destinations`, or a
+/// cache of it (`board.Walk`).
+pub trait Walker: FnMut(usize, usize, Bits, Bits) -> Bits {}
+
+impl<F: FnMut(usize, usize, Bits, Bits) -> Bits> Walker for F {}
+
+/// The squares within `steps` king steps of `square` on an empty board: nothing farther can
+/// change a walk of `steps` from it (a cache's key).
+pub fn ball(square: usize, steps: usize) -> Bits {
+    BALL[square][steps.min(MAX_STEPS)]
+}
+
 /// Where each side's cones stand and which carry rings (`board.ConeBoards`): `cones[s]` seat
 /// s's cones, `ringed[s]` those carrying a ring, `double[s]` those carrying both (in `ringed`
 /// too).
@@ -386,6 +398,11 @@ impl ConeBoards {
     /// sorted: its cones without a ring straight, the ringed ones (twice as far where they carry
     /// both rings) on a BondO walk. Empty where there is none.
     pub fn cone_moves(&self, seat: usize, roll: usize) -> Vec<Action> {
+        self.cone_moves_by(seat, roll, &mut bondo_destinations)
+    }
+
+    /// `cone_moves` with the BondO walks found by `walk` (`bondo_destinations`, or a cache).
+    pub fn cone_moves_by(&self, seat: usize, roll: usize, walk: &mut impl Walker) -> Vec<Action> {
         let empty = self.empty();
         let target = empty | self.cones[1 - seat];
         let ringed = self.ringed[seat];
@@ -406,7 +423,7 @@ impl ConeBoards {
             } else {
                 roll
             };
-            reach[square] = bondo_destinations(square, steps, empty, target);
+            reach[square] = walk(square, steps, empty, target);
             origins |= 1 << square;
         }
         let count = squares_of(origins)
@@ -418,6 +435,48 @@ impl ConeBoards {
             moves.extend(squares_of(reach[from]).map(|to| (base + to) as Action));
         }
         moves
+    }
+
+    /// `ConeBoards.hit_masks`: for each roll 1-4 (index 0 unused) the other side's cones that
+    /// `attacker` could capture with it, each attacker cone's reach worked out once: the cones
+    /// without a ring shifted a step at a time in each direction, the ring cones walked.
+    pub fn hit_masks(&self, attacker: usize) -> [Bits; 5] {
+        self.hit_masks_by(attacker, &mut bondo_destinations)
+    }
+
+    /// `hit_masks` with the BondO walks found by `walk` (`bondo_destinations`, or a cache).
+    pub fn hit_masks_by(&self, attacker: usize, walk: &mut impl Walker) -> [Bits; 5] {
+        let defender = self.cones[1 - attacker];
+        let mut hits = [0; 5];
+        if defender == 0 {
+            return hits;
+        }
+        let empty = self.empty();
+        let ringed = self.ringed[attacker];
+        let ordinary = self.cones[attacker] & !ringed;
+        for &(delta, wrap) in &SHIFTS {
+            let mut front = ordinary;
+            for hit in hits.iter_mut().skip(1) {
+                front = shift(front, delta) & wrap;
+                *hit |= front & defender;
+                front &= empty;
+                if front == 0 {
+                    break;
+                }
+            }
+        }
+        let land = empty | defender;
+        for square in squares_of(ringed) {
+            let factor = if self.double[attacker] >> square & 1 != 0 {
+                2
+            } else {
+                1
+            };
+            for (roll, hit) in hits.iter_mut().enumerate().skip(1) {
+                *hit |= walk(square, roll * factor, empty, land) & defender;
+            }
+        }
+        hits
     }
 }
 

@@ -9,7 +9,7 @@ use super::observation::{seen_cones, SeenCone, Viewer};
 use super::rules::{BondoConesRules, DRAW};
 
 /// `RING_WORTH`: how many points a ring is worth to its holder.
-const RING_WORTH: f64 = 3.0;
+pub(super) const RING_WORTH: f64 = 3.0;
 
 /// `evaluate(state, seat)`: a value in (-1, 1) for `seat` (the end's result once decided).
 pub fn evaluate(state: &BondoConesRules, seat: usize) -> f64 {

@@ -3,6 +3,7 @@
 
 mod board;
 mod heuristic;
+pub mod lookahead;
 mod notation;
 mod observation;
 mod record;

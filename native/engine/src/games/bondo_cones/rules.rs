@@ -803,6 +803,13 @@ impl Rules for BondoConesRules {
     fn snapshot(&self) -> Option<Value> {
         Some(self.saved_record())
     }
+
+    fn own_search(
+        &self,
+        request: &crate::search::SearchRequest,
+    ) -> Option<Result<crate::search::SearchOutcome, EngineError>> {
+        (request.search == super::lookahead::NAME).then(|| super::lookahead::search(self, request))
+    }
 }
 
 #[cfg(test)]
