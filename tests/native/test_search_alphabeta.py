@@ -215,6 +215,53 @@ def test_a_forced_win_is_found_and_the_search_stops_there() -> None:
     assert child.is_terminal() and child.returns() == [1.0, -1.0]
 
 
+def bones_after(*placements: str) -> Any:
+    state = native.load_game("bones").new_initial_state()
+    for text in placements:
+        state.apply_action(state.string_to_action(text))
+    return state
+
+
+def test_the_threat_extension_sees_a_double_threat_as_the_win_it_is() -> None:
+    """White's g5-g6 makes e5 f5 g5 and g6 h6 i6 at once: no black piece parries both (the one
+    on g5-g6 itself may not lie exactly on a completely visible piece), so white wins in three
+    plies. At depth 1 the plain search only guesses (the heuristic's "unstoppable"); with the
+    threat extension it follows black's forced reply and white's win to the end, the value a
+    full-width search at depth 3 finds."""
+    state = bones_after("e5-f5", "a1-a2", "h6-i6", "a8-a9")
+    plain = native_search(state, {"depth": 1})
+    extended = native_search(state, {"depth": 1, "threat_plies": 2})
+    deeper = native_search(state, {"depth": 3})
+    assert plain["values"][0] < 1.0  # a heuristic's value in [0, 1], no win
+    assert extended["values"][0] == pytest.approx(deeper["values"][0], abs=TOLERANCE)
+    assert extended["values"][0] > 9.0
+    assert state.action_to_string(extended["action"]) == "g5-g6"
+
+
+def test_the_threat_extension_agrees_with_a_deeper_search_on_every_win_it_finds() -> None:
+    """In positions of half-greedy games, a win the extension proves at depth 1 (a threat, the
+    forced parry, the win: three plies) is the win a full-width depth-3 search finds."""
+    game = boneyard.load_game("bones")
+    wins = 0
+    for seed in range(3):
+        python_state, native_state = play_randomly("bones", seed, 0)
+        rng = random.Random(seed)
+        while not python_state.is_terminal() and python_state.move_number() < 24:
+            extended = native_search(native_state, {"depth": 1, "threat_plies": 2}, seed=seed)
+            seat = native_state.current_player()
+            if extended["values"][seat] > 9.0:
+                deeper = native_search(native_state, {"depth": 3}, seed=seed)
+                assert deeper["values"][seat] == pytest.approx(
+                    extended["values"][seat], abs=TOLERANCE
+                ), python_state.history()
+                wins += 1
+            legal = python_state.legal_actions()
+            action = rng.choice(best_placements(python_state) if rng.random() < 0.5 else legal)
+            python_state.apply_action(action)
+            native_state.apply_action(action)
+    assert game.name == "bones" and wins >= 3
+
+
 # ----- budgets, seeds --------------------------------------------------------------------
 
 
@@ -291,6 +338,8 @@ def test_a_whole_small_tree_stops_before_the_time_is_up() -> None:
         ({"depth": 1, "moves": [99999]}, {}, "99999 is not a legal action here"),
         ({"depth": 1, "moves": []}, {}, "names no move"),
         ({"depth": 1, "avoid": "d1"}, {}, "is a list of legal action ids"),
+        ({"depth": 1, "threat_plies": -2}, {}, "threat_plies.* from 0 to 64, not -2"),
+        ({"depth": 1, "threat_plies": 1.5}, {}, "threat_plies.* from 0 to 64, not 1.5"),
     ],
 )
 def test_bad_options_are_refused_clearly_and_change_nothing(
@@ -368,3 +417,5 @@ def test_bad_bot_options_are_refused() -> None:
         NativeAlphaBetaBot(game, 0, max_depth=0)
     with pytest.raises(ValueError, match="time_limit must be positive seconds"):
         NativeAlphaBetaBot(game, 0, time_limit=float("nan"))
+    with pytest.raises(ValueError, match="threat_plies is a whole number of plies from 0 to 64"):
+        NativeAlphaBetaBot(game, 0, threat_plies=-1)

@@ -65,6 +65,11 @@ class NativeAlphaBetaBot(Bot):
     ``max_depth`` plies (an exact, reproducible search: the same value as ``alphabeta`` at that
     depth), or iterative deepening within ``time_limit`` seconds (the deepest finished iteration
     answers), or both (whichever ends first). With neither, depth 3, as ``alphabeta``.
+
+    ``threat_plies`` (0: off, the Python bot's search) lets the search go on past its depth
+    through forcing positions alone (the mover can win at once, or must parry an immediate win:
+    the game's ``forcing_moves``, Bones' so far), up to that many plies, as a chess engine
+    extends checks: then its values are no longer ``alphabeta``'s.
     """
 
     name = "native_alphabeta"
@@ -78,8 +83,18 @@ class NativeAlphaBetaBot(Bot):
         use_solver: bool = True,
         max_depth: int | None = None,
         time_limit: float | None = None,
+        threat_plies: int = 0,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
+        if (
+            not isinstance(threat_plies, int)
+            or isinstance(threat_plies, bool)
+            or not 0 <= threat_plies <= 64
+        ):
+            raise ValueError(
+                f"threat_plies is a whole number of plies from 0 to 64, not {threat_plies!r}"
+            )
+        self.threat_plies = threat_plies
         if max_depth is not None and (
             not isinstance(max_depth, int)
             or isinstance(max_depth, bool)
@@ -124,6 +139,8 @@ class NativeAlphaBetaBot(Bot):
         options: dict[str, Any] = {}
         if self.max_depth is not None:
             options["depth"] = self.max_depth
+        if self.threat_plies:
+            options["threat_plies"] = self.threat_plies
         if self.avoid:
             options["avoid"] = sorted(a for a in self.avoid if a in root.legal_actions())
         result = _run_search(
