@@ -230,3 +230,24 @@ def test_a_hint_in_bon_bon_for_four_asks_the_native_search_for_want_of_a_network
     assert hint_level(load_game("bonbon", players=4)) == "5"
     assert level_for("bonbon", 5).bot == "native_ismcts"
     assert hint_level(load_game("bonbon")) == scale_for("bonbon").strongest
+
+
+def test_oynos_top_level_plays_a_solved_duel_perfectly() -> None:
+    """Where the duel is small enough to solve within a move (3x3 with two bones a side), the
+    top level plays a best move of the native exact solve, its search only beyond it."""
+    import random
+
+    from boneyard.solvers import oyno_duel
+
+    game = load_game("oyno", size=3, bones_per_player=2)
+    solution = oyno_duel.solve(3, 2, place_rule=str(game.params["place_rule"]), engine="native")
+    top = scale_for("oyno").strongest
+    rng = random.Random(3)
+    checked = 0
+    while checked < 12:
+        state = game.new_initial_state()
+        while not state.is_terminal() and checked < 12:
+            bot = make_bot(top, game, state.current_player(), seed=checked, time_limit=0.05)
+            assert bot.step(state) in solution.best_actions(state), state.history()
+            checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
