@@ -183,9 +183,28 @@ def test_stored_ratings_match_the_levels_they_measured() -> None:
 
 
 def test_the_expert_stands_above_hard_where_its_network_beats_hard() -> None:
+    """Bon-Bon: hard (level 4), the native ISMCTS that beat it (5), the expert above both (6)."""
     scale = scale_for("bonbon")
     assert scale.level(scale.strongest).bot == "expert"
-    assert int(scale.strongest) == scale.aliases["hard"] + 1
+    assert int(scale.strongest) == scale.aliases["hard"] + 2
+    native = scale.level(scale.aliases["hard"] + 1)
+    assert native.bot == "native_ismcts" and native.options["time_limit"] == 1.0
+
+
+def test_an_old_games_hard_still_plays_hards_search() -> None:
+    """A game stored with the level ``hard`` before the native levels came keeps its bot: the
+    Python search at 1 s, not the level above it."""
+    from boneyard.ai.mcts import ISMCTSBot
+
+    game = load_game("bonbon")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    bot = make_bot("hard", game, state.current_player(), seed=1, time_limit=0.05)
+    assert type(bot) is ISMCTSBot
+    assert bot.step(state) in state.legal_actions()
+    for name, bot_name in (("bones", "alphabeta"), ("obonto", "mcts"), ("oyno", "alphabeta")):
+        assert make_bot("hard", load_game(name), 0, seed=1).name == bot_name
 
 
 def test_a_hint_asks_the_strongest_level(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -207,6 +226,28 @@ def test_a_hint_asks_the_strongest_level(monkeypatch: pytest.MonkeyPatch) -> Non
     assert asked == [scale_for("bonbon").strongest, scale_for("bones").strongest]
 
 
-def test_a_hint_in_bon_bon_for_four_asks_hard_for_want_of_a_network() -> None:
-    assert hint_level(load_game("bonbon", players=4)) == "hard"
+def test_a_hint_in_bon_bon_for_four_asks_the_native_search_for_want_of_a_network() -> None:
+    assert hint_level(load_game("bonbon", players=4)) == "5"
+    assert level_for("bonbon", 5).bot == "native_ismcts"
     assert hint_level(load_game("bonbon")) == scale_for("bonbon").strongest
+
+
+def test_oynos_top_level_plays_a_solved_duel_perfectly() -> None:
+    """Where the duel is small enough to solve within a move (3x3 with two bones a side), the
+    top level plays a best move of the native exact solve, its search only beyond it."""
+    import random
+
+    from boneyard.solvers import oyno_duel
+
+    game = load_game("oyno", size=3, bones_per_player=2)
+    solution = oyno_duel.solve(3, 2, place_rule=str(game.params["place_rule"]), engine="native")
+    top = scale_for("oyno").strongest
+    rng = random.Random(3)
+    checked = 0
+    while checked < 12:
+        state = game.new_initial_state()
+        while not state.is_terminal() and checked < 12:
+            bot = make_bot(top, game, state.current_player(), seed=checked, time_limit=0.05)
+            assert bot.step(state) in solution.best_actions(state), state.history()
+            checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))

@@ -215,6 +215,53 @@ def test_a_forced_win_is_found_and_the_search_stops_there() -> None:
     assert child.is_terminal() and child.returns() == [1.0, -1.0]
 
 
+def bones_after(*placements: str) -> Any:
+    state = native.load_game("bones").new_initial_state()
+    for text in placements:
+        state.apply_action(state.string_to_action(text))
+    return state
+
+
+def test_the_threat_extension_sees_a_double_threat_as_the_win_it_is() -> None:
+    """White's g5-g6 makes e5 f5 g5 and g6 h6 i6 at once: no black piece parries both (the one
+    on g5-g6 itself may not lie exactly on a completely visible piece), so white wins in three
+    plies. At depth 1 the plain search only guesses (the heuristic's "unstoppable"); with the
+    threat extension it follows black's forced reply and white's win to the end, the value a
+    full-width search at depth 3 finds."""
+    state = bones_after("e5-f5", "a1-a2", "h6-i6", "a8-a9")
+    plain = native_search(state, {"depth": 1})
+    extended = native_search(state, {"depth": 1, "threat_plies": 2})
+    deeper = native_search(state, {"depth": 3})
+    assert plain["values"][0] < 1.0  # a heuristic's value in [0, 1], no win
+    assert extended["values"][0] == pytest.approx(deeper["values"][0], abs=TOLERANCE)
+    assert extended["values"][0] > 9.0
+    assert state.action_to_string(extended["action"]) == "g5-g6"
+
+
+def test_the_threat_extension_agrees_with_a_deeper_search_on_every_win_it_finds() -> None:
+    """In positions of half-greedy games, a win the extension proves at depth 1 (a threat, the
+    forced parry, the win: three plies) is the win a full-width depth-3 search finds."""
+    game = boneyard.load_game("bones")
+    wins = 0
+    for seed in range(3):
+        python_state, native_state = play_randomly("bones", seed, 0)
+        rng = random.Random(seed)
+        while not python_state.is_terminal() and python_state.move_number() < 24:
+            extended = native_search(native_state, {"depth": 1, "threat_plies": 2}, seed=seed)
+            seat = native_state.current_player()
+            if extended["values"][seat] > 9.0:
+                deeper = native_search(native_state, {"depth": 3}, seed=seed)
+                assert deeper["values"][seat] == pytest.approx(
+                    extended["values"][seat], abs=TOLERANCE
+                ), python_state.history()
+                wins += 1
+            legal = python_state.legal_actions()
+            action = rng.choice(best_placements(python_state) if rng.random() < 0.5 else legal)
+            python_state.apply_action(action)
+            native_state.apply_action(action)
+    assert game.name == "bones" and wins >= 3
+
+
 # ----- budgets, seeds --------------------------------------------------------------------
 
 
@@ -291,6 +338,8 @@ def test_a_whole_small_tree_stops_before_the_time_is_up() -> None:
         ({"depth": 1, "moves": [99999]}, {}, "99999 is not a legal action here"),
         ({"depth": 1, "moves": []}, {}, "names no move"),
         ({"depth": 1, "avoid": "d1"}, {}, "is a list of legal action ids"),
+        ({"depth": 1, "threat_plies": -2}, {}, "threat_plies.* from 0 to 64, not -2"),
+        ({"depth": 1, "threat_plies": 1.5}, {}, "threat_plies.* from 0 to 64, not 1.5"),
     ],
 )
 def test_bad_options_are_refused_clearly_and_change_nothing(
@@ -362,9 +411,41 @@ def test_a_hidden_information_game_is_searched_on_a_resample(name: str) -> None:
     assert bot.step(state) in state.legal_actions()
 
 
+CYCLE = (
+    "f5-g5 e5-f5 d5-e5 c5-d5 b5-c5 g5-h5 f5-g5 f5-f6 a4-a5 a5-a6 a4-a5 a5-a6 a4-a5 a5-a6 h5-i5 "
+    "h5-h6 d4-e4 e4-e5 e5-f5 f5-g5 g5-h5 h4-h5 h5-h6 g5-h5 f5-g5 e5-f5 e4-e5 d4-e4 d4-d5 d5-e5"
+)
+"""The first 30 placements of a drawn arena game (native alpha-beta, white, against hard): from
+here white's e4-e5 and d4-d5 and black's replies brought back the same tops every four plies
+until the pieces ran out."""
+
+
+def test_a_bot_that_avoids_repeats_leaves_the_cycle_the_plain_search_walks_into() -> None:
+    from boneyard.ai.repetition import repeating_actions
+
+    game = boneyard.load_game("bones")
+    state = game.new_initial_state()
+    for text in CYCLE.split():
+        state.apply_action(state.string_to_action(text))
+    repeats = repeating_actions(state)
+    assert repeats
+    plain = NativeAlphaBetaBot(game, 0, seed=1, max_depth=3)
+    assert plain.step(state) in repeats
+    pressing = NativeAlphaBetaBot(game, 0, seed=1, max_depth=3, avoid_repeats=True)
+    move = pressing.step(state)
+    assert move not in repeats and move in state.legal_actions()
+    native_state = native.load_game("bones").state_from_json(state.to_json())
+    assert pressing.step(native_state) == move  # the same from a native state
+    assert pressing.avoid == frozenset()  # the game's own repeats, not the caller's avoid
+
+
 def test_bad_bot_options_are_refused() -> None:
     game = boneyard.load_game("obonto")
     with pytest.raises(ValueError, match="max_depth is a whole number of plies from 1 to 64"):
         NativeAlphaBetaBot(game, 0, max_depth=0)
     with pytest.raises(ValueError, match="time_limit must be positive seconds"):
         NativeAlphaBetaBot(game, 0, time_limit=float("nan"))
+    with pytest.raises(ValueError, match="threat_plies is a whole number of plies from 0 to 64"):
+        NativeAlphaBetaBot(game, 0, threat_plies=-1)
+    with pytest.raises(ValueError, match="avoid_repeats is true or false, not 'yes'"):
+        NativeAlphaBetaBot(game, 0, avoid_repeats="yes")  # type: ignore[arg-type]

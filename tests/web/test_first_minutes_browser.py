@@ -379,16 +379,16 @@ def test_levels_read_as_levels_not_ratings(server: str, browser: Any) -> None:
     assert not re.search(r"about \d{3,4}", page.inner_text("main")), "no rating-like numbers"
     card = "li[data-game=bonbon]"
     options = page.locator(f"{card} select[name=level] option").all_inner_texts()
-    assert options[0] == "Level 1 of 5 · easy" and options[-1] == "Level 5 of 5 · strongest"
+    assert options[0] == "Level 1 of 6 · easy" and options[-1] == "Level 6 of 6 · strongest"
     page.select_option(f"{card} select[name=level]", "3")
     page.click(f"{card} form.play-computer button[type=submit]")
     page.wait_for_selector("#game[data-seq]")
-    assert "(computer, level 3 of 5)" in page.inner_text("#seats")
+    assert "(computer, level 3 of 6)" in page.inner_text("#seats")
     # The measured scale stays on the rules page, with what it means.
     page.goto(server + "/")
     page.click(f"{card} .ways a:has-text('Rules')")
     levels = page.inner_text("section.levels")
-    assert "Level 1 of 5 · easy" in levels and re.search(r"about \d{3,4}", levels)
+    assert "Level 1 of 6 · easy" in levels and re.search(r"about \d{3,4}", levels)
     page.context.close()
 
 

@@ -56,16 +56,18 @@ def level_number(game: AnyGame, level: str | int) -> int:
 
 
 def hint_level(game: Game) -> str:
-    """The level a hint asks in ``game``: the top of its scale, or ``hard`` where the top is the
-    trained expert and no shipped network fits this game (Bon-Bon for more than two players):
-    there the expert would search with the heuristic alone, weaker than hard's search."""
+    """The level a hint asks in ``game``: the top of its scale, or the strongest level below it
+    where the top is the trained expert and no shipped network fits this game (Bon-Bon for more
+    than two players): there the expert would search with the heuristic alone, weaker than the
+    searches below it (in Bon-Bon the native ISMCTS, level 5)."""
     scale = game.spec.scale
     top = scale.level(scale.strongest)
     if top.bot == "expert" and "model" not in top.options:
         from boneyard.ai.network import fitting_network  # numpy only; read when asked
 
         if fitting_network(game) is None:
-            return "hard"
+            searches = [n for n in scale.numbers if scale.level(n).bot != "expert"]
+            return str(searches[-1])
     return scale.strongest
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from boneyard import solvers
 from boneyard.ai.base import Bot, Budget
+from boneyard.ai.repetition import repeating_actions
 from boneyard.core.game import Game, State
 
 if TYPE_CHECKING:
@@ -65,6 +66,17 @@ class NativeAlphaBetaBot(Bot):
     ``max_depth`` plies (an exact, reproducible search: the same value as ``alphabeta`` at that
     depth), or iterative deepening within ``time_limit`` seconds (the deepest finished iteration
     answers), or both (whichever ends first). With neither, depth 3, as ``alphabeta``.
+
+    ``threat_plies`` (0: off, the Python bot's search) lets the search go on past its depth
+    through forcing positions alone (the mover can win at once, or must parry an immediate win:
+    the game's ``forcing_moves``, Bones' so far), up to that many plies, as a chess engine
+    extends checks: then its values are no longer ``alphabeta``'s.
+
+    ``avoid_repeats`` makes the bot, as a player, treat the moves that bring back a position the
+    game has seen (``ai/repetition.py``) as a hint does: played only when better than every
+    other move by more than ``REPEAT_MARGIN``. A search sees no history: in Bones it otherwise
+    answers a threat by laying a piece back where it was, move after move, and the game runs
+    out of pieces in a draw (docs/ai.md, "Native alpha-beta").
     """
 
     name = "native_alphabeta"
@@ -78,8 +90,22 @@ class NativeAlphaBetaBot(Bot):
         use_solver: bool = True,
         max_depth: int | None = None,
         time_limit: float | None = None,
+        threat_plies: int = 0,
+        avoid_repeats: bool = False,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
+        if (
+            not isinstance(threat_plies, int)
+            or isinstance(threat_plies, bool)
+            or not 0 <= threat_plies <= 64
+        ):
+            raise ValueError(
+                f"threat_plies is a whole number of plies from 0 to 64, not {threat_plies!r}"
+            )
+        self.threat_plies = threat_plies
+        if not isinstance(avoid_repeats, bool):
+            raise ValueError(f"avoid_repeats is true or false, not {avoid_repeats!r}")
+        self.avoid_repeats = avoid_repeats
         if max_depth is not None and (
             not isinstance(max_depth, int)
             or isinstance(max_depth, bool)
@@ -115,6 +141,12 @@ class NativeAlphaBetaBot(Bot):
             return super().step(self.game.state_from_json(state.to_json()))
         return super().step(state)
 
+    def python_state(self, state: State | NativeState) -> State:
+        """``state`` in the Python engine: itself, or rebuilt from its document."""
+        if isinstance(state, State):
+            return state
+        return self.game.state_from_json(state.to_json())
+
     def native_state(self, state: State | NativeState) -> NativeState:
         """``state`` in the native engine: itself, or rebuilt from its document."""
         return _as_native(self._native_game, state)
@@ -124,8 +156,13 @@ class NativeAlphaBetaBot(Bot):
         options: dict[str, Any] = {}
         if self.max_depth is not None:
             options["depth"] = self.max_depth
-        if self.avoid:
-            options["avoid"] = sorted(a for a in self.avoid if a in root.legal_actions())
+        if self.threat_plies:
+            options["threat_plies"] = self.threat_plies
+        avoid = set(self.avoid)
+        if self.avoid_repeats:
+            avoid |= repeating_actions(self.python_state(state))
+        if avoid:
+            options["avoid"] = sorted(a for a in avoid if a in root.legal_actions())
         result = _run_search(
             root, "alphabeta", json.dumps(options), self.time_limit, None, self.rng.getrandbits(64)
         )

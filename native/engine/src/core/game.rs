@@ -92,6 +92,15 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn heuristic(&self, _seat: usize) -> Option<f64> {
         None
     }
+    /// Where the position is *forcing*, a few moves of the side to move that are as good as all
+    /// of them (searching only these gives the value of searching every move), else `None`: the
+    /// mover can win at once (its winning moves), or it must parry another player's immediate
+    /// win (its parries; a single move where nothing parries, as every move then loses alike).
+    /// A search may look on through such positions past its depth (alpha-beta's
+    /// `threat_plies`); `None` where the position is quiet or the game does not say.
+    fn forcing_moves(&self) -> Option<Vec<Action>> {
+        None
+    }
     /// `Game.utility_range()` of the Python game (the lowest and highest return), where the game
     /// states it natively: a search scales results and heuristic values into it.
     fn utility_range(&self) -> Option<(f64, f64)> {

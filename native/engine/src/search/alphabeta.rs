@@ -28,9 +28,17 @@
 //!   first: the seed breaks ties between equal moves), inside the tree the table's move first,
 //!   then the ply's two killer moves, then by the history heuristic.
 //!
+//! * **Threat extension** (option `threat_plies`, 0 by default: the Python bot's search): at a
+//!   leaf where the position is forcing (`Rules::forcing_moves`: the mover can win at once, or
+//!   must parry an immediate win), the search goes on through those few moves alone, up to
+//!   `threat_plies` plies past the depth, as a chess engine extends checks. A threat and its
+//!   parry then cost the depth one ply, not two, and a win forced by threats is seen as a win,
+//!   not as a heuristic's guess; the value is no longer the Python bot's.
+//!
 //! Options (a JSON object): `depth` (1 to `MOST_DEPTH`: an exact fixed-depth search), `moves`
 //! (the root moves to consider, as UCI's `searchmoves`: the value of one move alone), `avoid`
-//! (root moves played only when better by more than `REPEAT_MARGIN`: a hint's repetitions).
+//! (root moves played only when better by more than `REPEAT_MARGIN`: a hint's repetitions),
+//! `threat_plies` (0 to `MOST_DEPTH`: the threat extension above).
 
 use std::time::{Duration, Instant};
 
@@ -57,7 +65,7 @@ pub const MOST_DEPTH: u32 = 64;
 /// How many nodes pass between two looks at the clock.
 const CLOCK_EVERY: u64 = 128;
 /// The options this search reads.
-const OPTIONS: &[&str] = &["avoid", "depth", "moves"];
+const OPTIONS: &[&str] = &["avoid", "depth", "moves", "threat_plies"];
 
 /// The search's options, read and checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +73,7 @@ struct Options {
     depth: Option<u32>,
     moves: Option<Vec<Action>>,
     avoid: Vec<Action>,
+    threat_plies: u32,
 }
 
 fn bad(message: String) -> EngineError {
@@ -141,10 +150,23 @@ fn read_options(value: &Value, legal: &[Action]) -> Result<Options, EngineError>
         None => Vec::new(),
         Some(value) => read_actions("avoid", value, legal)?,
     };
+    let threat_plies = match map.get("threat_plies") {
+        None => 0,
+        Some(value) => match value.as_u64() {
+            Some(plies) if plies <= u64::from(MOST_DEPTH) => plies as u32,
+            _ => {
+                return Err(bad(format!(
+                    "option \"threat_plies\" is a whole number of plies from 0 to {MOST_DEPTH}, \
+                     not {value}"
+                )))
+            }
+        },
+    };
     Ok(Options {
         depth,
         moves,
         avoid,
+        threat_plies,
     })
 }
 
@@ -346,6 +368,10 @@ struct Searcher {
     nodes: u64,
     /// Whether a leaf of this iteration was cut by the depth (not an end of the game).
     cut: bool,
+    /// How many plies past the depth the threat extension may go, and how many it has gone
+    /// on the current line.
+    threat_plies: u32,
+    extended: u32,
     table: Table,
     ordering: Ordering,
 }
@@ -431,7 +457,15 @@ impl Searcher {
             return Err(OutOfTime);
         }
         let player = state.current_player();
-        if player == TERMINAL || depth == 0 {
+        if player == TERMINAL {
+            return Ok(self.value(state, ply));
+        }
+        if depth == 0 {
+            if player >= 0 && self.extended < self.threat_plies {
+                if let Some(moves) = state.forcing_moves() {
+                    return self.extend(state, &moves, alpha, beta, ply);
+                }
+            }
             return Ok(self.value(state, ply));
         }
         if player == CHANCE {
@@ -499,6 +533,48 @@ impl Searcher {
             );
         }
         Ok(best_value)
+    }
+
+    /// A forcing leaf searched on through its forcing `moves` alone (the threat extension): no
+    /// table, no ordering, every child again a leaf unless it is forcing too.
+    fn extend<R: Rules>(
+        &mut self,
+        state: &R,
+        moves: &[Action],
+        mut alpha: f64,
+        mut beta: f64,
+        ply: u32,
+    ) -> Result<f64, OutOfTime> {
+        let maximizing = state.current_player() as usize == self.seat;
+        let mut best = if maximizing {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        self.extended += 1;
+        for &action in moves {
+            let mut child = state.clone();
+            child.apply_action(action);
+            let value = match self.search(&child, 0, alpha, beta, ply + 1) {
+                Ok(value) => value,
+                Err(out) => {
+                    self.extended -= 1;
+                    return Err(out);
+                }
+            };
+            if maximizing {
+                best = best.max(value);
+                alpha = alpha.max(value);
+            } else {
+                best = best.min(value);
+                beta = beta.min(value);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.extended -= 1;
+        Ok(best)
     }
 
     /// Every root move's score at `depth` (`scores` filled as they finish), in `order`.
@@ -610,6 +686,8 @@ pub fn search<R: Rules>(
         deadline,
         nodes: 0,
         cut: false,
+        threat_plies: options.threat_plies,
+        extended: 0,
         // A timed search may visit millions of nodes; a fixed-depth one far fewer.
         table: Table::new(if deadline.is_some() { 20 } else { 16 }),
         ordering: Ordering::new(root.num_players()),
@@ -791,17 +869,23 @@ mod tests {
             Options {
                 depth: Some(2),
                 moves: Some(vec![5, 3]),
-                avoid: vec![]
+                avoid: vec![],
+                threat_plies: 0,
             }
         );
         let message = |text: &str| read(text).unwrap_err().message().to_string();
-        assert!(
-            message(r#"{"dpth": 2}"#).contains("no option dpth; its options: avoid, depth, moves")
-        );
+        assert!(message(r#"{"dpth": 2}"#)
+            .contains("no option dpth; its options: avoid, depth, moves, threat_plies"));
         assert!(message(r#"{"depth": 0}"#).contains("1 to 64, not 0"));
         assert!(message(r#"{"depth": "3"}"#).contains("not \"3\""));
         assert!(message(r#"{"moves": [4]}"#).contains("4 is not a legal action here"));
         assert!(message(r#"{"moves": []}"#).contains("names no move"));
         assert!(message(r#"[1]"#).contains("a JSON object"));
+        assert!(message(r#"{"threat_plies": -1}"#).contains("from 0 to 64, not -1"));
+        assert_eq!(
+            read(r#"{"threat_plies": 6}"#).unwrap().threat_plies,
+            6,
+            "the threat extension's plies are read"
+        );
     }
 }

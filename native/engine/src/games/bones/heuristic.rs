@@ -164,9 +164,10 @@ fn has_win_in(state: &BonesRules, windows: &[Window], seat: i32) -> bool {
     })
 }
 
-/// Whether some placement of the side to move, among those touching `windows`, leaves
-/// `attacker` without an immediate win (no other placement changes those wins).
-fn can_block(state: &BonesRules, attacker: i32, windows: &[Window]) -> bool {
+/// The placements of the side to move, among those touching `windows`, that leave `attacker`
+/// without an immediate win (no other placement changes those wins); only the first with
+/// `first_only`.
+fn blocks(state: &BonesRules, attacker: i32, windows: &[Window], first_only: bool) -> Vec<Action> {
     let mut candidates = Vec::new();
     for window in windows {
         for &square in window {
@@ -185,11 +186,52 @@ fn can_block(state: &BonesRules, attacker: i32, windows: &[Window]) -> bool {
         .filter(|w| count(state, w, attacker) >= LINE - 2)
         .copied()
         .collect();
-    candidates.into_iter().any(|action| {
+    let mut found = Vec::new();
+    for action in candidates {
         let mut child = state.clone();
         child.apply_action(action);
-        child.current_player() == TERMINAL || !has_win_in(&child, &watched, attacker)
-    })
+        if child.current_player() == TERMINAL || !has_win_in(&child, &watched, attacker) {
+            found.push(action);
+            if first_only {
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// Whether some placement of the side to move, among those touching `windows`, leaves
+/// `attacker` without an immediate win.
+fn can_block(state: &BonesRules, attacker: i32, windows: &[Window]) -> bool {
+    !blocks(state, attacker, windows, true).is_empty()
+}
+
+/// `Rules::forcing_moves`: the mover's winning placements where it has one; else, where the
+/// opponent has an immediate win, the placements that take every such win away (the Python
+/// `blocking_placements`), or the first legal placement where none does (all lose alike: the
+/// opponent wins next); `None` in a quiet position or at the end.
+pub fn forcing_moves(state: &BonesRules) -> Option<Vec<Action>> {
+    let mover = state.current_player();
+    if mover == TERMINAL {
+        return None;
+    }
+    let mover = mover as usize;
+    let other = 1 - mover;
+    let found = scan(state);
+    if !found.wins[mover].is_empty() {
+        let mut wins = found.wins[mover].clone();
+        wins.sort_unstable();
+        wins.dedup();
+        return Some(wins);
+    }
+    if found.wins[other].is_empty() {
+        return None;
+    }
+    let parries = blocks(state, other as i32, &found.win_windows[other], false);
+    if parries.is_empty() {
+        return Some(state.legal_actions().into_iter().take(1).collect());
+    }
+    Some(parries)
 }
 
 /// `evaluate(state, seat)`: the value for `seat` inside (-1, 1); the result once the game is over.
@@ -220,5 +262,77 @@ pub fn evaluate(state: &BonesRules, seat: usize) -> f64 {
         value
     } else {
         -value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::notation::{self, DominoTable};
+    use super::*;
+
+    /// The default board after the placements in `text`.
+    fn play(text: &str) -> BonesRules {
+        let table = Arc::new(DominoTable::new(10, 9));
+        let mut state = BonesRules::new(Arc::clone(&table), 30);
+        for word in text.split_whitespace() {
+            state.apply_action(notation::string_to_action(&table, word).unwrap());
+        }
+        state
+    }
+
+    fn names(state: &BonesRules, actions: &[Action]) -> Vec<String> {
+        actions
+            .iter()
+            .map(|&a| notation::action_to_string(&state.table, a).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_quiet_position_has_no_forcing_moves() {
+        assert_eq!(forcing_moves(&play("e5-f5 a1-a2")), None);
+    }
+
+    #[test]
+    fn the_mover_with_a_win_is_forced_to_take_it() {
+        // White shows e5 f5 g5 h5: i5 (or d5) finishes the line.
+        let state = play("e5-f5 a1-a2 g5-h5 a3-a4");
+        let wins = forcing_moves(&state).unwrap();
+        assert!(!wins.is_empty());
+        for action in wins {
+            let mut child = state.clone();
+            child.apply_action(action);
+            assert_eq!(child.winner, Some(0));
+        }
+    }
+
+    #[test]
+    fn a_threat_leaves_only_its_parries() {
+        // White shows e5 f5 g5 with h5-i5 free (and c5-d5): black must cover a white square of
+        // the line or the pair that would finish it.
+        let state = play("e5-f5 a1-a2 g5-g6");
+        let parries = forcing_moves(&state).unwrap();
+        assert!(!parries.is_empty() && parries.len() < state.legal_actions().len());
+        assert!(names(&state, &parries).contains(&"f5-g5".to_string()));
+        for &action in &parries {
+            let mut child = state.clone();
+            child.apply_action(action);
+            assert_eq!(
+                forcing_moves(&child),
+                None,
+                "{action}: white's wins are gone"
+            );
+        }
+    }
+
+    #[test]
+    fn a_double_threat_that_nothing_parries_leaves_one_move() {
+        // g5-g6 makes e5 f5 g5 (row 5) and g6 h6 i6 (row 6): no one piece parries both (the one
+        // on g5-g6 itself may not lie exactly on a completely visible piece).
+        let state = play("e5-f5 a1-a2 h6-i6 a8-a9 g5-g6");
+        let only = forcing_moves(&state).unwrap();
+        assert_eq!(only.len(), 1);
+        assert!(!can_block(&state, 0, &scan(&state).win_windows[0]));
     }
 }

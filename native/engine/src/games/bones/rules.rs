@@ -114,7 +114,7 @@ pub struct BonesRules {
 }
 
 impl BonesRules {
-    fn new(table: Arc<DominoTable>, pieces_each: usize) -> BonesRules {
+    pub(super) fn new(table: Arc<DominoTable>, pieces_each: usize) -> BonesRules {
         let squares = table.width * table.height;
         BonesRules {
             player: WHITE as i32,
@@ -275,6 +275,10 @@ impl Rules for BonesRules {
 
     fn heuristic(&self, seat: usize) -> Option<f64> {
         Some(heuristic::evaluate(self, seat))
+    }
+
+    fn forcing_moves(&self) -> Option<Vec<Action>> {
+        heuristic::forcing_moves(self)
     }
 
     fn utility_range(&self) -> Option<(f64, f64)> {
