@@ -291,3 +291,47 @@ def test_an_upgrade_stopped_halfway_is_finished_by_the_next_start(tmp_path: Path
         assert schema.differences(store.engine) == []
     finally:
         store.close()
+
+
+def test_bon_bons_expert_seats_keep_the_expert_across_the_new_level(tmp_path: Path) -> None:
+    """Revision 0005: Bon-Bon's expert moved from level 5 to 6 (the native ISMCTS came in below
+    it), so a Bon-Bon computer seat stored as "5" becomes "6"; other levels, people's seats and
+    other games' level 5 stay as they were, and going back down undoes it."""
+    from alembic import command
+
+    url = f"sqlite:///{tmp_path / 'levels.db'}"
+    engine = create_engine(url)
+    schema.migrate(engine, "0004")
+    games = tables_of(engine)["games"]
+    computer = {"token": "t1", "kind": "computer", "name": None}
+    person = {"token": "t0", "kind": "human", "level": None, "name": "Ann"}
+    stored = {
+        "expert": ("bonbon", [person, {**computer, "level": "5"}]),
+        "hard": ("bonbon", [{**computer, "level": "hard"}, {**computer, "level": "4"}]),
+        "other": ("obonto", [person, {**computer, "level": "5"}]),
+    }
+    common = {"params": {}, "seed": "s", "seed_hash": "h", "created": 1.0, "finished": False}
+    with engine.begin() as connection:
+        connection.execute(
+            games.insert(),
+            [
+                {"id": i, "name": name, "seats": seats, **common}
+                for i, (name, seats) in stored.items()
+            ],
+        )
+    engine.dispose()
+
+    def levels() -> dict[str, list[Any]]:
+        reading = create_engine(url)
+        with reading.connect() as connection:
+            rows = connection.execute(select(games.c.id, games.c.seats)).all()
+        reading.dispose()
+        return {game_id: [seat["level"] for seat in seats] for game_id, seats in rows}
+
+    Store(url).close()  # opening it upgrades to the newest revision
+    assert levels() == {"expert": [None, "6"], "hard": ["hard", "4"], "other": [None, "5"]}
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        command.downgrade(schema.config(connection), "0004")
+    engine.dispose()
+    assert levels() == {"expert": [None, "5"], "hard": ["hard", "4"], "other": [None, "5"]}
