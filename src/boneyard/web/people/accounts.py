@@ -251,9 +251,7 @@ async def _charge_try(
         store = account_store(request)
         owner = await request.app.state.manager.read_store(store.owner_address, name, network)
         shared = not owner
-    await _budgets(request).charge_name_off_loop(
-        network, name_key(name), device=device, shared=shared
-    )
+    _budgets(request).charge_name(network, name_key(name), device=device, shared=shared)
     return device
 
 
