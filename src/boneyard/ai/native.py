@@ -289,8 +289,12 @@ class NativeIsmctsBot(NativeMctsBot):
 
 # ----- Bond O Cones' own lookahead (games/bondo_cones/lookahead.rs) ------------------------------
 
-NATIVE_LOOKAHEAD_GAMES = frozenset({"bondo_cones"})
-"""The games whose own lookahead (the ``lookahead`` bot's ``Game.lookahead_values``) is native."""
+
+def _has_own_lookahead(game: Game) -> bool:
+    """Whether ``game`` names a search of its own (its spec's ``search``, the ``lookahead``
+    bot's ``Game.lookahead_values``): the games whose lookahead is native too (Bond O Cones')."""
+    return game.spec.search is not None
+
 
 MOST_LOOKAHEAD_DEPTH = 8
 """The deepest ``max_depth`` the native lookahead takes (``lookahead.rs``'s ``MOST_DEPTH``)."""
@@ -360,7 +364,7 @@ class NativeLookaheadBot(Bot):
         self.time_limit = time_limit
         self.max_depth = max_depth
         self.options_json = json.dumps(options)
-        self.native = python_game.name in NATIVE_LOOKAHEAD_GAMES
+        self.native = _has_own_lookahead(python_game)
         self._native_game = _native_engine(python_game) if self.native else None
         self._fallback = GreedyBot(
             python_game, seat, seed=seed, use_solver=False, time_limit=time_limit

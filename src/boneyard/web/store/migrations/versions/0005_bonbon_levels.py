@@ -21,6 +21,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from boneyard.games.bonbon.rules import BonBonGame
+
 revision = "0005"
 down_revision = "0004"
 branch_labels = None
@@ -37,7 +39,7 @@ GAMES = sa.table(
 def _renumber(before: str, after: str) -> None:
     connection = op.get_bind()
     rows = connection.execute(
-        sa.select(GAMES.c.id, GAMES.c.seats).where(GAMES.c.name == "bonbon")
+        sa.select(GAMES.c.id, GAMES.c.seats).where(GAMES.c.name == BonBonGame.name)
     ).all()
     for game_id, seats in rows:
         changed: list[dict[str, Any]] = [
