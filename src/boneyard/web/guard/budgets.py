@@ -22,13 +22,14 @@ The client is the connection's address. Behind a reverse proxy the address the p
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
@@ -38,6 +39,9 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard.limits import RateLimit
 from boneyard.web.settings import Settings
 from boneyard.web.store.buckets import SharedBuckets
+
+if TYPE_CHECKING:
+    from boneyard.web.guard.turns import RequestTurns
 
 log = logging.getLogger("boneyard.web")
 
@@ -172,6 +176,20 @@ class Budgets:
                 retry_after=wait,
             )
 
+    async def charge_name_off_loop(
+        self, network: str, name: str, *, device: str | None = None, shared: bool = True
+    ) -> None:
+        """``charge_name``, on a thread of its own where the buckets are the database's (a
+        PostgreSQL round trip for each bucket it takes from, which on the event loop would
+        stall every other request for as long: the rest of the store's calls run in threads
+        too); in this process's memory (SQLite) it is a few dictionary look-ups, taken here."""
+        if self.shared is None:
+            self.charge_name(network, name, device=device, shared=shared)
+        else:
+            await asyncio.to_thread(
+                functools.partial(self.charge_name, network, name, device=device, shared=shared)
+            )
+
     def charge_failure(self, network: str) -> None:
         """A log-in try from ``network`` failed: counted against the network's failed tries
         (``Settings.failed_logins_per_network`` in ``login_window_seconds``)."""
@@ -234,17 +252,28 @@ class Payer:
 
 
 class Charge:
-    """A route's charge: ``Depends(Charge(Spend.GAME))`` takes one from the client's budget."""
+    """A route's charge: ``Depends(Charge(Spend.GAME))`` takes one from the client's budget.
+    A costly read or an interactive request then waits its client's turn (``turns.py``),
+    unless ``takes_turn`` is False: a route whose work waits in a fair queue of its own (a
+    hint at the bot workers, a puzzle solved in the work threads) would hold a turn, and keep
+    everyone's reads waiting, for as long as that work takes."""
 
-    def __init__(self, spend: Spend) -> None:
+    def __init__(self, spend: Spend, *, takes_turn: bool = True) -> None:
         self.spend = spend
+        self.takes_turn = takes_turn
 
     async def __call__(self, request: Request) -> Payer:
         # async: FastAPI runs a plain function dependency in a worker thread, a hop per request
         budgets: Budgets = request.app.state.budgets
         if budgets.shares(self.spend):  # a round trip to the database: off the event loop
-            return await asyncio.to_thread(_charged, request, self.spend)
-        return _charged(request, self.spend)
+            payer = await asyncio.to_thread(_charged, request, self.spend)
+        else:
+            payer = _charged(request, self.spend)
+        # a costly or interactive request then waits its client's turn (turns.py)
+        turns: RequestTurns | None = getattr(request.app.state, "turns", None)
+        if turns is not None and self.takes_turn:
+            await turns.take_for(request, self.spend)
+        return payer
 
     def __repr__(self) -> str:
         return f"Charge({self.spend.value})"
@@ -317,7 +346,11 @@ GamePayer = Annotated[Payer, Depends(Charge(Spend.GAME))]
 PersonPayer = Annotated[Payer, Depends(Charge(Spend.PERSON))]
 SessionPayer = Annotated[Payer, Depends(Charge(Spend.SESSION))]
 MovePayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
+HintPayer = Annotated[Payer, Depends(Charge(Spend.MOVE, takes_turn=False))]
+"""A hint: a move's budget, but no turn (it waits for the bot workers in their own queue)."""
 LookupPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
+SolvingPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP, takes_turn=False))]
+"""A look-up that solves (the daily puzzle): no turn held while its work threads solve."""
 ReadPayer = Annotated[Payer, Depends(Charge(Spend.READ))]
 """A read of a game or of the store."""
 PAGE = Depends(Charge(Spend.PAGE))

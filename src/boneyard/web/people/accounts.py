@@ -251,7 +251,9 @@ async def _charge_try(
         store = account_store(request)
         owner = await request.app.state.manager.read_store(store.owner_address, name, network)
         shared = not owner
-    _budgets(request).charge_name(network, name_key(name), device=device, shared=shared)
+    await _budgets(request).charge_name_off_loop(
+        network, name_key(name), device=device, shared=shared
+    )
     return device
 
 

@@ -12,6 +12,7 @@ from boneyard.web.guard.budgets import (
     PAGE,
     GamePayer,
     GuardedRouter,
+    HintPayer,
     MovePayer,
     Payer,
     ReadPayer,
@@ -166,7 +167,7 @@ async def act(game_id: str, body: Act, request: Request, payer: MovePayer) -> di
 
 @router.post("/games/{game_id}/hint", response_model=Hint, summary="Ask the computer for a move")
 async def hint(
-    game_id: str, body: HintRequest, request: Request, payer: MovePayer
+    game_id: str, body: HintRequest, request: Request, payer: HintPayer
 ) -> dict[str, Any]:
     manager = manager_of(request)
     live = await manager.get(game_id, payer=payer)
