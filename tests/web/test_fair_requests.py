@@ -13,23 +13,19 @@ import anyio
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 
 from boneyard.web.errors import WebError
 from boneyard.web.guard.budgets import charges_of
-from boneyard.web.guard.turns import HELD, WORK_OF, RequestTurns, Work
+from boneyard.web.guard.turns import WORK_OF, RequestTurns, Work
 from tests.web.conftest import another_person, create, make_app, wait_for
-
-
-async def by_name(connection: HTTPConnection) -> str:
-    return str(connection.scope["client_name"])
 
 
 def request_of(
     client: str, receive: Callable[[], Awaitable[dict[str, Any]]] | None = None
 ) -> Request:
-    """A request as ``TurnsMiddleware`` leaves it (a place for its turn), from ``client``."""
-    scope = {"type": "http", "state": {HELD: []}, "client_name": client, "headers": []}
+    """A request from ``client`` (its client stays unless ``receive`` says it left)."""
+    scope = {"type": "http", "state": {}, "client_name": client, "headers": []}
 
     async def connected() -> dict[str, Any]:
         await asyncio.Event().wait()  # the client stays
@@ -40,7 +36,7 @@ def request_of(
 
 def turns_of(**settings: Any) -> RequestTurns:
     options: dict[str, Any] = {"slots": 1, "queue": 100, "wait_seconds": 600.0, **settings}
-    return RequestTurns(**options, client_of=by_name)
+    return RequestTurns(**options)
 
 
 async def asked(turns: RequestTurns, client: str, work: Work, **kw: Any) -> asyncio.Task[None]:

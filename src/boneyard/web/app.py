@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
-import functools
 import json
 import logging
 import math
@@ -23,7 +21,6 @@ from fastapi_offline import FastAPIOffline
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import HTTPConnection
 
 from boneyard.core.rules_pages import rules_folder
 from boneyard.core.version import __version__
@@ -31,11 +28,10 @@ from boneyard.web import ops
 from boneyard.web.errors import WebError
 from boneyard.web.guard import connections
 from boneyard.web.guard.budgets import Budgets, unguarded_routes
-from boneyard.web.guard.clients import client_key
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
 from boneyard.web.guard.passwords import PasswordPool
 from boneyard.web.guard.signin import remember_account
-from boneyard.web.guard.turns import RequestTurns, TurnsMiddleware
+from boneyard.web.guard.turns import RequestTurns
 from boneyard.web.pages import api_docs
 from boneyard.web.pages import routes as pages
 from boneyard.web.people import (
@@ -166,11 +162,7 @@ def create_app(
     )
     # Costly and interactive requests: a few at once, in turns by client, moves first (turns.py).
     app.state.turns = RequestTurns(
-        policy.request_slots,
-        policy.request_queue,
-        policy.request_wait_seconds,
-        client_of=client_key,
-        holds_a_seat=functools.partial(holds_a_seat, game_manager),
+        policy.request_slots, policy.request_queue, policy.request_wait_seconds
     )
     game_manager.metrics.count_refusals(
         lambda: {f"request_{why}": n for why, n in app.state.turns.refused.items()}
@@ -216,7 +208,6 @@ def create_app(
     app.state.settle_sweep = SettleSweep(game_manager)
 
     _answer_errors(app)
-    app.add_middleware(TurnsMiddleware, turns=lambda: app.state.turns)
     app.add_middleware(
         Guard,
         max_body_bytes=game_manager.settings.max_body_bytes,
@@ -251,22 +242,6 @@ def create_app(
     if unguarded:
         raise TypeError(f"routes that change something must declare a Charge: {unguarded}")
     return app
-
-
-def holds_a_seat(manager: GameManager, connection: HTTPConnection) -> bool:
-    """Whether a read names a seat of a game in memory by its token (a view's ``token``, a
-    game page's ``t``): the seat's own view of its game, interactive work (``turns.py``)."""
-    live = manager.games.get(connection.path_params.get("game_id", ""))
-    if live is None:
-        return False
-    query = connection.query_params
-    tokens = [query.get("token", ""), *query.get("t", "").split(",")]
-    for token in tokens[:8]:
-        if token:
-            with contextlib.suppress(WebError):
-                if live.seat_of(token) is not None:
-                    return True
-    return False
 
 
 def _answer_errors(app: FastAPI) -> None:

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
@@ -39,9 +39,6 @@ from boneyard.web.errors import WebError
 from boneyard.web.guard.limits import RateLimit
 from boneyard.web.settings import Settings
 from boneyard.web.store.buckets import SharedBuckets
-
-if TYPE_CHECKING:
-    from boneyard.web.guard.turns import RequestTurns
 
 log = logging.getLogger("boneyard.web")
 
@@ -253,30 +250,24 @@ class Payer:
 
 class Charge:
     """A route's charge: ``Depends(Charge(Spend.GAME))`` takes one from the client's budget.
-    A costly read or an interactive request then waits its client's turn (``turns.py``),
-    unless ``takes_turn`` is False: a route whose work waits in a fair queue of its own (a
-    hint at the bot workers, a puzzle solved in the work threads) would hold a turn, and keep
-    everyone's reads waiting, for as long as that work takes."""
+    The costly reads and the interactive requests take a turn besides (``TurnCharge``, in
+    ``turns.py``, and the payers there)."""
 
-    def __init__(self, spend: Spend, *, takes_turn: bool = True) -> None:
+    takes_turn = False
+    """Whether the request then waits its client's turn (``turns.TurnCharge``)."""
+
+    def __init__(self, spend: Spend) -> None:
         self.spend = spend
-        self.takes_turn = takes_turn
 
     async def __call__(self, request: Request) -> Payer:
         # async: FastAPI runs a plain function dependency in a worker thread, a hop per request
         budgets: Budgets = request.app.state.budgets
         if budgets.shares(self.spend):  # a round trip to the database: off the event loop
-            payer = await asyncio.to_thread(_charged, request, self.spend)
-        else:
-            payer = _charged(request, self.spend)
-        # a costly or interactive request then waits its client's turn (turns.py)
-        turns: RequestTurns | None = getattr(request.app.state, "turns", None)
-        if turns is not None and self.takes_turn:
-            await turns.take_for(request, self.spend)
-        return payer
+            return await asyncio.to_thread(_charged, request, self.spend)
+        return _charged(request, self.spend)
 
     def __repr__(self) -> str:
-        return f"Charge({self.spend.value})"
+        return f"{type(self).__name__}({self.spend.value})"
 
 
 class SocketCharge(Charge):
@@ -345,14 +336,11 @@ GamePayer = Annotated[Payer, Depends(Charge(Spend.GAME))]
 """A route parameter: the request is charged one game (``payer: GamePayer``)."""
 PersonPayer = Annotated[Payer, Depends(Charge(Spend.PERSON))]
 SessionPayer = Annotated[Payer, Depends(Charge(Spend.SESSION))]
-MovePayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
-HintPayer = Annotated[Payer, Depends(Charge(Spend.MOVE, takes_turn=False))]
-"""A hint: a move's budget, but no turn (it waits for the bot workers in their own queue)."""
-LookupPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
-SolvingPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP, takes_turn=False))]
+HintPayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
+"""A hint: a move's budget, but no turn (``turns.py``): it waits for the bot workers in their
+own queue, and holding a turn meanwhile would keep everyone's reads waiting as long."""
+SolvingPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
 """A look-up that solves (the daily puzzle): no turn held while its work threads solve."""
-ReadPayer = Annotated[Payer, Depends(Charge(Spend.READ))]
-"""A read of a game or of the store."""
 PAGE = Depends(Charge(Spend.PAGE))
 """A page that costs the same whatever the games: ``@router.get(..., dependencies=[PAGE])``."""
 SocketPayer = Annotated[Payer, Depends(SocketCharge(Spend.SOCKET))]

@@ -26,32 +26,38 @@ once, server-wide (one process):
   ``wait_seconds`` is refused; both 503 ``busy`` with ``Retry-After``, nothing done;
 - a request whose client closed its connection while it waited leaves the queue, undone.
 
-A route's ``Charge`` takes the turn (``take``, after the budget's charge) and ``TurnsMiddleware``
-gives the slot back when the request's answer has been sent. Counted: ``started`` requests by
-class, the most running at once, refusals by reason (``/metrics``: ``request_full``,
-``request_late``, ``request_gone``).
+A route takes its turn through its payer (``ReadPayer``, ``LookupPayer``, ``MovePayer``: a
+``TurnCharge``, after the budget's charge) and gives it back when its work is done (the
+payer is a dependency that yields); a route whose class depends on what it reads subclasses
+``TurnCharge`` above this room (a seat's own view: ``web/play/own_views.py``), and this
+module calls nothing above the guard. Counted: ``started`` requests by class, the most
+running at once, refusals by reason (``/metrics``: ``request_full``, ``request_late``,
+``request_gone``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import math
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Annotated
 
+from fastapi import Depends
 from starlette.requests import HTTPConnection, Request
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import Spend
+from boneyard.web.guard.budgets import Charge, Payer, Spend
+from boneyard.web.guard.clients import client_key
 
-HELD = "request_turn"
-"""Where a request's turn is kept (its scope's ``state``) until ``TurnsMiddleware`` ends it."""
+HOLDS_A_TURN = "holds_a_turn"
+"""A request's ``state``: set while it holds a turn, so that a second charge of the same
+request takes none."""
 
 
 class Work(Enum):
@@ -163,16 +169,8 @@ class RequestTurns:
         slots: int,
         queue: int,
         wait_seconds: float,
-        *,
-        client_of: Callable[[HTTPConnection], Awaitable[str]],
-        holds_a_seat: Callable[[HTTPConnection], bool] = lambda _: False,
     ) -> None:
         self.slots, self.queue, self.wait_seconds = max(1, slots), max(0, queue), wait_seconds
-        self.client_of = client_of
-        """Who a request's client is (``clients.client_key``: an account, else a network)."""
-        self.holds_a_seat = holds_a_seat
-        """Whether a read is a seat's own view of its game (its token a seat of the game):
-        interactive. The app says (the live games are not the guard's)."""
         self._lines = {Work.INTERACTIVE: _FairLine(), Work.COSTLY: _FairLine()}
         self._running: Counter[Work] = Counter()
         self._arrivals = itertools.count()
@@ -194,24 +192,10 @@ class RequestTurns:
     def running(self) -> int:
         return sum(self._running.values())
 
-    async def take_for(self, request: HTTPConnection, spend: Spend) -> None:
-        """The turn of a request charged ``spend`` (``Charge``), if its kind takes turns."""
-        work = WORK_OF.get(spend)
-        if work is None or request.scope.get("state", {}).get(HELD) is None:
-            return
-        if work is Work.COSTLY and self.holds_a_seat(request):
-            work = Work.INTERACTIVE
-        await self.take(request, await self.client_of(request), work)
-
     async def take(self, request: HTTPConnection, client: str, work: Work) -> None:
-        """Wait for ``client``'s turn for ``work``; the turn is ``request``'s until
-        ``TurnsMiddleware`` ends it (its answer sent). Refused (503) when it cannot start in
-        time or the queue is full; 499 when its client leaves while it waits."""
-        held: list[Work] | None = request.scope.get("state", {}).get(HELD)
-        if held is None:
-            return  # not under TurnsMiddleware (an app built without it): no turns
-        if held:
-            return  # one turn a request (a second charge of the same request)
+        """Wait for ``client``'s turn for ``work``; the turn is ``request``'s until ``end``.
+        Refused (503) when it cannot start in time or the queue is full; 499 when its client
+        leaves while it waits."""
         line = self._lines[work]
         entry = _Request(
             client,
@@ -225,7 +209,6 @@ class RequestTurns:
             self._start(entry)
         else:
             await self._wait(request, line, entry)
-        held.append(work)
 
     def end(self, work: Work) -> None:
         """A request holding a turn for ``work`` is over: the next in turn starts."""
@@ -339,25 +322,45 @@ class RequestTurns:
         )
 
 
-class TurnsMiddleware:
-    """Pure ASGI middleware: gives a request's turn (``RequestTurns.take``) back once its
-    answer is sent, however it ends. ``turns``: the app's, looked up when a request comes."""
+@contextlib.asynccontextmanager
+async def turn(request: Request, work: Work) -> AsyncIterator[None]:
+    """``request``'s turn for ``work``, held until the block ends however it ends (none where
+    the app has no turns, or the request already holds one)."""
+    turns: RequestTurns | None = getattr(request.app.state, "turns", None)
+    state = request.scope.setdefault("state", {})
+    if turns is None or state.get(HOLDS_A_TURN):
+        yield
+        return
+    await turns.take(request, await client_key(request), work)
+    state[HOLDS_A_TURN] = True
+    try:
+        yield
+    finally:
+        state[HOLDS_A_TURN] = False
+        turns.end(work)
 
-    def __init__(self, app: ASGIApp, turns: Callable[[], RequestTurns | None]) -> None:
-        self.app = app
-        self.turns = turns
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        held: list[Work] = []
-        state: dict[str, Any] = scope.setdefault("state", {})
-        state[HELD] = held
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            turns = self.turns()
-            if turns is not None:
-                for work in held:
-                    turns.end(work)
+class TurnCharge(Charge):
+    """A route's charge that then waits its client's turn for ``work`` (by default its
+    spend's class, ``WORK_OF``) and holds it while the route works: a dependency that yields,
+    so the turn is given back when the route returns or fails (``scope="function"``: before
+    its answer is sent)."""
+
+    takes_turn = True
+
+    def __init__(self, spend: Spend, work: Work | None = None) -> None:
+        super().__init__(spend)
+        self.work = WORK_OF[spend] if work is None else work
+
+    async def __call__(self, request: Request) -> AsyncIterator[Payer]:  # type: ignore[override]
+        payer = await super().__call__(request)
+        async with turn(request, self.work):
+            yield payer
+
+
+MovePayer = Annotated[Payer, Depends(TurnCharge(Spend.MOVE), scope="function")]
+"""A move: its budget, then an interactive turn."""
+LookupPayer = Annotated[Payer, Depends(TurnCharge(Spend.LOOKUP), scope="function")]
+"""A look-up by name (a profile, a leaderboard): its budget, then a costly turn."""
+ReadPayer = Annotated[Payer, Depends(TurnCharge(Spend.READ), scope="function")]
+"""A read of a game or of the store: its budget, then a costly turn."""

@@ -38,7 +38,6 @@ from boneyard.web.guard.budgets import (
     Budgets,
     GuardedRouter,
     Payer,
-    ReadPayer,
     SessionPayer,
     client_address,
 )
@@ -54,6 +53,7 @@ from boneyard.web.guard.signin import (
     signed_in,
     start_session,
 )
+from boneyard.web.guard.turns import ReadPayer
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.store.accounts import Account, AccountStore, name_key, owned_json
 
