@@ -60,11 +60,28 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+BOT_PROCESSES = 2
+"""The bot workers: each server process's own (``--bot-processes``), or, with ``--bots-queue``,
+one ``boneyard bots`` group that every server process's jobs queue for."""
+
+
+def start_server(db: str, port: int, workers: int, queue: bool) -> subprocess.Popen[bytes]:
+    bots = ("--bots", "queue") if queue else ("--bot-processes", str(BOT_PROCESSES))
     command = [
         *(sys.executable, "-c", "from boneyard.cli import main; main()", "serve"),
-        *("--host", HOST, "--port", str(port), "--db", db, "--bot-processes", "2"),
+        *("--host", HOST, "--port", str(port), "--db", db, *bots),
         *(("--workers", str(workers)) if workers > 1 else ()),
+    ]
+    return subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+
+
+def start_bot_workers(db: str) -> subprocess.Popen[bytes]:
+    """``boneyard bots``: the one queue over every server process's computer moves."""
+    command = [
+        *(sys.executable, "-c", "from boneyard.cli import main; main()", "bots"),
+        *("--db", db, "--processes", str(BOT_PROCESSES)),
     ]
     return subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
@@ -544,9 +561,12 @@ ROWS = {
 }
 
 
-async def run(args: argparse.Namespace, port: int, server: int) -> None:
+async def run(
+    args: argparse.Namespace, port: int, server: int, when_up: Callable[[], None]
+) -> None:
     base = f"http://{HOST}:{port}"
     await wait_until_up(base)
+    when_up()  # (the bot workers start once the server has made the database's tables)
     arena, togglers = await setup(base)
     context = {
         "base": base, "port": port, "arena": arena, "togglers": togglers, "server": server,
@@ -584,6 +604,13 @@ def main() -> None:
     parser.add_argument("--rows", default="1,2,3,4,5,6,7", help="the rows to run")
     parser.add_argument("--seconds", type=float, default=20.0, help="each phase of a row")
     parser.add_argument("--postgres", action="store_true", help="two processes, PostgreSQL")
+    parser.add_argument(
+        "--bots-queue",
+        action="store_true",
+        help="the servers queue computer moves in the database for one `boneyard bots` group "
+        "of two processes (one queue over every server process), instead of two bot workers "
+        "each",
+    )
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the whole run")
     parser.add_argument(
         "--attack-nice",
@@ -603,13 +630,21 @@ def main() -> None:
         else:
             db, workers = f"sqlite:///{Path(folder) / 'web.db'}", 1
         port = free_port()
-        server = start_server(db, port, workers)
+        server = start_server(db, port, workers, args.bots_queue)
+        started = [server]
+
+        def when_up() -> None:
+            if args.bots_queue:
+                started.append(start_bot_workers(db))
+
         try:
-            asyncio.run(asyncio.wait_for(run(args, port, server.pid), timeout=args.timeout))
+            run_all = run(args, port, server.pid, when_up)
+            asyncio.run(asyncio.wait_for(run_all, timeout=args.timeout))
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+            for process in started:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
 
 
 if __name__ == "__main__":

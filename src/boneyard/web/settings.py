@@ -34,10 +34,11 @@ MAX_WEB_INTEGER = 100_000
 class Settings:
     # ----- computer seats ---------------------------------------------------------------------
     bot_delay: float = 0.8
-    """Seconds a computer seat waits before a new turn, so a person can follow."""
+    """Seconds a computer seat waits before a new turn, so a person can follow; it thinks
+    meanwhile, so its reply comes after this or its thinking, whichever is longer."""
     bot_step_delay: float = 0.15
     """Seconds between the steps of one computer turn (its set-up, forced moves, a run of its
-    own actions): a person waits the bot's thinking plus one ``bot_delay``, not one a step."""
+    own actions): a person waits one ``bot_delay`` (the thinking within it), not one a step."""
     bot_standby_seconds: float = 10.0
     """Several processes: the one that made the move asks for the computer's reply; another
     process that heard of the move waits this long past the computer's delay and time budget,
