@@ -2,9 +2,12 @@
 
     nice -n 10 .venv/bin/python benchmarks/web_crowd.py [--rows 1,3,4,5,6] [--seconds 20]
     nice -n 10 .venv/bin/python benchmarks/web_crowd.py --postgres   # two processes, one DB
+    nice -n 10 .venv/bin/python benchmarks/web_crowd.py --postgres --bots-queue  # one bot queue
 
 It starts ``boneyard serve`` on 127.0.0.1 (a fresh SQLite file, two bot worker processes and the
-default budgets; ``--postgres``: a throwaway PostgreSQL server and ``--workers 2``), makes the
+default budgets; ``--postgres``: a throwaway PostgreSQL server and ``--workers 2``;
+``--bots-queue``: the computer moves of every server process queued in the database for one
+``boneyard bots`` group of two processes), makes the
 owner's account, then for each row: the honest player (127.0.0.2) times its moves alone, the
 attack starts from its addresses (127.0.x.y, one network or many), the honest player times its
 moves again, the owner logs in from an address it never used, and the attack stops. Each row
