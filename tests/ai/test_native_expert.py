@@ -183,3 +183,42 @@ def test_a_bad_search_request_is_a_sentence() -> None:
     other = native.load_game("bones").new_initial_state()
     with pytest.raises(ValueError, match="one game"):
         expert_search([state, other], network.native(), iterations=4, seeds=[1, 2])
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [("bonbon", {"players": 3}), ("oyno", {"size": 3, "bones_per_player": 2})]
+)
+def test_native_self_play_gives_the_targets_format(name: str, params: dict[str, Any]) -> None:
+    """``self_play`` on the native search: the step's games side by side, each position the
+    mover's features, its legal actions and visit shares over them, and per-seat value targets
+    (the mover first) summing to zero; the same seed gives the same games."""
+    import jax
+
+    from boneyard.ai.training.selfplay import Model, TrainConfig, native_search, self_play
+
+    model = Model(TrainConfig(game=name, params=params, hidden=8, batch=3, simulations=8))
+    assert native_search(model)
+    weights = model.init(jax.random.PRNGKey(0))
+    positions, ended = self_play(model, weights, seed=4)
+    assert ended == 3 and positions
+    network = model.network(weights)
+    for position in positions:
+        assert position.features.shape == (network.weights[0][0].shape[0],)
+        assert position.actions == sorted(position.actions)
+        assert len(position.policy) == len(position.actions)
+        assert sum(position.policy) == pytest.approx(1.0)
+        assert position.values is not None and len(position.values) == model.num_players
+        assert sum(position.values) == pytest.approx(0.0, abs=1e-9)
+    again, _ = self_play(model, weights, seed=4)
+    assert [(p.actions, p.policy, p.values) for p in again] == [
+        (p.actions, p.policy, p.values) for p in positions
+    ]
+
+
+def test_the_search_setting_is_checked() -> None:
+    from boneyard.ai.training.selfplay import Model, TrainConfig, native_search
+
+    with pytest.raises(ValueError, match="search must be one of native, python"):
+        TrainConfig(game="bones", search="rust").check()
+    assert not native_search(Model(TrainConfig(game="bones", hidden=8, search="python")))
+    assert not native_search(Model(TrainConfig(game="bones", hidden=8, engine="python")))

@@ -545,6 +545,7 @@ def _trained(config: TrainConfig, step: int, games: Any, seconds: float) -> dict
         "batch": config.batch,
         "simulations": config.simulations,
         "engine": config.engine,
+        "search": config.search,
         "seed": config.seed,
     }
 
