@@ -6,6 +6,7 @@ get the same native targets; batching searches together changes nothing."""
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -42,15 +43,21 @@ def _positions(game: Any, count: int, seed: int, longest: int = 60) -> list[Any]
     return found
 
 
-def _untrained(name: str, params: dict[str, Any], seed: int = 0) -> tuple[Any, Network]:
+def _untrained(name: str, params: dict[str, Any]) -> tuple[Any, Network]:
     """A game's native engine and an untrained network with a value per seat, its heads
-    scaled up so the priors are far from uniform."""
+    scaled up so the priors are far from uniform (made once a setting: a model's heads come
+    from the JAX batch engine, slow to make)."""
+    return _made_untrained(name, tuple(sorted(params.items())))
+
+
+@functools.cache
+def _made_untrained(name: str, settings: tuple[tuple[str, Any], ...]) -> tuple[Any, Network]:
     import jax
 
     from boneyard.ai.training.selfplay import Model, TrainConfig
 
-    model = Model(TrainConfig(game=name, params=params, hidden=32))
-    weights = {k: np.asarray(v) for k, v in model.init(jax.random.PRNGKey(seed)).items()}
+    model = Model(TrainConfig(game=name, params=dict(settings), hidden=32))
+    weights = {k: np.asarray(v) for k, v in model.init(jax.random.PRNGKey(0)).items()}
     weights["wp"] = weights["wp"] * 100.0
     weights["wv"] = weights["wv"] * 30.0
     return model.game, Network(weights, model.inference_config({}))
