@@ -159,6 +159,8 @@ def test_searches_side_by_side_give_what_each_gives_alone() -> None:
     ]
     assert together == alone
     assert all(sum(r.visits) == 39 for r in together)  # the first iteration values the root
+    threaded = expert_search(positions, network.native(), iterations=40, seeds=seeds, threads=2)
+    assert threaded == together
 
 
 @pytest.mark.parametrize(("name", "params"), [("bonbon", {}), ("bondo_cones", {})])
@@ -185,6 +187,8 @@ def test_a_bad_search_request_is_a_sentence() -> None:
     state = game.new_initial_state()
     with pytest.raises(ValueError, match="iterations must be from 1"):
         expert_search([state], network.native(), iterations=0, seeds=[1])
+    with pytest.raises(ValueError, match="threads must be from 1 to 256"):
+        expert_search([state], network.native(), iterations=4, seeds=[1], threads=0)
     with pytest.raises(ValueError, match="1 seeds for 2 states"):
         expert_search([state, state], network.native(), iterations=4, seeds=[1])
     other = native.load_game("bones").new_initial_state()
@@ -220,6 +224,11 @@ def test_native_self_play_gives_the_targets_format(name: str, params: dict[str, 
     assert [(p.actions, p.policy, p.values) for p in again] == [
         (p.actions, p.policy, p.values) for p in positions
     ]
+    model.config.threads = 2  # the step's games split over two threads: the same games
+    threaded, _ = self_play(model, weights, seed=4)
+    assert [(p.actions, p.policy, p.values) for p in threaded] == [
+        (p.actions, p.policy, p.values) for p in positions
+    ]
 
 
 def test_the_search_setting_is_checked() -> None:
@@ -227,5 +236,7 @@ def test_the_search_setting_is_checked() -> None:
 
     with pytest.raises(ValueError, match="search must be one of native, python"):
         TrainConfig(game="bones", search="rust").check()
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        TrainConfig(game="bones", threads=0).check()
     assert not native_search(Model(TrainConfig(game="bones", hidden=8, search="python")))
     assert not native_search(Model(TrainConfig(game="bones", hidden=8, engine="python")))

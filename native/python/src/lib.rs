@@ -745,8 +745,9 @@ type RootCounts = (Vec<u32>, Vec<u64>, Vec<f64>);
 /// The expert's PUCT search (`boneyard_engine::search::expert`) of every state in `states` for
 /// its mover, search `i` seeded `seeds[i]`, their leaves evaluated together; the GIL released.
 /// One `(actions, visits, values)` a state: per legal action its root visits and mean value.
+/// `threads`: the searches split over that many threads (the same results).
 #[pyfunction]
-#[pyo3(signature = (states, network, *, hidden, iterations, exploration, exact_chance, utility_range, seeds))]
+#[pyo3(signature = (states, network, *, hidden, iterations, exploration, exact_chance, utility_range, seeds, threads = 1))]
 #[allow(clippy::too_many_arguments)] // the search's settings, one keyword each
 fn expert_search(
     py: Python<'_>,
@@ -758,6 +759,7 @@ fn expert_search(
     exact_chance: usize,
     utility_range: (f64, f64),
     seeds: Vec<u64>,
+    threads: usize,
 ) -> PyResult<Vec<RootCounts>> {
     let boxes: Vec<Box<dyn DynState>> = states.iter().map(|s| s.inner.clone_box()).collect();
     drop(states);
@@ -769,7 +771,7 @@ fn expert_search(
     };
     let network = network.inner.clone();
     let found = py
-        .detach(|| search_many(boxes, hidden, &network, &options, &seeds))
+        .detach(|| search_many(boxes, hidden, &network, &options, &seeds, threads))
         .map_err(|e| raise(py, e))?;
     Ok(found
         .into_iter()

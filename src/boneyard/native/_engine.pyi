@@ -111,4 +111,5 @@ def expert_search(
     exact_chance: int,
     utility_range: tuple[float, float],
     seeds: list[int],
+    threads: int = 1,
 ) -> list[tuple[list[int], list[int], list[float]]]: ...

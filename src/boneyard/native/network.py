@@ -95,11 +95,13 @@ def expert_search(
     seeds: Sequence[int],
     exploration: float = 1.5,
     exact_chance: int = 12,
+    threads: int = 1,
 ) -> list[ExpertSearchResult]:
     """The ``expert``'s search of ``iterations`` iterations from each state (a seat to move in
     each, all of one native game) for its mover, search ``i`` seeded by ``seeds[i]``; in a
     hidden-information game every iteration searches a resample of the mover's view. The
-    states are not changed."""
+    states are not changed. ``threads`` splits the searches over that many threads (the same
+    results, sooner where there are cores to spare)."""
     if not states:
         return []
     game = states[0].game
@@ -116,5 +118,6 @@ def expert_search(
         exact_chance=exact_chance,
         utility_range=(float(game.info.min_utility), float(game.info.max_utility)),
         seeds=[int(seed) % 2**64 for seed in seeds],
+        threads=threads,
     )
     return [ExpertSearchResult(list(a), list(v), list(q)) for a, v, q in found]

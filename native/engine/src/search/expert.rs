@@ -687,16 +687,22 @@ fn chance_ways(
     Ok(true)
 }
 
+/// The most threads one call may split its searches over.
+pub const MAX_THREADS: usize = 256;
+
 /// Search every state of `states` (each a player's turn) for its mover with `network`, search
 /// `i` seeded by `seeds[i]`, the leaves of all of them evaluated together a round at a time.
 /// `hidden`: the game hides something, so every iteration searches a fresh resample of the
-/// mover's view.
+/// mover's view. `threads` splits the searches into that many groups, each on its own thread
+/// with its own rounds: a search's iterations are its own, so the results are the same for any
+/// number of threads.
 pub fn search_many(
     states: Vec<Box<dyn DynState>>,
     hidden: bool,
     network: &Network,
     options: &ExpertOptions,
     seeds: &[u64],
+    threads: usize,
 ) -> Result<Vec<ExpertOutcome>, EngineError> {
     options.check()?;
     if seeds.len() != states.len() {
@@ -706,25 +712,55 @@ pub fn search_many(
             states.len()
         )));
     }
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(EngineError::InvalidParameter(format!(
+            "expert: threads must be from 1 to {MAX_THREADS}, not {threads}"
+        )));
+    }
     let mut searches = states
         .into_iter()
         .zip(seeds)
         .map(|(state, &seed)| Search::new(state, hidden, seed))
         .collect::<Result<Vec<_>, _>>()?;
+    let group = searches.len().div_ceil(threads).max(1);
+    if threads == 1 || searches.len() <= group {
+        run_rounds(&mut searches, network, options)?;
+    } else {
+        std::thread::scope(|scope| {
+            let running: Vec<_> = searches
+                .chunks_mut(group)
+                .map(|chunk| scope.spawn(move || run_rounds(chunk, network, options)))
+                .collect();
+            running.into_iter().try_for_each(|thread| {
+                thread.join().unwrap_or_else(|_| {
+                    Err(EngineError::InvalidState(
+                        "expert: a search thread stopped without its result".to_string(),
+                    ))
+                })
+            })
+        })?;
+    }
+    Ok(searches.iter_mut().map(Search::outcome).collect())
+}
+
+/// The rounds of `searches` until every one has spent its iterations: each runs to its next
+/// leaf, the waiting leaves go through the network in one batch, and each backs its up.
+fn run_rounds(
+    searches: &mut [Search],
+    network: &Network,
+    options: &ExpertOptions,
+) -> Result<(), EngineError> {
     let mut leaves = Leaves::default();
-    let mut waiting: Vec<usize> = Vec::new();
-    let mut running: Vec<usize> = (0..searches.len()).collect();
-    while !running.is_empty() {
+    let mut waiting: Vec<usize> = (0..searches.len()).collect();
+    while !waiting.is_empty() {
         leaves.clear();
-        waiting.clear();
-        let mut still = Vec::with_capacity(running.len());
-        for &i in &running {
+        let mut still = Vec::with_capacity(waiting.len());
+        for &i in &waiting {
             if searches[i].advance(network, options, &mut leaves)? {
-                waiting.push(i);
                 still.push(i);
             }
         }
-        running = still;
+        waiting = still;
         if waiting.is_empty() {
             break;
         }
@@ -745,7 +781,7 @@ pub fn search_many(
             search.back_up(&pending.path, &values);
         }
     }
-    Ok(searches.iter_mut().map(Search::outcome).collect())
+    Ok(())
 }
 
 #[cfg(test)]
@@ -803,10 +839,14 @@ mod tests {
             utility_range: (-1.0, 1.0),
         };
         let legal = state.legal_actions().to_vec();
-        let run = || search_many(vec![state.clone_box()], false, &network, &options, &[1]);
-        let first = run().unwrap();
+        let run = |threads| {
+            let states = (0..3).map(|_| state.clone_box()).collect();
+            search_many(states, false, &network, &options, &[1, 2, 3], threads)
+        };
+        let first = run(1).unwrap();
         assert_eq!(first[0].visits.iter().sum::<u64>(), 49);
         assert_eq!(first[0].actions, legal);
-        assert_eq!(first, run().unwrap());
+        assert_eq!(first, run(1).unwrap());
+        assert_eq!(first, run(2).unwrap()); // threads change nothing but the speed
     }
 }

@@ -99,6 +99,8 @@ class TrainConfig:
     search: str = "native"
     """``native``: the expert's search in Rust, the games of a step side by side (on the native
     engine; the Python rules have no native search); ``python``: the ``expert`` bot's."""
+    threads: int = 1
+    """Threads the native search splits a step's games over (the same games for any number)."""
     hidden: int = 128
     layers: int = 2
     learning_rate: float = 1e-3
@@ -125,7 +127,16 @@ class TrainConfig:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
         if self.search not in SEARCHES:
             raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {self.search!r}")
-        for name in ("batch", "simulations", "hidden", "layers", "epochs", "window", "max_moves"):
+        for name in (
+            "batch",
+            "simulations",
+            "hidden",
+            "layers",
+            "epochs",
+            "window",
+            "max_moves",
+            "threads",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         for name in ("sample_moves", "exact_chance", "eval_games", "held_out_games"):
@@ -390,6 +401,7 @@ def play_games_native(
             seeds=[game.rng.randrange(2**63) for game in waiting],
             exploration=c.exploration,
             exact_chance=c.exact_chance,
+            threads=c.threads,
         )
         for game, root in zip(waiting, found):
             total = sum(root.visits)
