@@ -3,11 +3,12 @@
 One training step:
 
 1. **self-play**: ``batch`` whole games, each move chosen by the ``expert`` bot's own search
-   (PUCT, ``simulations`` iterations, the network being trained as priors and values): one bot
-   per seat, so the search that makes a move's targets knows exactly what that seat knows. In
-   Bond O Cones and Bon-Bon every iteration searches a fresh ``resample`` of the seat's view
-   (``Bot.view``), never the true hidden cards or cones: two positions that look the same to
-   the seat give the same targets for the same seed (``search_targets``). The first
+   (PUCT, ``simulations`` iterations, the network being trained as priors and values), or its
+   twin in Rust (below): a search for the mover alone, so the search that makes a move's
+   targets knows exactly what that seat knows. In Bond O Cones and Bon-Bon every iteration
+   searches a fresh ``resample`` of the seat's view (``Bot.view``), never the true hidden cards
+   or cones: two positions that look the same to the seat give the same targets for the same
+   seed (``search_targets``; the native search's in tests/ai/test_native_expert.py). The first
    ``sample_moves`` moves of a game are drawn in proportion to the search's visits (the games
    differ), the rest are its most visited action.
 2. **targets**: a move's policy target is the root's visit shares; its value target is one
