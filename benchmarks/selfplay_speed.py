@@ -1,11 +1,14 @@
 """Self-play games a minute of ``boneyard train``: the ``expert``'s search with an untrained
-network of the default shapes, on the native engine and on the Python rules.
+network of the default shapes, in the same run for each game: the search in Rust on the native
+engine (``--search native``, the default since issue 43's item 5), the Python ``expert`` bot on
+the native engine (``--search python``: before it), and where asked the Python bot on the Python
+rules (``--engines native python``).
 
     PYTHONPATH=src .venv/bin/python benchmarks/selfplay_speed.py obonto bones oyno bonbon \
         bondo_cones --games 8 --simulations 32
 
-One JSON line each (game, engine, games, positions, seconds, games a minute, the load).
-Only the self-play is timed: no JAX compilation, no update.
+One JSON line each (game, engine, search, games, positions, seconds, games a minute, positions a
+second, the load). Only the self-play is timed: no JAX compilation, no update.
 """
 
 from __future__ import annotations
@@ -25,18 +28,26 @@ def main() -> None:
     parser.add_argument("games", nargs="+")
     parser.add_argument("--games", dest="count", type=int, default=8)
     parser.add_argument("--simulations", type=int, default=32)
-    parser.add_argument("--engines", nargs="+", default=["native", "python"])
+    parser.add_argument("--engines", nargs="+", default=["native"])
+    parser.add_argument("--searches", nargs="+", default=["native", "python"])
     parser.add_argument("-p", "--param", action="append", default=[], help="name=value")
     options = parser.parse_args()
     params = dict(item.split("=", 1) for item in options.param)
     for name in options.games:
-        for engine in options.engines:
+        runs = [
+            (engine, search)
+            for engine in options.engines
+            for search in options.searches
+            if engine == "native" or search == "python"  # the Python rules: no native search
+        ]
+        for engine, search in runs:
             config = TrainConfig(
                 game=name,
                 params=params,
                 batch=options.count,
                 simulations=options.simulations,
                 engine=engine,
+                search=search,
             )
             model = Model(config)
             weights = model.init(jax.random.PRNGKey(0))
@@ -48,6 +59,7 @@ def main() -> None:
                 "params": params,
                 "engine": engine,
                 "engine_class": type(model.game).__name__,
+                "search": search,
                 "simulations": options.simulations,
                 "games": ended,
                 "positions": len(positions),

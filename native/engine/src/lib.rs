@@ -7,6 +7,7 @@
 
 pub mod core;
 pub mod games;
+pub mod network;
 pub mod search;
 pub mod solvers;
 

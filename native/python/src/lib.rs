@@ -5,6 +5,8 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use boneyard_engine::network::{Dense, Network};
+use boneyard_engine::search::expert::{search_many, ExpertOptions};
 use boneyard_engine::search::SearchRequest;
 use boneyard_engine::solvers::oyno_duel::{position_count, DuelSolution, MAX_LAYER_EDGES};
 use boneyard_engine::{Batch, BatchArrays, DynState, EngineError, NativeGame, Params, Randomness};
@@ -598,6 +600,185 @@ impl PyBatch {
     }
 }
 
+/// A 2-D (or 1-D) float32 array's numbers and shape, read through the buffer protocol.
+fn read_f32(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    name: &str,
+) -> PyResult<(Vec<f32>, Vec<usize>)> {
+    let buffer = PyBuffer::<f32>::get(array)
+        .map_err(|e| PyValueError::new_err(format!("{name} must be a float32 array: {e}")))?;
+    Ok((buffer.to_vec(py)?, buffer.shape().to_vec()))
+}
+
+fn read_dense(py: Python<'_>, name: &str, pair: &Bound<'_, PyAny>) -> PyResult<Dense> {
+    let (weight, bias): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract()?;
+    let (weight, shape) = read_f32(py, &weight, name)?;
+    let (bias, _) = read_f32(py, &bias, name)?;
+    let [inputs, outputs] = shape[..] else {
+        return Err(PyValueError::new_err(format!(
+            "layer {name}'s weights must be 2-D, not of shape {shape:?}"
+        )));
+    };
+    Dense::new(name, inputs, outputs, weight, bias)
+        .map_err(|e| PyValueError::new_err(e.message().to_string()))
+}
+
+/// A policy-value network evaluated in Rust (`boneyard_engine::network`): `boneyard.native.network`
+/// holds one, made from a `boneyard.ai.network.Network`'s arrays.
+#[pyclass(name = "Network", module = "boneyard.native._engine", frozen)]
+struct PyNetwork {
+    inner: Arc<Network>,
+}
+
+#[pymethods]
+impl PyNetwork {
+    /// `layers`: `(weight, bias)` float32 arrays of each hidden layer; `policy`, `value`: the
+    /// heads'; `heads`: an int64 array `[num_actions, 3]` of each id's head positions.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        layers: Vec<Bound<'_, PyAny>>,
+        policy: Bound<'_, PyAny>,
+        value: Bound<'_, PyAny>,
+        heads: Bound<'_, PyAny>,
+    ) -> PyResult<PyNetwork> {
+        let hidden = layers
+            .iter()
+            .enumerate()
+            .map(|(i, pair)| read_dense(py, &format!("w{i}"), pair))
+            .collect::<PyResult<Vec<_>>>()?;
+        let policy = read_dense(py, "wp", &policy)?;
+        let value = read_dense(py, "wv", &value)?;
+        let buffer = PyBuffer::<i64>::get(&heads)
+            .map_err(|e| PyValueError::new_err(format!("heads must be an int64 array: {e}")))?;
+        if buffer.shape().len() != 2 || buffer.shape()[1] != 3 {
+            return Err(PyValueError::new_err(format!(
+                "heads must be of shape [num_actions, 3], not {:?}",
+                buffer.shape()
+            )));
+        }
+        let flat = buffer.to_vec(py)?;
+        let heads = flat
+            .chunks_exact(3)
+            .map(|row| {
+                let mut out = [0u32; 3];
+                for (slot, &k) in out.iter_mut().zip(row) {
+                    *slot = u32::try_from(k).map_err(|_| {
+                        PyValueError::new_err(format!("a head position is {k}, not 0 or more"))
+                    })?;
+                }
+                Ok(out)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let inner = Network::new(hidden, policy, value, heads)
+            .map_err(|e| PyValueError::new_err(e.message().to_string()))?;
+        Ok(PyNetwork {
+            inner: Arc::new(inner),
+        })
+    }
+
+    #[getter]
+    fn input_size(&self) -> usize {
+        self.inner.input_size()
+    }
+
+    #[getter]
+    fn value_outputs(&self) -> usize {
+        self.inner.value_outputs()
+    }
+
+    /// Head logits and values of `rows` observations (`features`, float32 `[rows, input_size]`),
+    /// flat, without the GIL.
+    fn forward(
+        &self,
+        py: Python<'_>,
+        features: &Bound<'_, PyAny>,
+        rows: usize,
+    ) -> PyResult<(Vec<f32>, Vec<f32>)> {
+        let (features, _) = read_f32(py, features, "features")?;
+        let network = &self.inner;
+        let out = py
+            .detach(|| network.forward(&features, rows))
+            .map_err(|e| PyValueError::new_err(e.message().to_string()))?;
+        Ok((out.head_logits, out.values))
+    }
+
+    /// `(legal actions, the policy over them, every seat's value -1..1 by seat number)` of a
+    /// state a seat is to move in, from that seat's native observation tensor.
+    fn evaluate(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyState>,
+    ) -> PyResult<(Vec<u32>, Vec<f64>, Vec<f64>)> {
+        let mut state = state.borrow_mut();
+        let inner = &mut state.inner;
+        let mover = usize::try_from(inner.current_player()).map_err(|_| {
+            PyValueError::new_err(
+                "a network values a state a seat is to move in, not a chance node or the end",
+            )
+        })?;
+        let mut features = vec![0.0; self.inner.input_size()];
+        if !inner.observation_tensor(Some(mover), &mut features) {
+            return Err(PyNotImplementedError::new_err(format!(
+                "{} has no native observation tensor of {} numbers",
+                inner.name(),
+                features.len()
+            )));
+        }
+        let legal = inner.legal_actions().to_vec();
+        let players = inner.num_players();
+        let network = &self.inner;
+        let found = network.forward(&features, 1).and_then(|out| {
+            let priors = network.policy(&out.head_logits, &legal)?;
+            let values = network.seat_values(&out.values, mover, players)?;
+            Ok((priors, values))
+        });
+        let (priors, values) = found.map_err(|e| raise(py, e))?;
+        Ok((legal, priors, values))
+    }
+}
+
+/// A search's root as Python gets it: the legal actions, their visits and mean values.
+type RootCounts = (Vec<u32>, Vec<u64>, Vec<f64>);
+
+/// The expert's PUCT search (`boneyard_engine::search::expert`) of every state in `states` for
+/// its mover, search `i` seeded `seeds[i]`, their leaves evaluated together; the GIL released.
+/// One `(actions, visits, values)` a state: per legal action its root visits and mean value.
+/// `threads`: the searches split over that many threads (the same results).
+#[pyfunction]
+#[pyo3(signature = (states, network, *, hidden, iterations, exploration, exact_chance, utility_range, seeds, threads = 1))]
+#[allow(clippy::too_many_arguments)] // the search's settings, one keyword each
+fn expert_search(
+    py: Python<'_>,
+    states: Vec<PyRef<'_, PyState>>,
+    network: &PyNetwork,
+    hidden: bool,
+    iterations: u64,
+    exploration: f64,
+    exact_chance: usize,
+    utility_range: (f64, f64),
+    seeds: Vec<u64>,
+    threads: usize,
+) -> PyResult<Vec<RootCounts>> {
+    let boxes: Vec<Box<dyn DynState>> = states.iter().map(|s| s.inner.clone_box()).collect();
+    drop(states);
+    let options = ExpertOptions {
+        exploration,
+        exact_chance,
+        iterations,
+        utility_range,
+    };
+    let network = network.inner.clone();
+    let found = py
+        .detach(|| search_many(boxes, hidden, &network, &options, &seeds, threads))
+        .map_err(|e| raise(py, e))?;
+    Ok(found
+        .into_iter()
+        .map(|outcome| (outcome.actions, outcome.visits, outcome.values))
+        .collect())
+}
+
 /// The names of the games with a native engine.
 #[pyfunction]
 fn game_names() -> Vec<&'static str> {
@@ -714,6 +895,8 @@ fn _engine(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyGame>()?;
     module.add_class::<PyState>()?;
     module.add_class::<PyBatch>()?;
+    module.add_class::<PyNetwork>()?;
+    module.add_function(wrap_pyfunction!(expert_search, module)?)?;
     module.add_function(wrap_pyfunction!(game_names, module)?)?;
     module.add_class::<PyOynoDuelSolution>()?;
     module.add_function(wrap_pyfunction!(solve_oyno_duel, module)?)?;

@@ -33,13 +33,16 @@ import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from boneyard.ai.evaluators import Evaluator
 from boneyard.ai.values import state_values
 from boneyard.core.game import Game, State, sample_chance_outcome
+
+if TYPE_CHECKING:
+    from boneyard.native.network import NativeNetwork
 
 MODELS_DIR = Path(__file__).parent / "models"
 """The shipped models: ``<game>.npz``, one per game (see ``models/README.md``)."""
@@ -126,6 +129,7 @@ class Network:
         sizes = self.head_sizes
         # each id's three positions in the concatenated head logits
         self.index = np.stack([kind, sizes[0] + row, sizes[0] + sizes[1] + column], axis=1)
+        self._native: NativeNetwork | None = None
 
     @property
     def game_name(self) -> str:
@@ -198,6 +202,15 @@ class Network:
                 f"this network values {self.value_outputs} seats, the game has {players}"
             )
         return rotate_from_mover(values.tolist(), mover)
+
+    def native(self) -> NativeNetwork:
+        """The same network evaluated in Rust (``boneyard.native.network``), made once: what
+        the native ``expert`` search and self-play evaluate."""
+        if self._native is None:
+            from boneyard.native.network import NativeNetwork
+
+            self._native = NativeNetwork(self.weights, self.policy, self.value_head, self.index)
+        return self._native
 
     def best_action(self, state: State) -> int:
         """The policy's most likely legal action (no search)."""

@@ -62,6 +62,21 @@ from boneyard.core.parameters import parse_assignments
     show_default=True,
     help="Self-play on the native engine (where the game has one) or the Python rules.",
 )
+@click.option(
+    "--search",
+    type=click.Choice(["native", "python"]),
+    default="native",
+    show_default=True,
+    help="The expert's search in Rust, the games of a step side by side (on the native engine), "
+    "or the Python expert bot's.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1, max=256),
+    default=1,
+    show_default=True,
+    help="Threads the native search splits a step's games over (the same games for any number).",
+)
 @click.option("--hidden", default=128, show_default=True, help="Units of each hidden layer.")
 @click.option("--layers", default=2, show_default=True, help="Hidden layers.")
 @click.option("--learning-rate", default=1e-3, show_default=True)

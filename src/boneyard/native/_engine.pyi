@@ -85,3 +85,31 @@ def solve_oyno_duel(
     size: int, bones: int, place_rule: str, edge_budget: int | None = None
 ) -> OynoDuelSolution: ...
 def oyno_duel_position_count(resting: int, bones: int) -> int: ...
+
+class Network:
+    def __init__(
+        self,
+        layers: list[tuple[Any, Any]],
+        policy: tuple[Any, Any],
+        value: tuple[Any, Any],
+        heads: Any,
+    ) -> None: ...
+    @property
+    def input_size(self) -> int: ...
+    @property
+    def value_outputs(self) -> int: ...
+    def forward(self, features: Any, rows: int) -> tuple[list[float], list[float]]: ...
+    def evaluate(self, state: State) -> tuple[list[int], list[float], list[float]]: ...
+
+def expert_search(
+    states: list[State],
+    network: Network,
+    *,
+    hidden: bool,
+    iterations: int,
+    exploration: float,
+    exact_chance: int,
+    utility_range: tuple[float, float],
+    seeds: list[int],
+    threads: int = 1,
+) -> list[tuple[list[int], list[int], list[float]]]: ...

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::core::{Action, EngineError, Played, Rules};
 
+pub mod expert;
 pub mod ismcts;
 pub mod mcts;
 

@@ -80,6 +80,7 @@ SNAPSHOTS = "snapshots"
 
 RUN_SETTINGS = (
     "steps",
+    "threads",
     "minutes",
     "checkpoint_every",
     "eval_every",
@@ -89,8 +90,9 @@ RUN_SETTINGS = (
     "hard_games",
     "hard_time",
 )
-"""What a sitting may change in a resumed run (how long and how it is watched); the rest of the
-saved config (the network, the search, the seed) wins over the new one."""
+"""What a sitting may change in a resumed run (how long, how it is watched, and the threads its
+native search uses, which change no game); the rest of the saved config (the network, the
+search, the seed) wins over the new one."""
 
 
 # ----- files, written aside and renamed -------------------------------------------------------
@@ -545,6 +547,7 @@ def _trained(config: TrainConfig, step: int, games: Any, seconds: float) -> dict
         "batch": config.batch,
         "simulations": config.simulations,
         "engine": config.engine,
+        "search": config.search,
         "seed": config.seed,
     }
 

@@ -3,11 +3,12 @@
 One training step:
 
 1. **self-play**: ``batch`` whole games, each move chosen by the ``expert`` bot's own search
-   (PUCT, ``simulations`` iterations, the network being trained as priors and values): one bot
-   per seat, so the search that makes a move's targets knows exactly what that seat knows. In
-   Bond O Cones and Bon-Bon every iteration searches a fresh ``resample`` of the seat's view
-   (``Bot.view``), never the true hidden cards or cones: two positions that look the same to
-   the seat give the same targets for the same seed (``search_targets``). The first
+   (PUCT, ``simulations`` iterations, the network being trained as priors and values), or its
+   twin in Rust (below): a search for the mover alone, so the search that makes a move's
+   targets knows exactly what that seat knows. In Bond O Cones and Bon-Bon every iteration
+   searches a fresh ``resample`` of the seat's view (``Bot.view``), never the true hidden cards
+   or cones: two positions that look the same to the seat give the same targets for the same
+   seed (``search_targets``; the native search's in tests/ai/test_native_expert.py). The first
    ``sample_moves`` moves of a game are drawn in proportion to the search's visits (the games
    differ), the rest are its most visited action.
 2. **targets**: a move's policy target is the root's visit shares; its value target is one
@@ -20,8 +21,13 @@ One training step:
    ``window`` steps.
 
 The games run on ``boneyard.native``'s engine where the game has one (``engine="native"``), the
-same State API as the Python rules (``engine="python"``), and the network is evaluated with
-numpy (``boneyard.ai.network``), as the ``expert`` plays. The network's policy is over the game's
+same State API as the Python rules (``engine="python"``). On the native engine the search is the
+``expert``'s in Rust (``search="native"``: ``boneyard.native.network.expert_search``, the same
+selection, chance handling and values, held to the Python search step by step by
+tests/ai/test_native_expert.py) with the network evaluated in Rust, the step's ``batch`` games
+played side by side and the leaves of all their searches evaluated together; ``search="python"``
+(or the Python rules) is the ``expert`` bot itself, the network evaluated with numpy
+(``boneyard.ai.network``), as the ``expert`` plays. The network's policy is over the game's
 factored heads (``boneyard.jax.heads``), an action's logit the sum of its heads' logits.
 
 **Evaluation** (``evaluate_network``): the network's most likely move (no search) against
@@ -59,6 +65,7 @@ Array = jax.Array
 Params = dict[str, Array]
 
 ENGINES = ("native", "python")
+SEARCHES = ("native", "python")
 
 SELECTION_SEEDS = 0
 """The first seed of the games a run's evaluations play (``best.npz`` is picked on them)."""
@@ -90,6 +97,11 @@ class TrainConfig:
     """Ways through chance up to which the search values an action's first visit exactly."""
     engine: str = "native"
     """``native``: ``boneyard.native``'s engine where the game has one; ``python``: the rules."""
+    search: str = "native"
+    """``native``: the expert's search in Rust, the games of a step side by side (on the native
+    engine; the Python rules have no native search); ``python``: the ``expert`` bot's."""
+    threads: int = 1
+    """Threads the native search splits a step's games over (the same games for any number)."""
     hidden: int = 128
     layers: int = 2
     learning_rate: float = 1e-3
@@ -114,7 +126,18 @@ class TrainConfig:
         """ValueError, saying what is allowed, for settings no run can use."""
         if self.engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
-        for name in ("batch", "simulations", "hidden", "layers", "epochs", "window", "max_moves"):
+        if self.search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {self.search!r}")
+        for name in (
+            "batch",
+            "simulations",
+            "hidden",
+            "layers",
+            "epochs",
+            "window",
+            "max_moves",
+            "threads",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         for name in ("sample_moves", "exact_chance", "eval_games", "held_out_games"):
@@ -300,12 +323,101 @@ def play_game(model: Model, network: Network, seed: int) -> tuple[list[Position]
         positions.append(Position(features, actions, policy, seat))
         state.apply_action(action)
         moves += 1
+    return positions, _value_targets(model, state, positions)
+
+
+def _value_targets(model: Model, state: State, positions: list[Position]) -> bool:
+    """Every position's per-seat value targets from the game's end (the mover first); whether
+    it ended (a game cut at ``max_moves`` teaches its policies only)."""
     ended = state.is_terminal()
     if ended:
         low, high = model.utility_range
         targets = outcome_targets(state.returns(), low, high)
         for position in positions:
             position.values = rotate_to_mover(targets, position.mover)
+    return ended
+
+
+def native_search(model: Model) -> bool:
+    """Whether self-play searches in Rust: ``search="native"`` on a native engine."""
+    return model.config.search == "native" and hasattr(model.game, "python_game")
+
+
+class _NativeGame:
+    """One game of native self-play: its state, the generator of its chance, samples and
+    search seeds, and its positions so far."""
+
+    def __init__(self, model: Model, network: Network, seed: int) -> None:
+        self.model, self.network = model, network
+        self.rng = random.Random(seed)
+        self.state = model.game.new_initial_state()
+        self.positions: list[Position] = []
+
+    def waits_for_a_search(self) -> bool:
+        """Play chance and forced moves; whether a decision with a choice is next (False: the
+        game is over or at ``max_moves``)."""
+        state, rng = self.state, self.rng
+        while not state.is_terminal() and len(self.positions) < self.model.config.max_moves:
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+                continue
+            actions = state.legal_actions()
+            if len(actions) > 1:
+                return True
+            self.play(actions, [1.0])
+        return False
+
+    def play(self, actions: list[int], policy: list[float]) -> None:
+        """Record the mover's position with its policy target and play its move: drawn by the
+        policy in the first ``sample_moves`` moves, else the most visited."""
+        state, seat = self.state, self.state.current_player()
+        if len(self.positions) < self.model.config.sample_moves:
+            action = self.rng.choices(actions, weights=policy)[0]
+        else:
+            action = actions[max(range(len(actions)), key=policy.__getitem__)]
+        features = self.network.features(state, seat)
+        self.positions.append(Position(features, actions, policy, seat))
+        state.apply_action(action)
+
+
+def play_games_native(
+    model: Model, network: Network, seeds: Sequence[int]
+) -> tuple[list[Position], int]:
+    """Self-play games, one per seed, side by side on the native engine: at each round every
+    game waiting for a move gets the expert's search in Rust, all of them in one call (their
+    leaves evaluated together). The positions of all games and how many ended."""
+    from boneyard.native.network import expert_search
+
+    c = model.config
+    native_network = network.native()
+    games = [_NativeGame(model, network, seed) for seed in seeds]
+    while True:
+        waiting = [game for game in games if game.waits_for_a_search()]
+        if not waiting:
+            break
+        found = expert_search(
+            [game.state for game in waiting],  # type: ignore[misc]
+            native_network,
+            iterations=c.simulations,
+            seeds=[game.rng.randrange(2**63) for game in waiting],
+            exploration=c.exploration,
+            exact_chance=c.exact_chance,
+            threads=c.threads,
+        )
+        for game, root in zip(waiting, found):
+            total = sum(root.visits)
+            # one iteration values the root and visits no child: the policy is then uniform
+            policy = (
+                [v / total for v in root.visits]
+                if total
+                else [1.0 / len(root.visits)] * len(root.visits)
+            )
+            game.play(root.actions, policy)
+    positions: list[Position] = []
+    ended = 0
+    for game in games:
+        ended += int(_value_targets(model, game.state, game.positions))
+        positions.extend(game.positions)
     return positions, ended
 
 
@@ -393,6 +505,10 @@ def self_play(model: Model, params: Params, seed: int) -> tuple[list[Position], 
     """A step's ``batch`` games from ``seed``: their positions and how many ended."""
     network = model.network(params)
     seeds = random.Random(seed)
+    if native_search(model):
+        return play_games_native(
+            model, network, [seeds.randrange(2**63) for _ in range(model.config.batch)]
+        )
     positions: list[Position] = []
     ended = 0
     for _ in range(model.config.batch):
