@@ -29,9 +29,14 @@ def test_a_shipped_model_loads_and_its_shapes_fit(name: str) -> None:
         state.apply_action(state.legal_actions()[0])
     size = network.weights[0][0].shape[0]
     logits, value = network.forward(np.zeros((3, size), np.float32))
-    assert logits.shape == (3, sum(network.head_sizes)) and value.shape == (3, 1)
+    # one value (the mover's: the files trained before issue 43), or one a seat
+    assert network.value_outputs in (1, game.num_players())
+    assert logits.shape == (3, sum(network.head_sizes))
+    assert value.shape == (3, network.value_outputs)
     policy, value1 = network.evaluate(state)
     assert sorted(policy) == state.legal_actions() and -1 <= value1 <= 1
+    _, seats = network.evaluate_seats(state)
+    assert len(seats) == game.num_players() and all(-1 <= v <= 1 for v in seats)
 
 
 @pytest.mark.parametrize("name", SHIPPED)
