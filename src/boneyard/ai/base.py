@@ -12,7 +12,7 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from boneyard import solvers
 from boneyard.core.game import Game, State
@@ -50,6 +50,16 @@ class Bot(ABC):
 
     def step(self, state: State) -> int:
         """Choose an action for this bot's seat in ``state``; ``state`` is left unchanged."""
+        self.check_turn(state)
+        if self.use_solver and self.game.perfect_information:
+            action = solvers.best_action(state)
+            if action is not None:
+                return action
+        return self._choose(state)
+
+    def check_turn(self, state: Any) -> None:
+        """Refuse ``state`` (a Python or a native one) unless it is this bot's game with this
+        bot's seat to move, saying what it is instead."""
         if state.game.name != self.game.name:
             raise ValueError(f"this bot plays {self.game.name}, not {state.game.name}")
         player = state.current_player()
@@ -58,11 +68,6 @@ class Bot(ABC):
                 f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
                 f"asks for {'nobody (the game is over)' if state.is_terminal() else player}"
             )
-        if self.use_solver and self.game.perfect_information:
-            action = solvers.best_action(state)
-            if action is not None:
-                return action
-        return self._choose(state)
 
     @abstractmethod
     def _choose(self, state: State) -> int:

@@ -124,6 +124,7 @@ class NativeAlphaBetaBot(Bot):
 
         if isinstance(state, NativeState) and self.use_solver and self.game.perfect_information:
             # The exact solvers read Python states: the position is rebuilt for them.
+            self.check_turn(state)
             return super().step(self.game.state_from_json(state.to_json()))
         return super().step(state)
 
@@ -225,13 +226,8 @@ class NativeMctsBot(Bot):
 
     def step(self, state: Any) -> int:
         """The search's action for this bot's seat in ``state`` (Python or native), unchanged."""
-        native_state = self._native_state(state)
-        player = native_state.current_player()
-        if player != self.seat:
-            raise ValueError(
-                f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
-                f"asks for {'nobody (the game is over)' if native_state.is_terminal() else player}"
-            )
+        self.check_turn(state)
+        native_state = _as_native(self.native_game, state)
         if self.use_solver and self.game.perfect_information:
             python_state = (
                 state if isinstance(state, State) else self.native_game.python_state(state)
@@ -242,12 +238,7 @@ class NativeMctsBot(Bot):
         return self._search(native_state)
 
     def _choose(self, state: State) -> int:
-        return self._search(self._native_state(state))
-
-    def _native_state(self, state: Any) -> Any:
-        if state.game.name != self.game.name:
-            raise ValueError(f"this bot plays {self.game.name}, not {state.game.name}")
-        return _as_native(self.native_game, state)
+        return self._search(_as_native(self.native_game, state))
 
     def _search(self, native_state: Any) -> int:
         budget = self.budget
@@ -350,18 +341,12 @@ class NativeLookaheadBot(Bot):
         """The lookahead's action for this bot's seat in ``state`` (Python or native)."""
         from boneyard.native.game import NativeState
 
-        if isinstance(state, NativeState) and not self.native:
+        if not isinstance(state, NativeState):
+            return super().step(state)
+        self.check_turn(state)
+        if not self.native:
             return super().step(self.game.state_from_json(state.to_json()))
-        if isinstance(state, NativeState):
-            player = state.current_player()
-            if player != self.seat:
-                asked = "nobody (the game is over)" if state.is_terminal() else player
-                raise ValueError(
-                    f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
-                    f"asks for {asked}"
-                )
-            return self._search(state)
-        return super().step(state)
+        return self._search(state)
 
     def _choose(self, state: State) -> int:
         if self._native_game is None:

@@ -1,14 +1,19 @@
-"""Every bot reads its time limit and its counts through ``ai/base.py``'s two validators: a bad
-value is refused with the same sentence whichever bot is asked, and a good one is kept."""
+"""The checks every bot shares, written once in ``ai/base.py``: its time limit and its counts
+(``time_limit_seconds``, ``whole_number``: a bad value is refused with the same sentence whichever
+bot is asked, a good one kept) and whose turn it is (``Bot.check_turn``, for a Python or a native
+state alike)."""
 
 from __future__ import annotations
 
 import inspect
 import math
+from typing import Any
 
 import pytest
 
-from boneyard.ai import BOTS, make_bot
+import boneyard
+from boneyard import native
+from boneyard.ai import BOTS, list_bots, make_bot
 from boneyard.ai.base import Budget, time_limit_seconds, whole_number
 
 TIMED_BOTS = sorted(
@@ -25,7 +30,7 @@ def test_the_timed_bots_are_the_searches() -> None:
 
 @pytest.mark.parametrize("bot_name", TIMED_BOTS)
 @pytest.mark.parametrize("time_limit", BAD_TIME_LIMITS, ids=repr)
-def test_every_timed_bot_refuses_a_bad_time_limit(bot_name: str, time_limit: object) -> None:
+def test_every_timed_bot_refuses_a_bad_time_limit(bot_name: str, time_limit: Any) -> None:
     # Before: alphabeta took any of these, and the Budget bots (mcts, expert, ...) nan, inf, True.
     with pytest.raises(ValueError, match=r"time_limit must be positive seconds, not "):
         make_bot(bot_name, "obonto", 0, time_limit=time_limit)
@@ -34,8 +39,8 @@ def test_every_timed_bot_refuses_a_bad_time_limit(bot_name: str, time_limit: obj
 @pytest.mark.parametrize("bot_name", TIMED_BOTS)
 def test_every_timed_bot_keeps_a_good_time_limit(bot_name: str) -> None:
     bot = make_bot(bot_name, "obonto", 0, time_limit=0.25)
-    kept = getattr(bot, "budget", bot).time_limit
-    assert kept == 0.25
+    holder: Any = getattr(bot, "budget", bot)  # the searches on a Budget keep it there
+    assert holder.time_limit == 0.25
 
 
 @pytest.mark.parametrize(
@@ -63,7 +68,7 @@ def test_every_timed_bot_keeps_a_good_time_limit(bot_name: str) -> None:
     ],
 )
 def test_a_bad_count_names_the_option_and_its_range(
-    bot_name: str, options: dict[str, object], message: str
+    bot_name: str, options: dict[str, Any], message: str
 ) -> None:
     # Before: alphabeta took 2.5 and True as depths, mcts 2.5 iterations.
     with pytest.raises(ValueError, match=message):
@@ -79,3 +84,20 @@ def test_the_validators_return_what_they_accept() -> None:
     assert (budget.iterations, budget.time_limit) == (5, None)
     with pytest.raises(ValueError, match="a budget needs iterations, a time limit, or both"):
         Budget()
+
+
+@pytest.mark.parametrize("use_solver", [False, True])
+@pytest.mark.parametrize("engine", ["python", "native"])
+@pytest.mark.parametrize("bot_name", list_bots())
+def test_every_bot_refuses_a_state_it_does_not_play(
+    bot_name: str, engine: str, use_solver: bool
+) -> None:
+    # Before: native_lookahead (and native_alphabeta with the solvers) read a native state of
+    # another game as their own game's document first, and failed on that instead.
+    load = boneyard.load_game if engine == "python" else native.load_game
+    state: Any = load("bones").new_initial_state()
+    options: dict[str, Any] = {"seed": 1, "time_limit": 0.05, "use_solver": use_solver}
+    with pytest.raises(ValueError, match="plays seat 1 of bones, but the state asks for 0"):
+        make_bot(bot_name, "bones", 1, **options).step(state)
+    with pytest.raises(ValueError, match="this bot plays obonto, not bones"):
+        make_bot(bot_name, "obonto", 0, **options).step(state)
