@@ -2,15 +2,22 @@
 
     nice -n 10 .venv/bin/python benchmarks/web_crowd.py [--rows 1,3,4,5,6] [--seconds 20]
     nice -n 10 .venv/bin/python benchmarks/web_crowd.py --postgres   # two processes, one DB
+    nice -n 10 .venv/bin/python benchmarks/web_crowd.py --postgres --bots-queue  # one bot queue
 
 It starts ``boneyard serve`` on 127.0.0.1 (a fresh SQLite file, two bot worker processes and the
-default budgets; ``--postgres``: a throwaway PostgreSQL server and ``--workers 2``), makes the
+default budgets; ``--postgres``: a throwaway PostgreSQL server and ``--workers 2``;
+``--bots-queue``: the computer moves of every server process queued in the database for one
+``boneyard bots`` group of two processes), makes the
 owner's account, then for each row: the honest player (127.0.0.2) times its moves alone, the
 attack starts from its addresses (127.0.x.y, one network or many), the honest player times its
 moves again, the owner logs in from an address it never used, and the attack stops. Each row
 prints the honest player's p50 and p90 under the attack against alone (the ratio; bar: <= 2),
 the owner's log-in (bar: in within 5 s) and what the attack got. Bounded: each row runs for
 ``--seconds`` (under a minute), at most a few thousand connections.
+
+Each row's attack runs in a process of its own (``--attack-nice``: at a lower CPU priority), so the
+honest player's times do not include its own process running the crowd's clients; each row
+prints the CPU seconds the server and the crowd's clients took, and the load average.
 
 Rows (issue 44): 1 log-in flood on names that do not exist, from 30 networks; 2 one try a
 second on the owner's name from fresh addresses; 3 standings sockets (100, from 10 networks) on
@@ -26,8 +33,10 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -54,11 +63,28 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+BOT_PROCESSES = 2
+"""The bot workers: each server process's own (``--bot-processes``), or, with ``--bots-queue``,
+one ``boneyard bots`` group that every server process's jobs queue for."""
+
+
+def start_server(db: str, port: int, workers: int, queue: bool) -> subprocess.Popen[bytes]:
+    bots = ("--bots", "queue") if queue else ("--bot-processes", str(BOT_PROCESSES))
     command = [
         *(sys.executable, "-c", "from boneyard.cli import main; main()", "serve"),
-        *("--host", HOST, "--port", str(port), "--db", db, "--bot-processes", "2"),
+        *("--host", HOST, "--port", str(port), "--db", db, *bots),
         *(("--workers", str(workers)) if workers > 1 else ()),
+    ]
+    return subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+
+
+def start_bot_workers(db: str) -> subprocess.Popen[bytes]:
+    """``boneyard bots``: the one queue over every server process's computer moves."""
+    command = [
+        *(sys.executable, "-c", "from boneyard.cli import main; main()", "bots"),
+        *("--db", db, "--processes", str(BOT_PROCESSES)),
     ]
     return subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
@@ -193,15 +219,24 @@ async def _view(ws: Any) -> dict[str, Any]:
             return message
 
 
-async def owner_logs_in(base: str, address: str) -> float | None:
-    """Seconds until the owner is signed in from ``address`` (None: refused or over 60 s)."""
-    began = time.monotonic()
+async def owner_logs_in(base: str, address: str) -> tuple[float | None, int]:
+    """Seconds until the owner is signed in from ``address`` (None: refused or over 60 s),
+    and its tries: a try the server is too busy to check now (429 ``login_busy``, never
+    checked late) is tried again after its ``Retry-After``, as the person would."""
+    began, tries = time.monotonic(), 0
     async with client(base, address, timeout=60) as c:
-        try:
-            answer = await c.post("/api/login", json={"name": OWNER, "password": PASSWORD})
-        except httpx2.HTTPError:
-            return None
-    return time.monotonic() - began if answer.status_code == 200 else None
+        while time.monotonic() - began < 60:
+            tries += 1
+            try:
+                answer = await c.post("/api/login", json={"name": OWNER, "password": PASSWORD})
+            except httpx2.HTTPError:
+                return None, tries
+            if answer.status_code == 200:
+                return time.monotonic() - began, tries
+            if answer.status_code != 429 or answer.json().get("error") != "login_busy":
+                return None, tries
+            await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+    return None, tries
 
 
 # ----- the attacks -------------------------------------------------------------------------------
@@ -246,10 +281,16 @@ async def owner_name_tries(base: str, stop: asyncio.Event, got: dict[str, int]) 
 
 
 async def standings_sockets(
-    port: int, base: str, arena: str, togglers: list[httpx2.AsyncClient],
+    port: int, base: str, arena: str, toggler_cookies: list[dict[str, str]],
     stop: asyncio.Event, got: dict[str, int],
 ) -> list[Any]:  # fmt: skip
-    """Row 3: 100 standings sockets from 10 networks; three accounts toggle join/withdraw."""
+    """Row 3: 100 standings sockets from 10 networks; three accounts toggle join/withdraw
+    (their sessions' cookies, from ``setup``)."""
+    togglers = []
+    for n, cookies in enumerate(toggler_cookies):
+        toggler = client(base, f"127.0.251.{n + 1}")
+        toggler.cookies.update(cookies)
+        togglers.append(toggler)
 
     async def watch(address: str) -> None:
         ws = await open_socket(port, address, f"/ws/tournaments/{arena}")
@@ -347,6 +388,60 @@ async def full_reads(base: str, stop: asyncio.Event, got: dict[str, int]) -> lis
     return [forever(lambda a=f"127.0.{140 + n}.1": reader(a), stop) for n in range(10)]
 
 
+ATTACKS: dict[int, Callable[..., Awaitable[list[Any]]]] = {
+    1: lambda c, stop, got: login_flood(c["base"], stop, got),
+    2: lambda c, stop, got: owner_name_tries(c["base"], stop, got),
+    3: lambda c, stop, got: standings_sockets(
+        c["port"], c["base"], c["arena"], c["togglers"], stop, got
+    ),
+    4: lambda c, stop, got: idle_spectators(c["port"], c["base"], stop, got),
+    5: lambda c, stop, got: computer_games(c["port"], c["base"], stop, got),
+    6: lambda c, stop, got: full_reads(c["base"], stop, got),
+}
+"""Each row's attack: ``(context, stop, got)`` to the coroutines that make it."""
+
+
+def attack_process(
+    number: int, context: dict[str, Any], stop: Any, results: Any, nice: int
+) -> None:
+    """Row ``number``'s attack in a process of its own (its own event loop), until ``stop`` is
+    set; puts what it got, and the CPU seconds its clients took, on ``results``. The honest
+    player's times must not include its own process running the crowd's clients."""
+    if nice:
+        os.nice(nice)
+
+    async def attack() -> dict[str, int]:
+        done, got = asyncio.Event(), {}
+        tasks = [asyncio.ensure_future(work) for work in await ATTACKS[number](context, done, got)]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        done.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return got
+
+    got = asyncio.run(attack())
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    results.put((got, used.ru_utime + used.ru_stime))
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds process ``pid`` and the processes under it (``--workers``' server
+    processes, the bot workers) use now (their threads; Linux's /proc)."""
+    stats = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            stats[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    tree, ticks = {pid}, 0
+    for _ in range(4):  # the server, its workers, their bot processes
+        tree |= {child for child, (parent, _) in stats.items() if parent in tree}
+    for member in tree:
+        ticks += stats.get(member, (0, 0))[1]
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 # ----- rows ------------------------------------------------------------------------------------
 
 
@@ -383,10 +478,10 @@ async def newcomer(base: str, port: int) -> str:
 
 
 async def row(
-    number: int, name: str, base: str, port: int, seconds: float,
-    attack: Callable[[asyncio.Event, dict[str, int]], Awaitable[list[Any]]],
+    number: int, name: str, context: dict[str, Any], seconds: float,
     replies: bool = False, after: Callable[[], Awaitable[str]] | None = None,
 ) -> None:  # fmt: skip
+    base, port = context["base"], context["port"]
     honest = Honest(base)
 
     async def probe() -> list[float]:
@@ -395,38 +490,47 @@ async def row(
         return await honest.moves(seconds)
 
     calm = await probe()
-    stop = asyncio.Event()
-    got: dict[str, int] = {}
     waits_before = await metric(base, "boneyard_thinking_waits_total")
-    tasks = [asyncio.ensure_future(work) for work in await attack(stop, got)]
+    spawn = multiprocessing.get_context("spawn")
+    stop, results = spawn.Event(), spawn.Queue()
+    crowd = spawn.Process(
+        target=attack_process, args=(number, context, stop, results, context["attack_nice"])
+    )
+    server_cpu = cpu_seconds(context["server"])
+    began = time.monotonic()
+    crowd.start()
     try:
         await asyncio.sleep(min(5.0, seconds / 3))  # the attack builds up
         attacked = await probe()
-        owner = await owner_logs_in(base, f"127.0.{200 + number}.9")
+        owner, owner_tries = await owner_logs_in(base, f"127.0.{200 + number}.9")
         extra = await after() if after is not None else ""
     finally:
         stop.set()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        got, attack_cpu = await asyncio.to_thread(results.get, True, 120)
+        crowd.join(30)
+    elapsed = time.monotonic() - began
+    server_cpu = cpu_seconds(context["server"]) - server_cpu
     waits = await metric(base, "boneyard_thinking_waits_total") - waits_before
     p50 = percentile(attacked, 0.5) / percentile(calm, 0.5)
     p90 = percentile(attacked, 0.9) / percentile(calm, 0.9)
     what = "reply" if replies else "move"
     owner_words = "refused or > 60 s" if owner is None else f"{owner:.2f} s"
+    owner_words += f" ({owner_tries} {'try' if owner_tries == 1 else 'tries'})"
     print(
         f"row {number} {name}: honest {what} p50 {percentile(calm, 0.5) * 1000:.1f} -> "
         f"{percentile(attacked, 0.5) * 1000:.1f} ms (x{p50:.1f}), p90 x{p90:.1f} "
         f"({len(calm)}/{len(attacked)} timed); owner's log-in {owner_words}; attack got {got}"
         + (f"; thinking waits {waits:.0f}" if replies else "")
-        + (f"; {extra}" if extra else ""),
+        + (f"; {extra}" if extra else "")
+        + f"; CPU over {elapsed:.0f} s: the server's processes {server_cpu:.1f} s, the crowd's "
+        f"clients {attack_cpu:.1f} s; load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
 
 
-async def setup(base: str) -> tuple[str, list[httpx2.AsyncClient]]:
+async def setup(base: str) -> tuple[str, list[dict[str, str]]]:
     """The owner's account and arena, and three toggling accounts (from addresses of their own:
-    three sign-ups a minute per address)."""
+    three sign-ups a minute per address): their session cookies."""
     async with client(base, "127.0.250.1") as c:
         made = await c.post("/api/accounts", json={"name": OWNER, "password": PASSWORD})
         assert made.status_code == 201, made.text
@@ -438,10 +542,10 @@ async def setup(base: str) -> tuple[str, list[httpx2.AsyncClient]]:
         arena_id = arena.json()["id"]
     togglers = []
     for n in range(3):
-        t = client(base, f"127.0.251.{n + 1}")
-        made = await t.post("/api/accounts", json={"name": f"Toggler{n}", "password": PASSWORD})
-        assert made.status_code == 201, made.text
-        togglers.append(t)
+        async with client(base, f"127.0.251.{n + 1}") as t:
+            made = await t.post("/api/accounts", json={"name": f"Toggler{n}", "password": PASSWORD})
+            assert made.status_code == 201, made.text
+            togglers.append(dict(t.cookies.items()))
     for n in range(30):  # players sitting in the arena's table
         async with client(base, f"127.0.{252 + n // 3 // 3}.{n + 10}") as p:
             made = await p.post("/api/accounts", json={"name": f"Sitter{n}", "password": PASSWORD})
@@ -450,72 +554,40 @@ async def setup(base: str) -> tuple[str, list[httpx2.AsyncClient]]:
     return arena_id, togglers
 
 
-async def run(args: argparse.Namespace, port: int) -> None:
+ROWS = {
+    1: "log-in flood (30 networks)",
+    2: "owner's name tried from fresh addresses",
+    3: "100 standings sockets, 3 togglers",
+    4: "16 networks x 64 idle sockets",
+    5: "5 networks x 20 games at the top level",
+    6: "reads from 10 networks at full budget",
+}
+
+
+async def run(
+    args: argparse.Namespace, port: int, server: int, when_up: Callable[[], None]
+) -> None:
     base = f"http://{HOST}:{port}"
     await wait_until_up(base)
+    when_up()  # (the bot workers start once the server has made the database's tables)
     arena, togglers = await setup(base)
+    context = {
+        "base": base, "port": port, "arena": arena, "togglers": togglers, "server": server,
+        "attack_nice": args.attack_nice,
+    }  # fmt: skip
     rows = {int(n) for n in args.rows.split(",")}
-    s = args.seconds
-    if 1 in rows:
-        await row(
-            1,
-            "log-in flood (30 networks)",
-            base,
-            port,
-            s,
-            lambda stop, got: login_flood(base, stop, got),
-        )
-    if 2 in rows:
-        await row(
-            2,
-            "owner's name tried from fresh addresses",
-            base,
-            port,
-            s,
-            lambda stop, got: owner_name_tries(base, stop, got),
-        )
-    if 3 in rows:
-        await row(
-            3,
-            "100 standings sockets, 3 togglers",
-            base,
-            port,
-            s,
-            lambda stop, got: standings_sockets(port, base, arena, togglers, stop, got),
-        )
-    if 4 in rows:
-        await row(
-            4,
-            "16 networks x 64 idle sockets",
-            base,
-            port,
-            s,
-            lambda stop, got: idle_spectators(port, base, stop, got),
-            after=lambda: newcomer(base, port),
-        )
-    if 5 in rows:
-        await row(
-            5,
-            "5 networks x 20 games at the top level",
-            base,
-            port,
-            s,
-            lambda stop, got: computer_games(port, base, stop, got),
-            replies=True,
-        )
-    if 6 in rows:
-        await row(
-            6,
-            "reads from 10 networks at full budget",
-            base,
-            port,
-            s,
-            lambda stop, got: full_reads(base, stop, got),
-        )
+    for number, name in ROWS.items():
+        if number in rows:
+            await row(
+                number,
+                name,
+                context,
+                args.seconds,
+                replies=number == 5,
+                after=(lambda: newcomer(base, port)) if number == 4 else None,
+            )
     if 7 in rows and args.postgres:
         await two_processes(base)
-    for t in togglers:
-        await t.aclose()
 
 
 async def two_processes(base: str) -> None:
@@ -535,7 +607,22 @@ def main() -> None:
     parser.add_argument("--rows", default="1,2,3,4,5,6,7", help="the rows to run")
     parser.add_argument("--seconds", type=float, default=20.0, help="each phase of a row")
     parser.add_argument("--postgres", action="store_true", help="two processes, PostgreSQL")
+    parser.add_argument(
+        "--bots-queue",
+        action="store_true",
+        help="the servers queue computer moves in the database for one `boneyard bots` group "
+        "of two processes (one queue over every server process), instead of two bot workers "
+        "each",
+    )
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the whole run")
+    parser.add_argument(
+        "--attack-nice",
+        type=int,
+        default=0,
+        help="how much lower the crowd's clients' CPU priority is than the honest player's and "
+        "the server's (0: the same; on a machine of few cores, the crowd's own clients take "
+        "CPU the server would have, which a real attacker's machines would not)",
+    )
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         folder = stack.enter_context(tempfile.TemporaryDirectory())
@@ -546,13 +633,21 @@ def main() -> None:
         else:
             db, workers = f"sqlite:///{Path(folder) / 'web.db'}", 1
         port = free_port()
-        server = start_server(db, port, workers)
+        server = start_server(db, port, workers, args.bots_queue)
+        started = [server]
+
+        def when_up() -> None:
+            if args.bots_queue:
+                started.append(start_bot_workers(db))
+
         try:
-            asyncio.run(asyncio.wait_for(run(args, port), timeout=args.timeout))
+            run_all = run(args, port, server.pid, when_up)
+            asyncio.run(asyncio.wait_for(run_all, timeout=args.timeout))
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+            for process in started:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
 
 
 if __name__ == "__main__":

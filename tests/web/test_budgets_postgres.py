@@ -4,6 +4,9 @@ on one name are rows of ``guard_buckets`` every process takes from."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -68,3 +71,36 @@ def test_a_shared_bucket_refills_and_refuses_with_the_wait(postgres_url: str) ->
     assert 0 < wait <= 60  # a minute for a token, at most
     assert buckets.take("test\ny", rate=1 / 60, burst=2) == 0.0, "each key its own bucket"
     assert buckets.take("test\nfast", rate=1000.0, burst=1) == 0.0
+
+
+def test_the_tries_on_a_name_are_taken_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log-in try takes three shared buckets (the client's log-ins, ``ClientCharge``; the
+    name from this network and from everywhere, ``Budgets.charge_name``): each a PostgreSQL
+    round trip. Before, all three ran on the event loop, stalling every other request of the
+    process meanwhile; now in a thread, as the store's other calls. Every take of a bucket
+    records whether its thread runs an event loop."""
+    taken_on: list[tuple[str, bool]] = []
+    take = SharedBuckets.take
+
+    def recording(self: SharedBuckets, key: str, *args: Any, **kwargs: Any) -> float:
+        taken_on.append((key.split("\n", 1)[0], on_an_event_loop()))
+        return take(self, key, *args, **kwargs)
+
+    monkeypatch.setattr(SharedBuckets, "take", recording)
+    app = make_app(postgres_url)
+    with TestClient(app, client=("127.0.11.9", 50000)) as client:
+        answer = client.post("/api/login", json={"name": "nobody", "password": PASSWORD})
+        assert answer.status_code == 401, answer.text
+    kinds = [kind for kind, _ in taken_on]
+    assert {"login", "name", "name_everywhere"} <= set(kinds), kinds
+    assert [kind for kind, on_loop in taken_on if on_loop] == [], taken_on
+
+
+def on_an_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

@@ -314,6 +314,24 @@ def test_a_spent_budget_makes_the_computer_wait_and_loses_nothing(tmp_path: Path
             assert metric(client, 'boneyard_refusals_total{reason="hint_interval"}') == 1
 
 
+def test_the_computer_thinks_during_its_pause_and_answers_after_it(tmp_path: Path) -> None:
+    """A person waits the longer of the pace's pause and the computer's thinking, not their
+    sum (issue 44, row 5: a reply that waits for a bot worker behind a crowd's searches waits
+    inside the pause): the computer's job is done while its pause of 30 s still runs, and its
+    move is played only once the pause is over."""
+    app = make_app(tmp_path / "web.db", bot_delay=30.0)
+    with TestClient(app) as client:
+        manager: GameManager = app.state.manager
+        seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+        created = create(client, "obonto", seats=seats)
+        live = manager.games[created["id"]]
+        seq = person_move(client, created)
+        count = 'boneyard_bot_seconds_count{kind="move"}'
+        until(lambda: metric(client, count) == 1, "the computer thinks during its pause")
+        assert live.seq == seq and not replied(live, seq)(), "its move waits for the pause"
+        assert live.bot_task is not None and not live.bot_task.done(), "the turn goes on"
+
+
 # ----- games nobody watches ----------------------------------------------------------------------
 
 

@@ -13,17 +13,21 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
 from boneyard.web.compute.bots import COMPUTER_MOVE, BotWorkers
 from boneyard.web.compute.fairness import ClientTurns, ThinkingBudget
 from boneyard.web.compute.jobs import JobQueue
 from boneyard.web.compute.runners import thinking_budget
+from boneyard.web.compute.worker import Worker
 from boneyard.web.networks import network_of
 from boneyard.web.settings import Settings
 from boneyard.web.store.games import Store
+from boneyard.web.store.jobs import JobRow
 from tests.web.test_fair_compute import FakeClock, until_async
 
 ATTACKERS = [f"127.0.{n}.1" for n in range(1, 6)]
@@ -180,6 +184,87 @@ def test_the_job_table_serves_the_network_served_least_lately_first(
     assert [first.id, second.id] == [honest, attacker]
     row, other = queue.get(attacker), queue.get(1)  # 127.0.1.77's job and 127.0.1.1's
     assert row is not None and other is not None and row.client == other.client  # one network
+
+
+def test_the_job_table_counts_the_seconds_a_job_took_not_its_budget(tmp_path: Path) -> None:
+    """A person's dozen replies from the easy computer (a budget of a second each, thought in
+    milliseconds) are less service than a crowd's two searches of a second each: the person's
+    next job goes first. Before, a job's service was its budget: the person had "had" twelve
+    seconds, and waited behind every fresh network until each had been served as much (issue
+    44 row 5, through ``boneyard bots``: a reply waited 45 s)."""
+    store = Store(f"sqlite:///{tmp_path / 'jobs.db'}")
+    queue = JobQueue(store)
+    for n in range(12):  # the person's easy replies: answered at once
+        queue.submit("move", 0, ["easy", 1, 100 + n, None, []], 1.0, HONEST)
+        job = queue.claim("worker")
+        assert job is not None and queue.finish(job, "worker", 0, None)
+    searched = []
+    for n in range(2):  # the crowd's searches, a second each
+        searched.append(queue.submit("move", 0, ["hard", 1, 200 + n, None, []], 1.0, "127.0.1.1"))
+        job = queue.claim("worker")
+        assert job is not None and queue.finish(job, "worker", 0, None)
+    with store.engine.begin() as connection:  # (they took their second)
+        connection.execute(
+            update(JobRow).where(JobRow.id.in_(searched)).values(started=JobRow.finished - 1.0)
+        )
+    crowd = queue.submit("move", 0, ["hard", 1, 300, None, []], 1.0, "127.0.1.2")
+    honest = queue.submit("move", 0, ["easy", 1, 301, None, []], 1.0, HONEST)
+    first = queue.claim("worker")
+    assert first is not None and first.id == honest, "the person's reply goes first"
+    second = queue.claim("worker")
+    assert second is not None and second.id == crowd
+
+
+class HeldPool:
+    """A worker's process pool whose jobs end when the test says: it counts the jobs it holds."""
+
+    def __init__(self) -> None:
+        self.held: list[Future[int]] = []
+        self.most = 0
+        self.lock = threading.Lock()
+
+    def schedule(self, _function: object, args: object, timeout: float) -> Future[int]:
+        future: Future[int] = Future()
+        with self.lock:
+            self.held.append(future)
+            self.most = max(self.most, sum(not f.done() for f in self.held))
+        return future
+
+    def stop(self) -> None: ...
+
+    def join(self, timeout: float) -> None: ...
+
+
+def test_a_bot_worker_claims_a_job_only_for_a_free_process(tmp_path: Path) -> None:
+    """``boneyard bots`` with one process: its claimers take the next job only once the
+    process is free, so a job claimed starts at once. Before, a second claimer claimed the next
+    job while the first was thought, and it waited in the pool's own first-come line, out of
+    the table's turns."""
+    store = Store(f"sqlite:///{tmp_path / 'jobs.db'}")
+    queue = JobQueue(store)
+    jobs = [
+        queue.submit("move", 0, ["easy", 1, n, None, []], 1.0, f"127.0.{n}.1") for n in range(3)
+    ]
+    worker = Worker(store, processes=1, name="w")
+    worker.pool.stop()  # (never started: its processes start with its first job)
+    pool = worker.pool = HeldPool()
+    running = threading.Thread(target=worker.run, daemon=True)
+    running.start()
+    try:
+        for answered in range(len(jobs)):
+            deadline = time.monotonic() + 60
+            while len(pool.held) <= answered:
+                assert time.monotonic() < deadline, "the worker never took the next job"
+                time.sleep(0.01)
+            pool.held[answered].set_result(0)
+        deadline = time.monotonic() + 60
+        while worker.answered < len(jobs):
+            assert time.monotonic() < deadline, "the answers were never recorded"
+            time.sleep(0.01)
+    finally:
+        worker.stop.set()
+        running.join(30)
+    assert pool.most == 1, "a job was claimed while the one process was busy"
 
 
 def test_many_addresses_of_one_network_share_one_thinking_budget() -> None:

@@ -4,7 +4,10 @@ recovery code), whatever a crowd of addresses tries on the name."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -399,3 +402,26 @@ def test_a_device_cookie_helps_only_its_own_account_and_only_when_genuine(
         copied = at(main, "203.0.115.5")
         copied.cookies.set(DEVICE_COOKIE, genuine)
         assert login(copied, "Ada").status_code == 200
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="per-thread CPU priority is Linux's")
+def test_the_hashing_threads_run_below_the_requests_whatever_the_servers_own_priority() -> None:
+    """The pool's threads are ``password_nice`` below the thread that starts them (the event
+    loop's). Before, the bare value was set: a server started under ``nice -n 10`` hashed at
+    10, the requests' own priority, and a crowd's checks took the moves' CPU (issue 44 row
+    1). Here the starting thread runs 2 below this process, as such a server would."""
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    async def checked_from_a_niced_thread() -> tuple[int, int]:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(19, niceness() + 2))
+        loop_nice = niceness()
+        pool = PasswordPool(1, 4, 60.0, nice=3)
+        return loop_nice, await pool.run("client", niceness)
+
+    with ThreadPoolExecutor(1) as own_thread:  # not to lower this test process's own
+        loop_nice, hashing_nice = own_thread.submit(
+            asyncio.run, checked_from_a_niced_thread()
+        ).result(60)
+    assert hashing_nice == min(19, loop_nice + 3)

@@ -31,6 +31,7 @@ from boneyard.web.guard.budgets import Budgets, unguarded_routes
 from boneyard.web.guard.middleware import DOCS_STATIC, Guard
 from boneyard.web.guard.passwords import PasswordPool
 from boneyard.web.guard.signin import remember_account
+from boneyard.web.guard.turns import RequestTurns
 from boneyard.web.pages import api_docs
 from boneyard.web.pages import routes as pages
 from boneyard.web.people import (
@@ -158,6 +159,13 @@ def create_app(
     )
     game_manager.metrics.count_refusals(
         lambda: {f"password_{why}": n for why, n in app.state.passwords.refused.items()}
+    )
+    # Costly and interactive requests: a few at once, in turns by client, moves first (turns.py).
+    app.state.turns = RequestTurns(
+        policy.request_slots, policy.request_queue, policy.request_wait_seconds
+    )
+    game_manager.metrics.count_refusals(
+        lambda: {f"request_{why}": n for why, n in app.state.turns.refused.items()}
     )
     # Refusals are counted in /metrics, not logged one by one: the budgets' and this process's
     # connections' (the manager counts its sockets' own).

@@ -34,10 +34,11 @@ MAX_WEB_INTEGER = 100_000
 class Settings:
     # ----- computer seats ---------------------------------------------------------------------
     bot_delay: float = 0.8
-    """Seconds a computer seat waits before a new turn, so a person can follow."""
+    """Seconds a computer seat waits before a new turn, so a person can follow; it thinks
+    meanwhile, so its reply comes after this or its thinking, whichever is longer."""
     bot_step_delay: float = 0.15
     """Seconds between the steps of one computer turn (its set-up, forced moves, a run of its
-    own actions): a person waits the bot's thinking plus one ``bot_delay``, not one a step."""
+    own actions): a person waits one ``bot_delay`` (the thinking within it), not one a step."""
     bot_standby_seconds: float = 10.0
     """Several processes: the one that made the move asks for the computer's reply; another
     process that heard of the move waits this long past the computer's delay and time budget,
@@ -150,6 +151,16 @@ class Settings:
     password_nice: int = 10
     """How much lower the hashing threads' CPU priority is than the requests' (Linux, per
     thread): a crowd's checks take the CPU the moves leave, not the moves' own."""
+    request_slots: int = 4
+    """Costly reads (views, lists, replays, profiles, standings) and interactive requests
+    (moves, a seat's own view) served at once by one process; the rest wait their client's
+    turn, interactive ones first (``web/guard/turns.py``)."""
+    request_queue: int = 256
+    """Requests waiting for a turn at most; past it the client with the most waiting loses
+    its newest (503)."""
+    request_wait_seconds: float = 5.0
+    """A request that cannot start within this time is refused (503 ``busy`` with
+    Retry-After), never served late; one whose client has gone is dropped undone."""
     session_idle_seconds: float = 14 * 24 * 3600.0
     """A sign-in session unused this long is over (logged out)."""
     # ----- what one game may hold ----------------------------------------------------------------

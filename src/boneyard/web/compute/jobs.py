@@ -166,8 +166,8 @@ class JobQueue:
     def claim(self, worker: str, expired: bool = True) -> Job | None:
         """Take the next job, or None: the clients (networks) in turn (a job of the client with
         the fewest jobs running first, so one client's twenty jobs wait behind another client's
-        one; then of the client served least in the last ``SERVED_WINDOW``, by its finished
-        jobs' budgets, whichever process asked for them), then
+        one; then of the client served least in the last ``SERVED_WINDOW``, by the seconds its
+        finished jobs took, whichever process asked for them), then
         the most urgent, then the oldest. ``expired``: also one whose worker's lease ran out
         (and fail those whose workers died too often); a worker woken by a new job's notice
         looks only at waiting jobs (a cheaper look: the index on status)."""
@@ -190,7 +190,7 @@ class JobQueue:
         # waited for (PostgreSQL; SQLite has one writer at a time and ignores it). One
         # statement, so one round trip: it needs no transaction of its own.
         # Each client's service lately, every process's jobs together: its jobs running now,
-        # then the worker seconds of its jobs finished in the last ``SERVED_WINDOW`` (deficit
+        # then the worker seconds its jobs took in the last ``SERVED_WINDOW`` (deficit
         # round robin over the table: the client served least lately goes first).
         running = (
             select(JobRow.client, func.count().label("jobs"))
@@ -198,8 +198,11 @@ class JobQueue:
             .group_by(JobRow.client)
             .subquery()
         )
+        # A job's service is the seconds it took (an easy reply: milliseconds, though its
+        # budget is a second); one finished before the table had ``started``: its budget.
+        took = func.coalesce(JobRow.finished - JobRow.started, JobRow.budget)
         served = (
-            select(JobRow.client, func.sum(JobRow.budget).label("seconds"))
+            select(JobRow.client, func.sum(took).label("seconds"))
             .where(JobRow.status == "done", JobRow.finished >= now - SERVED_WINDOW)
             .group_by(JobRow.client)
             .subquery()
@@ -227,6 +230,7 @@ class JobQueue:
                     status="running",
                     worker=worker,
                     attempts=JobRow.attempts + 1,
+                    started=now,
                     lease_until=now + JobRow.budget + GRACE + LEASE_MARGIN,
                 )
                 .returning(JobRow.id, JobRow.kind, JobRow.args, JobRow.budget, JobRow.attempts)

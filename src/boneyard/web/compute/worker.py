@@ -46,26 +46,35 @@ class Worker:
         """One permit a new job's notice: one claimer wakes for it, not all of them."""
         self.poll = POLL_SECONDS if store.is_sqlite else NOTICED_POLL_SECONDS
         self.answered = 0
+        self.free = threading.BoundedSemaphore(processes)
+        """One permit a worker process with no job: a claimer claims only with one in hand,
+        so a claimed job starts at once. (Claimed ahead of a free process, it would wait in
+        the pool's own first-come line, behind jobs the table's turns had put after it.)"""
 
     def _run_one(self, job: Job) -> None:
+        """Think ``job`` in a worker process (whose ``free`` permit its claimer holds, and
+        which is given back once the thinking is over), then record its answer."""
         from concurrent.futures import TimeoutError as FutureTimeout
 
         began = time.monotonic()
         function = JOBS.get(job.kind)
         result: int | None = None
         error: str | None = None
-        if function is None:
-            error = f"unknown job kind {job.kind!r}"
-        else:
-            future = self.pool.schedule(function, args=job.args, timeout=job.budget + GRACE)
-            try:
-                result = int(future.result())
-            except FutureTimeout:
-                error = f"the bot took longer than {job.budget + GRACE:g} seconds"
-            except Exception as failure:
-                if self.stop.is_set():
-                    return  # stopping: the job is handed back, not failed
-                error = f"the bot failed: {failure!r}"
+        try:
+            if function is None:
+                error = f"unknown job kind {job.kind!r}"
+            else:
+                future = self.pool.schedule(function, args=job.args, timeout=job.budget + GRACE)
+                try:
+                    result = int(future.result())
+                except FutureTimeout:
+                    error = f"the bot took longer than {job.budget + GRACE:g} seconds"
+                except Exception as failure:
+                    if self.stop.is_set():
+                        return  # stopping: the job is handed back, not failed
+                    error = f"the bot failed: {failure!r}"
+        finally:
+            self.free.release()  # the answer's round trip overlaps the next job's thinking
         if self.queue.finish(job, self.name, result, error):
             self.answered += 1
         log.info(
@@ -85,13 +94,19 @@ class Worker:
             # while: look at everything (a lost notice, a dead worker's lease) until it is
             # empty, with another claimer woken for each job found.
             while not self.stop.is_set():
+                self.free.acquire()
+                if self.stop.is_set():
+                    self.free.release()
+                    return
                 try:
                     job = self.queue.claim(self.name, expired=not noticed)
                 except Exception:
+                    self.free.release()
                     log.warning("claiming a job failed; trying again", exc_info=True)
                     self.stop.wait(1.0)
                     break
                 if job is None:
+                    self.free.release()
                     break
                 if not noticed:
                     self.notices.release()

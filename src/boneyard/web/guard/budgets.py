@@ -22,6 +22,7 @@ The client is the connection's address. Behind a reverse proxy the address the p
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 from collections import Counter
@@ -172,6 +173,20 @@ class Budgets:
                 retry_after=wait,
             )
 
+    async def charge_name_off_loop(
+        self, network: str, name: str, *, device: str | None = None, shared: bool = True
+    ) -> None:
+        """``charge_name``, on a thread of its own where the buckets are the database's (a
+        PostgreSQL round trip for each bucket it takes from, which on the event loop would
+        stall every other request for as long: the rest of the store's calls run in threads
+        too); in this process's memory (SQLite) it is a few dictionary look-ups, taken here."""
+        if self.shared is None:
+            self.charge_name(network, name, device=device, shared=shared)
+        else:
+            await asyncio.to_thread(
+                functools.partial(self.charge_name, network, name, device=device, shared=shared)
+            )
+
     def charge_failure(self, network: str) -> None:
         """A log-in try from ``network`` failed: counted against the network's failed tries
         (``Settings.failed_logins_per_network`` in ``login_window_seconds``)."""
@@ -234,7 +249,12 @@ class Payer:
 
 
 class Charge:
-    """A route's charge: ``Depends(Charge(Spend.GAME))`` takes one from the client's budget."""
+    """A route's charge: ``Depends(Charge(Spend.GAME))`` takes one from the client's budget.
+    The costly reads and the interactive requests take a turn besides (``TurnCharge``, in
+    ``turns.py``, and the payers there)."""
+
+    takes_turn = False
+    """Whether the request then waits its client's turn (``turns.TurnCharge``)."""
 
     def __init__(self, spend: Spend) -> None:
         self.spend = spend
@@ -247,7 +267,7 @@ class Charge:
         return _charged(request, self.spend)
 
     def __repr__(self) -> str:
-        return f"Charge({self.spend.value})"
+        return f"{type(self).__name__}({self.spend.value})"
 
 
 class SocketCharge(Charge):
@@ -316,10 +336,11 @@ GamePayer = Annotated[Payer, Depends(Charge(Spend.GAME))]
 """A route parameter: the request is charged one game (``payer: GamePayer``)."""
 PersonPayer = Annotated[Payer, Depends(Charge(Spend.PERSON))]
 SessionPayer = Annotated[Payer, Depends(Charge(Spend.SESSION))]
-MovePayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
-LookupPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
-ReadPayer = Annotated[Payer, Depends(Charge(Spend.READ))]
-"""A read of a game or of the store."""
+HintPayer = Annotated[Payer, Depends(Charge(Spend.MOVE))]
+"""A hint: a move's budget, but no turn (``turns.py``): it waits for the bot workers in their
+own queue, and holding a turn meanwhile would keep everyone's reads waiting as long."""
+SolvingPayer = Annotated[Payer, Depends(Charge(Spend.LOOKUP))]
+"""A look-up that solves (the daily puzzle): no turn held while its work threads solve."""
 PAGE = Depends(Charge(Spend.PAGE))
 """A page that costs the same whatever the games: ``@router.get(..., dependencies=[PAGE])``."""
 SocketPayer = Annotated[Payer, Depends(SocketCharge(Spend.SOCKET))]

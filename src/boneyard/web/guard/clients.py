@@ -22,6 +22,7 @@ one network.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -58,7 +59,10 @@ class ClientCharge(Charge):
         budgets: Budgets = request.app.state.budgets
         key = network_key(request) if self.by_network else await client_key(request)
         payer = Payer(key, budgets)
-        budgets.charge(payer.client, self.spend)
+        if budgets.shares(self.spend):  # a round trip to the database: off the event loop
+            await asyncio.to_thread(budgets.charge, payer.client, self.spend)
+        else:
+            budgets.charge(payer.client, self.spend)
         return payer
 
 

@@ -70,12 +70,20 @@ class _Try:
 
 
 def _behind_requests(nice: int) -> None:
-    """Lower this hashing thread's priority by ``nice`` (Linux: per thread; argon2's lane
-    threads, started from it, inherit it), so the CPU goes to the requests first: a check
-    takes the time nobody else wants, not the moves' time."""
+    """Lower this hashing thread's priority by ``nice`` below the thread that started it (the
+    event loop's; Linux: per thread, and argon2's lane threads, started from it, inherit
+    it), so the CPU goes to the requests first: a check takes the time nobody else wants,
+    not the moves' time. Relative: a server started under ``nice -n 10`` has its hashing at
+    19, not at 10 with its requests (setting the bare value did that: issue 44 row 1)."""
     if nice and sys.platform == "linux":
+        thread = threading.get_native_id()
         with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+            started_at = os.getpriority(os.PRIO_PROCESS, thread)
+            os.setpriority(os.PRIO_PROCESS, thread, min(NICEST, started_at + nice))
+
+
+NICEST = 19
+"""The lowest CPU priority Linux gives a thread."""
 
 
 class PasswordPool:

@@ -20,7 +20,7 @@ from boneyard.core.phrasing import capital
 from boneyard.core.rules_pages import page_markdown
 from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, ReadPayer
+from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter
 from boneyard.web.guard.signin import (
     other_owner,
     own_seat,
@@ -28,11 +28,13 @@ from boneyard.web.guard.signin import (
     refuse_account_names,
     require_seat_holder,
 )
+from boneyard.web.guard.turns import ReadPayer
 from boneyard.web.pages.markdown import to_html
 from boneyard.web.play import words
 from boneyard.web.play.clocks import PRESETS, preset_control
 from boneyard.web.play.live import LiveGame, render
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.own_views import OwnViewPayer
 from boneyard.web.play.rated import RATED_SEATS, check_rated, start_rated
 from boneyard.web.play.routes import created_json, kind_json
 from boneyard.web.schemas import (
@@ -324,7 +326,7 @@ async def _to_the_new_game(request: Request, live: LiveGame) -> RedirectResponse
 
 
 @router.get("/game/{game_id}/invite", response_class=HTMLResponse)
-async def invite_page(game_id: str, request: Request, payer: ReadPayer, t: str = "") -> Any:
+async def invite_page(game_id: str, request: Request, payer: OwnViewPayer, t: str = "") -> Any:
     """Every person's link of a new game, for whoever holds them all (its creator)."""
     live = await _manager(request).get(game_id, payer=payer)
     given = {live.seat_of(token) for token in t.split(",") if token}
@@ -343,7 +345,7 @@ async def invite_page(game_id: str, request: Request, payer: ReadPayer, t: str =
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
-async def game_page(game_id: str, request: Request, payer: ReadPayer, t: str = "") -> Any:
+async def game_page(game_id: str, request: Request, payer: OwnViewPayer, t: str = "") -> Any:
     live = await _manager(request).get(game_id, payer=payer)
     tokens = [token for token in t.split(",") if token]
     seats = [live.seat_of(token) for token in tokens]

@@ -38,7 +38,6 @@ from boneyard.web.guard.budgets import (
     Budgets,
     GuardedRouter,
     Payer,
-    ReadPayer,
     SessionPayer,
     client_address,
 )
@@ -54,6 +53,7 @@ from boneyard.web.guard.signin import (
     signed_in,
     start_session,
 )
+from boneyard.web.guard.turns import ReadPayer
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.store.accounts import Account, AccountStore, name_key, owned_json
 
@@ -251,7 +251,9 @@ async def _charge_try(
         store = account_store(request)
         owner = await request.app.state.manager.read_store(store.owner_address, name, network)
         shared = not owner
-    _budgets(request).charge_name(network, name_key(name), device=device, shared=shared)
+    await _budgets(request).charge_name_off_loop(
+        network, name_key(name), device=device, shared=shared
+    )
     return device
 
 

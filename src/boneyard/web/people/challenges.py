@@ -14,8 +14,9 @@ from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GamePayer, GuardedRouter, ReadPayer, SessionPayer
+from boneyard.web.guard.budgets import GamePayer, GuardedRouter, SessionPayer
 from boneyard.web.guard.signin import account_store, in_store
+from boneyard.web.guard.turns import ReadPayer
 from boneyard.web.people.accounts import require_account
 from boneyard.web.play.clocks import PRESETS, preset_control
 from boneyard.web.play.manager import GameManager

@@ -20,7 +20,13 @@ from boneyard import solvers
 from boneyard.core.registry import game_specs
 from boneyard.core.spec import GameSpec, PuzzleLadder
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, LookupPayer, Payer
+from boneyard.web.guard.budgets import (
+    PAGE,
+    GamePayer,
+    GuardedRouter,
+    Payer,
+    SolvingPayer,
+)
 from boneyard.web.guard.signin import refuse_account_names, require_seat_holder
 from boneyard.web.pages.routes import templates
 from boneyard.web.play.live import LiveGame
@@ -124,7 +130,7 @@ async def deal_level(
 
 
 @router.get("/daily/{date}", summary="The daily puzzle of a date")
-async def daily(_payer: LookupPayer, date: str = Path(pattern=DATE_PATTERN)) -> dict[str, Any]:
+async def daily(_payer: SolvingPayer, date: str = Path(pattern=DATE_PATTERN)) -> dict[str, Any]:
     start = daily_start(date)
     solution = await asyncio.get_running_loop().run_in_executor(None, shortest_solution, start)
     ladder = puzzle_game()[1]

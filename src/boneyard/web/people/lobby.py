@@ -22,15 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from boneyard.core.spec import spec_of
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import (
-    PAGE,
-    GamePayer,
-    GuardedRouter,
-    LookupPayer,
-    PersonPayer,
-    ReadPayer,
-)
+from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, PersonPayer
 from boneyard.web.guard.signin import own_seat, refuse_account_names
+from boneyard.web.guard.turns import LookupPayer, ReadPayer
 from boneyard.web.names import NAME_LIMIT, distinct_name, given_name
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.ratings import seat_ratings_json

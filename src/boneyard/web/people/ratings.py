@@ -25,8 +25,9 @@ from fastapi.responses import HTMLResponse
 from openskill.models import PlackettLuce
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GuardedRouter, LookupPayer, ReadPayer
+from boneyard.web.guard.budgets import GuardedRouter
 from boneyard.web.guard.signin import account_store, in_store
+from boneyard.web.guard.turns import LookupPayer, ReadPayer
 from boneyard.web.pages.routes import templates
 from boneyard.web.play.clocks import PRESETS
 from boneyard.web.play.routes import ERRORS

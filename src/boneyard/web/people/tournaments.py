@@ -20,14 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.requests import HTTPConnection
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import (
-    GamePayer,
-    GuardedRouter,
-    ReadPayer,
-    SessionPayer,
-    SocketPayer,
-)
+from boneyard.web.guard.budgets import GamePayer, GuardedRouter, SessionPayer, SocketPayer
 from boneyard.web.guard.signin import in_store, signed_in
+from boneyard.web.guard.turns import ReadPayer
 from boneyard.web.pages.routes import templates
 from boneyard.web.people.accounts import require_account
 from boneyard.web.people.ratings import played_iso

@@ -3,7 +3,9 @@
 A service of ``GameManager`` (``manager.py``), called by it and calling nothing back: the manager
 drives a computer's turn (``turn_to_start``, ``pause`` or ``stand_by``, ``rest``, ``choose``) and
 plays the answer as it plays a person's move. The pace: the full ``bot_delay`` at the start of a
-computer's turn, ``bot_step_delay`` between the steps of one turn. The work runs in ``bots``.
+computer's turn, ``bot_step_delay`` between the steps of one turn, the thinking done meanwhile
+(``choose_while_pausing``: a reply comes after the longer of the pause and the thinking). The
+work runs in ``bots``.
 
 Each computer move and hint is charged to a client (``LiveGame.payer``: the address of the
 person who moved last, or who made the game; a hint: the asker's) by the CPU seconds it took,
@@ -78,6 +80,18 @@ class ComputerSeats:
     async def pause(self, live: LiveGame, seat: int) -> None:
         """The pace a person can follow (``pause_before``)."""
         await asyncio.sleep(self.pause_before(live, seat))
+
+    async def choose_while_pausing(self, live: LiveGame, seat: int) -> tuple[int, int] | None:
+        """``choose``, thinking while the pause runs (``pause``): the answer comes once both
+        are over, so a person waits the longer of the two, not their sum. A reply that waited
+        for a bot worker behind a crowd's searches (issue 44, row 5) has waited inside the
+        pause a person would have waited anyway."""
+        thought = asyncio.ensure_future(self.choose(live, seat))
+        try:
+            await self.pause(live, seat)
+            return await thought
+        finally:
+            thought.cancel()  # the turn was cancelled during the pause: so is its thinking
 
     async def stand_by(self, live: LiveGame, seat: int) -> None:
         """Wait as long as the process that made the last move may take to play the

@@ -486,7 +486,8 @@ class GameManager:
             )
 
     async def _computer_turn(self, live: LiveGame, seat: int, standby: bool) -> None:
-        """Wait, think (``computer``) and play the computer's answer as a person's move."""
+        """Think (``computer``) while the pace's pause runs, and play the computer's answer as
+        a person's move."""
         if standby:
             seq = live.seq
             await self.computer.stand_by(live, seat)
@@ -495,12 +496,13 @@ class GameManager:
                 live.bot_task = None
                 self._start_computer(live, standby=True)
                 return
-        else:
-            await self.computer.pause(live, seat)
         if self.computer.must_rest(live):
             await self._show_status(live)  # the status says why the computer does not answer yet
             await self.computer.rest(live)
-        chosen = await self.computer.choose(live, seat)
+        if standby:
+            chosen = await self.computer.choose(live, seat)
+        else:
+            chosen = await self.computer.choose_while_pausing(live, seat)
         if chosen is None:
             return
         seq, action = chosen

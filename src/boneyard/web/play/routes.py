@@ -8,18 +8,12 @@ from fastapi import Query, Request
 
 from boneyard.ai.levels import level_choices
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import (
-    PAGE,
-    GamePayer,
-    GuardedRouter,
-    MovePayer,
-    Payer,
-    ReadPayer,
-    Spend,
-)
+from boneyard.web.guard.budgets import PAGE, GamePayer, GuardedRouter, HintPayer, Payer, Spend
 from boneyard.web.guard.signin import own_seat, refuse_account_names, require_seat_holder
+from boneyard.web.guard.turns import MovePayer, ReadPayer
 from boneyard.web.play.live import LOG_IN_VIEW, LiveGame, render
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.own_views import OwnViewPayer
 from boneyard.web.play.rated import check_rated, start_rated
 from boneyard.web.play.views import log_lines, seat_view
 from boneyard.web.schemas import (
@@ -138,7 +132,11 @@ async def create_game(body: CreateGame, request: Request, payer: GamePayer) -> d
 
 @router.get("/games/{game_id}", response_model=View, summary="What one seat sees")
 async def view(
-    game_id: str, request: Request, payer: ReadPayer, token: str | None = None, draw: bool = True
+    game_id: str,
+    request: Request,
+    payer: OwnViewPayer,
+    token: str | None = None,
+    draw: bool = True,
 ) -> dict[str, Any]:
     """With a seat's ``token``: that seat's view; without: a spectator's. ``draw=false``
     leaves out the board drawing."""
@@ -166,7 +164,7 @@ async def act(game_id: str, body: Act, request: Request, payer: MovePayer) -> di
 
 @router.post("/games/{game_id}/hint", response_model=Hint, summary="Ask the computer for a move")
 async def hint(
-    game_id: str, body: HintRequest, request: Request, payer: MovePayer
+    game_id: str, body: HintRequest, request: Request, payer: HintPayer
 ) -> dict[str, Any]:
     manager = manager_of(request)
     live = await manager.get(game_id, payer=payer)
@@ -180,7 +178,7 @@ async def hint(
 async def log_page(
     game_id: str,
     request: Request,
-    payer: ReadPayer,
+    payer: OwnViewPayer,
     token: str | None = None,
     before: str | None = Query(
         None, pattern=DIGITS, description="the sequence number the lines end before (none: the end)"

@@ -19,8 +19,9 @@ from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from boneyard.web.errors import WebError
-from boneyard.web.guard.budgets import GuardedRouter, ReadPayer, Spend
+from boneyard.web.guard.budgets import GuardedRouter, Spend
 from boneyard.web.guard.signin import account_store, signed_in
+from boneyard.web.guard.turns import ReadPayer
 from boneyard.web.play.live import LiveGame
 from boneyard.web.play.manager import GameManager
 from boneyard.web.store.accounts import Account

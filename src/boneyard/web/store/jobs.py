@@ -38,4 +38,7 @@ class JobRow(Base):
     result: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[float] = mapped_column(Float)
+    started: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a worker claimed it (its latest try): ``finished - started`` is the service it
+    had, which the turns in the table count (``JobQueue.claim``)."""
     finished: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -7,13 +7,14 @@ from typing import Any, Literal
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from boneyard.web.guard.budgets import GuardedRouter, ReadPayer, SessionPayer, Spend
+from boneyard.web.guard.budgets import GuardedRouter, SessionPayer, Spend
 from boneyard.web.guard.signin import (
     refuse_account_names,
     refuse_renaming_an_account,
     require_seat_holder,
 )
 from boneyard.web.play.manager import GameManager
+from boneyard.web.play.own_views import OwnViewPayer
 from boneyard.web.play.replays import walk_cost
 from boneyard.web.play.routes import ERRORS
 from boneyard.web.play.views import seat_view
@@ -100,7 +101,7 @@ async def session_request(
 
 @router.get("/games/{game_id}/session", summary="The session of play, as one seat sees it")
 async def session_view(
-    game_id: str, request: Request, payer: ReadPayer, token: str | None = None
+    game_id: str, request: Request, payer: OwnViewPayer, token: str | None = None
 ) -> dict[str, Any]:
     """How the game ended, offers waiting, web-layer actions in words (all of them: a view
     carries the latest few), the series score and (for a seat) its link into the next game."""
