@@ -55,3 +55,20 @@ def decision_states(game: Game, count: int, seed: int, spread: int = 6) -> list[
         found.append(state.clone())
         random_step(state, rng)
     return found
+
+
+BONES_CYCLE = (
+    "f5-g5 e5-f5 d5-e5 c5-d5 b5-c5 g5-h5 f5-g5 f5-f6 a4-a5 a5-a6 a4-a5 a5-a6 a4-a5 a5-a6 h5-i5 "
+    "h5-h6 d4-e4 e4-e5 e5-f5 f5-g5 g5-h5 h4-h5 h5-h6 g5-h5 f5-g5 e5-f5 e4-e5 d4-e4 d4-d5 d5-e5"
+)
+"""The first 30 placements of a drawn arena game (native alpha-beta, white, against hard): from
+here white's e4-e5 and d4-d5 and black's replies brought back the same tops every four plies
+until the pieces ran out."""
+
+
+def bones_cycle() -> State:
+    """Bones after ``BONES_CYCLE``: white to move, with moves that bring back a seen position."""
+    state = boneyard.load_game("bones").new_initial_state()
+    for text in BONES_CYCLE.split():
+        state.apply_action(state.string_to_action(text))
+    return state

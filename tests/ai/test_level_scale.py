@@ -27,6 +27,8 @@ from boneyard.core.errors import UnknownGameError
 from boneyard.core.registry import game_spec, load_game
 from boneyard.core.spec import Level, Scale
 
+from .cases import bones_cycle
+
 GAMES = ("obonto", "bones", "oyno", "oyno_puzzle", "bondo_cones", "bonbon")
 
 
@@ -67,6 +69,23 @@ def test_the_old_names_are_aliases_on_the_scale(name: str) -> None:
 def test_hard_keeps_its_one_second_search() -> None:
     assert level_for("bones", "hard") == Level("alphabeta", {"time_limit": 1.0})
     assert level_for("obonto", "hard").options["iterations"] == 20000
+
+
+def test_bones_top_level_leaves_the_cycle_the_plain_search_walks_into() -> None:
+    """Level 5 (and so a hint, and a game stored at level 5) is the native alpha-beta that
+    plays a move bringing back a seen position only when clearly best: at depth 3 the plain
+    search repeats in the traced cycle, level 5 does not."""
+    from boneyard.ai.repetition import repeating_actions
+
+    state = bones_cycle()
+    repeats = repeating_actions(state)
+    assert scale_for("bones").strongest == "5"
+    # A depth and a long clock, so the search is depth 3 on any machine.
+    plain = make_bot("native_alphabeta", state.game, 0, seed=1, max_depth=3, time_limit=30)
+    assert plain.step(state) in repeats
+    top = make_bot("5", state.game, 0, seed=1, max_depth=3, time_limit=30)
+    move = top.step(state)
+    assert move in state.legal_actions() and move not in repeats
 
 
 def test_an_unknown_game_has_no_levels() -> None:

@@ -23,6 +23,8 @@ from boneyard.core.errors import InvalidParameterError, InvalidStateError
 from boneyard.core.game import State
 from boneyard.games.bones.heuristic import best_placements
 
+from ..ai.cases import bones_cycle
+
 TOLERANCE = 1e-9
 
 
@@ -411,22 +413,11 @@ def test_a_hidden_information_game_is_searched_on_a_resample(name: str) -> None:
     assert bot.step(state) in state.legal_actions()
 
 
-CYCLE = (
-    "f5-g5 e5-f5 d5-e5 c5-d5 b5-c5 g5-h5 f5-g5 f5-f6 a4-a5 a5-a6 a4-a5 a5-a6 a4-a5 a5-a6 h5-i5 "
-    "h5-h6 d4-e4 e4-e5 e5-f5 f5-g5 g5-h5 h4-h5 h5-h6 g5-h5 f5-g5 e5-f5 e4-e5 d4-e4 d4-d5 d5-e5"
-)
-"""The first 30 placements of a drawn arena game (native alpha-beta, white, against hard): from
-here white's e4-e5 and d4-d5 and black's replies brought back the same tops every four plies
-until the pieces ran out."""
-
-
 def test_a_bot_that_avoids_repeats_leaves_the_cycle_the_plain_search_walks_into() -> None:
     from boneyard.ai.repetition import repeating_actions
 
-    game = boneyard.load_game("bones")
-    state = game.new_initial_state()
-    for text in CYCLE.split():
-        state.apply_action(state.string_to_action(text))
+    state = bones_cycle()
+    game = state.game
     repeats = repeating_actions(state)
     assert repeats
     plain = NativeAlphaBetaBot(game, 0, seed=1, max_depth=3)

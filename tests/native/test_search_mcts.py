@@ -222,9 +222,9 @@ def test_a_seeded_native_bot_repeats_its_moves_from_python_and_native_states() -
     assert state.history() == _played("bonbon", {}, 4, 10).history()  # the state is unchanged
     bot = make_bot("native_ismcts", "bonbon", seat, seed=9, iterations=500)
     move = bot.step(state)
-    assert bot.last_search["action"] == move  # what the search reported is what was played
-    assert bot.last_search["iterations"] == 500
-    assert sum(visits for _, visits in bot.last_search["visits"]) == 500
+    assert bot.last_result["action"] == move  # what the search reported is what was played
+    assert bot.last_result["iterations"] == 500
+    assert sum(visits for _, visits in bot.last_result["visits"]) == 500
 
 
 def test_bad_options_and_budgets_are_refused_naming_what_is_allowed() -> None:

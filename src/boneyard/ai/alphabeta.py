@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 
-from boneyard.ai.base import Bot
+from boneyard.ai.base import Bot, time_limit_seconds, whole_number
 from boneyard.ai.evaluators import Evaluator, SquashedHeuristicEvaluator
 from boneyard.ai.repetition import REPEAT_MARGIN
 from boneyard.ai.values import values_from_returns
@@ -53,12 +53,12 @@ class AlphaBetaBot(Bot):
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
         self.evaluator = evaluator or SquashedHeuristicEvaluator(game)
         """The bot's value of an unfinished leaf (``ai/evaluators.py``)."""
-        if max_depth is not None and max_depth < 1:
-            raise ValueError(f"max_depth must be at least 1, not {max_depth}")
+        if max_depth is not None:
+            max_depth = whole_number("max_depth", max_depth, 1, unit="plies")
+        self.time_limit = time_limit_seconds(time_limit)
         if max_depth is None and time_limit is None:
             max_depth = 3
         self.max_depth = max_depth
-        self.time_limit = time_limit
         self._table: dict[_Key, tuple[int, float, int, int | None]] = {}
         self._deadline = math.inf
         self._killers: dict[int, list[int]] = {}

@@ -8,10 +8,11 @@ the true one, so it cannot cheat.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from boneyard import solvers
 from boneyard.core.game import Game, State
@@ -49,6 +50,16 @@ class Bot(ABC):
 
     def step(self, state: State) -> int:
         """Choose an action for this bot's seat in ``state``; ``state`` is left unchanged."""
+        self.check_turn(state)
+        if self.use_solver and self.game.perfect_information:
+            action = solvers.best_action(state)
+            if action is not None:
+                return action
+        return self._choose(state)
+
+    def check_turn(self, state: Any) -> None:
+        """Refuse ``state`` (a Python or a native one) unless it is this bot's game with this
+        bot's seat to move, saying what it is instead."""
         if state.game.name != self.game.name:
             raise ValueError(f"this bot plays {self.game.name}, not {state.game.name}")
         player = state.current_player()
@@ -57,11 +68,6 @@ class Bot(ABC):
                 f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
                 f"asks for {'nobody (the game is over)' if state.is_terminal() else player}"
             )
-        if self.use_solver and self.game.perfect_information:
-            action = solvers.best_action(state)
-            if action is not None:
-                return action
-        return self._choose(state)
 
     @abstractmethod
     def _choose(self, state: State) -> int:
@@ -80,18 +86,50 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.name!r} seat {self.seat} of {self.game!r}>"
 
 
+def whole_number(
+    name: str, value: object, low: int, high: int | None = None, *, unit: str = ""
+) -> int:
+    """``value``, a bot's option ``name``, where it is a whole number from ``low`` to ``high``
+    (no upper end where ``high`` is None); else a ValueError naming the option and the range.
+
+    ``unit`` names what is counted, in the message: ``"plies"`` reads "a whole number of plies".
+    A bool is refused, though Python counts it an int: ``max_depth=True`` is a slip, not 1.
+    """
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        counted = f" of {unit}" if unit else ""
+        span = f"from {low} up" if high is None else f"from {low} to {high}"
+        raise ValueError(f"{name} is a whole number{counted} {span}, not {value!r}")
+    return value
+
+
+def time_limit_seconds(time_limit: object) -> float | None:
+    """``time_limit`` (seconds a move, or None for none) where it is a finite positive number;
+    else a ValueError saying so. Every bot with a time budget reads it through here."""
+    if time_limit is None:
+        return None
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
+    return time_limit
+
+
 class Budget:
     """An iteration budget, a time budget, or both (whichever ends first)."""
 
     def __init__(self, iterations: int | None = None, time_limit: float | None = None) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("a budget needs iterations, a time limit, or both")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
-        self.iterations = iterations
-        self.time_limit = time_limit
+        self.iterations = None if iterations is None else whole_number("iterations", iterations, 1)
+        self.time_limit = time_limit_seconds(time_limit)
         self._deadline = 0.0
         self.used = 0
 

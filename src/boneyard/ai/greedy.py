@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 
-from boneyard.ai.base import Bot
+from boneyard.ai.base import Bot, time_limit_seconds, whole_number
 from boneyard.core.game import Game, State
 
 EVALUATIONS = 60
@@ -58,13 +58,10 @@ class GreedyBot(Bot):
         time_limit: float | None = None,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
-        if samples < 1 or evaluations < 1:
-            raise ValueError("samples and evaluations must be at least 1")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
+        samples = whole_number("samples", samples, 1)
         self.samples = samples if not game.perfect_information else 1
-        self.evaluations = evaluations
-        self.time_limit = time_limit
+        self.evaluations = whole_number("evaluations", evaluations, 1)
+        self.time_limit = time_limit_seconds(time_limit)
 
     def _choose(self, state: State) -> int:
         actions = state.legal_actions()

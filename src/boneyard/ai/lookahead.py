@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from boneyard.ai.base import Bot
+from boneyard.ai.base import Bot, time_limit_seconds
 from boneyard.ai.greedy import GreedyBot
 from boneyard.core.game import Game, State
 
@@ -39,9 +39,7 @@ class LookaheadBot(Bot):
         time_limit: float | None = None,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
-        self.time_limit = time_limit
+        self.time_limit = time_limit_seconds(time_limit)
         self._fallback = GreedyBot(game, seat, seed=seed, use_solver=False, time_limit=time_limit)
 
     def _choose(self, state: State) -> int:

@@ -4,7 +4,8 @@ The Python bots stay the readable references and the yardstick; these are new bo
 own names, held to them by tests/native/test_search_alphabeta.py and test_search_mcts.py. A
 native bot takes a Python or a native state: a Python one is rebuilt natively from its document
 (its history, or its snapshot), the search runs with the GIL released (``State.search``), and
-the chosen action is the same id in both engines.
+the chosen action is the same id in both engines. Each keeps what its last search reported
+(the action, the values, the visits or action values, the iterations) as ``last_result``.
 
 ``boneyard.native`` is imported when a bot is made, not with this module, so ``boneyard.ai``
 still loads in a source tree whose Rust was never built.
@@ -18,7 +19,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from boneyard import solvers
-from boneyard.ai.base import Bot, Budget
+from boneyard.ai.base import Bot, Budget, time_limit_seconds, whole_number
 from boneyard.ai.repetition import repeating_actions
 from boneyard.core.game import Game, State
 
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
 
 
 # ----- alpha-beta / expectiminimax (search/alphabeta.rs) ---------------------------------------
+
+MOST_ALPHABETA_DEPTH = 64
+"""The deepest ``max_depth`` and the most ``threat_plies`` of the native alpha-beta
+(``alphabeta.rs``'s ``MOST_DEPTH``)."""
 
 
 def _native_engine(game: Game) -> NativeGame:
@@ -94,37 +99,18 @@ class NativeAlphaBetaBot(Bot):
         avoid_repeats: bool = False,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
-        if (
-            not isinstance(threat_plies, int)
-            or isinstance(threat_plies, bool)
-            or not 0 <= threat_plies <= 64
-        ):
-            raise ValueError(
-                f"threat_plies is a whole number of plies from 0 to 64, not {threat_plies!r}"
-            )
-        self.threat_plies = threat_plies
+        self.threat_plies = whole_number(
+            "threat_plies", threat_plies, 0, MOST_ALPHABETA_DEPTH, unit="plies"
+        )
         if not isinstance(avoid_repeats, bool):
             raise ValueError(f"avoid_repeats is true or false, not {avoid_repeats!r}")
         self.avoid_repeats = avoid_repeats
-        if max_depth is not None and (
-            not isinstance(max_depth, int)
-            or isinstance(max_depth, bool)
-            or not 1 <= max_depth <= 64
-        ):
-            raise ValueError(
-                f"max_depth is a whole number of plies from 1 to 64, not {max_depth!r}"
-            )
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, int | float)
-            or not math.isfinite(time_limit)
-            or time_limit <= 0
-        ):
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
+        if max_depth is not None:
+            max_depth = whole_number("max_depth", max_depth, 1, MOST_ALPHABETA_DEPTH, unit="plies")
+        self.time_limit = time_limit_seconds(time_limit)
         if max_depth is None and time_limit is None:
             max_depth = 3
         self.max_depth = max_depth
-        self.time_limit = time_limit
         self._native_game = _native_engine(game)
         self.last_value = 0.0
         """The root's value for this bot's seat at the last move searched (``alphabeta``'s)."""
@@ -138,6 +124,7 @@ class NativeAlphaBetaBot(Bot):
 
         if isinstance(state, NativeState) and self.use_solver and self.game.perfect_information:
             # The exact solvers read Python states: the position is rebuilt for them.
+            self.check_turn(state)
             return super().step(self.game.state_from_json(state.to_json()))
         return super().step(state)
 
@@ -222,7 +209,7 @@ class NativeMctsBot(Bot):
         if max_nodes is not None:
             options["max_nodes"] = max_nodes
         self.options_json = json.dumps(options)
-        self.last_search: dict[str, Any] = {}
+        self.last_result: dict[str, Any] = {}
         """What the last move's search reported: ``action``, ``values`` (per seat),
         ``visits`` (per root action), ``iterations``, ``elapsed_ms``."""
         self.last_iterations = 0
@@ -239,13 +226,8 @@ class NativeMctsBot(Bot):
 
     def step(self, state: Any) -> int:
         """The search's action for this bot's seat in ``state`` (Python or native), unchanged."""
-        native_state = self._native_state(state)
-        player = native_state.current_player()
-        if player != self.seat:
-            raise ValueError(
-                f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
-                f"asks for {'nobody (the game is over)' if native_state.is_terminal() else player}"
-            )
+        self.check_turn(state)
+        native_state = _as_native(self.native_game, state)
         if self.use_solver and self.game.perfect_information:
             python_state = (
                 state if isinstance(state, State) else self.native_game.python_state(state)
@@ -256,12 +238,7 @@ class NativeMctsBot(Bot):
         return self._search(native_state)
 
     def _choose(self, state: State) -> int:
-        return self._search(self._native_state(state))
-
-    def _native_state(self, state: Any) -> Any:
-        if state.game.name != self.game.name:
-            raise ValueError(f"this bot plays {self.game.name}, not {state.game.name}")
-        return _as_native(self.native_game, state)
+        return self._search(_as_native(self.native_game, state))
 
     def _search(self, native_state: Any) -> int:
         budget = self.budget
@@ -273,7 +250,7 @@ class NativeMctsBot(Bot):
             budget.iterations,
             self.rng.getrandbits(64),
         )
-        self.last_search = found
+        self.last_result = found
         self.last_iterations = int(found["iterations"])
         return int(found["action"])
 
@@ -298,6 +275,8 @@ def _has_own_lookahead(game: Game) -> bool:
 
 MOST_LOOKAHEAD_DEPTH = 8
 """The deepest ``max_depth`` the native lookahead takes (``lookahead.rs``'s ``MOST_DEPTH``)."""
+MOST_LOOKAHEAD_WIDTH = 100
+"""The widest ``width``, ``move_width`` or ``reply_width`` (``lookahead.rs``'s ``read_count``)."""
 
 
 class NativeLookaheadBot(Bot):
@@ -331,37 +310,22 @@ class NativeLookaheadBot(Bot):
 
         python_game = getattr(game, "python_game", game)
         super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
-        if max_depth is not None and (
-            not isinstance(max_depth, int)
-            or isinstance(max_depth, bool)
-            or not 0 <= max_depth <= MOST_LOOKAHEAD_DEPTH
-        ):
-            raise ValueError(
-                f"max_depth is a whole number from 0 to {MOST_LOOKAHEAD_DEPTH}, not {max_depth!r}"
+        if max_depth is not None:
+            max_depth = whole_number("max_depth", max_depth, 0, MOST_LOOKAHEAD_DEPTH)
+        self.time_limit = time_limit_seconds(time_limit)
+        options: dict[str, Any] = {
+            key: whole_number(key, count, 1, MOST_LOOKAHEAD_WIDTH)
+            for key, count in (
+                ("width", width),
+                ("move_width", move_width),
+                ("reply_width", reply_width),
             )
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, int | float)
-            or not math.isfinite(time_limit)
-            or time_limit <= 0
-        ):
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
-        options: dict[str, Any] = {}
-        for key, count in (
-            ("width", width),
-            ("move_width", move_width),
-            ("reply_width", reply_width),
-        ):
-            if count is None:
-                continue
-            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 100:
-                raise ValueError(f"{key} is a whole number from 1 to 100, not {count!r}")
-            options[key] = count
+            if count is not None
+        }
         if max_depth is not None:
             options["depth"] = max_depth
         elif time_limit is None:
             options["depth"] = 0
-        self.time_limit = time_limit
         self.max_depth = max_depth
         self.options_json = json.dumps(options)
         self.native = _has_own_lookahead(python_game)
@@ -377,18 +341,12 @@ class NativeLookaheadBot(Bot):
         """The lookahead's action for this bot's seat in ``state`` (Python or native)."""
         from boneyard.native.game import NativeState
 
-        if isinstance(state, NativeState) and not self.native:
+        if not isinstance(state, NativeState):
+            return super().step(state)
+        self.check_turn(state)
+        if not self.native:
             return super().step(self.game.state_from_json(state.to_json()))
-        if isinstance(state, NativeState):
-            player = state.current_player()
-            if player != self.seat:
-                asked = "nobody (the game is over)" if state.is_terminal() else player
-                raise ValueError(
-                    f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
-                    f"asks for {asked}"
-                )
-            return self._search(state)
-        return super().step(state)
+        return self._search(state)
 
     def _choose(self, state: State) -> int:
         if self._native_game is None:

@@ -47,7 +47,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use serde_json::Value;
 
-use super::{SearchOutcome, SearchRequest};
+use super::{known_options, SearchOutcome, SearchRequest};
 use crate::core::{mix64, Action, EngineError, Played, Rules, CHANCE, TERMINAL};
 
 /// The search's name in `search::run`.
@@ -107,24 +107,7 @@ fn read_actions(name: &str, value: &Value, legal: &[Action]) -> Result<Vec<Actio
 }
 
 fn read_options(value: &Value, legal: &[Action]) -> Result<Options, EngineError> {
-    let empty = serde_json::Map::new();
-    let map = match value {
-        Value::Null => &empty,
-        Value::Object(map) => map,
-        other => return Err(bad(format!("options are a JSON object, not {other}"))),
-    };
-    let unknown: Vec<&str> = map
-        .keys()
-        .map(String::as_str)
-        .filter(|k| !OPTIONS.contains(k))
-        .collect();
-    if !unknown.is_empty() {
-        return Err(bad(format!(
-            "no option {}; its options: {}",
-            unknown.join(", "),
-            OPTIONS.join(", ")
-        )));
-    }
+    let map = known_options(value, OPTIONS).map_err(bad)?;
     let depth = match map.get("depth") {
         None => None,
         Some(value) => match value.as_u64() {

@@ -8,7 +8,9 @@
 
 pub mod alphabeta;
 
-use serde_json::Value;
+use std::sync::LazyLock;
+
+use serde_json::{Map, Value};
 
 use crate::core::{Action, EngineError, Played, Rules};
 
@@ -48,6 +50,37 @@ pub struct SearchOutcome {
     /// Per root action its value, where the search gives every action one (a game's own
     /// lookahead); empty otherwise.
     pub action_values: Vec<(Action, f64)>,
+}
+
+/// What a `null` options value reads as: no options.
+static NO_OPTIONS: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
+
+/// A search's options `value` as a map: a JSON object (or `null`, no options) whose every key
+/// is among `known`. Otherwise the sentence the search refuses it with, naming the keys it knows
+/// (the search puts its own name in front). Each search then reads its values from the map.
+pub fn known_options<'a>(
+    value: &'a Value,
+    known: &[&str],
+) -> Result<&'a Map<String, Value>, String> {
+    let map = match value {
+        Value::Null => &*NO_OPTIONS,
+        Value::Object(map) => map,
+        other => return Err(format!("options are a JSON object, not {other}")),
+    };
+    let unknown: Vec<&str> = map
+        .keys()
+        .map(String::as_str)
+        .filter(|key| !known.contains(key))
+        .collect();
+    if unknown.is_empty() {
+        Ok(map)
+    } else {
+        Err(format!(
+            "no option {}; its options: {}",
+            unknown.join(", "),
+            known.join(", ")
+        ))
+    }
 }
 
 /// The names of the searches `run` knows, for error messages.

@@ -42,7 +42,7 @@ use super::notation as nt;
 use super::observation::{seen_cones, Viewer};
 use super::rules::{BondoConesRules, Phase, VALUES};
 use crate::core::{Action, EngineError, PositionHasher, Rules};
-use crate::search::{SearchOutcome, SearchRequest};
+use crate::search::{known_options, SearchOutcome, SearchRequest};
 
 /// The search's name in `search::run`.
 pub const NAME: &str = "lookahead";
@@ -133,24 +133,7 @@ fn read_count(
 
 /// The options of `value` (a JSON object or null), every key known and every value in range.
 pub fn read_options(value: &Value) -> Result<Options, EngineError> {
-    let empty = serde_json::Map::new();
-    let map = match value {
-        Value::Null => &empty,
-        Value::Object(map) => map,
-        other => return Err(bad(format!("options are a JSON object, not {other}"))),
-    };
-    let unknown: Vec<&str> = map
-        .keys()
-        .map(String::as_str)
-        .filter(|k| !OPTIONS.contains(k))
-        .collect();
-    if !unknown.is_empty() {
-        return Err(bad(format!(
-            "no option {}; its options: {}",
-            unknown.join(", "),
-            OPTIONS.join(", ")
-        )));
-    }
+    let map = known_options(value, OPTIONS).map_err(bad)?;
     let defaults = Options::default();
     let depth = match map.get("depth") {
         None => None,
