@@ -58,6 +58,15 @@ def test_a_win_and_a_draw_in_words() -> None:
         "You lost: White has 5 squares in a line from e5 to i5."
     )
     assert game.result(observation, None, state.returns()).startswith("White won")
+    # one piece that joins two lines makes six at once: the words count all six
+    state = play(
+        game.new_initial_state(),
+        *("e5-f5", "a9-b9", "i5-j5", "a8-b8", "g5-h5"),
+    )
+    assert state.is_terminal()
+    assert game.result(state.observation(1), 1, state.returns()) == (
+        "You lost: White has 6 squares in a line from e5 to j5."
+    )
     small = boneyard.load_game("bones", width=2, height=2, pieces=1)
     state = play(small.new_initial_state(), "a1-b1", "a2-b2")
     assert state.is_terminal()

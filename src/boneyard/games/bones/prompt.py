@@ -60,7 +60,9 @@ def result(game: Game, observation: Observation, seat: int | None, returns: Sequ
         return f"Draw: every piece is placed and nobody has {LINE} in a line."
     squares = observation["winning_squares"]
     line = f" from {squares[0]} to {squares[-1]}" if squares else ""
+    # the whole line is counted: one piece may complete six or more at once
+    count = len(squares) if squares else LINE
     if seat is not None and seat != winner:
-        return f"You lost: {_name(game, winner)} has {LINE} squares in a line{line}."
+        return f"You lost: {_name(game, winner)} has {count} squares in a line{line}."
     who = "You" if seat == winner else _name(game, winner)
-    return f"{who} won with {game.seat_name(winner)} on {LINE} squares in a line{line}."
+    return f"{who} won with {game.seat_name(winner)} on {count} squares in a line{line}."
