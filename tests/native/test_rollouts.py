@@ -61,6 +61,9 @@ def test_one_candidate_is_the_python_lookahead() -> None:
         best = max(python.values())
         found = _rollouts(state, {"candidates": 1}, worlds=2, seed=3)
         assert python[found["action"]] == pytest.approx(best, abs=1e-9)
+        # A margin no candidate's mean can reach keeps the lookahead's choice as well.
+        sure = _rollouts(state, {"margin": 10}, worlds=3, seed=3)
+        assert python[sure["action"]] == pytest.approx(best, abs=1e-9)
 
 
 def test_states_the_seat_cannot_tell_apart_get_the_same_values() -> None:
@@ -102,6 +105,8 @@ def test_bad_settings_are_refused_and_another_game_plays_greedy() -> None:
         make_bot("native_rollouts", GAME, 0, candidates=True)
     with pytest.raises(ValueError, match="time_limit must be positive"):
         make_bot("native_rollouts", GAME, 0, time_limit=-1)
+    with pytest.raises(ValueError, match="margin is a number from 0 to 10"):
+        make_bot("native_rollouts", GAME, 0, margin=11)
     state = _acts(3, every=40)[0]
     with pytest.raises(InvalidParameterError, match="needs a budget"):
         NATIVE.state_from_json(state.to_json()).search("lookahead_rollouts", "{}", None, None, 0)

@@ -407,6 +407,8 @@ class NativeLookaheadBot(Bot):
 
 MOST_ROLLOUT_TURNS = 20
 """The most ``turns`` a rollout plays on (``rollouts.rs``'s ``MOST_TURNS``)."""
+MOST_ROLLOUT_MARGIN = 10
+"""The largest ``margin`` (standard errors; ``rollouts.rs`` reads 0 to 10)."""
 MOST_ROLLOUT_WORLDS = 1_000_000
 """The most worlds an ``iterations`` budget asks for (``rollouts.rs``'s ``MOST_WORLDS``)."""
 
@@ -422,8 +424,9 @@ class NativeRolloutsBot(Bot):
     """The game's own lookahead improved by rollouts (Bond O Cones: ``rollouts.rs``): the
     depth-0 lookahead's best ``candidates`` actions, each played on in resampled worlds of the
     seat's view by the depth-0 lookahead for both seats (its width ``policy_width``) for the
-    opponent's turn and ``turns`` more turns of the seat's, and scored by the lookahead's leaf;
-    the best mean is chosen. Every candidate meets the same worlds and dice.
+    opponent's turn and ``turns`` more turns of the seat's, and scored by the lookahead's leaf.
+    Every candidate meets the same worlds and dice; the depth-0 choice is kept unless another
+    candidate's mean beats it by ``margin`` standard errors of their paired difference.
 
     Its budget is ``iterations`` worlds (reproducible for a seed) or ``time_limit`` seconds, or
     both (whichever ends first); with neither, 200 worlds. The set-up keeps the lookahead's
@@ -445,6 +448,7 @@ class NativeRolloutsBot(Bot):
         turns: int | None = None,
         width: int | None = None,
         policy_width: int | None = None,
+        margin: float | None = None,
     ) -> None:
         from boneyard.ai.greedy import GreedyBot
 
@@ -471,6 +475,17 @@ class NativeRolloutsBot(Bot):
                 options[key] = _whole_number(key, value, 1, high)
         if turns is not None:
             options["turns"] = _whole_number("turns", turns, 0, MOST_ROLLOUT_TURNS)
+        if margin is not None:
+            if (
+                isinstance(margin, bool)
+                or not isinstance(margin, int | float)
+                or not 0 <= margin <= MOST_ROLLOUT_MARGIN
+            ):
+                raise ValueError(
+                    f"margin is a number from 0 to {MOST_ROLLOUT_MARGIN} (standard errors), "
+                    f"not {margin!r}"
+                )
+            options["margin"] = float(margin)
         self.time_limit = time_limit
         self.iterations = iterations
         self.options_json = json.dumps(options)

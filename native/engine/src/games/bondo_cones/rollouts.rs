@@ -29,7 +29,7 @@ use crate::search::{SearchOutcome, SearchRequest};
 /// The search's name in `search::run`.
 pub const NAME: &str = "lookahead_rollouts";
 /// The options this search reads.
-const OPTIONS: &[&str] = &["candidates", "turns", "width", "policy_width"];
+const OPTIONS: &[&str] = &["candidates", "turns", "width", "policy_width", "margin"];
 /// The most turns a rollout plays past the opponent's answer.
 pub const MOST_TURNS: u64 = 20;
 /// The most worlds an iteration budget asks for.
@@ -47,6 +47,10 @@ pub struct Options {
     pub width: usize,
     /// The depth-0 lookahead's `width` inside the rollouts (cheaper where smaller).
     pub policy_width: usize,
+    /// How many standard errors of its paired difference (same world, same dice) another
+    /// candidate's mean must beat the depth-0 lookahead's choice by to be played instead
+    /// (0: the best mean): with a few hundred worlds the means differ by noise.
+    pub margin: f64,
 }
 
 impl Default for Options {
@@ -56,6 +60,7 @@ impl Default for Options {
             turns: 1,
             width: 10,
             policy_width: 3,
+            margin: 1.0,
         }
     }
 }
@@ -110,6 +115,17 @@ pub fn read_options(value: &Value) -> Result<Options, EngineError> {
         width: read_number(map, "width", 1..=100, defaults.width as u64)? as usize,
         policy_width: read_number(map, "policy_width", 1..=100, defaults.policy_width as u64)?
             as usize,
+        margin: match map.get("margin") {
+            None => defaults.margin,
+            Some(value) => match value.as_f64() {
+                Some(m) if (0.0..=10.0).contains(&m) => m,
+                _ => {
+                    return Err(bad(format!(
+                        "option \"margin\" is a number from 0 to 10, not {value}"
+                    )))
+                }
+            },
+        },
     })
 }
 
@@ -234,8 +250,26 @@ pub fn search(
     // Stable: equal values keep the actions' order.
     ranked.sort_by(|&a, &b| values[b].1.total_cmp(&values[a].1));
     let order: Vec<usize> = ranked.iter().copied().take(options.candidates).collect();
+    // Depth 0's choice (its best, ties broken by the seed), unless a candidate's mean beats it
+    // by `margin` standard errors.
+    let zero_best = order.first().map_or(f64::NEG_INFINITY, |&i| values[i].1);
+    let tied: Vec<Action> = order
+        .iter()
+        .map(|&i| values[i])
+        .filter(|&(_, v)| v >= zero_best - 1e-9)
+        .map(|(a, _)| a)
+        .collect();
+    let mut tie_breaker = SmallRng::seed_from_u64(request.seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut action = *tied.choose(&mut tie_breaker).unwrap_or(&actions[0]);
+    // Where depth 0's choice stands among the candidates.
+    let at = order
+        .iter()
+        .position(|&i| values[i].0 == action)
+        .unwrap_or(0);
     let mut rng = SmallRng::seed_from_u64(request.seed);
     let mut sums = vec![0.0; order.len()];
+    // Per candidate the sum of squares of its difference from depth 0's choice.
+    let mut squares = vec![0.0; order.len()];
     let mut worlds: u64 = 0;
     if order.len() > 1 && !set_up {
         while worlds_asked.is_none_or(|asked| worlds < asked) {
@@ -262,15 +296,32 @@ pub fn search(
             if found.len() < order.len() {
                 break;
             }
-            for (sum, value) in sums.iter_mut().zip(found) {
-                *sum += value;
+            for (place, &value) in found.iter().enumerate() {
+                sums[place] += value;
+                squares[place] += (value - found[at]).powi(2);
             }
             worlds += 1;
         }
     }
     if worlds > 0 {
+        let n = worlds as f64;
+        let means: Vec<f64> = sums.iter().map(|&sum| sum / n).collect();
+        let mut best_gain = 0.0;
+        for place in 0..order.len() {
+            let gain = means[place] - means[at];
+            // The standard error of the paired difference (the same world and dice).
+            let spread = (squares[place] / n - gain.powi(2)).max(0.0);
+            let error = if worlds > 1 {
+                (spread / (n - 1.0)).sqrt()
+            } else {
+                f64::INFINITY
+            };
+            if gain > best_gain + 1e-12 && gain > options.margin * error {
+                best_gain = gain;
+                action = values[order[place]].0;
+            }
+        }
         // The candidates by their mean; the rest below every candidate, in depth 0's order.
-        let means: Vec<f64> = sums.iter().map(|&sum| sum / worlds as f64).collect();
         let floor = means.iter().copied().fold(f64::INFINITY, f64::min);
         for (rank, &index) in ranked.iter().enumerate() {
             values[index].1 = match means.get(rank) {
@@ -281,15 +332,8 @@ pub fn search(
     }
     let best = values
         .iter()
-        .map(|&(_, v)| v)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let tied: Vec<Action> = values
-        .iter()
-        .filter(|&&(_, v)| v >= best - 1e-9)
-        .map(|&(a, _)| a)
-        .collect();
-    let mut tie_breaker = SmallRng::seed_from_u64(request.seed ^ 0x9e37_79b9_7f4a_7c15);
-    let action = *tied.choose(&mut tie_breaker).unwrap_or(&actions[0]);
+        .find(|&&(a, _)| a == action)
+        .map_or(0.0, |&(_, v)| v);
     let mut seat_values = vec![0.0; 2];
     seat_values[seat] = best;
     seat_values[1 - seat] = -best;
@@ -394,6 +438,13 @@ mod tests {
                 .map(|&(a, _)| a)
                 .collect();
             assert!(best_actions.contains(&alone.action));
+            // A margin no mean reaches keeps depth 0's choice too.
+            let sure = search(
+                &state,
+                &request(serde_json::json!({ "margin": 10.0 }), Some(4), 1),
+            )
+            .unwrap();
+            assert!(best_actions.contains(&sure.action));
             // With four candidates, each is among depth 0's four best.
             let four = search(&state, &request(Value::Null, Some(3), 1)).unwrap();
             let mut ranked: Vec<(Action, f64)> = zero.action_values.clone();
@@ -425,6 +476,7 @@ mod tests {
                 "from 1 to 20",
             ),
             (serde_json::json!([1]), Some(1), "a JSON object"),
+            (serde_json::json!({ "margin": -1 }), Some(1), "from 0 to 10"),
             (Value::Null, None, "needs a budget"),
             (Value::Null, Some(0), "1 to 1000000"),
         ] {
