@@ -31,6 +31,7 @@ from boneyard.ai.native import (
     NativeIsmctsBot,
     NativeLookaheadBot,
     NativeMctsBot,
+    NativeRolloutsBot,
 )
 from boneyard.ai.random_bot import RandomBot
 from boneyard.ai.repetition import repeating_actions
@@ -52,6 +53,7 @@ BOTS: dict[str, type[Bot]] = {
         NativeMctsBot,
         NativeIsmctsBot,
         NativeLookaheadBot,
+        NativeRolloutsBot,
     )
 }
 """Bot name -> class. Every bot plays every registered game."""

@@ -359,3 +359,133 @@ class NativeLookaheadBot(Bot):
         )
         self.last_result = found
         return int(found["action"])
+
+
+# ----- Bond O Cones' lookahead improved by rollouts (games/bondo_cones/rollouts.rs) ------------
+
+MOST_ROLLOUT_TURNS = 20
+"""The most ``turns`` a rollout plays on (``rollouts.rs``'s ``MOST_TURNS``)."""
+MOST_ROLLOUT_MARGIN = 10
+"""The largest ``margin`` (standard errors; ``rollouts.rs`` reads 0 to 10)."""
+MOST_ROLLOUT_WORLDS = 1_000_000
+"""The most worlds an ``iterations`` budget asks for (``rollouts.rs``'s ``MOST_WORLDS``)."""
+
+
+def _whole_number(name: str, value: object, low: int, high: int) -> int:
+    """``value`` where it is a whole number from ``low`` to ``high``; ValueError otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name} is a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+class NativeRolloutsBot(Bot):
+    """The game's own lookahead improved by rollouts (Bond O Cones: ``rollouts.rs``): the
+    depth-0 lookahead's best ``candidates`` actions, each played on in resampled worlds of the
+    seat's view by the depth-0 lookahead for both seats (its width ``policy_width``) for the
+    opponent's turn and ``turns`` more turns of the seat's, and scored by the lookahead's leaf.
+    Every candidate meets the same worlds and dice; the depth-0 choice is kept unless another
+    candidate's mean beats it by ``margin`` standard errors of their paired difference.
+
+    Its budget is ``iterations`` worlds (reproducible for a seed) or ``time_limit`` seconds, or
+    both (whichever ends first); with neither, 200 worlds. The set-up keeps the lookahead's
+    rules of thumb. In a game without a native lookahead it plays the greedy bot's choice.
+    """
+
+    name = "native_rollouts"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        *,
+        seed: int | None = None,
+        use_solver: bool = True,
+        time_limit: float | None = None,
+        iterations: int | None = None,
+        candidates: int | None = None,
+        turns: int | None = None,
+        width: int | None = None,
+        policy_width: int | None = None,
+        margin: float | None = None,
+    ) -> None:
+        from boneyard.ai.greedy import GreedyBot
+
+        python_game = getattr(game, "python_game", game)
+        super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
+        if time_limit is not None and (
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, int | float)
+            or not math.isfinite(time_limit)
+            or time_limit <= 0
+        ):
+            raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
+        if iterations is not None:
+            _whole_number("iterations", iterations, 1, MOST_ROLLOUT_WORLDS)
+        elif time_limit is None:
+            iterations = 200
+        options: dict[str, Any] = {}
+        for key, value, high in (
+            ("candidates", candidates, 20),
+            ("width", width, 100),
+            ("policy_width", policy_width, 100),
+        ):
+            if value is not None:
+                options[key] = _whole_number(key, value, 1, high)
+        if turns is not None:
+            options["turns"] = _whole_number("turns", turns, 0, MOST_ROLLOUT_TURNS)
+        if margin is not None:
+            if (
+                isinstance(margin, bool)
+                or not isinstance(margin, int | float)
+                or not 0 <= margin <= MOST_ROLLOUT_MARGIN
+            ):
+                raise ValueError(
+                    f"margin is a number from 0 to {MOST_ROLLOUT_MARGIN} (standard errors), "
+                    f"not {margin!r}"
+                )
+            options["margin"] = float(margin)
+        self.time_limit = time_limit
+        self.iterations = iterations
+        self.options_json = json.dumps(options)
+        self.native = _has_own_lookahead(python_game)
+        self._native_game = _native_engine(python_game) if self.native else None
+        self._fallback = GreedyBot(
+            python_game, seat, seed=seed, use_solver=False, time_limit=time_limit
+        )
+        self.last_result: dict[str, Any] = {}
+        """What the native search said the last time: ``action``, ``action_values`` (the
+        candidates' mean rollout values, the rest below them), ``iterations`` (worlds)."""
+
+    def step(self, state: Any) -> int:
+        """The rollouts' action for this bot's seat in ``state`` (Python or native)."""
+        from boneyard.native.game import NativeState
+
+        if isinstance(state, NativeState) and not self.native:
+            return super().step(self.game.state_from_json(state.to_json()))
+        if isinstance(state, NativeState):
+            player = state.current_player()
+            if player != self.seat:
+                asked = "nobody (the game is over)" if state.is_terminal() else player
+                raise ValueError(
+                    f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
+                    f"asks for {asked}"
+                )
+            return self._search(state)
+        return super().step(state)
+
+    def _choose(self, state: State) -> int:
+        if self._native_game is None:
+            return self._fallback._choose(state)
+        return self._search(_as_native(self._native_game, state))
+
+    def _search(self, root: NativeState) -> int:
+        found = _run_search(
+            root,
+            "lookahead_rollouts",
+            self.options_json,
+            self.time_limit,
+            self.iterations,
+            self.rng.getrandbits(64),
+        )
+        self.last_result = found
+        return int(found["action"])

@@ -84,7 +84,13 @@ pub fn known_options<'a>(
 }
 
 /// The names of the searches `run` knows, for error messages.
-pub const SEARCHES: &[&str] = &[alphabeta::NAME, "mcts", "ismcts", "lookahead (bondo_cones)"];
+pub const SEARCHES: &[&str] = &[
+    alphabeta::NAME,
+    "mcts",
+    "ismcts",
+    "lookahead (bondo_cones)",
+    "lookahead_rollouts (bondo_cones)",
+];
 
 /// Run `request` from `state` (a player's turn: not a chance node, not the end).
 pub fn run<R: Rules>(

@@ -935,6 +935,29 @@ impl Lookahead {
     }
 }
 
+/// `seat`'s depth-0 values of `actions` in `state` (its decision), the root's best `width`
+/// searched in full: what `search` answers at depth 0, without a time limit.
+pub(super) fn depth_zero_values(
+    state: &BondoConesRules,
+    seat: usize,
+    actions: &[Action],
+    width: usize,
+) -> Vec<(Action, f64)> {
+    let options = Options {
+        depth: Some(0),
+        width,
+        ..Options::default()
+    };
+    Lookahead::new(state, seat, options, None).values(actions).0
+}
+
+/// The value of `state` for `seat` on the model, as a leaf with `seat` to roll next
+/// (`leaf_value`), or the points and the win alone where the game is decided or over.
+pub(super) fn position_value(state: &BondoConesRules, seat: usize) -> f64 {
+    let lookahead = Lookahead::new(state, seat, Options::default(), None);
+    lookahead.leaf_value(&lookahead.root, None)
+}
+
 /// The lookahead search from `state` (a seat's decision), as `request` asks: `depth` fixed, or
 /// deepening within the time limit. `action_values` are the deepest finished depth's values.
 pub fn search(
@@ -1014,7 +1037,7 @@ pub fn search(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::sync::Arc;
 
     use rand::{Rng, SeedableRng};
@@ -1023,7 +1046,7 @@ mod tests {
     use super::*;
 
     /// A state of a seeded game of random moves, `decisions` decisions in, at a cone move.
-    fn mid_game(seed: u64, decisions: usize) -> BondoConesRules {
+    pub(in crate::games::bondo_cones) fn mid_game(seed: u64, decisions: usize) -> BondoConesRules {
         let config = Arc::new(Config {
             target: 12,
             max_turns: 1000,

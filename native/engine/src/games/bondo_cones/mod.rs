@@ -7,6 +7,7 @@ pub mod lookahead;
 mod notation;
 mod observation;
 mod record;
+mod rollouts;
 mod rules;
 mod tensor;
 

@@ -808,7 +808,11 @@ impl Rules for BondoConesRules {
         &self,
         request: &crate::search::SearchRequest,
     ) -> Option<Result<crate::search::SearchOutcome, EngineError>> {
-        (request.search == super::lookahead::NAME).then(|| super::lookahead::search(self, request))
+        match request.search.as_str() {
+            super::lookahead::NAME => Some(super::lookahead::search(self, request)),
+            super::rollouts::NAME => Some(super::rollouts::search(self, request)),
+            _ => None,
+        }
     }
 }
 
