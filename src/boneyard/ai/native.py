@@ -279,7 +279,55 @@ MOST_LOOKAHEAD_WIDTH = 100
 """The widest ``width``, ``move_width`` or ``reply_width`` (``lookahead.rs``'s ``read_count``)."""
 
 
-class NativeLookaheadBot(Bot):
+class _OwnLookaheadBot(Bot):
+    """A search over the game's own native lookahead (``_has_own_lookahead``): it takes a Python
+    or a native state, and in a game without that lookahead plays the greedy bot's choice.
+    A subclass says how it searches (``_search``)."""
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        *,
+        seed: int | None,
+        use_solver: bool,
+        time_limit: float | None,
+    ) -> None:
+        from boneyard.ai.greedy import GreedyBot
+
+        python_game = getattr(game, "python_game", game)
+        super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
+        self.time_limit = time_limit_seconds(time_limit)
+        self.native = _has_own_lookahead(python_game)
+        self._native_game = _native_engine(python_game) if self.native else None
+        self._fallback = GreedyBot(
+            python_game, seat, seed=seed, use_solver=False, time_limit=time_limit
+        )
+        self.last_result: dict[str, Any] = {}
+        """What the native search said the last time: ``action``, ``action_values`` (per legal
+        action), ``iterations``, ``elapsed_ms``."""
+
+    def step(self, state: Any) -> int:
+        """The search's action for this bot's seat in ``state`` (Python or native)."""
+        from boneyard.native.game import NativeState
+
+        if not isinstance(state, NativeState):
+            return super().step(state)
+        self.check_turn(state)
+        if not self.native:
+            return super().step(self.game.state_from_json(state.to_json()))
+        return self._search(state)
+
+    def _choose(self, state: State) -> int:
+        if self._native_game is None:
+            return self._fallback._choose(state)
+        return self._search(_as_native(self._native_game, state))
+
+    def _search(self, root: NativeState) -> int:
+        raise NotImplementedError
+
+
+class NativeLookaheadBot(_OwnLookaheadBot):
     """The game's own lookahead in Rust (Bond O Cones: ``games/bondo_cones/lookahead.rs``), and
     deeper: at ``max_depth`` 0 the ``lookahead`` bot's three plies, value for value; each depth
     above adds the seat's next roll and best move and the opponent's reply to it (a minimising
@@ -306,13 +354,9 @@ class NativeLookaheadBot(Bot):
         move_width: int | None = None,
         reply_width: int | None = None,
     ) -> None:
-        from boneyard.ai.greedy import GreedyBot
-
-        python_game = getattr(game, "python_game", game)
-        super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
+        super().__init__(game, seat, seed=seed, use_solver=use_solver, time_limit=time_limit)
         if max_depth is not None:
             max_depth = whole_number("max_depth", max_depth, 0, MOST_LOOKAHEAD_DEPTH)
-        self.time_limit = time_limit_seconds(time_limit)
         options: dict[str, Any] = {
             key: whole_number(key, count, 1, MOST_LOOKAHEAD_WIDTH)
             for key, count in (
@@ -328,30 +372,7 @@ class NativeLookaheadBot(Bot):
             options["depth"] = 0
         self.max_depth = max_depth
         self.options_json = json.dumps(options)
-        self.native = _has_own_lookahead(python_game)
-        self._native_game = _native_engine(python_game) if self.native else None
-        self._fallback = GreedyBot(
-            python_game, seat, seed=seed, use_solver=False, time_limit=time_limit
-        )
-        self.last_result: dict[str, Any] = {}
-        """What the native search said the last time: ``action``, ``action_values`` (per legal
-        action), ``iterations`` (the deepest depth finished), ``elapsed_ms``."""
-
-    def step(self, state: Any) -> int:
-        """The lookahead's action for this bot's seat in ``state`` (Python or native)."""
-        from boneyard.native.game import NativeState
-
-        if not isinstance(state, NativeState):
-            return super().step(state)
-        self.check_turn(state)
-        if not self.native:
-            return super().step(self.game.state_from_json(state.to_json()))
-        return self._search(state)
-
-    def _choose(self, state: State) -> int:
-        if self._native_game is None:
-            return self._fallback._choose(state)
-        return self._search(_as_native(self._native_game, state))
+        # (last_result: ``iterations`` is the deepest depth finished)
 
     def _search(self, root: NativeState) -> int:
         found = _run_search(
@@ -371,14 +392,7 @@ MOST_ROLLOUT_WORLDS = 1_000_000
 """The most worlds an ``iterations`` budget asks for (``rollouts.rs``'s ``MOST_WORLDS``)."""
 
 
-def _whole_number(name: str, value: object, low: int, high: int) -> int:
-    """``value`` where it is a whole number from ``low`` to ``high``; ValueError otherwise."""
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{name} is a whole number from {low} to {high}, not {value!r}")
-    return value
-
-
-class NativeRolloutsBot(Bot):
+class NativeRolloutsBot(_OwnLookaheadBot):
     """The game's own lookahead improved by rollouts (Bond O Cones: ``rollouts.rs``): the
     depth-0 lookahead's best ``candidates`` actions, each played on in resampled worlds of the
     seat's view by the depth-0 lookahead for both seats (its width ``policy_width``) for the
@@ -408,19 +422,10 @@ class NativeRolloutsBot(Bot):
         policy_width: int | None = None,
         margin: float | None = None,
     ) -> None:
-        from boneyard.ai.greedy import GreedyBot
 
-        python_game = getattr(game, "python_game", game)
-        super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, int | float)
-            or not math.isfinite(time_limit)
-            or time_limit <= 0
-        ):
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
+        super().__init__(game, seat, seed=seed, use_solver=use_solver, time_limit=time_limit)
         if iterations is not None:
-            _whole_number("iterations", iterations, 1, MOST_ROLLOUT_WORLDS)
+            iterations = whole_number("iterations", iterations, 1, MOST_ROLLOUT_WORLDS)
         elif time_limit is None:
             iterations = 200
         options: dict[str, Any] = {}
@@ -430,9 +435,9 @@ class NativeRolloutsBot(Bot):
             ("policy_width", policy_width, 100),
         ):
             if value is not None:
-                options[key] = _whole_number(key, value, 1, high)
+                options[key] = whole_number(key, value, 1, high)
         if turns is not None:
-            options["turns"] = _whole_number("turns", turns, 0, MOST_ROLLOUT_TURNS)
+            options["turns"] = whole_number("turns", turns, 0, MOST_ROLLOUT_TURNS)
         if margin is not None:
             if (
                 isinstance(margin, bool)
@@ -444,39 +449,10 @@ class NativeRolloutsBot(Bot):
                     f"not {margin!r}"
                 )
             options["margin"] = float(margin)
-        self.time_limit = time_limit
         self.iterations = iterations
         self.options_json = json.dumps(options)
-        self.native = _has_own_lookahead(python_game)
-        self._native_game = _native_engine(python_game) if self.native else None
-        self._fallback = GreedyBot(
-            python_game, seat, seed=seed, use_solver=False, time_limit=time_limit
-        )
-        self.last_result: dict[str, Any] = {}
-        """What the native search said the last time: ``action``, ``action_values`` (the
-        candidates' mean rollout values, the rest below them), ``iterations`` (worlds)."""
-
-    def step(self, state: Any) -> int:
-        """The rollouts' action for this bot's seat in ``state`` (Python or native)."""
-        from boneyard.native.game import NativeState
-
-        if isinstance(state, NativeState) and not self.native:
-            return super().step(self.game.state_from_json(state.to_json()))
-        if isinstance(state, NativeState):
-            player = state.current_player()
-            if player != self.seat:
-                asked = "nobody (the game is over)" if state.is_terminal() else player
-                raise ValueError(
-                    f"{self.name} bot plays seat {self.seat} of {self.game.name}, but the state "
-                    f"asks for {asked}"
-                )
-            return self._search(state)
-        return super().step(state)
-
-    def _choose(self, state: State) -> int:
-        if self._native_game is None:
-            return self._fallback._choose(state)
-        return self._search(_as_native(self._native_game, state))
+        # (last_result: ``action_values`` are the candidates' mean rollout values, the rest
+        # below them; ``iterations``: worlds)
 
     def _search(self, root: NativeState) -> int:
         found = _run_search(
