@@ -5,9 +5,9 @@ within its budget (issue 44 row 6: ten networks reading views at their full 600 
 still asks the one event loop of a process for more than it has, and every step of an honest
 player's move then waits behind the crowd's steps. So the costly requests (what is charged
 a ``READ`` or a ``LOOKUP``: views, move logs, replays, the lobby and lists, profiles,
-leaderboards, standings) and the interactive ones (a ``MOVE``: an action or a hint; a seat's
-own view of its game, asked with its token) take turns at a capacity of ``slots`` requests at
-once, server-wide (one process):
+leaderboards, standings) and the interactive ones (a ``MOVE``: an action, not a hint, which
+waits at the bot workers; a seat's own view of its game, asked with its token) take turns at
+a capacity of ``slots`` requests at once, server-wide (one process):
 
 - the waiting requests are served by client (``client_key``: an account, else a network) in
   start-time fair queueing, the one a kernel's fair queue and a good load balancer use: each
@@ -64,7 +64,7 @@ class Work(Enum):
     """The class a request waits in."""
 
     INTERACTIVE = "interactive"
-    """A move, a hint, a seat's own view of its game: served first."""
+    """An action, a seat's own view of its game: served first."""
     COSTLY = "costly"
     """A read whose work grows with the store (views, lists, replays, profiles, standings)."""
 
