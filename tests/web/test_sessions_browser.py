@@ -70,8 +70,10 @@ def test_bones_rematch_in_two_browsers_the_loser_starts(server: str, browser: An
         if black_move:
             api_play(server, created["id"], black, black_move)
     black_page.wait_for_selector("[data-session=rematch]:not([hidden])")
-    # The loser is told as lichess tells them, in the second person (issue 41).
-    assert "you lost: white has 5 squares in a line" in black_page.inner_text("#status").lower()
+    # The loser is told as lichess tells them, in the second person (issue 41); c5-d5 joined
+    # e5-h5, and the words count all six squares.
+    told = black_page.inner_text("#status").lower()
+    assert "you lost: white has 6 squares in a line from c5 to h5" in told
     white_page.wait_for_selector("#status:has-text('You won')")
     black_page.click("[data-session=rematch]")
     black_page.wait_for_url(lambda url: created["id"] not in url, timeout=TIMEOUT_MS)
