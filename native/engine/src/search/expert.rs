@@ -27,15 +27,12 @@ use std::collections::HashMap;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-use super::mcts::sample_outcome;
+use super::mcts::{sample_outcome, values_from_returns};
 use crate::core::{Action, DynState, EngineError, CHANCE};
 use crate::network::Network;
 
 /// `expert.UNVISITED_VALUE`: the value an untried action is taken to have.
 pub const UNVISITED_VALUE: f64 = 0.4;
-/// `values.OUTCOME_WEIGHT`: how much of a finished game's value (older networks) is who beats
-/// whom, the rest the scaled return.
-const OUTCOME_WEIGHT: f64 = 0.8;
 /// Where a hidden-information chance edge's key starts: the interned notations sit above every
 /// action id.
 const SEEN_KEY_BASE: u64 = 1 << 40;
@@ -243,42 +240,6 @@ pub fn outcome_targets(returns: &[f64], (low, high): (f64, f64)) -> Vec<f64> {
         .map(|&mine| {
             let others = (total - mine) / (players - 1) as f64;
             ((mine - others) / width).clamp(-1.0, 1.0)
-        })
-        .collect()
-}
-
-/// `values.values_from_returns`: win 1, draw half, loss 0 against each other seat, blended with
-/// the scaled return (the older networks' scale of a finished game).
-fn values_from_returns(returns: &[f64], (low, high): (f64, f64)) -> Vec<f64> {
-    let players = returns.len();
-    returns
-        .iter()
-        .enumerate()
-        .map(|(seat, &mine)| {
-            let scaled = if high <= low {
-                0.5
-            } else {
-                ((mine - low) / (high - low)).clamp(0.0, 1.0)
-            };
-            if players == 1 {
-                return scaled;
-            }
-            let beaten: f64 = returns
-                .iter()
-                .enumerate()
-                .filter(|&(other, _)| other != seat)
-                .map(|(_, &theirs)| {
-                    if mine > theirs {
-                        1.0
-                    } else if mine == theirs {
-                        0.5
-                    } else {
-                        0.0
-                    }
-                })
-                .sum();
-            let outcome = beaten / (players - 1) as f64;
-            OUTCOME_WEIGHT * outcome + (1.0 - OUTCOME_WEIGHT) * scaled
         })
         .collect()
 }

@@ -83,6 +83,27 @@ pub fn known_options<'a>(
     }
 }
 
+/// The whole-number option `name` of an options map (`known_options`), `default` where it is
+/// absent; otherwise the sentence refusing it, naming the range `range`.
+pub fn whole_option(
+    map: &Map<String, Value>,
+    name: &str,
+    range: std::ops::RangeInclusive<u64>,
+    default: u64,
+) -> Result<u64, String> {
+    match map.get(name) {
+        None => Ok(default),
+        Some(value) => match value.as_u64() {
+            Some(n) if range.contains(&n) => Ok(n),
+            _ => Err(format!(
+                "option {name:?} is a whole number from {} to {}, not {value}",
+                range.start(),
+                range.end()
+            )),
+        },
+    }
+}
+
 /// The names of the searches `run` knows, for error messages.
 pub const SEARCHES: &[&str] = &[
     alphabeta::NAME,

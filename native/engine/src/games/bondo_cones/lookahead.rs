@@ -42,7 +42,7 @@ use super::notation as nt;
 use super::observation::{seen_cones, Viewer};
 use super::rules::{BondoConesRules, Phase, VALUES};
 use crate::core::{Action, EngineError, PositionHasher, Rules};
-use crate::search::{known_options, SearchOutcome, SearchRequest};
+use crate::search::{known_options, whole_option, SearchOutcome, SearchRequest};
 
 /// The search's name in `search::run`.
 pub const NAME: &str = "lookahead";
@@ -115,22 +115,6 @@ fn bad(message: String) -> EngineError {
     EngineError::InvalidParameter(format!("lookahead: {message}"))
 }
 
-fn read_count(
-    map: &serde_json::Map<String, Value>,
-    name: &str,
-    default: usize,
-) -> Result<usize, EngineError> {
-    match map.get(name) {
-        None => Ok(default),
-        Some(value) => match value.as_u64() {
-            Some(n) if (1..=100).contains(&n) => Ok(n as usize),
-            _ => Err(bad(format!(
-                "option {name:?} is a whole number from 1 to 100, not {value}"
-            ))),
-        },
-    }
-}
-
 /// The options of `value` (a JSON object or null), every key known and every value in range.
 pub fn read_options(value: &Value) -> Result<Options, EngineError> {
     let map = known_options(value, OPTIONS).map_err(bad)?;
@@ -148,9 +132,11 @@ pub fn read_options(value: &Value) -> Result<Options, EngineError> {
     };
     Ok(Options {
         depth,
-        width: read_count(map, "width", defaults.width)?,
-        move_width: read_count(map, "move_width", defaults.move_width)?,
-        reply_width: read_count(map, "reply_width", defaults.reply_width)?,
+        width: whole_option(map, "width", 1..=100, defaults.width as u64).map_err(bad)? as usize,
+        move_width: whole_option(map, "move_width", 1..=100, defaults.move_width as u64)
+            .map_err(bad)? as usize,
+        reply_width: whole_option(map, "reply_width", 1..=100, defaults.reply_width as u64)
+            .map_err(bad)? as usize,
     })
 }
 

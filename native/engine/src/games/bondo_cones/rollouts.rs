@@ -24,7 +24,7 @@ use serde_json::Value;
 use super::lookahead::{depth_zero_values, position_value, WIN};
 use super::rules::{BondoConesRules, Phase};
 use crate::core::{Action, EngineError, Randomness, Rules, CHANCE, TERMINAL};
-use crate::search::{SearchOutcome, SearchRequest};
+use crate::search::{known_options, whole_option, SearchOutcome, SearchRequest};
 
 /// The search's name in `search::run`.
 pub const NAME: &str = "lookahead_rollouts";
@@ -69,52 +69,18 @@ fn bad(message: String) -> EngineError {
     EngineError::InvalidParameter(format!("{NAME}: {message}"))
 }
 
-fn read_number(
-    map: &serde_json::Map<String, Value>,
-    name: &str,
-    range: std::ops::RangeInclusive<u64>,
-    default: u64,
-) -> Result<u64, EngineError> {
-    match map.get(name) {
-        None => Ok(default),
-        Some(value) => match value.as_u64() {
-            Some(n) if range.contains(&n) => Ok(n),
-            _ => Err(bad(format!(
-                "option {name:?} is a whole number from {} to {}, not {value}",
-                range.start(),
-                range.end()
-            ))),
-        },
-    }
-}
-
 /// The options of `value` (a JSON object or null), every key known and every value in range.
 pub fn read_options(value: &Value) -> Result<Options, EngineError> {
-    let empty = serde_json::Map::new();
-    let map = match value {
-        Value::Null => &empty,
-        Value::Object(map) => map,
-        other => return Err(bad(format!("options are a JSON object, not {other}"))),
+    let map = known_options(value, OPTIONS).map_err(bad)?;
+    let count = |name: &str, range: std::ops::RangeInclusive<u64>, default: u64| {
+        whole_option(map, name, range, default).map_err(bad)
     };
-    let unknown: Vec<&str> = map
-        .keys()
-        .map(String::as_str)
-        .filter(|k| !OPTIONS.contains(k))
-        .collect();
-    if !unknown.is_empty() {
-        return Err(bad(format!(
-            "no option {}; its options: {}",
-            unknown.join(", "),
-            OPTIONS.join(", ")
-        )));
-    }
     let defaults = Options::default();
     Ok(Options {
-        candidates: read_number(map, "candidates", 1..=20, defaults.candidates as u64)? as usize,
-        turns: read_number(map, "turns", 0..=MOST_TURNS, defaults.turns)?,
-        width: read_number(map, "width", 1..=100, defaults.width as u64)? as usize,
-        policy_width: read_number(map, "policy_width", 1..=100, defaults.policy_width as u64)?
-            as usize,
+        candidates: count("candidates", 1..=20, defaults.candidates as u64)? as usize,
+        turns: count("turns", 0..=MOST_TURNS, defaults.turns)?,
+        width: count("width", 1..=100, defaults.width as u64)? as usize,
+        policy_width: count("policy_width", 1..=100, defaults.policy_width as u64)? as usize,
         margin: match map.get("margin") {
             None => defaults.margin,
             Some(value) => match value.as_f64() {
