@@ -739,15 +739,18 @@ impl PyNetwork {
     }
 }
 
-/// A search's root as Python gets it: the legal actions, their visits and mean values.
-type RootCounts = (Vec<u32>, Vec<u64>, Vec<f64>);
+/// A search's root as Python gets it: the legal actions, their visits and mean values, and
+/// the iterations it ran.
+type RootCounts = (Vec<u32>, Vec<u64>, Vec<f64>, u64);
 
 /// The expert's PUCT search (`boneyard_engine::search::expert`) of every state in `states` for
 /// its mover, search `i` seeded `seeds[i]`, their leaves evaluated together; the GIL released.
-/// One `(actions, visits, values)` a state: per legal action its root visits and mean value.
-/// `threads`: the searches split over that many threads (the same results).
+/// One `(actions, visits, values, iterations)` a state: per legal action its root visits and
+/// mean value, and the iterations run. `threads`: the searches split over that many threads
+/// (the same results). `time_limit_ms`: each search stops there even short of `iterations`
+/// (after its first), from when the call starts.
 #[pyfunction]
-#[pyo3(signature = (states, network, *, hidden, iterations, exploration, exact_chance, utility_range, seeds, threads = 1))]
+#[pyo3(signature = (states, network, *, hidden, iterations, exploration, exact_chance, utility_range, seeds, threads = 1, time_limit_ms = None))]
 #[allow(clippy::too_many_arguments)] // the search's settings, one keyword each
 fn expert_search(
     py: Python<'_>,
@@ -760,14 +763,19 @@ fn expert_search(
     utility_range: (f64, f64),
     seeds: Vec<u64>,
     threads: usize,
+    time_limit_ms: Option<u64>,
 ) -> PyResult<Vec<RootCounts>> {
     let boxes: Vec<Box<dyn DynState>> = states.iter().map(|s| s.inner.clone_box()).collect();
     drop(states);
+    // The clock starts here, before the searches are built, as a bot's move does.
+    let deadline =
+        time_limit_ms.map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms));
     let options = ExpertOptions {
         exploration,
         exact_chance,
         iterations,
         utility_range,
+        deadline,
     };
     let network = network.inner.clone();
     let found = py
@@ -775,7 +783,14 @@ fn expert_search(
         .map_err(|e| raise(py, e))?;
     Ok(found
         .into_iter()
-        .map(|outcome| (outcome.actions, outcome.visits, outcome.values))
+        .map(|outcome| {
+            (
+                outcome.actions,
+                outcome.visits,
+                outcome.values,
+                outcome.iterations,
+            )
+        })
         .collect())
 }
 

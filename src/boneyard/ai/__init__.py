@@ -9,8 +9,8 @@
 ``make_bot`` takes a level (``easy``, ``medium``, ``hard``: what the interfaces offer) or a bot
 name (``random``, ``greedy``, ``mcts``, ``ismcts``, ``alphabeta``, ``expert``: for the arena and
 research; ``expert`` is a search guided by the game's shipped network, ``ai/expert.py``;
-``native_alphabeta``, ``native_mcts`` and ``native_ismcts`` are the searches run in Rust,
-``ai/native.py``).
+``native_alphabeta``, ``native_mcts``, ``native_ismcts``, ``native_lookahead``,
+``native_rollouts`` and ``native_expert`` are the searches run in Rust, ``ai/native.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from boneyard.ai.lookahead import LookaheadBot
 from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.native import (
     NativeAlphaBetaBot,
+    NativeExpertBot,
     NativeIsmctsBot,
     NativeLookaheadBot,
     NativeMctsBot,
@@ -54,6 +55,7 @@ BOTS: dict[str, type[Bot]] = {
         NativeIsmctsBot,
         NativeLookaheadBot,
         NativeRolloutsBot,
+        NativeExpertBot,
     )
 }
 """Bot name -> class. Every bot plays every registered game."""

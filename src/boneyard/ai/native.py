@@ -465,3 +465,130 @@ class NativeRolloutsBot(_OwnLookaheadBot):
         )
         self.last_result = found
         return int(found["action"])
+
+
+# ----- the expert's PUCT search on its network (search/expert.rs) --------------------------------
+
+
+class NativeExpertBot(Bot):
+    """The ``expert``'s search in Rust (``search/expert.rs``), its network evaluated in Rust
+    (``boneyard.native.network``): ``expert``'s selection, chance nodes and values, so with an
+    iteration budget it gives the ``expert`` bot's root visits (tests/ai/test_native_expert.py),
+    and at its one second a move it searches many times more positions.
+
+    Options as ``expert``'s: ``iterations`` and/or ``time_limit`` (default 1 s), ``exploration``,
+    ``model`` (default: the game's shipped network), ``exact_chance``. In a hidden-information
+    game every iteration searches a resample of the seat's view. The move is the root action
+    of most visits, ties to the network's prior (as ``expert``). Where the game has no native
+    engine or no network fits it, it is the ``expert`` bot itself (the heuristic and uniform
+    priors), so it plays every game.
+    """
+
+    name = "native_expert"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        *,
+        seed: int | None = None,
+        use_solver: bool = True,
+        iterations: int | None = None,
+        time_limit: float | None = 1.0,
+        exploration: float = 1.5,
+        model: str | None = None,
+        exact_chance: int = 12,
+    ) -> None:
+        from boneyard.ai.expert import ExpertBot
+        from boneyard.ai.network import fitting_network
+        from boneyard.native import NativeGame, has_native_engine
+        from boneyard.native.network import MOST_ITERATIONS
+
+        python_game = getattr(game, "python_game", game)
+        super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
+        if iterations is None and time_limit is None:
+            time_limit = 1.0
+        if iterations is not None:
+            iterations = whole_number("iterations", iterations, 1, MOST_ITERATIONS)
+        self.budget = Budget(iterations, time_limit)
+        self.exploration = exploration
+        self.exact_chance = exact_chance
+        # The Python bot is made in every game: it checks the options with its sentences, and
+        # it is the player where the native search has no network or no engine.
+        self._fallback = ExpertBot(
+            python_game,
+            seat,
+            seed=seed,
+            use_solver=use_solver,
+            iterations=iterations,
+            time_limit=time_limit,
+            exploration=exploration,
+            model=model,
+            exact_chance=exact_chance,
+        )
+        network = fitting_network(python_game, model)
+        self.native = network is not None and has_native_engine(python_game.name)
+        self._network = network.native() if self.native and network is not None else None
+        self.native_game = NativeGame(python_game) if self.native else None
+        self.last_result: dict[str, Any] = {}
+        """What the last move's search reported: ``action``, ``visits`` and ``values`` (per
+        root action: its mean value for the seat, 0 to 1), ``iterations``."""
+        self.last_iterations = 0
+
+    def step(self, state: Any) -> int:
+        """The search's action for this bot's seat in ``state`` (Python or native), unchanged."""
+        self.check_turn(state)
+        if self.native_game is None:
+            python_state = (
+                state if isinstance(state, State) else self.game.state_from_json(state.to_json())
+            )
+            action = self._fallback.step(python_state)
+            self.last_iterations = self._fallback.last_iterations
+            return action
+        if self.use_solver and self.game.perfect_information:
+            python_state = (
+                state if isinstance(state, State) else self.native_game.python_state(state)
+            )
+            solved = solvers.best_action(python_state)
+            if solved is not None:
+                return solved
+        return self._search(_as_native(self.native_game, state))
+
+    def _choose(self, state: State) -> int:
+        if self.native_game is None:
+            action = self._fallback._choose(state)
+            self.last_iterations = self._fallback.last_iterations
+            return action
+        return self._search(_as_native(self.native_game, state))
+
+    def _search(self, root: NativeState) -> int:
+        from boneyard.native.network import MOST_ITERATIONS, expert_search
+
+        legal = root.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        assert self._network is not None
+        budget = self.budget
+        found = expert_search(
+            [root],
+            self._network,
+            iterations=budget.iterations or MOST_ITERATIONS,
+            seeds=[self.rng.getrandbits(64)],
+            exploration=self.exploration,
+            exact_chance=self.exact_chance,
+            time_limit=budget.time_limit,
+        )[0]
+        most = max(found.visits)
+        tied = [a for a, n in zip(found.actions, found.visits, strict=True) if n == most]
+        action = tied[0]
+        if len(tied) > 1:
+            priors, _ = self._network.evaluate_seats(root)
+            action = max(tied, key=lambda a: priors.get(a, 0.0))
+        self.last_result = {
+            "action": action,
+            "visits": dict(zip(found.actions, found.visits, strict=True)),
+            "values": dict(zip(found.actions, found.values, strict=True)),
+            "iterations": found.iterations,
+        }
+        self.last_iterations = found.iterations
+        return int(action)

@@ -112,4 +112,5 @@ def expert_search(
     utility_range: tuple[float, float],
     seeds: list[int],
     threads: int = 1,
-) -> list[tuple[list[int], list[int], list[float]]]: ...
+    time_limit_ms: int | None = None,
+) -> list[tuple[list[int], list[int], list[float], int]]: ...

@@ -19,7 +19,10 @@ import numpy as np
 from boneyard.native import _engine
 from boneyard.native._engine import State as NativeState
 
-__all__ = ["ExpertSearchResult", "NativeNetwork", "expert_search"]
+__all__ = ["MOST_ITERATIONS", "ExpertSearchResult", "NativeNetwork", "expert_search"]
+
+MOST_ITERATIONS = 1_000_000
+"""The most iterations one search may ask for (``expert.rs``'s ``MAX_ITERATIONS``)."""
 
 
 class NativeNetwork:
@@ -80,28 +83,32 @@ class NativeNetwork:
 @dataclasses.dataclass(frozen=True)
 class ExpertSearchResult:
     """One search's root: per legal action (in id order) its visits and mean value (0 to 1)
-    for the mover."""
+    for the mover, and the iterations it ran."""
 
     actions: list[int]
     visits: list[int]
     values: list[float]
+    iterations: int
 
 
 def expert_search(
     states: Sequence[NativeState],
     network: NativeNetwork,
     *,
-    iterations: int,
+    iterations: int = MOST_ITERATIONS,
     seeds: Sequence[int],
     exploration: float = 1.5,
     exact_chance: int = 12,
     threads: int = 1,
+    time_limit: float | None = None,
 ) -> list[ExpertSearchResult]:
     """The ``expert``'s search of ``iterations`` iterations from each state (a seat to move in
     each, all of one native game) for its mover, search ``i`` seeded by ``seeds[i]``; in a
     hidden-information game every iteration searches a resample of the mover's view. The
     states are not changed. ``threads`` splits the searches over that many threads (the same
-    results, sooner where there are cores to spare)."""
+    results, sooner where there are cores to spare). ``time_limit`` (seconds from the call)
+    stops each search short of its iterations, after its first: a bot's clock, so the visits
+    then depend on the machine's speed."""
     if not states:
         return []
     game = states[0].game
@@ -119,5 +126,6 @@ def expert_search(
         utility_range=(float(game.info.min_utility), float(game.info.max_utility)),
         seeds=[int(seed) % 2**64 for seed in seeds],
         threads=threads,
+        time_limit_ms=None if time_limit is None else max(1, round(time_limit * 1000)),
     )
-    return [ExpertSearchResult(list(a), list(v), list(q)) for a, v, q in found]
+    return [ExpertSearchResult(list(a), list(v), list(q), n) for a, v, q, n in found]

@@ -23,6 +23,7 @@
 //! self-play games of a step, side by side).
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -48,6 +49,9 @@ pub struct ExpertOptions {
     pub exact_chance: usize,
     /// Iterations a search (at least 1).
     pub iterations: u64,
+    /// When a search stops even short of its iterations (after its first one): a bot's
+    /// clock. None: the iterations alone end it, and the same seed gives the same visits.
+    pub deadline: Option<Instant>,
     /// The game's lowest and highest return, for a finished game's value.
     pub utility_range: (f64, f64),
 }
@@ -354,6 +358,9 @@ impl Search {
         leaves: &mut Leaves,
     ) -> Result<bool, EngineError> {
         while self.done < options.iterations {
+            if self.done > 0 && options.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let world = if self.hidden {
                 self.root.resample(self.seat, &mut self.rng)?
             } else {
@@ -798,6 +805,7 @@ mod tests {
             exact_chance: 12,
             iterations: 50,
             utility_range: (-1.0, 1.0),
+            deadline: None,
         };
         let legal = state.legal_actions().to_vec();
         let run = |threads| {
@@ -809,5 +817,15 @@ mod tests {
         assert_eq!(first[0].actions, legal);
         assert_eq!(first, run(1).unwrap());
         assert_eq!(first, run(2).unwrap()); // threads change nothing but the speed
+
+        // A clock already run out still lets each search finish its first iteration.
+        let timed = ExpertOptions {
+            iterations: MAX_ITERATIONS,
+            deadline: Some(Instant::now()),
+            ..options
+        };
+        let states = (0..2).map(|_| state.clone_box()).collect();
+        let stopped = search_many(states, false, &network, &timed, &[1, 2], 1).unwrap();
+        assert!(stopped.iter().all(|outcome| outcome.iterations == 1));
     }
 }
