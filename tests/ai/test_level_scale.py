@@ -15,6 +15,7 @@ from boneyard.ai.arena import GameTask, play_game
 from boneyard.ai.levels import (
     LEVEL_NAMES,
     MAX_LEVEL,
+    NETWORK_BOTS,
     hint_level,
     level_choices,
     level_for,
@@ -60,6 +61,8 @@ def test_the_old_names_are_aliases_on_the_scale(name: str) -> None:
     above_hard = scale.steps[numbers[-1] :]
     # Above hard only what beat it at hard's time: the trained expert, or a search in Rust.
     assert all(step.bot == "expert" or step.bot.startswith("native_") for step in above_hard)
+    # A network's level stands at the top alone: it is above the searches it beat.
+    assert not any(step.bot in NETWORK_BOTS for step in above_hard[:-1])
     assert all(step.options.get("time_limit") == 1.0 for step in above_hard)
     for alias, number in zip(LEVEL_NAMES, numbers):
         assert level_for(name, alias) == level_for(name, number) == level_for(name, str(number))
@@ -202,9 +205,10 @@ def test_stored_ratings_match_the_levels_they_measured() -> None:
 
 
 def test_the_expert_stands_above_hard_where_its_network_beats_hard() -> None:
-    """Bon-Bon: hard (level 4), the native ISMCTS that beat it (5), the expert above both (6)."""
+    """Bon-Bon: hard (level 4), the native ISMCTS that beat it (5), the expert above both (6),
+    its search in Rust (``native_expert``: the same network and search as ``expert``)."""
     scale = scale_for("bonbon")
-    assert scale.level(scale.strongest).bot == "expert"
+    assert scale.level(scale.strongest).bot == "native_expert"
     assert int(scale.strongest) == scale.aliases["hard"] + 2
     native = scale.level(scale.aliases["hard"] + 1)
     assert native.bot == "native_ismcts" and native.options["time_limit"] == 1.0

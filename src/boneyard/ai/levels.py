@@ -55,6 +55,11 @@ def level_number(game: AnyGame, level: str | int) -> int:
     return scale_for(game).number(level)
 
 
+NETWORK_BOTS = frozenset({"expert", "native_expert"})
+"""The bots guided by a trained network: where none fits a game they search with its heuristic
+alone."""
+
+
 def hint_level(game: Game) -> str:
     """The level a hint asks in ``game``: the top of its scale, or the strongest level below it
     where the top is the trained expert and no shipped network fits this game (Bon-Bon for more
@@ -62,11 +67,11 @@ def hint_level(game: Game) -> str:
     searches below it (in Bon-Bon the native ISMCTS, level 5)."""
     scale = game.spec.scale
     top = scale.level(scale.strongest)
-    if top.bot == "expert" and "model" not in top.options:
+    if top.bot in NETWORK_BOTS and "model" not in top.options:
         from boneyard.ai.network import fitting_network  # numpy only; read when asked
 
         if fitting_network(game) is None:
-            searches = [n for n in scale.numbers if scale.level(n).bot != "expert"]
+            searches = [n for n in scale.numbers if scale.level(n).bot not in NETWORK_BOTS]
             return str(searches[-1])
     return scale.strongest
 

@@ -140,8 +140,8 @@ class Settings:
     refused (429) until the budget refills, except from a known device."""
     login_window_seconds: float = 600.0
     password_slots: int = 2
-    """Passwords hashed or checked at once, server-wide (each takes argon2's 64 MiB and its
-    four lanes for a moment): the rest wait their turn (``web/guard/passwords.py``)."""
+    """Passwords hashed or checked at once in each server process (each takes argon2's 64 MiB
+    and its four lanes for a moment): the rest wait their turn (``web/guard/passwords.py``)."""
     password_queue: int = 8
     """Password checks waiting for a slot at most; past it the client with the most waiting
     loses its newest (429)."""

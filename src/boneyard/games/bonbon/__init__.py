@@ -37,7 +37,7 @@ SPEC = register(
                     "native_ismcts",
                     {"iterations": 100_000_000, "rollout_depth": 30, "time_limit": HARD_SECONDS},
                 ),
-                Level("expert", {"time_limit": HARD_SECONDS}, use_solver=False),
+                Level("native_expert", {"time_limit": HARD_SECONDS}, use_solver=False),
             ),
             {"easy": 1, "medium": 2, "hard": 4},
         ),

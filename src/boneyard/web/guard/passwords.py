@@ -5,8 +5,9 @@ milliseconds, on purpose; a crowd of clients each within its own log-in budget c
 for more checks than the machine can make, and every check it waits for slows every other
 request of the process. So:
 
-- at most ``Settings.password_slots`` checks (or hashes) run at once, server-wide, in threads
-  of their own, never on the event loop;
+- at most ``Settings.password_slots`` checks (or hashes) run at once in this process (each
+  server process has its own pool, as every budget of the guard), in threads of their own,
+  never on the event loop;
 - the others wait in a short queue (``password_queue``), one line per client (``client_key``:
   an account, else a network), served in turn (round robin: every check costs the same, so
   this is deficit round robin with equal quanta), so a crowd from one network waits behind its
