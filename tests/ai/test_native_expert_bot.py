@@ -103,6 +103,8 @@ def test_without_a_network_it_is_the_expert_bot() -> None:
         ({"iterations": 2.5}, "iterations is a whole number from 1 to 1000000, not 2.5"),
         ({"time_limit": -1}, "time_limit must be positive seconds, not -1"),
         ({"exact_chance": -1}, "exact_chance must be 0 or more, not -1"),
+        ({"exploration": -0.5}, "exploration is a number from 0 to 100, not -0.5"),
+        ({"exploration": float("nan")}, "exploration is a number from 0 to 100, not nan"),
     ],
 )
 def test_a_bad_budget_is_refused_with_what_is_allowed(

@@ -470,6 +470,10 @@ class NativeRolloutsBot(_OwnLookaheadBot):
 # ----- the expert's PUCT search on its network (search/expert.rs) --------------------------------
 
 
+MOST_EXPLORATION = 100
+"""The largest PUCT ``exploration`` the native expert search takes (``expert.rs``: 0 to 100)."""
+
+
 class NativeExpertBot(Bot):
     """The ``expert``'s search in Rust (``search/expert.rs``), its network evaluated in Rust
     (``boneyard.native.network``): ``expert``'s selection, chance nodes and values, so with an
@@ -511,7 +515,15 @@ class NativeExpertBot(Bot):
         if iterations is not None:
             iterations = whole_number("iterations", iterations, 1, MOST_ITERATIONS)
         self.budget = Budget(iterations, time_limit)
-        self.exploration = exploration
+        if (
+            isinstance(exploration, bool)
+            or not isinstance(exploration, int | float)
+            or not 0 <= exploration <= MOST_EXPLORATION
+        ):
+            raise ValueError(
+                f"exploration is a number from 0 to {MOST_EXPLORATION}, not {exploration!r}"
+            )
+        self.exploration = float(exploration)
         self.exact_chance = exact_chance
         # The Python bot is made in every game: it checks the options with its sentences, and
         # it is the player where the native search has no network or no engine.
