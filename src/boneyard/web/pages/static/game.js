@@ -10,6 +10,7 @@ import { play, wireMuteSwitch } from "./sound.js";
 import { applyFlip, flippable, wireFlip } from "./flip.js";
 import { setTurnTitle } from "./title.js";
 import { applyMemoryMode } from "./memory.js";
+import { showRoundSummary } from "./round_summary.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -219,7 +220,9 @@ function render() {
   root.dataset.ending = v.session?.ending?.kind ?? ""; // before data-terminal: rated.js reads it
   root.dataset.terminal = v.terminal ? "yes" : "no";
   $("prompt").textContent = v.prompt ?? "";
-  if (v.round_summary || document.querySelector("[data-round-summary]")) import("/static/round_summary.js").then((m) => m.showRoundSummary(v)); // a round's end (Bon-Bon)
+  // A round's end (Bon-Bon), in the same render as the turn it ends: drawn later, a click on
+  // the next round's first move could come first and fold it unseen.
+  if (v.round_summary || document.querySelector("[data-round-summary]")) showRoundSummary(v);
   $("status").classList.toggle("your-turn", mine);
   const recent = $("recent");
   recent.replaceChildren(...(v.recent ?? []).map((line) => el("li", {}, line)));
