@@ -247,7 +247,7 @@ def test_bad_options_and_budgets_are_refused_naming_what_is_allowed() -> None:
             twin.search(search, options, time_limit_ms, iterations, 0)
     with pytest.raises(ValueError, match="search options are not JSON"):
         twin.search("mcts", "{oops", None, 10, 0)
-    searches = "alphabeta, mcts, ismcts"
+    searches = "alphabeta, greedy, mcts, ismcts"
     with pytest.raises(
         NotImplementedError, match=f'no native search called "nope"; native searches: {searches}'
     ):

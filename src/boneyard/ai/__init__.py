@@ -9,7 +9,7 @@
 ``make_bot`` takes a level (``easy``, ``medium``, ``hard``: what the interfaces offer) or a bot
 name (``random``, ``greedy``, ``mcts``, ``ismcts``, ``alphabeta``, ``expert``: for the arena and
 research; ``expert`` is a search guided by the game's shipped network, ``ai/expert.py``;
-``native_alphabeta``, ``native_mcts``, ``native_ismcts``, ``native_lookahead``,
+``native_greedy``, ``native_alphabeta``, ``native_mcts``, ``native_ismcts``, ``native_lookahead``,
 ``native_rollouts`` and ``native_expert`` are the searches run in Rust, ``ai/native.py``).
 """
 
@@ -29,6 +29,7 @@ from boneyard.ai.mcts import ISMCTSBot, MCTSBot
 from boneyard.ai.native import (
     NativeAlphaBetaBot,
     NativeExpertBot,
+    NativeGreedyBot,
     NativeIsmctsBot,
     NativeLookaheadBot,
     NativeMctsBot,
@@ -56,6 +57,7 @@ BOTS: dict[str, type[Bot]] = {
         NativeLookaheadBot,
         NativeRolloutsBot,
         NativeExpertBot,
+        NativeGreedyBot,
     )
 }
 """Bot name -> class. Every bot plays every registered game."""

@@ -93,6 +93,13 @@ class GameTask:
     pair: int = 0
     """Which pairing of a round robin (0 in a head-to-head)."""
     time_limit: float | None = None
+    engine: str = "python"
+    """Whose rules the game is played on: ``python`` or ``native`` (``boneyard.native``)."""
+
+
+ENGINES = ("python", "native")
+"""The rules a game may be played on: the Python engine, or the native one (the same games from
+the same seeds, faster: tests/ai/test_arena_native.py)."""
 
 
 @dataclass
@@ -122,7 +129,22 @@ def play_game(task: GameTask) -> GameRecord:
         build_bot(spec, game, seat, task.seed * 8 + seat + 1, task.time_limit)
         for seat, spec in enumerate(task.seats)
     ]
-    state = game.new_initial_state()
+    state: Any
+    if task.engine == "native":
+        from boneyard import native
+
+        native_game = native.load_game(task.game, **task.params)
+        state = native_game.new_initial_state()
+        # A bot that reads Python states (a Python search, an exact solver) is shown the same
+        # position rebuilt by the Python engine: right, if slower.
+        seen = [
+            (lambda s: s) if bot.reads_native_states else native_game.python_state for bot in bots
+        ]
+    elif task.engine == "python":
+        state = game.new_initial_state()
+        seen = [lambda s: s for _ in bots]
+    else:
+        raise ValueError(f"no engine {task.engine!r}; engines: {', '.join(ENGINES)}")
     first_player, chosen_by_chance, turns = -1, False, 0
     while not state.is_terminal():
         if state.is_chance_node():
@@ -135,7 +157,8 @@ def play_game(task: GameTask) -> GameRecord:
             if first_player < 0:
                 first_player = state.current_player()
             turns += 1
-            action = bots[state.current_player()].step(state)
+            player = state.current_player()
+            action = bots[player].step(seen[player](state))
         state.apply_action(action)
     return GameRecord(
         index=task.index,
@@ -165,19 +188,24 @@ def tasks_for_pair(
     seed: int,
     pair: int,
     time_limit: float | None,
+    engine: str = "python",
 ) -> list[GameTask]:
     """The games of one pairing, seats alternating (module docstring), each with its seed."""
+    if engine not in ENGINES:
+        raise ValueError(f"no engine {engine!r}; engines: {', '.join(ENGINES)}")
     tasks = []
     for index in range(games):
         game_seed = (seed * 1_000_003 + pair * 10_007 + index) % (2**31)
         if players == 1:
             for spec in (bot_a, bot_b):
                 tasks.append(
-                    GameTask(game_name, params, (spec,), game_seed, index, pair, time_limit)
+                    GameTask(game_name, params, (spec,), game_seed, index, pair, time_limit, engine)
                 )
         else:
             seats = _seat_specs(players, bot_a, bot_b, index)
-            tasks.append(GameTask(game_name, params, seats, game_seed, index, pair, time_limit))
+            tasks.append(
+                GameTask(game_name, params, seats, game_seed, index, pair, time_limit, engine)
+            )
     return tasks
 
 

@@ -27,6 +27,9 @@ class Bot(ABC):
     """
 
     name: ClassVar[str] = "bot"
+    reads_native_states: ClassVar[bool] = False
+    """Whether ``step`` takes a native state (``boneyard.native``) as it is; the arena shows the
+    other bots the same position in the Python engine."""
 
     def __init__(
         self,
@@ -51,8 +54,16 @@ class Bot(ABC):
     def step(self, state: State) -> int:
         """Choose an action for this bot's seat in ``state``; ``state`` is left unchanged."""
         self.check_turn(state)
-        if self.use_solver and self.game.perfect_information:
-            action = solvers.best_action(state)
+        if (
+            self.use_solver
+            and self.game.perfect_information
+            and solvers.solver_for(self.game) is not None
+        ):
+            # The exact solvers read Python states: a native one is rebuilt for them.
+            python_state = (
+                state if isinstance(state, State) else self.game.state_from_json(state.to_json())
+            )
+            action = solvers.best_action(python_state)
             if action is not None:
                 return action
         return self._choose(state)

@@ -67,6 +67,16 @@ class GreedyBot(Bot):
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        totals = self.action_totals(state)
+        best = max(totals.values())
+        # Ties are broken at random, so greedy is not predictable where the heuristic is blind.
+        tied = [action for action in actions if totals[action] >= best - 1e-12]
+        return self.rng.choice(tied)
+
+    def action_totals(self, state: State) -> dict[int, float]:
+        """Each legal action's value summed over the resamples looked at (one where the game
+        hides nothing): what ``step`` maximises."""
+        actions = state.legal_actions()
         totals = dict.fromkeys(actions, 0.0)
         leaves = max(1, self.evaluations // len(actions))
         deadline = time.perf_counter() + self.time_limit if self.time_limit else math.inf
@@ -80,10 +90,7 @@ class GreedyBot(Bot):
                 child = view.clone()
                 child.apply_action(action)
                 totals[action] += self._expected(child, leaves)
-        best = max(totals.values())
-        # Ties are broken at random, so greedy is not predictable where the heuristic is blind.
-        tied = [action for action in actions if totals[action] >= best - 1e-12]
-        return self.rng.choice(tied)
+        return totals
 
     def _expected(self, state: State, leaves: int) -> float:
         if not state.is_chance_node():

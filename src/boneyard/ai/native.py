@@ -18,8 +18,8 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-from boneyard import solvers
 from boneyard.ai.base import Bot, Budget, time_limit_seconds, whole_number
+from boneyard.ai.greedy import EVALUATIONS
 from boneyard.ai.repetition import repeating_actions
 from boneyard.core.game import Game, State
 
@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 
 # ----- alpha-beta / expectiminimax (search/alphabeta.rs) ---------------------------------------
+
+MOST_GREEDY_EVALUATIONS = 1_000_000
+"""The most ``evaluations`` the native greedy takes (``greedy.rs``'s ``MAX_EVALUATIONS``)."""
 
 MOST_ALPHABETA_DEPTH = 64
 """The deepest ``max_depth`` and the most ``threat_plies`` of the native alpha-beta
@@ -85,6 +88,7 @@ class NativeAlphaBetaBot(Bot):
     """
 
     name = "native_alphabeta"
+    reads_native_states = True
 
     def __init__(
         self,
@@ -119,15 +123,6 @@ class NativeAlphaBetaBot(Bot):
         self.last_result: dict[str, Any] = {}
         """What the native search said the last time (action, values, visits, ...)."""
 
-    def step(self, state: State) -> int:
-        from boneyard.native.game import NativeState
-
-        if isinstance(state, NativeState) and self.use_solver and self.game.perfect_information:
-            # The exact solvers read Python states: the position is rebuilt for them.
-            self.check_turn(state)
-            return super().step(self.game.state_from_json(state.to_json()))
-        return super().step(state)
-
     def python_state(self, state: State | NativeState) -> State:
         """``state`` in the Python engine: itself, or rebuilt from its document."""
         if isinstance(state, State):
@@ -161,10 +156,29 @@ class NativeAlphaBetaBot(Bot):
         return int(result["action"])
 
 
+# ----- what every native search bot shares --------------------------------------------------------
+
+
+class _NativeSearchBot(Bot):
+    """A bot whose move is one native search (``_search``) from a native state: it takes a
+    Python or a native state, and where an exact solver decides a perfect-information position
+    it plays the solver's move, as the Python bots do (``Bot.step``)."""
+
+    native_game: NativeGame | None
+    reads_native_states = True
+
+    def _choose(self, state: State) -> int:
+        assert self.native_game is not None
+        return self._search(_as_native(self.native_game, state))
+
+    def _search(self, root: NativeState) -> int:
+        raise NotImplementedError
+
+
 # ----- MCTS and information-set MCTS (search/mcts.rs, search/ismcts.rs) -------------------------
 
 
-class NativeMctsBot(Bot):
+class NativeMctsBot(_NativeSearchBot):
     """UCT with chance nodes, in Rust: ``mcts``'s algorithm (``ai/mcts.py``) at native speed.
 
     Budget: ``iterations`` and/or ``time_limit`` seconds a move (whichever ends first; an
@@ -177,6 +191,7 @@ class NativeMctsBot(Bot):
 
     name = "native_mcts"
     search = "mcts"
+    native_game: NativeGame
 
     def __init__(
         self,
@@ -224,26 +239,10 @@ class NativeMctsBot(Bot):
         with contextlib.suppress(InvalidStateError):
             probe.search(self.search, self.options_json, None, 1, 0)
 
-    def step(self, state: Any) -> int:
-        """The search's action for this bot's seat in ``state`` (Python or native), unchanged."""
-        self.check_turn(state)
-        native_state = _as_native(self.native_game, state)
-        if self.use_solver and self.game.perfect_information:
-            python_state = (
-                state if isinstance(state, State) else self.native_game.python_state(state)
-            )
-            action = solvers.best_action(python_state)
-            if action is not None:
-                return action
-        return self._search(native_state)
-
-    def _choose(self, state: State) -> int:
-        return self._search(_as_native(self.native_game, state))
-
-    def _search(self, native_state: Any) -> int:
+    def _search(self, root: NativeState) -> int:
         budget = self.budget
         found = _run_search(
-            native_state,
+            root,
             self.search,
             self.options_json,
             budget.time_limit,
@@ -262,6 +261,62 @@ class NativeIsmctsBot(NativeMctsBot):
 
     name = "native_ismcts"
     search = "ismcts"
+
+
+# ----- greedy (search/greedy.rs) ------------------------------------------------------------------
+
+
+class NativeGreedyBot(_NativeSearchBot):
+    """``greedy``'s one ply in Rust: every action tried, the chance right after it averaged, the
+    game's native heuristic; in a hidden-information game summed over ``samples`` resamples of
+    the seat's view (fewer once ``time_limit`` runs out; never none). Options and choices as
+    ``greedy``'s: the same values (tests/ai/test_native_greedy_bot.py), the ties broken by its own
+    generator. It is what the analyses play (``boneyard analyze --engine native``)."""
+
+    name = "native_greedy"
+    native_game: NativeGame
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        *,
+        seed: int | None = None,
+        use_solver: bool = True,
+        samples: int = 4,
+        evaluations: int = EVALUATIONS,
+        time_limit: float | None = None,
+    ) -> None:
+        from boneyard.native import NativeGame
+
+        python_game = getattr(game, "python_game", game)
+        super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
+        self.native_game = game if isinstance(game, NativeGame) else _native_engine(python_game)
+        samples = whole_number("samples", samples, 1)
+        self.samples = samples if not python_game.perfect_information else 1
+        self.evaluations = whole_number("evaluations", evaluations, 1, MOST_GREEDY_EVALUATIONS)
+        self.time_limit = time_limit_seconds(time_limit)
+        self.options_json = json.dumps(
+            {
+                "evaluations": self.evaluations,
+                "utility_range": [python_game.info.min_utility, python_game.info.max_utility],
+            }
+        )
+        self.last_result: dict[str, Any] = {}
+        """What the last move's search reported: ``action``, ``action_values`` (per legal action,
+        its value averaged over the resamples), ``iterations`` (the resamples looked at)."""
+
+    def _search(self, root: NativeState) -> int:
+        found = _run_search(
+            root,
+            "greedy",
+            self.options_json,
+            self.time_limit,
+            self.samples,
+            self.rng.getrandbits(64),
+        )
+        self.last_result = found
+        return int(found["action"])
 
 
 # ----- Bond O Cones' own lookahead (games/bondo_cones/lookahead.rs) ------------------------------
@@ -283,6 +338,8 @@ class _OwnLookaheadBot(Bot):
     """A search over the game's own native lookahead (``_has_own_lookahead``): it takes a Python
     or a native state, and in a game without that lookahead plays the greedy bot's choice.
     A subclass says how it searches (``_search``)."""
+
+    reads_native_states = True
 
     def __init__(
         self,
@@ -474,7 +531,7 @@ MOST_EXPLORATION = 100
 """The largest PUCT ``exploration`` the native expert search takes (``expert.rs``: 0 to 100)."""
 
 
-class NativeExpertBot(Bot):
+class NativeExpertBot(_NativeSearchBot):
     """The ``expert``'s search in Rust (``search/expert.rs``), its network evaluated in Rust
     (``boneyard.native.network``): ``expert``'s selection, chance nodes and values, so with an
     iteration budget it gives the ``expert`` bot's root visits (tests/ai/test_native_expert.py),
@@ -557,21 +614,14 @@ class NativeExpertBot(Bot):
             action = self._fallback.step(python_state)
             self.last_iterations = self._fallback.last_iterations
             return action
-        if self.use_solver and self.game.perfect_information:
-            python_state = (
-                state if isinstance(state, State) else self.native_game.python_state(state)
-            )
-            solved = solvers.best_action(python_state)
-            if solved is not None:
-                return solved
-        return self._search(_as_native(self.native_game, state))
+        return super().step(state)
 
     def _choose(self, state: State) -> int:
         if self.native_game is None:
             action = self._fallback._choose(state)
             self.last_iterations = self._fallback.last_iterations
             return action
-        return self._search(_as_native(self.native_game, state))
+        return super()._choose(state)
 
     def _search(self, root: NativeState) -> int:
         from boneyard.native.network import MOST_ITERATIONS, expert_search

@@ -32,7 +32,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boneyard.ai.arena import GameRecord, GameTask, Progress, run_tasks, tally, tasks_for_pair
+from boneyard.ai.arena import (
+    ENGINES,
+    GameRecord,
+    GameTask,
+    Progress,
+    run_tasks,
+    tally,
+    tasks_for_pair,
+)
 from boneyard.ai.stats import wilson_interval
 from boneyard.core.registry import load_game
 
@@ -51,8 +59,13 @@ class StudyPlan:
     """Player counts to study (a game with a ``players`` parameter); empty: the game's own."""
     seed: int = 0
     time_limit: float | None = None
+    engine: str = "python"
+    """The rules the games are played on (``arena.ENGINES``): the native engine plays the same
+    random games, faster, and its bots (``native_greedy``) read its states without a copy."""
 
     def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(f"no engine {self.engine!r}; engines: {', '.join(ENGINES)}")
         if not self.levels:
             raise ValueError("a study needs at least one level")
         if len(set(self.levels)) != len(self.levels):
@@ -122,6 +135,7 @@ def _group_tasks(plan: StudyPlan, groups: list[Group], group: Group, games: int)
         plan.seed,
         number,
         plan.time_limit,
+        plan.engine,
     )
     if group.players == 1 and group.kind == "self":
         tasks = tasks[::2]  # a one-player game's pairing plays each deal twice: once is enough
@@ -248,6 +262,7 @@ def summarise(
         "levels": list(plan.levels),
         "seed": plan.seed,
         "time_limit": plan.time_limit,
+        "engine": plan.engine,
         "self_play": self_play,
         "skill": skill,
         "games": len(records),

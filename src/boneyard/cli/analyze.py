@@ -1,10 +1,12 @@
 """``boneyard analyze GAME``: what a game is like, from self-play (``boneyard.ai.study``).
 
 ``boneyard analyze GAME [--levels random,greedy] [-n 2000] [--skill-games 200] [--players 2,3]
-[-p name=value] [--backend local|ray] [--workers N] [--out DIR]`` plays every level against
-itself and each level against the one before it, and writes ``<GAME>.json`` (first player's
-wins with a 95% interval, draws, lengths, each seat's wins, the stronger level's wins) and, with
-the ``analysis`` extra (matplotlib), PNG plots.
+[-p name=value] [--engine python|native] [--backend local|ray] [--workers N] [--out DIR]``
+plays every level against itself and each level against the one before it, and writes
+``<GAME>.json`` (first player's wins with a 95% interval, draws, lengths, each seat's wins, the
+stronger level's wins) and, with the ``analysis`` extra (matplotlib), PNG plots.
+``--engine native`` plays on the native engine: the same random games from the same seed, and
+``native_greedy`` is greedy in Rust.
 
 ``boneyard analyze oyno_puzzle --bones N [--size S] [--out DIR]``: every legal set-up of the
 puzzle solved instead. Writes ``oyno-<S>x<S>-<N>.json`` (keys size, bones, setups, solvable,
@@ -31,7 +33,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from boneyard.ai.arena import BACKENDS
+from boneyard.ai.arena import BACKENDS, ENGINES
 from boneyard.cli.common import GAME_NAME, fail_on_bad_input
 from boneyard.core.errors import InvalidParameterError
 from boneyard.core.parameters import parse_assignments
@@ -88,6 +90,14 @@ def _player_counts(text: str) -> tuple[int, ...]:
 @click.option("--ray-address", default=None, help="An existing Ray cluster (default: start one).")
 @click.option("--seed", default=0, show_default=True, help="Seeds every game's chance and bots.")
 @click.option("--time-limit", type=float, default=None, help="Seconds a move for every bot.")
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="python",
+    show_default=True,
+    help="The rules the games run on: native plays the same random games faster "
+    "(use native_greedy there for greedy).",
+)
 @click.option("--name", default=None, help="File name stem of the results (default: GAME).")
 @click.option("--bones", type=int, default=None, help="oyno_puzzle: solve every set-up instead.")
 @click.option("--size", type=int, default=5, show_default=True, help="With --bones: board size.")
@@ -112,6 +122,7 @@ def analyze(
     ray_address: str | None,
     seed: int,
     time_limit: float | None,
+    engine: str,
     name: str | None,
     bones: int | None,
     size: int,
@@ -148,6 +159,7 @@ def analyze(
             player_counts=_player_counts(players) if players else (),
             seed=seed,
             time_limit=time_limit,
+            engine=engine,
         )
         console = Console(highlight=False)
         if quiet:
@@ -183,6 +195,7 @@ def analyze(
         words += ["-p", assignment]
     words += ["--seed", str(seed)]
     words += ["--time-limit", str(time_limit)] if time_limit is not None else []
+    words += ["--engine", engine] if engine != "python" else []
     words += ["--name", name] if name else []
     summary["command"] = shlex.join(words)
     summary["commit"] = made_at

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 use crate::core::{Action, EngineError, Played, Rules};
 
 pub mod expert;
+pub mod greedy;
 pub mod ismcts;
 pub mod mcts;
 
@@ -107,6 +108,7 @@ pub fn whole_option(
 /// The names of the searches `run` knows, for error messages.
 pub const SEARCHES: &[&str] = &[
     alphabeta::NAME,
+    greedy::NAME,
     "mcts",
     "ismcts",
     "lookahead (bondo_cones)",
@@ -125,6 +127,7 @@ pub fn run<R: Rules>(
     // Each search adds one arm here: `"mcts" => mcts::search(state, request),`.
     match request.search.as_str() {
         alphabeta::NAME => alphabeta::search(state, request),
+        greedy::NAME => greedy::search(state, request),
         "mcts" => mcts::search(state, request),
         "ismcts" => ismcts::search(state, request),
         other => Err(EngineError::NotSupported(format!(
