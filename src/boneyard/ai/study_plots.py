@@ -6,6 +6,7 @@ the commit that made it (the summary's ``command`` and ``commit``).
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
+FOOTER_WIDTH = 150
+"""Characters of a figure's footer line (6-point text across a 7-inch figure)."""
 COLOURS = ("#8a6d3b", "#3b6d8a", "#9a9a9a", "#6d8a3b", "#8a3b6d", "#3b8a7a")
 
 
 def _footer(figure: Figure, summary: dict[str, Any]) -> None:
     text = f"{summary.get('command', '')}  (commit {summary.get('commit', 'unknown')})"
+    # A long command (a native run names its engine) wraps rather than running off the edge.
+    text = "\n".join(textwrap.wrap(text, FOOTER_WIDTH, break_on_hyphens=False))
     figure.text(0.01, 0.01, text, fontsize=6, color="#555555", ha="left", va="bottom")
 
 
@@ -30,15 +35,18 @@ def _save(figure: Figure, path: Path) -> Path:
     return path
 
 
-def _label(entry: dict[str, Any], several_counts: bool) -> str:
-    return f"{entry['level']}, {entry['players']} players" if several_counts else entry["level"]
+def _label(entry: dict[str, Any], several_counts: bool, separator: str = ", ") -> str:
+    if not several_counts:
+        return str(entry["level"])
+    return f"{entry['level']}{separator}{entry['players']} players"
 
 
 def outcomes_plot(summary: dict[str, Any], path: Path) -> Path | None:
     entries = [e for e in summary["self_play"] if e["games"]]
     if not entries:
         return None
-    figure, axes = plt.subplots(figsize=(7.0, 3.8))
+    # Wider for many groups: each label needs about an inch ("native_greedy", "2,000 games").
+    figure, axes = plt.subplots(figsize=(max(7.0, 1.05 * len(entries)), 3.8))
     if entries[0]["players"] == 1:
         labels = [e["level"] for e in entries]
         rates = [e["solved"]["rate"] for e in entries]
@@ -94,7 +102,8 @@ def outcomes_plot(summary: dict[str, Any], path: Path) -> Path | None:
             axes.hlines(fair, i - 0.45, i + 0.45, color="#444444", linewidth=0.8, linestyle=":")
         axes.set_xticks(
             range(len(entries)),
-            [f"{_label(e, True)}\n({e['games']:,} games)" for e in entries],
+            # a line each: side by side, eight "native_greedy, 3 players" ran into each other
+            [f"{_label(e, True, separator=chr(10))}\n({e['games']:,} games)" for e in entries],
             fontsize=7,
         )
         axes.set_ylabel("games won (95% interval)")
