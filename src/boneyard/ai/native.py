@@ -101,8 +101,12 @@ class NativeAlphaBetaBot(Bot):
         time_limit: float | None = None,
         threat_plies: int = 0,
         avoid_repeats: bool = False,
+        forcing_cuts: bool = False,
     ) -> None:
         super().__init__(game, seat, seed=seed, use_solver=use_solver)
+        if not isinstance(forcing_cuts, bool):
+            raise ValueError(f"forcing_cuts is true or false, not {forcing_cuts!r}")
+        self.forcing_cuts = forcing_cuts
         self.threat_plies = whole_number(
             "threat_plies", threat_plies, 0, MOST_ALPHABETA_DEPTH, unit="plies"
         )
@@ -140,6 +144,8 @@ class NativeAlphaBetaBot(Bot):
             options["depth"] = self.max_depth
         if self.threat_plies:
             options["threat_plies"] = self.threat_plies
+        if self.forcing_cuts:
+            options["forcing_cuts"] = True
         avoid = set(self.avoid)
         if self.avoid_repeats:
             avoid |= repeating_actions(self.python_state(state))

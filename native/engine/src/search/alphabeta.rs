@@ -38,7 +38,9 @@
 //! Options (a JSON object): `depth` (1 to `MOST_DEPTH`: an exact fixed-depth search), `moves`
 //! (the root moves to consider, as UCI's `searchmoves`: the value of one move alone), `avoid`
 //! (root moves played only when better by more than `REPEAT_MARGIN`: a hint's repetitions),
-//! `threat_plies` (0 to `MOST_DEPTH`: the threat extension above).
+//! `threat_plies` (0 to `MOST_DEPTH`: the threat extension above), `forcing_cuts` (a forcing
+//! node two or more plies from the leaves searches its forcing moves alone: the same value,
+//! fewer nodes).
 
 use std::time::{Duration, Instant};
 
@@ -65,7 +67,7 @@ pub const MOST_DEPTH: u32 = 64;
 /// How many nodes pass between two looks at the clock.
 const CLOCK_EVERY: u64 = 128;
 /// The options this search reads.
-const OPTIONS: &[&str] = &["avoid", "depth", "moves", "threat_plies"];
+const OPTIONS: &[&str] = &["avoid", "depth", "forcing_cuts", "moves", "threat_plies"];
 
 /// The search's options, read and checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,6 +76,7 @@ struct Options {
     moves: Option<Vec<Action>>,
     avoid: Vec<Action>,
     threat_plies: u32,
+    forcing_cuts: bool,
 }
 
 fn bad(message: String) -> EngineError {
@@ -145,11 +148,21 @@ fn read_options(value: &Value, legal: &[Action]) -> Result<Options, EngineError>
             }
         },
     };
+    let forcing_cuts = match map.get("forcing_cuts") {
+        None => false,
+        Some(Value::Bool(on)) => *on,
+        Some(value) => {
+            return Err(bad(format!(
+                "option \"forcing_cuts\" is true or false, not {value}"
+            )))
+        }
+    };
     Ok(Options {
         depth,
         moves,
         avoid,
         threat_plies,
+        forcing_cuts,
     })
 }
 
@@ -355,6 +368,8 @@ struct Searcher {
     /// on the current line.
     threat_plies: u32,
     extended: u32,
+    /// Whether a forcing node with two or more plies to go searches its forcing moves alone.
+    forcing_cuts: bool,
     table: Table,
     ordering: Ordering,
 }
@@ -472,7 +487,16 @@ impl Searcher {
             }
             (alpha, beta, first) = (probe.alpha, probe.beta, probe.first);
         }
-        let mut actions = state.legal_actions();
+        // Two plies or more from the leaves, a forcing position's few moves give the value of all
+        // of them (`Rules::forcing_moves`): a move that neither wins at once nor parries loses
+        // to the reply one ply down, which the search then sees. One ply from the leaves it
+        // would not (the reply is beyond the depth), so there every move is searched.
+        let forcing = if self.forcing_cuts && depth >= 2 {
+            state.forcing_moves()
+        } else {
+            None
+        };
+        let mut actions = forcing.unwrap_or_else(|| state.legal_actions());
         self.ordering.order(&mut actions, player, first, ply);
         let (original_alpha, original_beta) = (alpha, beta);
         let mut best_value = if maximizing {
@@ -671,6 +695,7 @@ pub fn search<R: Rules>(
         cut: false,
         threat_plies: options.threat_plies,
         extended: 0,
+        forcing_cuts: options.forcing_cuts,
         // A timed search may visit millions of nodes; a fixed-depth one far fewer.
         table: Table::new(if deadline.is_some() { 20 } else { 16 }),
         ordering: Ordering::new(root.num_players()),
@@ -854,11 +879,14 @@ mod tests {
                 moves: Some(vec![5, 3]),
                 avoid: vec![],
                 threat_plies: 0,
+                forcing_cuts: false,
             }
         );
         let message = |text: &str| read(text).unwrap_err().message().to_string();
-        assert!(message(r#"{"dpth": 2}"#)
-            .contains("no option dpth; its options: avoid, depth, moves, threat_plies"));
+        assert!(message(r#"{"dpth": 2}"#).contains(
+            "no option dpth; its options: avoid, depth, forcing_cuts, moves, threat_plies"
+        ));
+        assert!(message(r#"{"forcing_cuts": 1}"#).contains("true or false, not 1"));
         assert!(message(r#"{"depth": 0}"#).contains("1 to 64, not 0"));
         assert!(message(r#"{"depth": "3"}"#).contains("not \"3\""));
         assert!(message(r#"{"moves": [4]}"#).contains("4 is not a legal action here"));
