@@ -15,7 +15,7 @@ import boneyard
 from boneyard import native
 from boneyard.ai import make_bot
 from boneyard.ai.greedy import GreedyBot
-from boneyard.ai.native import MOST_GREEDY_EVALUATIONS, NativeGreedyBot
+from boneyard.ai.native import MOST_GREEDY_EVALUATIONS, MOST_GREEDY_SAMPLES, NativeGreedyBot
 
 ALL_OUTCOMES = 10**6
 """An evaluation budget no position here reaches: every chance outcome is enumerated (no
@@ -116,6 +116,7 @@ def test_bad_options_are_refused_with_what_is_allowed() -> None:
     game = boneyard.load_game("obonto")
     for options, words in [
         ({"samples": 0}, "samples"),
+        ({"samples": MOST_GREEDY_SAMPLES + 1}, "samples is a whole number from 1 to 100000000"),
         ({"evaluations": 0}, "evaluations"),
         ({"evaluations": MOST_GREEDY_EVALUATIONS + 1}, "evaluations"),
         ({"time_limit": -1}, "time"),

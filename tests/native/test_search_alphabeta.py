@@ -355,7 +355,7 @@ def test_a_whole_small_tree_stops_before_the_time_is_up() -> None:
 @pytest.mark.parametrize(
     ("options", "budget", "message"),
     [
-        ({"dpth": 2}, {}, "no option dpth; its options: avoid, depth, moves"),
+        ({"dpth": 2}, {}, "no option dpth; its options: avoid, depth, forcing_cuts, moves"),
         ({"depth": 0}, {}, r"depth\" is a whole number of plies from 1 to 64, not 0"),
         ({"depth": 65}, {}, "from 1 to 64, not 65"),
         ({"depth": 2.5}, {}, "not 2.5"),

@@ -29,9 +29,6 @@ if TYPE_CHECKING:
 
 # ----- alpha-beta / expectiminimax (search/alphabeta.rs) ---------------------------------------
 
-MOST_GREEDY_EVALUATIONS = 1_000_000
-"""The most ``evaluations`` the native greedy takes (``greedy.rs``'s ``MAX_EVALUATIONS``)."""
-
 MOST_ALPHABETA_DEPTH = 64
 """The deepest ``max_depth`` and the most ``threat_plies`` of the native alpha-beta
 (``alphabeta.rs``'s ``MOST_DEPTH``)."""
@@ -271,6 +268,12 @@ class NativeIsmctsBot(NativeMctsBot):
 
 # ----- greedy (search/greedy.rs) ------------------------------------------------------------------
 
+MOST_GREEDY_EVALUATIONS = 1_000_000
+"""The most ``evaluations`` the native greedy takes (``greedy.rs``'s ``MAX_EVALUATIONS``)."""
+MOST_GREEDY_SAMPLES = 100_000_000
+"""The most ``samples`` (resamples a move) it takes: a native search's most iterations
+(``mcts.rs``'s ``MAX_ITERATIONS``, which ``greedy.rs`` checks its budget against)."""
+
 
 class NativeGreedyBot(_NativeSearchBot):
     """``greedy``'s one ply in Rust: every action tried, the chance right after it averaged, the
@@ -298,7 +301,7 @@ class NativeGreedyBot(_NativeSearchBot):
         python_game = getattr(game, "python_game", game)
         super().__init__(python_game, seat, seed=seed, use_solver=use_solver)
         self.native_game = game if isinstance(game, NativeGame) else _native_engine(python_game)
-        samples = whole_number("samples", samples, 1)
+        samples = whole_number("samples", samples, 1, MOST_GREEDY_SAMPLES)
         self.samples = samples if not python_game.perfect_information else 1
         self.evaluations = whole_number("evaluations", evaluations, 1, MOST_GREEDY_EVALUATIONS)
         self.time_limit = time_limit_seconds(time_limit)
