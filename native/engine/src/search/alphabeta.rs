@@ -414,12 +414,7 @@ impl Searcher {
             let returns = state.returns();
             let value = self.end_value(&returns);
             let mine = returns[self.seat];
-            let best_other = returns
-                .iter()
-                .enumerate()
-                .filter(|&(other, _)| other != self.seat)
-                .map(|(_, &r)| r)
-                .fold(f64::NEG_INFINITY, f64::max);
+            let best_other = super::best_other_return(&returns, self.seat);
             let penalty = f64::from(ply) * PLY_COST;
             if returns.len() > 1 {
                 if mine > best_other {

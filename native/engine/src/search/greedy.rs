@@ -194,12 +194,7 @@ impl Look {
         }
         let returns = state.returns();
         let mine = returns[self.seat];
-        let best_other = returns
-            .iter()
-            .enumerate()
-            .filter(|&(other, _)| other != self.seat)
-            .map(|(_, &r)| r)
-            .fold(f64::NEG_INFINITY, f64::max);
+        let best_other = super::best_other_return(&returns, self.seat);
         if best_other.is_finite() {
             if mine > best_other {
                 mine + self.width()

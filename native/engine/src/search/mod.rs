@@ -105,6 +105,17 @@ pub fn whole_option(
     }
 }
 
+/// The highest return of any seat but `seat` (minus infinity in a one-player game): what a
+/// search's value of an end compares the seat's own with (a win, a loss or a share).
+pub fn best_other_return(returns: &[f64], seat: usize) -> f64 {
+    returns
+        .iter()
+        .enumerate()
+        .filter(|&(other, _)| other != seat)
+        .map(|(_, &r)| r)
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
 /// The names of the searches `run` knows, for error messages.
 pub const SEARCHES: &[&str] = &[
     alphabeta::NAME,
